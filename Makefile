@@ -1,0 +1,40 @@
+# Two commands for a newcomer: `make demo` and `make test`. Both build .venv first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TORCH_FREE := nonstop/taxonomy.py nonstop/events nonstop/errors.py nonstop/rundir.py nonstop/ledger nonstop/sim nonstop/plan
+
+.PHONY: demo test check lint fmt typecheck pytest bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt "torch==2.13.0"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/nonstop demo
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy $(wildcard $(TORCH_FREE))
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q --junitxml=.pytest_cache/junit.xml
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py all --quick
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,70 @@
+"""The `nonstop` command: a thin dispatcher to one module per verb.
+
+Each verb module exposes ``main(argv: list[str]) -> int`` and owns its own arguments, so that
+`nonstop run` can hand its argv to torchrun's own parser unchanged. Verb modules are imported
+only when used: `nonstop plan` never loads torch.
+
+    nonstop demo                 # a tiny Llama on local CPU ranks, through injected faults
+    nonstop report RUN_DIR       # where the time went
+    nonstop --help
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from nonstop import __version__
+from nonstop.errors import UserError
+
+# verb -> (module, function, one-line help). A plain table: no registration magic.
+VERBS: dict[str, tuple[str, str, str]] = {
+    "run": ("nonstop.supervisor.cli", "main", "torchrun drop-in: detect, diagnose, recover"),
+    "demo": ("nonstop.demo", "main", "train a tiny Llama on CPU ranks through injected faults"),
+    "report": ("nonstop.report.cli", "main", "goodput, badput and failures of a run"),
+    "diagnose": ("nonstop.diagnose.cli", "main", "one verdict for a failed run or dump folder"),
+    "triage": ("nonstop.diagnose.cli", "triage_main", "classify log files by failure signature"),
+    "simulate": ("nonstop.sim.cli", "main", "Monte Carlo reliability and power of a job"),
+    "plan": ("nonstop.plan.cli", "main", "scaling-law planning: size, tokens, days, energy"),
+}
+
+
+def _usage() -> str:
+    width = max(map(len, VERBS))
+    lines = [
+        f"nonstop {__version__}: keep large PyTorch training runs training",
+        "",
+        "usage: nonstop VERB [ARGS...]   (nonstop VERB --help for its flags)",
+        "",
+        "verbs:",
+    ]
+    lines += [f"  {v.ljust(width)}  {h}" for v, (_, _, h) in VERBS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0
+    if args[0] in ("-V", "--version"):
+        print(__version__)
+        return 0
+    verb, rest = args[0], args[1:]
+    if verb not in VERBS:
+        print(f"nonstop: unknown verb {verb!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module_name, func_name, _ = VERBS[verb]
+    try:
+        func = getattr(importlib.import_module(module_name), func_name)
+        return int(func(rest) or 0)
+    except UserError as e:
+        print(f"nonstop {verb}: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print(f"nonstop {verb}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
