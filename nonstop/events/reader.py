@@ -1,0 +1,82 @@
+"""Read event streams back, surviving torn and corrupt lines.
+
+A writer killed with SIGKILL can leave a partial last line; the reader drops it silently
+(counted in `torn`). A corrupt line elsewhere, a record of a newer schema, or an unknown kind is
+skipped with a warning (counted); the file itself is never modified.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nonstop.events.schema import Event, SchemaError, from_dict
+
+
+class EventWarning(UserWarning):
+    """An event line was skipped: corrupt, of a newer schema, or of an unknown kind."""
+
+
+@dataclass
+class ReadStats:
+    """What reading one stream found besides valid events."""
+
+    events: int = 0
+    torn: int = 0
+    corrupt: int = 0
+    unknown_kinds: dict[str, int] = field(default_factory=dict)
+    end_offset: int = 0
+    """Byte offset just after the last complete line: where an incremental reader resumes."""
+
+
+def iter_events(
+    path: str | Path, *, start_offset: int = 0, stats: ReadStats | None = None
+) -> Iterator[Event]:
+    """Yield the valid, known-kind events of one JSONL stream, from `start_offset` on.
+
+    Only complete lines (ending in a newline) are consumed; `stats.end_offset` tells where the
+    next incremental read should begin.
+    """
+    stats = stats if stats is not None else ReadStats()
+    path = Path(path)
+    offset = start_offset
+    stats.end_offset = offset
+    with open(path, "rb") as f:
+        f.seek(start_offset)
+        for lineno, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):  # torn last line of a killed writer
+                stats.torn += 1
+                break
+            offset += len(raw)
+            stats.end_offset = offset
+            line = raw.strip()
+            if not line:
+                continue
+            try:
+                event = from_dict(json.loads(line))
+            except (ValueError, SchemaError) as e:  # JSONDecodeError and UnicodeDecodeError too
+                stats.corrupt += 1
+                warnings.warn(f"{path}:{lineno}: skipped a bad event line ({e})", EventWarning,
+                              stacklevel=2)  # fmt: skip
+                continue
+            if not event.known:
+                n = stats.unknown_kinds.get(event.kind, 0)
+                stats.unknown_kinds[event.kind] = n + 1
+                if n == 0:
+                    warnings.warn(
+                        f"{path}: skipped events of unknown kind {event.kind!r} (kept in the file)",
+                        EventWarning,
+                        stacklevel=2,
+                    )
+                continue
+            stats.events += 1
+            yield event
+
+
+def read_events(path: str | Path) -> tuple[list[Event], ReadStats]:
+    """All valid events of one stream, with what was skipped."""
+    stats = ReadStats()
+    return list(iter_events(path, stats=stats)), stats

@@ -1,0 +1,160 @@
+"""A per-rank, append-only JSONL event writer that never blocks the training step.
+
+`emit()` puts the record on a bounded queue and returns; a daemon thread writes batches and
+flushes them. When the queue is full the record is dropped and counted (`dropped`): monitoring
+must never slow or kill training. The writer flushes at interpreter exit and on SIGTERM (then
+lets the previous SIGTERM behaviour happen), so an orderly stop loses nothing; a SIGKILL loses at
+most what was queued and a torn last line, which the reader skips.
+
+    w = EventWriter(path, run_id="r1", attempt=0, rank=0, host="node-a")
+    w.emit("step", step=1, start=t0, end=t1, loss=2.3)
+    w.close()
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from nonstop.events.schema import Event
+
+_STOP = object()
+
+
+class EventWriter:
+    """Writes one rank's events to `path` (JSONL, append-only) from a background thread."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        run_id: str,
+        attempt: int,
+        rank: int,
+        host: str,
+        max_queue: int = 65_536,
+        flush_interval_s: float = 0.2,
+        install_sigterm: bool = True,
+    ) -> None:
+        self.path = Path(path)
+        self.run_id, self.attempt, self.rank, self.host = run_id, attempt, rank, host
+        self.dropped = 0
+        self.write_errors = 0
+        self._flush_interval_s = flush_interval_s
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=max_queue)
+        self._closed = False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "a+b")  # noqa: SIM115 - owned by the writer thread
+        self._end_torn_line()
+        self._thread = threading.Thread(
+            target=self._run, name=f"nonstop-events-r{rank}", daemon=True
+        )
+        self._thread.start()
+        atexit.register(self.close)
+        self._prev_sigterm: Any = None
+        if install_sigterm and threading.current_thread() is threading.main_thread():
+            self._prev_sigterm = signal.signal(signal.SIGTERM, self._on_sigterm)
+
+    def emit(self, kind: str, /, **payload: Any) -> None:
+        """Queue one event of `kind`; never blocks, never raises on a full queue."""
+        if self._closed:
+            return
+        event = Event(
+            run_id=self.run_id,
+            attempt=self.attempt,
+            rank=self.rank,
+            host=self.host,
+            mono=time.monotonic(),
+            time=time.time(),
+            kind=kind,
+            payload=payload,
+        )
+        try:
+            self._queue.put_nowait(event)
+        except queue.Full:
+            self.dropped += 1
+
+    def flush(self, timeout_s: float = 5.0) -> None:
+        """Wait (up to timeout_s) until everything emitted so far is written and flushed."""
+        deadline = time.monotonic() + timeout_s
+        while self._queue.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Write what is queued, stop the thread and close the file. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(queue.Full):
+            self._queue.put(_STOP, timeout=timeout_s)
+        self._thread.join(timeout_s)
+        with contextlib.suppress(Exception):
+            atexit.unregister(self.close)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _end_torn_line(self) -> None:
+        # A previous writer killed mid-line left a fragment; start ours on a fresh line so the
+        # fragment stays one skippable line instead of corrupting our first record.
+        self._file.seek(0, os.SEEK_END)
+        if self._file.tell() > 0:
+            self._file.seek(-1, os.SEEK_END)
+            if self._file.read(1) != b"\n":
+                self._file.write(b"\n")
+                self._file.flush()
+
+    def _run(self) -> None:
+        stop = False
+        while not stop:
+            try:
+                first = self._queue.get(timeout=self._flush_interval_s)
+            except queue.Empty:
+                continue
+            batch = [first]
+            while len(batch) < 4096:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            lines = []
+            for item in batch:
+                if item is _STOP:
+                    stop = True
+                elif isinstance(item, Event):
+                    try:
+                        lines.append(item.to_json())
+                    except (TypeError, ValueError) as e:  # an unserialisable payload
+                        self.write_errors += 1
+                        print(f"nonstop: dropped an event: {e}", file=sys.stderr)
+            try:
+                if lines:
+                    self._file.write(("\n".join(lines) + "\n").encode())
+                    self._file.flush()
+            except OSError as e:  # disk full or gone: survive, count, say so once per batch
+                self.write_errors += 1
+                print(f"nonstop: could not write events to {self.path}: {e}", file=sys.stderr)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+        with contextlib.suppress(OSError):
+            self._file.close()
+
+    def _on_sigterm(self, signum: int, frame: FrameType | None) -> None:
+        self.close(timeout_s=2.0)
+        prev = self._prev_sigterm
+        if callable(prev):
+            prev(signum, frame)
+        elif prev == signal.SIG_IGN:
+            return
+        else:  # default: die of SIGTERM as if we had not been here
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)

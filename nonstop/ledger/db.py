@@ -1,0 +1,250 @@
+"""The run ledger: one SQLite file per run (run_dir/ledger.db), WAL mode, versioned migrations.
+
+The supervisor writes attempts, failures, detections, actions and health checks; `ingest` adds
+the ranks' event streams (steps, checkpoints, lifecycle, telemetry, errors) idempotently. Every
+reader (report, diagnose, simulate --from-run) goes through this module.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from nonstop.errors import UserError
+
+# Each entry migrates from version i to i+1; PRAGMA user_version holds the version reached.
+# Never edit a shipped migration: append a new one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE attempts (
+        attempt INTEGER PRIMARY KEY, start_time REAL NOT NULL, end_time REAL,
+        world_size INTEGER, nodes TEXT, outcome TEXT, restart_path TEXT,
+        planned INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE failures (
+        id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, time REAL NOT NULL, rank INTEGER,
+        host TEXT, category TEXT NOT NULL, action TEXT NOT NULL, exit_code INTEGER,
+        signal TEXT, message TEXT, evidence TEXT, planned INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE detections (
+        id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, kind TEXT NOT NULL, rank INTEGER,
+        host TEXT, last_progress_time REAL, detection_time REAL NOT NULL, latency_s REAL,
+        evidence_path TEXT);
+    CREATE TABLE actions (
+        id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, time REAL NOT NULL,
+        action TEXT NOT NULL, host TEXT, reason TEXT);
+    CREATE TABLE health_checks (
+        id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, time REAL NOT NULL, host TEXT,
+        name TEXT NOT NULL, status TEXT NOT NULL, detail TEXT, duration_s REAL);
+    CREATE TABLE restart_phases (
+        attempt INTEGER NOT NULL, phase TEXT NOT NULL, start REAL NOT NULL, end REAL NOT NULL,
+        PRIMARY KEY (attempt, phase));
+    CREATE TABLE steps (
+        attempt INTEGER NOT NULL, rank INTEGER NOT NULL, step INTEGER NOT NULL,
+        start REAL NOT NULL, end REAL NOT NULL, host TEXT, data_s REAL, compute_s REAL,
+        optimizer_s REAL, tokens INTEGER, loss REAL,
+        PRIMARY KEY (attempt, rank, step, start));
+    CREATE TABLE checkpoints (
+        attempt INTEGER NOT NULL, rank INTEGER NOT NULL, step INTEGER NOT NULL,
+        phase TEXT NOT NULL, time REAL NOT NULL, bytes INTEGER, blocking_s REAL,
+        total_s REAL, path TEXT, error TEXT,
+        PRIMARY KEY (attempt, rank, step, phase, time));
+    CREATE TABLE lifecycle (
+        attempt INTEGER NOT NULL, rank INTEGER NOT NULL, phase TEXT NOT NULL,
+        time REAL NOT NULL, host TEXT, step INTEGER,
+        PRIMARY KEY (attempt, rank, phase, time));
+    CREATE TABLE errors (
+        attempt INTEGER NOT NULL, rank INTEGER NOT NULL, time REAL NOT NULL, host TEXT,
+        type TEXT, message TEXT, step INTEGER, category TEXT,
+        PRIMARY KEY (attempt, rank, time));
+    CREATE TABLE telemetry (
+        attempt INTEGER NOT NULL, rank INTEGER NOT NULL, time REAL NOT NULL, host TEXT,
+        source TEXT NOT NULL, metrics TEXT NOT NULL,
+        PRIMARY KEY (attempt, rank, time, source));
+    CREATE TABLE ingested (
+        path TEXT PRIMARY KEY, offset INTEGER NOT NULL, torn INTEGER NOT NULL DEFAULT 0,
+        corrupt INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX steps_by_time ON steps (start);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class Ledger:
+    """A connection to one run's ledger. Use `Ledger.open(path)`; close it (or use `with`)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path, *, create: bool = True, readonly: bool = False) -> Ledger:
+        """Open (and migrate) a ledger. A corrupt file or a newer schema raises UserError and
+        leaves the file untouched."""
+        path = Path(path)
+        if not path.exists() and (readonly or not create):
+            raise UserError(f"{path}: no ledger here")
+        if path.exists() and not _looks_like_sqlite(path):
+            raise UserError(
+                f"{path} is not a SQLite ledger (corrupt or another file); it was left untouched"
+            )
+        uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise UserError(
+                f"{path} is not a readable ledger ({e}); it was left untouched"
+            ) from None
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise UserError(
+                f"{path} has ledger schema v{version}, newer than this nonstop's "
+                f"v{SCHEMA_VERSION}; upgrade nonstop to read it (the file was left untouched)"
+            )
+        ledger = cls(conn, path)
+        if not readonly:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA busy_timeout=30000")
+                ledger._migrate(version)
+            except sqlite3.DatabaseError as e:
+                conn.close()
+                raise UserError(f"{path} is not a usable ledger ({e}); left untouched") from None
+        elif version < SCHEMA_VERSION:
+            conn.close()
+            raise UserError(
+                f"{path} has an older ledger schema v{version}; open it read-write once"
+            )
+        return ledger
+
+    def _migrate(self, version: int) -> None:
+        for target, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            with self.transaction():
+                for stmt in script.split(";"):
+                    if stmt.strip():
+                        self.conn.execute(stmt)
+                self.conn.execute(f"PRAGMA user_version = {target}")
+            if target == 1:
+                self.set_meta("created", str(time.time()))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- meta ------------------------------------------------------------------------------
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    # -- what the supervisor writes ----------------------------------------------------------
+
+    def attempt_started(
+        self, attempt: int, *, time_s: float, world_size: int | None = None,
+        nodes: list[str] | None = None, restart_path: str | None = None, planned: bool = False,
+    ) -> None:  # fmt: skip
+        self.conn.execute(
+            "INSERT INTO attempts (attempt, start_time, world_size, nodes, restart_path, planned)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(attempt) DO UPDATE SET"
+            " world_size = excluded.world_size, nodes = excluded.nodes",
+            (attempt, time_s, world_size, json.dumps(nodes or []), restart_path, int(planned)),
+        )
+
+    def attempt_ended(self, attempt: int, *, time_s: float, outcome: str) -> None:
+        """outcome: succeeded, failed, stopped, planned (a drain or preemption)."""
+        self.conn.execute(
+            "UPDATE attempts SET end_time = ?, outcome = ? WHERE attempt = ?",
+            (time_s, outcome, attempt),
+        )
+
+    def add_failure(
+        self, *, attempt: int, time_s: float, category: str, action: str,
+        rank: int | None = None, host: str | None = None, exit_code: int | None = None,
+        signal: str | None = None, message: str | None = None,
+        evidence: dict[str, Any] | None = None, planned: bool = False,
+    ) -> int:  # fmt: skip
+        cur = self.conn.execute(
+            "INSERT INTO failures (attempt, time, rank, host, category, action, exit_code,"
+            " signal, message, evidence, planned) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (attempt, time_s, rank, host, category, action, exit_code, signal, message,
+             json.dumps(evidence or {}), int(planned)),
+        )  # fmt: skip
+        return int(cur.lastrowid or 0)
+
+    def add_detection(
+        self, *, attempt: int, kind: str, detection_time_s: float,
+        last_progress_time_s: float | None = None, rank: int | None = None,
+        host: str | None = None, evidence_path: str | None = None,
+    ) -> None:  # fmt: skip
+        latency = None if last_progress_time_s is None else detection_time_s - last_progress_time_s
+        self.conn.execute(
+            "INSERT INTO detections (attempt, kind, rank, host, last_progress_time,"
+            " detection_time, latency_s, evidence_path) VALUES (?,?,?,?,?,?,?,?)",
+            (attempt, kind, rank, host, last_progress_time_s, detection_time_s, latency,
+             evidence_path),
+        )  # fmt: skip
+
+    def add_action(
+        self, *, attempt: int, time_s: float, action: str, host: str | None = None,
+        reason: str | None = None,
+    ) -> None:  # fmt: skip
+        self.conn.execute(
+            "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
+            (attempt, time_s, action, host, reason),
+        )
+
+    def add_health_check(
+        self, *, attempt: int, time_s: float, name: str, status: str,
+        host: str | None = None, detail: str | None = None, duration_s: float | None = None,
+    ) -> None:  # fmt: skip
+        self.conn.execute(
+            "INSERT INTO health_checks (attempt, time, host, name, status, detail, duration_s)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (attempt, time_s, host, name, status, detail, duration_s),
+        )
+
+    def add_restart_phase(self, *, attempt: int, phase: str, start_s: float, end_s: float) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO restart_phases VALUES (?,?,?,?)",
+            (attempt, phase, start_s, end_s),
+        )
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return list(self.conn.execute(sql, params))
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return False
+    return head == b"" or head == b"SQLite format 3\x00"

@@ -1,0 +1,105 @@
+"""Ingest the ranks' event streams into the ledger, idempotently.
+
+Each stream's byte offset is stored with the rows it produced, in one transaction, so running
+ingestion twice (or after the supervisor was killed mid-way) never duplicates a row. Only
+complete lines are consumed; a torn last line is picked up once its writer finishes it.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from nonstop.events import Event, EventWarning, ReadStats, iter_events
+from nonstop.ledger.db import Ledger
+from nonstop.rundir import RunDir
+
+
+@dataclass
+class IngestStats:
+    """What one ingestion pass did."""
+
+    files: int = 0
+    events: int = 0
+    torn: int = 0
+    corrupt: int = 0
+    unknown: int = 0
+
+
+def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
+    """The ledger row for one event, or None for kinds the ledger does not keep."""
+    p, a, r, h = event.payload, event.attempt, event.rank, event.host
+    if event.kind == "step":
+        return (
+            "INSERT OR IGNORE INTO steps VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (a, r, int(p["step"]), float(p["start"]), float(p["end"]), h, p.get("data_s"),
+             p.get("compute_s"), p.get("optimizer_s"), p.get("tokens"), p.get("loss")),
+        )  # fmt: skip
+    if event.kind == "checkpoint":
+        return (
+            "INSERT OR IGNORE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (a, r, int(p["step"]), str(p["phase"]), event.time, p.get("bytes"),
+             p.get("blocking_s"), p.get("total_s"), p.get("path"), p.get("error")),
+        )  # fmt: skip
+    if event.kind == "lifecycle":
+        return (
+            "INSERT OR IGNORE INTO lifecycle VALUES (?,?,?,?,?,?)",
+            (a, r, str(p["phase"]), event.time, h, p.get("step")),
+        )
+    if event.kind == "failure":
+        return (
+            "INSERT OR IGNORE INTO errors VALUES (?,?,?,?,?,?,?,?)",
+            (a, r, event.time, h, p.get("type"), str(p["message"]), p.get("step"),
+             p.get("category")),
+        )  # fmt: skip
+    if event.kind == "telemetry":
+        return (
+            "INSERT OR IGNORE INTO telemetry VALUES (?,?,?,?,?,?)",
+            (a, r, event.time, h, str(p["source"]), json.dumps(p["metrics"])),
+        )
+    return None  # heartbeats and sections are for live watching, not the ledger
+
+
+def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
+    key = str(path.resolve())
+    row = ledger.conn.execute("SELECT offset FROM ingested WHERE path = ?", (key,)).fetchone()
+    start = int(row[0]) if row else 0
+    if path.stat().st_size <= start:
+        return
+    read = ReadStats()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EventWarning)
+        with ledger.transaction() as conn:
+            for event in iter_events(path, start_offset=start, stats=read):
+                sql_row = _row(event)
+                if sql_row is not None:
+                    try:
+                        conn.execute(*sql_row)
+                    except (TypeError, ValueError, KeyError) as e:  # payload of wrong types
+                        read.corrupt += 1
+                        warnings.warn(f"{path}: skipped a malformed {event.kind} event: {e}",
+                                      EventWarning, stacklevel=2)  # fmt: skip
+            conn.execute(
+                "INSERT INTO ingested VALUES (?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET"
+                " offset = excluded.offset, torn = excluded.torn,"
+                " corrupt = corrupt + excluded.corrupt, unknown = unknown + excluded.unknown",
+                (key, read.end_offset, read.torn, read.corrupt, sum(read.unknown_kinds.values())),
+            )
+    # Re-emit the reader's warnings once, outside the transaction, for the caller to see.
+    for w in caught:
+        warnings.warn(str(w.message), EventWarning, stacklevel=2)
+    stats.files += 1
+    stats.events += read.events
+    stats.torn += read.torn
+    stats.corrupt += read.corrupt
+    stats.unknown += sum(read.unknown_kinds.values())
+
+
+def ingest_run(run_dir: RunDir, ledger: Ledger) -> IngestStats:
+    """Bring every event stream of the run into the ledger (only what is new since last time)."""
+    stats = IngestStats()
+    for _attempt, _rank, path in run_dir.event_files():
+        ingest_file(ledger, path, stats)
+    return stats

@@ -1,0 +1,102 @@
+"""Build the goodput `Timeline` of a run from its ledger, and summarise the run.
+
+Attempts come from the supervisor's `attempts` table when it exists; a run launched without
+the supervisor (plain torchrun) has its attempts derived from the ranks' own events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from nonstop.ledger.db import Ledger
+from nonstop.ledger.goodput import AttemptSpan, Goodput, StepSpan, Timeline, account
+
+ORDERLY = ("succeeded", "planned", "stopped")
+
+
+def load_timeline(ledger: Ledger) -> Timeline:
+    steps = [
+        StepSpan(int(r[0]), int(r[1]), float(r[2]), float(r[3]))
+        for r in ledger.rows(
+            "SELECT attempt, step, MIN(start), MAX(end) FROM steps GROUP BY attempt, step"
+        )
+    ]
+    blocks = [
+        (float(r[1]) - float(r[0]), float(r[1]))
+        for r in ledger.rows(
+            "SELECT MAX(blocking_s), MAX(time) FROM checkpoints WHERE blocking_s > 0"
+            " GROUP BY attempt, step"
+        )
+    ]
+    # Bounds of each attempt seen in the ranks' own records.
+    seen = {
+        int(r[0]): (float(r[1]), float(r[2]))
+        for r in ledger.rows(
+            "SELECT attempt, MIN(t0), MAX(t1) FROM ("
+            " SELECT attempt, start AS t0, end AS t1 FROM steps"
+            " UNION ALL SELECT attempt, time, time FROM lifecycle"
+            " UNION ALL SELECT attempt, time - COALESCE(blocking_s, 0), time FROM checkpoints"
+            " UNION ALL SELECT attempt, time, time FROM errors) GROUP BY attempt"
+        )
+    }
+    detections = {
+        int(r[0]): (r[1], float(r[2]))
+        for r in ledger.rows(
+            "SELECT attempt, last_progress_time, MIN(detection_time) FROM detections"
+            " GROUP BY attempt"
+        )
+    }
+    rows = ledger.rows("SELECT attempt, start_time, end_time, outcome FROM attempts")
+    attempts = []
+    if rows:
+        last = max(int(r[0]) for r in rows)
+        for r in rows:
+            n = int(r[0])
+            end = r[2] if r[2] is not None else seen.get(n, (r[1], r[1]))[1]
+            failed = r[3] == "failed" or (r[3] not in ORDERLY and n != last)
+            fault, detect = detections.get(n, (None, None))
+            attempts.append(AttemptSpan(n, float(r[1]), float(end), failed, fault, detect))
+    else:
+        order = sorted(seen)
+        for i, n in enumerate(order):
+            start, end = seen[n]
+            attempts.append(AttemptSpan(n, start, end, failed=i < len(order) - 1))
+    ends = [a.end for a in attempts] + [s.end for s in steps]
+    return Timeline(attempts, steps, blocks, end=max(ends) if ends else None)
+
+
+@dataclass
+class RunSummary:
+    goodput: Goodput
+    attempts: int
+    failures: list[dict[str, Any]]
+
+    def to_dict(self) -> dict[str, Any]:
+        g = self.goodput.to_dict()
+        return {
+            "ettr": g["ettr"],
+            "wall_s": g["wall_s"],
+            "productive_s": g["productive_s"],
+            "badput_s": g["badput_s"],
+            "attempts": self.attempts,
+            "failures": self.failures,
+            "final_step": g["final_step"],
+            "steps_total": g["steps_total"],
+            "steps_lost": g["steps_lost"],
+            "ideal_step_s": g["ideal_step_s"],
+        }
+
+
+def summarize(ledger: Ledger) -> RunSummary:
+    tl = load_timeline(ledger)
+    failures = [
+        {"attempt": r[0], "time": r[1], "rank": r[2], "host": r[3], "category": r[4],
+         "action": r[5], "exit_code": r[6], "signal": r[7], "message": r[8],
+         "planned": bool(r[9])}
+        for r in ledger.rows(
+            "SELECT attempt, time, rank, host, category, action, exit_code, signal, message,"
+            " planned FROM failures ORDER BY time"
+        )
+    ]  # fmt: skip
+    return RunSummary(account(tl), len(tl.attempts), failures)

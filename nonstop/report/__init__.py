@@ -1,0 +1,1 @@
+"""Where the time went: terminal tables (rich), JSON, and the HTML page."""

@@ -1,0 +1,170 @@
+"""nonstop inside the training loop: heartbeats, step timing, named sections, lifecycle events.
+
+A few lines in the script make hang detection step-accurate and feed goodput accounting:
+
+    import nonstop.runtime as ns
+    rt = ns.init()                          # reads NONSTOP_RUN_DIR, RANK, ... set by `nonstop run`
+    for step in range(start, steps):
+        with rt.step(step) as st:           # heartbeat at entry, a `step` event at exit
+            with st.phase("data"):
+                x, y = loader.next_batch()
+            with st.phase("compute"):
+                loss = model.loss(x, y); loss.backward()
+            with st.phase("optimizer"):
+                opt.step(); opt.zero_grad()
+            st.record(loss=loss.item(), tokens=x.numel())
+        with ns.section("checkpoint"):      # slow phases never raise hang alarms
+            save(...)
+
+Without `nonstop run` (no NONSTOP_RUN_DIR) every call is a cheap no-op, so the same script runs
+under plain torchrun. This module imports no torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from nonstop import rundir
+from nonstop.events import EventWriter
+
+__all__ = ["Runtime", "StepTimer", "current", "init", "section"]
+
+_current: Runtime | None = None
+
+
+class StepTimer:
+    """Times one step and its phases; emitted as one `step` event when the block exits."""
+
+    def __init__(self, rt: Runtime, step: int) -> None:
+        self.rt, self.step = rt, step
+        self.fields: dict[str, Any] = {}
+        self.start = 0.0
+
+    def __enter__(self) -> StepTimer:
+        self.start = time.time()
+        self.rt.heartbeat(self.step)
+        return self
+
+    @contextlib.contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Time a phase: data, compute (forward+backward) or optimizer; stored as `<name>_s`."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            key = f"{name}_s"
+            self.fields[key] = self.fields.get(key, 0.0) + time.perf_counter() - t0
+
+    def record(self, **fields: Any) -> None:
+        """Attach values to the step event: loss, tokens, lr, ..."""
+        self.fields.update(fields)
+
+    def __exit__(self, typ: type | None, exc: BaseException | None, tb: object) -> None:
+        if typ is None:
+            self.rt.emit("step", step=self.step, start=self.start, end=time.time(), **self.fields)
+
+
+class Runtime:
+    """The per-process handle. Create it with `init()`."""
+
+    def __init__(
+        self, *, run_dir: Path | None, run_id: str, attempt: int, rank: int, world_size: int,
+        host: str,
+    ) -> None:  # fmt: skip
+        self.run_dir, self.run_id = run_dir, run_id
+        self.attempt, self.rank, self.world_size, self.host = attempt, rank, world_size, host
+        self.current_step = -1
+        self.writer: EventWriter | None = None
+        if run_dir is not None:
+            path = rundir.RunDir(run_dir).events(attempt, rank)
+            self.writer = EventWriter(path, run_id=run_id, attempt=attempt, rank=rank, host=host)
+
+    @property
+    def enabled(self) -> bool:
+        return self.writer is not None
+
+    def emit(self, kind: str, /, **payload: Any) -> None:
+        if self.writer is not None:
+            self.writer.emit(kind, **payload)
+
+    def step(self, step: int) -> StepTimer:
+        return StepTimer(self, step)
+
+    def heartbeat(self, step: int | None = None) -> None:
+        if step is not None:
+            self.current_step = step
+        self.emit("heartbeat", step=self.current_step)
+
+    @contextlib.contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        """A named slow phase (checkpoint, eval, data_load): the watchdog allows it more time."""
+        self.emit("section", name=name, phase="begin", step=self.current_step)
+        try:
+            yield
+        finally:
+            self.emit("section", name=name, phase="end", step=self.current_step)
+
+    def lifecycle(self, phase: str, **payload: Any) -> None:
+        """attempt_start, pg_ready, resumed (step=last loaded step), finished."""
+        self.emit("lifecycle", phase=phase, **payload)
+
+    def failure(self, exc: BaseException) -> None:
+        tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
+        self.emit("failure", type=type(exc).__name__, message=str(exc)[:2000],
+                  step=self.current_step, traceback=tb)  # fmt: skip
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def init(*, run_dir: str | os.PathLike[str] | None = None) -> Runtime:
+    """Create (once per process) the runtime from the launcher's environment variables."""
+    global _current
+    if _current is not None:
+        return _current
+    env = os.environ
+    root = run_dir if run_dir is not None else env.get(rundir.ENV_RUN_DIR)
+    rt = Runtime(
+        run_dir=Path(root) if root else None,
+        run_id=env.get(rundir.ENV_RUN_ID, "local"),
+        attempt=int(env.get(rundir.ENV_ATTEMPT, "0")),
+        rank=int(env.get("RANK", "0")),
+        world_size=int(env.get("WORLD_SIZE", "1")),
+        host=env.get(rundir.ENV_HOST) or socket.gethostname(),
+    )
+    _current = rt
+    if rt.enabled:
+        rt.lifecycle("attempt_start", world_size=rt.world_size, pid=os.getpid())
+        _install_excepthook(rt)
+    return rt
+
+
+def current() -> Runtime | None:
+    return _current
+
+
+def section(name: str) -> contextlib.AbstractContextManager[None]:
+    """`with nonstop.runtime.section("checkpoint"):` — a no-op when init() was not called."""
+    return _current.section(name) if _current is not None else contextlib.nullcontext()
+
+
+def _install_excepthook(rt: Runtime) -> None:
+    previous = sys.excepthook
+
+    def hook(typ: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        with contextlib.suppress(Exception):
+            rt.failure(exc)
+            rt.close()
+        previous(typ, exc, tb)
+
+    sys.excepthook = hook

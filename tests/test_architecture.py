@@ -1,0 +1,32 @@
+"""Import direction is architecture: the contract and the numerics never load torch."""
+
+import subprocess
+import sys
+
+import pytest
+
+import nonstop.cli
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["nonstop", "nonstop.taxonomy", "nonstop.events", "nonstop.rundir", "nonstop.ledger",
+     "nonstop.runtime", "nonstop.sim", "nonstop.plan", "nonstop.cli"],
+)  # fmt: skip
+def test_module_does_not_import_torch(module):
+    code = f"import sys, {module}; sys.exit(1 if 'torch' in sys.modules else 0)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, f"importing {module} loaded torch\n{r.stderr}"
+
+
+def test_public_cli_verbs_are_pinned():
+    assert list(nonstop.cli.VERBS) == [
+        "run", "demo", "report", "diagnose", "triage", "simulate", "plan",
+    ]  # fmt: skip
+
+
+def test_cli_help_and_unknown_verb(capsys):
+    assert nonstop.cli.main([]) == 0
+    assert "verbs:" in capsys.readouterr().out
+    assert nonstop.cli.main(["frobnicate"]) == 2
+    assert "unknown verb" in capsys.readouterr().err

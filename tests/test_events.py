@@ -1,0 +1,160 @@
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from nonstop.events import SCHEMA_VERSION, Event, EventWarning, EventWriter, from_dict, read_events
+from nonstop.events.schema import SchemaError
+
+
+def test_schema_round_trip():
+    e = Event(run_id="r", attempt=2, rank=3, host="h", mono=1.5, time=1e9, kind="step",
+              payload={"step": 7, "start": 1.0, "end": 2.0, "loss": float("nan")})  # fmt: skip
+    d = json.loads(e.to_json())
+    assert d["schema_version"] == SCHEMA_VERSION
+    back = from_dict(d)
+    assert back.payload["loss"] is None  # NaN is written as null, never as invalid JSON
+    assert (back.run_id, back.attempt, back.rank, back.kind) == ("r", 2, 3, "step")
+
+
+@pytest.mark.parametrize(
+    "record,needle",
+    [
+        ([], "not an object"),
+        ({"kind": "step"}, "schema_version"),
+        ({"schema_version": 99, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
+          "mono": 0, "time": 0, "kind": "step", "payload": {}}, "newer"),
+        ({"schema_version": 1, "run_id": "r", "attempt": "0", "rank": 0, "host": "h",
+          "mono": 0, "time": 0, "kind": "step", "payload": {}}, "attempt"),
+        ({"schema_version": 1, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
+          "mono": 0, "time": 0, "kind": "step", "payload": {"step": 1}}, "start"),
+    ],
+)  # fmt: skip
+def test_schema_rejects_bad_records(record, needle):
+    with pytest.raises(SchemaError, match=needle):
+        from_dict(record)
+
+
+def test_concurrent_writers_one_file_each(tmp_path):
+    writers = [
+        EventWriter(tmp_path / f"rank-{r}.jsonl", run_id="r", attempt=0, rank=r, host="h",
+                    install_sigterm=False)
+        for r in range(4)
+    ]  # fmt: skip
+
+    def work(w):
+        for i in range(2000):
+            w.emit("heartbeat", step=i)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in writers for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for w in writers:
+        w.close()
+    for r in range(4):
+        events, stats = read_events(tmp_path / f"rank-{r}.jsonl")
+        assert len(events) == 4000 and stats.torn == 0 and stats.corrupt == 0
+        assert all(e.rank == r for e in events)
+
+
+def test_full_queue_drops_instead_of_blocking(tmp_path):
+    w = EventWriter(tmp_path / "e.jsonl", run_id="r", attempt=0, rank=0, host="h",
+                    max_queue=10, install_sigterm=False)  # fmt: skip
+    t0 = time.monotonic()
+    for i in range(20000):
+        w.emit("heartbeat", step=i)
+    emit_s = time.monotonic() - t0
+    w.close()
+    events, _ = read_events(tmp_path / "e.jsonl")
+    assert w.dropped > 0 and len(events) + w.dropped == 20000
+    assert emit_s < 30  # sanity only: it returned, it did not wait on the disk
+
+
+WRITER_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    from nonstop.events import EventWriter
+    w = EventWriter(sys.argv[1], run_id="r", attempt=0, rank=0, host="h", flush_interval_s=0.001)
+    i = 0
+    while True:
+        w.emit("step", step=i, start=time.time(), end=time.time(), note="x" * 2000)
+        i += 1
+        if i == 200:
+            print("ready", flush=True)
+    """
+)
+
+
+def test_kill_9_mid_write_loses_at_most_the_torn_line(tmp_path):
+    path = tmp_path / "rank-0.jsonl"
+    with subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, str(path)],
+                          stdout=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    events, stats = read_events(path)
+    assert stats.corrupt == 0 and stats.torn <= 1
+    steps = [e.payload["step"] for e in events]
+    assert steps == list(range(len(steps))) and len(steps) >= 200
+    # A new writer appends after the torn fragment without corrupting its own first record.
+    w = EventWriter(path, run_id="r", attempt=0, rank=0, host="h", install_sigterm=False)
+    w.emit("heartbeat", step=-1)
+    w.close()
+    with pytest.warns(EventWarning) if stats.torn else _nullwarn():
+        again, _ = read_events(path)
+    assert again[-1].kind == "heartbeat" and len(again) == len(events) + 1
+
+
+class _nullwarn:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+def test_sigterm_flushes_everything(tmp_path):
+    path = tmp_path / "rank-0.jsonl"
+    script = textwrap.dedent(
+        """
+        import sys, time
+        from nonstop.events import EventWriter
+        w = EventWriter(sys.argv[1], run_id="r", attempt=0, rank=0, host="h",
+                        flush_interval_s=60)
+        for i in range(5000):
+            w.emit("heartbeat", step=i)
+        print("ready", flush=True)
+        time.sleep(60)
+        """
+    )
+    with subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE,
+                          text=True) as proc:  # fmt: skip
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=20) == -signal.SIGTERM
+    events, stats = read_events(path)
+    assert len(events) == 5000 and stats.torn == 0
+
+
+def test_reader_skips_garbage_and_unknown_kinds_with_warnings(tmp_path):
+    good = Event(run_id="r", attempt=0, rank=0, host="h", mono=0, time=0, kind="heartbeat",
+                 payload={"step": 1}).to_json()  # fmt: skip
+    unknown = good.replace('"heartbeat"', '"quantum_flux"')
+    path = tmp_path / "e.jsonl"
+    original = f'{good}\nnot json at all\n{unknown}\n\x00\x01\x02\n{good}\n{{"torn'
+    path.write_text(original)
+    with pytest.warns(EventWarning) as record:
+        events, stats = read_events(path)
+    assert len(events) == 2 and stats.corrupt == 2 and stats.torn == 1
+    assert stats.unknown_kinds == {"quantum_flux": 1}
+    assert any("quantum_flux" in str(w.message) for w in record)
+    assert path.read_text() == original  # kept, never rewritten

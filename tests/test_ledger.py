@@ -1,0 +1,127 @@
+import sqlite3
+import time
+
+import pytest
+
+from nonstop import rundir
+from nonstop.cli import main as cli
+from nonstop.errors import UserError
+from nonstop.events import EventWarning, EventWriter
+from nonstop.ledger import Ledger, open_run, summarize
+from nonstop.ledger.db import SCHEMA_VERSION
+
+
+def write_run(root, *, attempts=2, steps=5, crash_at=3):
+    rd = rundir.create(root)
+    rd.write_config({"run_id": "t"})
+    t = time.time()
+    for a in range(attempts):
+        for r in range(2):
+            w = EventWriter(rd.events(a, r), run_id="t", attempt=a, rank=r, host=f"h{r}",
+                            install_sigterm=False)  # fmt: skip
+            w.emit("lifecycle", phase="attempt_start")
+            first = 0 if a == 0 else crash_at - 1
+            last = crash_at if a == 0 else steps
+            for s in range(first, last):
+                w.emit("step", step=s, start=t + a * 100 + s, end=t + a * 100 + s + 0.9,
+                       loss=5.0 - s)  # fmt: skip
+            w.close()
+    return rd
+
+
+def test_ingestion_is_idempotent(tmp_path):
+    rd = write_run(tmp_path / "run")
+    with open_run(rd.root) as led:
+        n = led.rows("SELECT COUNT(*) FROM steps")[0][0]
+    with open_run(rd.root) as led:
+        assert led.rows("SELECT COUNT(*) FROM steps")[0][0] == n == 2 * (3 + 3)
+        s = summarize(led)
+    assert s.attempts == 2 and s.goodput.final_step == 4 and s.goodput.steps_lost == 1
+
+
+def test_incremental_ingestion_picks_up_new_lines(tmp_path):
+    rd = write_run(tmp_path / "run", attempts=1)
+    with open_run(rd.root) as led:
+        before = led.rows("SELECT COUNT(*) FROM steps")[0][0]
+    w = EventWriter(rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0",
+                    install_sigterm=False)  # fmt: skip
+    w.emit("step", step=99, start=1.0, end=2.0)
+    w.close()
+    with open_run(rd.root) as led:
+        assert led.rows("SELECT COUNT(*) FROM steps")[0][0] == before + 1
+
+
+def test_report_json_keys(tmp_path, capsys):
+    import json
+
+    rd = write_run(tmp_path / "run")
+    assert cli(["report", str(rd.root), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("ettr", "wall_s", "productive_s", "badput_s", "attempts", "failures",
+                "final_step"):  # fmt: skip
+        assert key in out
+    assert out["attempts"] == 2 and out["final_step"] == 4 and 0 < out["ettr"] < 1
+
+
+def test_not_a_run_dir(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert cli(["report", str(tmp_path / "empty")]) == 2
+    assert "not a nonstop run directory" in capsys.readouterr().err
+    assert cli(["report", str(tmp_path / "missing")]) == 2
+    (tmp_path / "file").write_text("x")
+    assert cli(["report", str(tmp_path / "file")]) == 2
+
+
+def test_corrupt_ledger_is_reported_and_left_untouched(tmp_path, capsys):
+    rd = write_run(tmp_path / "run")
+    garbage = b"this is not sqlite" * 100
+    rd.ledger.write_bytes(garbage)
+    assert cli(["report", str(rd.root)]) == 2
+    assert "not a SQLite ledger" in capsys.readouterr().err
+    assert rd.ledger.read_bytes() == garbage
+
+
+def test_newer_schema_is_refused_and_left_untouched(tmp_path):
+    rd = write_run(tmp_path / "run")
+    with open_run(rd.root):
+        pass
+    conn = sqlite3.connect(rd.ledger)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    before = rd.ledger.read_bytes()
+    with pytest.raises(UserError, match="newer"):
+        Ledger.open(rd.ledger)
+    assert rd.ledger.read_bytes() == before
+
+
+def test_unknown_kinds_are_skipped_with_a_warning(tmp_path):
+    rd = write_run(tmp_path / "run", attempts=1)
+    w = EventWriter(rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0",
+                    install_sigterm=False)  # fmt: skip
+    w.emit("from_the_future", x=1)
+    w.close()
+    with pytest.warns(EventWarning, match="from_the_future"), open_run(rd.root) as led:
+        assert led.rows("SELECT unknown FROM ingested WHERE unknown > 0")[0][0] == 1
+
+
+def test_supervisor_records_and_rates(tmp_path):
+    rd = write_run(tmp_path / "run")
+    with open_run(rd.root) as led:
+        t = led.rows("SELECT MIN(start) FROM steps")[0][0]
+        led.attempt_started(0, time_s=t - 1, world_size=2, nodes=["h0", "h1"])
+        led.attempt_ended(0, time_s=t + 4, outcome="failed")
+        led.attempt_started(1, time_s=t + 99, world_size=2, nodes=["h0", "h1"])
+        led.attempt_ended(1, time_s=t + 106, outcome="succeeded")
+        led.add_failure(attempt=0, time_s=t + 3.2, rank=1, host="h1", category="faulty_gpu",
+                        action="exclude_node", exit_code=-9, signal="SIGKILL")  # fmt: skip
+        led.add_detection(attempt=0, kind="exit", detection_time_s=t + 3.5,
+                          last_progress_time_s=t + 2.9, rank=1, host="h1")  # fmt: skip
+        s = summarize(led).to_dict()
+        from nonstop.ledger import rates_from_ledger
+
+        r = rates_from_ledger(led)
+    assert s["failures"][0]["category"] == "faulty_gpu"
+    assert s["badput_s"]["detection"] == pytest.approx(0.6)
+    assert r.failures_by_category == {"faulty_gpu": 1}
+    assert r.mean_detection_s == pytest.approx(0.6)
+    assert r.node_days == pytest.approx((5 + 7) * 2 / 86400)
