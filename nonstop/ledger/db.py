@@ -31,7 +31,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE failures (
         id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, time REAL NOT NULL, rank INTEGER,
         host TEXT, category TEXT NOT NULL, action TEXT NOT NULL, exit_code INTEGER,
-        signal TEXT, message TEXT, evidence TEXT, planned INTEGER NOT NULL DEFAULT 0);
+        signal TEXT, message TEXT, evidence TEXT, planned INTEGER NOT NULL DEFAULT 0,
+        root_cause INTEGER NOT NULL DEFAULT 1);
     CREATE TABLE detections (
         id INTEGER PRIMARY KEY, attempt INTEGER NOT NULL, kind TEXT NOT NULL, rank INTEGER,
         host TEXT, last_progress_time REAL, detection_time REAL NOT NULL, latency_s REAL,
@@ -187,13 +188,15 @@ class Ledger:
         self, *, attempt: int, time_s: float, category: str, action: str,
         rank: int | None = None, host: str | None = None, exit_code: int | None = None,
         signal: str | None = None, message: str | None = None,
-        evidence: dict[str, Any] | None = None, planned: bool = False,
+        evidence: dict[str, Any] | None = None, planned: bool = False, root_cause: bool = True,
     ) -> int:  # fmt: skip
+        """One failure. `root_cause=False` marks a rank that only echoed another's failure
+        (a peer's connection closed): kept as evidence, not counted as an interruption."""
         cur = self.conn.execute(
             "INSERT INTO failures (attempt, time, rank, host, category, action, exit_code,"
-            " signal, message, evidence, planned) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " signal, message, evidence, planned, root_cause) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (attempt, time_s, rank, host, category, action, exit_code, signal, message,
-             json.dumps(evidence or {}), int(planned)),
+             json.dumps(evidence or {}), int(planned), int(root_cause)),
         )  # fmt: skip
         return int(cur.lastrowid or 0)
 

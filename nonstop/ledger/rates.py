@@ -39,7 +39,7 @@ def rates_from_ledger(ledger: Ledger) -> ObservedRates:
     node_days = sum((a.end - a.start) * nodes_of.get(a.attempt, 1) for a in tl.attempts) / 86400
     by_cat: dict[str, int] = {}
     planned = 0
-    for r in ledger.rows("SELECT category, planned FROM failures"):
+    for r in ledger.rows("SELECT category, planned FROM failures WHERE root_cause = 1"):
         if r[1]:
             planned += 1
         else:

@@ -96,7 +96,7 @@ def summarize(ledger: Ledger) -> RunSummary:
          "planned": bool(r[9])}
         for r in ledger.rows(
             "SELECT attempt, time, rank, host, category, action, exit_code, signal, message,"
-            " planned FROM failures ORDER BY time"
+            " planned FROM failures WHERE root_cause = 1 ORDER BY time"
         )
     ]  # fmt: skip
     return RunSummary(account(tl), len(tl.attempts), failures)

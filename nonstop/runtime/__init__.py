@@ -35,6 +35,7 @@ from typing import Any
 
 from nonstop import rundir
 from nonstop.events import EventWriter
+from nonstop.faults import Fault, Injector
 
 __all__ = ["Runtime", "StepTimer", "current", "init", "section"]
 
@@ -52,6 +53,8 @@ class StepTimer:
     def __enter__(self) -> StepTimer:
         self.start = time.time()
         self.rt.heartbeat(self.step)
+        if self.rt.faults:
+            self.rt.faults.on_step(self.step)
         return self
 
     @contextlib.contextmanager
@@ -60,6 +63,10 @@ class StepTimer:
         t0 = time.perf_counter()
         try:
             yield
+            if name == "compute" and self.rt.faults:  # an injected straggler computes slower
+                factor = self.rt.faults.slow_factor(self.step)
+                if factor > 1.0:
+                    time.sleep((factor - 1.0) * (time.perf_counter() - t0))
         finally:
             key = f"{name}_s"
             self.fields[key] = self.fields.get(key, 0.0) + time.perf_counter() - t0
@@ -87,6 +94,14 @@ class Runtime:
         if run_dir is not None:
             path = rundir.RunDir(run_dir).events(attempt, rank)
             self.writer = EventWriter(path, run_id=run_id, attempt=attempt, rank=rank, host=host)
+        self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
+
+    def _fault_fired(self, fault: Fault, message: str) -> None:
+        # Written and flushed before the fault fires: the injector's own record of it.
+        self.emit("failure", message=message, injected=True, fault=fault.kind,
+                  step=self.current_step, spec=fault.spec)  # fmt: skip
+        if self.writer is not None:
+            self.writer.flush(timeout_s=2.0)
 
     @property
     def enabled(self) -> bool:
@@ -137,7 +152,7 @@ def init(*, run_dir: str | os.PathLike[str] | None = None) -> Runtime:
     rt = Runtime(
         run_dir=Path(root) if root else None,
         run_id=env.get(rundir.ENV_RUN_ID, "local"),
-        attempt=int(env.get(rundir.ENV_ATTEMPT, "0")),
+        attempt=int(env.get(rundir.ENV_ATTEMPT) or env.get(rundir.ENV_TORCH_ATTEMPT) or 0),
         rank=int(env.get("RANK", "0")),
         world_size=int(env.get("WORLD_SIZE", "1")),
         host=env.get(rundir.ENV_HOST) or socket.gethostname(),

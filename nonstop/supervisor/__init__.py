@@ -1,0 +1,1 @@
+"""The node supervisor behind `nonstop run`: launcher, watchdog, policy, health checks."""

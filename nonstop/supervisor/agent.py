@@ -1,0 +1,390 @@
+"""The node agent: torch's LocalElasticAgent, with detection, evidence, decisions and a ledger.
+
+torch.distributed.elastic does the process management, rendezvous (c10d) and restarts; this
+subclass hooks its steps:
+
+    _rendezvous / _start_workers / _stop_workers   timed into the ledger's restart timeline;
+                                                   each start is a new attempt number
+    _monitor_workers                                tails the ranks' events into the watchdog;
+                                                   on a hang or a failed worker: evidence,
+                                                   classification, health checks, action
+
+Actions: restart (torch's own restart, counted against --max-restarts), exclude_node (stop
+here with EXIT_EXCLUDE so the scheduler replaces the node; peers go on when --nnodes allows),
+stop_and_page (stop with EXIT_PAGE and a clear message).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
+from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
+from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, Std, to_map
+from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
+
+from nonstop import rundir, taxonomy
+from nonstop.events import EventWarning, ReadStats, iter_events
+from nonstop.ledger import Ledger, ingest_run
+from nonstop.supervisor import bootstrap
+from nonstop.supervisor.health import HealthConfig, run_checks
+from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
+from nonstop.supervisor.watchdog import Hang, Watchdog
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
+EXIT_REQUEUE = 75  # EX_TEMPFAIL: planned stop after a checkpoint; requeue the job
+EXIT_EXCLUDE = 93  # this node is bad: do not requeue the job on it (as nvidia-resiliency-ext)
+
+# Categories after which the collective self-test is worth its seconds.
+SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
+    "nccl_watchdog_timeout", "network_switch_cable", taxonomy.UNKNOWN,
+}  # fmt: skip
+
+
+@dataclass
+class SupervisorConfig:
+    run_dir: rundir.RunDir
+    run_id: str
+    host: str
+    hang_timeout_s: float | None = None
+    startup_timeout_s: float = 300.0
+    section_timeout_s: float = 1800.0
+    evidence_timeout_s: float = 3.0
+    health_checks: list[str] = field(default_factory=lambda: ["disk", "memory", "gpu"])
+    self_test: bool = True
+    health_timeout_s: float = 60.0
+    exclude: bool = True
+    faults: str = ""
+    multi_node: bool = False
+
+
+class RunDirLogs(LogsSpecs):
+    """Worker logs at run_dir/logs/attempt-N/rank-R.log (stdout and stderr merged by the
+    bootstrap), error files beside them; tee to the console as torchrun's --tee asks."""
+
+    def __init__(self, run_dir: rundir.RunDir, tee: Std | dict[int, Std] = Std.NONE) -> None:
+        super().__init__(log_dir=str(run_dir.root / "logs"), tee=tee)
+        self.run_dir = run_dir
+        self.attempt = 0
+
+    @property
+    def root_log_dir(self) -> str:
+        return str(self.run_dir.root / "logs")
+
+    def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
+        tee = to_map(self._tee, len(envs))
+        dest = LogsDest()
+        for local_rank, env in envs.items():
+            path = self.run_dir.log(self.attempt, int(env["RANK"]))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            dest.stdouts[local_rank] = str(path)
+            dest.stderrs[local_rank] = str(path.with_suffix(".stderr.log"))
+            if tee[local_rank] & Std.OUT:
+                dest.tee_stdouts[local_rank] = str(path)
+            err = path.with_suffix(".error.json")
+            with contextlib.suppress(FileNotFoundError):
+                err.unlink()
+            dest.error_files[local_rank] = str(err)
+            env["TORCHELASTIC_ERROR_FILE"] = str(err)
+        dest.filtered_stdout = os.devnull
+        dest.filtered_stderr = os.devnull
+        return dest
+
+
+class NonstopAgent(LocalElasticAgent):
+    def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
+                 ledger: Ledger, first_attempt: int, live: Any = None) -> None:  # fmt: skip
+        super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
+        self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
+        self.attempt = first_attempt - 1
+        self.first_attempt = first_attempt
+        self.policy = Policy(multi_node=cfg.multi_node)
+        self.exit_code: int | None = None
+        self.exit_message = ""
+        self.watchdog: Watchdog | None = None
+        self.offsets: dict[Path, int] = {}
+        self.last_decision: Decision | None = None
+        self.t_start = time.time()
+        self.attempt_start = self.t_start
+        self._last_ingest = 0.0
+        self._pending_restart: float | None = None
+
+    # -- lifecycle hooks -------------------------------------------------------------------
+
+    def _rendezvous(self, worker_group: WorkerGroup) -> None:
+        t0 = time.time()
+        super()._rendezvous(worker_group)
+        self._phase("rendezvous", t0)
+
+    def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
+        t0 = time.time()
+        self.attempt += 1
+        self.logs.attempt = self.attempt
+        env = {
+            rundir.ENV_ATTEMPT: str(self.attempt),
+            rundir.ENV_RUN_DIR: str(self.cfg.run_dir.root.resolve()),
+            rundir.ENV_RUN_ID: self.cfg.run_id,
+            rundir.ENV_HOST: self.cfg.host,
+            bootstrap.ENV_MERGE_STDERR: "1",
+        }
+        if self.cfg.faults:
+            env["NONSTOP_FAULTS"] = self.cfg.faults
+        os.environ.update(env)
+        workers = worker_group.workers
+        world = workers[0].world_size if workers else 0
+        start = self.t_start if self.attempt == self.first_attempt else t0
+        self.attempt_start = start
+        nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
+        self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
+        self.watchdog = Watchdog(
+            ranks=list(range(world)), hang_timeout_s=self.cfg.hang_timeout_s,
+            startup_timeout_s=self.cfg.startup_timeout_s,
+            section_timeout_s=self.cfg.section_timeout_s,
+        )  # fmt: skip
+        self.offsets = {}
+        pids = super()._start_workers(worker_group)
+        self._phase("spawn", t0)
+        if self.live is not None:
+            self.live.attempt_started(self.attempt, world)
+        return pids
+
+    def _stop_workers(self, worker_group: WorkerGroup, *args: Any, **kwargs: Any) -> None:
+        t0 = time.time()
+        super()._stop_workers(worker_group, *args, **kwargs)
+        self._phase("teardown", t0)
+
+    def _phase(self, phase: str, t0: float) -> None:
+        attempt = self.attempt + (1 if phase == "rendezvous" else 0)
+        with contextlib.suppress(Exception):
+            self.ledger.add_restart_phase(attempt=attempt, phase=phase, start_s=t0,
+                                          end_s=time.time())  # fmt: skip
+
+    # -- monitoring ------------------------------------------------------------------------
+
+    def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
+        result = super()._monitor_workers(worker_group)
+        self._poll_events()
+        if result.state == WorkerState.HEALTHY and self.watchdog is not None:
+            hang = self.watchdog.check()
+            if hang is not None:
+                result = self._on_hang(worker_group, hang) or result
+        elif result.state == WorkerState.FAILED:
+            self._on_failure(worker_group, result)
+        elif result.state == WorkerState.SUCCEEDED:
+            self.ledger.attempt_ended(self.attempt, time_s=time.time(), outcome="succeeded")
+            self._ingest(force=True)
+        if time.time() - self._last_ingest > 10:
+            self._ingest()
+        return result
+
+    def _poll_events(self) -> None:
+        if self.watchdog is None:
+            return
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EventWarning)
+            for rank in self.watchdog.ranks:
+                path = self.cfg.run_dir.events(self.attempt, rank)
+                if not path.exists():
+                    continue
+                stats = ReadStats()
+                start = self.offsets.get(path, 0)
+                for event in iter_events(path, start_offset=start, stats=stats):
+                    self.watchdog.observe(event)
+                    if self.live is not None and rank == 0:
+                        self.live.observe(event)
+                self.offsets[path] = stats.end_offset
+
+    def _ingest(self, force: bool = False) -> None:
+        self._last_ingest = time.time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EventWarning)
+            try:
+                ingest_run(self.cfg.run_dir, self.ledger)
+            except Exception as e:  # the ledger must never take the job down
+                print(f"nonstop run: could not ingest events: {e}")
+        if self.live is not None:
+            self.live.refresh_ledger(self.ledger)
+
+    # -- failures --------------------------------------------------------------------------
+
+    def _fault_time(self, rank: int) -> float | None:
+        st = self.watchdog.ranks.get(rank) if self.watchdog else None
+        return st.last_event_time if st else None
+
+    def _on_failure(self, worker_group: WorkerGroup, result: RunResult) -> None:
+        detect = time.time()
+        infos = []
+        for grank, failure in sorted(result.failures.items()):
+            st = self.watchdog.ranks.get(grank) if self.watchdog else None
+            infos.append(FailureInfo(
+                rank=grank, host=self.cfg.host, exit_code=failure.exitcode,
+                message=str(failure.message or ""), log_path=self.cfg.run_dir.log(self.attempt, grank),
+                step=st.step if st else None,
+            ))  # fmt: skip
+        evidence = self._collect_evidence(worker_group, dead={i.rank for i in infos})
+        decisions = []
+        # torch's process context SIGTERMs the rest of the group once one worker fails: those
+        # ranks are collateral, not causes (unless every rank got SIGTERM from outside)
+        term = -int(signal.SIGTERM)
+        collateral = {i.rank for i in infos if i.exit_code == term} if any(
+            i.exit_code != term for i in infos) else set()  # fmt: skip
+        for info in infos:
+            d = self.policy.decide(info)
+            if info.rank in collateral and d.root_cause:
+                d.root_cause = False
+                d.reason = f"secondary (stopped by the agent after a peer failed): {d.reason}"
+            decisions.append((info, d))
+            self.ledger.add_detection(
+                attempt=self.attempt, kind="exit", detection_time_s=detect, rank=info.rank,
+                host=info.host, last_progress_time_s=self._fault_time(info.rank),
+                evidence_path=str(info.log_path),
+            )  # fmt: skip
+            self.ledger.add_failure(
+                attempt=self.attempt, time_s=self._fault_time(info.rank) or detect,
+                category=d.category, action=d.action if d.root_cause else "none",
+                rank=info.rank, host=info.host, exit_code=info.exit_code,
+                signal=signal_name(info.exit_code), message=d.reason[:2000],
+                evidence={"dumps": evidence, "triage": d.evidence[:10]},
+                root_cause=d.root_cause,
+            )  # fmt: skip
+        roots = [d for _, d in decisions if d.root_cause] or [d for _, d in decisions]
+        self._act(roots[0], culprit_hosts=[self.cfg.host])
+
+    def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
+        local = {w.global_rank: w for w in worker_group.workers}
+        mine = [r for r in hang.culprits if r in local]
+        if not mine and hang.stalled_s < 2 * hang.timeout_s:
+            return None  # the culprit's own node acts first
+        detect = time.time()
+        stopped = [r for r in mine if _proc_state(local[r].id) == "T"]
+        evidence = self._collect_evidence(worker_group, dead=set(stopped))
+        culprit = (mine or hang.culprits)[0]
+        reason = hang.reason + (f"; ranks {stopped} are stopped (SIGSTOP)" if stopped else "")
+        info = FailureInfo(rank=culprit, host=self.cfg.host, hang_reason=reason,
+                           step=hang.ranks.get(culprit, {}).get("step"))  # fmt: skip
+        d = self.policy.decide(info)
+        d.evidence += [f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s "
+                       f"({hang.basis})"]  # fmt: skip
+        self.ledger.add_detection(
+            attempt=self.attempt, kind="hang", detection_time_s=detect, rank=culprit,
+            host=self.cfg.host, last_progress_time_s=hang.last_progress_time,
+            evidence_path=str(self.cfg.run_dir.flight_dir(self.attempt)),
+        )  # fmt: skip
+        self.ledger.add_failure(
+            attempt=self.attempt, time_s=hang.last_progress_time, category=d.category,
+            action=d.action, rank=culprit, host=self.cfg.host, message=d.reason[:2000],
+            evidence={"dumps": evidence, "hang": {"culprits": hang.culprits, "basis": hang.basis,
+                      "timeout_s": hang.timeout_s, "ranks": hang.ranks}},
+        )  # fmt: skip
+        print(f"nonstop run: hang detected after {hang.stalled_s:.1f} s without progress "
+              f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}",
+              flush=True)  # fmt: skip
+        failures = {}
+        for w in worker_group.workers:  # SIGKILL works on stopped processes too
+            with contextlib.suppress(ProcessLookupError, TypeError):
+                os.kill(int(w.id), signal.SIGKILL)
+            if w.global_rank in mine or not mine:
+                failures[w.global_rank] = ProcessFailure(w.local_rank, int(w.id), -9, "")
+        self._act(d, culprit_hosts=[self.cfg.host])
+        return RunResult(state=WorkerState.FAILED, failures=failures)
+
+    def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
+        """Ask every live rank for its flight-recorder trace and Python stacks, briefly."""
+        t0 = time.time()
+        req = bootstrap.dump_request_path(self.cfg.run_dir.root, self.attempt)
+        req.parent.mkdir(parents=True, exist_ok=True)
+        req.write_text(str(t0))
+        os.utime(req, (t0, t0))
+        alive = [
+            w.global_rank
+            for w in worker_group.workers
+            if w.global_rank not in dead and _proc_state(w.id) not in (None, "Z", "T")
+        ]
+        files: list[str] = []
+        answered: set[int] = set()
+        deadline = t0 + self.cfg.evidence_timeout_s
+        while time.time() < deadline and len(answered) < len(alive):
+            time.sleep(0.1)
+            for r in alive:
+                if r in answered:
+                    continue
+                stacks = self.cfg.run_dir.log(self.attempt, r).with_suffix(".stacks.txt")
+                if stacks.exists() and stacks.stat().st_mtime >= t0 - 1:
+                    answered.add(r)
+                    files.append(str(stacks))
+                    fr = self.cfg.run_dir.flight(self.attempt, r)
+                    if fr.exists():
+                        files.append(str(fr))
+        self._phase("evidence", t0)
+        return files
+
+    def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
+        self.last_decision = d
+        now = time.time()
+        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="failed")
+        health = self._health_checks(d)
+        if any(r.failed for r in health) and self.cfg.exclude:
+            d.action = "exclude_node"
+            d.reason += "; health check failed: " + "; ".join(r.detail for r in health if r.failed)
+        action = d.action
+        if action == "exclude_node" and not self.cfg.exclude:
+            action = "restart"
+        if action == "stop_and_page":
+            self._remaining_restarts = 0
+            self.exit_code = EXIT_PAGE
+            self.exit_message = f"stopped: {d.reason} [{d.category}]; a human must look"
+        elif action == "exclude_node" and self.cfg.host in culprit_hosts:
+            self._remaining_restarts = 0
+            self.exit_code = EXIT_EXCLUDE
+            self.exit_message = (
+                f"excluding node {self.cfg.host}: {d.reason} [{d.category}]; "
+                f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here"
+            )
+        elif self._remaining_restarts <= 0:
+            self.exit_code = EXIT_FAILED
+            self.exit_message = f"no restarts left (--max-restarts): {d.reason}"
+        self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=action,
+                               host=self.cfg.host, reason=d.reason[:2000])  # fmt: skip
+        self._ingest(force=True)
+        if self.live is not None:
+            self.live.failure(self.attempt, d, action)
+        print(f"nonstop run: attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}",
+              flush=True)  # fmt: skip
+
+    def _health_checks(self, d: Decision) -> list[Any]:
+        names = list(self.cfg.health_checks)
+        if self.cfg.self_test and d.category in SELF_TEST_AFTER:
+            names.append("collective")
+        if not names:
+            return []
+        t0 = time.time()
+        cfg = HealthConfig(
+            paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
+            local_world_size=self._worker_group.spec.local_world_size,
+            timeout_s=self.cfg.health_timeout_s,
+        )  # fmt: skip
+        results = run_checks(names, cfg)
+        for r in results:
+            self.ledger.add_health_check(attempt=self.attempt, time_s=time.time(), name=r.name,
+                                         status=r.status, host=self.cfg.host, detail=r.detail,
+                                         duration_s=r.duration_s)  # fmt: skip
+        self._phase("health_checks", t0)
+        return results
+
+
+def _proc_state(pid: Any) -> str | None:
+    """The kernel's state letter of a process (R, S, D, T stopped, Z zombie), None if gone."""
+    try:
+        with open(f"/proc/{int(pid)}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, ValueError, TypeError, IndexError):
+        return None

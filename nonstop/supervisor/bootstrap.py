@@ -1,0 +1,195 @@
+"""The worker bootstrap: every rank `nonstop run` starts goes through here, then runs the user's
+script unchanged (as `python -m` or a path, with its own argv).
+
+What it adds to a script that never imports nonstop:
+
+- a watcher thread that reports, twice a second, the rank's liveness and its collective
+  progress read from PyTorch's flight recorder (last enqueued and last completed collective
+  per process group; gloo records into the generic recorder, which never dumps by itself);
+- dump on demand: when the supervisor drops a request file in run_dir/control/, the thread
+  writes the flight-recorder trace (PyTorch's own pickle format) to flight/attempt-N/rank-R and
+  every thread's Python stack to logs/attempt-N/rank-R.stacks.txt. The thread runs while the
+  main thread waits inside a collective (those release the GIL);
+- time-keyed fault injection for uninstrumented scripts, and faulthandler for hard crashes;
+- the rank dies with its supervisor (PR_SET_PDEATHSIG), so a killed supervisor leaves no
+  orphans training on; stderr is merged into the rank's log; an uncaught exception is written
+  to torchelastic's error file, as `@record` would.
+
+    python -m nonstop.supervisor.bootstrap [-m] SCRIPT [ARGS...]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import faulthandler
+import json
+import os
+import pickle
+import runpy
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from nonstop import rundir
+from nonstop.runtime import Runtime
+
+TICK_S = float(os.environ.get("NONSTOP_TICK_S", "0.5"))
+ENV_MERGE_STDERR = "NONSTOP_MERGE_STDERR"
+FR_ENTRIES = "2000"
+
+
+def dump_request_path(run_dir: Path, attempt: int) -> Path:
+    return rundir.RunDir(run_dir).control / f"dump-attempt-{attempt}"
+
+
+def _die_with_parent() -> None:
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent is already gone
+            os._exit(1)
+
+
+def collective_progress() -> dict[str, list[int]] | None:
+    """{pg id: [last enqueued, last completed]} from the flight recorder, or None when
+    torch.distributed is not in use (yet). Never imports torch itself."""
+    dist = sys.modules.get("torch.distributed")
+    # the module may be half-imported by the main thread: look before touching
+    is_init = getattr(dist, "is_initialized", None) if dist is not None else None
+    if is_init is None or not is_init():
+        return None
+    c10d = sys.modules.get("torch._C._distributed_c10d")
+    if c10d is None or not hasattr(c10d, "_dump_fr_trace"):
+        return None
+    trace = pickle.loads(c10d._dump_fr_trace(False, False, True))
+    status = trace.get("pg_status", {})
+    return {
+        str(pg): [int(s.get("last_enqueued_collective", -1)),
+                  int(s.get("last_completed_collective", -1))]
+        for pg, s in status.items()
+    }  # fmt: skip
+
+
+def write_dumps(rt: Runtime) -> list[str]:
+    """Flight-recorder trace and Python stacks of this rank, written atomically."""
+    assert rt.run_dir is not None
+    rd = rundir.RunDir(rt.run_dir)
+    written = []
+    stacks = rd.log(rt.attempt, rt.rank).with_suffix(".stacks.txt")
+    stacks.parent.mkdir(parents=True, exist_ok=True)
+    with open(stacks, "w") as f:
+        f.write(f"# Python stacks of rank {rt.rank} (pid {os.getpid()}) at {time.time():.3f}\n")
+        f.flush()
+        faulthandler.dump_traceback(file=f, all_threads=True)
+    written.append(str(stacks))
+    c10d = sys.modules.get("torch._C._distributed_c10d")
+    if c10d is not None and hasattr(c10d, "_dump_fr_trace"):
+        with contextlib.suppress(Exception):
+            blob = c10d._dump_fr_trace(True, True, False)
+            out = rd.flight(rt.attempt, rt.rank)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = out.with_name(out.name + ".tmp")
+            tmp.write_bytes(blob)
+            os.replace(tmp, out)
+            written.append(str(out))
+    return written
+
+
+class Watcher(threading.Thread):
+    """Liveness, collective progress, dump requests and time-keyed faults, off the main thread."""
+
+    def __init__(self, rt: Runtime) -> None:
+        super().__init__(name="nonstop-watcher", daemon=True)
+        self.rt = rt
+        self.t0 = time.monotonic()
+        self.req = dump_request_path(rt.run_dir, rt.attempt) if rt.run_dir else None
+        self.handled_mtime = 0.0
+
+    def run(self) -> None:
+        while True:
+            time.sleep(TICK_S)
+            try:
+                self.tick()
+            except Exception as e:  # monitoring never kills training
+                print(f"nonstop.bootstrap: watcher: {e!r}", file=sys.stderr, flush=True)
+
+    def tick(self) -> None:
+        progress = collective_progress()
+        payload: dict[str, Any] = {"step": self.rt.current_step, "source": "bootstrap"}
+        if progress:
+            payload["pgs"] = progress
+            payload["coll_enq"] = max(v[0] for v in progress.values())
+            payload["coll_done"] = max(v[1] for v in progress.values())
+        self.rt.emit("heartbeat", **payload)
+        if self.req is not None and self.req.exists():
+            mtime = self.req.stat().st_mtime
+            if mtime > self.handled_mtime:
+                self.handled_mtime = mtime
+                files = write_dumps(self.rt)
+                self.rt.emit("lifecycle", phase="dumped", files=files)
+        if self.rt.faults:
+            self.rt.faults.on_tick(time.monotonic() - self.t0)
+
+
+def _write_error_file(exc: BaseException) -> None:
+    path = os.environ.get("TORCHELASTIC_ERROR_FILE")
+    if not path or os.path.exists(path):
+        return
+    data = {
+        "message": {
+            "message": f"{type(exc).__name__}: {exc}",
+            "extraInfo": {
+                "py_callstack": "".join(traceback.format_exception(exc)),
+                "timestamp": str(int(time.time())),
+            },
+        }
+    }
+    with contextlib.suppress(OSError):
+        Path(path).write_text(json.dumps(data))
+
+
+def main(argv: list[str]) -> int:
+    if os.environ.get(ENV_MERGE_STDERR) == "1":
+        os.dup2(1, 2)  # one log per rank: stderr goes where stdout goes
+    _die_with_parent()
+    faulthandler.enable(all_threads=True)
+    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)  # turn the flight recorder on
+    if not argv:
+        print(
+            "usage: python -m nonstop.supervisor.bootstrap [-m] SCRIPT [ARGS...]", file=sys.stderr
+        )
+        return 2
+    as_module = argv[0] == "-m"
+    if as_module:
+        argv = argv[1:]
+    import nonstop.runtime as ns
+
+    rt = ns.init()
+    if rt.enabled:
+        Watcher(rt).start()
+    sys.argv = list(argv)
+    try:
+        if as_module:
+            runpy.run_module(argv[0], run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, str(Path(argv[0]).resolve().parent))
+            runpy.run_path(argv[0], run_name="__main__")
+    except SystemExit:
+        rt.close()
+        raise
+    except BaseException as e:
+        rt.failure(e)
+        rt.close()
+        _write_error_file(e)
+        raise
+    rt.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

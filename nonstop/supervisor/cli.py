@@ -1,0 +1,173 @@
+"""`nonstop run`: a drop-in for torchrun that detects, diagnoses and recovers.
+
+Every torchrun flag works unchanged (this is torch's own argument parser, with nonstop's flags
+added); nonstop's flags go before the script like torchrun's:
+
+    nonstop run --nproc-per-node 2 train.py --lr 3e-4
+    nonstop run --nnodes 2:3 --rdzv-backend c10d --rdzv-endpoint head:29400 --rdzv-id job7 \\
+        --run-dir /shared/runs/job7 --hang-timeout auto -m mypkg.train
+    nonstop run --standalone --nproc-per-node 4 --inject crash@step=40,rank=1 train.py
+
+Differences from torchrun, all on purpose: --max-restarts defaults to 3 (torchrun: 0); the
+gloo restart bug of torch 2.13 is avoided (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1); a missing
+rendezvous endpoint means a private local one (like --standalone) rather than port 29500.
+Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped for a human (deterministic failure),
+75 stopped for a planned interruption (requeue), 93 this node is excluded (do not requeue here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from nonstop import rundir
+from nonstop.errors import UserError
+from nonstop.faults import parse_all
+
+DEFAULT_MAX_RESTARTS = 3
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from torch.distributed.run import get_args_parser
+
+    p = get_args_parser()
+    p.prog = "nonstop run"
+    p.description = __doc__.split("\n")[0]
+    p.set_defaults(max_restarts=DEFAULT_MAX_RESTARTS)
+    g = p.add_argument_group("nonstop")
+    g.add_argument("--run-dir", default=None,
+                   help="run directory (default: runs/<rdzv-id>, or a new one under runs/); "
+                        "running the same command again resumes it")  # fmt: skip
+    g.add_argument("--hang-timeout", default="auto",
+                   help="seconds without progress that make a hang, or 'auto' (default): "
+                        "3x the median step with nonstop.runtime, 5x the longest gap between "
+                        "collectives without it")  # fmt: skip
+    g.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=300.0,
+        help="seconds allowed before the first progress (default 300)",
+    )
+    g.add_argument(
+        "--section-timeout",
+        type=float,
+        default=1800.0,
+        help="seconds a named section (checkpoint, eval) may take (default 1800)",
+    )
+    g.add_argument("--health-checks", default="disk,memory,gpu",
+                   help="checks between attempts, comma-separated, or 'none' "
+                        "(disk, memory, gpu, collective; default disk,memory,gpu)")  # fmt: skip
+    g.add_argument("--no-self-test", action="store_true",
+                   help="never run the collective self-test (default: after hardware, hang "
+                        "and unknown failures)")  # fmt: skip
+    g.add_argument("--health-timeout", type=float, default=60.0, help="seconds per check")
+    g.add_argument(
+        "--no-exclude", action="store_true", help="never exclude this node; restart instead"
+    )
+    g.add_argument(
+        "--evidence-timeout",
+        type=float,
+        default=3.0,
+        help="seconds to wait for live ranks' dumps before restarting (default 3)",
+    )
+    g.add_argument(
+        "--inject",
+        action="append",
+        default=[],
+        metavar="FAULT",
+        help="inject a fault, e.g. crash@step=40,rank=1 (see nonstop.faults)",
+    )
+    g.add_argument(
+        "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
+    )
+    g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
+    return p
+
+
+def _hang_timeout(value: str) -> float | None:
+    if value == "auto":
+        return None
+    try:
+        t = float(value)
+    except ValueError:
+        raise UserError(f"--hang-timeout must be seconds or 'auto', got {value!r}") from None
+    if t <= 0:
+        raise UserError(f"--hang-timeout must be positive, got {t}")
+    return t
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _resolve_run_dir(args: argparse.Namespace) -> Path:
+    if args.run_dir:
+        return Path(args.run_dir)
+    if args.rdzv_id and args.rdzv_id != "none":
+        return Path("runs") / args.rdzv_id
+    return rundir.default_root()
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.training_script:
+        parser.error("the training script is missing")
+    hang = _hang_timeout(args.hang_timeout)
+    faults = ";".join(args.inject)
+    parse_all(faults)  # validate now: a typo is a usage error, not a failed attempt
+    checks = [] if args.health_checks == "none" else args.health_checks.split(",")
+    from nonstop.supervisor.health import CHECKS
+
+    bad = [c for c in checks if c not in CHECKS]
+    if bad:
+        raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
+    # torch 2.13 + gloo: a restart through the shared rendezvous store fails to connect
+    os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
+    single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
+    default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
+    if single and default_port and not args.standalone:
+        args.standalone = True  # a private local rendezvous: no clash on port 29500
+    if args.standalone:
+        args.rdzv_backend, args.rdzv_endpoint = "c10d", f"127.0.0.1:{_free_port()}"
+        args.rdzv_id = args.rdzv_id if args.rdzv_id != "none" else rundir.new_run_id()
+        args.nnodes, args.standalone = "1", False
+
+    root = _resolve_run_dir(args)
+    rd = rundir.create(root)
+    run_id = root.name
+    previous = rd.read_config()
+    config = {
+        "run_id": run_id,
+        "argv": argv,
+        "host": args.host_name or socket.gethostname(),
+        "started": time.time(),
+        "torchrun": {k: v for k, v in vars(args).items() if _jsonable(v)},
+    }
+    if previous.get("argv") not in (None, argv):
+        print(f"nonstop run: note: {root} was started with other arguments; resuming it anyway")
+    if not previous:
+        rd.write_config(config)
+    from nonstop.supervisor.launch import launch
+
+    return launch(args, rd, run_id=run_id, hang_timeout_s=hang, faults=faults, checks=checks)
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except TypeError:
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,195 @@
+"""Node health checks, run between attempts, each with a timeout.
+
+    disk        free space and writability of the run and checkpoint directories
+    memory      free host memory
+    gpu         NVML: uncorrectable ECC errors, pending or failed row remapping, thermal or
+                power-brake throttling, temperature (skipped, with the reason, without a GPU)
+    collective  a short compute plus collective self-test across the node's ranks (gloo on
+                CPU, NCCL on GPU), in fresh processes
+
+A check returns passed, failed or skipped with a detail line. Checks are plain functions chosen
+by name from `CHECKS`; NVML is reached through a seam (`nvml=`) so tests pass a fake one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    status: str  # passed, failed, skipped
+    detail: str
+    duration_s: float = 0.0
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HealthConfig:
+    paths: tuple[Path, ...]
+    """Directories that must be writable with free space (run dir, checkpoint dir)."""
+    min_free_gb: float = 1.0
+    """Minimum free disk space on each path."""
+    min_free_memory_gb: float = 0.5
+    """Minimum available host memory."""
+    local_world_size: int = 1
+    """Processes the collective self-test starts."""
+    timeout_s: float = 60.0
+    """Per-check timeout."""
+    max_temperature_c: float = 90.0
+    """GPU temperature above which the GPU check fails."""
+
+
+def check_disk(cfg: HealthConfig, **_: Any) -> CheckResult:
+    problems = []
+    for p in cfg.paths:
+        p.mkdir(parents=True, exist_ok=True)
+        free_gb = shutil.disk_usage(p).free / 1e9
+        if free_gb < cfg.min_free_gb:
+            problems.append(f"{p}: {free_gb:.2f} GB free < {cfg.min_free_gb} GB")
+        try:
+            with tempfile.NamedTemporaryFile(dir=p, prefix=".nonstop-probe-") as f:
+                f.write(b"x" * 4096)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            problems.append(f"{p}: not writable ({e.strerror})")
+    if problems:
+        return CheckResult("disk", "failed", "; ".join(problems))
+    return CheckResult("disk", "passed", f"{len(cfg.paths)} paths writable")
+
+
+def check_memory(cfg: HealthConfig, **_: Any) -> CheckResult:
+    import psutil
+
+    avail = psutil.virtual_memory().available / 1e9
+    if avail < cfg.min_free_memory_gb:
+        return CheckResult("memory", "failed", f"{avail:.2f} GB available")
+    return CheckResult("memory", "passed", f"{avail:.1f} GB available")
+
+
+def _load_nvml() -> Any:
+    import pynvml
+
+    pynvml.nvmlInit()
+    return pynvml
+
+
+def check_gpu(cfg: HealthConfig, nvml: Any = None, **_: Any) -> CheckResult:
+    try:
+        nv = nvml if nvml is not None else _load_nvml()
+    except Exception as e:  # no driver, no library, no GPU
+        return CheckResult("gpu", "skipped", f"no NVIDIA GPU or driver ({type(e).__name__})")
+    problems, n = [], nv.nvmlDeviceGetCount()
+    for i in range(n):
+        h = nv.nvmlDeviceGetHandleByIndex(i)
+        try:
+            ecc = nv.nvmlDeviceGetTotalEccErrors(h, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+                                                 nv.NVML_VOLATILE_ECC)  # fmt: skip
+            if ecc > 0:
+                problems.append(f"GPU {i}: {ecc} uncorrectable ECC errors")
+        except nv.NVMLError:
+            pass  # ECC not supported on this GPU
+        try:
+            _corr, _unc, pending, failure = nv.nvmlDeviceGetRemappedRows(h)
+            if failure:
+                problems.append(f"GPU {i}: row remapping failed")
+            elif pending:
+                problems.append(f"GPU {i}: row remapping pending (reset needed)")
+        except nv.NVMLError:
+            pass
+        temp = nv.nvmlDeviceGetTemperature(h, nv.NVML_TEMPERATURE_GPU)
+        if temp > cfg.max_temperature_c:
+            problems.append(f"GPU {i}: {temp} C")
+        reasons = nv.nvmlDeviceGetCurrentClocksThrottleReasons(h)
+        bad = {
+            "hw_slowdown": nv.nvmlClocksThrottleReasonHwSlowdown,
+            "hw_thermal": getattr(nv, "nvmlClocksThrottleReasonHwThermalSlowdown", 0),
+            "hw_power_brake": getattr(nv, "nvmlClocksThrottleReasonHwPowerBrakeSlowdown", 0),
+        }
+        hit = [k for k, bit in bad.items() if bit and reasons & bit]
+        if hit:
+            problems.append(f"GPU {i}: throttled ({', '.join(hit)})")
+    if problems:
+        return CheckResult("gpu", "failed", "; ".join(problems))
+    return CheckResult("gpu", "passed", f"{n} GPUs: ECC, row remapping, clocks and temperature ok")
+
+
+SELF_TEST = """
+import os, sys, datetime, torch, torch.distributed as dist
+rank, world = int(sys.argv[1]), int(sys.argv[2])
+cuda = torch.cuda.is_available()
+dist.init_process_group("nccl" if cuda else "gloo", init_method=sys.argv[3], rank=rank,
+                        world_size=world, timeout=datetime.timedelta(seconds=float(sys.argv[4])))
+dev = torch.device("cuda", rank) if cuda else torch.device("cpu")
+a = torch.randn(256, 256, device=dev, generator=torch.Generator(dev).manual_seed(0))
+ref = (a @ a).sum()
+x = torch.full((1024,), float(rank + 1), device=dev)
+dist.all_reduce(x)
+assert torch.isfinite(ref), "matmul is not finite"
+assert x[0].item() == world * (world + 1) / 2, f"all_reduce gave {x[0].item()}"
+dist.destroy_process_group()
+"""
+
+
+def check_collective(cfg: HealthConfig, **_: Any) -> CheckResult:
+    world = max(1, cfg.local_world_size)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    init = f"tcp://127.0.0.1:{port}"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", SELF_TEST, str(r), str(world), init,
+                          str(cfg.timeout_s)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for r in range(world)
+    ]  # fmt: skip
+    deadline = time.monotonic() + cfg.timeout_s
+    failures = []
+    for r, p in enumerate(procs):
+        try:
+            out, _ = p.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            if p.returncode != 0:
+                last = out.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
+                failures.append(f"rank {r}: exit {p.returncode}: {last[0][:200]}")
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            failures.append(f"rank {r}: timed out after {cfg.timeout_s:g} s")
+    if failures:
+        return CheckResult("collective", "failed", "; ".join(failures))
+    return CheckResult("collective", "passed", f"matmul + all_reduce across {world} processes")
+
+
+CHECKS: dict[str, Callable[..., CheckResult]] = {
+    "disk": check_disk,
+    "memory": check_memory,
+    "gpu": check_gpu,
+    "collective": check_collective,
+}
+
+
+def run_checks(names: list[str], cfg: HealthConfig, **seams: Any) -> list[CheckResult]:
+    """Run the named checks in order; a check that raises is a failed check, never a crash."""
+    results = []
+    for name in names:
+        t0 = time.monotonic()
+        try:
+            r = CHECKS[name](cfg, **seams)
+        except Exception as e:
+            r = CheckResult(name, "failed", f"check raised {type(e).__name__}: {e}")
+        results.append(CheckResult(r.name, r.status, r.detail, time.monotonic() - t0))
+    return results

@@ -1,0 +1,114 @@
+"""Start one node's agent: torch's own launch path (rendezvous, WorkerSpec) with NonstopAgent.
+
+Mirrors torch.distributed.launcher.api.launch_agent, so torchrun's flags mean what they mean
+there, and adds the run directory, the ledger, resume after a killed supervisor, and the exit
+codes of nonstop run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import time
+
+from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+from torch.distributed.elastic.rendezvous import RendezvousParameters
+from torch.distributed.elastic.rendezvous import registry as rdzv_registry
+from torch.distributed.run import config_from_args
+
+from nonstop import rundir
+from nonstop.ledger import Ledger
+from nonstop.supervisor import agent as ag
+from nonstop.supervisor.live import LiveView
+
+
+def _resume(ledger: Ledger, run_dir: rundir.RunDir) -> int:
+    """The next attempt number; an attempt left open by a killed supervisor is closed as an
+    interruption, detected now."""
+    rows = ledger.rows("SELECT attempt, end_time FROM attempts ORDER BY attempt")
+    if not rows:
+        return 0
+    last, end = int(rows[-1][0]), rows[-1][1]
+    if end is None:
+        seen = ledger.rows(
+            "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
+            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (last, last),
+        )[0][0]  # fmt: skip
+        now = time.time()
+        t = float(seen) if seen is not None else now
+        ledger.attempt_ended(last, time_s=t, outcome="failed")
+        ledger.add_detection(attempt=last, kind="supervisor_restart", detection_time_s=now,
+                             last_progress_time_s=t)  # fmt: skip
+        ledger.add_failure(attempt=last, time_s=t, category="unknown", action="restart",
+                           message="the supervisor stopped during this attempt (killed?); "
+                                   "a new `nonstop run` resumed the run")  # fmt: skip
+        print(f"nonstop run: resuming {run_dir.root}: attempt {last} was left open; "
+              f"continuing with attempt {last + 1}")  # fmt: skip
+    return last + 1
+
+
+def launch(
+    args: argparse.Namespace, rd: rundir.RunDir, *, run_id: str, hang_timeout_s: float | None,
+    faults: str, checks: list[str],
+) -> int:  # fmt: skip
+    config, cmd, cmd_args = config_from_args(args)
+    # every worker goes through the bootstrap, which then runs the user's command unchanged
+    if cmd != sys.executable and not str(cmd).endswith("python"):
+        entry_args = [a for a in cmd_args]
+        print("nonstop run: --no-python scripts run without the bootstrap (no collective "
+              "progress watching)")  # fmt: skip
+        entrypoint, worker_args = cmd, entry_args
+    else:
+        rest = [a for a in cmd_args if a != "-u"]
+        entrypoint, worker_args = cmd, ["-u", "-m", "nonstop.supervisor.bootstrap", *rest]
+    host = args.host_name or socket.gethostname()
+    cfg = ag.SupervisorConfig(
+        run_dir=rd, run_id=run_id, host=host, hang_timeout_s=hang_timeout_s,
+        startup_timeout_s=args.startup_timeout, section_timeout_s=args.section_timeout,
+        evidence_timeout_s=args.evidence_timeout, health_checks=checks,
+        self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
+        exclude=not args.no_exclude, faults=faults, multi_node=config.max_nodes > 1,
+    )  # fmt: skip
+    params = RendezvousParameters(
+        backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
+        min_nodes=config.min_nodes, max_nodes=config.max_nodes, local_addr=config.local_addr,
+        **config.rdzv_configs,
+    )  # fmt: skip
+    from torch.distributed.elastic.agent.server.api import WorkerSpec
+    from torch.distributed.launcher.api import _get_addr_and_port
+
+    master_addr, master_port = _get_addr_and_port(params)
+    spec = WorkerSpec(
+        role=config.role, local_world_size=config.nproc_per_node, entrypoint=entrypoint,
+        args=tuple(worker_args), rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
+        max_restarts=config.max_restarts, monitor_interval=min(config.monitor_interval, 0.5),
+        master_addr=master_addr, master_port=master_port, local_addr=config.local_addr,
+    )  # fmt: skip
+    tee = config.logs_specs._tee if config.logs_specs is not None else 0  # type: ignore[attr-defined]
+    logs = ag.RunDirLogs(rd, tee=tee)
+    ledger = Ledger.open(rd.ledger)
+    first = _resume(ledger, rd)
+    live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
+    agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
+                            ledger=ledger, first_attempt=first, live=live)  # fmt: skip
+    code = ag.EXIT_FAILED
+    try:
+        if live is not None:
+            live.start()
+        result = agent.run()
+        code = ag.EXIT_OK if not result.is_failed() else (agent.exit_code or ag.EXIT_FAILED)
+    except ChildFailedError:
+        code = agent.exit_code or ag.EXIT_FAILED
+    finally:
+        if live is not None:
+            live.stop()
+        spec.rdzv_handler.shutdown()
+        agent._ingest(force=True)
+        ledger.close()
+    if code == ag.EXIT_OK:
+        print(f"nonstop run: finished; see `nonstop report {rd.root}`")
+    else:
+        print(f"nonstop run: {agent.exit_message or 'failed'} (exit {code}); "
+              f"see `nonstop diagnose {rd.root}`")  # fmt: skip
+    return code

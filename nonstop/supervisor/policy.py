@@ -1,0 +1,147 @@
+"""Classify a failure into the taxonomy and choose the action.
+
+The evidence is the rank's exit code or signal, its torchelastic error file, the triage of its
+log (nonstop.diagnose: the signature table lives there, not here) and, for hangs, the
+watchdog's finding. On top of the category's default action the policy applies what a run
+needs:
+
+- `stop_and_page` categories (user code error, out of memory) get one retry, because a first
+  exception can be transient; the same exception at the same step a second time stops the job
+  (never burn restarts on a deterministic bug);
+- a failure that only echoes another rank's (gloo "connection closed by peer" and friends, seen
+  after a peer died) is secondary: recorded, not counted as an interruption;
+- `exclude_node` on a single-node job means stopping with the do-not-requeue exit code, so the
+  scheduler replaces the machine.
+"""
+
+from __future__ import annotations
+
+import re
+import signal as _signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nonstop import taxonomy
+
+# Lines that show a rank failed because a peer went away: consequences, not causes.
+PEER_ERROR = re.compile(
+    r"Connection closed by peer|Connection reset by peer|Broken pipe|"
+    r"gloo/transport/tcp/pair\.cc.*(?:Read error|Write error|Connection)|"
+    r"ProcessGroupGloo.*(?:peer|connection)|recvBytes|sendBytes|"
+    r"TCPStore.*(?:Connection|Broken pipe)|The server socket has failed",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class FailureInfo:
+    """What the supervisor knows about one failed (or hung) rank."""
+
+    rank: int
+    host: str
+    exit_code: int | None = None
+    message: str = ""
+    log_path: Path | None = None
+    step: int | None = None
+    hang_reason: str | None = None
+    injected: str | None = None
+
+
+@dataclass
+class Decision:
+    category: str
+    action: taxonomy.Action
+    reason: str
+    root_cause: bool = True
+    signature: str = ""
+    evidence: list[str] = field(default_factory=list)
+    confidence: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"category": self.category, "action": self.action, "reason": self.reason,
+                "root_cause": self.root_cause, "evidence": self.evidence[:20],
+                "confidence": self.confidence}  # fmt: skip
+
+
+def signal_name(exit_code: int | None) -> str | None:
+    if exit_code is None or exit_code >= 0:
+        return None
+    try:
+        return _signal.Signals(-exit_code).name
+    except ValueError:
+        return f"signal {-exit_code}"
+
+
+def _triage(info: FailureInfo) -> tuple[str, float, list[str]]:
+    """(category, confidence, evidence lines) from the rank's log, via nonstop.diagnose."""
+    if info.log_path is None or not info.log_path.exists():
+        return taxonomy.UNKNOWN, 0.0, []
+    from nonstop.diagnose.triage import triage_file
+
+    v = triage_file(info.log_path, rank=info.rank, host=info.host)
+    return v.category, v.confidence, list(v.evidence)
+
+
+def _log_tail(path: Path | None, n_bytes: int = 20_000) -> str:
+    if path is None or not path.exists():
+        return ""
+    with open(path, "rb") as f:
+        f.seek(max(0, path.stat().st_size - n_bytes))
+        return f.read().decode(errors="replace")
+
+
+def classify(info: FailureInfo) -> Decision:
+    """Category and default action of one failure, before run-level policy."""
+    sig = signal_name(info.exit_code)
+    if info.hang_reason is not None:
+        return Decision("nccl_watchdog_timeout", "restart", f"hang: {info.hang_reason}",
+                        signature=f"hang:{info.hang_reason[:40]}", confidence=0.6)  # fmt: skip
+    category, confidence, evidence = _triage(info)
+    tail = _log_tail(info.log_path)
+    peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
+    if category == taxonomy.UNKNOWN:
+        if sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
+            category, confidence = "software_bug", 0.5
+        elif sig == "SIGKILL":
+            category, confidence = taxonomy.UNKNOWN, 0.3  # OOM killer or an operator; see logs
+    why = f"exit {info.exit_code}" + (f" ({sig})" if sig else "")
+    if info.message:
+        why += f": {info.message.splitlines()[-1][:200] if info.message.strip() else ''}"
+    signature = f"{category}|{_exception_line(tail) or info.message[:200]}|{sig}"
+    return Decision(category, taxonomy.action_for(category), why, root_cause=not peer or
+                    category not in ("network_switch_cable", "dependency", taxonomy.UNKNOWN),
+                    signature=signature, evidence=evidence, confidence=confidence)  # fmt: skip
+
+
+def _exception_line(text: str) -> str:
+    """The last 'SomeError: message' line of a Python traceback, if any."""
+    for line in reversed(text.splitlines()):
+        m = re.match(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt)): (.*)$", line.strip())
+        if m:
+            return f"{m.group(1)}: {m.group(2)[:200]}"
+    return ""
+
+
+@dataclass
+class Policy:
+    """Run-level memory: which deterministic-looking failures were already seen."""
+
+    seen: dict[str, int] = field(default_factory=dict)
+    multi_node: bool = False
+
+    def decide(self, info: FailureInfo) -> Decision:
+        d = classify(info)
+        if not d.root_cause:
+            d.reason = f"secondary (a peer failed first): {d.reason}"
+            return d
+        key = f"{d.signature}|step={info.step}"
+        count = self.seen.get(key, 0) + 1
+        self.seen[key] = count
+        if d.action == "stop_and_page" and count == 1:
+            d.action = "restart"
+            d.reason += "; retrying once: the job stops if it happens again at this step"
+        elif d.category in ("user_code_error", "software_bug", "out_of_memory") and count >= 2:
+            d.action = "stop_and_page"
+            d.reason += f"; the same failure at step {info.step} {count} times: deterministic"
+        return d
