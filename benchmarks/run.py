@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # name -> one line. The module is benchmarks/bench_<name with _ for ->.py.
 BENCHMARKS: dict[str, str] = {
     "event-writer": "per-record cost of the JSONL event writer vs a plain file write+flush",
+    "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
 }
 
 REQUIRED = ("name", "ours", "peer", "peer_name", "ratio", "unit", "better")

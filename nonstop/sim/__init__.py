@@ -1,0 +1,24 @@
+"""Reliability and power simulation of one synchronous training job (no torch).
+
+nonstop simulate --gpus 16384 --days 54              # Llama 3's job, 1,000 trials
+nonstop simulate --gpus 100000 --target-ettr 0.9      # what keeps 100k GPUs above 90%
+
+>>> from nonstop.sim import SimConfig, simulate
+>>> simulate(SimConfig(gpus=16_384, trials=100)).to_dict()["ettr_mean"] > 0.85
+True
+"""
+
+from __future__ import annotations
+
+from nonstop.sim.config import SimConfig
+from nonstop.sim.interval import daly_interval_s, waste_fraction, young_interval_s
+from nonstop.sim.result import SimResult, simulate
+
+__all__ = [
+    "SimConfig",
+    "SimResult",
+    "daly_interval_s",
+    "simulate",
+    "waste_fraction",
+    "young_interval_s",
+]
