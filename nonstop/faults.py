@@ -7,6 +7,8 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     crash@step=40,rank=1                   exit with code 1 at the start of step 40
     crash@step=40,rank=1,signal=SIGKILL    die of a signal (SIGKILL, SIGSEGV, SIGBUS, ...)
     crash@step=40,rank=1,code=137          exit with this code
+    crash@step=40,rank=1,xid=79            first log an NVIDIA Xid line as the driver would
+                                           (triage then blames the GPU: exclude_node)
     hang@step=60,rank=0                    SIGSTOP itself (default how=sigstop)
     hang@step=60,rank=0,how=sleep          sleep forever outside any collective
     hang@step=60,rank=0,how=collective     wait forever in a collective no peer joins
@@ -54,6 +56,7 @@ class Fault:
     """Seconds after the process started (time-keyed faults, for uninstrumented scripts)."""
     signal: str | None = None
     code: int = 1
+    xid: int | None = None
     how: str = "sigstop"
     factor: float = 1.0
     from_step: int = 0
@@ -78,7 +81,7 @@ def parse(spec: str) -> Fault:
         if not eq:
             raise UserError(f"fault {spec!r}: {item!r} is not key=value")
         try:
-            if key in ("rank", "step", "code", "from", "to"):
+            if key in ("rank", "step", "code", "from", "to", "xid"):
                 kw[{"from": "from_step", "to": "to_step"}.get(key, key)] = int(value)
             elif key == "attempt":
                 kw["attempt"] = None if value == "*" else int(value)
@@ -173,6 +176,10 @@ class Injector:
             self.report(f, msg)
             print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
         if f.kind == "crash":
+            if f.xid is not None:  # what the kernel log shows when a GPU faults (NVRM format)
+                print(f"NVRM: Xid (PCI:0000:{0x18 + self.rank:02x}:00): {f.xid}, "
+                      f"pid={os.getpid()}, GPU has fallen off the bus.", file=sys.stderr,
+                      flush=True)  # fmt: skip
             if f.signal:
                 os.kill(os.getpid(), getattr(signal, f.signal))
                 time.sleep(5)  # a caught signal: fall through to a plain exit

@@ -76,20 +76,14 @@ def collective_progress() -> dict[str, list[int]] | None:
 
 
 def write_dumps(rt: Runtime) -> list[str]:
-    """Flight-recorder trace and Python stacks of this rank, written atomically."""
+    """Flight-recorder trace, then Python stacks, of this rank; each written atomically. The
+    stacks file comes last: the supervisor takes it as the sign that this rank has answered."""
     assert rt.run_dir is not None
     rd = rundir.RunDir(rt.run_dir)
     written = []
-    stacks = rd.log(rt.attempt, rt.rank).with_suffix(".stacks.txt")
-    stacks.parent.mkdir(parents=True, exist_ok=True)
-    with open(stacks, "w") as f:
-        f.write(f"# Python stacks of rank {rt.rank} (pid {os.getpid()}) at {time.time():.3f}\n")
-        f.flush()
-        faulthandler.dump_traceback(file=f, all_threads=True)
-    written.append(str(stacks))
     c10d = sys.modules.get("torch._C._distributed_c10d")
     if c10d is not None and hasattr(c10d, "_dump_fr_trace"):
-        with contextlib.suppress(Exception):
+        try:
             blob = c10d._dump_fr_trace(True, True, False)
             out = rd.flight(rt.attempt, rt.rank)
             out.parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +91,17 @@ def write_dumps(rt: Runtime) -> list[str]:
             tmp.write_bytes(blob)
             os.replace(tmp, out)
             written.append(str(out))
+        except Exception as e:  # no process group (yet): the stacks still help
+            print(f"nonstop.bootstrap: no flight-recorder dump: {e!r}", file=sys.stderr)
+    stacks = rd.log(rt.attempt, rt.rank).with_suffix(".stacks.txt")
+    stacks.parent.mkdir(parents=True, exist_ok=True)
+    tmp_stacks = stacks.with_name(stacks.name + ".tmp")
+    with open(tmp_stacks, "w") as f:
+        f.write(f"# Python stacks of rank {rt.rank} (pid {os.getpid()}) at {time.time():.3f}\n")
+        f.flush()
+        faulthandler.dump_traceback(file=f, all_threads=True)
+    os.replace(tmp_stacks, stacks)
+    written.append(str(stacks))
     return written
 
 
@@ -149,8 +154,10 @@ def _write_error_file(exc: BaseException) -> None:
             },
         }
     }
-    with contextlib.suppress(OSError):
-        Path(path).write_text(json.dumps(data))
+    with contextlib.suppress(OSError):  # atomic: the agent may read it at any moment
+        tmp = Path(path + ".tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, path)
 
 
 def main(argv: list[str]) -> int:

@@ -34,6 +34,9 @@ PEER_ERROR = re.compile(
 )
 
 
+RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")
+
+
 @dataclass
 class FailureInfo:
     """What the supervisor knows about one failed (or hung) rank."""
@@ -100,15 +103,18 @@ def classify(info: FailureInfo) -> Decision:
     category, confidence, evidence = _triage(info)
     tail = _log_tail(info.log_path)
     peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
+    exception = _exception_line(tail)
     if category == taxonomy.UNKNOWN:
-        if sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
+        if exception and info.exit_code == 1:  # an uncaught Python exception, no signature
+            category, confidence = "user_code_error", 0.4
+        elif sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
             category, confidence = "software_bug", 0.5
         elif sig == "SIGKILL":
             category, confidence = taxonomy.UNKNOWN, 0.3  # OOM killer or an operator; see logs
     why = f"exit {info.exit_code}" + (f" ({sig})" if sig else "")
     if info.message:
         why += f": {info.message.splitlines()[-1][:200] if info.message.strip() else ''}"
-    signature = f"{category}|{_exception_line(tail) or info.message[:200]}|{sig}"
+    signature = f"{category}|{exception or info.message[:200]}|{sig}"
     return Decision(category, taxonomy.action_for(category), why, root_cause=not peer or
                     category not in ("network_switch_cable", "dependency", taxonomy.UNKNOWN),
                     signature=signature, evidence=evidence, confidence=confidence)  # fmt: skip
@@ -117,7 +123,8 @@ def classify(info: FailureInfo) -> Decision:
 def _exception_line(text: str) -> str:
     """The last 'SomeError: message' line of a Python traceback, if any."""
     for line in reversed(text.splitlines()):
-        m = re.match(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt)): (.*)$", line.strip())
+        line = RANK_PREFIX.sub("", line.strip())  # torch prefixes tracebacks with [rankN]:
+        m = re.match(r"^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt)): (.*)$", line)
         if m:
             return f"{m.group(1)}: {m.group(2)[:200]}"
     return ""
@@ -141,7 +148,11 @@ class Policy:
         if d.action == "stop_and_page" and count == 1:
             d.action = "restart"
             d.reason += "; retrying once: the job stops if it happens again at this step"
-        elif d.category in ("user_code_error", "software_bug", "out_of_memory") and count >= 2:
+        elif count >= 2 and (
+            d.category in ("user_code_error", "software_bug", "out_of_memory")
+            or "Error: " in d.signature
+            or "Exception: " in d.signature
+        ):
             d.action = "stop_and_page"
             d.reason += f"; the same failure at step {info.step} {count} times: deterministic"
         return d

@@ -1,0 +1,90 @@
+"""nonstop run against real processes and real signals: crash, hangs, deterministic bugs."""
+
+import json
+import textwrap
+
+import pytest
+from conftest import TINY, nonstop_run, rows
+
+pytestmark = pytest.mark.slow
+
+TRAIN = ["-m", "nonstop.workloads.llama.train", *TINY]
+
+
+def report(run_dir):
+    from nonstop.ledger import summarize_run
+
+    return summarize_run(run_dir).to_dict()
+
+
+def test_crash_of_one_rank_restarts_and_finishes(run_dir):
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir),
+                     "--inject", "crash@step=8,rank=1,signal=SIGKILL", *TRAIN, "--steps", "20"])  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = report(run_dir)
+    assert s["attempts"] == 2 and s["final_step"] == 19
+    (f,) = s["failures"]  # the survivor, stopped by the agent, is not counted
+    assert (f["attempt"], f["rank"], f["action"], f["signal"]) == (0, 1, "restart", "SIGKILL")
+    ((latency,),) = rows(run_dir, "SELECT latency_s FROM detections WHERE rank = 1")
+    assert 0 <= latency < 2.0, latency
+    assert rows(run_dir, "SELECT COUNT(*) FROM health_checks WHERE status = 'passed'")[0][0] >= 2
+
+
+@pytest.mark.parametrize("how", ["sigstop", "sleep", "collective"])
+def test_hang_is_detected_within_a_few_step_times(run_dir, how):
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--no-self-test",
+                     "--inject", f"hang@step=12,rank=1,how={how}", *TRAIN, "--steps", "20"])  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "hang detected" in r.stdout
+    found = rows(run_dir, "SELECT attempt, kind, rank, latency_s FROM detections")
+    assert len(found) == 1, found  # one hang, and no false alarm after the restart
+    ((_, kind, rank, latency),) = found
+    assert (kind, rank) == ("hang", 1)
+    steps = [e - s for s, e in rows(run_dir, "SELECT start, end FROM steps WHERE attempt = 0")]
+    median = sorted(steps)[len(steps) // 2]
+    timeout = max(3 * median, 5.0)
+    # the watchdog polls every 0.5 s and reads what the ranks flushed: allow that much
+    assert timeout <= latency < timeout + 2.0, (latency, timeout)
+    evidence = json.loads(rows(run_dir, "SELECT evidence FROM failures")[0][0])
+    assert evidence["hang"]["culprits"] == [1]
+    # the live rank answered the dump request: stacks and its flight-recorder trace
+    assert (run_dir / "logs/attempt-0/rank-0.stacks.txt").exists()
+    assert (run_dir / "flight/attempt-0/rank-0").stat().st_size > 0
+    assert report(run_dir)["final_step"] == 19
+
+
+def test_repeated_exception_stops_without_a_restart_loop(run_dir):
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--max-restarts", "5",
+                     "--inject", "exception@step=4,rank=0,attempt=*", *TRAIN, "--steps", "20"])  # fmt: skip
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "a human must look" in r.stdout
+    actions = rows(run_dir, "SELECT attempt, action FROM actions ORDER BY attempt")
+    assert actions == [(0, "restart"), (1, "stop_and_page")]
+    cats = {c for (c,) in rows(run_dir, "SELECT category FROM failures WHERE root_cause = 1")}
+    assert cats == {"user_code_error"}
+
+
+UNMODIFIED = textwrap.dedent(
+    """
+    import time, torch, torch.distributed as dist
+    dist.init_process_group("gloo")
+    x = torch.ones(8)
+    for i in range(400):
+        dist.all_reduce(x)
+        time.sleep(0.05)
+    dist.destroy_process_group()
+    """
+)
+
+
+def test_unmodified_script_hang_from_collective_progress(run_dir, tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text(UNMODIFIED)
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--max-restarts", "0",
+                     "--hang-timeout", "3", "--no-self-test",
+                     "--inject", "hang@after=5,rank=1", str(script)], timeout=120)  # fmt: skip
+    assert r.returncode == 1  # no restarts allowed: detected, recorded, stopped
+    ((kind, rank, latency),) = rows(run_dir, "SELECT kind, rank, latency_s FROM detections")
+    assert (kind, rank) == ("hang", 1)
+    assert 3.0 <= latency < 5.0, latency
+    assert (run_dir / "flight/attempt-0/rank-0").exists()
