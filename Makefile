@@ -3,7 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-TORCH_FREE := nonstop/taxonomy.py nonstop/events nonstop/errors.py nonstop/rundir.py nonstop/ledger nonstop/sim nonstop/plan
+TORCH_FREE := nonstop/taxonomy.py nonstop/events nonstop/errors.py nonstop/rundir.py nonstop/ledger \
+	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 
 .PHONY: demo test check lint fmt typecheck pytest bench clean
 
@@ -31,7 +32,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy $(wildcard $(TORCH_FREE))
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q --junitxml=.pytest_cache/junit.xml
+	$(BIN)/pytest -q --durations=15 --junitxml=.pytest_cache/junit.xml
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py all --quick

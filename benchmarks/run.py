@@ -26,7 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # name -> one line. The module is benchmarks/bench_<name with _ for ->.py.
 BENCHMARKS: dict[str, str] = {
     "event-writer": "per-record cost of the JSONL event writer vs a plain file write+flush",
+    "checkpoint": "blocking time per save: async Checkpointer vs synchronous dcp.save and torch.save",
     "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
+    "flight-recorder": "flight-recorder dump analysis at 1k-16k ranks vs torchfrtrace",
+    "triage": "log triage throughput (MB/s) vs grep -E over the same signature patterns",
 }
 
 REQUIRED = ("name", "ours", "peer", "peer_name", "ratio", "unit", "better")

@@ -1,17 +1,21 @@
-"""`nonstop demo`: a tiny Llama trained on local CPU ranks, with live progress and the goodput
-table at the end.
+"""`nonstop demo`: a tiny Llama trained on local CPU ranks through injected faults, recovered
+live by `nonstop run`, with the goodput table at the end.
 
-    nonstop demo                          # 2 ranks, defaults, a new folder under ./runs/
-    nonstop demo --ranks 4 --steps 300 --run-dir runs/mine
+    nonstop demo                          # 2 ranks, a crash, a hang and a straggler
+    nonstop demo --ranks 4 --steps 400 --run-dir runs/mine
+    nonstop demo --no-faults              # a clean run, for comparison
+
+It runs exactly what a user would type:
+
+    nonstop run --nproc-per-node 2 --run-dir runs/<id> \\
+        --inject crash@step=60,rank=1 --inject hang@step=130,rank=0,attempt=1 \\
+        --inject slow@rank=1,factor=2,from=170,to=185,attempt=* \\
+        -m nonstop.workloads.llama.train --steps 200
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from nonstop import rundir
@@ -23,68 +27,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run-dir", type=Path, default=None, help="default: a new folder in ./runs/")
     p.add_argument("--ranks", type=int, default=2, help="CPU ranks, 2 to 4 (default 2)")
     p.add_argument("--steps", type=int, default=200, help="training steps (default 200)")
+    p.add_argument("--no-faults", action="store_true", help="train without injected faults")
     p.add_argument("--quiet", action="store_true", help="no live view")
     return p
 
 
-def _tail_steps(path: Path, offset: int) -> tuple[list[dict], int]:
-    """New complete step events of one stream since `offset`."""
-    from nonstop.events import ReadStats, iter_events
-
-    if not path.exists():
-        return [], offset
-    stats = ReadStats()
-    out = [e.payload for e in iter_events(path, start_offset=offset, stats=stats)
-           if e.kind == "step"]  # fmt: skip
-    return out, stats.end_offset
+def default_faults(steps: int, ranks: int) -> list[str]:
+    """A crash, then a hang in the next attempt, then a straggler: at 30%, 65% and 85%."""
+    crash, hang, slow = int(steps * 0.30), int(steps * 0.65), int(steps * 0.85)
+    return [
+        f"crash@step={crash},rank={ranks - 1},signal=SIGKILL",
+        f"hang@step={hang},rank=0,attempt=1",
+        f"slow@rank={ranks - 1},factor=2,from={slow},to={slow + max(5, steps // 15)},attempt=*",
+    ]
 
 
 def main(argv: list[str]) -> int:
     a = build_parser().parse_args(argv)
     if not 2 <= a.ranks <= 4:
         raise UserError(f"--ranks must be 2 to 4 on one machine, got {a.ranks}")
-    if a.steps <= 0:
-        raise UserError(f"--steps must be positive, got {a.steps}")
+    if a.steps < 20:
+        raise UserError(f"--steps must be at least 20, got {a.steps}")
     root = a.run_dir or rundir.default_root()
     if (root / rundir.LEDGER).exists():
         raise UserError(f"{root} already holds a run; pass a new --run-dir")
-    rd = rundir.create(root)
-    run_id = root.name
-    rd.write_config({"run_id": run_id, "demo": {"ranks": a.ranks, "steps": a.steps}})
-    env = dict(os.environ, **{rundir.ENV_RUN_DIR: str(rd.root.resolve()),
-                               rundir.ENV_RUN_ID: run_id})  # fmt: skip
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(a.ranks),
-           "--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0",
-           "-m", "nonstop.workloads.llama.train", "--steps", str(a.steps)]  # fmt: skip
-    print(f"nonstop demo: {a.ranks} ranks, {a.steps} steps, run directory {rd.root}")
-    log = open(rd.root / "logs" / "launcher.log", "w")  # noqa: SIM115
-    with log, subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT) as proc:
-        _watch(proc, rd, a.steps, a.quiet)
-    if proc.returncode != 0:
-        print(f"nonstop demo: training exited with {proc.returncode}; see {log.name}")
+    faults = [] if a.no_faults else default_faults(a.steps, a.ranks)
+    args = ["--nproc-per-node", str(a.ranks), "--run-dir", str(root), "--max-restarts", "5"]
+    for f in faults:
+        args += ["--inject", f]
+    if a.quiet:
+        args.append("--quiet")
+    every = max(5, a.steps // 20)
+    args += ["-m", "nonstop.workloads.llama.train", "--steps", str(a.steps),
+             "--checkpoint-every", str(every)]  # fmt: skip
+    print(f"nonstop demo: {a.ranks} CPU ranks, {a.steps} steps, checkpoints every {every} steps")
+    for f in faults:
+        print(f"  injecting {f}")
+    from nonstop.supervisor.cli import main as run_main
+
+    code = run_main(args)
     from nonstop.ledger import summarize_run
     from nonstop.report.terminal import print_summary
 
-    print_summary(summarize_run(rd.root).to_dict())
-    print(f"\nnext: nonstop report {rd.root}")
-    return 0 if proc.returncode == 0 else 1
-
-
-def _watch(proc: subprocess.Popen[bytes], rd: rundir.RunDir, steps: int, quiet: bool) -> None:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    offset, attempt = 0, 0
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[info]}"),
-                  TimeElapsedColumn(), disable=quiet) as bar:  # fmt: skip
-        task = bar.add_task("training", total=steps, info="starting ranks...")
-        while proc.poll() is None:
-            time.sleep(0.5)
-            new, offset = _tail_steps(rd.events(attempt, 0), offset)
-            if new:
-                last = new[-1]
-                loss = last.get("loss")
-                bar.update(
-                    task,
-                    completed=last["step"] + 1,
-                    info=f"step {last['step'] + 1} loss {loss:.3f}" if loss else "",
-                )
+    print_summary(summarize_run(root).to_dict())
+    print(f"\nnext: nonstop report {root} --html   |   nonstop diagnose {root}")
+    return code

@@ -113,9 +113,9 @@ class Ledger:
         ledger = cls(conn, path)
         if not readonly:
             try:
-                conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA busy_timeout=30000")
-                ledger._migrate(version)
+                _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+                ledger._migrate()
             except sqlite3.DatabaseError as e:
                 conn.close()
                 raise UserError(f"{path} is not a usable ledger ({e}); left untouched") from None
@@ -126,15 +126,19 @@ class Ledger:
             )
         return ledger
 
-    def _migrate(self, version: int) -> None:
-        for target, script in enumerate(MIGRATIONS[version:], start=version + 1):
+    def _migrate(self) -> None:
+        # Several agents may open a new ledger at once: each migration re-reads the version
+        # inside its write transaction, so exactly one of them applies it.
+        for target, script in enumerate(MIGRATIONS, start=1):
             with self.transaction():
+                if self.conn.execute("PRAGMA user_version").fetchone()[0] >= target:
+                    continue
                 for stmt in script.split(";"):
                     if stmt.strip():
                         self.conn.execute(stmt)
                 self.conn.execute(f"PRAGMA user_version = {target}")
-            if target == 1:
-                self.set_meta("created", str(time.time()))
+                if target == 1:
+                    self.set_meta("created", str(time.time()))
 
     def close(self) -> None:
         self.conn.close()
@@ -242,6 +246,19 @@ class Ledger:
 
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         return list(self.conn.execute(sql, params))
+
+
+def _retry_locked(fn: Any, attempts: int = 100) -> Any:
+    """Run fn, retrying while SQLite says the database is locked (some statements, such as a
+    journal-mode change, do not wait on the busy timeout)."""
+    for i in range(attempts):
+        try:
+            return fn()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or i == attempts - 1:
+                raise
+            time.sleep(0.05 + 0.01 * i)
+    return None
 
 
 def _looks_like_sqlite(path: Path) -> bool:

@@ -22,13 +22,22 @@ def load_timeline(ledger: Ledger) -> Timeline:
             "SELECT attempt, step, MIN(start), MAX(end) FROM steps GROUP BY attempt, step"
         )
     ]
-    blocks = [
-        (float(r[1]) - float(r[0]), float(r[1]))
-        for r in ledger.rows(
-            "SELECT MAX(blocking_s), MAX(time) FROM checkpoints WHERE blocking_s > 0"
-            " GROUP BY attempt, step"
-        )
-    ]
+    # A save blocks from its `begin` for blocking_s (the committed/failed record carries the
+    # total, including optimizer steps that waited for the background copy).
+    blocks = []
+    for t0, total, staged, t_staged in ledger.rows(
+        "SELECT MIN(CASE WHEN phase = 'begin' THEN time END),"
+        " MAX(CASE WHEN phase IN ('committed', 'failed') THEN blocking_s END),"
+        " MAX(CASE WHEN phase = 'staged' THEN blocking_s END),"
+        " MIN(CASE WHEN phase = 'staged' THEN time END)"
+        " FROM checkpoints GROUP BY attempt, step"
+    ):
+        b = total if total is not None else staged
+        if not b or b <= 0:
+            continue
+        start = t0 if t0 is not None else (t_staged - b if t_staged is not None else None)
+        if start is not None:
+            blocks.append((float(start), float(start) + float(b)))
     # Bounds of each attempt seen in the ranks' own records.
     seen = {
         int(r[0]): (float(r[1]), float(r[2]))

@@ -1,39 +1,84 @@
-"""`nonstop report RUN_DIR [--json]`: where a run's time went.
+"""`nonstop report RUN_DIR [RUN_B] [--json] [--html [OUT]] [--tensorboard OUTDIR]`: where a run's
+time went.
 
-nonstop report runs/20261129-201500-a1b2c3
+nonstop report runs/20261129-201500-a1b2c3                  # terminal: ETTR, badput, failures
 nonstop report runs/20261129-201500-a1b2c3 --json | jq .ettr
+nonstop report runs/20261129-201500-a1b2c3 --html           # -> RUN_DIR/report.html
+nonstop report runs/20261129-201500-a1b2c3 --html /tmp/r.html --tensorboard tb/
+nonstop report runs/before runs/after [--json]              # two runs side by side, with B - A
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import warnings
+import sys
 
-from nonstop.events import EventWarning
-from nonstop.ledger import summarize_run
+from nonstop.errors import UserError
+from nonstop.report import data as rd
+from nonstop.report.compare import compare, full_summary
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="nonstop report", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="nonstop report",
+        description="Where a run's time went (terminal, JSON, HTML, TensorBoard), or two runs "
+        "side by side.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  " + "\n  ".join(__doc__.strip().split("\n")[3:]),
+    )  # fmt: skip
     p.add_argument("run_dir", help="a run directory made by `nonstop run` or `nonstop demo`")
+    p.add_argument("run_b", nargs="?", default=None,
+                   help="a second run directory: compare the two (B - A)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--html", nargs="?", const="", default=None, metavar="OUT",
+                   help="also write a self-contained HTML page (default RUN_DIR/report.html)")  # fmt: skip
+    p.add_argument("--tensorboard", default=None, metavar="OUTDIR",
+                   help="also export the scalars for TensorBoard into OUTDIR/<run_id>/")  # fmt: skip
     return p
 
 
 def main(argv: list[str]) -> int:
     a = build_parser().parse_args(argv)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", EventWarning)
-        summary = summarize_run(a.run_dir).to_dict()
-    skipped = [str(w.message) for w in caught if issubclass(w.category, EventWarning)]
+    if a.run_b is not None:
+        if a.html is not None or a.tensorboard is not None:
+            raise UserError("--html and --tensorboard take one run; compare runs without them")
+        return _compare(a.run_dir, a.run_b, as_json=a.json)
+    data = rd.load(a.run_dir)
+    summary = full_summary(data)
+    written = []
+    if a.html is not None:
+        from nonstop.report import html
+
+        written.append(("HTML report", html.write(data, a.html or None)))
+    if a.tensorboard is not None:
+        from nonstop.report import tb_export
+
+        written.append(("TensorBoard events", tb_export.export(data, a.tensorboard)))
     if a.json:
-        summary["warnings"] = skipped
         print(json.dumps(summary, indent=2))
+        for what, path in written:  # stdout stays one JSON object
+            print(f"wrote {what}: {path}", file=sys.stderr)
         return 0
     from nonstop.report.terminal import print_summary
 
-    for msg in skipped[:10]:
+    for msg in data.warnings[:10]:
         print(f"warning: {msg}")
     print_summary(summary)
+    for what, path in written:
+        print(f"wrote {what}: {path}")
+    return 0
+
+
+def _compare(run_a: str, run_b: str, *, as_json: bool) -> int:
+    a, b = rd.load(run_a), rd.load(run_b)
+    result = compare(full_summary(a), full_summary(b))
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return 0
+    from nonstop.report.terminal import print_compare
+
+    for msg in (a.warnings + b.warnings)[:10]:
+        print(f"warning: {msg}")
+    print_compare(result)
     return 0

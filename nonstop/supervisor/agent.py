@@ -43,6 +43,7 @@ EXIT_FAILED = 1
 EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
 EXIT_REQUEUE = 75  # EX_TEMPFAIL: planned stop after a checkpoint; requeue the job
 EXIT_EXCLUDE = 93  # this node is bad: do not requeue the job on it (as nvidia-resiliency-ext)
+STRAGGLER_CHECK_STEPS = 20  # online straggler scores every this many steps
 
 # Categories after which the collective self-test is worth its seconds.
 SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
@@ -102,9 +103,14 @@ class RunDirLogs(LogsSpecs):
 
 class NonstopAgent(LocalElasticAgent):
     def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
-                 ledger: Ledger, first_attempt: int, live: Any = None) -> None:  # fmt: skip
+                 ledger: Ledger, first_attempt: int, live: Any = None,
+                 metrics: Any = None) -> None:  # fmt: skip
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
+        self.metrics = metrics
+        self.stragglers: Any = None
+        self._straggler_step = 0
+        self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
         self.first_attempt = first_attempt
         self.policy = Policy(multi_node=cfg.multi_node)
@@ -138,6 +144,9 @@ class NonstopAgent(LocalElasticAgent):
         }
         if self.cfg.faults:
             env["NONSTOP_FAULTS"] = self.cfg.faults
+        mtbi = self._observed_mtbi_s()
+        if mtbi is not None:  # checkpoint interval `auto` (Daly) learns from the ledger
+            env["NONSTOP_MTBI_S"] = f"{mtbi:.1f}"
         os.environ.update(env)
         workers = worker_group.workers
         world = workers[0].world_size if workers else 0
@@ -151,6 +160,10 @@ class NonstopAgent(LocalElasticAgent):
             section_timeout_s=self.cfg.section_timeout_s,
         )  # fmt: skip
         self.offsets = {}
+        from nonstop.diagnose.stragglers import StragglerDetector
+
+        self.stragglers = StragglerDetector()
+        self._straggler_step, self._flagged = 0, set()
         pids = super()._start_workers(worker_group)
         self._phase("spawn", t0)
         if self.live is not None:
@@ -173,13 +186,20 @@ class NonstopAgent(LocalElasticAgent):
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
         result = super()._monitor_workers(worker_group)
         self._poll_events()
-        if result.state == WorkerState.HEALTHY and self.watchdog is not None:
-            hang = self.watchdog.check()
-            if hang is not None:
-                result = self._on_hang(worker_group, hang) or result
-        elif result.state == WorkerState.FAILED:
-            self._on_failure(worker_group, result)
-        elif result.state == WorkerState.SUCCEEDED:
+        try:
+            if result.state == WorkerState.HEALTHY and self.watchdog is not None:
+                hang = self.watchdog.check()
+                if hang is not None:
+                    result = self._on_hang(worker_group, hang) or result
+            elif result.state == WorkerState.FAILED:
+                self._on_failure(worker_group, result)
+        except Exception as e:  # our own bug must never cost the job: fall back to torchrun's way
+            import traceback
+
+            traceback.print_exc()
+            print(f"nonstop run: internal error while handling a failure ({e!r}); "
+                  "falling back to a plain restart", flush=True)  # fmt: skip
+        if result.state == WorkerState.SUCCEEDED:
             self.ledger.attempt_ended(self.attempt, time_s=time.time(), outcome="succeeded")
             self._ingest(force=True)
         if time.time() - self._last_ingest > 10:
@@ -201,7 +221,41 @@ class NonstopAgent(LocalElasticAgent):
                     self.watchdog.observe(event)
                     if self.live is not None and rank == 0:
                         self.live.observe(event)
+                    if self.metrics is not None:
+                        self.metrics.observe(event)
+                    if self.stragglers is not None and event.kind == "step":
+                        self.stragglers.feed(event)
+                        if rank == 0:
+                            self._straggler_step += 1
                 self.offsets[path] = stats.end_offset
+        if self.stragglers is not None and self._straggler_step >= STRAGGLER_CHECK_STEPS:
+            self._straggler_step = 0
+            self._check_stragglers()
+
+    def _check_stragglers(self) -> None:
+        """Online straggler scores (nonstop.diagnose): a newly flagged rank is recorded as a
+        detection of kind `straggler`; it slows the job but is not a failure."""
+        report = self.stragglers.check()
+        for rank in sorted(set(report.flagged_ranks) - self._flagged):
+            self._flagged.add(rank)
+            st = self.watchdog.ranks.get(rank) if self.watchdog else None
+            self.ledger.add_detection(
+                attempt=self.attempt, kind="straggler", detection_time_s=time.time(), rank=rank,
+                host=st.host if st else None,
+            )  # fmt: skip
+            print(f"nonstop run: rank {rank} is a straggler (scores below "
+                  f"{self.stragglers.threshold})", flush=True)  # fmt: skip
+
+    def _observed_mtbi_s(self) -> float | None:
+        """Mean time between interruptions seen so far in this run, if any were seen."""
+        try:
+            (n,) = self.ledger.rows("SELECT COUNT(*) FROM failures WHERE root_cause = 1")[0]
+            (wall,) = self.ledger.rows(
+                "SELECT SUM(COALESCE(end_time, start_time) - start_time) FROM attempts"
+            )[0]
+        except Exception:
+            return None
+        return float(wall) / n if n and wall else None
 
     def _ingest(self, force: bool = False) -> None:
         self._last_ingest = time.time()
@@ -211,6 +265,11 @@ class NonstopAgent(LocalElasticAgent):
                 ingest_run(self.cfg.run_dir, self.ledger)
             except Exception as e:  # the ledger must never take the job down
                 print(f"nonstop run: could not ingest events: {e}")
+        if self.metrics is not None:
+            try:
+                self.metrics.update_from_ledger(self.ledger)
+            except Exception as e:
+                print(f"nonstop run: metrics not updated: {e}")
         if self.live is not None:
             self.live.refresh_ledger(self.ledger)
 
@@ -256,8 +315,10 @@ class NonstopAgent(LocalElasticAgent):
                 evidence={"dumps": evidence, "triage": d.evidence[:10]},
                 root_cause=d.root_cause,
             )  # fmt: skip
-        roots = [d for _, d in decisions if d.root_cause] or [d for _, d in decisions]
-        self._act(roots[0], culprit_hosts=[self.cfg.host])
+        roots = [d for _, d in decisions if d.root_cause]
+        # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
+        self._act((roots or [d for _, d in decisions])[0],
+                  culprit_hosts=[self.cfg.host] if roots else [])  # fmt: skip
 
     def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}
@@ -327,22 +388,43 @@ class NonstopAgent(LocalElasticAgent):
         self._phase("evidence", t0)
         return files
 
+    def _refine(self, d: Decision, hosts: list[str]) -> list[str]:
+        """Join flight dumps, every rank's log and the ledger (nonstop.diagnose); a more
+        confident, more specific verdict overrides the per-rank classification."""
+        try:
+            from nonstop.diagnose import diagnose_run
+
+            v = diagnose_run(self.cfg.run_dir.root, attempt=self.attempt)
+        except Exception as e:
+            d.evidence.append(f"diagnose failed: {type(e).__name__}: {e}")
+            return hosts
+        d.evidence.append(f"diagnose: {v.verdict[:300]}")
+        if v.category != taxonomy.UNKNOWN and v.confidence > max(d.confidence, 0.8):
+            d.category, d.action, d.confidence = v.category, v.action, v.confidence
+            d.reason += f"; diagnose: {v.verdict[:200]}"
+            return v.hosts or hosts  # the culprit may sit on another node
+        return hosts
+
     def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
         self.last_decision = d
         now = time.time()
         self.ledger.attempt_ended(self.attempt, time_s=now, outcome="failed")
+        culprit_hosts = self._refine(d, culprit_hosts)
         health = self._health_checks(d)
         if any(r.failed for r in health) and self.cfg.exclude:
             d.action = "exclude_node"
             d.reason += "; health check failed: " + "; ".join(r.detail for r in health if r.failed)
+            culprit_hosts = [self.cfg.host]
         action = d.action
-        if action == "exclude_node" and not self.cfg.exclude:
-            action = "restart"
+        if action == "exclude_node" and (
+            not self.cfg.exclude or self.cfg.host not in culprit_hosts
+        ):
+            action = "restart"  # the bad node is another one: it leaves, we restart without it
         if action == "stop_and_page":
             self._remaining_restarts = 0
             self.exit_code = EXIT_PAGE
             self.exit_message = f"stopped: {d.reason} [{d.category}]; a human must look"
-        elif action == "exclude_node" and self.cfg.host in culprit_hosts:
+        elif action == "exclude_node":
             self._remaining_restarts = 0
             self.exit_code = EXIT_EXCLUDE
             self.exit_message = (

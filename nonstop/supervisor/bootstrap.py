@@ -177,8 +177,12 @@ def main(argv: list[str]) -> int:
     import nonstop.runtime as ns
 
     rt = ns.init()
+    sampler = None
     if rt.enabled:
         Watcher(rt).start()
+        from nonstop.runtime.telemetry import maybe_start_telemetry
+
+        sampler = maybe_start_telemetry(rt)  # NONSTOP_TELEMETRY_S, local rank 0 on CPU
     sys.argv = list(argv)
     try:
         if as_module:
@@ -187,15 +191,21 @@ def main(argv: list[str]) -> int:
             sys.path.insert(0, str(Path(argv[0]).resolve().parent))
             runpy.run_path(argv[0], run_name="__main__")
     except SystemExit:
-        rt.close()
+        _stop(sampler, rt)
         raise
     except BaseException as e:
         rt.failure(e)
-        rt.close()
+        _stop(sampler, rt)
         _write_error_file(e)
         raise
-    rt.close()
+    _stop(sampler, rt)
     return 0
+
+
+def _stop(sampler: Any, rt: Runtime) -> None:
+    if sampler is not None:
+        sampler.stop()
+    rt.close()
 
 
 if __name__ == "__main__":

@@ -86,6 +86,18 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
     )
+    g.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics on this port (default: off)",
+    )
+    g.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address for --metrics-port (default 127.0.0.1; 0.0.0.0 for all)",
+    )
     g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
     return p
 
@@ -152,8 +164,6 @@ def main(argv: list[str]) -> int:
         "started": time.time(),
         "torchrun": {k: v for k, v in vars(args).items() if _jsonable(v)},
     }
-    if previous.get("argv") not in (None, argv):
-        print(f"nonstop run: note: {root} was started with other arguments; resuming it anyway")
     if not previous:
         rd.write_config(config)
     from nonstop.supervisor.launch import launch

@@ -90,8 +90,15 @@ def launch(
     ledger = Ledger.open(rd.ledger)
     first = _resume(ledger, rd)
     live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
+    metrics = None
+    if args.metrics_port is not None:
+        from nonstop.report.prometheus import MetricsExporter
+
+        metrics = MetricsExporter(args.metrics_host, args.metrics_port, run_id=run_id, node=host)
+        metrics.start()  # UserError if the port is taken
     agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
-                            ledger=ledger, first_attempt=first, live=live)  # fmt: skip
+                            ledger=ledger, first_attempt=first, live=live,
+                            metrics=metrics)  # fmt: skip
     code = ag.EXIT_FAILED
     try:
         if live is not None:
@@ -103,9 +110,12 @@ def launch(
     finally:
         if live is not None:
             live.stop()
-        spec.rdzv_handler.shutdown()
+        if agent.exit_code != ag.EXIT_EXCLUDE:  # an excluded node leaves; the job goes on
+            spec.rdzv_handler.shutdown()
         agent._ingest(force=True)
         ledger.close()
+        if metrics is not None:
+            metrics.stop()
     if code == ag.EXIT_OK:
         print(f"nonstop run: finished; see `nonstop report {rd.root}`")
     else:

@@ -34,6 +34,16 @@ PEER_ERROR = re.compile(
 )
 
 
+ECHO_CATEGORIES = frozenset(
+    {
+        "network_switch_cable",
+        "dependency",
+        "software_bug",
+        "user_code_error",
+        "nccl_watchdog_timeout",
+        taxonomy.UNKNOWN,
+    }
+)
 RANK_PREFIX = re.compile(r"^\[(?:rank|default)\d+\]:\s?")
 
 
@@ -80,9 +90,12 @@ def _triage(info: FailureInfo) -> tuple[str, float, list[str]]:
     """(category, confidence, evidence lines) from the rank's log, via nonstop.diagnose."""
     if info.log_path is None or not info.log_path.exists():
         return taxonomy.UNKNOWN, 0.0, []
-    from nonstop.diagnose.triage import triage_file
+    try:
+        from nonstop.diagnose.triage import triage_file
 
-    v = triage_file(info.log_path, rank=info.rank, host=info.host)
+        v = triage_file(info.log_path, rank=info.rank, host=info.host)
+    except Exception as e:  # a broken triage must not take the supervisor down
+        return taxonomy.UNKNOWN, 0.0, [f"triage failed: {type(e).__name__}: {e}"]
     return v.category, v.confidence, list(v.evidence)
 
 
@@ -105,7 +118,7 @@ def classify(info: FailureInfo) -> Decision:
     peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
     exception = _exception_line(tail)
     if category == taxonomy.UNKNOWN:
-        if exception and info.exit_code == 1:  # an uncaught Python exception, no signature
+        if exception and info.exit_code == 1 and not peer:  # an uncaught Python exception
             category, confidence = "user_code_error", 0.4
         elif sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
             category, confidence = "software_bug", 0.5
@@ -115,8 +128,10 @@ def classify(info: FailureInfo) -> Decision:
     if info.message:
         why += f": {info.message.splitlines()[-1][:200] if info.message.strip() else ''}"
     signature = f"{category}|{exception or info.message[:200]}|{sig}"
-    return Decision(category, taxonomy.action_for(category), why, root_cause=not peer or
-                    category not in ("network_switch_cable", "dependency", taxonomy.UNKNOWN),
+    # A peer's disappearance shows up as a gloo/store connection error in every survivor: those
+    # are consequences unless the log also names something specific to this rank's hardware.
+    echo = peer and category in ECHO_CATEGORIES
+    return Decision(category, taxonomy.action_for(category), why, root_cause=not echo,
                     signature=signature, evidence=evidence, confidence=confidence)  # fmt: skip
 
 

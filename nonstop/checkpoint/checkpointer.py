@@ -1,0 +1,415 @@
+"""The Checkpointer: asynchronous, atomic, verified checkpoints on torch.distributed.checkpoint.
+
+    ckpt = Checkpointer(run_dir, config=CheckpointConfig(every_steps=100), events=writer)
+    state = {"model": model, "optimizer": opt, "lr_scheduler": sched, "data": loader}
+    step = ckpt.load_latest(state)          # 0 when there is no good checkpoint
+    while step < total_steps:
+        train_one_step()
+        step += 1
+        ckpt.maybe_save(step, state)        # blocks only while staging to CPU memory
+    ckpt.save(step, state, wait=True)       # optional final save
+    ckpt.close()
+
+A save: copy state to (pinned) CPU buffers on the training thread, then in one background thread
+`dcp.save` into `step-N.tmp/` hashing every file, gather every rank's checksums on a dedicated
+gloo group, and on rank 0 write COMMIT.json and rename to `step-N/`; then apply retention. At
+most one save is in flight (`if_busy` decides what a save that falls due meanwhile does). A
+failed save (full disk, I/O error) is recorded (`checkpoint` event, phase `failed`) and
+training goes on; the previous checkpoint is untouched.
+
+Distributed runs use two gloo groups made at construction (a collective: every rank constructs
+the Checkpointer): one owned by the background thread, one for the training thread's rare
+agreement votes (time-based intervals, deferred saves) and for loading. No collective ever runs
+on the training process group from the background thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.distributed.checkpoint as dcp
+from torch.distributed.checkpoint.api import CheckpointException
+
+from nonstop.checkpoint import commit as cm
+from nonstop.checkpoint import state as st
+from nonstop.checkpoint.config import CheckpointConfig
+from nonstop.checkpoint.coord import Coordinator
+from nonstop.checkpoint.interval import IntervalPolicy
+from nonstop.checkpoint.staging import Stager
+from nonstop.checkpoint.staging import nbytes as nbytes_of
+from nonstop.checkpoint.storage import LocalStorage, RecordingWriter, SafeReader, Storage
+from nonstop.errors import UserError
+from nonstop.rundir import RunDir
+
+log = logging.getLogger("nonstop.checkpoint")
+_NO_DIST_WARNING = r"torch\.distributed is disabled, unavailable or uninitialized"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SaveResult:
+    """The outcome of one save, as this rank saw it."""
+
+    step: int
+    ok: bool
+    bytes: int
+    blocking_s: float
+    total_s: float
+    path: str
+    error: str | None = None
+
+
+@dataclass(kw_only=True)
+class LoadResult:
+    """What `load_latest` did: the step loaded (None: nothing), what it skipped and why."""
+
+    step: int | None
+    path: str | None = None
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    saved_world_size: int | None = None
+    resharded: bool = False
+    not_resharded: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    load_s: float = 0.0
+
+
+class Checkpointer:
+    """Saves and restores a training run's state under `run_dir/checkpoints/`."""
+
+    def __init__(
+        self,
+        run_dir: str | Path | RunDir,
+        *,
+        config: CheckpointConfig | None = None,
+        events: Any | None = None,
+        storage: Storage | None = None,
+        run_config: Mapping[str, Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        rd = run_dir if isinstance(run_dir, RunDir) else RunDir(Path(run_dir))
+        self.config = config or CheckpointConfig()
+        self.storage: Storage = storage or LocalStorage(rd.checkpoints)
+        self.events = events
+        self._clock = clock
+        self._cfg_hash = cm.config_hash(run_config)
+        self.coord = Coordinator(timeout_s=self.config.timeout_s)
+        self.distributed, self.rank = self.coord.distributed, self.coord.rank
+        self.world_size = self.coord.world_size
+        if not self.distributed:
+            # DCP warns on every single-process save and load; that is our intent, and a user's
+            # `-W error` must not turn it into a failed save in the background thread.
+            warnings.filterwarnings("ignore", message=_NO_DIST_WARNING, category=UserWarning)
+        if self.rank == 0:
+            self.storage.mkdir("")
+            for name in cm.torn_steps(self.storage):
+                if name.endswith((".tmp", ".old")):  # a previous attempt's unfinished save
+                    self.storage.remove(name)
+        self.coord.barrier()  # nobody writes before the leftovers are gone
+        pin = (
+            torch.cuda.is_available() if self.config.pin_memory is None else self.config.pin_memory
+        )
+        self._stager = Stager(pin_memory=pin, clock=clock)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-ckpt")
+        self._inflight: Future[SaveResult] | None = None
+        self._pending = False
+        self._closed = False
+        self.policy = IntervalPolicy(self.config, start_s=clock())
+        self.history: list[SaveResult] = []
+        self.last_load: LoadResult | None = None
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def maybe_save(self, step: int, state: Mapping[str, Any]) -> bool:
+        """Save `state` as of the end of `step` if the interval says so; True if a save began.
+
+        Every rank must call this at every step (decisions are collective in distributed runs).
+        """
+        self._reap()
+        due = self._pending or self.policy.due(step, self._clock())
+        busy = self._inflight is not None and not self._inflight.done()
+        defer = self.config.if_busy == "defer"
+        if self.policy.time_based or (due and defer):  # decisions must agree across ranks
+            due, busy = self.coord.vote(due, busy)
+        if not due:
+            return False
+        if busy and defer:
+            self._pending = True  # retried at the next step, without blocking
+            return False
+        self.save(step, state)
+        return True
+
+    def save(self, step: int, state: Mapping[str, Any], *, wait: bool = False) -> SaveResult | None:
+        """Save now (waiting for a save in flight first). With `wait`, or in synchronous mode,
+        return once committed (or failed); otherwise return None while it writes."""
+        if self._closed:
+            raise UserError("this Checkpointer is closed; make a new one to save again")
+        t0 = self._clock()
+        self._emit("begin", step=step)
+        self.wait()
+        entries = st.classify(state)
+        flat = st.collect(entries, step=step, rank=self.rank, world_size=self.world_size)
+        background = self.config.async_save and not wait
+        finish = self._stager.begin(
+            flat, entries.optimizers.values(), overlap=background and self.config.overlap_staging
+        )
+        blocking_s = self._clock() - t0
+        self._pending = False
+        self.policy.saved(step, t0)
+        names = sorted(state)
+
+        def job() -> SaveResult:
+            t1 = self._clock()
+            staged = finish()
+            nbytes = nbytes_of(staged)
+            self._emit(
+                "staged",
+                step=step,
+                bytes=nbytes,
+                blocking_s=blocking_s,
+                staging_s=self._clock() - t1,
+            )
+            return self._write_and_commit(step, staged, names, t0, blocking_s, nbytes)
+
+        if background:
+            self._inflight = self._executor.submit(job)
+            return None
+        return self._record(job())
+
+    def wait(self, timeout_s: float | None = None) -> SaveResult | None:
+        """Block until the save in flight (if any) has committed or failed; its result."""
+        fut, self._inflight = self._inflight, None
+        return None if fut is None else self._record(fut.result(timeout=timeout_s))
+
+    def wait_for_staging(self) -> None:
+        """Block until the save in flight has copied the state (optimizer steps do this
+        themselves); call it before changing parameters in place outside `optimizer.step()`."""
+        self._stager.wait()
+
+    def _record(self, result: SaveResult) -> SaveResult:
+        self.policy.measured(result.blocking_s)
+        return result
+
+    def _reap(self) -> None:
+        if self._inflight is not None and self._inflight.done():
+            self.wait()
+
+    def _write_and_commit(
+        self,
+        step: int,
+        staged: dict[str, Any],
+        names: list[str],
+        t0: float,
+        blocking_s: float,
+        nbytes: int,
+    ) -> SaveResult:
+        tmp = cm.tmp_key(step)
+        report: dict[str, Any] = {"files": {}, "error": None, "local": False}
+        writer = RecordingWriter(self.storage, tmp, thread_count=self.config.thread_count)
+        try:
+            dcp.save(
+                staged,
+                storage_writer=writer,
+                process_group=self.coord.writer,
+                no_dist=not self.distributed,
+            )
+            report["files"] = writer.checksums()
+        except (Exception, CheckpointException) as e:  # DCP raises on every rank if any failed
+            cause = writer.io_error
+            report.update(error=_why(cause or e), local=cause is not None)
+        outcome: dict[str, Any] = {"ok": False, "error": "no outcome"}
+        try:
+            reports = self.coord.gather(report)
+            if self.rank == 0:
+                outcome = self._commit(step, reports, names)
+            outcome = self.coord.outcome(outcome)
+        except Exception as e:  # a collective failed (peer died, timeout): survive it
+            outcome = {"ok": False, "error": _why(e)}
+        blocking_s += self._stager.waited_s  # optimizer steps that waited for the copy
+        result = SaveResult(
+            step=step,
+            ok=bool(outcome["ok"]),
+            bytes=int(outcome.get("bytes", nbytes)),
+            blocking_s=blocking_s,
+            total_s=self._clock() - t0,
+            path=self.storage.describe(cm.step_key(step)),
+            error=outcome.get("error"),
+        )
+        self.history.append(result)
+        if result.ok:
+            self._emit(
+                "committed",
+                step=step,
+                bytes=result.bytes,
+                blocking_s=blocking_s,
+                total_s=result.total_s,
+                path=result.path,
+            )
+        else:
+            log.error("checkpoint of step %d failed, training goes on: %s", step, result.error)
+            self._emit(
+                "failed",
+                step=step,
+                error=result.error,
+                blocking_s=blocking_s,
+                total_s=result.total_s,
+            )
+        return result
+
+    def _commit(self, step: int, reports: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+        # The ranks whose own writes failed say why best; DCP's summary is the fallback.
+        errors = [f"rank {r}: {rep['error']}" for r, rep in enumerate(reports) if rep["local"]]
+        errors = errors or [rep["error"] for rep in reports if rep["error"]]
+        try:
+            if errors:
+                raise OSError("; ".join(errors[:4]))
+            marker = cm.commit(
+                self.storage,
+                step=step,
+                per_rank_files=[rep["files"] for rep in reports],
+                world_size=self.world_size,
+                cfg_hash=self._cfg_hash,
+                entries=names,
+            )
+        except Exception as e:
+            self.storage.remove(cm.tmp_key(step))  # give the space back; older ones untouched
+            return {"ok": False, "error": _why(e) if not errors else str(e)}
+        self._retain(step)
+        return {"ok": True, "bytes": marker.bytes}
+
+    def _retain(self, newest: int) -> None:
+        doomed = cm.to_delete(
+            cm.committed_steps(self.storage),
+            keep_last=self.config.keep_last,
+            keep_every=self.config.keep_every,
+            newest=newest,
+        )
+        for s in doomed:
+            try:  # a failed deletion costs disk space, never the run
+                self.storage.remove(cm.step_key(s))
+            except OSError as e:
+                log.warning("could not delete old checkpoint step %d: %s", s, e)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def load_latest(self, state: Mapping[str, Any]) -> int:
+        """Restore the newest checkpoint that verifies into `state`; its step, or 0 if none.
+
+        Torn (no marker) and corrupt (checksum) checkpoints are skipped with the reason in
+        `last_load.skipped` and the log; corrupt ones are renamed `step-N.corrupt`.
+        """
+        t0 = self._clock()
+        self.wait()
+        entries = st.classify(state)
+        info = LoadResult(step=None)
+        candidates = self.coord.from_rank0(
+            cm.committed_steps(self.storage) if self.rank == 0 else None
+        )
+        for name in self.coord.from_rank0(cm.torn_steps(self.storage) if self.rank == 0 else None):
+            info.skipped.append((name, "no commit marker: the save never finished (torn)"))
+        for step in candidates:
+            reason = self._verify(step)
+            if reason is not None:
+                info.skipped.append((cm.step_key(step), reason))
+                log.warning("skipping checkpoint step %d: %s", step, reason)
+                if self.rank == 0:
+                    moved = cm.quarantine(self.storage, step)
+                    info.messages.append(f"step {step} failed verification, moved to {moved}")
+                continue
+            self._load_step(step, entries, info)
+            break
+        else:
+            info.messages.append("no good checkpoint: starting from step 0")
+        info.load_s = self._clock() - t0
+        self.last_load = info
+        for m in info.messages:
+            log.warning("%s", m) if "not resharded" in m or "changed" in m else log.info("%s", m)
+        start = info.step or 0
+        self.policy.saved(start, self._clock())
+        return start
+
+    def _load_step(self, step: int, entries: st.Entries, info: LoadResult) -> None:
+        marker = cm.read_marker(self.storage, step)
+        reader = SafeReader(self.storage, cm.step_key(step))
+        md = reader.read_metadata()
+        flat, sections, restored = st.targets(
+            entries, md, rank=self.rank, saved_world=marker.world_size, world_size=self.world_size
+        )
+        try:
+            dcp.load(
+                flat,
+                storage_reader=reader,
+                process_group=self.coord.main,
+                no_dist=not self.distributed,
+            )
+            st.apply(entries, flat, sections, restored)
+        except (RuntimeError, KeyError, ValueError, CheckpointException) as e:
+            raise UserError(
+                f"checkpoint {self.storage.describe(cm.step_key(step))} verified but does not fit "
+                f"this run's state (changed model or optimizer?): {_why(e)}"
+            ) from e
+        info.step, info.path = step, self.storage.describe(cm.step_key(step))
+        info.saved_world_size = marker.world_size
+        info.resharded = marker.world_size != self.world_size
+        info.not_resharded = restored.not_resharded
+        info.messages.append(f"loaded step {step} from {info.path} ({', '.join(restored.loaded)})")
+        if info.resharded:
+            info.messages.append(
+                f"saved by {marker.world_size} ranks, loaded on {self.world_size}: model and "
+                f"optimizer resharded by DCP; not resharded: {', '.join(restored.not_resharded)} "
+                "(per-rank state is taken from old rank 0 on every rank; RNG is left as seeded; "
+                "re-derive rank-sharded data positions from the step)"
+            )
+        if restored.missing:
+            info.messages.append(
+                f"not in the checkpoint, left as they are: {', '.join(restored.missing)}"
+            )
+        if marker.config_hash and self._cfg_hash and marker.config_hash != self._cfg_hash:
+            info.messages.append("the run configuration changed since this checkpoint was saved")
+
+    def _verify(self, step: int) -> str | None:
+        shard = (self.rank, self.world_size)
+        mine = cm.verify(self.storage, step, hashes=self.config.verify_on_load, shard=shard)
+        return self.coord.first_reason(mine)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def set_mtbi_s(self, mtbi_s: float) -> None:
+        """Tell `auto` a new mean time between interruptions (seconds)."""
+        self.policy.set_mtbi_s(mtbi_s)
+
+    def close(self) -> None:
+        """Wait for the save in flight, then release threads, buffers and groups. Idempotent."""
+        if self._closed:
+            return
+        try:
+            self.wait()
+        finally:
+            self._closed = True
+            self._executor.shutdown(wait=True)
+            self._stager.close()
+            self.coord.close()
+
+    def __enter__(self) -> Checkpointer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _emit(self, phase: str, **payload: Any) -> None:
+        if self.events is not None:
+            self.events.emit("checkpoint", phase=phase, **payload)
+
+
+def _why(e: BaseException) -> str:
+    """One line: the exception, or for DCP's CheckpointException each failing rank's cause."""
+    if isinstance(e, CheckpointException):
+        return "; ".join(f"rank {r}: {_why(w[0])}" for r, w in sorted(e.failures.items()))[:500]
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0] if text else ''}"[:500]

@@ -1,0 +1,368 @@
+"""The narrow storage seam under the checkpointer, and its DCP adapters.
+
+`Storage` is everything the checkpointer needs from where checkpoints live: open a stream to
+write or read one object, list, rename, remove, and an atomic small-file write. Keys are
+"/"-separated and relative to the storage root ("step-10/__0_0.distcp"). `LocalStorage` is the
+local (or shared POSIX) filesystem; an object store needs only these methods.
+
+torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dcp_reader()`:
+
+- the writer hashes every file while DCP writes it (sha256, no second read), so each rank knows
+  the checksums of exactly the files it wrote;
+- the reader never runs arbitrary pickle: DCP's `.metadata` is unpickled with an allow-list of
+  DCP's own metadata classes, and nonstop checkpoints hold tensors only, which DCP reads with
+  `torch.load(weights_only=True)`.
+
+`FaultyStorage` injects ENOSPC/EIO deterministically after a byte budget: the fault-injection
+tool for tests, the demo and the benchmarks.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import os
+import pickle
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+import torch
+from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
+from torch.distributed.checkpoint.filesystem import FileSystem
+from torch.distributed.checkpoint.metadata import Metadata, StorageMeta
+
+CHUNK = 8 << 20
+
+
+class Storage(Protocol):
+    """Where checkpoints live. Keys are relative, "/"-separated; directories are prefixes."""
+
+    def describe(self, key: str) -> str:
+        """A human-readable location (a path or URL) for messages."""
+        ...
+
+    def open_write(self, key: str) -> AbstractContextManager[IO[bytes]]:
+        """A stream that creates (or truncates) `key`; closing it makes the bytes durable."""
+        ...
+
+    def open_read(self, key: str) -> AbstractContextManager[IO[bytes]]:
+        """A readable, seekable stream over `key`."""
+        ...
+
+    def write_atomic(self, key: str, data: bytes) -> None:
+        """Write `key` so that readers see either nothing or all of `data`."""
+        ...
+
+    def list_dir(self, key: str) -> list[str]:
+        """Names directly under `key` ("" for the root); [] when it does not exist."""
+        ...
+
+    def exists(self, key: str) -> bool: ...
+
+    def size(self, key: str) -> int: ...
+
+    def mkdir(self, key: str) -> None: ...
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move `src` to `dst` (which must not exist); atomic where the medium allows."""
+        ...
+
+    def remove(self, key: str) -> None:
+        """Remove a file or a whole directory; missing is not an error."""
+        ...
+
+
+class LocalStorage:
+    """Storage on a local or shared POSIX filesystem rooted at `root`."""
+
+    def __init__(self, root: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.root = Path(root)
+        self.fsync = fsync
+
+    def path(self, key: str) -> Path:
+        return self.root / key if key else self.root
+
+    def describe(self, key: str) -> str:
+        return str(self.path(key))
+
+    @contextmanager
+    def open_write(self, key: str) -> Iterator[IO[bytes]]:
+        p = self.path(key)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "wb") as f:
+            yield f
+            f.flush()
+            if self.fsync:
+                os.fsync(f.fileno())
+
+    @contextmanager
+    def open_read(self, key: str) -> Iterator[IO[bytes]]:
+        with open(self.path(key), "rb") as f:
+            yield f
+
+    def write_atomic(self, key: str, data: bytes) -> None:
+        tmp = key + ".tmp"
+        with self.open_write(tmp) as f:
+            f.write(data)
+        os.replace(self.path(tmp), self.path(key))
+        self._fsync_dir(self.path(key).parent)
+
+    def list_dir(self, key: str) -> list[str]:
+        try:
+            return sorted(p.name for p in self.path(key).iterdir())
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def exists(self, key: str) -> bool:
+        return self.path(key).exists()
+
+    def size(self, key: str) -> int:
+        return self.path(key).stat().st_size
+
+    def mkdir(self, key: str) -> None:
+        self.path(key).mkdir(parents=True, exist_ok=True)
+
+    def rename(self, src: str, dst: str) -> None:
+        if self.path(dst).exists():
+            raise FileExistsError(errno.EEXIST, "rename target exists", str(self.path(dst)))
+        os.rename(self.path(src), self.path(dst))
+        self._fsync_dir(self.path(dst).parent)
+
+    def remove(self, key: str) -> None:
+        p = self.path(key)
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+    def _fsync_dir(self, d: Path) -> None:
+        if not self.fsync:
+            return
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class FaultyStorage(LocalStorage):
+    """LocalStorage whose writes fail with `err` once `fail_after_bytes` have been written.
+
+    Deterministic: the budget counts bytes across all streams since `arm()`. `heal()` stops
+    the failures (the disk was cleaned up). Used to test a full disk without filling one.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], **kwargs: Any) -> None:
+        super().__init__(root, **kwargs)
+        self._lock = threading.Lock()
+        self._budget: int | None = None
+        self._errno = errno.ENOSPC
+        self.failures = 0
+
+    def arm(self, *, fail_after_bytes: int = 0, err: int = errno.ENOSPC) -> None:
+        with self._lock:
+            self._budget, self._errno = fail_after_bytes, err
+
+    def heal(self) -> None:
+        with self._lock:
+            self._budget = None
+
+    def _spend(self, n: int) -> None:
+        with self._lock:
+            if self._budget is None:
+                return
+            if n > self._budget:
+                self.failures += 1
+                raise OSError(self._errno, os.strerror(self._errno))
+            self._budget -= n
+
+    @contextmanager
+    def open_write(self, key: str) -> Iterator[IO[bytes]]:
+        with super().open_write(key) as f:
+            yield _BudgetedWriter(f, self._spend)  # type: ignore[misc]
+
+
+class _BudgetedWriter(io.RawIOBase):
+    def __init__(self, raw: IO[bytes], spend: Any) -> None:
+        self._raw, self._spend = raw, spend
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        self._spend(memoryview(b).nbytes)
+        return self._raw.write(b)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def flush(self) -> None:
+        self._raw.flush()
+
+
+class _HashingWriter(io.RawIOBase):
+    """Passes writes through and hashes them. DCP only appends, so the hash is the file's."""
+
+    def __init__(self, raw: IO[bytes], errors: list[OSError]) -> None:
+        self._raw = raw
+        self._errors = errors
+        self.sha = hashlib.sha256()
+        self.nbytes = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        view = memoryview(b).cast("B")
+        try:
+            n = self._raw.write(view)
+        except OSError as e:  # torch.save turns it into a vague RuntimeError: keep the cause
+            self._errors.append(e)
+            raise
+        n = len(view) if n is None else n
+        self.sha.update(view[:n])
+        self.nbytes += n
+        return n
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def flush(self) -> None:
+        self._raw.flush()
+
+
+class _StorageFS(FileSystem):
+    """DCP's filesystem interface over a `Storage`, recording sha256 and size of each write."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.written: dict[str, dict[str, Any]] = {}
+        self.errors: list[OSError] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def create_stream(self, path: str | os.PathLike[str], mode: str) -> Iterator[io.IOBase]:
+        key = Path(path).as_posix()
+        if "w" not in mode:
+            with self.storage.open_read(key) as f:
+                yield f  # type: ignore[misc]
+            return
+        with self.storage.open_write(key) as raw:
+            w = _HashingWriter(raw, self.errors)
+            yield w
+        with self._lock:
+            self.written[key] = {"sha256": w.sha.hexdigest(), "bytes": w.nbytes}
+
+    def concat_path(self, path: str | os.PathLike[str], suffix: str) -> Path:
+        return Path(path) / suffix
+
+    def init_path(self, path: str | os.PathLike[str]) -> Path:
+        return Path(path)
+
+    def rename(self, path: str | os.PathLike[str], new_path: str | os.PathLike[str]) -> None:
+        src, dst = Path(path).as_posix(), Path(new_path).as_posix()
+        self.storage.rename(src, dst)
+        with self._lock:
+            if src in self.written:
+                self.written[dst] = self.written.pop(src)
+
+    def mkdir(self, path: str | os.PathLike[str]) -> None:
+        self.storage.mkdir(Path(path).as_posix())
+
+    def exists(self, path: str | os.PathLike[str]) -> bool:
+        return self.storage.exists(Path(path).as_posix())
+
+    def rm_file(self, path: str | os.PathLike[str]) -> None:
+        self.storage.remove(Path(path).as_posix())
+
+    def ls(self, path: str | os.PathLike[str]) -> list[str]:
+        key = Path(path).as_posix()
+        return [f"{key}/{n}" for n in self.storage.list_dir(key)]
+
+
+class RecordingWriter(FileSystemWriter):
+    """DCP's FileSystemWriter writing through a `Storage`; `checksums()` after the save."""
+
+    def __init__(self, storage: Storage, key: str, *, thread_count: int = 1) -> None:
+        # Durability is the storage's job (LocalStorage fsyncs on close), not DCP's.
+        super().__init__(key, thread_count=thread_count, sync_files=False, overwrite=True)
+        self._sfs = _StorageFS(storage)
+        self.fs = self._sfs
+        self.path = Path(key)
+        self._prefix = Path(key).as_posix() + "/"
+
+    def checksums(self) -> dict[str, dict[str, Any]]:
+        """{file name inside the checkpoint: {"sha256", "bytes"}} for what this rank wrote."""
+        return {k.removeprefix(self._prefix): v for k, v in self._sfs.written.items()}
+
+    @property
+    def io_error(self) -> OSError | None:
+        """The first OSError a write raised on this rank (ENOSPC, EIO), if any."""
+        return self._sfs.errors[0] if self._sfs.errors else None
+
+
+class SafeReader(FileSystemReader):
+    """DCP's FileSystemReader over a `Storage` that unpickles `.metadata` with an allow-list."""
+
+    def __init__(self, storage: Storage, key: str) -> None:
+        super().__init__(key)
+        self.fs = _StorageFS(storage)
+        self.path = Path(key)
+        self._storage, self._key = storage, key
+
+    def read_metadata(self, *args: Any, **kwargs: Any) -> Metadata:
+        rank = kwargs.get("rank")
+        name = ".metadata" if rank is None else f"__{rank}.metadata"
+        with self._storage.open_read(f"{self._key}/{name}") as f:
+            metadata = _MetadataUnpickler(f).load()
+        if not isinstance(metadata, Metadata):
+            raise pickle.UnpicklingError(f"{name} holds a {type(metadata).__name__}")
+        if getattr(metadata, "storage_meta", None) is None:
+            metadata.storage_meta = StorageMeta()
+        assert metadata.storage_meta is not None
+        metadata.storage_meta.load_id = self.load_id
+        return metadata
+
+
+_ALLOWED: dict[str, set[str] | None] = {
+    # None: any class or enum defined in that module (DCP's own metadata dataclasses).
+    "torch.distributed.checkpoint.metadata": None,
+    "torch.distributed.checkpoint.filesystem": {"_StorageInfo"},
+    "torch.serialization": {"_get_layout"},
+    "collections": {"OrderedDict"},
+    "pathlib": {"Path", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"},
+}
+
+
+class _MetadataUnpickler(pickle.Unpickler):
+    """Refuses every global that is not part of DCP's metadata (weights_only in spirit)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "torch":
+            obj = getattr(torch, name, None)
+            if name == "Size" or isinstance(obj, torch.dtype | torch.memory_format):
+                return obj
+        elif module in _ALLOWED:
+            names = _ALLOWED[module]
+            obj = super().find_class(module, name)
+            if names is None and isinstance(obj, type) and obj.__module__ == module:
+                return obj
+            if names is None and name == "_MEM_FORMAT_ENCODING":
+                return obj
+            if names is not None and name in names:
+                return obj
+        raise pickle.UnpicklingError(
+            f"checkpoint metadata refers to {module}.{name}, which is not DCP metadata; "
+            "refusing to unpickle it"
+        )

@@ -1,0 +1,102 @@
+"""`nonstop diagnose` and `nonstop triage`: one verdict, printed for humans or as JSON.
+
+    nonstop diagnose RUN_DIR [--attempt N] [--json]          # everything the run directory holds
+    nonstop diagnose --flight DIR [--world-size N] [--run-dir RUN_DIR] [--json]
+    nonstop triage FILE... [--json]                          # classify log files
+
+Exit status 0 when a diagnosis was made (whatever it says), 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from nonstop.diagnose import flight, join, triage
+from nonstop.diagnose.verdict import Verdict
+from nonstop.errors import UserError
+from nonstop.rundir import RunDir, open_existing
+
+
+def _print(v: Verdict, *, limit: int = 12) -> None:
+    print(textwrap.fill(v.verdict, width=100))
+    print(f"\ncategory: {v.category}   action: {v.action}   confidence: {v.confidence:.2f}")
+    for c in v.culprits[:limit]:
+        print(f"culprit: rank {c.rank}  host {c.host}  gpu {c.gpu}")
+        for e in c.evidence[:3]:
+            print(f"    {e}")
+    if len(v.culprits) > limit:
+        print(f"... and {len(v.culprits) - limit} more culprit(s) (see --json)")
+    if v.evidence:
+        print("evidence:")
+        for e in v.evidence[:limit]:
+            print(f"  {e}")
+
+
+def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
+    rd: RunDir | None = None
+    if run_dir:
+        rd = open_existing(run_dir)
+    elif re.fullmatch(r"attempt-\d+", folder.name) and folder.parent.name == "flight":
+        rd = RunDir(folder.parent.parent)  # a run directory's own flight/attempt-N
+    if rd is None:
+        return {}
+    m = re.fullmatch(r"attempt-(\d+)", folder.name)
+    return join.rank_hosts(rd, int(m.group(1)) if m else join.latest_attempt(rd))
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
+    p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
+    p.add_argument("--attempt", type=int, default=None, help="attempt to diagnose (default: last)")
+    p.add_argument("--flight", metavar="DIR", help="analyze a folder of flight-recorder dumps")
+    p.add_argument("--world-size", type=int, default=None, help="ranks expected (for --flight)")
+    p.add_argument("--run-dir", dest="hosts_from", help="map --flight ranks to hosts from a run")
+    p.add_argument("--workers", type=int, default=None, help="processes to load dumps with")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a = p.parse_args(argv)
+    if a.flight:
+        folder = Path(a.flight)
+        v = flight.analyze(folder, hosts=_flight_hosts(folder, a.hosts_from),
+                           world_size=a.world_size, workers=a.workers)  # fmt: skip
+    elif a.run_dir:
+        v = join.diagnose_run(a.run_dir, a.attempt)
+    else:
+        raise UserError("give a run directory, or --flight DIR (see nonstop diagnose --help)")
+    if a.json:
+        print(json.dumps(v.to_dict(), default=str))
+    else:
+        _print(v)
+    return 0
+
+
+def triage_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="nonstop triage", description="classify log files")
+    p.add_argument("files", nargs="+", help="log files (any size: they are streamed)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    a = p.parse_args(argv)
+    missing = [f for f in a.files if not Path(f).is_file()]
+    if missing:
+        raise UserError(f"{missing[0]}: no such log file")
+    per, joint = triage.triage_files(a.files)
+    if a.json:
+        out: dict[str, Any] = {"files": [triage.file_json(v) for v in per],
+                               "overall": joint.to_dict()}  # fmt: skip
+        print(json.dumps(out, default=str))
+        return 0
+    for v in per:
+        j = triage.file_json(v)
+        c = j["culprit"]
+        print(f"{j['file']}: {j['category']} -> {j['action']} (confidence {j['confidence']})"
+              f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}")  # fmt: skip
+        shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows
+        for e in shown[:3]:
+            print(f"    {e['line']}: [{e['signature']}] {e['text']}")
+    if len(per) > 1:
+        print("\noverall:")
+        _print(joint, limit=6)
+    return 0

@@ -1,0 +1,315 @@
+"""Flight-recorder analysis: which rank never entered the collective the others wait in.
+
+    nonstop diagnose --flight run_dir/flight/attempt-0 [--world-size 16] [--json]
+
+Unlike torchfrtrace it needs no dump from every rank (a dead process never dumps), survives
+truncated files and gloo dumps, and scales: dumps are reduced to per-group frontiers in worker
+processes (`frsummary.summarize`) and only those small summaries are joined here.
+
+Per process group, collectives are matched by ``collective_seq_id``. The *frontier* is the highest
+sequence id any member enqueued. Members that enqueued it and have not completed it are waiting;
+members whose last id is lower never entered it; members with no dump are missing. A rank that
+is itself waiting in another group is a victim, not a cause, so culprits are the ranks that never
+entered and are not blocked anywhere else, plus the missing ones. Ranks that disagree on the
+(type, sizes, dtypes) of one sequence id are reported as mismatched collectives (a desync).
+
+Suspect process groups are ranked the way Llama 3's team did (arXiv:2407.21783, 3.3.4): by how
+long their members wait for each other, here the median spread of enqueue times per collective,
+with the rank that most often arrives last.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from nonstop import taxonomy
+from nonstop.diagnose.frdump import rank_of
+from nonstop.diagnose.frsummary import Partial, PgView, summarize
+from nonstop.diagnose.verdict import Culprit, Verdict
+from nonstop.errors import UserError
+
+PARALLEL_MIN_FILES = 256  # below this, worker start-up costs more than it saves
+
+
+def find_dumps(folder: str | Path) -> list[Path]:
+    """Files under `folder` whose names end in a rank number (rank-3, nccl_trace_rank_3.json)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise UserError(f"{root}: no such flight-recorder folder (expected one dump per rank)")
+    out = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    return sorted((p for p in out if rank_of(p) is not None), key=lambda p: rank_of(p) or 0)
+
+
+def load_partial(files: list[Path], workers: int | None = None) -> Partial:
+    """Summarize dumps, in `workers` processes when there are many (default: CPU count)."""
+    names = [str(f) for f in files]
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or len(names) < PARALLEL_MIN_FILES:
+        return summarize(names)
+    # Contiguous chunks: neighbouring ranks share group names, so each worker's reference
+    # ranks (frsummary) cover many of them. spawn, not fork: the supervisor has threads.
+    size = -(-len(names) // (workers * 2))
+    chunks = [names[i : i + size] for i in range(0, len(names), size)]
+    total = Partial()
+    try:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as ex:
+            for part in ex.map(summarize, chunks):
+                total.merge(part)
+    except (BrokenProcessPool, OSError):  # e.g. a __main__ that spawn cannot re-import
+        return summarize(names)
+    return total
+
+
+@dataclass
+class GroupState:
+    """What the dumps say about one process group."""
+
+    name: str
+    desc: str
+    members: list[int]
+    membership_known: bool
+    frontier: int
+    frontier_op: str
+    last_all_completed: int | None
+    waiting: list[int] = field(default_factory=list)
+    behind: dict[int, int] = field(default_factory=dict)  # rank -> its last sequence id
+    missing: list[int] = field(default_factory=list)
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        if self.mismatches:
+            return "mismatch"
+        if self.waiting and (self.behind or self.missing):
+            return "hung"
+        if self.waiting:
+            return "in_flight"
+        return "idle"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pg": self.name, "desc": self.desc, "state": self.state,
+            "members": len(self.members), "membership_known": self.membership_known,
+            "frontier": self.frontier, "frontier_op": self.frontier_op,
+            "last_all_completed": self.last_all_completed, "waiting": _cap(self.waiting),
+            "never_entered": {str(r): s for r, s in list(self.behind.items())[:64]},
+            "missing": _cap(self.missing), "mismatches": self.mismatches[:10],
+        }  # fmt: skip
+
+
+def _cap(ranks: list[int], n: int = 64) -> list[int]:
+    return ranks[:n]
+
+
+def _op(sig: Any) -> str:
+    if not sig:
+        return "?"
+    name, sizes, dtypes, _ = sig
+    return f"{name} {sizes} {dtypes}" if sizes else str(name)
+
+
+def _members(p: Partial, pg: str, world: int) -> tuple[list[int], bool]:
+    if pg in p.pg_ranks:
+        return sorted(p.pg_ranks[pg]), True
+    if p.pg_desc.get(pg) == "default_pg" and world:
+        return list(range(world)), True
+    return sorted(r for r, views in p.ranks.items() if pg in views), False
+
+
+def group_states(p: Partial, world: int) -> list[GroupState]:
+    pgs = sorted({pg for views in p.ranks.values() for pg in views}, key=_pg_order)
+    out = []
+    for pg in pgs:
+        members, known = _members(p, pg, world)
+        views: dict[int, PgView] = {}
+        missing = []
+        for r in members:
+            rv = p.ranks.get(r)
+            if rv is None:
+                missing.append(r)
+            elif pg in rv:
+                views[r] = rv[pg]
+            else:  # dumped, but nothing of this group left in its buffer
+                views[r] = PgView()
+        if not known:  # gloo: no member list; a rank that left no dump at all may be a member
+            missing = sorted(set(range(world)) - set(p.ranks))
+        frontier = max((v.entered for v in views.values()), default=0)
+        front_sig = next((v.last_sig for v in views.values() if v.entered == frontier), None)
+        g = GroupState(
+            name=pg, desc=p.pg_desc.get(pg, ""), members=members, membership_known=known,
+            frontier=frontier, frontier_op=_op(front_sig),
+            last_all_completed=min((v.completed for v in views.values()), default=None),
+            missing=missing,
+        )  # fmt: skip
+        for r, v in views.items():
+            if v.entered == frontier and v.completed < frontier:
+                g.waiting.append(r)
+            elif v.entered < frontier:
+                g.behind[r] = v.entered
+        if not g.waiting:  # nobody waits: lagging buffers are just idle ranks, not a hang
+            g.behind = {}
+        g.mismatches = _mismatches(p, pg)
+        out.append(g)
+    return out
+
+
+def _pg_order(pg: str) -> tuple[int, str]:
+    return (int(pg), "") if pg.isdigit() else (1 << 30, pg)
+
+
+def _mismatches(p: Partial, pg: str, limit: int = 10) -> list[dict[str, Any]]:
+    out = []
+    keys = sorted((k for k, vs in p.variants.items() if k[0] == pg and len(vs) > 1),
+                  key=lambda k: k[1])  # fmt: skip
+    for _, seq in keys[:limit]:
+        vs = sorted(p.variants[(pg, seq)], key=lambda v: -v[1])
+        # Workers count only where they saw a disagreement; the majority is every rank whose
+        # buffer covers this collective, less the ranks recorded as differing.
+        covering = sum(1 for views in p.ranks.values()
+                       if (v := views.get(pg)) is not None and v.first <= seq <= v.entered)  # fmt: skip
+        others = sum(v[1] for v in vs[1:])
+        out.append({
+            "seq": seq, "expected": _op(vs[0][0]),
+            "ranks_expected": max(vs[0][1], covering - others),
+            "others": [{"op": _op(v[0]), "count": v[1], "ranks": v[2]} for v in vs[1:]],
+        })  # fmt: skip
+    return out
+
+
+def suspect_groups(p: Partial, top: int = 5) -> list[dict[str, Any]]:
+    """Process groups ranked by the median spread of their members' enqueue times."""
+    spreads: dict[str, list[int]] = {}
+    late: dict[str, Counter[int]] = {}
+    for (pg, _seq), (lo, hi, who) in p.arrival.items():
+        spreads.setdefault(pg, []).append(hi - lo)
+        late.setdefault(pg, Counter())[who] += 1
+    rows: list[dict[str, Any]] = []
+    for pg, s in spreads.items():
+        if len(s) < 2:
+            continue
+        rank, n = late[pg].most_common(1)[0]
+        rows.append({
+            "pg": pg, "desc": p.pg_desc.get(pg, ""), "median_wait_ms": statistics.median(s) / 1e6,
+            "collectives": len(s), "most_often_last": rank, "last_share": n / len(s),
+        })  # fmt: skip
+    rows.sort(key=lambda r: -float(r["median_wait_ms"]))
+    return rows[:top]
+
+
+def analyze(
+    folder: str | Path,
+    *,
+    hosts: dict[int, str] | None = None,
+    world_size: int | None = None,
+    workers: int | None = None,
+) -> Verdict:
+    """Analyze one folder of per-rank dumps and return a Verdict (details carry the groups)."""
+    files = find_dumps(folder)
+    if not files:
+        raise UserError(f"{folder}: no flight-recorder dumps (files named ...<rank>) found")
+    p = load_partial(files, workers)
+    return verdict_from(p, hosts=hosts or {}, world_size=world_size, source=str(folder))
+
+
+def verdict_from(
+    p: Partial, *, hosts: dict[int, str], world_size: int | None, source: str
+) -> Verdict:
+    known = set(p.files) | set(hosts) | {r for rs in p.pg_ranks.values() for r in rs}
+    world = world_size or (max(known) + 1 if known else 0)
+    groups = group_states(p, world)
+    blocked = {r for g in groups for r in g.waiting}
+    never_dumped = sorted(set(range(world)) - set(p.files))
+
+    culprits: dict[int, Culprit] = {}
+
+    def blame(rank: int, why: str) -> None:
+        c = culprits.setdefault(rank, Culprit(rank=rank, host=hosts.get(rank)))
+        c.evidence.append(why)
+
+    hung = [g for g in groups if g.state == "hung"]
+    # A rank that never entered here but waits in another group is a victim of that group's
+    # hang; blame victims only when no group offers a rank that is free (the chain's end).
+    free = [(g, r) for g in hung for r in g.behind if r not in blocked]
+    victims = [(g, r) for g in hung for r in g.behind]
+    for h, r in free or victims:
+        blame(r, f"flight {source}: never entered pg {h.name} ({h.desc}) collective "
+                 f"#{h.frontier} {h.frontier_op} (its last was #{h.behind[r]}); "
+                 f"{len(h.waiting)} rank(s) wait in it")  # fmt: skip
+    for g in hung:
+        for r in g.missing:
+            blame(r, f"flight {source}: no dump from rank {r} (dead or never dumped) while "
+                     f"pg {g.name} waits in #{g.frontier}")  # fmt: skip
+    mism = [g for g in groups if g.mismatches]
+    for g in mism:
+        m = g.mismatches[0]
+        for o in m["others"]:
+            for r in o["ranks"]:
+                blame(r, f"flight {source}: pg {g.name} collective #{m['seq']} is {o['op']} "
+                         f"here but {m['expected']} on {m['ranks_expected']} rank(s)")  # fmt: skip
+
+    evidence = [f"{len(p.files)} dump(s) read from {source}, format version(s) "
+                f"{', '.join(sorted(p.versions)) or '?'}"]  # fmt: skip
+    if never_dumped:
+        evidence.append(f"no dump from {len(never_dumped)} rank(s): {_short(never_dumped)}")
+    if p.truncated:
+        evidence.append(f"truncated dump(s) salvaged: ranks {_short(sorted(p.truncated))}")
+    evidence += [f"unreadable: {f}: {why}" for f, why in p.problems[:10]]
+    for g in groups:
+        evidence.append(f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
+                        f"{g.frontier_op}, last completed by all #{g.last_all_completed}")  # fmt: skip
+
+    if mism:
+        category, conf = "user_code_error", 0.8
+        g, m = mism[0], mism[0].mismatches[0]
+        text = (f"Mismatched collectives (desync) in pg {g.name} ({g.desc}) at #{m['seq']}: "
+                f"{m['ranks_expected']} rank(s) call {m['expected']}, others "
+                + "; ".join(f"{o['op']} on ranks {_short(o['ranks'])}" for o in m["others"])
+                + ". Ranks issue different collectives: a program bug that a restart repeats.")  # fmt: skip
+    elif hung:
+        category, conf = "nccl_watchdog_timeout", 0.7
+        g = next((g for g in hung if any(r in culprits for r in [*g.behind, *g.missing])),
+                 hung[0])  # fmt: skip
+        names = ", ".join(_who(r, hosts) for r in culprits) or "none found"
+        text = (f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
+                f"#{g.frontier} {g.frontier_op} that {names} never entered. The last collective "
+                f"every rank completed is #{g.last_all_completed}. Look at the culprit's host "
+                f"and log for the root cause; restart without it if it repeats.")  # fmt: skip
+    elif stuck := [g for g in groups if g.state == "in_flight"]:
+        category, conf = "nccl_watchdog_timeout", 0.4
+        g = stuck[0]
+        text = (f"Every dumped member of pg {g.name} ({g.desc}) waits in collective "
+                f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
+                f"when dumped, or a member without a dump or the transport holds it "
+                f"(give --world-size or the run directory to name missing ranks).")  # fmt: skip
+    elif never_dumped:
+        category, conf = taxonomy.UNKNOWN, 0.3
+        text = (f"No hang visible in the dumps, but {len(never_dumped)} rank(s) left no dump "
+                f"({_short(never_dumped)}): they may have died before dumping.")  # fmt: skip
+    else:
+        category, conf = taxonomy.UNKNOWN, 0.2
+        text = "No hang or mismatch in the flight-recorder dumps: every group is idle."
+    details = {
+        "ranks_dumped": len(p.files), "world_size": world, "missing_dumps": _cap(never_dumped),
+        "groups": [g.to_dict() for g in groups], "suspect_groups": suspect_groups(p),
+    }  # fmt: skip
+    return Verdict(
+        verdict=text, category=category, action=taxonomy.action_for(category),
+        culprits=list(culprits.values()), evidence=evidence, confidence=conf, details=details,
+    )  # fmt: skip
+
+
+def _who(rank: int, hosts: dict[int, str]) -> str:
+    return f"rank {rank}" + (f" on {hosts[rank]}" if rank in hosts else "")
+
+
+def _short(ranks: list[int], n: int = 8) -> str:
+    s = ", ".join(map(str, ranks[:n]))
+    return s + (f" and {len(ranks) - n} more" if len(ranks) > n else "")

@@ -1,0 +1,262 @@
+"""Reduce flight-recorder dumps to what the analysis needs, fast enough for 16,384 ranks.
+
+Each worker process reads a batch of dumps (`summarize`) and returns a `Partial`: per rank and
+process group the frontier (highest sequence id entered, highest completed, state), plus the
+collectives on which ranks disagree, and enqueue-time spreads of recent collectives. Partials
+merge associatively in the parent.
+
+Speed: decoding a dump costs ~1.5 us per entry; the analysis must not add much to that. Rows
+(group, seq, op, sizes, dtypes) are extracted with `operator.itemgetter` at C speed, and a rank
+whose rows equal a reference rank's over their overlap (one C-level list comparison) is done:
+it agrees on every collective there. Only ranks that differ are compared entry by entry. Ranks
+with different group names (tensor-parallel peers) get their own reference. Frontiers come from
+scanning back from each buffer's end, and arrival spreads from the last `TAIL` entries only.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from dataclasses import dataclass, field
+from operator import itemgetter
+from pathlib import Path
+from typing import Any
+
+from nonstop.diagnose.frdump import DumpError, load_dump, rank_of
+
+SAMPLE = 16  # ranks kept per collective variant (the rest are counted)
+TAIL = 64  # entries per rank whose enqueue times feed the suspect-group ranking
+
+_ROW = itemgetter("process_group", "collective_seq_id", "profiling_name", "input_sizes",
+                  "input_dtypes", "output_sizes")  # fmt: skip
+Row = tuple[Any, ...]
+
+
+@dataclass
+class PgView:
+    """One rank's view of one process group."""
+
+    entered: int = 0
+    """Highest collective sequence id this rank enqueued in the group."""
+    completed: int = 0
+    """Highest sequence id this rank saw complete (completed or retired, or pg_status)."""
+    first: int = 0
+    """Lowest sequence id still in the ring buffer (older ones were overwritten)."""
+    last_state: str = ""
+    last_sig: tuple[Any, ...] | None = None
+
+
+@dataclass
+class Partial:
+    """What one worker extracts from a batch of dumps."""
+
+    ranks: dict[int, dict[str, PgView]] = field(default_factory=dict)
+    files: dict[int, str] = field(default_factory=dict)
+    versions: set[str] = field(default_factory=set)
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
+    truncated: set[int] = field(default_factory=set)
+    pg_desc: dict[str, str] = field(default_factory=dict)
+    pg_ranks: dict[str, list[int]] = field(default_factory=dict)
+    # (pg, seq) -> [[op signature, ranks holding it, sample of those ranks]], only where ranks
+    # disagree (counts are those of the workers that saw the disagreement)
+    variants: dict[tuple[str, int], list[list[Any]]] = field(default_factory=dict)
+    # (pg, seq) -> [earliest time_created_ns, latest, rank that enqueued latest]
+    arrival: dict[tuple[str, int], list[int]] = field(default_factory=dict)
+
+    def merge(self, o: Partial) -> None:
+        self.ranks.update(o.ranks)
+        self.files.update(o.files)
+        self.versions |= o.versions
+        self.problems += o.problems
+        self.truncated |= o.truncated
+        for k, v in o.pg_desc.items():
+            self.pg_desc.setdefault(k, v)
+        for k, r in o.pg_ranks.items():
+            self.pg_ranks.setdefault(k, r)
+        for key, vs in o.variants.items():
+            for sig, n, sample in vs:
+                _vote(self.variants.setdefault(key, []), sig, n, sample)
+        for key, (lo, hi, who) in o.arrival.items():
+            _arrive(self.arrival, key, lo, who, hi)
+
+
+def _vote(vs: list[list[Any]], sig: Any, n: int, sample: list[int]) -> None:
+    for v in vs:
+        if v[0] == sig:
+            v[1] += n
+            v[2] = (v[2] + sample)[:SAMPLE]
+            return
+    vs.append([sig, n, sample[:SAMPLE]])
+
+
+def _arrive(arrival: dict[tuple[str, int], list[int]], key: Any, t: int, rank: int,
+            t_hi: int | None = None) -> None:  # fmt: skip
+    hi = t if t_hi is None else t_hi
+    a = arrival.get(key)
+    if a is None:
+        arrival[key] = [t, hi, rank]
+    else:
+        if t < a[0]:
+            a[0] = t
+        if hi > a[1]:
+            a[1], a[2] = hi, rank
+
+
+@dataclass
+class _Ref:
+    """A reference rank of one worker: its rows, and the spans other ranks agreed on."""
+
+    rank: int
+    rows: list[Row]
+    index: dict[tuple[str, int], int]
+    spans: list[tuple[int, int, int]] = field(default_factory=list)  # (start, stop, rank)
+
+
+def summarize(paths: list[str]) -> Partial:
+    """Read dumps and reduce them (a worker). Unreadable files become `problems`."""
+    p = Partial()
+    refs: dict[frozenset[str], _Ref] = {}
+    enabled = gc.isenabled()
+    gc.disable()  # millions of short-lived dicts, no cycles: let refcounting free them
+    try:
+        for f in paths:
+            _one(p, refs, Path(f))
+    finally:
+        if enabled:
+            gc.enable()
+    _count_agreement(p, refs)
+    return p
+
+
+def _one(p: Partial, refs: dict[frozenset[str], _Ref], path: Path) -> None:
+    try:
+        dump, truncated = load_dump(path)
+    except DumpError as err:
+        p.problems.append((str(path), str(err).split(": ", 1)[-1]))
+        return
+    rank = rank_of(path, dump)
+    if rank is None:
+        p.problems.append(
+            (str(path), "no rank in the file name (expected a name ending in digits)")
+        )
+        return
+    if truncated:
+        p.truncated.add(rank)
+    p.files[rank] = str(path)
+    p.versions.add(str(dump.get("version", "")))
+    _pg_config(p, dump.get("pg_config"))
+    entries = [e for e in dump.get("entries") or () if isinstance(e, dict)]
+    if any(e.get("is_p2p") for e in entries):  # p2p ops pair up by p2p_seq_id, not here
+        entries = [e for e in entries if not e.get("is_p2p")]
+    rows = _rows(entries)
+    p.ranks[rank] = _views(p, rows, entries, dump.get("pg_status"))
+    _compare(p, refs, rank, rows)
+    for row, e in zip(rows[-TAIL:], entries[-TAIL:]):
+        t = e.get("time_created_ns")
+        if isinstance(t, int):
+            _arrive(p.arrival, (str(row[0][0]), row[1]), t, rank)
+
+
+def _rows(entries: list[dict[str, Any]]) -> list[Row]:
+    try:
+        rows = list(map(_ROW, entries))
+    except KeyError:  # older formats: seq_id instead of collective_seq_id, no dtypes
+        rows = [(e.get("process_group"), e.get("collective_seq_id", e.get("seq_id", 0)),
+                 e.get("profiling_name"), e.get("input_sizes"), e.get("input_dtypes"),
+                 e.get("output_sizes")) for e in entries]  # fmt: skip
+    if rows and not isinstance(rows[0][0], tuple):  # JSON: (name, desc) came back as a list
+        rows = [(tuple(r[0]) if isinstance(r[0], list) else (str(r[0]), ""), *r[1:]) for r in rows]
+    return rows
+
+
+def _views(p: Partial, rows: list[Row], entries: list[dict[str, Any]], status: Any) -> dict[str, PgView]:  # fmt: skip
+    views: dict[str, PgView] = {}
+    for pg in set(map(itemgetter(0), rows)):
+        name = str(pg[0])
+        views[name] = PgView()
+        p.pg_desc.setdefault(name, str(pg[1]) if len(pg) > 1 else "")
+    open_ = set(views)  # groups still missing their last entry or last completion
+    for row, e in zip(reversed(rows), reversed(entries)):
+        if not open_:
+            break
+        name = str(row[0][0])
+        if name not in open_:
+            continue
+        v = views[name]
+        done = e.get("state") == "completed" or e.get("retired") is True
+        if not v.entered:
+            v.entered, v.last_sig = row[1], row[2:]
+            v.last_state = "completed" if done else str(e.get("state", ""))
+        if done:
+            v.completed = row[1]
+            open_.discard(name)
+    need_first = set(views)
+    for row in rows:
+        name = str(row[0][0])
+        if name in need_first:
+            views[name].first = row[1]
+            need_first.discard(name)
+            if not need_first:
+                break
+    if isinstance(status, dict):  # pg_status, keyed by pg_id: authoritative for completion
+        ids = {str(e.get("pg_id")): str(r[0][0]) for r, e in zip(rows[-TAIL:], entries[-TAIL:])}
+        for pg_id, st in status.items():
+            name = ids.get(str(pg_id), "")
+            last = st.get("last_completed_collective") if isinstance(st, dict) else None
+            if name in views and isinstance(last, int) and last > views[name].completed:
+                views[name].completed = last
+    return views
+
+
+def _compare(p: Partial, refs: dict[frozenset[str], _Ref], rank: int, rows: list[Row]) -> None:
+    if not rows:
+        return
+    groups = frozenset(str(r[0][0]) for r in rows[-TAIL:])
+    ref = refs.get(groups)
+    if ref is None:
+        refs[groups] = _Ref(rank, rows, {(str(r[0][0]), r[1]): i for i, r in enumerate(rows)})
+        return
+    i = ref.index.get((str(rows[0][0][0]), rows[0][1]))
+    j = 0
+    if i is None:  # this rank's buffer starts before the reference's: find the ref's start
+        start = (str(ref.rows[0][0][0]), ref.rows[0][1])
+        j = next((k for k, r in enumerate(rows) if (str(r[0][0]), r[1]) == start), len(rows))
+        i = 0
+    n = min(len(rows) - j, len(ref.rows) - i)
+    if n > 0:
+        ref.spans.append((i, i + n, rank))  # agrees on the overlap, except where recorded below
+        if rows[j : j + n] == ref.rows[i : i + n]:  # the common case: one C-level comparison
+            return
+    for row in rows:  # slow path: entry by entry against the reference
+        key = (str(row[0][0]), row[1])
+        k = ref.index.get(key)
+        if k is not None and ref.rows[k] != row:
+            _vote(p.variants.setdefault(key, []), row[2:], 1, [rank])
+
+
+def _count_agreement(p: Partial, refs: dict[frozenset[str], _Ref]) -> None:
+    """For each disagreement, count the reference and the ranks that agreed with it there."""
+    for ref in refs.values():
+        for key, vs in p.variants.items():
+            k = ref.index.get(key)
+            if k is None or any(v[0] == ref.rows[k][2:] and ref.rank in v[2] for v in vs):
+                continue
+            agree = [ref.rank] + [r for a, b, r in ref.spans if a <= k < b]
+            differing = {r for v in vs for r in v[2]}
+            agree = [r for r in agree if r not in differing]
+            _vote(vs, ref.rows[k][2:], len(agree), agree)
+
+
+def _pg_config(p: Partial, cfg: Any) -> None:
+    if not isinstance(cfg, dict):
+        return
+    for name, c in cfg.items():
+        if not isinstance(c, dict) or not name or str(name) in p.pg_ranks:
+            continue  # parse each group's member list once: it is 16k ranks long at scale
+        p.pg_desc.setdefault(str(name), str(c.get("desc", "")))
+        try:
+            ranks = json.loads(c["ranks"]) if isinstance(c.get("ranks"), str) else []
+        except ValueError:
+            ranks = []
+        if ranks and all(isinstance(r, int) for r in ranks):
+            p.pg_ranks.setdefault(str(name), ranks)

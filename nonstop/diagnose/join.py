@@ -1,0 +1,201 @@
+"""`diagnose_run`: one verdict for one attempt of a run, from everything the run directory holds.
+
+    nonstop diagnose RUN_DIR [--attempt N] [--json]
+
+    from nonstop.diagnose import diagnose_run
+    v = diagnose_run("runs/20261129-201500-a1b2c3")        # latest attempt
+    v.category, v.action, v.hosts                           # what the supervisor acts on
+
+Sources, each optional: flight-recorder dumps (flight/attempt-N), every file in logs/attempt-N
+(rank logs, and host logs such as kernel messages if the supervisor collected them), the ledger's
+``failures`` (exit codes, signals) and ``health_checks`` tables, and straggler scores from the
+event streams. Candidates from all sources are weighed by specificity (see signatures.py); a
+signature on the host or rank that the flight recorder blames gets a bonus, so a watchdog
+timeout everywhere plus an Xid 79 on the hung rank's host reads as a faulty GPU on that host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from nonstop import taxonomy
+from nonstop.diagnose import flight, stragglers, triage
+from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
+from nonstop.events import iter_events
+from nonstop.rundir import RunDir, open_existing
+
+FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the flight recorder blames
+HEALTH_SPECIFICITY = 95
+# The flight verdict outranks symptoms (watchdog, store, gloo peer lost: 20-30), not causes.
+FLIGHT_SPECIFICITY = {
+    "nccl_watchdog_timeout": 32,
+    "user_code_error": 60,
+}  # a failed health check is a direct test of the host's hardware
+
+# Health-check name fragment -> category (first match wins; checks are named by the supervisor).
+HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
+    ("ecc", "gpu_hbm3_memory"), ("remap", "gpu_hbm3_memory"), ("hbm", "gpu_hbm3_memory"),
+    ("gsp", "gpu_system_processor"), ("thermal", "gpu_thermal_interface_sensor"),
+    ("nvlink", "faulty_gpu"), ("gpu", "faulty_gpu"), ("nvml", "faulty_gpu"),
+    ("nic", "nic"), ("ib", "nic"), ("network", "nic"), ("rdma", "nic"),
+    ("disk", "ssd"), ("nvme", "ssd"), ("storage", "storage"), ("fs", "storage"),
+    ("memory", "system_memory"), ("cpu", "cpu"), ("power", "power_supply"),
+)  # fmt: skip
+_PASSING = {"pass", "passed", "ok", "healthy", "skip", "skipped"}
+_RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
+_ATTEMPT = re.compile(r"^attempt-(\d+)$")
+
+
+def latest_attempt(rd: RunDir) -> int:
+    found = [0]
+    for sub in ("events", "logs", "flight"):
+        base = rd.root / sub
+        if base.is_dir():
+            found += [int(m.group(1)) for p in base.iterdir() if (m := _ATTEMPT.match(p.name))]
+    return max(found)
+
+
+def rank_hosts(rd: RunDir, attempt: int) -> dict[int, str]:
+    """rank -> host, from the first event of each rank's stream (every record carries host)."""
+    out = {}
+    for a, rank, path in rd.event_files():
+        if a == attempt:
+            for e in iter_events(path):
+                out[rank] = e.host
+                break
+    return out
+
+
+def read_ledger(rd: RunDir, attempt: int) -> dict[str, list[dict[str, Any]]]:
+    """Rows of `failures` and `health_checks` for this attempt; empty if absent (read-only)."""
+    out: dict[str, list[dict[str, Any]]] = {"failures": [], "health_checks": []}
+    if not rd.ledger.exists():
+        return out
+    try:
+        con = sqlite3.connect(f"file:{rd.ledger}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return out
+    with contextlib.closing(con):
+        con.row_factory = sqlite3.Row
+        for table in out:
+            try:
+                rows = con.execute(f"SELECT * FROM {table}").fetchall()  # fixed table names
+            except sqlite3.Error:
+                continue  # no such table (yet): the ledger is optional
+            out[table] = [dict(r) for r in rows if dict(r).get("attempt", attempt) == attempt]
+    return out
+
+
+def _health_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
+    hits = []
+    for i, r in enumerate(rows, start=1):
+        if str(r.get("status", "")).lower() in _PASSING:
+            continue
+        name = str(r.get("name", "?"))
+        cat = next((c for frag, c in HEALTH_CATEGORIES if frag in name.lower()), "faulty_gpu")
+        text = f"health check {name} on {r.get('host')}: {r.get('status')} {r.get('detail') or ''}"
+        hits.append(triage.Hit(f"health_{name}", cat, HEALTH_SPECIFICITY, 0.9,
+                               f"health check {name} failed", "ledger:health_checks", i,
+                               text.strip(), host=r.get("host")))  # fmt: skip
+    return hits
+
+
+def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
+    hits = []
+    for i, r in enumerate(sorted(rows, key=lambda r: r.get("time") or 0), start=1):
+        cat = r.get("category") if r.get("category") in taxonomy.IDS else taxonomy.UNKNOWN
+        text = (f"rank {r.get('rank')} on {r.get('host')}: exit code {r.get('exit_code')}, "
+                f"signal {r.get('signal')}: {r.get('message') or ''}").strip()  # fmt: skip
+        # the supervisor's own reading; earliest failure first, as torchrun's root-cause rank
+        spec = 30 if cat != taxonomy.UNKNOWN else 5
+        hits.append(triage.Hit(f"exit_{cat}", str(cat), spec, 0.5, "the supervisor recorded a "
+                               "failed worker", "ledger:failures", i, text, host=r.get("host"),
+                               rank=r.get("rank")))  # fmt: skip
+    return hits
+
+
+def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
+    """One verdict for `attempt` (default: the latest) of the run in `run_dir`."""
+    rd = open_existing(run_dir)
+    attempt = latest_attempt(rd) if attempt is None else attempt
+    hosts = rank_hosts(rd, attempt)
+    evidence: list[str] = []
+    details: dict[str, Any] = {"attempt": attempt}
+
+    fv: Verdict | None = None
+    fdir = rd.flight_dir(attempt)
+    if fdir.is_dir() and flight.find_dumps(fdir):
+        world = rd.read_config().get("world_size")
+        world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
+        fv = flight.analyze(fdir, hosts=hosts, world_size=world)
+        details["flight"] = fv.to_dict()
+        evidence.append(f"flight recorder: {fv.verdict}")
+    blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
+    blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
+
+    hits: list[triage.Hit] = []
+    pci_map: dict[str, int] = {}
+    logs = rd.root / "logs" / f"attempt-{attempt}"
+    files = sorted(p for p in logs.iterdir() if p.is_file()) if logs.is_dir() else []
+    for path in files:
+        s = triage.scan(path)
+        pci_map.update(s.pci_map)
+        m = _RANK_FILE.match(path.name)
+        rank = int(m.group(1)) if m else None
+        for h in s.hits:
+            if h.rank is None:
+                h.rank = rank
+            if h.host is None and rank is not None:
+                h.host = hosts.get(rank)
+            hits.append(h)
+    ledger = read_ledger(rd, attempt)
+    hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
+    details["ledger"] = {k: len(v) for k, v in ledger.items()}
+
+    weighted = [
+        replace(h, specificity=h.specificity + FLIGHT_BLAME_BONUS)
+        if (h.host and h.host in blamed_hosts) or (h.rank is not None and h.rank in blamed_ranks)
+        else h
+        for h in hits
+    ]
+    report = stragglers.detect_stragglers(rd.root, attempt)
+    details["stragglers"] = {"flagged_ranks": report.flagged_ranks,
+                             "flagged_hosts": report.flagged_hosts}  # fmt: skip
+    for r, why in report.flagged_ranks.items():
+        evidence.append(f"straggler: rank {r} on {hosts.get(r, '?')}: {why}")
+
+    best = max(weighted, key=lambda h: (h.specificity, -h.line), default=None)
+    flight_spec = FLIGHT_SPECIFICITY.get(fv.category, 0) if fv is not None else 0
+    if fv is not None and flight_spec and (best is None or best.specificity < flight_spec):
+        v = Verdict(verdict=fv.verdict, category=fv.category, action=fv.action,
+                    culprits=fv.culprits, confidence=fv.confidence)  # fmt: skip
+        if best is not None:
+            evidence.append(f"symptom: {best.file}:{best.line}: [{best.signature}] {best.text}")
+    elif best is not None:
+        v = triage.decide(weighted, pci_map=pci_map)
+        top = v.culprits[0]
+        if best.host in blamed_hosts or best.rank in blamed_ranks:
+            v.confidence = min(0.99, v.confidence + 0.05)
+            v.verdict += " The flight recorder blames the same rank/host."
+        same = [c for c in (fv.culprits if fv else []) if c.host == top.host or c.rank == top.rank]
+        v.culprits = merge_culprits(v.culprits + same)
+    elif report.flagged_ranks:
+        v = Verdict(
+            verdict="No failure signature; persistent straggler(s): "
+            + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
+            + ". Exclude the slow host if it keeps the whole job waiting.",
+            action="exclude_node", confidence=0.5,
+            culprits=[Culprit(rank=r, host=hosts.get(r), evidence=[why])
+                      for r, why in report.flagged_ranks.items()],
+        )  # fmt: skip
+    else:
+        v = Verdict(verdict=f"Nothing conclusive for attempt {attempt}: no failure signature, "
+                    "no hang and no straggler found.", confidence=0.1)  # fmt: skip
+    v.evidence = v.evidence + evidence
+    v.details = {**details, "triage": v.details.get("evidence_lines", [])}
+    return v

@@ -1,0 +1,273 @@
+"""Log triage: classify log files by the signatures of nonstop.diagnose.signatures.
+
+    nonstop triage logs/attempt-0/*.log /var/log/kern.log [--json]
+
+Streaming and bounded: a file is read in chunks of a few MB; one combined regular expression
+(`PREFILTER`) finds candidate lines inside each chunk at C speed, and only those lines are tried
+against each signature. Memory is one chunk plus a capped list of evidence lines, whatever the
+file size. Bytes are never decoded except for evidence lines.
+
+When several signatures match, the most specific wins (highest `specificity`, then earliest):
+an ``NCCL watchdog timeout`` after ``Xid 79`` is a faulty GPU on the Xid's host. The culprit's
+host, rank and GPU come from the winning line (kernel syslog host, NCCL ``host:pid:tid [gpu]``
+prefix, ``[rankN]`` prefix, Xid PCI bus id mapped to a GPU index through nvidia-smi lines in any
+scanned file or a given map) and fall back to what the caller knows (the file's rank and host).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from nonstop import taxonomy
+from nonstop.diagnose.signatures import (
+    BY_ID,
+    COMPILED,
+    PCI_MAP_LINE,
+    PREFILTER,
+    ROWS_BY_NEEDLE,
+    XIDS,
+)
+from nonstop.diagnose.verdict import Culprit, Verdict
+from nonstop.errors import UserError
+
+CHUNK_BYTES = 8 << 20
+MAX_EVIDENCE = 20  # evidence lines kept per file
+MAX_LINE = 400  # characters of a line kept as evidence
+
+_HOST_PATTERNS = (
+    re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),  # syslog
+    re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) \w+(?:\[\d+\])?:"),  # ISO syslog
+    re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
+    re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
+)
+_RANK = re.compile(rb"\[[Rr]ank ?(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
+_PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
+_GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
+
+
+@dataclass
+class Hit:
+    """One line that matched a signature."""
+
+    signature: str
+    category: str
+    specificity: int
+    confidence: float
+    meaning: str
+    file: str
+    line: int
+    text: str
+    host: str | None = None
+    rank: int | None = None
+    gpu: int | None = None
+    pci: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "text": self.text,
+                "signature": self.signature, "meaning": self.meaning}  # fmt: skip
+
+
+@dataclass
+class Scan:
+    """What scanning one file found: capped hits, counts, and the PCI-to-GPU map seen."""
+
+    file: str
+    hits: list[Hit] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    pci_map: dict[str, int] = field(default_factory=dict)
+    lines: int = 0
+    bytes: int = 0
+
+
+def _bus(pci: str) -> str:
+    """Normalise a PCI address to 'bus:device' lower case: '0000:3b:00.0' -> '3b:00'."""
+    parts = pci.lower().split(":")
+    bus = parts[-2] if len(parts) >= 2 else parts[-1]
+    dev = parts[-1].split(".")[0]
+    return f"{bus[-2:]}:{dev[:2]}"
+
+
+def _classify(line: bytes) -> list[tuple[str, re.Match[bytes]]]:
+    """Try only the rows whose needles occur in the line (usually one or two regexes)."""
+    rows = {r for m in PREFILTER.finditer(line.lower()) for r in ROWS_BY_NEEDLE[m.group()]}
+    return [(sid, m) for sid, pat in COMPILED if sid in rows and (m := pat.search(line))]
+
+
+def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> Hit:
+    pci = None
+    if sid == "xid":
+        code = int(m.group("xid"))
+        pci = _bus(m.group("pci").decode())
+        cat, spec, conf, meaning = XIDS.get(
+            code, ("faulty_gpu", 50, 0.4, "an Xid not in nonstop's table: check NVIDIA's catalog")
+        )
+        sid, meaning = f"xid_{code}", f"Xid {code}: {meaning}"
+    else:
+        s = BY_ID[sid]
+        cat, spec, conf, meaning = s.category, s.specificity, s.confidence, s.meaning
+    text = line.decode("utf-8", "replace").rstrip()[:MAX_LINE]
+    h = Hit(sid, cat, spec, conf, meaning, file, lineno, text, pci=pci)
+    for hp in _HOST_PATTERNS:
+        if hm := hp.search(line):
+            h.host = hm.group("host").decode()
+            if "gpu" in hm.groupdict():
+                h.gpu = int(hm.group("gpu"))
+            break
+    if rm := _RANK.search(line):
+        h.rank = int(rm.group("rank") or rm.group("rank2"))
+    if h.pci is None and (pm := _PCI.search(line)):
+        h.pci = pm.group("pci").decode().lower()
+    if h.gpu is None and h.pci is None and (gm := _GPU.search(line)):
+        h.gpu = int(next(g for g in gm.groups() if g is not None))
+    return h
+
+
+def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES) -> Scan:
+    """Scan one file (streaming, bounded memory) for signature hits."""
+    path = Path(path)
+    try:
+        f: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as e:
+        raise UserError(f"{path}: cannot read log ({e.strerror or e})") from None
+    result = Scan(file=str(path))
+    lineno, carry = 1, b""
+    with f:
+        while True:
+            block = f.read(chunk_bytes)
+            buf = carry + block
+            if not block:
+                if not buf:
+                    break
+                end = len(buf)  # the last line has no newline
+            else:
+                end = buf.rfind(b"\n") + 1
+                if end == 0:  # one line longer than a chunk: keep reading
+                    carry = buf
+                    continue
+            lineno = _scan_buffer(result, buf, end, lineno)
+            result.bytes += end
+            carry = buf[end:]
+            if not block:
+                lineno += 1  # the unterminated last line
+                break
+    result.lines = lineno - 1
+    return result
+
+
+def _scan_buffer(result: Scan, buf: bytes, end: int, lineno: int) -> int:
+    pos, done_to = 0, -1
+    for m in PREFILTER.finditer(buf.lower(), 0, end):  # lower() keeps every byte offset
+        start = buf.rfind(b"\n", 0, m.start()) + 1
+        if start <= done_to:
+            continue  # another match on a line already handled
+        stop = buf.find(b"\n", m.end(), end)
+        stop = end if stop < 0 else stop
+        lineno += buf.count(b"\n", pos, start)
+        pos, done_to = start, stop
+        line = buf[start:stop]
+        if b"00000000:" in line and (pm := PCI_MAP_LINE.match(line)):
+            result.pci_map[f"{pm.group('bus').decode().lower()}:{pm.group('dev').decode()}"] = int(
+                pm.group("gpu")
+            )
+            continue
+        for sid, sm in _classify(line):
+            h = _hit(sid, sm, line, result.file, lineno)
+            result.counts[h.signature] += 1
+            if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
+                result.hits.append(h)
+    return lineno + buf.count(b"\n", pos, end)
+
+
+def decide(
+    hits: list[Hit],
+    *,
+    pci_map: dict[str, int] | None = None,
+    default: Culprit | None = None,
+    counts: Counter[str] | None = None,
+) -> Verdict:
+    """Pick the most specific hit and build the verdict (culprit from its line, then defaults)."""
+    pci_map = pci_map or {}
+    if not hits:
+        return Verdict(verdict="No known failure signature in the logs.", confidence=0.1,
+                       culprits=[default] if default and default.rank is not None else [])  # fmt: skip
+    best = max(hits, key=lambda h: (h.specificity, -h.line))
+    same = [h for h in hits if h.category == best.category]
+    gpus = (h.gpu if h.gpu is not None else pci_map.get(h.pci or "") for h in [best, *same])
+    gpu = next((g for g in gpus if g is not None), None)
+    d = default or Culprit()
+    culprit = Culprit(
+        rank=next((h.rank for h in [best, *same] if h.rank is not None), d.rank),
+        host=best.host or next((h.host for h in same if h.host), None) or d.host,
+        gpu=gpu if gpu is not None else d.gpu,
+        evidence=[f"{best.file}:{best.line}: {best.text}"],
+    )
+    if best.pci and gpu is None:
+        culprit.evidence.append(f"PCI {best.pci}: no nvidia-smi line maps it to a GPU index")
+    n = (counts or Counter())[best.signature] or 1
+    conf = min(0.99, best.confidence + (0.05 if len(same) > 1 or n > 1 else 0.0))
+    cat = taxonomy.get(best.category)
+    where = ", ".join(
+        f"{k} {v}" for k, v in (("host", culprit.host), ("rank", culprit.rank),
+                                ("GPU", culprit.gpu)) if v is not None
+    )  # fmt: skip
+    others = sorted({h.signature for h in hits if h.category != best.category})
+    text = (f"{cat.name}: {best.meaning}" + (f" ({where})" if where else "")
+            + f". Action: {cat.action}." + (f" Also seen, read as symptoms or lesser causes: "
+                                            f"{', '.join(others[:6])}." if others else ""))  # fmt: skip
+    ordered = sorted(hits, key=lambda h: (h is not best, -h.specificity, h.file, h.line))
+    return Verdict(
+        verdict=text, category=best.category, action=cat.action, culprits=[culprit],
+        evidence=[f"{h.file}:{h.line}: [{h.signature}] {h.text}" for h in ordered[:MAX_EVIDENCE]],
+        confidence=conf, details={"evidence_lines": [h.to_dict() for h in ordered[:MAX_EVIDENCE]]},
+    )  # fmt: skip
+
+
+def triage_file(
+    path: str | Path,
+    *,
+    rank: int | None = None,
+    host: str | None = None,
+    pci_map: dict[str, int] | None = None,
+) -> Verdict:
+    """Classify one log file. `rank`/`host` are what the caller knows about who wrote it."""
+    s = scan(path)
+    pmap = {**s.pci_map, **(pci_map or {})}
+    v = decide(s.hits, pci_map=pmap, default=Culprit(rank=rank, host=host), counts=s.counts)
+    v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
+    return v
+
+
+def triage_files(
+    paths: list[str | Path], *, pci_map: dict[str, int] | None = None
+) -> tuple[list[Verdict], Verdict]:
+    """Each file's verdict, and one joint verdict over all of them (most specific hit wins)."""
+    scans = [scan(p) for p in paths]
+    pmap: dict[str, int] = {}
+    for s in scans:
+        pmap.update(s.pci_map)
+    pmap.update(pci_map or {})
+    per = []
+    for s in scans:
+        v = decide(s.hits, pci_map=pmap, counts=s.counts)
+        v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
+        per.append(v)
+    counts: Counter[str] = Counter()
+    for s in scans:
+        counts.update(s.counts)
+    joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
+    return per, joint
+
+
+def file_json(v: Verdict) -> dict[str, Any]:
+    """The per-input JSON of `nonstop triage --json`."""
+    c = v.culprits[0] if v.culprits else Culprit()
+    return {
+        "file": v.details.get("file"), "verdict": v.verdict, "category": v.category,
+        "action": v.action, "culprit": {"host": c.host, "rank": c.rank, "gpu": c.gpu},
+        "evidence": v.details.get("evidence_lines", []), "confidence": round(v.confidence, 3),
+        "lines": v.details.get("lines"), "bytes": v.details.get("bytes"),
+    }  # fmt: skip

@@ -1,0 +1,250 @@
+"""`nonstop report RUN_DIR --html [OUT]`: one self-contained HTML page (default RUN_DIR/report.html).
+
+The page needs no network: charts are SVG drawn here (nonstop.report.charts), the only script is
+report.js (tooltips, render check), both inlined, and a Content-Security-Policy forbids the page
+from loading anything else. It is laid out for a laptop screen (1366x768): the headline and the
+badput waterfall first, then the timeline, failures, stragglers, loss, power and checkpoints.
+
+    nonstop report runs/20261129-201500-a1b2c3 --html            # -> .../report.html
+    nonstop report runs/20261129-201500-a1b2c3 --html /tmp/r.html
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from html import escape
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from nonstop import __version__, taxonomy
+from nonstop.report import charts
+from nonstop.report import data as rd
+from nonstop.report.terminal import BADPUT_HELP, dur
+
+
+def _asset(name: str) -> str:
+    return (resources.files("nonstop.report") / "static" / name).read_text(encoding="utf-8")
+
+
+def render(data: rd.ReportData) -> str:
+    """The whole page as one string."""
+    parts = [_header(data)]
+    if data.warnings:
+        shown = "<br>".join(escape(w) for w in data.warnings[:5])
+        more = f" (and {len(data.warnings) - 5} more)" if len(data.warnings) > 5 else ""
+        parts.append(f'<div class="warn">Skipped event lines{more}:<br>{shown}</div>')
+    heat, note = charts.step_heatmap(data)
+    metrics = rd.telemetry_metrics(data)
+    power = ("power_w", "power (W)") if "power_w" in metrics else ("cpu_util_pct", "CPU use (%)")
+    cards = [
+        _headline(data),
+        _card(
+            "Where the time went",
+            "wall time stepped down by each kind of badput to the productive time",
+            charts.waterfall(data),
+            "waterfall",
+            legend=_badput_legend(),
+        ),
+        _card(
+            "Timeline",
+            "attempts, trained spans (green kept, orange redone), restart phases, "
+            "checkpoints, failures (red) and their detection (amber); hover for details",
+            charts.timeline(data),
+            "timeline",
+            full=True,
+        ),
+        _card(
+            "Failures by category",
+            "root causes, coloured by component group (Llama 3 taxonomy)",
+            charts.failure_bars(data),
+            "failures",
+            extra=_failure_table(data),
+        ),
+        _card(
+            "Loss",
+            "lead rank's loss by step; dashed: steps rolled back and redone",
+            charts.loss_chart(data),
+            "loss",
+        ),
+        _card(
+            "Step time per rank",
+            "each rank's busy time per step (compute, without waiting "
+            "for peers) over the run; a straggler is a darker row" + (f"; {note}" if note else ""),
+            heat,
+            "heatmap",
+            full=True,
+        ),
+        _card(
+            power[1].split(" (")[0].capitalize() + " and throughput",
+            f"{power[1]} of each "
+            "sampled device, tokens/s dashed on the right axis; red bands: down after a failure",
+            charts.telemetry_chart(data, power[0], power[1]),
+            "power",
+        ),
+        _card(
+            "Temperature and throughput",
+            "degrees Celsius, tokens/s dashed on the right axis",
+            charts.telemetry_chart(data, "temp_c", "temperature (°C)"),
+            "temperature",
+        ),
+        _card(
+            "Checkpoint blocking",
+            "seconds each save blocked training (dark) within the whole save (light)",
+            charts.checkpoint_chart(data),
+            "checkpoints",
+            extra=_checkpoint_note(data),
+        ),
+        _card(
+            "Recovery",
+            "detections, actions, health checks and restart phases",
+            "",
+            "",
+            extra=_recovery_tables(data),
+        ),
+    ]
+    parts.append('<div class="grid">' + "".join(cards) + "</div>")
+    page = Template(_asset("report.html"))
+    return page.substitute(
+        version=escape(__version__),
+        title=escape(f"nonstop report: {data.run_id}"),
+        body="\n".join(parts),
+        script=_asset("report.js"),
+    )
+
+
+def write(data: rd.ReportData, out: str | os.PathLike[str] | None = None) -> Path:
+    """Write the page (atomically) to `out`, default RUN_DIR/report.html; return its path."""
+    path = Path(out) if out is not None else Path(data.run_dir) / "report.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(render(data), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def _header(data: rd.ReportData) -> str:
+    when = dt.datetime.fromtimestamp(data.start, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return (f"<header><h1>nonstop report: {escape(data.run_id)}</h1><span class=meta>"
+            f"{escape(data.run_dir)} &middot; started {when} &middot; nonstop {__version__}"
+            "</span></header>")  # fmt: skip
+
+
+def _card(title: str, sub: str, chart: str, name: str, *, full: bool = False, extra: str = "",
+          legend: str = "") -> str:  # fmt: skip
+    body = f'<div class="chart" id="chart-{name}">{chart}</div>' if chart else ""
+    return (f'<section class="card{" full" if full else ""}"><h2>{escape(title)}</h2>'
+            f'<p class="sub">{escape(sub)}</p>{body}{legend}{extra}</section>')  # fmt: skip
+
+
+def _badput_legend() -> str:
+    items = [("productive", "steps whose progress survived"), *BADPUT_HELP.items()]
+    return '<div class="legend">' + "".join(
+        f'<span title="{escape(help_)}"><i style="background:{charts.COLORS[k]}"></i>'
+        f"{escape(k.replace('_', ' '))}</span>"
+        for k, help_ in items
+    ) + "</div>"  # fmt: skip
+
+
+def _headline(data: rd.ReportData) -> str:
+    s = data.summary
+    ettr = s["ettr"]
+    grade = "good" if ettr >= 0.9 else "fair" if ettr >= 0.7 else "poor"
+    ck = rd.checkpoint_stats(data)
+    tps = rd.tokens_per_s(data)
+    peak = _peak(data, "power_w")
+    temp = _peak(data, "temp_c")
+    figs = [
+        (dur(s["wall_s"]), "wall time"),
+        (dur(s["productive_s"]), "productive"),
+        (dur(sum(s["badput_s"].values())), "badput"),
+        (str(s["attempts"]), "attempts"),
+        (str(len(s["failures"])), "failures (root causes)"),
+        (str(s["final_step"]), "final step"),
+        (f"{s['steps_total']} / {s['steps_lost']}", "steps run / redone"),
+        ("-" if s["ideal_step_s"] is None else f"{s['ideal_step_s'] * 1000:.0f} ms", "ideal step"),
+        ("-" if tps is None else f"{tps:,.0f}", "tokens/s while training"),
+        (str(ck["checkpoints"]), "checkpoints"),
+        ("-" if ck["checkpoint_blocking_mean_s"] is None
+         else f"{ck['checkpoint_blocking_mean_s']:.2f} s", "mean checkpoint blocking"),
+        (f"{peak:.0f} W", "peak power (one device)") if peak is not None
+        else (f"{temp:.0f} °C", "peak temperature") if temp is not None
+        else ("-", "power (no GPU telemetry)"),
+    ]  # fmt: skip
+    cells = "".join(f"<div><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in figs)
+    return (f'<section class="card headline" id="headline"><div><h2>Effective training time'
+            f' ratio</h2><p class="sub">productive time over wall time (ETTR, goodput)</p>'
+            f'<div class="ettr {grade}" data-ettr="{ettr:.6f}">{ettr:.1%}<small>ETTR</small>'
+            f'</div></div><div class="figs">{cells}</div></section>')  # fmt: skip
+
+
+def _peak(data: rd.ReportData, metric: str) -> float | None:
+    vals = [m[metric] for *_, m in data.telemetry if metric in m]
+    return max(vals) if vals else None
+
+
+def _table(head: list[str], rows: list[list[Any]], numeric: frozenset[int] = frozenset()) -> str:
+    th = "".join(f"<th>{escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(
+            f'<td class="{"num" if i in numeric else "msg" if i == len(r) - 1 else ""}">'
+            f"{escape('' if v is None else str(v))}</td>" for i, v in enumerate(r)) + "</tr>"
+        for r in rows
+    )  # fmt: skip
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _failure_table(data: rd.ReportData) -> str:
+    fails = data.summary["failures"]
+    if not fails:
+        return '<p class="note">No failures.</p>'
+    rows = []
+    for fl in fails:
+        cat = fl.get("category") or taxonomy.UNKNOWN
+        name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
+        rows.append([fl["attempt"], f"t+{fl['time'] - data.start:.1f} s", fl["rank"], fl["host"],
+                     name, fl["action"], str(fl.get("message") or "")[:300]])  # fmt: skip
+    table = _table(["attempt", "when", "rank", "host", "category", "action", "detail"], rows)
+    return f"<details open><summary>{len(fails)} failure(s)</summary>{table}</details>"
+
+
+def _checkpoint_note(data: rd.ReportData) -> str:
+    ck = rd.checkpoint_stats(data)
+    if not ck["checkpoints"]:
+        return ""
+    return (f'<p class="note">{ck["checkpoints"]} saves; blocking mean '
+            f'{ck["checkpoint_blocking_mean_s"] or 0:.3f} s, max {ck["checkpoint_blocking_max_s"] or 0:.3f} s, '
+            f'total {ck["checkpoint_blocking_total_s"] or 0:.1f} s</p>')  # fmt: skip
+
+
+def _recovery_tables(data: rd.ReportData) -> str:
+    def rel(t: float | None) -> str:
+        return "" if t is None else f"t+{t - data.start:.1f} s"
+
+    out = []
+    if data.detections:
+        out.append("<details open><summary>detections</summary>" + _table(
+            ["attempt", "when", "kind", "rank", "host", "latency"],
+            [[d["attempt"], rel(d["time"]), d["kind"], d["rank"], d["host"],
+              "" if d["latency_s"] is None else f"{d['latency_s']:.2f} s"] for d in data.detections],
+        ) + "</details>")  # fmt: skip
+    if data.actions:
+        out.append("<details open><summary>actions</summary>" + _table(
+            ["attempt", "when", "action", "host", "reason"],
+            [[a["attempt"], rel(a["time"]), a["action"], a["host"], a["reason"]]
+             for a in data.actions]) + "</details>")  # fmt: skip
+    if data.health:
+        out.append("<details><summary>health checks</summary>" + _table(
+            ["attempt", "when", "check", "status", "host", "detail"],
+            [[h["attempt"], rel(h["time"]), h["name"], h["status"], h["host"], h["detail"]]
+             for h in data.health]) + "</details>")  # fmt: skip
+    if data.phases:
+        out.append("<details><summary>restart phases</summary>" + _table(
+            ["attempt", "phase", "start", "seconds"],
+            [[p["attempt"], p["phase"], rel(p["start"]), f"{p['end'] - p['start']:.2f}"]
+             for p in data.phases], numeric=frozenset({3})) + "</details>")  # fmt: skip
+    return "".join(out) or '<p class="note">Nothing to recover from: no detections or actions.</p>'

@@ -1,0 +1,162 @@
+"""Loading dumps: restricted unpickling, truncated files, formats, and the analysis on synthetic jobs."""
+
+import json
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from nonstop.diagnose import analyze_flight, flight
+from nonstop.diagnose.frdump import DumpError, load_dump, rank_of, safe_loads
+from nonstop.diagnose.synth import make_dump, write_job
+from nonstop.errors import UserError
+
+
+class _Evil:
+    """Unpickling this would run os.system: the classic malicious pickle."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_malicious_pickle_is_refused_and_runs_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    payload = pickle.dumps({"version": "2.10", "entries": [_Evil(marker)]})
+    assert not marker.exists()
+    with pytest.raises(pickle.UnpicklingError, match="refused global"):
+        safe_loads(payload)
+    (tmp_path / "rank-0").write_bytes(payload)
+    with pytest.raises(DumpError, match="refused global"):
+        load_dump(tmp_path / "rank-0")
+    # a truncated malicious dump goes through the salvage path: still refused
+    (tmp_path / "rank-1").write_bytes(payload[: len(payload) - 3])
+    with pytest.raises(DumpError):
+        load_dump(tmp_path / "rank-1")
+    assert not marker.exists(), "the dump executed code"
+    v = analyze_flight(tmp_path)  # the folder as a whole is still analyzed
+    assert any("refused global" in e for e in v.evidence)
+    assert not marker.exists()
+
+
+def test_builtin_containers_load(tmp_path: Path) -> None:
+    d = make_dump(4, 10)
+    assert safe_loads(pickle.dumps(d)) == d
+
+
+@pytest.mark.parametrize("fmt", ["pickle", "json"])
+def test_truncated_dump_keeps_the_entries_before_the_cut(tmp_path: Path, fmt: str) -> None:
+    d = make_dump(4, 3000)
+    data = pickle.dumps(d) if fmt == "pickle" else json.dumps(d).encode()
+    path = tmp_path / "rank-3"
+    path.write_bytes(data[: int(len(data) * 0.6)])
+    got, truncated = load_dump(path)
+    assert truncated
+    n = len(got["entries"])
+    assert 1000 < n < 3000
+    expected = d["entries"][:n]
+    if fmt == "json":  # JSON turns the (name, desc) tuple into a list
+        expected = json.loads(json.dumps(expected))
+    assert got["entries"] == expected
+
+
+def test_unreadable_files_are_reported_not_fatal(tmp_path: Path) -> None:
+    write_job(tmp_path, 4, 20, hang_rank=1)
+    (tmp_path / "rank-2").write_bytes(b"")
+    v = analyze_flight(tmp_path)
+    assert any("rank-2: empty file" in e for e in v.evidence)
+    assert {c.rank for c in v.culprits} == {1, 2}  # 2 left no usable dump while pg waits
+    with pytest.raises(UserError, match="no such flight-recorder folder"):
+        analyze_flight(tmp_path / "rank-2")  # a file, not a folder
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="no flight-recorder dumps"):
+        analyze_flight(tmp_path / "empty")
+
+
+def test_rank_from_file_names() -> None:
+    assert rank_of(Path("nccl_trace_rank_12")) == 12
+    assert rank_of(Path("rank-7.json")) == 7
+    assert rank_of(Path("README")) is None
+
+
+@pytest.mark.parametrize("fmt", ["pickle", "json"])
+def test_hang_names_the_rank_that_never_entered(tmp_path: Path, fmt: str) -> None:
+    write_job(tmp_path, 16, 40, hang_rank=5, fmt=fmt)
+    v = analyze_flight(tmp_path, hosts={r: f"node-{r // 8}" for r in range(16)})
+    assert [(c.rank, c.host) for c in v.culprits] == [(5, "node-0")]
+    pg = next(g for g in v.details["groups"] if g["state"] == "hung")
+    assert pg["pg"] == "1" and pg["frontier"] == 20 and pg["last_all_completed"] == 19
+    assert len(pg["waiting"]) == 15 and pg["never_entered"] == {"5": 19}
+    top = v.details["suspect_groups"][0]
+    assert top["most_often_last"] == 5  # its enqueues are the latest of every collective
+
+
+def test_dead_ranks_without_dumps_are_named(tmp_path: Path) -> None:
+    write_job(tmp_path, 8, 30, dead_ranks=(6,))
+    v = analyze_flight(tmp_path, world_size=8)
+    assert [c.rank for c in v.culprits] == [6]
+    assert v.details["missing_dumps"] == [6]
+    v2 = analyze_flight(tmp_path)  # membership from the NCCL dumps' pg_config
+    assert [c.rank for c in v2.culprits] == [6]
+    gloo_like = tmp_path / "gloo"  # gloo dumps have no pg_config: world size unknown
+    gloo_like.mkdir()
+    for r in range(7):
+        d = make_dump(8, 30)
+        d["pg_config"] = {}
+        (gloo_like / f"rank-{r}").write_bytes(pickle.dumps(d))
+    v3 = analyze_flight(gloo_like)
+    assert v3.culprits == [] and "waits in collective" in v3.verdict
+    assert [c.rank for c in analyze_flight(gloo_like, world_size=8).culprits] == [7]
+
+
+def test_mismatched_collective_is_a_desync(tmp_path: Path) -> None:
+    write_job(tmp_path, 8, 30, mismatch_rank=3)
+    v = analyze_flight(tmp_path)
+    assert v.category == "user_code_error" and v.action == "stop_and_page"
+    assert [c.rank for c in v.culprits] == [3]
+    m = next(g for g in v.details["groups"] if g["mismatches"])["mismatches"][0]
+    assert m["others"][0]["ranks"] == [3] and "[[1032, 4096]]" in m["others"][0]["op"]
+
+
+def test_victim_waiting_elsewhere_is_not_the_culprit(tmp_path: Path) -> None:
+    # ranks 0-3 in group A; rank 3 waits in group B (ranks 3, 4) for rank 4 that never came.
+    def entry(i: int, pg: str, seq: int, state: str) -> dict:
+        return {"record_id": i, "pg_id": int(pg), "process_group": (pg, "A" if pg == "1" else "B"),
+                "collective_seq_id": seq, "profiling_name": "nccl:all_reduce", "input_sizes": [[4]],
+                "input_dtypes": ["Float"], "output_sizes": [[4]], "state": state,
+                "retired": state == "completed", "time_created_ns": i}  # fmt: skip
+
+    dumps = {
+        0: [entry(0, "1", 1, "completed"), entry(1, "1", 2, "started")],
+        1: [entry(0, "1", 1, "completed"), entry(1, "1", 2, "started")],
+        2: [entry(0, "1", 1, "completed"), entry(1, "1", 2, "started")],
+        3: [entry(0, "1", 1, "completed"), entry(1, "2", 1, "started")],
+        4: [],
+    }
+    for r, es in dumps.items():
+        cfg = {"1": {"desc": "A", "ranks": "[0, 1, 2, 3]"}, "2": {"desc": "B", "ranks": "[3, 4]"}}
+        dump = {"version": "2.4", "pg_config": cfg, "entries": es}
+        (tmp_path / f"rank-{r}").write_bytes(pickle.dumps(dump))
+    v = analyze_flight(tmp_path)
+    assert [c.rank for c in v.culprits] == [4], v.to_dict()
+    assert "pg 2 (B)" in v.verdict
+
+
+def test_parallel_load_equals_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_job(tmp_path, 24, 30, hang_rank=11, mismatch_rank=2)
+    serial = analyze_flight(tmp_path, workers=1).to_dict()
+    monkeypatch.setattr(flight, "PARALLEL_MIN_FILES", 1)
+    parallel = analyze_flight(tmp_path, workers=2).to_dict()
+    assert parallel == serial
+
+
+def test_mismatch_on_the_reference_rank_itself(tmp_path: Path) -> None:
+    # rank 0 is read first and becomes the reference the others are compared against
+    write_job(tmp_path, 8, 30, mismatch_rank=0)
+    v = analyze_flight(tmp_path, workers=1)
+    assert [c.rank for c in v.culprits] == [0]
+    m = next(g for g in v.details["groups"] if g["mismatches"])["mismatches"][0]
+    assert m["ranks_expected"] == 7 and m["others"][0]["ranks"] == [0]

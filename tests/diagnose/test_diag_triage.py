@@ -1,0 +1,133 @@
+"""Log triage over the corpus in tests/corpus/logs (README there says what each file is)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nonstop import taxonomy
+from nonstop.cli import main as nonstop_main
+from nonstop.diagnose import signatures, triage, triage_file, triage_files
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "logs"
+
+# file -> (category, host, rank, gpu) the triage must find
+EXPECTED = {
+    "xid79_then_watchdog.log": ("faulty_gpu", "node-b", None, 2),  # rank 10 only timed out
+    "xid48_double_bit_ecc.log": ("gpu_hbm3_memory", "gpu-node-017", None, 3),
+    "xid94_contained_ecc.log": ("gpu_sram_memory", "h100-a12", None, None),
+    "xid95_uncontained_ecc.log": ("gpu_sram_memory", "h100-a13", None, None),
+    "xid119_gsp_timeout.log": ("gpu_system_processor", "node-c", None, None),
+    "xid120_gsp_error.log": ("gpu_system_processor", "node-c", None, None),
+    "xid74_nvlink.log": ("faulty_gpu", "node-d", None, 1),
+    "xid63_row_remap.log": ("gpu_hbm3_memory", "node-e", None, None),
+    "xid13_graphics_exception.log": ("software_bug", "node-f", None, None),
+    "xid_other_codes.log": ("gpu_hbm3_memory", "node-g", None, None),
+    "nccl_watchdog_timeout.log": ("nccl_watchdog_timeout", None, 3, None),
+    "nccl_ib_retry.log": ("network_switch_cable", "node-h", 13, 5),
+    "ib_link_down.log": ("network_switch_cable", "node-p", None, 3),  # NCCL on GPU 3 saw it
+    "nic_fatal.log": ("nic", "node-q", None, None),
+    "cuda_illegal_memory_access.log": ("software_bug", None, 6, None),
+    "cuda_uncorrectable_ecc.log": ("gpu_hbm3_memory", None, 2, None),
+    "cuda_oom.log": ("out_of_memory", None, 0, 0),
+    "host_oom_killer.log": ("out_of_memory", "node-i", None, None),
+    "gloo_connection_reset.log": ("unknown", None, 1, None),
+    "gloo_connect_full_mesh.log": ("unknown", None, 0, None),
+    "store_timeout.log": ("dependency", None, 4, None),
+    "no_space.log": ("storage", None, 0, None),
+    "stale_nfs.log": ("storage", "node-j", 7, None),
+    "io_error.log": ("storage", None, 3, None),
+    "nvme_error.log": ("ssd", "node-k", None, None),
+    "kernel_panic.log": ("server_chassis", "node-l", None, None),
+    "mce.log": ("cpu", "node-m", None, None),
+    "edac_memory.log": ("system_memory", "node-n", None, None),
+    "segfault.log": ("software_bug", "node-o", None, None),
+    "sigbus.log": ("software_bug", None, None, None),
+    "user_traceback.log": ("user_code_error", None, 0, None),
+    "nan_loss.log": ("silent_data_corruption", None, 0, None),
+    "clean.log": ("unknown", None, None, None),
+}
+
+
+def test_every_corpus_file_is_expected_and_documented() -> None:
+    files = {p.name for p in CORPUS.glob("*.log")}
+    assert files == set(EXPECTED)
+    readme = (CORPUS / "README.md").read_text()
+    assert all(f in readme for f in files)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_file(name: str) -> None:
+    category, host, rank, gpu = EXPECTED[name]
+    v = triage_file(CORPUS / name)
+    j = triage.file_json(v)
+    assert (j["category"], *j["culprit"].values()) == (category, host, rank, gpu), j
+    assert j["action"] == taxonomy.action_for(category)
+    if name != "clean.log":
+        assert j["evidence"] and all(e["line"] >= 1 for e in j["evidence"])
+        first = j["evidence"][0]
+        lines = (CORPUS / name).read_text().splitlines()
+        assert lines[first["line"] - 1].startswith(first["text"][:60])
+
+
+def test_every_required_xid_has_a_row_with_a_taxonomy_category() -> None:
+    for code in (13, 31, 43, 45, 48, 61, 62, 63, 64, 68, 74, 79, 92, 94, 95, 119, 120, 140):
+        assert code in signatures.XIDS
+    for s in signatures.SIGNATURES:
+        assert s.category in taxonomy.IDS, s.id
+        assert 0 < s.confidence <= 1 and 0 < s.specificity <= 100
+
+
+def test_root_cause_in_one_file_wins_over_symptoms_in_others() -> None:
+    per, joint = triage_files([CORPUS / "nccl_watchdog_timeout.log", CORPUS / "gloo_connection_reset.log",
+                               CORPUS / "xid79_then_watchdog.log"])  # fmt: skip
+    assert [v.category for v in per] == ["nccl_watchdog_timeout", "unknown", "faulty_gpu"]
+    assert joint.category == "faulty_gpu" and joint.action == "exclude_node"
+    assert joint.hosts == ["node-b"] and joint.culprits[0].gpu == 2
+
+
+@pytest.mark.parametrize("chunk", [17, 64, 4096])
+def test_streaming_chunks_give_identical_hits(tmp_path: Path, chunk: int) -> None:
+    big = tmp_path / "big.log"
+    body = b"".join((CORPUS / n).read_bytes() for n in sorted(EXPECTED))
+    filler = b"[rank0] step 10 loss 2.5 lr 3e-4 tokens/s 81234\n" * 50
+    big.write_bytes(filler + body + filler + b"no newline at the end: OutOfMemoryError")
+    ref = triage.scan(big)
+    got = triage.scan(big, chunk_bytes=chunk)
+    assert [(h.signature, h.line, h.text) for h in got.hits] == [
+        (h.signature, h.line, h.text) for h in ref.hits]  # fmt: skip
+    assert got.lines == ref.lines == big.read_bytes().count(b"\n") + 1
+    assert ref.hits[-1].signature == "cuda_oom" and ref.hits[-1].line == ref.lines
+
+
+def test_cli_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = nonstop_main(["triage", str(CORPUS / "xid48_double_bit_ecc.log"), str(CORPUS / "clean.log"),
+                       "--json"])  # fmt: skip
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    first = out["files"][0]
+    assert set(first) >= {"category", "action", "culprit", "evidence", "confidence"}
+    assert first["culprit"] == {"host": "gpu-node-017", "rank": None, "gpu": 3}
+    assert out["overall"]["category"] == "gpu_hbm3_memory"
+    assert nonstop_main(["triage", str(CORPUS / "mce.log")]) == 0
+    assert "cpu -> exclude_node" in capsys.readouterr().out
+    assert nonstop_main(["triage", "/nonexistent.log"]) == 2
+    assert "no such log file" in capsys.readouterr().err
+
+
+def test_prefilter_loses_no_line_any_signature_matches() -> None:
+    """Every corpus line that some row's full regex matches is found through the needles."""
+    for path in sorted(CORPUS.glob("*.log")):
+        lines = path.read_bytes().split(b"\n")
+        direct = {(i + 1, sid) for i, ln in enumerate(lines)
+                  for sid, pat in signatures.COMPILED if pat.search(ln)}  # fmt: skip
+        via = {(h.line, "xid" if h.signature.startswith("xid_") else h.signature)
+               for h in triage.scan(path).hits}  # fmt: skip
+        assert via == direct, path.name
+
+
+def test_needle_trie_matches_exactly_the_needles() -> None:
+    rx = signatures.literal_trie({"cuda error", "cuda", "nccl", "nvrm: xid"})
+    assert rx.pattern.count(b"|") < 4
+    assert [m.group() for m in rx.finditer(b"x cuda error; nccl nvrm: xid nvrm")] == [
+        b"cuda", b"nccl", b"nvrm: xid"]  # fmt: skip

@@ -1,0 +1,89 @@
+"""Several `nonstop run` agents on this machine against one c10d rendezvous act as nodes.
+
+The rendezvous store runs in the test process, as it would on a head node (or etcd): every
+agent joins it with is_host=false, so that excluding any node leaves the store in place.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import TINY, free_port, rows
+
+pytestmark = pytest.mark.slow
+
+
+def agent(run_dir, port, host, nnodes, *extra, steps=30):
+    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nnodes", nnodes,
+           "--nproc-per-node", "1", "--rdzv-backend", "c10d",
+           "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
+           "--rdzv-id", "mn", "--run-dir", str(run_dir),
+           "--host-name", host, "--no-self-test", "--monitor-interval", "0.2", *extra,
+           "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(steps),
+           "--checkpoint-every", "5"]  # fmt: skip
+    log = open(run_dir.parent / f"{host}.out", "w")  # noqa: SIM115 - closed in finish()
+    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+    p.log = log  # type: ignore[attr-defined]
+    return p
+
+
+@pytest.fixture
+def store():
+    from torch.distributed import TCPStore
+
+    port = free_port()
+    server = TCPStore("127.0.0.1", port, is_master=True, wait_for_workers=False)
+    yield port
+    del server
+
+
+def finish(p, timeout=240):
+    try:
+        p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    p.log.close()
+    out = Path(p.log.name).read_text()
+    lines = [x for x in out.splitlines() if "frame #" not in x and "OMP_NUM" not in x]
+    return p.returncode, "\n".join(lines[-60:])
+
+
+def test_failure_on_one_node_restarts_the_job_on_all(tmp_path, store):
+    port, run_dir = store, tmp_path / "run"
+    run_dir.parent.mkdir(exist_ok=True)
+    # faults are keyed by global rank: both agents get the spec, the node holding rank 1 fires
+    fault = ["--inject", "crash@step=12,rank=1"]
+    a = agent(run_dir, port, "node-a", "2", *fault)
+    b = agent(run_dir, port, "node-b", "2", *fault)
+    (ca, oa), (cb, ob) = finish(a), finish(b)
+    assert (ca, cb) == (0, 0), oa + ob
+    roots = rows(run_dir, "SELECT attempt, rank, host FROM failures WHERE root_cause = 1")
+    assert [(att, rank) for att, rank, _ in roots] == [(0, 1)], roots
+    assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 2
+    assert {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps")} == {"node-a", "node-b"}
+    assert rows(run_dir, "SELECT MAX(step) FROM steps")[0][0] == 29
+
+
+def test_excluded_node_leaves_and_a_spare_joins(tmp_path, store):
+    port, run_dir = store, tmp_path / "run"
+    run_dir.parent.mkdir(exist_ok=True)
+    fault = ["--inject", "crash@step=10,rank=1,xid=79"]
+    nodes = {h: agent(run_dir, port, h, "1:2", *fault, steps=80) for h in ("node-a", "node-b")}
+    deadline = time.monotonic() + 180
+    while all(p.poll() is None for p in nodes.values()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    bad = next(h for h, p in nodes.items() if p.poll() is not None)
+    good = next(h for h in nodes if h != bad)
+    code, out = finish(nodes[bad])
+    assert code == 93, out  # faulty GPU: this node asks not to be requeued
+    assert f"excluding node {bad}" in out
+    spare = agent(run_dir, port, "node-c", "1:2", steps=80)  # a hot spare joins the running job
+    (cg, og), (cs, os_) = finish(nodes[good]), finish(spare)
+    assert (cg, cs) == (0, 0), og + os_
+    failures = rows(run_dir, "SELECT host, category, action FROM failures WHERE root_cause = 1")
+    assert (bad, "faulty_gpu", "exclude_node") in failures
+    hosts_last = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE step >= 75")}
+    assert bad not in hosts_last and {good, "node-c"} <= hosts_last
