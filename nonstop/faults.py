@@ -14,7 +14,8 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     hang@step=60,rank=0,how=collective     wait forever in a collective no peer joins
     slow@rank=1,factor=1.3                 the compute phase takes 1.3x (from=, to= steps)
     exception@step=30,rank=0               raise RuntimeError in user code
-    diskfull@step=50,rank=0                checkpoint writes fail with ENOSPC from this step
+    diskfull@step=50,rank=0,to=70          checkpoint writes fail with ENOSPC from step 50 until
+                                           step 70 (to= omitted: until the attempt ends)
     crash@after=20,rank=1                  time-based (seconds after start): for scripts that
                                            do not use nonstop.runtime, driven by the bootstrap
 
@@ -127,6 +128,9 @@ class Injector:
         self.attempt, self.rank = attempt, rank
         self.report = report or (lambda f, msg: None)
         self.disk_full = False
+        self.on_disk_full: Callable[[bool], None] | None = None
+        """Called with True when a diskfull fault fires and False when it heals (`to=`): the
+        checkpoint storage arms or heals itself (see nonstop.checkpoint.FaultyStorage)."""
         self._fired: set[str] = set()
 
     @classmethod
@@ -152,6 +156,10 @@ class Injector:
         for f in self.faults:
             if f.step == step and f.kind != "slow":
                 self._fire(f, f"at step {step}")
+            elif f.kind == "diskfull" and f.to_step == step and self.disk_full:
+                self.disk_full = False  # the disk was cleaned up
+                if self.on_disk_full is not None:
+                    self.on_disk_full(False)
 
     def on_tick(self, elapsed_s: float) -> None:
         """Called periodically by the bootstrap thread: fire time-keyed faults that can fire
@@ -189,6 +197,8 @@ class Injector:
         elif f.kind == "diskfull":
             self.disk_full = True
             self.report(f, msg)
+            if self.on_disk_full is not None:
+                self.on_disk_full(True)
         elif f.kind == "hang":
             if f.how == "sigstop":
                 os.kill(os.getpid(), signal.SIGSTOP)

@@ -42,6 +42,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--data", default=None, help="text file or folder (default: Python's stdlib)")
     p.add_argument("--log-every", type=int, default=10)
+    p.add_argument("--save-final", default=None, metavar="PATH",
+                   help="rank 0 writes the final parameters here (torch.save), for comparing "
+                        "runs bit for bit")  # fmt: skip
     p.add_argument("--checkpoint-every", default="auto",
                    help="steps between checkpoints, 'auto' (Daly's optimum from the measured "
                         "save time and the run's MTBI) or 0 for none (default auto)")  # fmt: skip
@@ -131,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     if ckpt is not None:
         with rt.section("checkpoint"):  # the last write may take a while: not a hang
             ckpt.close()
+    if a.save_final and rank == 0:
+        torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, a.save_final)
     rt.lifecycle("finished", step=a.steps - 1)
     if world > 1:
         dist.barrier()
@@ -147,7 +152,17 @@ def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
 
     every = None if a.checkpoint_every == "auto" else int(a.checkpoint_every)
     cfg = CheckpointConfig(every_steps=every, keep_last=2)
-    return Checkpointer(rt.run_dir, config=cfg, events=rt, run_config=vars(a))
+    storage = None
+    if rt.faults and any(f.kind == "diskfull" for f in rt.faults.faults):
+        from nonstop.checkpoint import FaultyStorage
+        from nonstop.rundir import RunDir
+
+        faulty = FaultyStorage(RunDir(rt.run_dir).checkpoints)
+        rt.faults.on_disk_full = lambda full: faulty.arm() if full else faulty.heal()
+        storage = faulty
+    run_config = {k: v for k, v in vars(a).items() if k not in ("save_final", "log_every")}
+    return Checkpointer(rt.run_dir, config=cfg, events=rt, run_config=run_config,
+                        storage=storage)  # fmt: skip
 
 
 def _ddp_loss(ddp: torch.nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
