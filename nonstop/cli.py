@@ -26,6 +26,8 @@ VERBS: dict[str, tuple[str, str, str]] = {
     "triage": ("nonstop.diagnose.cli", "triage_main", "classify log files by failure signature"),
     "simulate": ("nonstop.sim.cli", "main", "Monte Carlo reliability and power of a job"),
     "plan": ("nonstop.plan.cli", "main", "scaling-law planning: size, tokens, days, energy"),
+    "drain": ("nonstop.supervisor.control", "drain_main", "checkpoint, then go on without a host"),
+    "restart": ("nonstop.supervisor.control", "restart_main", "checkpoint, then restart as is"),
 }
 
 

@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="nonstop demo", description=__doc__.split("\n")[0])
     p.add_argument("--run-dir", type=Path, default=None, help="default: a new folder in ./runs/")
     p.add_argument("--ranks", type=int, default=2, help="CPU ranks, 2 to 4 (default 2)")
-    p.add_argument("--steps", type=int, default=200, help="training steps (default 200)")
+    p.add_argument("--steps", type=int, default=500, help="training steps (default 500)")
     p.add_argument("--no-faults", action="store_true", help="train without injected faults")
     p.add_argument("--quiet", action="store_true", help="no live view")
     return p

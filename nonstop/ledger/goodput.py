@@ -142,11 +142,12 @@ def account(tl: Timeline) -> Goodput:
     for i, a in enumerate(attempts):
         mine = by_attempt.get(a.attempt, [])
         first = mine[0].start if mine else a.end
-        if i == 0:
+        if i == 0 or not prev_failed:
+            # after a planned stop, the wait for the requeue is idle; the start-up is startup
             segs.append((a.start, first, "startup"))
         else:
-            # the gap since the previous attempt plus this attempt's own start-up
-            segs.append((prev_end, first, "recovery" if prev_failed else "startup"))
+            # the gap since the failed attempt plus this attempt's own start-up
+            segs.append((prev_end, first, "recovery"))
         if a.failed:
             last = max((s.end for s in mine), default=first)
             fault = a.fault_time if a.fault_time is not None else last

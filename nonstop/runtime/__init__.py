@@ -95,6 +95,15 @@ class Runtime:
             path = rundir.RunDir(run_dir).events(attempt, rank)
             self.writer = EventWriter(path, run_id=run_id, attempt=attempt, rank=rank, host=host)
         self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
+        self.stop_at: int | None = None
+        """Set (by the bootstrap's watcher) when a planned stop is agreed: save after this many
+        steps, then exit (see nonstop.supervisor.control)."""
+
+    def planned_stop_due(self, steps_done: int) -> bool:
+        """True when the run must checkpoint now and exit: a drain, a restart or a scheduler's
+        preemption warning (SIGTERM, SIGUSR1) was agreed for this step. Call it after each
+        optimizer step with the number of steps done; every rank gets the same answer."""
+        return self.stop_at is not None and steps_done >= self.stop_at
 
     def _fault_fired(self, fault: Fault, message: str) -> None:
         # Written and flushed before the fault fires: the injector's own record of it.

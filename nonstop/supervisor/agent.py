@@ -34,6 +34,7 @@ from nonstop import rundir, taxonomy
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.supervisor import bootstrap
+from nonstop.supervisor.control import StopPlan
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
 from nonstop.supervisor.watchdog import Hang, Watchdog
@@ -43,6 +44,7 @@ EXIT_FAILED = 1
 EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
 EXIT_REQUEUE = 75  # EX_TEMPFAIL: planned stop after a checkpoint; requeue the job
 EXIT_EXCLUDE = 93  # this node is bad: do not requeue the job on it (as nvidia-resiliency-ext)
+EXIT_DRAINED = 0  # this node was drained by an operator: the job goes on without it
 STRAGGLER_CHECK_STEPS = 20  # online straggler scores every this many steps
 
 # Categories after which the collective self-test is worth its seconds.
@@ -66,6 +68,7 @@ class SupervisorConfig:
     exclude: bool = True
     faults: str = ""
     multi_node: bool = False
+    grace_period_s: float = 120.0
 
 
 class RunDirLogs(LogsSpecs):
@@ -108,6 +111,10 @@ class NonstopAgent(LocalElasticAgent):
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
+        self.signal_received: int | None = None
+        self.stop_plan: StopPlan | None = None
+        self._stop_deadline = 0.0
+        self._done_requests: set[str] = set()
         self.stragglers: Any = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
@@ -116,6 +123,9 @@ class NonstopAgent(LocalElasticAgent):
         self.policy = Policy(multi_node=cfg.multi_node)
         self.exit_code: int | None = None
         self.exit_message = ""
+        self.leaving = False
+        """True when this node leaves a job that goes on (excluded or drained): the rendezvous
+        must stay open for the others."""
         self.watchdog: Watchdog | None = None
         self.offsets: dict[Path, int] = {}
         self.last_decision: Decision | None = None
@@ -187,6 +197,13 @@ class NonstopAgent(LocalElasticAgent):
         result = super()._monitor_workers(worker_group)
         self._poll_events()
         try:
+            planned = self._planned(worker_group, result)
+        except Exception as e:
+            print(f"nonstop run: internal error in a planned stop ({e!r})", flush=True)
+            planned = None
+        if planned is not None:
+            return planned
+        try:
             if result.state == WorkerState.HEALTHY and self.watchdog is not None:
                 hang = self.watchdog.check()
                 if hang is not None:
@@ -236,7 +253,10 @@ class NonstopAgent(LocalElasticAgent):
         """Online straggler scores (nonstop.diagnose): a newly flagged rank is recorded as a
         detection of kind `straggler`; it slows the job but is not a failure."""
         report = self.stragglers.check()
-        for rank in sorted(set(report.flagged_ranks) - self._flagged):
+        # only ranks slower than their peers: a whole job slowing down together (a busy
+        # machine, a slow phase) is not a straggler
+        slower = {r for r, why in report.flagged_ranks.items() if "relative" in why}
+        for rank in sorted(slower - self._flagged):
             self._flagged.add(rank)
             st = self.watchdog.ranks.get(rank) if self.watchdog else None
             self.ledger.add_detection(
@@ -246,10 +266,123 @@ class NonstopAgent(LocalElasticAgent):
             print(f"nonstop run: rank {rank} is a straggler (scores below "
                   f"{self.stragglers.threshold})", flush=True)  # fmt: skip
 
+    # -- planned interruptions (nonstop.supervisor.control) ------------------------------------
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption. Only a flag here;
+        the monitor loop plans the stop."""
+        self.signal_received = signum
+
+    def _stop_step(self) -> int:
+        """The step after which every rank saves: a couple of seconds of steps ahead, so that
+        every rank's watcher has read the plan before it gets there; -1 without step data."""
+        wd = self.watchdog
+        if wd is None or not wd.step_durations:
+            return -1
+        median = sorted(wd.step_durations[-50:])[len(wd.step_durations[-50:]) // 2]
+        ahead = max(3, int(2.0 / max(median, 1e-3)) + 1)
+        return max(s.step for s in wd.ranks.values()) + 1 + ahead
+
+    def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
+        from nonstop.supervisor.control import (
+            StopPlan,
+            claim_stop,
+            pending_requests,
+            read_stop,
+        )  # fmt: skip
+
+        root = self.cfg.run_dir.root
+        if self.stop_plan is None:
+            trigger = None
+            if self.signal_received is not None:
+                name = signal.Signals(self.signal_received).name
+                trigger = ("preempt", None, f"{name} from the scheduler", f"signal-{name}")
+            else:
+                reqs = pending_requests(root, self._done_requests)
+                if reqs:
+                    r = reqs[0]
+                    trigger = (r["kind"], r.get("host"), r.get("reason") or "", r["id"])
+            adopted = read_stop(root, self.attempt)  # another node may have planned it
+            if adopted is not None:
+                self.stop_plan = adopted
+            elif trigger is not None:
+                kind, host, reason, rid = trigger
+                step = self._stop_step()
+                if (
+                    step < 0
+                    and kind != "preempt"
+                    and time.time() - self.attempt_start < (self.cfg.startup_timeout_s)
+                ):
+                    return None  # no step seen yet: wait, so that the checkpoint loses nothing
+                plan = StopPlan(attempt=self.attempt, step=step, kind=kind,
+                                host=host, reason=reason, request_id=rid, time=time.time())  # fmt: skip
+                self.stop_plan = claim_stop(root, plan)
+            if self.stop_plan is None:
+                return None
+            p = self.stop_plan
+            self._stop_deadline = time.time() + self.cfg.grace_period_s
+            self.ledger.add_action(
+                attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
+                reason=f"{p.kind} after step {p.step}: {p.reason} [{p.request_id}]",
+            )  # fmt: skip
+            print(f"nonstop run: planned {p.kind}: every rank checkpoints after step {p.step}, "
+                  f"then {'stops' if p.kind == 'preempt' else 'the job restarts'}", flush=True)  # fmt: skip
+        p = self.stop_plan
+        done = result.state == WorkerState.SUCCEEDED
+        late = time.time() > self._stop_deadline or p.step < 0
+        if not (done or late or result.state == WorkerState.FAILED):
+            return None
+        return self._finish_planned(worker_group, p, result)
+
+    def _finish_planned(self, worker_group: WorkerGroup, p: Any, result: RunResult) -> RunResult:
+        clean = result.state == WorkerState.SUCCEEDED
+        now = time.time()
+        if not clean:
+            self._stop_workers(worker_group)
+        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="planned")
+        mine = p.kind == "drain" and p.host == self.cfg.host
+        leaves = p.kind == "preempt" or mine
+        self.ledger.add_failure(
+            attempt=self.attempt, time_s=p.time, category="host_maintenance",
+            action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
+            message=f"planned {p.kind} after step {p.step}: {p.reason}"
+                    + ("" if clean else " (grace period ran out: progress since the last "
+                                        "checkpoint is lost)"),
+            planned=True,
+        )  # fmt: skip
+        self._done_requests.add(p.request_id)
+        req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
+        with contextlib.suppress(OSError):
+            req.rename(req.with_suffix(".done"))
+        self._ingest(force=True)
+        outcome = "drained" if mine else ("planned_stop" if leaves else "planned_restart")
+        self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=outcome,
+                               host=self.cfg.host, reason=f"{p.reason} [{p.request_id}]")  # fmt: skip
+        self.stop_plan, self.signal_received = None, None
+        if leaves:
+            self._remaining_restarts = 0
+            self.leaving = mine
+            self.exit_code = EXIT_DRAINED if mine else EXIT_REQUEUE
+            self.exit_message = (f"drained by request: {p.reason}" if mine else
+                                 f"stopped after a checkpoint at step {p.step} ({p.reason}); "
+                                 f"requeue the job to resume")  # fmt: skip
+            if clean and not mine:
+                return result  # every rank saved and exited 0
+            if mine:  # leave now: the others restart without us (no exit barrier with them)
+                return RunResult(state=WorkerState.FAILED)
+            failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
+                        for w in worker_group.workers}  # fmt: skip
+            return RunResult(state=WorkerState.FAILED, failures=failures)
+        print(f"nonstop run: planned {p.kind} done at step {p.step}; restarting", flush=True)
+        self._restart_workers(worker_group)
+        return RunResult(state=WorkerState.HEALTHY)
+
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""
         try:
-            (n,) = self.ledger.rows("SELECT COUNT(*) FROM failures WHERE root_cause = 1")[0]
+            (n,) = self.ledger.rows(
+                "SELECT COUNT(*) FROM failures WHERE root_cause = 1 AND planned = 0"
+            )[0]
             (wall,) = self.ledger.rows(
                 "SELECT SUM(COALESCE(end_time, start_time) - start_time) FROM attempts"
             )[0]
@@ -426,6 +559,7 @@ class NonstopAgent(LocalElasticAgent):
             self.exit_message = f"stopped: {d.reason} [{d.category}]; a human must look"
         elif action == "exclude_node":
             self._remaining_restarts = 0
+            self.leaving = True
             self.exit_code = EXIT_EXCLUDE
             self.exit_message = (
                 f"excluding node {self.cfg.host}: {d.reason} [{d.category}]; "

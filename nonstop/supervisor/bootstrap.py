@@ -139,6 +139,13 @@ class Watcher(threading.Thread):
                 self.rt.emit("lifecycle", phase="dumped", files=files)
         if self.rt.faults:
             self.rt.faults.on_tick(time.monotonic() - self.t0)
+        if self.rt.stop_at is None and self.rt.run_dir is not None:
+            from nonstop.supervisor.control import read_stop
+
+            plan = read_stop(self.rt.run_dir, self.rt.attempt)
+            if plan is not None:
+                self.rt.stop_at = plan.step
+                self.rt.emit("lifecycle", phase="stop_planned", step=plan.step, kind=plan.kind)
 
 
 def _write_error_file(exc: BaseException) -> None:
@@ -164,6 +171,10 @@ def main(argv: list[str]) -> int:
     if os.environ.get(ENV_MERGE_STDERR) == "1":
         os.dup2(1, 2)  # one log per rank: stderr goes where stdout goes
     _die_with_parent()
+    # Slurm's --signal warning reaches every process of the step: the agent plans the stop,
+    # the ranks must not die of it
+    for sig in (signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(sig, signal.SIG_IGN)
     faulthandler.enable(all_threads=True)
     os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)  # turn the flight recorder on
     if not argv:

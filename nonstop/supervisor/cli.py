@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FAULT",
         help="inject a fault, e.g. crash@step=40,rank=1 (see nonstop.faults)",
     )
+    g.add_argument("--grace-period", type=float, default=120.0, metavar="SECONDS",
+                   help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
+                        "every rank to checkpoint before it is stopped anyway (default 120)")  # fmt: skip
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
     )
@@ -160,7 +163,7 @@ def main(argv: list[str]) -> int:
     config = {
         "run_id": run_id,
         "argv": argv,
-        "host": args.host_name or socket.gethostname(),
+        "host": _host_name(args),
         "started": time.time(),
         "torchrun": {k: v for k, v in vars(args).items() if _jsonable(v)},
     }
@@ -168,7 +171,13 @@ def main(argv: list[str]) -> int:
         rd.write_config(config)
     from nonstop.supervisor.launch import launch
 
+    args.host_name = _host_name(args)
     return launch(args, rd, run_id=run_id, hang_timeout_s=hang, faults=faults, checks=checks)
+
+
+def _host_name(args: argparse.Namespace) -> str:
+    """--host-name, else $NONSTOP_HOST (a pod's node name), else the hostname."""
+    return args.host_name or os.environ.get(rundir.ENV_HOST) or socket.gethostname()
 
 
 def _jsonable(v: Any) -> bool:

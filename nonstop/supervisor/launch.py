@@ -8,6 +8,8 @@ codes of nonstop run.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import socket
 import sys
 import time
@@ -21,6 +23,8 @@ from nonstop import rundir
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
 from nonstop.supervisor.live import LiveView
+
+PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
 
 def _resume(ledger: Ledger, run_dir: rundir.RunDir) -> int:
@@ -53,6 +57,9 @@ def launch(
     faults: str, checks: list[str],
 ) -> int:  # fmt: skip
     config, cmd, cmd_args = config_from_args(args)
+    # torch's process context would turn SIGTERM into an immediate teardown: nonstop handles
+    # SIGTERM (and Slurm's SIGUSR1/SIGUSR2 warnings) as a planned stop after a checkpoint
+    os.environ["TORCHELASTIC_SIGNALS_TO_HANDLE"] = "SIGINT,SIGHUP,SIGQUIT"
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
@@ -69,6 +76,7 @@ def launch(
         evidence_timeout_s=args.evidence_timeout, health_checks=checks,
         self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
         exclude=not args.no_exclude, faults=faults, multi_node=config.max_nodes > 1,
+        grace_period_s=args.grace_period,
     )  # fmt: skip
     params = RendezvousParameters(
         backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
@@ -103,21 +111,27 @@ def launch(
     try:
         if live is not None:
             live.start()
+        for sig in PREEMPTION_SIGNALS:  # the scheduler's warning: checkpoint, then stop
+            signal.signal(sig, agent.on_signal)
         result = agent.run()
-        code = ag.EXIT_OK if not result.is_failed() else (agent.exit_code or ag.EXIT_FAILED)
+        if agent.exit_code is not None:
+            code = agent.exit_code
+        else:
+            code = ag.EXIT_FAILED if result.is_failed() else ag.EXIT_OK
     except ChildFailedError:
-        code = agent.exit_code or ag.EXIT_FAILED
+        code = ag.EXIT_FAILED if agent.exit_code is None else agent.exit_code
     finally:
         if live is not None:
             live.stop()
-        if agent.exit_code != ag.EXIT_EXCLUDE:  # an excluded node leaves; the job goes on
+        if not agent.leaving:  # an excluded or drained node leaves; the job goes on
             spec.rdzv_handler.shutdown()
         agent._ingest(force=True)
         ledger.close()
         if metrics is not None:
             metrics.stop()
     if code == ag.EXIT_OK:
-        print(f"nonstop run: finished; see `nonstop report {rd.root}`")
+        done = agent.exit_message or "finished"
+        print(f"nonstop run: {done}; see `nonstop report {rd.root}`")
     else:
         print(f"nonstop run: {agent.exit_message or 'failed'} (exit {code}); "
               f"see `nonstop diagnose {rd.root}`")  # fmt: skip

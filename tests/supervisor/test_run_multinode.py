@@ -87,3 +87,31 @@ def test_excluded_node_leaves_and_a_spare_joins(tmp_path, store):
     assert (bad, "faulty_gpu", "exclude_node") in failures
     hosts_last = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE step >= 75")}
     assert bad not in hosts_last and {good, "node-c"} <= hosts_last
+
+
+def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
+    from nonstop.ledger import summarize_run
+
+    port, run_dir = store, tmp_path / "run"
+    run_dir.parent.mkdir(exist_ok=True)
+    nodes = {h: agent(run_dir, port, h, "1:2", steps=1200) for h in ("node-a", "node-b")}
+    deadline = time.monotonic() + 120
+    while not any_steps(run_dir) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    r = subprocess.run([sys.executable, "-m", "nonstop.cli", "drain", str(run_dir),
+                        "--host", "node-b", "--reason", "firmware upgrade", "--wait", "60"],
+                       capture_output=True, text=True, timeout=90)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    cb, ob = finish(nodes["node-b"])
+    assert cb == 0 and "drained by request" in ob, ob
+    ca, oa = finish(nodes["node-a"])
+    assert ca == 0, oa
+    s = summarize_run(run_dir).to_dict()
+    assert s["steps_lost"] == 0 and s["final_step"] == 1199
+    hosts_after = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE attempt = 1")}
+    assert hosts_after == {"node-a"}
+    assert any(f["planned"] and "firmware" in f["message"] for f in s["failures"])
+
+
+def any_steps(run_dir):
+    return any(p.stat().st_size > 2000 for p in run_dir.glob("events/attempt-0/rank-*.jsonl"))

@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[train] {model.num_params() / 1e6:.2f} M params, world {world}, "
               f"steps {start}..{a.steps}", flush=True)  # fmt: skip
     t_log = time.perf_counter()
+    planned = False
     for step in range(start, a.steps):
         with rt.step(step) as st:
             with st.phase("data"):
@@ -126,6 +127,15 @@ def main(argv: list[str] | None = None) -> int:
             st.record(loss=loss.item(), tokens=x.numel() * world, lr=sched.get_last_lr()[0])
         if ckpt is not None:
             ckpt.maybe_save(step + 1, state)  # blocks only while staging to CPU memory
+        if rt.planned_stop_due(step + 1):  # drain, restart or preemption: save, then stop
+            if ckpt is not None:
+                with rt.section("checkpoint"):
+                    last = ckpt.wait()
+                    if last is None or not last.ok or last.step != step + 1:
+                        ckpt.save(step + 1, state, wait=True)
+            rt.lifecycle("planned_stop", step=step)
+            planned = True
+            break
         if rank == 0 and (step + 1) % a.log_every == 0:
             dt = (time.perf_counter() - t_log) / a.log_every
             print(f"[train] step {step + 1}/{a.steps} loss {loss.item():.4f} "
@@ -134,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     if ckpt is not None:
         with rt.section("checkpoint"):  # the last write may take a while: not a hang
             ckpt.close()
-    if a.save_final and rank == 0:
+    if a.save_final and rank == 0 and not planned:
         torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, a.save_final)
-    rt.lifecycle("finished", step=a.steps - 1)
+    if not planned:
+        rt.lifecycle("finished", step=a.steps - 1)
     if world > 1:
         dist.barrier()
         dist.destroy_process_group()

@@ -1,0 +1,162 @@
+"""Planned interruptions: the run's control channel, and `nonstop drain` / `nonstop restart`.
+
+An operator (or the scheduler's warning signal) asks for a planned stop; the run must lose no
+progress. The channel is files in run_dir/control/, which every node's agent and every rank can
+see on the shared filesystem the run directory already needs:
+
+    request-<id>.json        an operator's request: drain a host, or restart as is
+    stop-attempt-N.json      the agreed plan: every rank checkpoints after step S, then exits
+
+The first agent to claim the stop plan (an exclusive create) fixes S for all nodes, so ranks on
+different nodes cannot disagree on the step at which they save together. S is far enough
+ahead (a couple of seconds of steps) that every rank's watcher thread sees the plan before it
+gets there.
+
+    nonstop drain RUN_DIR --host node-7 --reason "GPU 3 throttling"
+    nonstop restart RUN_DIR --reason "new dataset mix"
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import secrets
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from nonstop import rundir
+from nonstop.errors import UserError
+
+KINDS = ("preempt", "drain", "restart")
+
+
+@dataclass(frozen=True)
+class StopPlan:
+    """Every rank saves a checkpoint after `step` steps, then exits; `kind` says what follows."""
+
+    attempt: int
+    step: int
+    kind: str  # preempt (stop, exit 75), drain (`host` leaves, others restart), restart
+    host: str | None
+    reason: str
+    request_id: str
+    time: float
+
+
+def stop_path(run_dir: Path, attempt: int) -> Path:
+    return rundir.RunDir(run_dir).control / f"stop-attempt-{attempt}.json"
+
+
+def claim_stop(run_dir: Path, plan: StopPlan) -> StopPlan:
+    """Write the plan unless another agent already did; return the plan in force."""
+    path = stop_path(run_dir, plan.attempt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path.with_suffix(".claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            existing = read_stop(run_dir, plan.attempt)
+            if existing is not None:
+                return existing
+            time.sleep(0.05)
+        raise RuntimeError(f"{path}: claimed by another agent but never written") from None
+    os.close(fd)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(asdict(plan)))
+    os.replace(tmp, path)
+    return plan
+
+
+def read_stop(run_dir: Path, attempt: int) -> StopPlan | None:
+    try:
+        return StopPlan(**json.loads(stop_path(run_dir, attempt).read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def write_request(run_dir: Path, kind: str, *, host: str | None, reason: str) -> str:
+    if kind not in ("drain", "restart"):
+        raise UserError(f"unknown request {kind!r}")
+    rid = time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    control = rundir.RunDir(run_dir).control
+    control.mkdir(parents=True, exist_ok=True)
+    tmp = control / f".request-{rid}.tmp"
+    body = {"id": rid, "kind": kind, "host": host, "reason": reason, "time": time.time()}
+    tmp.write_text(json.dumps(body))
+    os.replace(tmp, control / f"request-{rid}.json")
+    return rid
+
+
+def pending_requests(run_dir: Path, done: set[str]) -> list[dict[str, Any]]:
+    control = rundir.RunDir(run_dir).control
+    out = []
+    for p in sorted(control.glob("request-*.json")) if control.is_dir() else []:
+        with contextlib.suppress(OSError, ValueError):
+            body = json.loads(p.read_text())
+            if body.get("id") not in done and body.get("kind") in ("drain", "restart"):
+                out.append(body)
+    return out
+
+
+# -- the operator's commands ---------------------------------------------------------------
+
+
+def _wait_for_outcome(run_dir: Path, rid: str, timeout_s: float) -> int:
+    from nonstop.ledger import Ledger
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        try:
+            with Ledger.open(rundir.RunDir(run_dir).ledger, readonly=True) as led:
+                rows = led.rows(
+                    "SELECT action, reason FROM actions WHERE reason LIKE ? ORDER BY time",
+                    (f"%[{rid}]%",),
+                )
+        except UserError:
+            continue
+        done = [r for r in rows if r[0] in ("planned_restart", "drained", "planned_stop_failed")]
+        if done:
+            print(f"{done[-1][0]}: {done[-1][1]}")
+            return 0 if done[-1][0] != "planned_stop_failed" else 1
+    print(f"no outcome within {timeout_s:g} s; the request stays queued ({rid})")
+    return 1
+
+
+def _parser(prog: str, with_host: bool) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog)
+    p.add_argument("run_dir", help="the run directory of a running `nonstop run`")
+    if with_host:
+        p.add_argument("--host", required=True, help="the node to take out (its --host-name)")
+    p.add_argument("--reason", default="", help="recorded in the ledger")
+    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="wait this long for the outcome (default: return at once)")  # fmt: skip
+    return p
+
+
+def _request(argv: list[str], kind: str) -> int:
+    a = _parser(f"nonstop {kind}", kind == "drain").parse_args(argv)
+    rd = rundir.open_existing(a.run_dir)
+    if not rd.ledger.exists():
+        raise UserError(f"{a.run_dir} has no ledger: is `nonstop run` running there?")
+    host = getattr(a, "host", None)
+    rid = write_request(rd.root, kind, host=host, reason=a.reason)
+    what = f"drain {host}" if kind == "drain" else "restart"
+    print(f"requested {what} ({rid}): every rank checkpoints at the next agreed step, then "
+          f"the job {'continues without ' + str(host) if host else 'restarts'}")  # fmt: skip
+    return _wait_for_outcome(rd.root, rid, a.wait) if a.wait > 0 else 0
+
+
+def drain_main(argv: list[str]) -> int:
+    """`nonstop drain RUN_DIR --host HOST [--reason TEXT] [--wait S]`."""
+    return _request(argv, "drain")
+
+
+def restart_main(argv: list[str]) -> int:
+    """`nonstop restart RUN_DIR [--reason TEXT] [--wait S]`."""
+    return _request(argv, "restart")
