@@ -28,6 +28,7 @@ record. Standard library only; the collective hang imports torch lazily.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import signal
 import sys
@@ -87,7 +88,10 @@ def parse(spec: str) -> Fault:
             elif key == "attempt":
                 kw["attempt"] = None if value == "*" else int(value)
             elif key in ("after", "factor"):
-                kw["after_s" if key == "after" else key] = float(value)
+                number = float(value)
+                if not math.isfinite(number):
+                    raise UserError(f"fault {spec!r}: {key}={value!r} is not a finite number")
+                kw["after_s" if key == "after" else key] = number
             elif key == "signal":
                 sig = value.upper() if value.upper().startswith("SIG") else "SIG" + value.upper()
                 if not hasattr(signal, sig):

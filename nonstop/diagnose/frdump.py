@@ -26,6 +26,7 @@ import io
 import json
 import pickle
 import re
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,8 @@ def _salvage_pickle(data: bytes) -> dict[str, Any] | None:
     except pickle.UnpicklingError as err:
         if "refused global" in str(err):
             raise
-    except (EOFError, ValueError, IndexError, KeyError, TypeError):
+    except (EOFError, ValueError, IndexError, KeyError, TypeError, AttributeError,
+            OverflowError, MemoryError, struct.error):  # fmt: skip
         pass
     found: dict[int, dict[str, Any]] = {}
     top: dict[str, Any] = {}
@@ -135,7 +137,8 @@ def load_dump(path: str | Path) -> tuple[dict[str, Any], bool]:
             if "refused global" in str(e):
                 raise DumpError(f"{path}: {e}") from None
             obj = None
-        except (EOFError, ValueError, IndexError, KeyError, TypeError, MemoryError):
+        except (EOFError, ValueError, IndexError, KeyError, TypeError, MemoryError,
+                AttributeError, OverflowError, struct.error):  # fmt: skip
             obj = None
         if obj is None:
             try:

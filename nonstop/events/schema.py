@@ -130,14 +130,18 @@ def from_dict(d: Any) -> Event:
     missing = [f for f in KINDS.get(kind, ()) if f not in payload]
     if missing:
         raise SchemaError(f"{kind} record lacks payload field(s) {', '.join(missing)}")
+    try:
+        mono, wall = float(d["mono"]), float(d["time"])
+    except OverflowError:
+        raise SchemaError("field 'mono' or 'time' is out of range") from None
     return Event(
         schema_version=d["schema_version"],
         run_id=d["run_id"],
         attempt=d["attempt"],
         rank=d["rank"],
         host=d["host"],
-        mono=float(d["mono"]),
-        time=float(d["time"]),
+        mono=mono,
+        time=wall,
         kind=kind,
         payload=payload,
     )

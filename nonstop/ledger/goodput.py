@@ -9,6 +9,8 @@ with no overlap and no gap, into productive time and named badput:
     detection        from the fault to its detection
     recovery         from detection to the next attempt's first step (teardown, health checks,
                      restart, rendezvous, checkpoint load)
+    planned          a planned interruption (drain, restart, preemption): from the stop request
+                     to the next attempt's first step, requeue wait included
     straggler        time of slow steps above the run's ideal step time
     idle             everything else: gaps between steps, shutdown, the supervisor being down
 
@@ -25,10 +27,11 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-BADPUT = ("startup", "checkpoint", "lost_progress", "detection", "recovery", "straggler", "idle")
+BADPUT = ("startup", "checkpoint", "lost_progress", "detection", "recovery", "planned",
+          "straggler", "idle")  # fmt: skip
 # Highest priority first: a checkpoint save inside a step's span is checkpoint, not productive.
 PRIORITY = ("checkpoint", "detection", "recovery", "lost_progress", "straggler", "productive",
-            "startup")  # fmt: skip
+            "planned", "startup")  # fmt: skip
 MAD_K = 3.0  # steps slower than median + 3 MAD are stragglers (Google ml-goodput-measurement)
 MAD_SCALE = 1.4826  # MAD of a normal distribution's sigma
 
@@ -43,6 +46,8 @@ class AttemptSpan:
     """When the failure happened (last progress); None: unknown, taken as the last step's end."""
     detect_time: float | None = None
     """When it was detected; None: unknown, taken as the attempt's end."""
+    planned: bool = False
+    """Ended by a planned interruption; `fault_time` is then when the stop was requested."""
 
 
 @dataclass(frozen=True)
@@ -137,17 +142,18 @@ def account(tl: Timeline) -> Goodput:
     by_attempt: dict[int, list[StepSpan]] = {}
     for s in steps:
         by_attempt.setdefault(s.attempt, []).append(s)
-    prev_failed = False
+    prev_failed = prev_planned = False
     prev_end = run_start
     for i, a in enumerate(attempts):
         mine = by_attempt.get(a.attempt, [])
         first = mine[0].start if mine else a.end
-        if i == 0 or not prev_failed:
-            # after a planned stop, the wait for the requeue is idle; the start-up is startup
-            segs.append((a.start, first, "startup"))
+        if i > 0 and (prev_failed or prev_planned):
+            # the gap since the interrupted attempt plus this attempt's own start-up
+            segs.append((prev_end, first, "recovery" if prev_failed else "planned"))
         else:
-            # the gap since the failed attempt plus this attempt's own start-up
-            segs.append((prev_end, first, "recovery"))
+            segs.append((a.start, first, "startup"))
+        if a.planned and a.fault_time is not None:
+            segs.append((a.fault_time, a.end, "planned"))  # the agreed save and the stop
         if a.failed:
             last = max((s.end for s in mine), default=first)
             fault = a.fault_time if a.fault_time is not None else last
@@ -155,7 +161,7 @@ def account(tl: Timeline) -> Goodput:
             segs.append((min(last, fault), fault, "lost_progress"))  # the partial step
             segs.append((fault, max(fault, detect), "detection"))
             segs.append((detect, a.end, "recovery"))
-        prev_failed, prev_end = a.failed, a.end
+        prev_failed, prev_planned, prev_end = a.failed, a.planned, a.end
 
     totals = _sweep(segs, run_start, run_end)
     productive = totals.pop("productive", 0.0)

@@ -8,6 +8,7 @@ complete lines are consumed; a torn last line is picked up once its writer finis
 from __future__ import annotations
 
 import json
+import sqlite3
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,13 +74,20 @@ def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
         warnings.simplefilter("always", EventWarning)
         with ledger.transaction() as conn:
             for event in iter_events(path, start_offset=start, stats=read):
-                sql_row = _row(event)
-                if sql_row is not None:
-                    try:
+                try:
+                    sql_row = _row(event)
+                    if sql_row is not None:
                         conn.execute(*sql_row)
-                    except (TypeError, ValueError, KeyError) as e:  # payload of wrong types
-                        read.corrupt += 1
-                        warnings.warn(f"{path}: skipped a malformed {event.kind} event: {e}",
+                except (
+                    TypeError,
+                    ValueError,
+                    KeyError,
+                    OverflowError,
+                    sqlite3.ProgrammingError,
+                    sqlite3.InterfaceError,
+                ) as e:  # fmt: skip  (a payload of wrong types)
+                    read.corrupt += 1
+                    warnings.warn(f"{path}: skipped a malformed {event.kind} event: {e}",
                                       EventWarning, stacklevel=2)  # fmt: skip
             conn.execute(
                 "INSERT INTO ingested VALUES (?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET"

@@ -55,7 +55,10 @@ def rates_from_ledger(ledger: Ledger) -> ObservedRates:
     ]
     blocking = [b - a for a, b in tl.checkpoint_blocks]
     detection = [
-        float(r[0]) for r in ledger.rows("SELECT latency_s FROM detections WHERE latency_s >= 0")
+        float(r[0])
+        for r in ledger.rows(
+            "SELECT latency_s FROM detections WHERE latency_s >= 0 AND kind != 'straggler'"
+        )
     ]
     return ObservedRates(
         node_days=node_days,

@@ -52,8 +52,14 @@ def load_timeline(ledger: Ledger) -> Timeline:
     detections = {
         int(r[0]): (r[1], float(r[2]))
         for r in ledger.rows(
-            "SELECT attempt, last_progress_time, MIN(detection_time) FROM detections"
-            " GROUP BY attempt"
+            "SELECT attempt, MIN(last_progress_time), MIN(detection_time) FROM detections"
+            " WHERE kind != 'straggler' GROUP BY attempt"
+        )
+    }
+    planned_at = {
+        int(r[0]): float(r[1])
+        for r in ledger.rows(
+            "SELECT attempt, MIN(time) FROM failures WHERE planned = 1 GROUP BY attempt"
         )
     }
     rows = ledger.rows("SELECT attempt, start_time, end_time, outcome FROM attempts")
@@ -64,6 +70,10 @@ def load_timeline(ledger: Ledger) -> Timeline:
             n = int(r[0])
             end = r[2] if r[2] is not None else seen.get(n, (r[1], r[1]))[1]
             failed = r[3] == "failed" or (r[3] not in ORDERLY and n != last)
+            if r[3] == "planned":
+                attempts.append(AttemptSpan(n, float(r[1]), float(end), False,
+                                            planned_at.get(n), None, planned=True))  # fmt: skip
+                continue
             fault, detect = detections.get(n, (None, None))
             attempts.append(AttemptSpan(n, float(r[1]), float(end), failed, fault, detect))
     else:

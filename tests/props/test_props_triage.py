@@ -1,0 +1,69 @@
+"""Property tests: log triage classifies any text or bytes into the taxonomy, without crashing."""
+
+from __future__ import annotations
+
+from conftest import bounded, digest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nonstop import cli, taxonomy
+from nonstop.diagnose.signatures import BY_ID
+from nonstop.diagnose.triage import CHUNK_BYTES, scan, triage_file
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+CATEGORIES = {c.id for c in taxonomy.CATEGORIES} | {taxonomy.UNKNOWN}
+NEEDLES = st.sampled_from(["NCCL WARN", "Xid", "CUDA error", "out of memory", "Traceback",
+                           "Watchdog caught collective operation timeout", "NVRM: Xid (PCI:",
+                           "[rank1]:", "ECC", "No space left on device", "Segmentation fault"])  # fmt: skip
+lines = st.lists(st.one_of(st.text(max_size=120), NEEDLES,
+                           st.tuples(st.text(max_size=20), NEEDLES, st.text(max_size=40))
+                           .map("".join)), max_size=40)  # fmt: skip
+
+
+def check(path, rank=None):
+    before = digest(path)
+    with bounded(10):
+        v = triage_file(path, rank=rank, host="h")
+    assert v.category in CATEGORIES and v.action in ("restart", "exclude_node", "stop_and_page")
+    assert 0.0 <= v.confidence <= 1.0
+    assert digest(path) == before
+
+
+@SETTINGS
+@given(data=st.binary(max_size=8192))
+def test_any_bytes(tmp_path, data):
+    path = tmp_path / "rank-0.log"
+    path.write_bytes(data)
+    check(path)
+
+
+@SETTINGS
+@given(text=lines, sep=st.sampled_from(["\n", "\r\n", "\r"]), rank=st.none() | st.integers(0, 9))
+def test_any_text_with_signature_fragments(tmp_path, text, sep, rank):
+    path = tmp_path / "rank-0.log"
+    path.write_bytes(sep.join(text).encode("utf-8", "surrogatepass"))
+    check(path, rank)
+
+
+@SETTINGS
+@given(fill=st.binary(min_size=1, max_size=64), needle=NEEDLES)
+def test_a_line_across_the_chunk_boundary_is_seen(tmp_path, fill, needle):
+    """Scanning in chunks never splits a signature line: same hits as one big chunk."""
+    path = tmp_path / "big.log"
+    body = fill.replace(b"\n", b" ") * (2048 // len(fill) + 1)
+    path.write_bytes(body + b"\n" + needle.encode() + b" tail\n" + body)
+    small = scan(path, chunk_bytes=257)
+    whole = scan(path, chunk_bytes=CHUNK_BYTES)
+    assert [h.signature for h in small.hits] == [h.signature for h in whole.hits]
+    assert all(h.signature in BY_ID for h in whole.hits)
+
+
+@settings(SETTINGS, max_examples=25)
+@given(data=st.binary(max_size=2048))
+def test_triage_cli_on_garbage(tmp_path, data, capsys):
+    path = tmp_path / "x.log"
+    path.write_bytes(data)
+    with bounded(20):
+        assert cli.main(["triage", str(path), "--json"]) == 0
+    capsys.readouterr()
