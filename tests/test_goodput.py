@@ -88,3 +88,18 @@ def test_surviving_handles_multiple_rollbacks():
 def test_empty_timeline():
     g = account(Timeline([], []))
     assert g.wall_s == 0 and g.ettr == 0
+
+
+def test_planned_interruption_is_timed_separately_and_loses_nothing():
+    # attempt 0: steps 0-9 at t=0..10, a drain is requested at 9.5, the save and stop end at 11
+    # attempt 1 starts at 15 (requeued), loads until 16, runs steps 10-14 at t=16..21
+    a0 = AttemptSpan(0, 0.0, 11.0, fault_time=9.5, planned=True)
+    a1 = AttemptSpan(1, 15.0, 21.0)
+    tl = Timeline([a0, a1], steps(0, range(10), 0.0) + steps(1, range(10, 15), 16.0))
+    g = account(tl)
+    check_sum(g)
+    assert g.steps_lost == 0 and g.badput_s["lost_progress"] == 0
+    # 9.5..10 is still step 9 (productive); 10..11 the stop; 11..16 requeue wait and start-up
+    assert g.badput_s["planned"] == pytest.approx(6.0)
+    assert g.badput_s["recovery"] == 0 and g.badput_s["detection"] == 0
+    assert g.productive_s == pytest.approx(15.0)
