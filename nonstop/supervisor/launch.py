@@ -8,6 +8,7 @@ codes of nonstop run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -15,7 +16,7 @@ import sys
 import time
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
-from torch.distributed.elastic.rendezvous import RendezvousParameters
+from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 from torch.distributed.run import config_from_args
 
@@ -49,7 +50,36 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir) -> int:
                                    "a new `nonstop run` resumed the run")  # fmt: skip
         print(f"nonstop run: resuming {run_dir.root}: attempt {last} was left open; "
               f"continuing with attempt {last + 1}")  # fmt: skip
+    else:
+        # killed between a failure and its action (evidence, health checks): record that the
+        # recovery was interrupted, so that every failure has a detection and an action
+        orphan = ledger.rows(
+            "SELECT COUNT(*) FROM failures f WHERE f.attempt = ? AND f.root_cause = 1"
+            " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.attempt = f.attempt)", (last,),
+        )[0][0]  # fmt: skip
+        if orphan:
+            now = time.time()
+            ledger.add_detection(attempt=last, kind="supervisor_restart", detection_time_s=now)
+            ledger.add_action(attempt=last, time_s=now, action="restart",
+                              reason="recovery interrupted: the supervisor stopped before "
+                                     "acting; a new `nonstop run` resumed the run")  # fmt: skip
+            print(f"nonstop run: resuming {run_dir.root}: the recovery of attempt {last} was "
+                  "interrupted; restarting")  # fmt: skip
     return last + 1
+
+
+def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
+    now = time.time()
+    print(f"nonstop run: lost the rendezvous store ({e}); reconnecting", flush=True)
+    with contextlib.suppress(Exception):
+        ledger.attempt_ended(agent.attempt, time_s=now, outcome="failed")
+        ledger.add_detection(attempt=agent.attempt, kind="store_lost", detection_time_s=now,
+                             last_progress_time_s=agent._fault_time(0))  # fmt: skip
+        ledger.add_failure(attempt=agent.attempt, time_s=now, category="dependency",
+                           action="restart", host=agent.cfg.host,
+                           message=f"rendezvous store unreachable: {e}")  # fmt: skip
+        ledger.add_action(attempt=agent.attempt, time_s=now, action="restart",
+                          host=agent.cfg.host, reason="reconnect to the rendezvous store")  # fmt: skip
 
 
 def launch(
@@ -87,12 +117,16 @@ def launch(
     from torch.distributed.launcher.api import _get_addr_and_port
 
     master_addr, master_port = _get_addr_and_port(params)
-    spec = WorkerSpec(
-        role=config.role, local_world_size=config.nproc_per_node, entrypoint=entrypoint,
-        args=tuple(worker_args), rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
-        max_restarts=config.max_restarts, monitor_interval=min(config.monitor_interval, 0.5),
-        master_addr=master_addr, master_port=master_port, local_addr=config.local_addr,
-    )  # fmt: skip
+
+    def make_spec() -> WorkerSpec:
+        return WorkerSpec(
+            role=config.role, local_world_size=config.nproc_per_node, entrypoint=entrypoint,
+            args=tuple(worker_args), rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
+            max_restarts=config.max_restarts, monitor_interval=min(config.monitor_interval, 0.5),
+            master_addr=master_addr, master_port=master_port, local_addr=config.local_addr,
+        )  # fmt: skip
+
+    spec = make_spec()
     tee = config.logs_specs._tee if config.logs_specs is not None else 0  # type: ignore[attr-defined]
     logs = ag.RunDirLogs(rd, tee=tee)
     ledger = Ledger.open(rd.ledger)
@@ -108,23 +142,44 @@ def launch(
                             ledger=ledger, first_attempt=first, live=live,
                             metrics=metrics)  # fmt: skip
     code = ag.EXIT_FAILED
+    store_losses = 0
     try:
         if live is not None:
             live.start()
-        for sig in PREEMPTION_SIGNALS:  # the scheduler's warning: checkpoint, then stop
-            signal.signal(sig, agent.on_signal)
-        result = agent.run()
-        if agent.exit_code is not None:
-            code = agent.exit_code
-        else:
-            code = ag.EXIT_FAILED if result.is_failed() else ag.EXIT_OK
+        while True:
+            for sig in PREEMPTION_SIGNALS:  # the scheduler's warning: checkpoint, then stop
+                signal.signal(sig, agent.on_signal)
+            try:
+                result = agent.run()
+            except RendezvousConnectionError as e:
+                # the rendezvous store went away (its host died, a network cut): the workers are
+                # stopped; reconnect with a fresh handler and go on as a new attempt
+                store_losses += 1
+                _store_lost(ledger, agent, e)
+                if store_losses > max(1, config.max_restarts):
+                    agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
+                    break
+                time.sleep(min(30.0, 2.0 * store_losses))
+                with contextlib.suppress(Exception):
+                    spec.rdzv_handler.shutdown()
+                spec = make_spec()
+                agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
+                                        cfg=cfg, ledger=ledger, first_attempt=agent.attempt + 1,
+                                        live=live, metrics=metrics)  # fmt: skip
+                continue
+            if agent.exit_code is not None:
+                code = agent.exit_code
+            else:
+                code = ag.EXIT_FAILED if result.is_failed() else ag.EXIT_OK
+            break
     except ChildFailedError:
         code = ag.EXIT_FAILED if agent.exit_code is None else agent.exit_code
     finally:
         if live is not None:
             live.stop()
         if not agent.leaving:  # an excluded or drained node leaves; the job goes on
-            spec.rdzv_handler.shutdown()
+            with contextlib.suppress(Exception):
+                spec.rdzv_handler.shutdown()
         agent._ingest(force=True)
         ledger.close()
         if metrics is not None:
