@@ -7,10 +7,10 @@ live by `nonstop run`, with the goodput table at the end.
 
 It runs exactly what a user would type:
 
-    nonstop run --nproc-per-node 2 --run-dir runs/<id> \\
-        --inject crash@step=60,rank=1 --inject hang@step=130,rank=0,attempt=1 \\
-        --inject slow@rank=1,factor=2,from=170,to=185,attempt=* \\
-        -m nonstop.workloads.llama.train --steps 200
+    nonstop run --nproc-per-node 2 --run-dir runs/<id> --max-restarts 5 \\
+        --inject crash@step=150,rank=1,signal=SIGKILL --inject hang@step=325,rank=0,attempt=1 \\
+        --inject slow@rank=1,factor=2,from=425,to=508,attempt=* \\
+        -m nonstop.workloads.llama.train --steps 500 --checkpoint-every 25
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def default_faults(steps: int, ranks: int) -> list[str]:
     return [
         f"crash@step={crash},rank={ranks - 1},signal=SIGKILL",
         f"hang@step={hang},rank=0,attempt=1",
-        f"slow@rank={ranks - 1},factor=2,from={slow},to={slow + max(5, steps // 15)},attempt=*",
+        f"slow@rank={ranks - 1},factor=2,from={slow},to={slow + max(10, steps // 6)},attempt=*",
     ]
 
 

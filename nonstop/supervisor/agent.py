@@ -172,7 +172,9 @@ class NonstopAgent(LocalElasticAgent):
         self.offsets = {}
         from nonstop.diagnose.stragglers import StragglerDetector
 
-        self.stragglers = StragglerDetector()
+        # online: stricter than the offline default (0.85, 2 checks), because ranks sharing
+        # a loaded host jitter; a 1.3x-slow rank (score 0.77) is still flagged
+        self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
         pids = super()._start_workers(worker_group)
         self._phase("spawn", t0)
