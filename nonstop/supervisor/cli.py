@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(disk, memory, gpu, collective; default disk,memory,gpu)")  # fmt: skip
     g.add_argument("--no-self-test", action="store_true",
                    help="never run the collective self-test (default: after hardware, hang "
-                        "and unknown failures)")  # fmt: skip
+                        "and network failures)")  # fmt: skip
     g.add_argument("--health-timeout", type=float, default=60.0, help="seconds per check")
     g.add_argument(
         "--no-exclude", action="store_true", help="never exclude this node; restart instead"

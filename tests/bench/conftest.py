@@ -1,0 +1,8 @@
+"""Benchmark modules live in the repository's `benchmarks` package: make it importable."""
+
+import sys
+from pathlib import Path
+
+ROOT = str(Path(__file__).resolve().parents[2])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
