@@ -116,7 +116,8 @@ class RunDir:
     def write_config(self, config: dict[str, Any]) -> None:
         """Write config.json atomically (write a temporary file, then rename)."""
         self.root.mkdir(parents=True, exist_ok=True)
-        tmp = self.config.with_suffix(".json.tmp")
+        # a name of our own: the agents of a multi-node job may write at the same moment
+        tmp = self.config.with_name(f".{CONFIG}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
         tmp.write_text(json.dumps(config, indent=2, sort_keys=True, default=str) + "\n")
         os.replace(tmp, self.config)
 

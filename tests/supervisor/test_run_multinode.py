@@ -26,7 +26,24 @@ def agent(run_dir, port, host, nnodes, *extra, steps=30):
     log = open(run_dir.parent / f"{host}.out", "w")  # noqa: SIM115 - closed in finish()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
     p.log = log  # type: ignore[attr-defined]
+    STARTED.append(p)
     return p
+
+
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_agents():
+    """A failed assertion must not leave agents (and their workers) running."""
+    yield
+    while STARTED:
+        p = STARTED.pop()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        if not p.log.closed:
+            p.log.close()
 
 
 @pytest.fixture
