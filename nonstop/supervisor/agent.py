@@ -259,7 +259,8 @@ class NonstopAgent(LocalElasticAgent):
         report = self.stragglers.check()
         # only ranks slower than their peers: a whole job slowing down together (a busy
         # machine, a slow phase) is not a straggler
-        slower = {r for r, why in report.flagged_ranks.items() if "relative" in why}
+        slower = {s.rank for s in report.scores
+                  if s.rank in report.flagged_ranks and s.relative < self.stragglers.threshold}  # fmt: skip
         for rank in sorted(slower - self._flagged):
             self._flagged.add(rank)
             st = self.watchdog.ranks.get(rank) if self.watchdog else None

@@ -92,3 +92,14 @@ def test_unmodified_script_hang_from_collective_progress(run_dir, tmp_path):
     assert (kind, rank) == ("hang", 1)
     assert 3.0 <= latency < 5.0, latency
     assert (run_dir / "flight/attempt-0/rank-0").exists()
+
+
+def test_slow_rank_is_flagged_online_as_a_straggler(run_dir):
+    # the default demo model, so that a rank's forward time is well above timer noise
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir),
+                     "--inject", "slow@rank=1,factor=1.5,from=10,attempt=*",
+                     "-m", "nonstop.workloads.llama.train", "--steps", "100",
+                     "--checkpoint-every", "0"])  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    flagged = rows(run_dir, "SELECT rank FROM detections WHERE kind = 'straggler'")
+    assert flagged == [(1,)], flagged
