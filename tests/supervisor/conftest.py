@@ -40,6 +40,17 @@ def rows(run_dir: Path, sql: str) -> list[tuple]:
         conn.close()
 
 
+def last_step(run_dir: Path, attempt: int = 0) -> int:
+    """The newest step rank 0 has reported in an attempt (-1 before any)."""
+    from nonstop.events import read_events
+
+    path = run_dir / "events" / f"attempt-{attempt}" / "rank-0.jsonl"
+    if not path.exists():
+        return -1
+    events, _ = read_events(path)
+    return max((e.payload["step"] for e in events if e.kind == "step"), default=-1)
+
+
 @pytest.fixture
 def run_dir(tmp_path: Path) -> Path:
     return tmp_path / "run"

@@ -6,20 +6,11 @@ import sys
 import time
 
 import pytest
-from conftest import TINY, rows
+from conftest import TINY, last_step, rows
 
-from nonstop.events import read_events
 from nonstop.ledger import summarize_run
 
 pytestmark = pytest.mark.slow
-
-
-def last_step(run_dir, attempt=0):
-    path = run_dir / "events" / f"attempt-{attempt}" / "rank-0.jsonl"
-    if not path.exists():
-        return -1
-    events, _ = read_events(path)
-    return max((e.payload["step"] for e in events if e.kind == "step"), default=-1)
 
 
 def command(run_dir, steps):

@@ -7,19 +7,9 @@ import sys
 import time
 
 import pytest
-from conftest import TINY, rows
-
-from nonstop.events import read_events
+from conftest import TINY, last_step, rows
 
 pytestmark = pytest.mark.slow
-
-
-def last_step(run_dir, attempt=0):
-    path = run_dir / "events" / f"attempt-{attempt}" / "rank-0.jsonl"
-    if not path.exists():
-        return -1
-    events, _ = read_events(path)
-    return max((e.payload["step"] for e in events if e.kind == "step"), default=-1)
 
 
 def test_killed_supervisor_resumes_the_same_run(run_dir):
