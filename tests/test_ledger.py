@@ -125,3 +125,25 @@ def test_supervisor_records_and_rates(tmp_path):
     assert r.failures_by_category == {"faulty_gpu": 1}
     assert r.mean_detection_s == pytest.approx(0.6)
     assert r.node_days == pytest.approx((5 + 7) * 2 / 86400)
+
+
+def test_restart_path_inside_the_workers_is_timed(tmp_path):
+    rd = rundir.create(tmp_path / "run")
+    t = time.time()
+    for r in range(2):
+        w = EventWriter(rd.events(1, r), run_id="t", attempt=1, rank=r, host="h",
+                        install_sigterm=False)  # fmt: skip
+        w.emit("step", step=7, start=t + 4.0, end=t + 4.5 + r)  # rank 1 is the slower one
+        w.close()
+    with open_run(rd.root) as led:
+        led.add_restart_phase(attempt=1, phase="spawn", start_s=t - 0.1, end_s=t)
+        for phase, dt in (("attempt_start", 0.5), ("pg_ready", 2.0), ("resumed", 3.5)):
+            led.conn.execute(
+                "INSERT INTO lifecycle VALUES (1, 0, ?, ?, 'h', NULL)", (phase, t + dt)
+            )
+        from nonstop.ledger.ingest import derive_start_phases
+
+        derive_start_phases(led)
+        got = {p: round(b - a, 3) for p, a, b in led.rows(
+            "SELECT phase, start, end FROM restart_phases WHERE attempt = 1 AND phase != 'spawn'")}  # fmt: skip
+    assert got == {"interpreter": 0.5, "imports_and_pg": 1.5, "state_load": 1.5, "first_step": 2.0}

@@ -110,4 +110,41 @@ def ingest_run(run_dir: RunDir, ledger: Ledger) -> IngestStats:
     stats = IngestStats()
     for _attempt, _rank, path in run_dir.event_files():
         ingest_file(ledger, path, stats)
+    derive_start_phases(ledger)
     return stats
+
+
+# The workers' side of each attempt's start, from the slowest rank's lifecycle events:
+# (phase, from, to). `spawned` is the supervisor's spawn phase end; the rest are lifecycle
+# phases, and `first_step` the end of the attempt's first step.
+START_PHASES = (
+    ("interpreter", "spawned", "attempt_start"),  # python starts, the bootstrap loads
+    ("imports_and_pg", "attempt_start", "pg_ready"),  # the script's imports, process group
+    ("state_load", "pg_ready", "resumed"),  # model built, checkpoint verified and loaded
+    ("first_step", "resumed", "first_step"),  # the first step after the load
+)
+
+
+def derive_start_phases(ledger: Ledger) -> None:
+    """Time the restart path inside the workers into `restart_phases` (idempotent)."""
+    marks: dict[int, dict[str, float]] = {}
+    for attempt, phase, t in ledger.rows(
+        "SELECT attempt, phase, MAX(time) FROM lifecycle"
+        " WHERE phase IN ('attempt_start', 'pg_ready', 'resumed') GROUP BY attempt, phase"
+    ):
+        marks.setdefault(int(attempt), {})[str(phase)] = float(t)
+    for attempt, t in ledger.rows("SELECT attempt, end FROM restart_phases WHERE phase = 'spawn'"):
+        marks.setdefault(int(attempt), {})["spawned"] = float(t)
+    for attempt, t in ledger.rows(
+        "SELECT attempt, MAX(first) FROM (SELECT attempt, rank, MIN(end) AS first FROM steps"
+        " GROUP BY attempt, rank) GROUP BY attempt"
+    ):
+        marks.setdefault(int(attempt), {})["first_step"] = float(t)
+    with ledger.transaction() as conn:
+        for attempt, m in marks.items():
+            if "resumed" not in m and "pg_ready" in m:
+                m["resumed"] = m["pg_ready"]  # a fresh start: nothing to load
+            for phase, a, b in START_PHASES:
+                if a in m and b in m and m[b] >= m[a]:
+                    conn.execute("INSERT OR REPLACE INTO restart_phases VALUES (?,?,?,?)",
+                                 (attempt, phase, m[a], m[b]))  # fmt: skip
