@@ -43,7 +43,7 @@ from nonstop.report.svg import (
 COLORS = {
     "productive": "#2f9e44", "startup": "#868e96", "checkpoint": "#1c7ed6",
     "lost_progress": "#e8590c", "detection": "#f59f00", "recovery": "#c2255c",
-    "straggler": "#7048e8", "idle": "#adb5bd",
+    "planned": "#0ca678", "straggler": "#7048e8", "idle": "#adb5bd",
 }  # fmt: skip
 GROUP_COLORS = {
     taxonomy.GPU: "#c92a2a", taxonomy.HOST: "#e8590c", taxonomy.NETWORK: "#1c7ed6",

@@ -22,11 +22,12 @@ BADPUT_HELP = {
     "lost_progress": "steps redone after a rollback",
     "detection": "fault to its detection",
     "recovery": "detection to the next first step",
+    "planned": "drain, restart or preemption: stop to next step",
     "straggler": "slow steps over the ideal step time",
     "idle": "gaps, shutdown, supervisor down",
 }
 STYLE = {"productive": "green", "startup": "grey62", "checkpoint": "blue", "lost_progress":
-         "dark_orange", "detection": "yellow", "recovery": "magenta", "straggler": "purple",
+         "dark_orange", "detection": "yellow", "recovery": "magenta", "planned": "cyan", "straggler": "purple",
          "idle": "grey50"}  # fmt: skip
 
 
