@@ -103,3 +103,38 @@ def test_slow_rank_is_flagged_online_as_a_straggler(run_dir):
     assert r.returncode == 0, r.stdout + r.stderr
     flagged = rows(run_dir, "SELECT rank FROM detections WHERE kind = 'straggler'")
     assert flagged == [(1,)], flagged
+
+
+def test_metrics_endpoint_of_a_running_job_is_scraped(run_dir):
+    """`nonstop run --metrics-port`: Prometheus text on 127.0.0.1 while the job trains."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from conftest import free_port
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
+           "--run-dir", str(run_dir), "--metrics-port", str(port), "--no-self-test",
+           "--inject", "crash@step=10,rank=1", *TRAIN, "--steps", "3000",
+           "--checkpoint-every", "0"]  # fmt: skip
+    body = ""
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as sup:
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                time.sleep(1.0)
+                try:
+                    url = f"http://127.0.0.1:{port}/metrics"
+                    with urllib.request.urlopen(url, timeout=5) as resp:
+                        body = resp.read().decode()
+                except OSError:
+                    continue
+                if 'nonstop_failures_total{category="unknown"' in body and "nonstop_step " in body:
+                    break
+        finally:
+            sup.kill()
+            sup.wait()
+    assert "nonstop_ettr_ratio" in body and "nonstop_heartbeat_age_seconds" in body, body[:2000]
+    assert 'nonstop_failures_total{category="unknown"' in body, body[:2000]
