@@ -132,14 +132,24 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
             it["action"] = acts[0] if acts else (failures[match[0]]["action"] if match else None)
             it["recovered"] = it["detected"] and it["action"] == "restart" and finished
             if k == "rdzv_loss" and not match:
-                # the agent may die of the lost store instead (its attempt is then closed by
-                # the next `nonstop run`): detected, but recovered only through a requeue
-                match = [i for i, f in enumerate(failures) if f["attempt"] == a
-                         and "supervisor stopped" in (f["message"] or "")]  # fmt: skip
-                explained.update(match)
-                it["detected"] = bool(match)
-                it["action"] = "requeue" if record.requeues else None
-                it["recovered"] = bool(match) and finished and not record.requeues
+                # the agent records the lost store itself (a `store_lost` detection and a
+                # `dependency` failure on no rank) and reconnects; an older nonstop died of it
+                # and was closed by the next `nonstop run`: recovered only through a requeue
+                lost = [i for i, f in enumerate(failures) if f["attempt"] == a
+                        and "rendezvous store" in (f["message"] or "")]  # fmt: skip
+                if lost:
+                    explained.update(lost)
+                    it["detected"] = any(d["attempt"] == a and d["kind"] == "store_lost"
+                                         for d in detections)  # fmt: skip
+                    it["action"] = failures[lost[0]]["action"]
+                    it["recovered"] = it["detected"] and it["action"] == "restart" and finished
+                else:
+                    match = [i for i, f in enumerate(failures) if f["attempt"] == a
+                             and "supervisor stopped" in (f["message"] or "")]  # fmt: skip
+                    explained.update(match)
+                    it["detected"] = bool(match)
+                    it["action"] = "requeue" if record.requeues else None
+                    it["recovered"] = bool(match) and finished and not record.requeues
             if k == "bitflip":  # the next attempt must have refused it and fallen back
                 step = next(f["checkpoint"] for f in record.faults if f["kind"] == "bitflip")
                 quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
