@@ -27,7 +27,6 @@ record. Standard library only; the collective hang imports torch lazily.
 
 from __future__ import annotations
 
-import errno
 import math
 import os
 import signal
@@ -173,11 +172,6 @@ class Injector:
                 if f.kind == "hang" and f.how != "sigstop":
                     continue  # a sleep or collective hang must run in the main thread
                 self._fire(f, f"after {f.after_s:g} s")
-
-    def check_disk(self) -> None:
-        """Raise ENOSPC if a diskfull fault is active (called by checkpoint storage)."""
-        if self.disk_full:
-            raise OSError(errno.ENOSPC, "No space left on device (injected by nonstop.faults)")
 
     def _fire(self, f: Fault, when: str) -> None:
         if f.spec in self._fired:

@@ -30,3 +30,11 @@ def test_cli_help_and_unknown_verb(capsys):
     assert "verbs:" in capsys.readouterr().out
     assert nonstop.cli.main(["frobnicate"]) == 2
     assert "unknown verb" in capsys.readouterr().err
+
+
+def test_top_level_section_is_a_no_op_without_a_runtime():
+    import nonstop
+
+    with nonstop.section("checkpoint"):
+        pass
+    assert "section" in nonstop.__all__

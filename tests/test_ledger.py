@@ -147,3 +147,19 @@ def test_restart_path_inside_the_workers_is_timed(tmp_path):
         got = {p: round(b - a, 3) for p, a, b in led.rows(
             "SELECT phase, start, end FROM restart_phases WHERE attempt = 1 AND phase != 'spawn'")}  # fmt: skip
     assert got == {"interpreter": 0.5, "imports_and_pg": 1.5, "state_load": 1.5, "first_step": 2.0}
+
+
+def test_node_days_count_every_host_that_trained(tmp_path):
+    rd = rundir.create(tmp_path / "run")
+    t = time.time()
+    for r, host in enumerate(("node-a", "node-b")):
+        w = EventWriter(rd.events(0, r), run_id="t", attempt=0, rank=r, host=host,
+                        install_sigterm=False)  # fmt: skip
+        w.emit("step", step=0, start=t, end=t + 1)
+        w.close()
+    with open_run(rd.root) as led:
+        led.attempt_started(0, time_s=t - 9, world_size=2, nodes=None)  # one agent's view
+        led.attempt_ended(0, time_s=t + 1, outcome="succeeded")
+        from nonstop.ledger import rates_from_ledger
+
+        assert rates_from_ledger(led).node_days == pytest.approx(2 * 10 / 86400)

@@ -38,9 +38,6 @@ KINDS: Final[dict[str, tuple[str, ...]]] = {
     "failure": ("message",),
 }
 
-CHECKPOINT_PHASES: Final = ("begin", "staged", "committed", "failed")
-LIFECYCLE_PHASES: Final = ("attempt_start", "pg_ready", "resumed", "finished", "exit")
-
 
 class SchemaError(ValueError):
     """A record that is not a valid event of our schema (the message says why)."""

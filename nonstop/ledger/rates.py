@@ -32,10 +32,16 @@ def _mean(xs: list[float]) -> float | None:
 
 def rates_from_ledger(ledger: Ledger) -> ObservedRates:
     tl = load_timeline(ledger)
+    # nodes per attempt: the hosts that trained in it (each agent of a multi-node job knows
+    # only itself when it records the attempt), else what the supervisor recorded
     nodes_of = {
         int(r[0]): max(1, len(json.loads(r[1] or "[]")))
         for r in ledger.rows("SELECT attempt, nodes FROM attempts")
     }
+    for attempt, hosts in ledger.rows(
+        "SELECT attempt, COUNT(DISTINCT host) FROM steps GROUP BY attempt"
+    ):
+        nodes_of[int(attempt)] = max(nodes_of.get(int(attempt), 1), int(hosts))
     node_days = sum((a.end - a.start) * nodes_of.get(a.attempt, 1) for a in tl.attempts) / 86400
     by_cat: dict[str, int] = {}
     planned = 0

@@ -21,7 +21,7 @@ import os
 import signal
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,22 +55,38 @@ SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
 }  # fmt: skip
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class SupervisorConfig:
+    """What `nonstop run`'s flags resolve to for one node's agent."""
+
     run_dir: rundir.RunDir
+    """The run directory (shared by every node)."""
     run_id: str
+    """The run id (the folder name)."""
     host: str
+    """This node's name in the ledger (--host-name, $NONSTOP_HOST or the hostname)."""
     hang_timeout_s: float | None = None
+    """Seconds without progress that make a hang; None learns it (--hang-timeout auto)."""
     startup_timeout_s: float = 300.0
+    """Seconds allowed before the first progress of an attempt."""
     section_timeout_s: float = 1800.0
+    """Seconds a named section (checkpoint, eval) may take."""
     evidence_timeout_s: float = 3.0
-    health_checks: list[str] = field(default_factory=lambda: ["disk", "memory", "gpu"])
+    """Seconds to wait for live ranks' flight-recorder dumps and stacks."""
+    health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
+    """Checks run between attempts (nonstop.supervisor.health.CHECKS)."""
     self_test: bool = True
+    """Add the collective self-test after hardware, hang and network failures."""
     health_timeout_s: float = 60.0
+    """Timeout of each health check."""
     exclude: bool = True
+    """Allow exclude_node (exit 93); False restarts instead."""
     faults: str = ""
+    """Injected faults for the workers ($NONSTOP_FAULTS)."""
     multi_node: bool = False
+    """More than one node may join (--nnodes MAX > 1)."""
     grace_period_s: float = 120.0
+    """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
 
 
 class RunDirLogs(LogsSpecs):
@@ -122,7 +138,7 @@ class NonstopAgent(LocalElasticAgent):
         self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
         self.first_attempt = first_attempt
-        self.policy = Policy(multi_node=cfg.multi_node)
+        self.policy = Policy()
         self.exit_code: int | None = None
         self.exit_message = ""
         self.leaving = False

@@ -103,7 +103,7 @@ def launch(
     cfg = ag.SupervisorConfig(
         run_dir=rd, run_id=run_id, host=host, hang_timeout_s=hang_timeout_s,
         startup_timeout_s=args.startup_timeout, section_timeout_s=args.section_timeout,
-        evidence_timeout_s=args.evidence_timeout, health_checks=checks,
+        evidence_timeout_s=args.evidence_timeout, health_checks=tuple(checks),
         self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
         exclude=not args.no_exclude, faults=faults, multi_node=config.max_nodes > 1,
         grace_period_s=args.grace_period,

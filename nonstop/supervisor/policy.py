@@ -150,7 +150,6 @@ class Policy:
     """Run-level memory: which deterministic-looking failures were already seen."""
 
     seen: dict[str, int] = field(default_factory=dict)
-    multi_node: bool = False
 
     def decide(self, info: FailureInfo) -> Decision:
         d = classify(info)

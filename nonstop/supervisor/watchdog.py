@@ -91,6 +91,7 @@ class Watchdog:
         p = event.payload
         if event.kind == "step":
             self.step_durations.append(float(p["end"]) - float(p["start"]))
+            st.step = max(st.step, int(p["step"]))
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
             step = int(p.get("step", -1))
