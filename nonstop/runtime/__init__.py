@@ -96,14 +96,38 @@ class Runtime:
             self.writer = EventWriter(path, run_id=run_id, attempt=attempt, rank=rank, host=host)
         self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
         self.stop_at: int | None = None
-        """Set (by the bootstrap's watcher) when a planned stop is agreed: save after this many
-        steps, then exit (see nonstop.supervisor.control)."""
+        """Set (by the bootstrap's watcher) when this rank reads a planned stop: the step the
+        agent saw last when it planned (see nonstop.supervisor.control, planned_stop_due)."""
+        every = os.environ.get("NONSTOP_STOP_CHECK_EVERY", "1")
+        self.stop_check_every = max(1, int(every)) if every.isdigit() else 1
 
     def planned_stop_due(self, steps_done: int) -> bool:
         """True when the run must checkpoint now and exit: a drain, a restart or a scheduler's
-        preemption warning (SIGTERM, SIGUSR1) was agreed for this step. Call it after each
-        optimizer step with the number of steps done; every rank gets the same answer."""
-        return self.stop_at is not None and steps_done >= self.stop_at
+        preemption warning (SIGTERM, SIGUSR1) is planned. Call it on every rank after each
+        optimizer step with the number of steps done; every rank gets the same answer.
+
+        Each rank's watcher thread reads the plan on its own clock, so ranks see it at
+        different steps; agreeing on a step number ahead of time fails when steps are short and
+        a watcher is late. Instead the ranks decide together: every `stop_check_every` steps
+        (env NONSTOP_STOP_CHECK_EVERY, default 1) they all-reduce (MAX) one integer, "I have
+        seen a plan", and all stop at the first check where any of them has. That costs one
+        one-element all-reduce per check, as Megatron-LM's exit-signal handler does per step.
+        """
+        seen = self.stop_at is not None
+        if steps_done % self.stop_check_every:
+            return False
+        import torch.distributed as dist
+
+        if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
+            return seen
+        import torch
+
+        device = "cpu"
+        if "nccl" in str(dist.get_backend()).lower() and torch.cuda.is_available():
+            device = f"cuda:{torch.cuda.current_device()}"
+        flag = torch.tensor([int(seen)], dtype=torch.int32, device=device)
+        dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+        return bool(flag.item())
 
     def _fault_fired(self, fault: Fault, message: str) -> None:
         # Written and flushed before the fault fires: the injector's own record of it.

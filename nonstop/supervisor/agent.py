@@ -17,6 +17,7 @@ stop_and_page (stop with EXIT_PAGE and a clear message).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import signal
 import time
@@ -122,6 +123,26 @@ class RunDirLogs(LogsSpecs):
         return dest
 
 
+def close_abandoned(ledger: Ledger, *, before: int) -> None:
+    """Close attempts left open by a supervisor that was killed: an interruption detected now,
+    its progress ending at the last step or lifecycle event the ledger has."""
+    for (attempt,) in ledger.rows(
+        "SELECT attempt FROM attempts WHERE end_time IS NULL AND attempt < ?", (before,)
+    ):
+        seen = ledger.rows(
+            "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
+            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (attempt, attempt),
+        )[0][0]  # fmt: skip
+        now = time.time()
+        t = float(seen) if seen is not None else now
+        ledger.attempt_ended(attempt, time_s=t, outcome="failed")
+        ledger.add_detection(attempt=attempt, kind="supervisor_restart", detection_time_s=now,
+                             last_progress_time_s=t)  # fmt: skip
+        ledger.add_failure(attempt=attempt, time_s=t, category="unknown", action="restart",
+                           message="the supervisor stopped during this attempt (killed?); "
+                                   "a new `nonstop run` resumed the run")  # fmt: skip
+
+
 class NonstopAgent(LocalElasticAgent):
     def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
                  ledger: Ledger, first_attempt: int, live: Any = None,
@@ -157,7 +178,42 @@ class NonstopAgent(LocalElasticAgent):
     def _rendezvous(self, worker_group: WorkerGroup) -> None:
         t0 = time.time()
         super()._rendezvous(worker_group)
+        self._agree_attempt(worker_group)
         self._phase("rendezvous", t0)
+
+    def _agree_attempt(self, worker_group: WorkerGroup) -> None:
+        """Every node's agent numbers attempts itself; a node that joined later (a spare, or one
+        that missed the first round) would count differently, and the ranks of one job would
+        read different stop plans and write to different attempt directories. After each
+        rendezvous the agents agree on the highest candidate through the round's store."""
+        n, me, store = worker_group.group_world_size, worker_group.group_rank, worker_group.store
+        if n <= 1 or store is None:
+            return
+        try:
+            store.set(f"nonstop/attempt/{me}", str(self.attempt + 1))
+            agreed = max(int(store.get(f"nonstop/attempt/{i}")) for i in range(n))
+        except Exception as e:  # keep our own number rather than fail the job
+            print(f"nonstop run: could not agree on the attempt number ({e!r})", flush=True)
+            return
+        self.attempt = agreed - 1
+        if me == 0:  # every member stopped its last attempt before joining: open ones are orphans
+            with contextlib.suppress(Exception):
+                close_abandoned(self.ledger, before=agreed)
+
+    def _restart_workers(self, worker_group: WorkerGroup) -> None:
+        """torchrun restarts a healthy group when a node joins (a spare, a returning node): the
+        attempt ends without a failure; it was not counted anywhere before."""
+        with contextlib.suppress(Exception):
+            (end,) = self.ledger.rows("SELECT end_time FROM attempts WHERE attempt = ?",
+                                      (self.attempt,))[0]  # fmt: skip
+            if end is None:
+                now = time.time()
+                self.ledger.attempt_ended(self.attempt, time_s=now, outcome="resized")
+                self.ledger.add_action(attempt=self.attempt, time_s=now,
+                                       action="membership_change", host=self.cfg.host,
+                                       reason="a node joined the rendezvous: the job restarts "
+                                              "with it from the last checkpoint")  # fmt: skip
+        super()._restart_workers(worker_group)
 
     def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
         t0 = time.time()
@@ -295,14 +351,12 @@ class NonstopAgent(LocalElasticAgent):
         self.signal_received = signum
 
     def _stop_step(self) -> int:
-        """The step after which every rank saves: a couple of seconds of steps ahead, so that
-        every rank's watcher has read the plan before it gets there; -1 without step data."""
+        """The last step any rank finished (-1 without step data): the ranks save at their next
+        agreed check after it (Runtime.planned_stop_due decides that collectively)."""
         wd = self.watchdog
         if wd is None or not wd.step_durations:
             return -1
-        median = sorted(wd.step_durations[-50:])[len(wd.step_durations[-50:]) // 2]
-        ahead = max(3, int(2.0 / max(median, 1e-3)) + 1)
-        return max(s.step for s in wd.ranks.values()) + 1 + ahead
+        return max(s.step for s in wd.ranks.values())
 
     def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
         from nonstop.supervisor.control import (
@@ -346,7 +400,8 @@ class NonstopAgent(LocalElasticAgent):
                 attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
                 reason=f"{p.kind} after step {p.step}: {p.reason} [{p.request_id}]",
             )  # fmt: skip
-            print(f"nonstop run: planned {p.kind}: every rank checkpoints after step {p.step}, "
+            print(f"nonstop run: planned {p.kind}: every rank checkpoints at its next step "
+                  f"boundary (step {p.step} was the last seen), "
                   f"then {'stops' if p.kind == 'preempt' else 'the job restarts'}", flush=True)  # fmt: skip
         p = self.stop_plan
         done = result.state == WorkerState.SUCCEEDED
@@ -363,6 +418,11 @@ class NonstopAgent(LocalElasticAgent):
         self.ledger.attempt_ended(self.attempt, time_s=now, outcome="planned")
         mine = p.kind == "drain" and p.host == self.cfg.host
         leaves = p.kind == "preempt" or mine
+        self._ingest(force=True)
+        with contextlib.suppress(Exception):  # the step the ranks agreed to stop after
+            last = self.ledger.rows("SELECT MAX(step) FROM steps WHERE attempt = ?",
+                                    (self.attempt,))[0][0]  # fmt: skip
+            p = dataclasses.replace(p, step=int(last)) if last is not None else p
         self.ledger.add_failure(
             attempt=self.attempt, time_s=p.time, category="host_maintenance",
             action="exclude_node" if p.kind == "drain" else "restart", host=p.host,

@@ -5,12 +5,13 @@ progress. The channel is files in run_dir/control/, which every node's agent and
 see on the shared filesystem the run directory already needs:
 
     request-<id>.json        an operator's request: drain a host, or restart as is
-    stop-attempt-N.json      the agreed plan: every rank checkpoints after step S, then exits
+    stop-attempt-N.json      the plan: every rank checkpoints at the next agreed step, then exits
 
-The first agent to claim the stop plan (an exclusive create) fixes S for all nodes, so ranks on
-different nodes cannot disagree on the step at which they save together. S is far enough
-ahead (a couple of seconds of steps) that every rank's watcher thread sees the plan before it
-gets there.
+The first agent to claim the stop plan (an exclusive create) writes it for all nodes; each
+rank's watcher thread reads it on its own clock, so ranks learn of it at different steps. They
+decide together when to stop: after each step every rank all-reduces "I have seen a plan"
+(Runtime.planned_stop_due), so all of them save after the same step, however short the steps
+and however late a watcher. The plan's `step` is only the last step the agent had seen.
 
     nonstop drain RUN_DIR --host node-7 --reason "GPU 3 throttling"
     nonstop restart RUN_DIR --reason "new dataset mix"
@@ -36,7 +37,8 @@ KINDS = ("preempt", "drain", "restart")
 
 @dataclass(frozen=True)
 class StopPlan:
-    """Every rank saves a checkpoint after `step` steps, then exits; `kind` says what follows."""
+    """Every rank saves a checkpoint at the next step boundary they agree on, then exits;
+    `kind` says what follows; `step` is the last step the planning agent had seen (-1: none)."""
 
     attempt: int
     step: int

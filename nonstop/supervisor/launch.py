@@ -28,26 +28,19 @@ from nonstop.supervisor.live import LiveView
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
 
-def _resume(ledger: Ledger, run_dir: rundir.RunDir) -> int:
+def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False) -> int:
     """The next attempt number; an attempt left open by a killed supervisor is closed as an
-    interruption, detected now."""
+    interruption, detected now. With several nodes an open attempt may be running on the
+    others (this node is a spare joining it): the agents decide after the rendezvous
+    (NonstopAgent._agree_attempt)."""
     rows = ledger.rows("SELECT attempt, end_time FROM attempts ORDER BY attempt")
     if not rows:
         return 0
     last, end = int(rows[-1][0]), rows[-1][1]
     if end is None:
-        seen = ledger.rows(
-            "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
-            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (last, last),
-        )[0][0]  # fmt: skip
-        now = time.time()
-        t = float(seen) if seen is not None else now
-        ledger.attempt_ended(last, time_s=t, outcome="failed")
-        ledger.add_detection(attempt=last, kind="supervisor_restart", detection_time_s=now,
-                             last_progress_time_s=t)  # fmt: skip
-        ledger.add_failure(attempt=last, time_s=t, category="unknown", action="restart",
-                           message="the supervisor stopped during this attempt (killed?); "
-                                   "a new `nonstop run` resumed the run")  # fmt: skip
+        if multi_node:
+            return last + 1
+        ag.close_abandoned(ledger, before=last + 1)
         print(f"nonstop run: resuming {run_dir.root}: attempt {last} was left open; "
               f"continuing with attempt {last + 1}")  # fmt: skip
     else:
@@ -130,7 +123,7 @@ def launch(
     tee = config.logs_specs._tee if config.logs_specs is not None else 0  # type: ignore[attr-defined]
     logs = ag.RunDirLogs(rd, tee=tee)
     ledger = Ledger.open(rd.ledger)
-    first = _resume(ledger, rd)
+    first = _resume(ledger, rd, multi_node=cfg.multi_node)
     live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
     metrics = None
     if args.metrics_port is not None:

@@ -32,10 +32,10 @@ def nonstop_run(args: list[str], *, timeout: float = 180, env: dict[str, str] | 
     )  # fmt: skip
 
 
-def rows(run_dir: Path, sql: str) -> list[tuple]:
+def rows(run_dir: Path, sql: str, params: tuple = ()) -> list[tuple]:
     conn = sqlite3.connect(run_dir / "ledger.db")
     try:
-        return conn.execute(sql).fetchall()
+        return conn.execute(sql, params).fetchall()
     finally:
         conn.close()
 

@@ -102,6 +102,13 @@ def test_excluded_node_leaves_and_a_spare_joins(tmp_path, store):
     assert (cg, cs) == (0, 0), og + os_
     failures = rows(run_dir, "SELECT host, category, action FROM failures WHERE root_cause = 1")
     assert (bad, "faulty_gpu", "exclude_node") in failures
+    # the spare joined a running attempt: no phantom "supervisor killed" failure, and every
+    # node numbered the attempts alike (one attempt, one world, one directory)
+    assert not rows(run_dir, "SELECT * FROM failures WHERE message LIKE '%supervisor stopped%'")
+    for (attempt,) in rows(run_dir, "SELECT DISTINCT attempt FROM steps"):
+        ranks = rows(run_dir, "SELECT DISTINCT rank, host FROM steps WHERE attempt = ?",
+                     (attempt,))  # fmt: skip
+        assert len({r for r, _ in ranks}) == len(ranks), (attempt, ranks)
     hosts_last = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE step >= 75")}
     assert bad not in hosts_last and {good, "node-c"} <= hosts_last
 
@@ -118,7 +125,10 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
     r = subprocess.run([sys.executable, "-m", "nonstop.cli", "drain", str(run_dir),
                         "--host", "node-b", "--reason", "firmware upgrade", "--wait", "60"],
                        capture_output=True, text=True, timeout=90)  # fmt: skip
-    assert r.returncode == 0, r.stdout + r.stderr
+    if r.returncode != 0:
+        logs = {h: finish(p, timeout=1)[1] for h, p in nodes.items()}
+        raise AssertionError(r.stdout + r.stderr + "\n".join(f"--- {h}\n{o}" for h, o in
+                                                             logs.items()))  # fmt: skip
     cb, ob = finish(nodes["node-b"])
     assert cb == 0 and "drained by request" in ob, ob
     ca, oa = finish(nodes["node-a"])
@@ -131,4 +141,5 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
 
 
 def any_steps(run_dir):
-    return any(p.stat().st_size > 2000 for p in run_dir.glob("events/attempt-0/rank-*.jsonl"))
+    """Training has begun: a step event from any rank (heartbeats come before the first step)."""
+    return any('"kind":"step"' in p.read_text() for p in run_dir.glob("events/attempt-*/rank-*"))

@@ -1,0 +1,53 @@
+"""Ranks that read a stop plan at different steps still stop after the same step.
+
+Each rank's watcher thread reads the plan on its own clock; a plan that named a step ahead
+failed when steps were short and one watcher was late (ranks saved at different steps, the
+early ones exited, the late one waited in a collective for the whole grace period).
+"""
+
+import subprocess
+import sys
+
+from conftest import free_port
+
+SCRIPT = r"""
+import os, sys
+import torch.distributed as dist
+from nonstop.runtime import Runtime
+
+rank = int(sys.argv[1])
+dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{sys.argv[2]}", rank=rank,
+                        world_size=2)
+rt = Runtime(run_dir=None, run_id="t", attempt=0, rank=rank, world_size=2, host="h")
+for step in range(50):
+    if rank == 0 and step == 7:
+        rt.stop_at = 3  # rank 0's watcher read the plan; rank 1's never did
+    if rt.planned_stop_due(step + 1):
+        print("stopped after", step, flush=True)
+        break
+else:
+    print("never stopped", flush=True)
+dist.destroy_process_group()
+"""
+
+
+def test_ranks_agree_on_the_stop_step_whatever_each_watcher_saw(tmp_path):
+    port = free_port()
+    cmd = [sys.executable, "-c", SCRIPT]
+    out = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    procs = [subprocess.Popen([*cmd, str(r), str(port)], **out) for r in range(2)]
+    outs = [p.communicate(timeout=60)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert all("stopped after 7" in o for o in outs), outs
+
+
+def test_check_every_n_steps(monkeypatch):
+    from nonstop.runtime import Runtime
+
+    monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "4")
+    rt = Runtime(run_dir=None, run_id="t", attempt=0, rank=0, world_size=1, host="h")
+    rt.stop_at = 0
+    assert [s for s in range(1, 10) if rt.planned_stop_due(s)] == [4, 8]
+    monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "often")  # not a number: every step
+    assert Runtime(run_dir=None, run_id="t", attempt=0, rank=0, world_size=1,
+                   host="h").stop_check_every == 1  # fmt: skip
