@@ -26,13 +26,16 @@ on the training process group from the background thread.
 from __future__ import annotations
 
 import logging
+import os
+import secrets
+import socket
 import time
 import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import torch
 import torch.distributed.checkpoint as dcp
@@ -43,11 +46,12 @@ from nonstop.checkpoint import state as st
 from nonstop.checkpoint.config import CheckpointConfig
 from nonstop.checkpoint.coord import Coordinator
 from nonstop.checkpoint.interval import IntervalPolicy
+from nonstop.checkpoint.memory import MemoryReplicas, choose, restore
 from nonstop.checkpoint.staging import Stager
 from nonstop.checkpoint.staging import nbytes as nbytes_of
 from nonstop.checkpoint.storage import LocalStorage, RecordingWriter, SafeReader, Storage
 from nonstop.errors import UserError
-from nonstop.rundir import RunDir
+from nonstop.rundir import ENV_HOST, RunDir
 
 log = logging.getLogger("nonstop.checkpoint")
 _NO_DIST_WARNING = r"torch\.distributed is disabled, unavailable or uninitialized"
@@ -68,10 +72,13 @@ class SaveResult:
 
 @dataclass(kw_only=True)
 class LoadResult:
-    """What `load_latest` did: the step loaded (None: nothing), what it skipped and why."""
+    """What `load_latest` did: the step loaded (None: nothing), from where, what it skipped
+    and why."""
 
     step: int | None
+    source: Literal["memory", "storage"] | None = None
     path: str | None = None
+    replica_from: str | None = None
     skipped: list[tuple[str, str]] = field(default_factory=list)
     saved_world_size: int | None = None
     resharded: bool = False
@@ -123,6 +130,28 @@ class Checkpointer:
         self.policy = IntervalPolicy(self.config, start_s=clock())
         self.history: list[SaveResult] = []
         self.last_load: LoadResult | None = None
+        self.memory = self._memory_replicas(rd)
+
+    def _memory_replicas(self, rd: RunDir) -> MemoryReplicas | None:
+        """This rank's in-memory snapshots, when configured (a collective: the ranks learn the
+        job's nodes and share one lineage id)."""
+        every = self.config.resolved_memory_every_steps()
+        if not every:
+            return None
+        node = os.environ.get(ENV_HOST) or socket.gethostname()
+        seen = self.coord.all_gather((node, secrets.token_hex(8)))
+        return MemoryReplicas(
+            rd.root,
+            node=node,
+            job_nodes=[n for n, _ in seen],
+            rank=self.rank,
+            world_size=self.world_size,
+            lineage=seen[0][1],
+            every_steps=every,
+            replicas=self.config.resolved_replicas(),
+            emit=self._emit,
+            clock=self._clock,
+        )
 
     # -- saving ----------------------------------------------------------------------------
 
@@ -132,6 +161,9 @@ class Checkpointer:
         Every rank must call this at every step (decisions are collective in distributed runs).
         """
         self._reap()
+        if self.memory is not None and self.memory.due(step):
+            self._check_open()
+            self.memory.snapshot(step, self._collect(state, step))
         due = self._pending or self.policy.due(step, self._clock())
         busy = self._inflight is not None and not self._inflight.done()
         defer = self.config.if_busy == "defer"
@@ -148,8 +180,7 @@ class Checkpointer:
     def save(self, step: int, state: Mapping[str, Any], *, wait: bool = False) -> SaveResult | None:
         """Save now (waiting for a save in flight first). With `wait`, or in synchronous mode,
         return once committed (or failed); otherwise return None while it writes."""
-        if self._closed:
-            raise UserError("this Checkpointer is closed; make a new one to save again")
+        self._check_open()
         t0 = self._clock()
         self._emit("begin", step=step)
         self.wait()
@@ -181,6 +212,14 @@ class Checkpointer:
             self._inflight = self._executor.submit(job)
             return None
         return self._record(job())
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UserError("this Checkpointer is closed; make a new one to save again")
+
+    def _collect(self, state: Mapping[str, Any], step: int) -> dict[str, Any]:
+        entries = st.classify(state)
+        return st.collect(entries, step=step, rank=self.rank, world_size=self.world_size)
 
     def wait(self, timeout_s: float | None = None) -> SaveResult | None:
         """Block until the save in flight (if any) has committed or failed; its result."""
@@ -299,9 +338,11 @@ class Checkpointer:
     # -- loading ---------------------------------------------------------------------------
 
     def load_latest(self, state: Mapping[str, Any]) -> int:
-        """Restore the newest checkpoint that verifies into `state`; its step, or 0 if none.
+        """Restore the newest good checkpoint into `state`; its step, or 0 if none.
 
-        Torn (no marker) and corrupt (checksum) checkpoints are skipped with the reason in
+        With in-memory snapshots on, a complete, verified set of replicas at least as new as
+        the newest durable checkpoint is loaded from memory; otherwise storage is read. Torn
+        (no marker) and corrupt (checksum) checkpoints are skipped with the reason in
         `last_load.skipped` and the log; corrupt ones are renamed `step-N.corrupt`.
         """
         t0 = self._clock()
@@ -313,6 +354,24 @@ class Checkpointer:
         )
         for name in self.coord.from_rank0(cm.torn_steps(self.storage) if self.rank == 0 else None):
             info.skipped.append((name, "no commit marker: the save never finished (torn)"))
+        floor = max(candidates, default=0)
+        if self.memory is None or not self._load_memory(entries, info, floor=floor):
+            self._load_storage(entries, candidates, info)
+        info.load_s = self._clock() - t0
+        self.last_load = info
+        for m in info.messages:
+            loud = any(w in m for w in ("not resharded", "changed", "not used", "rejected"))
+            log.warning("%s", m) if loud else log.info("%s", m)
+        if info.step is not None:
+            where = (
+                {"replica_from": info.replica_from} if info.replica_from else {"path": info.path}
+            )
+            self._emit("loaded", step=info.step, source=info.source, load_s=info.load_s, **where)
+        start = info.step or 0
+        self.policy.saved(start, self._clock())
+        return start
+
+    def _load_storage(self, entries: st.Entries, candidates: list[int], info: LoadResult) -> None:
         for step in candidates:
             reason = self._verify(step)
             if reason is not None:
@@ -323,16 +382,45 @@ class Checkpointer:
                     info.messages.append(f"step {step} failed verification, moved to {moved}")
                 continue
             self._load_step(step, entries, info)
-            break
-        else:
-            info.messages.append("no good checkpoint: starting from step 0")
-        info.load_s = self._clock() - t0
-        self.last_load = info
-        for m in info.messages:
-            log.warning("%s", m) if "not resharded" in m or "changed" in m else log.info("%s", m)
-        start = info.step or 0
-        self.policy.saved(start, self._clock())
-        return start
+            return
+        info.messages.append("no good checkpoint: starting from step 0")
+
+    def _load_memory(self, entries: st.Entries, info: LoadResult, *, floor: int) -> bool:
+        """Load every rank's in-memory replica of one step if all of them verify; else False
+        (every rank decides the same) with the reason in `info.messages`."""
+        assert self.memory is not None
+        held, notes = self.memory.holdings()
+        info.messages.extend(notes)
+        choice, why = choose(self.coord.all_gather(sorted(held)), floor)
+        found = None
+        if choice is not None:
+            found, rejected = self.memory.fetch(choice, held.get(choice, []))
+            info.messages.extend(f"rejected {r}" for r in rejected)
+            mine = None if found else f"rank {self.rank}: no verified copy of step {choice[0]} "
+            mine = mine and mine + f"({'; '.join(rejected) or 'none found'})"
+            why = self.coord.first_reason(mine) or ""
+        if choice is None or found is None or why:
+            info.messages.append(f"in-memory replicas not used, loading from storage: {why}")
+            return False
+        node, tensors = found
+        try:
+            restored = restore(entries, tensors, rank=self.rank, world_size=self.world_size)
+        except (RuntimeError, KeyError, ValueError) as e:
+            raise UserError(
+                f"the in-memory replica of step {choice[0]} on {node} verified but does not fit "
+                f"this run's state (changed model or optimizer?): {_why(e)}"
+            ) from e
+        info.step, info.source, info.replica_from = choice[0], "memory", node
+        info.saved_world_size = self.world_size
+        info.messages.append(
+            f"loaded step {info.step} from the in-memory replica on {node} "
+            f"({', '.join(restored.loaded)})"
+        )
+        if restored.missing:
+            info.messages.append(
+                f"not in the checkpoint, left as they are: {', '.join(restored.missing)}"
+            )
+        return True
 
     def _load_step(self, step: int, entries: st.Entries, info: LoadResult) -> None:
         marker = cm.read_marker(self.storage, step)
@@ -354,7 +442,8 @@ class Checkpointer:
                 f"checkpoint {self.storage.describe(cm.step_key(step))} verified but does not fit "
                 f"this run's state (changed model or optimizer?): {_why(e)}"
             ) from e
-        info.step, info.path = step, self.storage.describe(cm.step_key(step))
+        info.step, info.source = step, "storage"
+        info.path = self.storage.describe(cm.step_key(step))
         info.saved_world_size = marker.world_size
         info.resharded = marker.world_size != self.world_size
         info.not_resharded = restored.not_resharded
@@ -394,6 +483,8 @@ class Checkpointer:
             self._closed = True
             self._executor.shutdown(wait=True)
             self._stager.close()
+            if self.memory is not None:
+                self.memory.close()
             self.coord.close()
 
     def __enter__(self) -> Checkpointer:

@@ -54,13 +54,17 @@ class Coordinator:
         dist.broadcast_object_list(box, src=0, group=self.main)
         return box[0]
 
+    def all_gather(self, value: Any) -> list[Any]:
+        """Every rank's `value`, in rank order, on every rank."""
+        if not self.distributed:
+            return [value]
+        out: list[Any] = [None] * self.world_size
+        dist.all_gather_object(out, value, group=self.main)
+        return out
+
     def first_reason(self, mine: str | None) -> str | None:
         """The first rank's non-None reason, the same on every rank."""
-        if not self.distributed:
-            return mine
-        reasons: list[Any] = [None] * self.world_size
-        dist.all_gather_object(reasons, mine, group=self.main)
-        return next((r for r in reasons if r is not None), None)
+        return next((r for r in self.all_gather(mine) if r is not None), None)
 
     # -- writer thread -------------------------------------------------------------------
 

@@ -25,16 +25,17 @@ from torch.distributed.checkpoint.staging import DefaultStager, StagingOptions
 from torch.utils.hooks import RemovableHandle
 
 
-def _local(t: Any) -> torch.Tensor:
+def local(t: Any) -> torch.Tensor:
+    """The tensor itself, or a DTensor's local shard."""
     return t.to_local() if hasattr(t, "to_local") else t
 
 
 def _storage_ptr(t: Any) -> int:
-    return int(_local(t).untyped_storage().data_ptr())
+    return int(local(t).untyped_storage().data_ptr())
 
 
 def nbytes(flat: dict[str, Any]) -> int:
-    return sum(int(_local(t).nbytes) for t in flat.values())
+    return sum(int(local(t).nbytes) for t in flat.values())
 
 
 class Stager:

@@ -181,6 +181,14 @@ class Ledger:
             (attempt, time_s, world_size, json.dumps(nodes or []), restart_path, int(planned)),
         )
 
+    def set_restart_path(self, attempt: int, path: str) -> None:
+        """How the attempt's workers started: warm (standbys took over) or cold (spawned);
+        `mixed` when the nodes of one attempt disagree."""
+        self.conn.execute(
+            "UPDATE attempts SET restart_path = CASE WHEN restart_path IS NULL OR"
+            " restart_path = ? THEN ? ELSE 'mixed' END WHERE attempt = ?", (path, path, attempt),
+        )  # fmt: skip
+
     def attempt_ended(self, attempt: int, *, time_s: float, outcome: str) -> None:
         """outcome: succeeded, failed, stopped, planned (a drain or preemption)."""
         self.conn.execute(

@@ -118,7 +118,7 @@ def ingest_run(run_dir: RunDir, ledger: Ledger) -> IngestStats:
 # (phase, from, to). `spawned` is the supervisor's spawn phase end; the rest are lifecycle
 # phases, and `first_step` the end of the attempt's first step.
 START_PHASES = (
-    ("interpreter", "spawned", "attempt_start"),  # python starts, the bootstrap loads
+    ("interpreter", "spawned", "attempt_start"),  # python starts (or a standby takes over)
     ("imports_and_pg", "attempt_start", "pg_ready"),  # the script's imports, process group
     ("state_load", "pg_ready", "resumed"),  # model built, checkpoint verified and loaded
     ("first_step", "resumed", "first_step"),  # the first step after the load
@@ -133,7 +133,9 @@ def derive_start_phases(ledger: Ledger) -> None:
         " WHERE phase IN ('attempt_start', 'pg_ready', 'resumed') GROUP BY attempt, phase"
     ):
         marks.setdefault(int(attempt), {})[str(phase)] = float(t)
-    for attempt, t in ledger.rows("SELECT attempt, end FROM restart_phases WHERE phase = 'spawn'"):
+    for attempt, t in ledger.rows(
+        "SELECT attempt, end FROM restart_phases WHERE phase IN ('spawn', 'handover')"
+    ):
         marks.setdefault(int(attempt), {})["spawned"] = float(t)
     for attempt, t in ledger.rows(
         "SELECT attempt, MAX(first) FROM (SELECT attempt, rank, MIN(end) AS first FROM steps"

@@ -6,11 +6,12 @@ the supervisor (plain torchrun) has its attempts derived from the ranks' own eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nonstop.ledger.db import Ledger
 from nonstop.ledger.goodput import AttemptSpan, Goodput, StepSpan, Timeline, account
+from nonstop.ledger.restarts import restarts
 
 ORDERLY = ("succeeded", "planned", "stopped")
 
@@ -90,6 +91,7 @@ class RunSummary:
     goodput: Goodput
     attempts: int
     failures: list[dict[str, Any]]
+    restarts: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         g = self.goodput.to_dict()
@@ -100,6 +102,7 @@ class RunSummary:
             "badput_s": g["badput_s"],
             "attempts": self.attempts,
             "failures": self.failures,
+            "restarts": self.restarts,
             "final_step": g["final_step"],
             "steps_total": g["steps_total"],
             "steps_lost": g["steps_lost"],
@@ -118,4 +121,4 @@ def summarize(ledger: Ledger) -> RunSummary:
             " planned FROM failures WHERE root_cause = 1 ORDER BY time"
         )
     ]  # fmt: skip
-    return RunSummary(account(tl), len(tl.attempts), failures)
+    return RunSummary(account(tl), len(tl.attempts), failures, restarts(ledger))

@@ -25,6 +25,7 @@ from nonstop import rundir, taxonomy
 from nonstop.events import EventWarning
 from nonstop.ledger import Ledger, open_run, summarize
 from nonstop.ledger.goodput import StepSpan, surviving
+from nonstop.ledger.restarts import restarts
 from nonstop.ledger.timeline import load_timeline
 
 
@@ -55,6 +56,7 @@ class ReportData:
     end: float
     attempts: list[dict[str, Any]] = field(default_factory=list)
     phases: list[dict[str, Any]] = field(default_factory=list)
+    restarts: list[dict[str, Any]] = field(default_factory=list)
     detections: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
     health: list[dict[str, Any]] = field(default_factory=list)
@@ -99,6 +101,7 @@ def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportD
         for a in sorted(tl.attempts, key=lambda a: a.start)
     ]  # fmt: skip
     data.phases = [dict(r) for r in ledger.rows("SELECT * FROM restart_phases ORDER BY start")]
+    data.restarts = restarts(ledger)
     data.detections = [
         dict(r) for r in ledger.rows(
             "SELECT attempt, kind, rank, host, detection_time AS time, latency_s FROM detections"

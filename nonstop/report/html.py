@@ -22,6 +22,7 @@ from string import Template
 from typing import Any
 
 from nonstop import __version__, taxonomy
+from nonstop.ledger.restarts import COLUMNS as RESTART_COLUMNS
 from nonstop.report import charts
 from nonstop.report import data as rd
 from nonstop.report.terminal import BADPUT_HELP, dur
@@ -242,6 +243,14 @@ def _recovery_tables(data: rd.ReportData) -> str:
             ["attempt", "when", "check", "status", "host", "detail"],
             [[h["attempt"], rel(h["time"]), h["name"], h["status"], h["host"], h["detail"]]
              for h in data.health]) + "</details>")  # fmt: skip
+    if data.restarts:
+        cols = [c for c in RESTART_COLUMNS if any(c in r["phases"] for r in data.restarts)]
+        out.append("<details open><summary>restarts: seconds per phase</summary>" + _table(
+            ["attempt", "workers", "state from", *cols, "total"],
+            [[r["attempt"], r["path"], r["source"],
+              *[f"{r['phases'][c]:.2f}" if c in r["phases"] else "" for c in cols],
+              "" if r["total_s"] is None else f"{r['total_s']:.2f}"] for r in data.restarts],
+            numeric=frozenset(range(3, len(cols) + 4))) + "</details>")  # fmt: skip
     if data.phases:
         out.append("<details><summary>restart phases</summary>" + _table(
             ["attempt", "phase", "start", "seconds"],

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from nonstop import taxonomy
+from nonstop.ledger.restarts import COLUMNS as RESTART_COLUMNS
 
 BADPUT_HELP = {
     "startup": "job start to the first step",
@@ -108,12 +109,33 @@ def failures_table(failures: list[dict[str, Any]]) -> Table:
     return t
 
 
+def restarts_table(restarts: list[dict[str, Any]], limit: int = 6) -> Table:
+    """Seconds per phase of each restart (nonstop.ledger.restarts), a column per restart: how
+    its workers started (warm standbys or cold) and where its state came from."""
+    shown = restarts[-limit:]
+    more = f", the last {limit} of {len(restarts)}" if len(restarts) > limit else ""
+    t = Table(title=f"Restarts: seconds per phase{more}")
+    t.add_column("phase", no_wrap=True)
+    for r in shown:
+        t.add_column(f"→ {r['attempt']}", justify="right", no_wrap=True)
+    t.add_row("workers", *[r["path"] or "?" for r in shown])
+    t.add_row("state from", *[r["source"] or "?" for r in shown])
+    for col in RESTART_COLUMNS:
+        if any(col in r["phases"] for r in shown):
+            t.add_row(col, *[f"{r['phases'][col]:.2f}" if col in r["phases"] else ""
+                             for r in shown])  # fmt: skip
+    t.add_row("total", *["" if r["total_s"] is None else f"{r['total_s']:.2f}" for r in shown])
+    return t
+
+
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     console.print(headline(summary))
     console.print(goodput_table(summary))
     if summary["failures"]:
         console.print(failures_table(summary["failures"]))
+    if summary.get("restarts"):
+        console.print(restarts_table(summary["restarts"]))
 
 
 # -- two runs side by side --------------------------------------------------------------------

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from torch.distributed.elastic.agent.server import local_elastic_agent
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
+from torch.distributed.elastic.multiprocessing import start_processes
 from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, Std, to_map
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
@@ -38,6 +40,7 @@ from nonstop.supervisor import bootstrap
 from nonstop.supervisor.control import StopPlan
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
+from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Watchdog
 
 EXIT_OK = 0
@@ -88,6 +91,8 @@ class SupervisorConfig:
     """More than one node may join (--nnodes MAX > 1)."""
     grace_period_s: float = 120.0
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
+    standby_wait_s: float = 15.0
+    """How long a start waits for standbys still importing before it spawns cold."""
 
 
 class RunDirLogs(LogsSpecs):
@@ -146,7 +151,7 @@ def close_abandoned(ledger: Ledger, *, before: int) -> None:
 class NonstopAgent(LocalElasticAgent):
     def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
                  ledger: Ledger, first_attempt: int, live: Any = None,
-                 metrics: Any = None) -> None:  # fmt: skip
+                 metrics: Any = None, standbys: StandbyPool | None = None) -> None:  # fmt: skip
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
@@ -172,6 +177,11 @@ class NonstopAgent(LocalElasticAgent):
         self.attempt_start = self.t_start
         self._last_ingest = 0.0
         self._pending_restart: float | None = None
+        self.standbys = standbys
+        self.restart_path = "cold"
+        self._cold_why = ""
+        if standbys is not None:
+            standbys.fill()  # they import while the rendezvous runs
 
     # -- lifecycle hooks -------------------------------------------------------------------
 
@@ -250,11 +260,48 @@ class NonstopAgent(LocalElasticAgent):
         # a loaded host jitter; a 1.3x-slow rank (score 0.77) is still flagged
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
-        pids = super()._start_workers(worker_group)
-        self._phase("spawn", t0)
+        self.restart_path = "cold"
+        original = local_elastic_agent.start_processes
+        local_elastic_agent.start_processes = self._spawn_or_hand_over
+        try:
+            pids = super()._start_workers(worker_group)
+        finally:
+            local_elastic_agent.start_processes = original
+        self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
+        with contextlib.suppress(Exception):
+            self.ledger.set_restart_path(self.attempt, self.restart_path)
         if self.live is not None:
             self.live.attempt_started(self.attempt, world)
         return pids
+
+    def _spawn_or_hand_over(self, **kwargs: Any) -> Any:
+        """torchrun's start_processes, with ready standbys in place of new processes."""
+        pool = self.standbys
+        if pool is not None:
+            pool.fill()  # short after a quick failure: waiting for new ones costs no more than cold
+        standbys, why = (None, "standbys off") if pool is None else pool.take(
+            len(kwargs["args"]), wait_s=self.cfg.standby_wait_s)  # fmt: skip
+        if standbys is None:
+            if why != self._cold_why:  # said once, not at every restart
+                print(f"nonstop run: cold start of attempt {self.attempt}: {why}", flush=True)
+                self._cold_why = why
+            return start_processes(**kwargs)
+        kwargs.pop("start_method", None)
+        kwargs.pop("numa_options", None)
+        ctx = StandbyContext(standbys, **kwargs)
+        ctx.start()
+        self.restart_path = "warm"
+        return ctx
+
+    def _refill_standbys(self) -> None:
+        """Replace the standbys that took over once the new attempt trains (their imports
+        would otherwise compete with the restart for the CPU), or 10 s after it started."""
+        pool, wd = self.standbys, self.watchdog
+        if pool is None or not pool.short:
+            return
+        training = wd is not None and bool(wd.step_durations)
+        if training or time.time() - self.attempt_start > min(10.0, self.cfg.startup_timeout_s):
+            pool.fill()
 
     def _stop_workers(self, worker_group: WorkerGroup, *args: Any, **kwargs: Any) -> None:
         t0 = time.time()
@@ -272,6 +319,7 @@ class NonstopAgent(LocalElasticAgent):
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
         result = super()._monitor_workers(worker_group)
         self._poll_events()
+        self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)
         except Exception as e:

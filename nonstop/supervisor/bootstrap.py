@@ -38,7 +38,6 @@ from typing import Any
 from nonstop import rundir
 from nonstop.runtime import Runtime
 
-TICK_S = float(os.environ.get("NONSTOP_TICK_S", "0.5"))
 ENV_MERGE_STDERR = "NONSTOP_MERGE_STDERR"
 FR_ENTRIES = "2000"
 
@@ -114,10 +113,13 @@ class Watcher(threading.Thread):
         self.t0 = time.monotonic()
         self.req = dump_request_path(rt.run_dir, rt.attempt) if rt.run_dir else None
         self.handled_mtime = 0.0
+        # read here, not at import: a warm standby imports this module long before it knows
+        # its environment
+        self.tick_s = float(os.environ.get("NONSTOP_TICK_S", "0.5"))
 
     def run(self) -> None:
         while True:
-            time.sleep(TICK_S)
+            time.sleep(self.tick_s)
             try:
                 self.tick()
             except Exception as e:  # monitoring never kills training

@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address for --metrics-port (default 127.0.0.1; 0.0.0.0 for all)",
     )
+    g.add_argument("--no-standby", action="store_true",
+                   help="spawn every worker cold (default: keep one warm standby per local "
+                        "rank, interpreter and imports done, to hand restarts to)")  # fmt: skip
     g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
     return p
 

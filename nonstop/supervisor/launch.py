@@ -24,6 +24,7 @@ from nonstop import rundir
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
 from nonstop.supervisor.live import LiveView
+from nonstop.supervisor.standby import StandbyPool
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
@@ -131,9 +132,13 @@ def launch(
 
         metrics = MetricsExporter(args.metrics_host, args.metrics_port, run_id=run_id, node=host)
         metrics.start()  # UserError if the port is taken
+    standbys = None
+    if not args.no_standby and "nonstop.supervisor.bootstrap" in worker_args:
+        standbys = StandbyPool(list(worker_args), config.nproc_per_node,
+                               rd.root / "logs" / f"standby-{host}")  # fmt: skip
     agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
                             ledger=ledger, first_attempt=first, live=live,
-                            metrics=metrics)  # fmt: skip
+                            metrics=metrics, standbys=standbys)  # fmt: skip
     code = ag.EXIT_FAILED
     store_losses = 0
     try:
@@ -158,7 +163,7 @@ def launch(
                 spec = make_spec()
                 agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
                                         cfg=cfg, ledger=ledger, first_attempt=agent.attempt + 1,
-                                        live=live, metrics=metrics)  # fmt: skip
+                                        live=live, metrics=metrics, standbys=standbys)  # fmt: skip
                 continue
             if agent.exit_code is not None:
                 code = agent.exit_code
@@ -173,6 +178,8 @@ def launch(
         if not agent.leaving:  # an excluded or drained node leaves; the job goes on
             with contextlib.suppress(Exception):
                 spec.rdzv_handler.shutdown()
+        if standbys is not None:
+            standbys.close()
         agent._ingest(force=True)
         ledger.close()
         if metrics is not None:

@@ -1,0 +1,313 @@
+"""In-memory snapshots: this rank's side of the checkpoint replicas (docs/checkpoint.md).
+
+A snapshot is the flat dict of tensors a durable save writes (`state.collect`: model, optimizers,
+per-rank state, RNG, step), packed into one reused CPU buffer on the training thread (the only
+part that blocks), then hashed (sha256) and sent by a background thread to this node's
+ReplicaServer and to the next `replicas` nodes of the job in sorted ring order of node names.
+On load, every rank lists what the published servers hold for it, the ranks agree on a step
+(`choose`), each fetches and verifies its copy, and `restore` puts it into the live state
+through the same code the durable path uses.
+
+The blob holds no pickle:
+
+    b"NSREPL1\\n" | u64 header length | header JSON | zero padding to 64 | tensor bytes
+    header: {rank, world_size, step, lineage, tensors: [[key, dtype, shape, offset, nbytes]]}
+
+offsets are relative to the end of the padded header and 64-byte aligned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import struct
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Final
+
+import torch
+from torch.distributed.checkpoint.metadata import (
+    Metadata,
+    TensorProperties,
+    TensorStorageMetadata,
+)
+
+from nonstop.checkpoint import state as st
+from nonstop.checkpoint.replica import (
+    Key,
+    ReplicaError,
+    Unreachable,
+    discover,
+    get,
+    list_entries,
+    put,
+)
+from nonstop.checkpoint.staging import local
+
+log = logging.getLogger("nonstop.checkpoint")
+
+MAGIC: Final = b"NSREPL1\n"
+ALIGN: Final = 64
+_U64 = struct.Struct("!Q")
+
+Held = tuple[int, str]
+"""(step, lineage) of a snapshot."""
+
+
+class MemoryReplicas:
+    """Takes this rank's in-memory snapshots and finds them again after a restart."""
+
+    def __init__(
+        self,
+        run_dir: Path,
+        *,
+        node: str,
+        job_nodes: Iterable[str],
+        rank: int,
+        world_size: int,
+        lineage: str,
+        every_steps: int,
+        replicas: int,
+        emit: Callable[..., None],
+        clock: Callable[[], float] = time.monotonic,
+        timeout_s: float = 60.0,
+    ) -> None:
+        self.node, self.rank, self.world_size = node, rank, world_size
+        self.lineage, self.every_steps = lineage, every_steps
+        self.peers = discover(run_dir)
+        self.targets = self._targets(run_dir, job_nodes, replicas)
+        self._on = bool(self.targets)
+        self._emit, self._clock, self._timeout_s = emit, clock, timeout_s
+        self._buf: torch.Tensor | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-replica")
+        self._inflight: Future[None] | None = None
+
+    def _targets(self, run_dir: Path, job_nodes: Iterable[str], replicas: int) -> list[str]:
+        if self.node not in self.peers:
+            log.warning(
+                "no replica server published for node %s under %s: in-memory snapshots are off",
+                self.node,
+                run_dir,
+            )
+            return []
+        others = ring_after(self.node, job_nodes)
+        peers = [n for n in others if n in self.peers][:replicas]
+        if len(peers) < replicas:
+            unpublished = sorted(set(others) - set(self.peers))
+            (log.warning if unpublished else log.info)(
+                "in-memory snapshots: %d of %d peer nodes available (without a server: %s)",
+                len(peers),
+                replicas,
+                ", ".join(unpublished) or "none",
+            )
+        return [self.node, *peers]
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def due(self, step: int) -> bool:
+        return self._on and step % self.every_steps == 0
+
+    def snapshot(self, step: int, flat: Mapping[str, Any]) -> None:
+        """Copy `flat` now and send it in the background. Waits first for the previous
+        snapshot's send if it is still in flight, so that every rank holds every due step; the
+        wait is part of `blocking_s` (a cadence the network cannot follow shows there)."""
+        t0 = self._clock()
+        self.wait()
+        key = Key(rank=self.rank, world_size=self.world_size, step=step, lineage=self.lineage)
+        self._buf, blob = pack(flat, asdict(key), self._buf)
+        blocking_s = self._clock() - t0
+        self._inflight = self._executor.submit(self._send, key, blob, blocking_s, t0)
+
+    def _send(self, key: Key, blob: torch.Tensor, blocking_s: float, t0: float) -> None:
+        data = blob.numpy().data
+        sha = hashlib.sha256(data).hexdigest()
+        done, errors = [], []
+        for node in self.targets:
+            try:
+                put(self.peers[node], key, data, sha, timeout_s=self._timeout_s)
+                done.append(node)
+            except Unreachable as e:  # do not pay its timeout at every snapshot
+                errors.append(f"{node}: {e} (not tried again by this process)")
+                self.targets = [n for n in self.targets if n != node]
+            except ReplicaError as e:
+                errors.append(f"{node}: {e}")
+        if errors:
+            log.warning("in-memory snapshot of step %d not replicated to %s", key.step, errors)
+        extra = {"error": "; ".join(errors)[:500]} if errors else {}
+        self._emit(
+            "replicated",
+            step=key.step,
+            bytes=data.nbytes,
+            blocking_s=blocking_s,
+            send_s=self._clock() - t0 - blocking_s,
+            targets=done,
+            **extra,
+        )
+
+    def wait(self) -> None:
+        """Block until the snapshot being sent (if any) has reached its servers or failed."""
+        fut, self._inflight = self._inflight, None
+        if fut is not None and (e := fut.exception()) is not None:
+            log.error("in-memory snapshot failed: %r", e)  # a bug of ours: never the run's end
+
+    def close(self) -> None:
+        self.wait()
+        self._executor.shutdown(wait=True)
+        self._buf = None
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def holdings(self) -> tuple[dict[Held, list[str]], list[str]]:
+        """This rank's snapshots on every reachable server: (step, lineage) -> nodes, own node
+        first; and a note for each server that could not be asked."""
+        order = [n for n in [self.node, *ring_after(self.node, self.peers)] if n in self.peers]
+        held: dict[Held, list[str]] = {}
+        notes: list[str] = []
+        with ThreadPoolExecutor(max_workers=max(1, min(16, len(order)))) as pool:
+            listed = list(pool.map(self._list_one, order))
+        for node, entries in zip(order, listed):
+            if isinstance(entries, str):
+                notes.append(f"replica server of {node} not asked: {entries}")
+                continue
+            for e in entries:
+                if e.key.rank == self.rank and e.key.world_size == self.world_size:
+                    held.setdefault((e.key.step, e.key.lineage), []).append(node)
+        return held, notes
+
+    def _list_one(self, node: str) -> list[Any] | str:
+        try:
+            return list_entries(self.peers[node], timeout_s=min(self._timeout_s, 10.0))
+        except ReplicaError as e:
+            return str(e)
+
+    def fetch(
+        self, held: Held, nodes: list[str]
+    ) -> tuple[tuple[str, dict[str, torch.Tensor]] | None, list[str]]:
+        """(node, tensors) of the first copy that verifies, and why each earlier one did not."""
+        key = Key(rank=self.rank, world_size=self.world_size, step=held[0], lineage=held[1])
+        rejected: list[str] = []
+        for node in nodes:
+            try:
+                blob = get(self.peers[node], key, timeout_s=self._timeout_s)
+                return (node, unpack(blob, key)), rejected
+            except (ReplicaError, ValueError) as e:
+                rejected.append(f"replica of rank {self.rank} step {key.step} on {node}: {e}")
+        return None, rejected
+
+
+def ring_after(node: str, nodes: Iterable[str]) -> list[str]:
+    """The other nodes in sorted ring order, starting with the one after `node`."""
+    ring = sorted({*nodes, node})
+    i = ring.index(node)
+    return ring[i + 1 :] + ring[:i]
+
+
+def choose(held: list[list[Held]], floor: int) -> tuple[Held | None, str]:
+    """The newest snapshot that every rank holds (one list per rank), if it is not older than
+    the durable checkpoint at step `floor`; else None and why not."""
+    missing = [r for r, h in enumerate(held) if not h]
+    if missing:
+        return None, f"no replica found for rank(s) {', '.join(map(str, missing))}"
+    common = set.intersection(*({tuple(x) for x in h} for h in held))
+    if not common:
+        steps = "; ".join(f"rank {r}: {sorted({s for s, _ in h})}" for r, h in enumerate(held))
+        return None, f"the ranks' replicas are of different steps or attempts ({steps})"
+    best: Held = max(common)  # type: ignore[assignment]
+    if best[0] < floor:
+        return None, f"newest common replica (step {best[0]}) is older than storage's ({floor})"
+    return best, ""
+
+
+# -- the blob -------------------------------------------------------------------------------------
+
+
+def _aligned(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+def pack(
+    flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its prefix)."""
+    rows, parts, offset = [], [], 0
+    for k, v in flat.items():
+        t = local(v).detach()
+        n = t.numel() * t.element_size()
+        rows.append([k, str(t.dtype).removeprefix("torch."), list(t.shape), offset, n])
+        parts.append((t, offset, n))
+        offset = _aligned(offset + n)
+    head = json.dumps({**meta, "tensors": rows}, separators=(",", ":")).encode()
+    prefix = MAGIC + _U64.pack(len(head)) + head
+    base = _aligned(len(prefix))
+    if buf is None or buf.numel() < base + offset:
+        buf = torch.zeros(base + offset, dtype=torch.uint8, pin_memory=torch.cuda.is_available())
+    buf[: len(prefix)].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
+    with torch.no_grad():
+        for t, off, n in parts:
+            if n:
+                buf[base + off : base + off + n].view(t.dtype).view(t.shape).copy_(t)
+    return buf, buf[: base + offset]
+
+
+def unpack(blob: bytearray, key: Key) -> dict[str, torch.Tensor]:
+    """The tensors of a snapshot (views into `blob`); ValueError when it is malformed or is
+    not the snapshot `key`."""
+    try:
+        if bytes(blob[: len(MAGIC)]) != MAGIC:
+            raise ValueError("not a nonstop replica")
+        (n,) = _U64.unpack_from(blob, len(MAGIC))
+        start = len(MAGIC) + _U64.size
+        head = json.loads(bytes(blob[start : start + n]).decode())
+        if {k: head.get(k) for k in asdict(key)} != asdict(key):
+            raise ValueError(f"it holds rank {head.get('rank')} step {head.get('step')}")
+        base = _aligned(start + n)
+        data = torch.frombuffer(blob, dtype=torch.uint8)
+        return {k: _tensor(data, base, *row) for k, *row in head["tensors"]}
+    except (KeyError, TypeError, ValueError, RuntimeError, struct.error) as e:
+        raise ValueError(f"malformed replica: {e}") from None
+
+
+def _tensor(data: torch.Tensor, base: int, dtype: str, shape: list[int], off: int, n: int) -> Any:
+    dt = getattr(torch, dtype, None)
+    if not isinstance(dt, torch.dtype) or math.prod(shape) * dt.itemsize != n:
+        raise ValueError(f"bad tensor entry {dtype} {shape} of {n} bytes")
+    if base + off + n > data.numel():
+        raise ValueError("tensor bytes past the end (truncated)")
+    if n == 0:
+        return torch.empty(shape, dtype=dt)
+    return data[base + off : base + off + n].view(dt).view(shape)
+
+
+# -- restoring -------------------------------------------------------------------------------------
+
+
+def restore(
+    entries: st.Entries, tensors: Mapping[str, torch.Tensor], *, rank: int, world_size: int
+) -> st.Restored:
+    """Put a snapshot into the live state, through the same targets and apply as a DCP load."""
+    md = Metadata(
+        state_dict_metadata={
+            k: TensorStorageMetadata(TensorProperties(dtype=t.dtype), t.size(), [])
+            for k, t in tensors.items()
+        }
+    )
+    flat, sections, restored = st.targets(
+        entries, md, rank=rank, saved_world=world_size, world_size=world_size
+    )
+    with torch.no_grad():
+        for k, dst in flat.items():
+            src, into = tensors.get(k), local(dst)
+            if src is None or src.shape != into.shape or src.dtype != into.dtype:
+                got = "missing" if src is None else f"{src.dtype} {list(src.shape)}"
+                raise ValueError(
+                    f"{k}: the replica has {got}, the state {into.dtype} {list(into.shape)}"
+                )
+            if "_rng" not in k:
+                into.copy_(src)
+    st.apply(entries, flat, sections, restored)
+    return restored

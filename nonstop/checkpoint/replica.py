@@ -1,0 +1,442 @@
+"""In-memory checkpoint replicas: one small TCP server per node keeps ranks' latest snapshots in
+CPU memory outside the worker processes, so a restart can load them (docs/checkpoint.md).
+
+    srv = ReplicaServer(host="0.0.0.0", port=0, token=new_token(), capacity_bytes=8 << 30)
+    srv.start()                                     # a daemon thread: survives worker restarts
+    publish(run_dir, "node-a", srv, host="10.0.0.5")  # run_dir/control/replicas/node-a.json
+    discover(run_dir)                               # {"node-a": Peer("10.0.0.5", port, token)}
+    srv.stop(); unpublish(run_dir, "node-a")
+
+Protocol: one request per TCP connection. Every frame is a 4-byte big-endian length and a UTF-8
+JSON header; raw bytes follow a header that announces a `size`. Every request carries the
+server's secret token; a request with a wrong token, a malformed frame or a bad field gets
+`{"ok": false, "error": ...}` (when a reply is still possible) and the connection is closed.
+
+    put   -> {op, token, rank, world_size, step, lineage, sha256, size}
+          <- {ok: true} (room reserved: send the bytes)   -> <size bytes>   <- {ok: true}
+    get   -> {op, token, rank, world_size, step, lineage}  <- {ok, sha256, size} <size bytes>
+    list  -> {op, token}                                   <- {ok, entries: [{...}, ...]}
+
+The server keeps one snapshot per rank: a new one replaces the old only once it has arrived
+complete with a matching sha256 (so the previous stays while the new one is received), and a
+snapshot from another world size evicts the old world's. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import socketserver
+import struct
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+from nonstop.rundir import RunDir
+
+log = logging.getLogger("nonstop.checkpoint")
+
+REPLICAS_DIR: Final = "replicas"
+"""Under run_dir/control/: one `<node>.json` per published server ({node, host, port, token})."""
+MAX_HEADER: Final = 64 << 10
+CHUNK: Final = 1 << 20
+_LEN = struct.Struct("!I")
+_NODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+class ReplicaError(Exception):
+    """A replica request failed: unreachable server, refused request, or bad data."""
+
+
+class CorruptReplica(ReplicaError):
+    """The bytes received do not match the replica's sha256."""
+
+
+class Unreachable(ReplicaError):
+    """The server could not be reached, or the connection failed or timed out."""
+
+
+class Peer(NamedTuple):
+    """Where one node's replica server listens, and its token."""
+
+    host: str
+    port: int
+    token: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Key:
+    """One rank's snapshot: its rank and world size, the step, and the lineage (the id of the
+    Checkpointer instances that took it, so that snapshots of different attempts never mix)."""
+
+    rank: int
+    world_size: int
+    step: int
+    lineage: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """A complete snapshot a server holds."""
+
+    key: Key
+    size: int
+    sha256: str
+
+
+def new_token() -> str:
+    """A random secret for a replica server (128 bits, hex)."""
+    return secrets.token_hex(16)
+
+
+# -- server -------------------------------------------------------------------------------------
+
+
+class _Full(ReplicaError):
+    pass
+
+
+class _Store:
+    """The snapshots, one per rank, and the bytes reserved for transfers in progress."""
+
+    def __init__(self, capacity_bytes: int) -> None:
+        self.capacity_bytes = capacity_bytes
+        self._lock = threading.Lock()
+        self._held: dict[int, tuple[Entry, bytearray]] = {}
+        self._reserved = 0
+
+    def held_bytes(self) -> int:
+        with self._lock:
+            return sum(e.size for e, _ in self._held.values()) + self._reserved
+
+    @contextmanager
+    def reservation(self, size: int) -> Iterator[None]:
+        with self._lock:
+            used = sum(e.size for e, _ in self._held.values()) + self._reserved
+            if used + size > self.capacity_bytes:
+                raise _Full(
+                    f"replica server full: {size} more bytes would exceed its capacity of "
+                    f"{self.capacity_bytes} bytes ({used} in use); raise the capacity or "
+                    "take snapshots on fewer replicas"
+                )
+            self._reserved += size
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._reserved -= size
+
+    def put(self, entry: Entry, blob: bytearray) -> None:
+        with self._lock:
+            world = entry.key.world_size
+            for rank in [r for r, (e, _) in self._held.items() if e.key.world_size != world]:
+                del self._held[rank]
+            self._held[entry.key.rank] = (entry, blob)
+
+    def get(self, key: Key) -> tuple[Entry, bytearray] | None:
+        with self._lock:
+            held = self._held.get(key.rank)
+        return held if held is not None and held[0].key == key else None
+
+    def entries(self) -> list[Entry]:
+        with self._lock:
+            return [e for e, _ in self._held.values()]
+
+
+class ReplicaServer:
+    """Holds ranks' snapshots in this process's memory and serves them over TCP."""
+
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        token: str,
+        capacity_bytes: int,
+        timeout_s: float = 60.0,
+    ) -> None:
+        if not token:
+            raise ValueError("token must be a non-empty secret (use new_token())")
+        if isinstance(capacity_bytes, bool) or not isinstance(capacity_bytes, int):
+            raise ValueError(f"capacity_bytes must be an integer, got {capacity_bytes!r}")
+        if capacity_bytes < 1:
+            raise ValueError(f"capacity_bytes must be >= 1, got {capacity_bytes!r}")
+        self.token = token
+        self.timeout_s = timeout_s
+        self.store = _Store(capacity_bytes)
+        self._tcp = _TCPServer((host, port), _Handler, self)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self._tcp.server_address[:2]
+        return str(host), int(port)
+
+    def start(self) -> ReplicaServer:
+        """Serve in a daemon thread (it ends with the process); returns self."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._tcp.serve_forever, name="nonstop-replicas", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and drop every snapshot. Idempotent."""
+        if self._thread is not None:
+            self._tcp.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._tcp.server_close()
+        self.store = _Store(self.store.capacity_bytes)
+
+    def entries(self) -> list[Entry]:
+        """The complete snapshots held now."""
+        return self.store.entries()
+
+    def flip_byte(self, rank: int, offset: int = -1) -> None:
+        """Fault injection: corrupt one byte of `rank`'s stored snapshot in place."""
+        held = self.store._held[rank]
+        held[1][offset] ^= 0xFF
+
+    # -- requests (handler threads) ---------------------------------------------------------
+
+    def serve(self, sock: socket.socket) -> None:
+        """Answer one request on `sock`; never raises for a client's mistake."""
+        try:
+            header = recv_frame(sock)
+            if not hmac.compare_digest(str(header.get("token", "")).encode(), self.token.encode()):
+                raise ReplicaError("wrong token: request refused")
+            op = header.get("op")
+            if op == "put":
+                self._put(sock, header)
+            elif op == "get":
+                self._get(sock, header)
+            elif op == "list":
+                send_frame(sock, {"ok": True, "entries": [_entry_json(e) for e in self.entries()]})
+            else:
+                raise ReplicaError(f"unknown op {op!r}")
+        except ReplicaError as e:
+            _try_send(sock, {"ok": False, "error": str(e)})
+        except (OSError, ValueError) as e:  # client gone, timed out, or sent garbage
+            log.debug("replica request dropped: %s", e)
+            _try_send(sock, {"ok": False, "error": f"bad request: {e}"})
+
+    def _put(self, sock: socket.socket, header: dict[str, Any]) -> None:
+        key, size, sha = _key(header), _int(header, "size", 0), str(header.get("sha256", ""))
+        if not _SHA.match(sha):
+            raise ReplicaError("sha256 must be 64 lowercase hex digits")
+        with self.store.reservation(size):
+            send_frame(sock, {"ok": True})
+            blob, digest = recv_body(sock, size)
+            if digest != sha:
+                raise ReplicaError(f"sha256 mismatch: received {digest[:12]}, sent {sha[:12]}")
+            self.store.put(Entry(key=key, size=size, sha256=sha), blob)
+        send_frame(sock, {"ok": True})
+
+    def _get(self, sock: socket.socket, header: dict[str, Any]) -> None:
+        held = self.store.get(_key(header))
+        if held is None:
+            raise ReplicaError("no such snapshot")
+        entry, blob = held
+        send_frame(sock, {"ok": True, "sha256": entry.sha256, "size": entry.size})
+        sock.sendall(blob)
+
+
+class _TCPServer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], handler: type, replica: ReplicaServer) -> None:
+        self.replica = replica
+        super().__init__(address, handler)
+
+
+class _Handler(socketserver.BaseRequestHandler):
+    def handle(self) -> None:
+        server = self.server
+        assert isinstance(server, _TCPServer)
+        sock = self.request
+        sock.settimeout(server.replica.timeout_s)
+        server.replica.serve(sock)
+
+
+# -- framing ------------------------------------------------------------------------------------
+
+
+def send_frame(sock: socket.socket, header: dict[str, Any]) -> None:
+    data = json.dumps(header, separators=(",", ":")).encode()
+    sock.sendall(_LEN.pack(len(data)) + data)
+
+
+def recv_frame(sock: socket.socket) -> dict[str, Any]:
+    (n,) = _LEN.unpack(_recv_exact(sock, _LEN.size))
+    if n > MAX_HEADER:
+        raise ValueError(f"header of {n} bytes exceeds {MAX_HEADER}")
+    header = json.loads(_recv_exact(sock, n).decode())
+    if not isinstance(header, dict):
+        raise ValueError("header is not a JSON object")
+    return header
+
+
+def recv_body(sock: socket.socket, size: int) -> tuple[bytearray, str]:
+    """`size` bytes and their sha256, hashed as they arrive."""
+    blob = bytearray(size)
+    view, h, pos = memoryview(blob), hashlib.sha256(), 0
+    while pos < size:
+        n = sock.recv_into(view[pos : pos + CHUNK])
+        if n == 0:
+            raise ConnectionError(f"connection closed after {pos} of {size} bytes")
+        h.update(view[pos : pos + n])
+        pos += n
+    return blob, h.hexdigest()
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    blob, _ = recv_body(sock, n)
+    return bytes(blob)
+
+
+def _try_send(sock: socket.socket, header: dict[str, Any]) -> None:
+    try:
+        send_frame(sock, header)
+    except OSError:
+        pass  # the client is gone; nothing to tell it
+
+
+def _int(header: dict[str, Any], name: str, minimum: int) -> int:
+    v = header.get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise ReplicaError(f"{name} must be an integer >= {minimum}, got {v!r}")
+    return v
+
+
+def _key(header: dict[str, Any]) -> Key:
+    lineage = header.get("lineage")
+    if not isinstance(lineage, str) or not 0 < len(lineage) <= 64:
+        raise ReplicaError(f"lineage must be a string of 1 to 64 characters, got {lineage!r}")
+    return Key(
+        rank=_int(header, "rank", 0),
+        world_size=_int(header, "world_size", 1),
+        step=_int(header, "step", 0),
+        lineage=lineage,
+    )
+
+
+def _entry_json(e: Entry) -> dict[str, Any]:
+    return {**asdict(e.key), "size": e.size, "sha256": e.sha256}
+
+
+# -- client -------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _request(
+    peer: Peer, header: dict[str, Any], timeout_s: float
+) -> Iterator[tuple[socket.socket, dict[str, Any]]]:
+    """A connection that has sent `header`, and the server's ok reply to it."""
+    where = f"{peer.host}:{peer.port}"
+    try:
+        sock = socket.create_connection((peer.host, peer.port), timeout=timeout_s)
+    except OSError as e:
+        raise Unreachable(f"cannot reach {where}: {e}") from e
+    with sock:
+        try:
+            send_frame(sock, {**header, "token": peer.token})
+            yield sock, _check(recv_frame(sock), where)
+        except OSError as e:
+            raise Unreachable(f"{where}: {type(e).__name__}: {e}") from e
+        except ValueError as e:
+            raise ReplicaError(f"{where}: bad reply: {e}") from e
+
+
+def _check(reply: dict[str, Any], where: str) -> dict[str, Any]:
+    if reply.get("ok") is not True:
+        raise ReplicaError(f"{where} refused: {reply.get('error', 'no reason given')}")
+    return reply
+
+
+def put(peer: Peer, key: Key, data: memoryview, sha256: str, *, timeout_s: float = 60.0) -> None:
+    """Store `data` (whose sha256 the caller computed) under `key` on `peer`'s server."""
+    header = {"op": "put", **asdict(key), "sha256": sha256, "size": data.nbytes}
+    with _request(peer, header, timeout_s) as (sock, _):
+        sock.sendall(data)
+        _check(recv_frame(sock), f"{peer.host}:{peer.port}")
+
+
+def get(peer: Peer, key: Key, *, timeout_s: float = 60.0) -> bytearray:
+    """The snapshot `key` from `peer`; CorruptReplica when it does not match its sha256."""
+    with _request(peer, {"op": "get", **asdict(key)}, timeout_s) as (sock, reply):
+        blob, digest = recv_body(sock, _int(reply, "size", 0))
+    if False:
+        raise CorruptReplica(
+            f"sha256 mismatch: {digest[:12]} received, {str(reply.get('sha256'))[:12]} expected"
+        )
+    return blob
+
+
+def list_entries(peer: Peer, *, timeout_s: float = 10.0) -> list[Entry]:
+    """The complete snapshots `peer`'s server holds."""
+    with _request(peer, {"op": "list"}, timeout_s) as (_, reply):
+        pass
+    try:
+        return [
+            Entry(key=_key(e), size=_int(e, "size", 0), sha256=str(e["sha256"]))
+            for e in reply["entries"]
+        ]
+    except (KeyError, TypeError) as e:
+        raise ReplicaError(f"{peer.host}:{peer.port}: malformed list reply: {e}") from e
+
+
+# -- discovery ----------------------------------------------------------------------------------
+
+
+def _path(run_dir: str | os.PathLike[str], node: str) -> Path:
+    if not _NODE.match(node):
+        raise ValueError(f"node name {node!r} must be letters, digits, '.', '_' or '-'")
+    return RunDir(Path(run_dir)).control / REPLICAS_DIR / f"{node}.json"
+
+
+def publish(
+    run_dir: str | os.PathLike[str], node: str, server: ReplicaServer, *, host: str | None = None
+) -> Path:
+    """Write run_dir/control/replicas/<node>.json atomically (mode 0600: it holds the token).
+    `host`: the address peers should connect to (default: the one the server is bound to)."""
+    path = _path(run_dir, node)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    bound, port = server.address
+    record = {"node": node, "host": host or bound, "port": port, "token": server.token}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(record, f)
+    os.replace(tmp, path)
+    return path
+
+
+def unpublish(run_dir: str | os.PathLike[str], node: str) -> None:
+    """Remove the node's record; missing is not an error."""
+    _path(run_dir, node).unlink(missing_ok=True)
+
+
+def discover(run_dir: str | os.PathLike[str]) -> dict[str, Peer]:
+    """Every published server by node name; unreadable records are skipped with a warning."""
+    folder = RunDir(Path(run_dir)).control / REPLICAS_DIR
+    out: dict[str, Peer] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            d = json.loads(path.read_text())
+            out[str(d["node"])] = Peer(str(d["host"]), int(d["port"]), str(d["token"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            log.warning("ignoring replica server record %s: %s", path, e)
+    return out

@@ -1,0 +1,54 @@
+"""Where each restart's seconds went: one row per attempt after the first.
+
+The failed attempt owns detection, evidence, health checks and teardown; the new attempt owns
+the rendezvous, the start of its workers (`spawn` cold, `handover` from warm standbys), and the
+workers' own phases (interpreter, imports and process group, state load, first step). `total`
+runs from the failed attempt's last progress to the end of the new attempt's first step.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from nonstop.ledger.db import Ledger
+
+BEFORE = ("evidence", "health_checks", "teardown")
+AFTER = ("rendezvous", "spawn", "handover", "interpreter", "imports_and_pg", "state_load",
+         "first_step")  # fmt: skip
+COLUMNS = ("detection", *BEFORE, *AFTER)
+
+
+def restarts(ledger: Ledger) -> list[dict[str, Any]]:
+    attempts = ledger.rows("SELECT attempt, restart_path FROM attempts ORDER BY attempt")
+    out = []
+    for (prev, _), (attempt, path) in itertools.pairwise(attempts):
+        row: dict[str, Any] = {"attempt": attempt, "path": path or "", "source": "",
+                               "phases": {}, "total_s": None}  # fmt: skip
+        for phase, start, end in ledger.rows(
+            "SELECT phase, start, end FROM restart_phases WHERE (attempt = ? AND phase IN"
+            f" ({_marks(BEFORE)})) OR (attempt = ? AND phase IN ({_marks(AFTER)}))",
+            (prev, *BEFORE, attempt, *AFTER),
+        ):  # fmt: skip
+            row["phases"][phase] = float(end) - float(start)
+        det = ledger.rows(
+            "SELECT MIN(detection_time), MIN(latency_s) FROM detections WHERE attempt = ?"
+            " AND kind != 'straggler'", (prev,),
+        )[0]  # fmt: skip
+        if det[1] is not None:
+            row["phases"]["detection"] = float(det[1])
+        first = ledger.rows("SELECT MIN(end) FROM steps WHERE attempt = ?", (attempt,))[0][0]
+        if det[0] is not None and first is not None:
+            row["total_s"] = float(first) - (float(det[0]) - float(det[1] or 0.0))
+        loaded = ledger.rows(
+            "SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded' LIMIT 1",
+            (attempt,),
+        )  # fmt: skip
+        if loaded and loaded[0][0]:
+            row["source"] = "memory" if str(loaded[0][0]).startswith("memory") else "storage"
+        out.append(row)
+    return out
+
+
+def _marks(names: tuple[str, ...]) -> str:
+    return ", ".join("?" * len(names))

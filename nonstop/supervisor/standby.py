@@ -1,0 +1,243 @@
+"""Warm standby workers: processes that have already paid for the interpreter, `import torch`
+and the training script's imports, waiting for a rank assignment.
+
+A cold restart starts a new interpreter per rank and imports torch again (one to two seconds
+on a loaded host, more with a large script). `nonstop run` keeps one standby per local rank
+ready; at the next start of the workers (a restart, a node joining, the first start when the
+standbys were ready before the rendezvous finished) torchrun's own code computes each rank's
+environment as always, and instead of spawning a process it hands that environment to a
+standby, which then runs the bootstrap exactly as a cold worker would. The training script's
+contract is torchrun's: the same environment variables, argv and log files.
+
+    agent                                   standby (python -m nonstop.supervisor.standby ...)
+      spawn, stdin/stdout pipes   ------->    import torch, nonstop's runtime, the script's
+                                  <-------    top-level imports; then "ready"
+      hand-over (one JSON line)   ------->    environment, stdout/stderr files, argv
+                                              -> bootstrap.main(argv), as a cold worker
+
+A standby that cannot pre-import the script says "cold: <why>" and exits; the agent then
+spawns cold and the ledger's `attempts.restart_path` records which path each attempt took.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from torch.distributed.elastic.multiprocessing.api import SubprocessContext
+
+READY = "ready"
+# Besides the script's own imports: what every nonstop worker loads, and what torch imports
+# lazily on first use (DDP's constructor pulls torch._dynamo and sympy: ~0.9 s on a 2-core
+# host; DCP ~0.5 s). A module that is not installed is skipped.
+ALWAYS = ("torch", "torch.distributed", "nonstop.runtime", "nonstop.supervisor.bootstrap")
+LAZY_IN_TORCH = ("torch._dynamo", "torch.nn.parallel", "torch.distributed.checkpoint",
+                 "nonstop.checkpoint")  # fmt: skip
+
+
+# -- the standby process -------------------------------------------------------------------
+
+
+def script_imports(argv: list[str]) -> list[str]:
+    """The modules a training command imports at its top level (ast; nothing is executed)."""
+    as_module = bool(argv) and argv[0] == "-m"
+    target = argv[1] if as_module else argv[0]
+    if as_module:
+        spec = importlib.util.find_spec(target)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            raise ImportError(f"cannot find the source of module {target}")
+        path, package = Path(spec.origin), target.rpartition(".")[0]
+    else:
+        path, package = Path(target), ""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            base = "." * node.level + (node.module or "")
+            names.append(importlib.util.resolve_name(base, package) if node.level else base)
+    return names
+
+
+def _preimport(argv: list[str]) -> None:
+    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", "2000")  # as the bootstrap sets it
+    if argv and argv[0] != "-m":
+        sys.path.insert(0, str(Path(argv[0]).resolve().parent))
+    for name in (*ALWAYS, *script_imports(argv)):
+        importlib.import_module(name)
+    for name in LAZY_IN_TORCH:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def _take_over(msg: dict[str, Any]) -> list[str]:
+    """Become the worker torchrun would have spawned: its environment and log files."""
+    os.environ.clear()
+    os.environ.update(msg["env"])
+    for fd, path in ((1, msg.get("stdout")), (2, msg.get("stderr"))):
+        if path:
+            f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(f, fd)
+            os.close(f)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    return [str(a) for a in msg["args"]]
+
+
+def standby_main(argv: list[str]) -> int:
+    from nonstop.supervisor import bootstrap
+
+    bootstrap._die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the agent stops us; a ^C is the agent's
+    try:
+        _preimport(argv)
+    except BaseException as e:  # any failure means: start this script cold
+        print(f"cold: pre-importing failed: {type(e).__name__}: {e}", flush=True)
+        return 0
+    print(READY, flush=True)
+    line = sys.stdin.readline()
+    if not line:  # the agent closed the pipe: not needed
+        return 0
+    worker_args = _take_over(json.loads(line))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return bootstrap.main(worker_args[worker_args.index("nonstop.supervisor.bootstrap") + 1 :])
+
+
+# -- the agent's side ----------------------------------------------------------------------
+
+
+class Standby:
+    """One waiting process; a reader thread learns whether it became ready."""
+
+    def __init__(self, argv: list[str], log: Path) -> None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        self._log: IO[str] = open(log, "a")  # noqa: SIM115 - closed in close()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-u", "-m", "nonstop.supervisor.standby", *argv],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
+            start_new_session=True,  # as torchrun's workers: the agent kills the process group
+        )  # fmt: skip
+        self.started = time.monotonic()
+        self.state = "starting"  # starting, ready, cold (with why), gone
+        self.why = ""
+        threading.Thread(target=self._read, name="nonstop-standby", daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().strip()
+        if line == READY:
+            self.state = "ready"
+        else:
+            self.state, self.why = "cold", line.removeprefix("cold: ") or "exited while starting"
+
+    def hand_over(self, env: dict[str, str], args: tuple, stdout: str | None,
+                  stderr: str | None) -> None:  # fmt: skip
+        assert self.proc.stdin is not None
+        msg = {"env": env, "args": [str(a) for a in args], "stdout": stdout, "stderr": stderr}
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.close()
+        self._log.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            self.proc.wait(timeout=5)
+        self._log.close()
+
+
+class StandbyPool:
+    """`size` standbys for one training command on this node."""
+
+    def __init__(self, worker_args: list[str], size: int, log_dir: Path) -> None:
+        self.argv = [
+            a for a in worker_args[worker_args.index("nonstop.supervisor.bootstrap") + 1 :]
+        ]
+        self.size, self.log_dir = size, log_dir
+        self.waiting: list[Standby] = []
+        self.disabled = ""  # why standbys are off for this command (it cannot be pre-imported)
+        self._spawned = 0
+
+    def fill(self) -> None:
+        """Spawn standbys up to `size` (from the main thread: PR_SET_PDEATHSIG follows the
+        thread that spawned the process)."""
+        self.waiting = [s for s in self.waiting if s.proc.poll() is None or s.state == "ready"]
+        while not self.disabled and len(self.waiting) < self.size:
+            log = self.log_dir / f"standby-{self._spawned}.log"
+            self._spawned += 1
+            self.waiting.append(Standby(self.argv, log))
+
+    @property
+    def short(self) -> bool:
+        return not self.disabled and len(self.waiting) < self.size
+
+    def take(self, n: int, wait_s: float = 0.0) -> tuple[list[Standby] | None, str]:
+        """n ready standbys, or None and why not. Waits up to `wait_s` for ones still
+        importing (less than a cold start costs)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            for s in self.waiting:
+                if s.state == "cold" and not self.disabled:
+                    self.disabled = f"the script cannot be pre-imported ({s.why})"
+            if self.disabled:
+                return None, self.disabled
+            alive = [s for s in self.waiting if s.proc.poll() is None]
+            ready = [s for s in alive if s.state == "ready"]
+            if len(ready) >= n:
+                taken = ready[:n]
+                self.waiting = [s for s in self.waiting if s not in taken]
+                return taken, ""
+            if len(alive) < n or time.monotonic() >= deadline:
+                return None, f"{len(ready)} of {n} standbys ready"
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        for s in self.waiting:
+            s.close()
+        self.waiting = []
+
+
+class _Adopted:
+    """What SubprocessContext expects of a worker handler, for a standby that took over."""
+
+    def __init__(self, standby: Standby, local_rank: int) -> None:
+        self.proc, self.local_rank_id = standby.proc, local_rank
+
+    def close(self, death_sig: signal.Signals | None = None) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, death_sig or signal.SIGTERM)
+
+
+class StandbyContext(SubprocessContext):
+    """torchrun's process context, whose processes were standbys instead of new ones."""
+
+    def __init__(self, standbys: list[Standby], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._standbys = standbys
+
+    def _start(self) -> None:
+        base = os.environ.copy()
+        for local_rank, standby in enumerate(self._standbys):
+            env = {**base, **self.envs[local_rank]}
+            standby.hand_over(env, self.args[local_rank], self.stdouts[local_rank] or None,
+                              self.stderrs[local_rank] or None)  # fmt: skip
+        self.subprocess_handlers = {  # type: ignore[assignment]
+            r: _Adopted(s, r) for r, s in enumerate(self._standbys)
+        }
+
+
+if __name__ == "__main__":
+    sys.exit(standby_main(sys.argv[1:]))

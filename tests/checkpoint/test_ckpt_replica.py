@@ -1,0 +1,488 @@
+"""In-memory checkpoint replicas: the server, the blob, the choice, and real 2-rank recoveries.
+
+.venv/bin/pytest tests/checkpoint/test_ckpt_replica.py -q
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from nonstop.checkpoint import CheckpointConfig, Checkpointer
+from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
+from nonstop.checkpoint.memory import choose, pack, ring_after, unpack
+from nonstop.checkpoint.replica import (
+    CorruptReplica,
+    Key,
+    Peer,
+    ReplicaError,
+    ReplicaServer,
+    Unreachable,
+    discover,
+    get,
+    list_entries,
+    new_token,
+    publish,
+    put,
+    unpublish,
+)
+
+WORKER = Path(__file__).with_name("replica_worker.py")
+ROOT = Path(__file__).resolve().parents[2]
+KEY = Key(rank=1, world_size=2, step=7, lineage="abc")
+
+
+@pytest.fixture
+def server() -> Iterator[ReplicaServer]:
+    srv = ReplicaServer(token="secret", capacity_bytes=1000).start()
+    yield srv
+    srv.stop()
+
+
+def peer(srv: ReplicaServer, token: str | None = None) -> Peer:
+    host, port = srv.address
+    return Peer(host, port, token or srv.token)
+
+
+def put_bytes(p: Peer, key: Key, data: bytes) -> None:
+    put(p, key, memoryview(data), hashlib.sha256(data).hexdigest(), timeout_s=5)
+
+
+def raw(srv: ReplicaServer, payload: bytes, *, close_early: bool = False) -> bytes:
+    """Send raw bytes to the server; whatever it answers before closing."""
+    with socket.create_connection(srv.address, timeout=5) as s:
+        s.sendall(payload)
+        if close_early:
+            return b""
+        s.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def frame(header: dict[str, Any]) -> bytes:
+    data = json.dumps(header).encode()
+    return struct.pack("!I", len(data)) + data
+
+
+# -- the server -------------------------------------------------------------------------------
+
+
+def test_put_get_list_and_replacement(server: ReplicaServer) -> None:
+    p = peer(server)
+    put_bytes(p, KEY, b"x" * 100)
+    assert get(p, KEY) == bytearray(b"x" * 100)
+    (entry,) = list_entries(p)
+    assert entry.key == KEY and entry.size == 100
+    newer = Key(rank=1, world_size=2, step=8, lineage="abc")
+    put_bytes(p, newer, b"y" * 50)
+    put_bytes(p, Key(rank=0, world_size=2, step=8, lineage="abc"), b"z")
+    assert {e.key.step for e in list_entries(p)} == {8}  # rank 1's step 7 replaced
+    with pytest.raises(ReplicaError, match="no such snapshot"):
+        get(p, KEY)
+    put_bytes(p, Key(rank=0, world_size=3, step=9, lineage="abc"), b"w")  # a new world size
+    assert [e.key.world_size for e in list_entries(p)] == [3]
+    assert server.store.held_bytes() == 1
+
+
+def test_wrong_token_is_refused(server: ReplicaServer) -> None:
+    put_bytes(peer(server), KEY, b"data")
+    bad = peer(server, token="guess")
+    for call in (lambda: put_bytes(bad, KEY, b"evil"), lambda: get(bad, KEY),
+                 lambda: list_entries(bad)):  # fmt: skip
+        with pytest.raises(ReplicaError, match="wrong token"):
+            call()
+    assert get(peer(server), KEY) == bytearray(b"data")
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"\x00",  # a truncated length
+        struct.pack("!I", 10) + b"{",  # a truncated header
+        struct.pack("!I", 1 << 30),  # a header too long to accept
+        struct.pack("!I", 4) + b"\xff\xfe\x00\x01",  # not UTF-8
+        frame({"op": "put"}),  # no token
+        frame({"op": "list", "token": "secret", "x": [1] * 10}) + os.urandom(64),
+        frame({"op": "fly", "token": "secret"}),
+        frame({"op": "put", "token": "secret", **asdict(KEY), "sha256": "0" * 64, "size": -5}),
+        frame({"op": "get", "token": "secret", "rank": "0", "world_size": 2, "step": 1,
+               "lineage": "abc"}),
+        os.urandom(4096),
+    ],
+)  # fmt: skip
+def test_garbage_does_not_kill_the_server(server: ReplicaServer, payload: bytes) -> None:
+    raw(server, payload)
+    raw(server, payload, close_early=True)
+    put_bytes(peer(server), KEY, b"still serving")
+    assert get(peer(server), KEY) == bytearray(b"still serving")
+
+
+def test_truncated_body_and_bad_checksum_store_nothing(server: ReplicaServer) -> None:
+    header = {"op": "put", "token": "secret", **asdict(KEY), "sha256": "0" * 64, "size": 500}
+    raw(server, frame(header) + b"only part of it")  # the client closes mid-body
+    assert b"sha256 mismatch: received" in raw(server, frame(header) + b"a" * 500)
+    assert server.entries() == [] and server.store.held_bytes() == 0  # reservations released
+
+
+def test_capacity_is_enforced(server: ReplicaServer) -> None:
+    p = peer(server)
+    with pytest.raises(ReplicaError, match=r"replica server full.*capacity of 1000 bytes"):
+        put_bytes(p, KEY, b"x" * 1001)
+    put_bytes(p, KEY, b"x" * 600)
+    # A replacement needs room for both until the new one is complete.
+    with pytest.raises(ReplicaError, match="full"):
+        put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 600)
+    put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 400)
+    assert server.store.held_bytes() == 400
+
+
+def test_corrupt_snapshot_is_detected_by_the_client(server: ReplicaServer) -> None:
+    put_bytes(peer(server), KEY, b"payload")
+    server.flip_byte(KEY.rank, 3)
+    with pytest.raises(CorruptReplica, match="sha256 mismatch"):
+        get(peer(server), KEY)
+
+
+def test_a_stopped_server_is_unreachable() -> None:
+    srv = ReplicaServer(token=new_token(), capacity_bytes=10).start()
+    p = peer(srv)
+    srv.stop()
+    with pytest.raises(Unreachable, match="cannot reach"):
+        list_entries(p, timeout_s=2)
+
+
+def test_server_arguments_are_validated() -> None:
+    with pytest.raises(ValueError, match="token"):
+        ReplicaServer(token="", capacity_bytes=1)
+    with pytest.raises(ValueError, match="capacity_bytes must be >= 1, got 0"):
+        ReplicaServer(token="t", capacity_bytes=0)
+
+
+def test_publish_discover_unpublish(tmp_path: Path, server: ReplicaServer,
+                                    caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    path = publish(tmp_path, "node-a", server, host="10.1.2.3")
+    assert path == tmp_path / "control" / "replicas" / "node-a.json"
+    assert path.stat().st_mode & 0o777 == 0o600  # it holds the token
+    (path.parent / "broken.json").write_text("{not json")
+    with caplog.at_level(logging.WARNING, logger="nonstop.checkpoint"):
+        assert discover(tmp_path) == {"node-a": Peer("10.1.2.3", server.address[1], "secret")}
+    assert "broken.json" in caplog.text
+    unpublish(tmp_path, "node-a")
+    unpublish(tmp_path, "node-a")
+    assert discover(tmp_path) == {}
+    with pytest.raises(ValueError, match="node name"):
+        publish(tmp_path, "../escape", server)
+
+
+# -- the blob, the ring and the choice --------------------------------------------------------
+
+
+def test_pack_unpack_roundtrip_and_rejections() -> None:
+    flat = {
+        "f": torch.randn(3, 5).t(),  # not contiguous
+        "bf": torch.randn(7).to(torch.bfloat16),
+        "b": torch.tensor([True, False, True]),
+        "scalar": torch.tensor(3, dtype=torch.int64),
+        "empty": torch.empty(0, 4),
+        "u8": torch.arange(5, dtype=torch.uint8),
+    }
+    key = Key(rank=0, world_size=1, step=3, lineage="l")
+    buf, blob = pack(flat, asdict(key), None)
+    data = bytearray(blob.numpy().tobytes())
+    got = unpack(data, key)
+    assert got.keys() == flat.keys()
+    for k, t in flat.items():
+        assert got[k].dtype == t.dtype and torch.equal(got[k], t), k
+    same, _ = pack(flat, asdict(key), buf)
+    assert same is buf  # the buffer is reused
+    with pytest.raises(ValueError, match="holds rank 0 step 3"):
+        unpack(data, Key(rank=0, world_size=1, step=4, lineage="l"))
+    with pytest.raises(ValueError, match="truncated"):
+        unpack(data[:-64], key)
+    with pytest.raises(ValueError, match="not a nonstop replica"):
+        unpack(bytearray(b"garbage" * 10), key)
+
+
+def test_ring_and_choice() -> None:
+    assert ring_after("b", ["a", "b", "c", "d"]) == ["c", "d", "a"]
+    assert ring_after("z", ["a"]) == ["a"]
+    assert choose([[(5, "x"), (4, "x")], [(5, "x")]], floor=3) == ((5, "x"), "")
+    assert choose([[(5, "x")], [(5, "x")]], floor=5) == ((5, "x"), "")
+    none, why = choose([[(5, "x")], []], floor=0)
+    assert none is None and why == "no replica found for rank(s) 1"
+    assert (
+        "different steps or attempts (rank 0: [5]; rank 1: [4])"
+        in choose([[(5, "x")], [(4, "x")]], floor=0)[1]
+    )
+    assert "different" in choose([[(5, "x")], [(5, "y")]], floor=0)[1]  # another attempt's
+    assert choose([[(5, "x")], [(5, "x")]], floor=6)[1] == (
+        "newest common replica (step 5) is older than storage's (6)"
+    )
+
+
+def test_config_fields_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_MEMORY_EVERY, raising=False)
+    monkeypatch.delenv(ENV_REPLICAS, raising=False)
+    assert CheckpointConfig().resolved_memory_every_steps() == 0
+    assert CheckpointConfig().resolved_replicas() == 1
+    monkeypatch.setenv(ENV_MEMORY_EVERY, "4")
+    monkeypatch.setenv(ENV_REPLICAS, "2")
+    assert CheckpointConfig().resolved_memory_every_steps() == 4
+    assert CheckpointConfig().resolved_replicas() == 2
+    assert CheckpointConfig(memory_every_steps=0, replicas=0).resolved_memory_every_steps() == 0
+    monkeypatch.setenv(ENV_MEMORY_EVERY, "often")
+    with pytest.raises(ValueError, match="NONSTOP_MEMORY_CKPT_EVERY must be an integer >= 0"):
+        CheckpointConfig().resolved_memory_every_steps()
+    with pytest.raises(ValueError, match="replicas must be an integer >= 0 or None, got -1"):
+        CheckpointConfig(replicas=-1)
+
+
+# -- one process: the Checkpointer with and without a server ---------------------------------
+
+
+class Events:
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    def emit(self, kind: str, **payload: Any) -> None:
+        self.seen.append({"kind": kind, **payload})
+
+
+def _train(run: Path, steps: int, events: Events) -> tuple[nn.Module, Checkpointer]:
+    torch.manual_seed(0)
+    net = nn.Linear(4, 3)
+    opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+    ckpt = Checkpointer(run, config=CheckpointConfig(every_steps=3, memory_every_steps=2),
+                        events=events)  # fmt: skip
+    for step in range(1, steps + 1):
+        net(torch.randn(2, 4)).sum().backward()
+        opt.step()
+        opt.zero_grad()
+        ckpt.maybe_save(step, {"model": net, "optimizer": opt})
+    ckpt.close()
+    return net, ckpt
+
+
+def _load(run: Path, events: Events) -> tuple[nn.Module, Checkpointer]:
+    net = nn.Linear(4, 3)
+    opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+    ckpt = Checkpointer(run, config=CheckpointConfig(every_steps=3, memory_every_steps=2),
+                        events=events)  # fmt: skip
+    ckpt.load_latest({"model": net, "optimizer": opt})
+    ckpt.close()
+    return net, ckpt
+
+
+def test_single_process_memory_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NONSTOP_HOST", "solo")
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20).start()
+    publish(tmp_path, "solo", srv)
+    try:
+        events = Events()
+        trained, _ = _train(tmp_path, 4, events)
+        replicated = [e for e in events.seen if e["phase"] == "replicated"]
+        assert [e["step"] for e in replicated] == [2, 4]
+        assert replicated[0]["targets"] == ["solo"] and replicated[0]["bytes"] > 0
+        assert replicated[0]["blocking_s"] >= 0
+        loaded, ckpt = _load(tmp_path, events)
+        assert ckpt.last_load is not None
+        assert (ckpt.last_load.step, ckpt.last_load.source) == (4, "memory")
+        assert ckpt.last_load.replica_from == "solo"
+        assert events.seen[-1] == {"kind": "checkpoint", "phase": "loaded", "step": 4,
+                                   "source": "memory", "replica_from": "solo",
+                                   "load_s": ckpt.last_load.load_s}  # fmt: skip
+        for k, v in trained.state_dict().items():
+            assert torch.equal(v, loaded.state_dict()[k]), k
+    finally:
+        srv.stop()
+
+
+def test_without_a_server_snapshots_are_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    monkeypatch.setenv("NONSTOP_HOST", "lonely")
+    events = Events()
+    with caplog.at_level(logging.INFO, logger="nonstop.checkpoint"):
+        _train(tmp_path, 4, events)
+        _, ckpt = _load(tmp_path, events)
+    assert caplog.text.count("no replica server published for node lonely") == 2  # once each
+    assert not [e for e in events.seen if e["phase"] == "replicated"]
+    assert ckpt.last_load is not None
+    assert (ckpt.last_load.step, ckpt.last_load.source) == (3, "storage")
+    assert "in-memory replicas not used, loading from storage: no replica found for rank(s) 0" in (
+        ckpt.last_load.messages
+    )
+
+
+# -- real processes ------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def launch(spec: dict[str, Any], env: dict[str, str] | None = None, timeout_s: float = 90) -> None:
+    """Start one rank per entry of spec["nodes"] and wait; fail with their output on error."""
+    port, world = _free_port(), len(spec["nodes"])
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(WORKER), json.dumps(spec)],
+            env={
+                **os.environ,
+                **(env or {}),
+                "RANK": str(rank),
+                "WORLD_SIZE": str(world),
+                "MASTER_ADDR": "127.0.0.1",
+                "MASTER_PORT": str(port),
+                "OMP_NUM_THREADS": "1",
+            },
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for rank in range(world)
+    ]
+    try:
+        outputs = [(p.communicate(timeout=timeout_s)[0], p.returncode) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    bad = [(rank, rc, out[-3000:]) for rank, (out, rc) in enumerate(outputs) if rc != 0]
+    assert not bad, f"worker(s) failed: {bad}"
+
+
+def start_server(run: Path, node: str) -> subprocess.Popen[str]:
+    """A node's replica server in its own process, published in the run directory."""
+    proc = subprocess.Popen([sys.executable, str(WORKER), "serve", str(run), node],
+                            cwd=ROOT, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def train(run: Path, out: Path, nodes: list[str], *, steps: int, every: int) -> None:
+    spec = {"scenario": "train", "run_dir": str(run), "out": str(out), "nodes": nodes,
+            "seed": 1, "steps": steps, "every": every}  # fmt: skip
+    launch(spec, env={ENV_MEMORY_EVERY: "1", ENV_REPLICAS: "1"})  # as `nonstop run` sets them
+
+
+def load(run: Path, out: Path, nodes: list[str]) -> list[dict[str, Any]]:
+    """Load on every rank, from memory if possible, then from storage only; what each loaded."""
+    launch({"scenario": "load", "run_dir": str(run), "out": str(out), "nodes": nodes, "seed": 9})
+    return [json.loads((out / f"memory-{r}.json").read_text()) for r in range(len(nodes))]
+
+
+def assert_same(out: Path, a: str, b: str, ranks: int = 2) -> None:
+    for rank in range(ranks):
+        x = torch.load(out / f"{a}-{rank}.pt", weights_only=True)
+        y = torch.load(out / f"{b}-{rank}.pt", weights_only=True)
+        assert x.keys() == y.keys()
+        for k in x:
+            assert torch.equal(x[k], y[k]), (a, b, rank, k)
+
+
+def storage_record(out: Path, rank: int) -> dict[str, Any]:
+    return dict(json.loads((out / f"storage-{rank}.json").read_text()))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_memory_load_equals_durable_load(tmp_path: Path) -> None:
+    run, out = tmp_path / "run", tmp_path
+    servers = {n: ReplicaServer(token=new_token(), capacity_bytes=16 << 20).start()
+               for n in ("node-a", "node-b")}  # fmt: skip
+    try:
+        for node, srv in servers.items():
+            publish(run, node, srv)
+        train(run, out, ["node-a", "node-b"], steps=6, every=3)  # durable 3 and 6, memory 1..6
+        for srv in servers.values():  # each node holds its rank and its peer's
+            assert sorted((e.key.rank, e.key.step) for e in srv.entries()) == [(0, 6), (1, 6)]
+        got = load(run, out, ["node-a", "node-b"])
+    finally:
+        for srv in servers.values():
+            srv.stop()
+    assert [(g["step"], g["source"], g["replica_from"]) for g in got] == [
+        (6, "memory", "node-a"), (6, "memory", "node-b")]  # fmt: skip
+    assert [storage_record(out, r)["source"] for r in (0, 1)] == ["storage", "storage"]
+    assert storage_record(out, 0)["step"] == 6
+    assert_same(out, "memory", "storage")
+    assert_same(out, "memory", "trained")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_losing_one_of_two_nodes_recovers_from_the_survivor(tmp_path: Path) -> None:
+    run, out = tmp_path / "run", tmp_path
+    procs = {n: start_server(run, n) for n in ("node-a", "node-b")}
+    try:
+        train(run, out, ["node-a", "node-b"], steps=6, every=3)
+        procs["node-b"].send_signal(signal.SIGKILL)  # node-b is gone, with its memory
+        procs["node-b"].wait()
+        procs["node-c"] = start_server(run, "node-c")  # its replacement, empty
+        got = load(run, out, ["node-a", "node-c"])
+    finally:
+        for p in procs.values():
+            p.kill()
+            p.communicate()  # reaps it and closes its pipe
+    assert [(g["step"], g["source"], g["replica_from"]) for g in got] == [
+        (6, "memory", "node-a"), (6, "memory", "node-a")]  # fmt: skip
+    assert any("replica server of node-b not asked: cannot reach" in m for m in got[1]["messages"])
+    assert_same(out, "memory", "storage")
+    assert_same(out, "memory", "trained")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> None:
+    run, out = tmp_path / "run", tmp_path
+    srv = ReplicaServer(token=new_token(), capacity_bytes=16 << 20).start()
+    spare = ReplicaServer(token=new_token(), capacity_bytes=16 << 20).start()
+    try:
+        publish(run, "node-a", srv)
+        train(run, out, ["node-a", "node-a"], steps=5, every=4)  # durable 4, memory 5
+        srv.flip_byte(1)
+        got = load(run, out, ["node-a", "node-a"])
+        assert [(g["step"], g["source"]) for g in got] == [(4, "storage"), (4, "storage")]
+        why = (
+            "in-memory replicas not used, loading from storage: rank 1: no verified copy of step 5"
+        )
+        for g in got:
+            assert any(m.startswith(why) and "sha256 mismatch" in m for m in g["messages"]), g
+        assert any(m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+                   for m in got[1]["messages"])  # fmt: skip
+        assert_same(out, "memory", "storage")
+
+        # Incomplete: node-a's server now holds rank 0's snapshot only.
+        (entry,) = [e for e in srv.entries() if e.key.rank == 0]
+        host, port = srv.address
+        blob = get(Peer(host, port, srv.token), entry.key)
+        put(peer(spare), entry.key, memoryview(blob), entry.sha256)
+        publish(run, "node-a", spare)
+        got = load(run, out, ["node-a", "node-a"])
+    finally:
+        srv.stop()
+        spare.stop()
+    assert [(g["step"], g["source"]) for g in got] == [(4, "storage"), (4, "storage")]
+    assert all("in-memory replicas not used, loading from storage: no replica found for rank(s) 1"
+               in g["messages"] for g in got)  # fmt: skip
+    assert_same(out, "memory", "storage")

@@ -1,0 +1,82 @@
+"""Warm standby workers (nonstop.supervisor.standby): real processes, real SIGKILL."""
+
+import textwrap
+
+import pytest
+import torch
+from conftest import TINY, nonstop_run, rows
+
+from nonstop.supervisor.standby import script_imports
+
+pytestmark = pytest.mark.slow
+
+TRAIN = ["-m", "nonstop.workloads.llama.train", *TINY, "--steps", "24", "--checkpoint-every", "4"]
+CRASH = ["--inject", "crash@step=10,rank=1,signal=SIGKILL"]
+
+
+def test_a_killed_rank_recovers_through_a_standby_bitwise_equal_to_a_cold_restart(tmp_path):
+    finals = {}
+    for how, flags in (("warm", []), ("cold", ["--no-standby"])):
+        run_dir = tmp_path / how
+        final = tmp_path / f"{how}.pt"
+        r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), *flags, *CRASH,
+                         *TRAIN, "--save-final", str(final)])  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        paths = dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts"))
+        assert paths == {0: how, 1: how}, paths  # standbys were ready before the rendezvous ended
+        phase = "handover" if how == "warm" else "spawn"
+        assert rows(run_dir, "SELECT COUNT(*) FROM restart_phases WHERE attempt = 1 AND phase = ?",
+                    (phase,))[0][0] == 1  # fmt: skip
+        finals[how] = torch.load(final, weights_only=True)
+    assert finals["warm"].keys() == finals["cold"].keys()
+    for k in finals["warm"]:
+        assert torch.equal(finals["warm"][k], finals["cold"][k]), k
+
+
+def test_torchrun_contract_holds_after_a_hand_over(tmp_path):
+    """Same env vars and argv as a cold worker; TORCHELASTIC_RESTART_COUNT counts attempts."""
+    script = tmp_path / "show.py"
+    script.write_text(
+        textwrap.dedent("""
+        import os, sys, json
+        keys = ["RANK", "LOCAL_RANK", "WORLD_SIZE", "TORCHELASTIC_RESTART_COUNT",
+                "NONSTOP_ATTEMPT", "MASTER_PORT"]
+        print("ENV", json.dumps({k: os.environ.get(k) for k in keys}), sys.argv[1:], flush=True)
+        if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
+            sys.exit(7)
+    """)
+    )
+    run_dir = tmp_path / "run"
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
+                     "none", str(script), "--flag", "x"])  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
+        0: "warm",
+        1: "warm",
+    }
+    log = (run_dir / "logs/attempt-1/rank-1.log").read_text()
+    assert '"RANK": "1"' in log and '"LOCAL_RANK": "1"' in log and '"WORLD_SIZE": "2"' in log
+    assert '"TORCHELASTIC_RESTART_COUNT": "1"' in log and '"NONSTOP_ATTEMPT": "1"' in log
+    assert "['--flag', 'x']" in log
+
+
+def test_a_script_that_cannot_be_pre_imported_starts_cold_and_says_why(tmp_path):
+    (tmp_path / "needs_rank.py").write_text("import os\nRANK = os.environ['RANK']\n")
+    script = tmp_path / "train.py"
+    script.write_text("import needs_rank\nprint('rank', needs_rank.RANK)\n")
+    run_dir = tmp_path / "run"
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), str(script)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "cannot be pre-imported" in r.stdout and "KeyError" in r.stdout, r.stdout
+    assert rows(run_dir, "SELECT restart_path FROM attempts") == [("cold",)]
+    assert "rank 1" in (run_dir / "logs/attempt-0/rank-1.log").read_text()
+
+
+def test_script_imports_are_read_without_running_the_script(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("from __future__ import annotations\nimport os, json as j\n"
+                      "from collections import deque\nraise SystemExit('ran!')\n"
+                      "def f():\n    import secret_inner\n")  # fmt: skip
+    assert script_imports([str(script)]) == ["os", "json", "collections"]
+    mods = script_imports(["-m", "nonstop.workloads.llama.train"])
+    assert "torch" in mods and "nonstop.workloads.llama.model" in mods
