@@ -16,14 +16,18 @@ itself) to the earliest `start` of a `step` event of the next attempt. It theref
 detection, teardown, health checks, rendezvous, process start, `import torch`, process-group
 init and checkpoint load.
 
-- ours: `nonstop run` with its defaults (health checks disk,memory,gpu and, after an
-  unclassified failure, the collective self-test); `ours_fast_path_s` is the same run with
-  `--health-checks none --no-self-test`. The breakdown comes from the ledger's restart_phases
-  and detections tables.
+- ours: `nonstop run` with its defaults (warm standby workers; health checks disk,memory,gpu)
+  plus in-memory checkpoint replicas every step (`--memory-checkpoint-every 1`); the durable
+  checkpoint keeps its interval. The crash comes late enough (about 8 s into training) for the
+  standbys that took over attempt 0 to have been replaced.
+- ours_durable_only: `nonstop run --no-standby`: cold workers, state from the durable
+  checkpoint, as before issue 11. `lost_steps` compares the progress each loses per failure.
 - peer: `python -m torch.distributed.run --max-restarts 1` with
   TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1. Without that variable torch 2.13's restart on gloo
   fails ("Gloo connectFullMesh failed"): the full run demonstrates it once
   (`detail.torchrun_shared_store`).
+
+The breakdown per phase comes from the ledger's restart_phases and detections tables.
 """
 
 from __future__ import annotations
@@ -50,9 +54,12 @@ PY = sys.executable
 WORLD = 2
 TIMEOUT_S = 300.0
 
-# (model args, steps, checkpoint every, crash step) for --quick and the full run
-QUICK = (["--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"], 30, 5, 20)
-FULL = ([], 40, 10, 25)
+# (model args, steps, checkpoint every, crash step) for --quick and the full run: the crash
+# comes several seconds into training (standbys are replaced once an attempt trains), and
+# between two durable checkpoints
+QUICK = (["--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"], 420, 50, 325)
+FULL = ([], 80, 10, 65)
+MEMORY = ["--memory-checkpoint-every", "1"]
 
 
 def workload(model: list[str], steps: int, every: int) -> list[str]:
@@ -218,10 +225,11 @@ def ledger_breakdown(run_dir: Path, attempt: int, fault_time: float) -> dict[str
         for phase, start, end in con.execute(
             "SELECT phase, start, end FROM restart_phases WHERE"
             " (attempt = ? AND phase IN ('evidence', 'health_checks', 'teardown'))"
-            " OR (attempt = ? AND phase IN ('rendezvous', 'spawn'))", (attempt, attempt + 1),
+            " OR (attempt = ? AND phase IN ('rendezvous', 'spawn', 'handover', 'interpreter',"
+            " 'imports_and_pg', 'state_load', 'first_step'))", (attempt, attempt + 1),
         ):  # fmt: skip
             out[f"{phase}_s"] = float(end) - float(start)
-            if phase == "spawn":
+            if phase in ("spawn", "handover"):
                 out["_spawn_end"] = float(end)
         row = con.execute(
             "SELECT MIN(detection_time), MIN(latency_s) FROM detections WHERE attempt = ?",
@@ -245,18 +253,17 @@ def _median_of(rows: list[dict[str, Any]], key: str) -> float:
     return statistics.median(vals) if vals else float("nan")
 
 
-def summarize(ours: list[dict[str, Any]], fast: list[dict[str, Any]],
+def _breakdown(rows: list[dict[str, Any]]) -> dict[str, float]:
+    phases = sorted({k for r in rows for k in r.get("breakdown", {})})
+    return {k: statistics.median([r["breakdown"][k] for r in rows if k in r.get("breakdown", {})])
+            for k in phases}  # fmt: skip
+
+
+def summarize(ours: list[dict[str, Any]], durable: list[dict[str, Any]],
               peer: list[dict[str, Any]], **detail: Any) -> dict[str, Any]:  # fmt: skip
     """The harness's JSON object from the per-repetition measurements (medians)."""
     o, p = _median_of(ours, "recovery_s"), _median_of(peer, "recovery_s")
-    f = _median_of(fast, "recovery_s")
-    phases = sorted({k for r in ours for k in r.get("breakdown", {})})
-    breakdown = {k: statistics.median([r["breakdown"][k] for r in ours if k in r.get("breakdown", {})])
-                 for k in phases}  # fmt: skip
-    fast_phases = sorted({k for r in fast for k in r.get("breakdown", {})})
-    fast_breakdown = {k: statistics.median([r["breakdown"][k] for r in fast
-                                            if k in r.get("breakdown", {})])
-                      for k in fast_phases}  # fmt: skip
+    d = _median_of(durable, "recovery_s")
     return {
         "name": "recovery",
         "ours": o,
@@ -265,11 +272,18 @@ def summarize(ours: list[dict[str, Any]], fast: list[dict[str, Any]],
         "ratio": o / p if p else float("nan"),
         "unit": "s from crash to first resumed step",
         "better": "lower",
-        "ours_fast_path_s": f,
-        "ratio_fast_path": f / p if p else float("nan"),
-        "ours_breakdown_s": breakdown,
-        "ours_fast_path_breakdown_s": fast_breakdown,
-        "runs": {"ours": ours, "ours_fast_path": fast, "torchrun": peer},
+        "ours_durable_only_s": d,
+        "ratio_durable_only": d / p if p else float("nan"),
+        "lost_steps": {
+            "ours": _median_of(ours, "lost_steps"),
+            "ours_durable_only": _median_of(durable, "lost_steps"),
+            "torchrun": _median_of(peer, "lost_steps"),
+        },
+        "restart_path": sorted({str(r.get("restart_path")) for r in ours}),
+        "state_from": sorted({str(r.get("state_from")) for r in ours}),
+        "ours_breakdown_s": _breakdown(ours),
+        "ours_durable_only_breakdown_s": _breakdown(durable),
+        "runs": {"ours": ours, "ours_durable_only": durable, "torchrun": peer},
         **detail,
     }
 
@@ -283,10 +297,32 @@ def _nonstop_once(root: Path, tag: str, train: list[str], fault: str,
     rc, wall = run_group(nonstop_cmd(run_dir, train, inject=fault, extra=extra), env=None,
                          out=root / f"{tag}.out")  # fmt: skip
     r = recovery(run_dir)
-    r.update(rc=rc, wall_s=round(wall, 2))
+    r.update(rc=rc, wall_s=round(wall, 2), **_lost(r, fault))
     if r["ok"]:
         r["breakdown"] = ledger_breakdown(run_dir, r["fault_attempt"], r["fault_time"])
+        r.update(restart_info(run_dir, r["fault_attempt"] + 1))
     return r
+
+
+def _lost(r: dict[str, Any], fault: str) -> dict[str, Any]:
+    """Steps done before the crash that the next attempt had to do again."""
+    crash_step = int(fault.split("step=")[1].split(",")[0])
+    resumed = r.get("resumed_at_step")
+    return {"lost_steps": None if resumed is None else crash_step - resumed}
+
+
+def restart_info(run_dir: Path, attempt: int) -> dict[str, Any]:
+    """How `attempt` started (warm/cold) and where its state came from (memory/storage)."""
+    con = sqlite3.connect(f"file:{RunDir(run_dir).ledger}?mode=ro", uri=True, timeout=30.0)
+    try:
+        path = con.execute("SELECT restart_path FROM attempts WHERE attempt = ?",
+                           (attempt,)).fetchone()  # fmt: skip
+        src = con.execute("SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded'",
+                          (attempt,)).fetchone()  # fmt: skip
+    finally:
+        con.close()
+    state = None if not src or not src[0] else str(src[0]).split(":")[0]
+    return {"restart_path": path[0] if path else None, "state_from": state}
 
 
 def _torchrun_once(root: Path, tag: str, train: list[str], fault: str, *,
@@ -297,7 +333,7 @@ def _torchrun_once(root: Path, tag: str, train: list[str], fault: str, *,
     rc, wall = run_group(torchrun_cmd(train, max_restarts=1), out=out, timeout_s=timeout_s,
                          env=torchrun_env(run_dir, fault, share_store=share_store))  # fmt: skip
     r = recovery(run_dir)
-    r.update(rc=rc, wall_s=round(wall, 2))
+    r.update(rc=rc, wall_s=round(wall, 2), **_lost(r, fault))
     text = out.read_text(errors="replace")
     r["gloo_connect_full_mesh_failed"] = "connectFullMesh failed" in text
     return r
@@ -308,12 +344,11 @@ def run(quick: bool) -> dict[str, Any]:
     reps = 1 if quick else 3
     train = workload(model, steps, every)
     fault = crash_spec(crash_at)
-    fast_flags = ["--health-checks", "none", "--no-self-test"]
-    ours, fast, peer = [], [], []
+    ours, durable, peer = [], [], []
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-recovery-"))
     for i in range(reps):  # interleaved, so drift on a shared machine hits every side alike
-        ours.append(_nonstop_once(root, f"ours-{i}", train, fault, []))
-        fast.append(_nonstop_once(root, f"fast-{i}", train, fault, fast_flags))
+        ours.append(_nonstop_once(root, f"ours-{i}", train, fault, MEMORY))
+        durable.append(_nonstop_once(root, f"durable-{i}", train, fault, ["--no-standby"]))
         peer.append(_torchrun_once(root, f"torchrun-{i}", train, fault))
     detail: dict[str, Any] = {
         "repetitions": reps,
@@ -337,7 +372,7 @@ def run(quick: bool) -> dict[str, Any]:
             "note": "not run in --quick; without TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 "
             "torchrun's restart fails with 'Gloo connectFullMesh failed' (torch 2.13, gloo)"
         }
-    return summarize(ours, fast, peer, **detail)
+    return summarize(ours, durable, peer, **detail)
 
 
 if __name__ == "__main__":

@@ -39,10 +39,13 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
              p.get("compute_s"), p.get("optimizer_s"), p.get("tokens"), p.get("loss")),
         )  # fmt: skip
     if event.kind == "checkpoint":
+        path = p.get("path")
+        if p.get("source"):  # a load: memory:<node that held the replica>, or storage:<path>
+            path = f"{p['source']}:{p.get('replica_from') or path or ''}"
         return (
             "INSERT OR IGNORE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
             (a, r, int(p["step"]), str(p["phase"]), event.time, p.get("bytes"),
-             p.get("blocking_s"), p.get("total_s"), p.get("path"), p.get("error")),
+             p.get("blocking_s"), p.get("total_s", p.get("load_s")), path, p.get("error")),
         )  # fmt: skip
     if event.kind == "lifecycle":
         return (

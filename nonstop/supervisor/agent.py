@@ -352,6 +352,9 @@ class NonstopAgent(LocalElasticAgent):
             return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EventWarning)
+            # while this node's new standbys import, its ranks share the CPU with them: their
+            # step times say nothing about the ranks (a problem on small hosts only)
+            busy = self.standbys is not None and self.standbys.importing
             for rank in self.watchdog.ranks:
                 path = self.cfg.run_dir.events(self.attempt, rank)
                 if not path.exists():
@@ -364,7 +367,7 @@ class NonstopAgent(LocalElasticAgent):
                         self.live.observe(event)
                     if self.metrics is not None:
                         self.metrics.observe(event)
-                    if self.stragglers is not None and event.kind == "step":
+                    if self.stragglers is not None and event.kind == "step" and not busy:
                         self.stragglers.feed(event)
                         if rank == 0:
                             self._straggler_step += 1

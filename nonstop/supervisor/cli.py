@@ -101,6 +101,29 @@ def build_parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="address for --metrics-port (default 127.0.0.1; 0.0.0.0 for all)",
     )
+    g.add_argument("--memory-checkpoint-every", type=int, default=0, metavar="STEPS",
+                   help="also snapshot every rank's checkpoint state into CPU memory every this "
+                        "many steps, kept by this node's agent and replicated to --replicas "
+                        "peer nodes; restarts load from there (default 0: off). The training "
+                        "script must save through nonstop.checkpoint")  # fmt: skip
+    g.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        metavar="K",
+        help="peer nodes that keep a copy of each rank's memory snapshot (default 1)",
+    )
+    g.add_argument("--replica-addr", default=None, metavar="ADDR",
+                   help="address this node's replica server listens on and peers use (default: "
+                        "127.0.0.1 with a loopback rendezvous, else this host's name, listening "
+                        "on all interfaces)")  # fmt: skip
+    g.add_argument(
+        "--replica-capacity-gb",
+        type=float,
+        default=64.0,
+        metavar="GB",
+        help="CPU memory this node's replica server may hold (default 64)",
+    )
     g.add_argument("--no-standby", action="store_true",
                    help="spawn every worker cold (default: keep one warm standby per local "
                         "rank, interpreter and imports done, to hand restarts to)")  # fmt: skip

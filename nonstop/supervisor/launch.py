@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import time
+from typing import Any
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
@@ -21,6 +22,7 @@ from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 from torch.distributed.run import config_from_args
 
 from nonstop import rundir
+from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
 from nonstop.supervisor.live import LiveView
@@ -74,6 +76,34 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
                            message=f"rendezvous store unreachable: {e}")  # fmt: skip
         ledger.add_action(attempt=agent.attempt, time_s=now, action="restart",
                           host=agent.cfg.host, reason="reconnect to the rendezvous store")  # fmt: skip
+
+
+def _start_replica_server(args: argparse.Namespace, rd: rundir.RunDir, host: str,
+                          endpoint: str) -> Any:  # fmt: skip
+    """This node's in-memory checkpoint replica server (nonstop.checkpoint.replica), published
+    in the run directory; the workers learn the snapshot interval from the environment."""
+    if args.memory_checkpoint_every <= 0:
+        return None
+    if args.replicas < 0:
+        raise UserError("--replicas must be 0 or more")
+    from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
+    from nonstop.checkpoint.replica import ReplicaServer, new_token, publish
+
+    loopback = endpoint.split(":")[0] in ("", "127.0.0.1", "localhost", "::1")
+    addr = args.replica_addr or ("127.0.0.1" if loopback else socket.gethostname())
+    bind = addr if args.replica_addr or loopback else "0.0.0.0"
+    capacity = int(args.replica_capacity_gb * (1 << 30))
+    server = ReplicaServer(host=bind, port=0, token=new_token(), capacity_bytes=capacity)
+    server.start()
+    publish(rd.root, host, server, host=addr)
+    os.environ[ENV_MEMORY_EVERY] = str(args.memory_checkpoint_every)
+    os.environ[ENV_REPLICAS] = str(args.replicas)
+    print(
+        f"nonstop run: in-memory checkpoints every {args.memory_checkpoint_every} steps, "
+        f"kept at {addr}:{server.address[1]} and on {args.replicas} peer node(s)",
+        flush=True,
+    )
+    return server
 
 
 def launch(
@@ -132,6 +162,7 @@ def launch(
 
         metrics = MetricsExporter(args.metrics_host, args.metrics_port, run_id=run_id, node=host)
         metrics.start()  # UserError if the port is taken
+    replicas = _start_replica_server(args, rd, host, config.rdzv_endpoint)
     standbys = None
     if not args.no_standby and "nonstop.supervisor.bootstrap" in worker_args:
         standbys = StandbyPool(list(worker_args), config.nproc_per_node,
@@ -180,6 +211,11 @@ def launch(
                 spec.rdzv_handler.shutdown()
         if standbys is not None:
             standbys.close()
+        if replicas is not None:
+            from nonstop.checkpoint.replica import unpublish
+
+            replicas.stop()
+            unpublish(rd.root, host)
         agent._ingest(force=True)
         ledger.close()
         if metrics is not None:

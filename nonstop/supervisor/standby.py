@@ -181,6 +181,11 @@ class StandbyPool:
             self.waiting.append(Standby(self.argv, log))
 
     @property
+    def importing(self) -> bool:
+        """Some standby is still starting (importing: it competes with the ranks for CPU)."""
+        return any(s.state == "starting" and s.proc.poll() is None for s in self.waiting)
+
+    @property
     def short(self) -> bool:
         return not self.disabled and len(self.waiting) < self.size
 

@@ -69,13 +69,15 @@ def test_no_restart_is_reported_not_measured(tmp_path: Path) -> None:
 
 
 def test_summary_follows_the_harness_contract() -> None:
-    ours = [{"recovery_s": 4.0, "breakdown": {"spawn_s": 0.1}}, {"recovery_s": 6.0}]
-    fast = [{"recovery_s": 2.0, "breakdown": {"spawn_s": 0.2}}]
-    peer = [{"recovery_s": 2.0}, {"recovery_s": None}]
-    out = br.summarize(ours, fast, peer, repetitions=2)
+    ours = [{"recovery_s": 0.5, "breakdown": {"handover_s": 0.01}, "lost_steps": 0},
+            {"recovery_s": 0.7, "lost_steps": 1}]  # fmt: skip
+    durable = [{"recovery_s": 3.0, "breakdown": {"spawn_s": 0.2}, "lost_steps": 5}]
+    peer = [{"recovery_s": 2.0, "lost_steps": 5}, {"recovery_s": None}]
+    out = br.summarize(ours, durable, peer, repetitions=2)
     assert not [k for k in REQUIRED if k not in out]
-    assert out["ours"] == 5.0 and out["peer"] == 2.0 and out["ratio"] == 2.5
-    assert out["ours_fast_path_s"] == 2.0 and out["ours_breakdown_s"] == {"spawn_s": 0.1}
+    assert out["ours"] == 0.6 and out["peer"] == 2.0 and out["ratio"] == 0.3
+    assert out["ours_durable_only_s"] == 3.0 and out["ours_breakdown_s"] == {"handover_s": 0.01}
+    assert out["lost_steps"] == {"ours": 0.5, "ours_durable_only": 5, "torchrun": 5}
     assert out["better"] == "lower" and out["repetitions"] == 2
 
 
