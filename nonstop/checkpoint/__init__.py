@@ -10,28 +10,42 @@ while step < total_steps:
     step += 1
     ckpt.maybe_save(step, state)        # blocks only while staging to CPU memory
 ckpt.close()                            # waits for the save in flight
+
+In-memory replicas (`nonstop.checkpoint.replica`): one ReplicaServer per node, published in the
+run directory; CheckpointConfig(memory_every_steps=N) or $NONSTOP_MEMORY_CKPT_EVERY switches the
+workers' snapshots on.
 """
 
 from nonstop.checkpoint.checkpointer import Checkpointer, LoadResult, SaveResult
 from nonstop.checkpoint.config import (
     DEFAULT_MTBI_S,
+    ENV_MEMORY_EVERY,
     ENV_MTBI_S,
+    ENV_REPLICAS,
     CheckpointConfig,
     parse_interval,
 )
 from nonstop.checkpoint.interval import IntervalPolicy
+from nonstop.checkpoint.replica import ReplicaServer, discover, new_token, publish, unpublish
 from nonstop.checkpoint.storage import FaultyStorage, LocalStorage, Storage
 
 __all__ = [
     "DEFAULT_MTBI_S",
+    "ENV_MEMORY_EVERY",
     "ENV_MTBI_S",
+    "ENV_REPLICAS",
     "CheckpointConfig",
     "Checkpointer",
     "FaultyStorage",
     "IntervalPolicy",
     "LoadResult",
     "LocalStorage",
+    "ReplicaServer",
     "SaveResult",
     "Storage",
+    "discover",
+    "new_token",
     "parse_interval",
+    "publish",
+    "unpublish",
 ]

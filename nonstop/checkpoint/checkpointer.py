@@ -17,6 +17,11 @@ most one save is in flight (`if_busy` decides what a save that falls due meanwhi
 failed save (full disk, I/O error) is recorded (`checkpoint` event, phase `failed`) and
 training goes on; the previous checkpoint is untouched.
 
+With in-memory snapshots on (`memory_every_steps`, or $NONSTOP_MEMORY_CKPT_EVERY from `nonstop
+run`), `maybe_save` also copies the same state to CPU every that many steps and a background
+thread sends it to the nodes' replica servers (memory.py, replica.py); `load_latest` loads from
+them when every rank has a verified copy of one step no older than storage's newest.
+
 Distributed runs use two gloo groups made at construction (a collective: every rank constructs
 the Checkpointer): one owned by the background thread, one for the training thread's rare
 agreement votes (time-based intervals, deferred saves) and for loading. No collective ever runs

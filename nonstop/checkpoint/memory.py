@@ -39,6 +39,7 @@ from torch.distributed.checkpoint.metadata import (
 
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.replica import (
+    Entry,
     Key,
     ReplicaError,
     Unreachable,
@@ -144,7 +145,7 @@ class MemoryReplicas:
             step=key.step,
             bytes=data.nbytes,
             blocking_s=blocking_s,
-            send_s=self._clock() - t0 - blocking_s,
+            total_s=self._clock() - t0,
             targets=done,
             **extra,
         )
@@ -179,7 +180,7 @@ class MemoryReplicas:
                     held.setdefault((e.key.step, e.key.lineage), []).append(node)
         return held, notes
 
-    def _list_one(self, node: str) -> list[Any] | str:
+    def _list_one(self, node: str) -> list[Entry] | str:
         try:
             return list_entries(self.peers[node], timeout_s=min(self._timeout_s, 10.0))
         except ReplicaError as e:
@@ -213,11 +214,11 @@ def choose(held: list[list[Held]], floor: int) -> tuple[Held | None, str]:
     missing = [r for r, h in enumerate(held) if not h]
     if missing:
         return None, f"no replica found for rank(s) {', '.join(map(str, missing))}"
-    common = set.intersection(*({tuple(x) for x in h} for h in held))
+    common = set.intersection(*({(int(s), str(lin)) for s, lin in h} for h in held))
     if not common:
         steps = "; ".join(f"rank {r}: {sorted({s for s, _ in h})}" for r, h in enumerate(held))
         return None, f"the ranks' replicas are of different steps or attempts ({steps})"
-    best: Held = max(common)  # type: ignore[assignment]
+    best = max(common)
     if best[0] < floor:
         return None, f"newest common replica (step {best[0]}) is older than storage's ({floor})"
     return best, ""
@@ -307,7 +308,6 @@ def restore(
                 raise ValueError(
                     f"{k}: the replica has {got}, the state {into.dtype} {list(into.shape)}"
                 )
-            if "_rng" not in k:
-                into.copy_(src)
+            into.copy_(src)
     st.apply(entries, flat, sections, restored)
     return restored

@@ -102,10 +102,6 @@ def new_token() -> str:
 # -- server -------------------------------------------------------------------------------------
 
 
-class _Full(ReplicaError):
-    pass
-
-
 class _Store:
     """The snapshots, one per rank, and the bytes reserved for transfers in progress."""
 
@@ -116,6 +112,7 @@ class _Store:
         self._reserved = 0
 
     def held_bytes(self) -> int:
+        """Bytes of the snapshots held plus those reserved for transfers in progress."""
         with self._lock:
             return sum(e.size for e, _ in self._held.values()) + self._reserved
 
@@ -124,7 +121,7 @@ class _Store:
         with self._lock:
             used = sum(e.size for e, _ in self._held.values()) + self._reserved
             if used + size > self.capacity_bytes:
-                raise _Full(
+                raise ReplicaError(
                     f"replica server full: {size} more bytes would exceed its capacity of "
                     f"{self.capacity_bytes} bytes ({used} in use); raise the capacity or "
                     "take snapshots on fewer replicas"
@@ -151,6 +148,10 @@ class _Store:
     def entries(self) -> list[Entry]:
         with self._lock:
             return [e for e, _ in self._held.values()]
+
+    def flip_byte(self, rank: int, offset: int) -> None:
+        with self._lock:
+            self._held[rank][1][offset] ^= 0xFF
 
 
 class ReplicaServer:
@@ -186,7 +187,7 @@ class ReplicaServer:
         """Serve in a daemon thread (it ends with the process); returns self."""
         if self._thread is None:
             self._thread = threading.Thread(
-                target=self._tcp.serve_forever, name="nonstop-replicas", daemon=True
+                target=self._tcp.serve_forever, args=(0.1,), name="nonstop-replicas", daemon=True
             )
             self._thread.start()
         return self
@@ -206,8 +207,7 @@ class ReplicaServer:
 
     def flip_byte(self, rank: int, offset: int = -1) -> None:
         """Fault injection: corrupt one byte of `rank`'s stored snapshot in place."""
-        held = self.store._held[rank]
-        held[1][offset] ^= 0xFF
+        self.store.flip_byte(rank, offset)
 
     # -- requests (handler threads) ---------------------------------------------------------
 
@@ -259,6 +259,7 @@ class _TCPServer(socketserver.ThreadingTCPServer):
 
     def __init__(self, address: tuple[str, int], handler: type, replica: ReplicaServer) -> None:
         self.replica = replica
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         super().__init__(address, handler)
 
 
@@ -378,7 +379,7 @@ def get(peer: Peer, key: Key, *, timeout_s: float = 60.0) -> bytearray:
     """The snapshot `key` from `peer`; CorruptReplica when it does not match its sha256."""
     with _request(peer, {"op": "get", **asdict(key)}, timeout_s) as (sock, reply):
         blob, digest = recv_body(sock, _int(reply, "size", 0))
-    if False:
+    if digest != reply.get("sha256"):
         raise CorruptReplica(
             f"sha256 mismatch: {digest[:12]} received, {str(reply.get('sha256'))[:12]} expected"
         )

@@ -15,14 +15,14 @@ from conftest import TINY, free_port, rows
 pytestmark = pytest.mark.slow
 
 
-def agent(run_dir, port, host, nnodes, *extra, steps=30):
+def agent(run_dir, port, host, nnodes, *extra, steps=30, ckpt_every=5, train=()):
     cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nnodes", nnodes,
            "--nproc-per-node", "1", "--rdzv-backend", "c10d",
            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
            "--rdzv-id", "mn", "--run-dir", str(run_dir),
            "--host-name", host, "--no-self-test", "--monitor-interval", "0.2", *extra,
            "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(steps),
-           "--checkpoint-every", "5"]  # fmt: skip
+           "--checkpoint-every", str(ckpt_every), *train]  # fmt: skip
     log = open(run_dir.parent / f"{host}.out", "w")  # noqa: SIM115 - closed in finish()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
     p.log = log  # type: ignore[attr-defined]
@@ -143,3 +143,51 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
 def any_steps(run_dir):
     """Training has begun: a step event from any rank (heartbeats come before the first step)."""
     return any('"kind":"step"' in p.read_text() for p in run_dir.glob("events/attempt-*/rank-*"))
+
+
+def test_losing_a_node_recovers_from_the_surviving_replica(tmp_path, store):
+    """node-b dies whole (agent, workers, replica server); a spare takes its place and both
+    ranks load their state from the replicas node-a kept, bitwise equal to a run that never
+    failed. The durable checkpoint interval is longer than the run: memory is the only source."""
+    port, run_dir = store, tmp_path / "run"
+    run_dir.parent.mkdir(exist_ok=True)
+    mem = ["--memory-checkpoint-every", "1", "--replicas", "1"]
+    final = ("--save-final", str(tmp_path / "final.pt"))
+    nodes = {h: agent(run_dir, port, h, "2", *mem, steps=400, ckpt_every=1000, train=final)
+             for h in ("node-a", "node-b")}  # fmt: skip
+    deadline = time.monotonic() + 120
+    while last_step_any(run_dir) < 60 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    nodes["node-b"].kill()  # the whole node: its workers and standbys die with the agent
+    nodes["node-b"].wait()
+    spare = agent(run_dir, port, "node-c", "2", *mem, steps=400, ckpt_every=1000, train=final)
+    (ca, oa), (cs, os_) = finish(nodes["node-a"]), finish(spare)
+    assert (ca, cs) == (0, 0), oa + os_
+    loads = rows(run_dir, "SELECT rank, step, path FROM checkpoints WHERE phase = 'loaded'"
+                          " AND attempt = (SELECT MAX(attempt) FROM attempts)")  # fmt: skip
+    assert len(loads) == 2 and all(p.startswith("memory:node-a") for _, _, p in loads), loads
+    assert {s for _, s, _ in loads} == {loads[0][1]} and loads[0][1] >= 60
+    assert not (run_dir / "checkpoints").exists() or not any(
+        p.name.startswith("step-") for p in (run_dir / "checkpoints").iterdir()
+    )  # nothing durable: the state came from memory
+    ref_dir = tmp_path / "ref"
+    ref = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
+         "--run-dir", str(ref_dir), "-m", "nonstop.workloads.llama.train", *TINY, "--steps",
+         "400", "--checkpoint-every", "1000", "--save-final", str(tmp_path / "ref.pt")],
+        capture_output=True, text=True, timeout=240)  # fmt: skip
+    assert ref.returncode == 0, ref.stdout + ref.stderr
+    import torch
+
+    got, want = (torch.load(tmp_path / f, weights_only=True) for f in ("final.pt", "ref.pt"))
+    assert all(torch.equal(got[k], want[k]) for k in want)
+
+
+def last_step_any(run_dir):
+    from nonstop.events import read_events
+
+    best = -1
+    for p in run_dir.glob("events/attempt-0/rank-*.jsonl"):
+        events, _ = read_events(p)
+        best = max([best, *(e.payload["step"] for e in events if e.kind == "step")])
+    return best
