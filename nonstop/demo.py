@@ -8,6 +8,7 @@ live by `nonstop run`, with the goodput table at the end.
 It runs exactly what a user would type:
 
     nonstop run --nproc-per-node 2 --run-dir runs/<id> --max-restarts 5 \\
+        --memory-checkpoint-every 5 \\
         --inject crash@step=150,rank=1,signal=SIGKILL --inject hang@step=325,rank=0,attempt=1 \\
         --inject slow@rank=1,factor=2,from=425,to=508,attempt=* \\
         -m nonstop.workloads.llama.train --steps 500 --checkpoint-every 25
@@ -52,7 +53,10 @@ def main(argv: list[str]) -> int:
     if (root / rundir.LEDGER).exists():
         raise UserError(f"{root} already holds a run; pass a new --run-dir")
     faults = [] if a.no_faults else default_faults(a.steps, a.ranks)
-    args = ["--nproc-per-node", str(a.ranks), "--run-dir", str(root), "--max-restarts", "5"]
+    # durable checkpoints every 5% of the run, in-memory snapshots every 5 steps: a restart
+    # resumes from memory and redoes at most 4 steps
+    args = ["--nproc-per-node", str(a.ranks), "--run-dir", str(root), "--max-restarts", "5",
+            "--memory-checkpoint-every", "5"]  # fmt: skip
     for f in faults:
         args += ["--inject", f]
     if a.quiet:
@@ -60,7 +64,8 @@ def main(argv: list[str]) -> int:
     every = max(5, a.steps // 20)
     args += ["-m", "nonstop.workloads.llama.train", "--steps", str(a.steps),
              "--checkpoint-every", str(every)]  # fmt: skip
-    print(f"nonstop demo: {a.ranks} CPU ranks, {a.steps} steps, checkpoints every {every} steps")
+    print(f"nonstop demo: {a.ranks} CPU ranks, {a.steps} steps, checkpoints every {every} steps "
+          "(in memory every 5)")  # fmt: skip
     for f in faults:
         print(f"  injecting {f}")
     from nonstop.supervisor.cli import main as run_main

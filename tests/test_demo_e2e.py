@@ -30,6 +30,9 @@ def test_demo_recovers_from_injected_faults_and_reports(tmp_path):
     assert s["badput_s"]["checkpoint"] > 0 and s["badput_s"]["recovery"] > 0
     # resumed from checkpoints: far fewer steps redone than the 12 + 26 a cold restart costs
     assert s["steps_lost"] < 12
+    # both restarts went to warm standbys, and each is accounted phase by phase
+    assert [r["path"] for r in s["restarts"]] == ["warm", "warm"], s["restarts"]
+    assert all(r["total_s"] and "rendezvous" in r["phases"] for r in s["restarts"])
     # the loss fell
     import sqlite3
 

@@ -51,7 +51,7 @@ from nonstop.checkpoint import state as st
 from nonstop.checkpoint.config import CheckpointConfig
 from nonstop.checkpoint.coord import Coordinator
 from nonstop.checkpoint.interval import IntervalPolicy
-from nonstop.checkpoint.memory import MemoryReplicas, choose, restore
+from nonstop.checkpoint.memory import MemoryReplicas, candidates, restore
 from nonstop.checkpoint.staging import Stager
 from nonstop.checkpoint.staging import nbytes as nbytes_of
 from nonstop.checkpoint.storage import LocalStorage, RecordingWriter, SafeReader, Storage
@@ -396,14 +396,18 @@ class Checkpointer:
         assert self.memory is not None
         held, notes = self.memory.holdings()
         info.messages.extend(notes)
-        choice, why = choose(self.coord.all_gather(sorted(held)), floor)
-        found = None
-        if choice is not None:
+        # every rank sees every rank's holdings: the same candidates, tried in the same order
+        choices, why = candidates(self.coord.all_gather(sorted(held)), floor)
+        found = choice = None
+        for choice in choices:
             found, rejected = self.memory.fetch(choice, held.get(choice, []))
             info.messages.extend(f"rejected {r}" for r in rejected)
             mine = None if found else f"rank {self.rank}: no verified copy of step {choice[0]} "
             mine = mine and mine + f"({'; '.join(rejected) or 'none found'})"
             why = self.coord.first_reason(mine) or ""
+            if not why:
+                break
+            info.messages.append(f"in-memory replica of step {choice[0]} not used: {why}")
         if choice is None or found is None or why:
             info.messages.append(f"in-memory replicas not used, loading from storage: {why}")
             return False

@@ -211,17 +211,24 @@ def ring_after(node: str, nodes: Iterable[str]) -> list[str]:
 def choose(held: list[list[Held]], floor: int) -> tuple[Held | None, str]:
     """The newest snapshot that every rank holds (one list per rank), if it is not older than
     the durable checkpoint at step `floor`; else None and why not."""
+    found, why = candidates(held, floor)
+    return (found[0] if found else None), why
+
+
+def candidates(held: list[list[Held]], floor: int) -> tuple[list[Held], str]:
+    """Every snapshot that every rank holds and that is not older than the durable checkpoint
+    at step `floor`, newest first; else [] and why not."""
     missing = [r for r, h in enumerate(held) if not h]
     if missing:
-        return None, f"no replica found for rank(s) {', '.join(map(str, missing))}"
+        return [], f"no replica found for rank(s) {', '.join(map(str, missing))}"
     common = set.intersection(*({(int(s), str(lin)) for s, lin in h} for h in held))
     if not common:
         steps = "; ".join(f"rank {r}: {sorted({s for s, _ in h})}" for r, h in enumerate(held))
-        return None, f"the ranks' replicas are of different steps or attempts ({steps})"
+        return [], f"the ranks' replicas are of different steps or attempts ({steps})"
     best = max(common)
     if best[0] < floor:
-        return None, f"newest common replica (step {best[0]}) is older than storage's ({floor})"
-    return best, ""
+        return [], f"newest common replica (step {best[0]}) is older than storage's ({floor})"
+    return sorted((c for c in common if c[0] >= floor), reverse=True), ""
 
 
 # -- the blob -------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ server's secret token; a request with a wrong token, a malformed frame or a bad 
     get   -> {op, token, rank, world_size, step, lineage}  <- {ok, sha256, size} <size bytes>
     list  -> {op, token}                                   <- {ok, entries: [{...}, ...]}
 
-The server keeps one snapshot per rank: a new one replaces the old only once it has arrived
-complete with a matching sha256 (so the previous stays while the new one is received), and a
-snapshot from another world size evicts the old world's. Standard library only.
+The server keeps the two newest snapshots per rank: a new one replaces the oldest only once it
+has arrived complete with a matching sha256, and a snapshot from another world size evicts the
+old world's. Standard library only.
 """
 
 from __future__ import annotations
@@ -103,23 +103,30 @@ def new_token() -> str:
 
 
 class _Store:
-    """The snapshots, one per rank, and the bytes reserved for transfers in progress."""
+    """The snapshots, the newest KEEP per rank, and the bytes reserved for transfers in
+    progress. Two, not one: a node that dies while its ranks replicate step S leaves some ranks
+    with S and others with S-1 only; every rank still holds S-1, and the job resumes there."""
+
+    KEEP = 2
 
     def __init__(self, capacity_bytes: int) -> None:
         self.capacity_bytes = capacity_bytes
         self._lock = threading.Lock()
-        self._held: dict[int, tuple[Entry, bytearray]] = {}
+        self._held: dict[int, list[tuple[Entry, bytearray]]] = {}
         self._reserved = 0
+
+    def _used(self) -> int:
+        return sum(e.size for held in self._held.values() for e, _ in held) + self._reserved
 
     def held_bytes(self) -> int:
         """Bytes of the snapshots held plus those reserved for transfers in progress."""
         with self._lock:
-            return sum(e.size for e, _ in self._held.values()) + self._reserved
+            return self._used()
 
     @contextmanager
     def reservation(self, size: int) -> Iterator[None]:
         with self._lock:
-            used = sum(e.size for e, _ in self._held.values()) + self._reserved
+            used = self._used()
             if used + size > self.capacity_bytes:
                 raise ReplicaError(
                     f"replica server full: {size} more bytes would exceed its capacity of "
@@ -136,22 +143,28 @@ class _Store:
     def put(self, entry: Entry, blob: bytearray) -> None:
         with self._lock:
             world = entry.key.world_size
-            for rank in [r for r, (e, _) in self._held.items() if e.key.world_size != world]:
+            for rank in [r for r, h in self._held.items() if h[0][0].key.world_size != world]:
                 del self._held[rank]
-            self._held[entry.key.rank] = (entry, blob)
+            held = [h for h in self._held.get(entry.key.rank, []) if h[0].key != entry.key]
+            held.append((entry, blob))
+            held.sort(key=lambda h: h[0].key.step)
+            self._held[entry.key.rank] = held[-self.KEEP :]
 
     def get(self, key: Key) -> tuple[Entry, bytearray] | None:
         with self._lock:
-            held = self._held.get(key.rank)
-        return held if held is not None and held[0].key == key else None
+            held = self._held.get(key.rank, [])
+        return next((h for h in held if h[0].key == key), None)
 
     def entries(self) -> list[Entry]:
         with self._lock:
-            return [e for e, _ in self._held.values()]
+            return [e for held in self._held.values() for e, _ in held]
 
-    def flip_byte(self, rank: int, offset: int) -> None:
+    def flip_byte(self, rank: int, offset: int, step: int | None) -> None:
+        """Corrupt a snapshot of `rank`, the newest unless `step` says which (tests)."""
         with self._lock:
-            self._held[rank][1][offset] ^= 0xFF
+            held = self._held[rank]
+            blob = next(b for e, b in reversed(held) if step is None or e.key.step == step)
+            blob[offset] ^= 0xFF
 
 
 class ReplicaServer:
@@ -205,9 +218,10 @@ class ReplicaServer:
         """The complete snapshots held now."""
         return self.store.entries()
 
-    def flip_byte(self, rank: int, offset: int = -1) -> None:
-        """Fault injection: corrupt one byte of `rank`'s stored snapshot in place."""
-        self.store.flip_byte(rank, offset)
+    def flip_byte(self, rank: int, offset: int = -1, *, step: int | None = None) -> None:
+        """Fault injection: corrupt one byte of a stored snapshot of `rank` (the newest unless
+        `step` is given) in place."""
+        self.store.flip_byte(rank, offset, step)
 
     # -- requests (handler threads) ---------------------------------------------------------
 

@@ -22,7 +22,8 @@ KINDS: Final[dict[str, tuple[str, ...]]] = {
     # one optimizer step: start/end are wall times; the *_s durations split it.
     # optional: data_s, compute_s, optimizer_s, tokens, loss, lr
     "step": ("step", "start", "end"),
-    # checkpoint phases: begin, staged (training may go on), committed, failed.
+    # checkpoint phases: begin, staged (training may go on), committed, failed; replicated (an
+    # in-memory snapshot reached its servers) and loaded (source: memory or storage).
     # optional: bytes, blocking_s, total_s, path, error
     "checkpoint": ("phase", "step"),
     # liveness: the step being worked on and the named section, if any (e.g. "checkpoint").

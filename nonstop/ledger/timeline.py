@@ -31,7 +31,8 @@ def load_timeline(ledger: Ledger) -> Timeline:
         " MAX(CASE WHEN phase IN ('committed', 'failed') THEN blocking_s END),"
         " MAX(CASE WHEN phase = 'staged' THEN blocking_s END),"
         " MIN(CASE WHEN phase = 'staged' THEN time END)"
-        " FROM checkpoints GROUP BY attempt, step"
+        " FROM checkpoints WHERE phase IN ('begin', 'staged', 'committed', 'failed')"
+        " GROUP BY attempt, step"
     ):
         b = total if total is not None else staged
         if not b or b <= 0:
@@ -39,6 +40,15 @@ def load_timeline(ledger: Ledger) -> Timeline:
         start = t0 if t0 is not None else (t_staged - b if t_staged is not None else None)
         if start is not None:
             blocks.append((float(start), float(start) + float(b)))
+    # An in-memory snapshot (nonstop.checkpoint.replica) blocks for its copy: `replicated` is
+    # written when the last server answered, total_s after the copy began.
+    for t0, b in ledger.rows(
+        "SELECT MIN(time - COALESCE(total_s, 0)), MAX(blocking_s) FROM checkpoints"
+        " WHERE phase = 'replicated' GROUP BY attempt, step"
+    ):
+        if b and b > 0 and t0 is not None:
+            blocks.append((float(t0), float(t0) + float(b)))
+    blocks.sort()
     # Bounds of each attempt seen in the ranks' own records.
     seen = {
         int(r[0]): (float(r[1]), float(r[2]))

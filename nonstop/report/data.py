@@ -114,7 +114,8 @@ def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportD
             "SELECT attempt, step, MIN(time) AS time, MAX(blocking_s) AS blocking_s,"
             " MAX(total_s) AS total_s, SUM(bytes) AS bytes,"
             " MAX(phase = 'committed') AS committed, MAX(phase = 'failed') AS failed"
-            " FROM checkpoints GROUP BY attempt, step ORDER BY time")
+            " FROM checkpoints WHERE phase IN ('begin', 'staged', 'committed', 'failed')"
+            " GROUP BY attempt, step ORDER BY time")
     ]  # fmt: skip
     data.blocks = list(tl.checkpoint_blocks)
     data.steps = _steps(ledger)

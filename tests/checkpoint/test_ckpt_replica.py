@@ -93,7 +93,9 @@ def test_put_get_list_and_replacement(server: ReplicaServer) -> None:
     newer = Key(rank=1, world_size=2, step=8, lineage="abc")
     put_bytes(p, newer, b"y" * 50)
     put_bytes(p, Key(rank=0, world_size=2, step=8, lineage="abc"), b"z")
-    assert {e.key.step for e in list_entries(p)} == {8}  # rank 1's step 7 replaced
+    assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 7), (1, 8), (0, 8)}
+    put_bytes(p, Key(rank=1, world_size=2, step=9, lineage="abc"), b"v")
+    assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 8), (1, 9), (0, 8)}
     with pytest.raises(ReplicaError, match="no such snapshot"):
         get(p, KEY)
     put_bytes(p, Key(rank=0, world_size=3, step=9, lineage="abc"), b"w")  # a new world size
@@ -150,7 +152,8 @@ def test_capacity_is_enforced(server: ReplicaServer) -> None:
     with pytest.raises(ReplicaError, match="full"):
         put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 600)
     put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 400)
-    assert server.store.held_bytes() == 400
+    assert server.store.held_bytes() == 1000  # the two newest snapshots of the rank stay
+    assert [e.key.step for e in server.entries()] == [KEY.step, 8]
 
 
 def test_corrupt_snapshot_is_detected_by_the_client(server: ReplicaServer) -> None:
@@ -416,7 +419,8 @@ def test_memory_load_equals_durable_load(tmp_path: Path) -> None:
             publish(run, node, srv)
         train(run, out, ["node-a", "node-b"], steps=6, every=3)  # durable 3 and 6, memory 1..6
         for srv in servers.values():  # each node holds its rank and its peer's
-            assert sorted((e.key.rank, e.key.step) for e in srv.entries()) == [(0, 6), (1, 6)]
+            assert sorted((e.key.rank, e.key.step) for e in srv.entries()) == [
+                (0, 5), (0, 6), (1, 5), (1, 6)]  # the two newest of each rank  # fmt: skip
         got = load(run, out, ["node-a", "node-b"])
     finally:
         for srv in servers.values():
@@ -460,20 +464,25 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
     try:
         publish(run, "node-a", srv)
         train(run, out, ["node-a", "node-a"], steps=5, every=4)  # durable 4, memory 5
-        srv.flip_byte(1)
+        srv.flip_byte(1)  # step 5 of rank 1: every rank still holds step 4 in memory
+        got = load(run, out, ["node-a", "node-a"])
+        assert [(g["step"], g["source"]) for g in got] == [(4, "memory"), (4, "memory")]
+        assert any(m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+                   for m in got[1]["messages"])  # fmt: skip
+        srv.flip_byte(1, step=4)  # and now step 4 too: only storage is left
         got = load(run, out, ["node-a", "node-a"])
         assert [(g["step"], g["source"]) for g in got] == [(4, "storage"), (4, "storage")]
-        why = (
-            "in-memory replicas not used, loading from storage: rank 1: no verified copy of step 5"
-        )
-        for g in got:
-            assert any(m.startswith(why) and "sha256 mismatch" in m for m in g["messages"]), g
+        for why in ("in-memory replica of step 5 not used: rank 1: no verified copy of step 5",
+                    "in-memory replicas not used, loading from storage: rank 1: no verified "
+                    "copy of step 4"):  # fmt: skip
+            for g in got:
+                assert any(m.startswith(why) and "sha256 mismatch" in m for m in g["messages"])
         assert any(m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
                    for m in got[1]["messages"])  # fmt: skip
         assert_same(out, "memory", "storage")
 
         # Incomplete: node-a's server now holds rank 0's snapshot only.
-        (entry,) = [e for e in srv.entries() if e.key.rank == 0]
+        entry = max((e for e in srv.entries() if e.key.rank == 0), key=lambda e: e.key.step)
         host, port = srv.address
         blob = get(Peer(host, port, srv.token), entry.key)
         put(peer(spare), entry.key, memoryview(blob), entry.sha256)
