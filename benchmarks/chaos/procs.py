@@ -4,6 +4,7 @@ children. Standard library only."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 from dataclasses import dataclass
@@ -18,10 +19,10 @@ class Proc:
     cmdline: str
 
 
-def _read(path: str) -> bytes | None:
+def _read(path: str, limit: int = -1) -> bytes | None:
     try:
         with open(path, "rb") as f:
-            return f.read()
+            return f.read(limit)
     except OSError:
         return None
 
@@ -44,29 +45,34 @@ def processes() -> list[Proc]:
     return out
 
 
-def environ(pid: int) -> dict[str, str]:
-    raw = _read(f"/proc/{pid}/environ") or b""
-    env = {}
-    for item in raw.split(b"\0"):
-        key, eq, value = item.partition(b"=")
-        if eq:
-            env[key.decode(errors="replace")] = value.decode(errors="replace")
-    return env
-
-
 def workers(run_dir: Path) -> dict[tuple[int, int], int]:
-    """{(attempt, rank): pid} of the live training ranks of this run directory."""
-    want = str(run_dir.resolve())
+    """{(attempt, rank): pid} of the live training ranks of this run directory.
+
+    Each rank reports its pid in its first event (lifecycle `attempt_start`). /proc cannot say
+    it: a rank that a warm standby became keeps the standby's command line and the environment
+    it was started with (no RANK, no NONSTOP_ATTEMPT)."""
     found = {}
-    for p in processes():
-        if "nonstop.supervisor.bootstrap" not in p.cmdline or p.state in ("Z", "X"):
+    for path in run_dir.glob("events/attempt-*/rank-*.jsonl"):
+        pid = _reported_pid(path)
+        if pid is None:
             continue
-        env = environ(p.pid)
-        if env.get("NONSTOP_RUN_DIR") != want or "RANK" not in env:
+        stat, cmd = _read(f"/proc/{pid}/stat"), _read(f"/proc/{pid}/cmdline") or b""
+        if stat is None or b"nonstop.supervisor" not in cmd:  # gone, or the pid was reused
+            continue
+        if stat.decode(errors="replace").rsplit(")", 1)[1].split()[0] in ("Z", "X"):
             continue
         with contextlib.suppress(ValueError):
-            found[(int(env.get("NONSTOP_ATTEMPT", "-1")), int(env["RANK"]))] = p.pid
+            found[(int(path.parent.name[8:]), int(path.stem[5:]))] = pid
     return found
+
+
+def _reported_pid(events: Path) -> int | None:
+    head = _read(str(events), 65536) or b""  # the first event; a stream grows to megabytes
+    for line in head.splitlines():
+        if b'"attempt_start"' in line:
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                return int(json.loads(line)["payload"]["pid"])
+    return None
 
 
 def self_test_running(supervisor_pid: int) -> bool:

@@ -109,6 +109,9 @@ def test_excluded_node_leaves_and_a_spare_joins(tmp_path, store):
         ranks = rows(run_dir, "SELECT DISTINCT rank, host FROM steps WHERE attempt = ?",
                      (attempt,))  # fmt: skip
         assert len({r for r, _ in ranks}) == len(ranks), (attempt, ranks)
+    # the spare's standbys were ready before it joined: the attempt it trains in started warm
+    last = "SELECT restart_path FROM attempts WHERE attempt = (SELECT MAX(attempt) FROM attempts)"
+    assert rows(run_dir, last) == [("warm",)]
     hosts_last = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE step >= 75")}
     assert bad not in hosts_last and {good, "node-c"} <= hosts_last
 
