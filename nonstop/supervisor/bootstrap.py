@@ -150,6 +150,35 @@ class Watcher(threading.Thread):
                 self.rt.emit("lifecycle", phase="stop_planned", step=plan.step, kind=plan.kind)
 
 
+def scope_agent_store_by_attempt() -> None:
+    """torch 2.13 under torchrun's shared rendezvous store: the workers of every attempt write
+    their process group's keys (gloo and NCCL peer addresses) under the same names, since torch
+    assumes a new store per retry; a restart then reads the dead attempt's addresses and fails
+    ("Gloo connectFullMesh failed"). Scoping the workers' keys by nonstop's attempt number keeps
+    the shared store, where the process group starts in milliseconds, instead of a new store
+    per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), where it took about 0.5 s here."""
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True":
+        return
+    import importlib
+
+    from torch.distributed import PrefixStore
+
+    # not `import torch.distributed.rendezvous as ...`: torch.distributed.rendezvous is also
+    # the name of a function, which that statement would bind
+    rdzv = importlib.import_module("torch.distributed.rendezvous")
+
+    create = getattr(rdzv, "_create_c10d_store", None)
+    if create is None or getattr(create, "nonstop_scoped", False):
+        return
+    prefix = f"/nonstop/attempt_{os.environ.get(rundir.ENV_ATTEMPT, '0')}"
+
+    def scoped(*args: Any, **kwargs: Any) -> Any:
+        return PrefixStore(prefix, create(*args, **kwargs))
+
+    scoped.nonstop_scoped = True  # type: ignore[attr-defined]
+    rdzv._create_c10d_store = scoped
+
+
 def _write_error_file(exc: BaseException) -> None:
     path = os.environ.get("TORCHELASTIC_ERROR_FILE")
     if not path or os.path.exists(path):
@@ -189,6 +218,7 @@ def main(argv: list[str]) -> int:
         argv = argv[1:]
     import nonstop.runtime as ns
 
+    scope_agent_store_by_attempt()
     rt = ns.init()
     sampler = None
     if rt.enabled:

@@ -9,7 +9,7 @@ added); nonstop's flags go before the script like torchrun's:
     nonstop run --standalone --nproc-per-node 4 --inject crash@step=40,rank=1 train.py
 
 Differences from torchrun, all on purpose: --max-restarts defaults to 3 (torchrun: 0); the
-gloo restart bug of torch 2.13 is avoided (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1); a missing
+gloo restart bug of torch 2.13 is avoided (the workers' store keys are scoped by attempt); a missing
 rendezvous endpoint means a private local one (like --standalone) rather than port 29500.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped for a human (deterministic failure),
 75 stopped for a planned interruption (requeue), 93 this node is excluded (do not requeue here).
@@ -171,8 +171,11 @@ def main(argv: list[str]) -> int:
     bad = [c for c in checks if c not in CHECKS]
     if bad:
         raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
-    # torch 2.13 + gloo: a restart through the shared rendezvous store fails to connect
-    os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
+    # torch 2.13: a restart through the shared rendezvous store reads the previous attempt's
+    # peer addresses; the bootstrap scopes the workers' keys by attempt. Without the bootstrap
+    # (--no-python) a store per attempt avoids it.
+    if args.no_python:
+        os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
     if single and default_port and not args.standalone:

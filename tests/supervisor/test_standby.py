@@ -80,3 +80,27 @@ def test_script_imports_are_read_without_running_the_script(tmp_path):
     assert script_imports([str(script)]) == ["os", "json", "collections"]
     mods = script_imports(["-m", "nonstop.workloads.llama.train"])
     assert "torch" in mods and "nonstop.workloads.llama.model" in mods
+
+
+def test_worker_store_keys_are_scoped_by_attempt(monkeypatch):
+    """The shared rendezvous store keeps every attempt's keys: a restart must not read the dead
+    attempt's peer addresses (torch 2.13 'Gloo connectFullMesh failed')."""
+    import importlib
+    from datetime import timedelta
+
+    from torch.distributed import TCPStore
+
+    from nonstop.supervisor.bootstrap import scope_agent_store_by_attempt
+
+    rdzv = importlib.import_module("torch.distributed.rendezvous")
+    monkeypatch.setattr(rdzv, "_create_c10d_store", rdzv._create_c10d_store)  # restored after
+    monkeypatch.setenv("TORCHELASTIC_USE_AGENT_STORE", "True")
+    monkeypatch.setenv("NONSTOP_ATTEMPT", "3")
+    scope_agent_store_by_attempt()
+    scope_agent_store_by_attempt()  # idempotent: one prefix, not two
+    server = TCPStore(
+        "127.0.0.1", 0, is_master=True, wait_for_workers=False, timeout=timedelta(seconds=5)
+    )  # a missing key fails fast
+    store = rdzv._create_c10d_store("127.0.0.1", server.port, 0, 1, timedelta(seconds=10))
+    store.set("default_pg/addr", "here")
+    assert server.get("/nonstop/attempt_3/default_pg/addr") == b"here"
