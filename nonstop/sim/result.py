@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nonstop import taxonomy
+from nonstop.errors import UserError
 from nonstop.sim import engine
 from nonstop.sim.config import SimConfig
 from nonstop.sim.interval import daly_interval_s, waste_fraction, young_interval_s
@@ -112,9 +113,21 @@ class SimResult:
         }
 
 
+MAX_EVENTS_PER_TRIAL = 5e6
+"""Beyond this a trial's arrival times alone would take hundreds of MB (100k GPUs for 100
+years is about 1e6)."""
+
+
 def simulate(config: SimConfig, progress: Progress | None = None) -> SimResult:
     """Run `config.trials` trials of the job and summarise them. Deterministic in config.seed."""
     p = engine.resolve(config)
+    expected = float(p.rate_per_s.sum() * p.duration_s)
+    if expected > MAX_EVENTS_PER_TRIAL:
+        raise UserError(
+            f"one trial would draw about {expected:.3g} interruptions ({config.gpus} GPUs over "
+            f"{config.days:g} days); the simulator handles up to {MAX_EVENTS_PER_TRIAL:.0e} per "
+            "trial: shorten --days or lower the failure rate"
+        )
     rng = np.random.default_rng(config.seed)
     per_block = engine.block_trials(p)
     ettr: list[np.ndarray] = []

@@ -172,9 +172,11 @@ def main(argv: list[str]) -> int:
     if bad:
         raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
     # torch 2.13: a restart through the shared rendezvous store reads the previous attempt's
-    # peer addresses; the bootstrap scopes the workers' keys by attempt. Without the bootstrap
-    # (--no-python) a store per attempt avoids it.
-    if args.no_python:
+    # peer addresses; on one node the bootstrap scopes the workers' keys by attempt and the
+    # process group starts in milliseconds. Several nodes (an exclusion with a spare joining
+    # stalled torch's rank assignment on the shared store) and --no-python (no bootstrap) get
+    # torch's own workaround: a new store per attempt, hosted by rank 0.
+    if args.no_python or args.nnodes.split(":")[-1] not in ("1", ""):
         os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)

@@ -143,3 +143,10 @@ def test_observed_rates_become_config_fields() -> None:
     assert f["planned_rate_per_node_day"] == 0.25
     assert (f["restart_s"], f["health_check_s"]) == (90.0, 0.0)
     assert (f["checkpoint_blocking_s"], f["detection_s"]) == (2.0, 15.0)
+
+
+def test_a_window_too_long_to_simulate_is_a_clear_error(capsys):
+    from nonstop import cli
+
+    assert cli.main(["simulate", "--days", "1e9"]) == 2  # found by hypothesis: a 64 GiB array
+    assert "shorten --days" in capsys.readouterr().err
