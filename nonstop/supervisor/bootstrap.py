@@ -218,8 +218,8 @@ def main(argv: list[str]) -> int:
         argv = argv[1:]
     import nonstop.runtime as ns
 
+    rt = ns.init()  # attempt_start: the restart phases count what follows as imports and pg
     scope_agent_store_by_attempt()
-    rt = ns.init()
     sampler = None
     if rt.enabled:
         Watcher(rt).start()
