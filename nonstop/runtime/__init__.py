@@ -114,8 +114,8 @@ class Runtime:
         one-element all-reduce per check, as Megatron-LM's exit-signal handler does per step.
         """
         seen = self.stop_at is not None
-        if steps_done % self.stop_check_every:
-            return False
+        if self.run_dir is None or steps_done % self.stop_check_every:
+            return False  # no run directory: no supervisor can plan a stop, nothing to agree on
         import torch.distributed as dist
 
         if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:

@@ -12,13 +12,15 @@ from conftest import free_port
 
 SCRIPT = r"""
 import os, sys
+from pathlib import Path
 import torch.distributed as dist
 from nonstop.runtime import Runtime
 
 rank = int(sys.argv[1])
 dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{sys.argv[2]}", rank=rank,
                         world_size=2)
-rt = Runtime(run_dir=None, run_id="t", attempt=0, rank=rank, world_size=2, host="h")
+rt = Runtime(run_dir=Path(sys.argv[3]), run_id="t", attempt=0, rank=rank, world_size=2,
+             host="h")
 for step in range(50):
     if rank == 0 and step == 7:
         rt.stop_at = 3  # rank 0's watcher read the plan; rank 1's never did
@@ -27,6 +29,7 @@ for step in range(50):
         break
 else:
     print("never stopped", flush=True)
+rt.close()
 dist.destroy_process_group()
 """
 
@@ -35,19 +38,22 @@ def test_ranks_agree_on_the_stop_step_whatever_each_watcher_saw(tmp_path):
     port = free_port()
     cmd = [sys.executable, "-c", SCRIPT]
     out = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
-    procs = [subprocess.Popen([*cmd, str(r), str(port)], **out) for r in range(2)]
+    procs = [subprocess.Popen([*cmd, str(r), str(port), str(tmp_path)], **out) for r in range(2)]
     outs = [p.communicate(timeout=60)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     assert all("stopped after 7" in o for o in outs), outs
 
 
-def test_check_every_n_steps(monkeypatch):
+def test_check_every_n_steps(monkeypatch, tmp_path):
     from nonstop.runtime import Runtime
 
     monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "4")
-    rt = Runtime(run_dir=None, run_id="t", attempt=0, rank=0, world_size=1, host="h")
+    rt = Runtime(run_dir=tmp_path, run_id="t", attempt=0, rank=0, world_size=1, host="h")
     rt.stop_at = 0
     assert [s for s in range(1, 10) if rt.planned_stop_due(s)] == [4, 8]
+    rt.close()
     monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "often")  # not a number: every step
-    assert Runtime(run_dir=None, run_id="t", attempt=0, rank=0, world_size=1,
-                   host="h").stop_check_every == 1  # fmt: skip
+    plain = Runtime(run_dir=None, run_id="t", attempt=0, rank=0, world_size=1, host="h")
+    assert plain.stop_check_every == 1
+    plain.stop_at = 0  # without a run directory no supervisor plans stops: never a collective
+    assert not plain.planned_stop_due(4)
