@@ -165,7 +165,7 @@ def scope_agent_store_by_attempt() -> None:
 
     # not `import torch.distributed.rendezvous as ...`: torch.distributed.rendezvous is also
     # the name of a function, which that statement would bind
-    rdzv = importlib.import_module("torch.distributed.rendezvous")
+    rdzv: Any = importlib.import_module("torch.distributed.rendezvous")
 
     create = getattr(rdzv, "_create_c10d_store", None)
     if create is None or getattr(create, "nonstop_scoped", False):

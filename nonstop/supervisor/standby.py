@@ -163,9 +163,7 @@ class StandbyPool:
     """`size` standbys for one training command on this node."""
 
     def __init__(self, worker_args: list[str], size: int, log_dir: Path) -> None:
-        self.argv = [
-            a for a in worker_args[worker_args.index("nonstop.supervisor.bootstrap") + 1 :]
-        ]
+        self.argv = worker_args[worker_args.index("nonstop.supervisor.bootstrap") + 1 :]
         self.size, self.log_dir = size, log_dir
         self.waiting: list[Standby] = []
         self.disabled = ""  # why standbys are off for this command (it cannot be pre-imported)
@@ -239,9 +237,8 @@ class StandbyContext(SubprocessContext):
             env = {**base, **self.envs[local_rank]}
             standby.hand_over(env, self.args[local_rank], self.stdouts[local_rank] or None,
                               self.stderrs[local_rank] or None)  # fmt: skip
-        self.subprocess_handlers = {  # type: ignore[assignment]
-            r: _Adopted(s, r) for r, s in enumerate(self._standbys)
-        }
+        adopted: dict[int, Any] = {r: _Adopted(s, r) for r, s in enumerate(self._standbys)}
+        self.subprocess_handlers = adopted  # what SubprocessContext polls and closes
 
 
 if __name__ == "__main__":
