@@ -137,11 +137,15 @@ class Standby:
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline().strip()
-        if line == READY:
-            self.state = "ready"
-        else:
-            self.state, self.why = "cold", line.removeprefix("cold: ") or "exited while starting"
+        with self.proc.stdout as out:
+            line = out.readline().strip()
+            if line == READY:
+                self.state = "ready"
+            else:
+                self.state = "cold"
+                self.why = line.removeprefix("cold: ") or "exited while starting"
+            for _ in out:  # until the standby exits or takes over (its fd 1 becomes a log)
+                pass
 
     def hand_over(self, env: dict[str, str], args: tuple, stdout: str | None,
                   stderr: str | None) -> None:  # fmt: skip
@@ -152,10 +156,14 @@ class Standby:
         self._log.close()
 
     def close(self) -> None:
+        """Stop a standby that is no longer wanted (or already gone) and release its files."""
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             self.proc.wait(timeout=5)
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
         self._log.close()
 
 
@@ -172,11 +180,24 @@ class StandbyPool:
     def fill(self) -> None:
         """Spawn standbys up to `size` (from the main thread: PR_SET_PDEATHSIG follows the
         thread that spawned the process)."""
-        self.waiting = [s for s in self.waiting if s.proc.poll() is None or s.state == "ready"]
+        self._reap()
         while not self.disabled and len(self.waiting) < self.size:
             log = self.log_dir / f"standby-{self._spawned}.log"
             self._spawned += 1
             self.waiting.append(Standby(self.argv, log))
+
+    def _reap(self) -> None:
+        """Learn from standbys that exited: one that could not pre-import the script turns
+        standbys off for this command (else every refill would fail the same way); the others
+        (killed, crashed) are dropped, to be replaced. An exited one whose last word is not read
+        yet stays until it is."""
+        for s in self.waiting:
+            if s.state == "cold" and not self.disabled:
+                self.disabled = f"the script cannot be pre-imported ({s.why})"
+        gone = [s for s in self.waiting if s.proc.poll() is not None and s.state != "starting"]
+        for s in gone:
+            s.close()
+        self.waiting = [s for s in self.waiting if s not in gone]
 
     @property
     def importing(self) -> bool:
@@ -192,9 +213,7 @@ class StandbyPool:
         importing (less than a cold start costs)."""
         deadline = time.monotonic() + wait_s
         while True:
-            for s in self.waiting:
-                if s.state == "cold" and not self.disabled:
-                    self.disabled = f"the script cannot be pre-imported ({s.why})"
+            self._reap()
             if self.disabled:
                 return None, self.disabled
             alive = [s for s in self.waiting if s.proc.poll() is None]

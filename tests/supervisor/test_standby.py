@@ -104,3 +104,26 @@ def test_worker_store_keys_are_scoped_by_attempt(monkeypatch):
     store = rdzv._create_c10d_store("127.0.0.1", server.port, 0, 1, timedelta(seconds=10))
     store.set("default_pg/addr", "here")
     assert server.get("/nonstop/attempt_3/default_pg/addr") == b"here"
+
+
+def test_a_pool_stops_respawning_standbys_that_cannot_pre_import(tmp_path):
+    import time
+
+    from nonstop.supervisor.standby import StandbyPool
+
+    (tmp_path / "needs_rank.py").write_text("import os\nRANK = os.environ['RANK']\n")
+    (tmp_path / "train.py").write_text("import needs_rank\n")
+    args = ["-u", "-m", "nonstop.supervisor.bootstrap", str(tmp_path / "train.py")]
+    pool = StandbyPool(args, 2, tmp_path / "logs")
+    pool.fill()
+    deadline = time.monotonic() + 60
+    while any(s.proc.poll() is None for s in pool.waiting) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.2)  # the reader threads record the standbys' last words
+    pool.fill()  # a refill: must learn, not spawn two more that fail the same way
+    try:
+        assert "KeyError" in pool.disabled and not pool.short
+        assert len(list((tmp_path / "logs").glob("standby-*.log"))) == 2
+        assert pool.take(2) == (None, pool.disabled)
+    finally:
+        pool.close()
