@@ -486,7 +486,6 @@ class NonstopAgent(LocalElasticAgent):
         req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
         with contextlib.suppress(OSError):
             req.rename(req.with_suffix(".done"))
-        self._ingest(force=True)
         outcome = "drained" if mine else ("planned_stop" if leaves else "planned_restart")
         self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=outcome,
                                host=self.cfg.host, reason=f"{p.reason} [{p.request_id}]")  # fmt: skip
