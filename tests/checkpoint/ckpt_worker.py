@@ -6,6 +6,8 @@
 Scenarios:
   ddp        DDP training with dropout, NumPy/Python randomness, an LR scheduler and a stateful
              data position; optional resume, optional stop; rank 0 writes the final parameters.
+             With "defer": the step-2 save is held back until step 4 has fallen due, so that
+             save is deferred to step 5 (the if_busy="defer" policy), deterministically.
   fsdp_save  FSDP2 (fully_shard on a CPU mesh) trains 3 steps and saves synchronously.
   fsdp_load  FSDP2 on this world size loads the newest checkpoint (resharding).
 Both FSDP2 scenarios write the full (gathered) model and optimizer state from rank 0.
@@ -17,6 +19,9 @@ import json
 import os
 import random
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -33,7 +38,22 @@ from torch.distributed.checkpoint.state_dict import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from nonstop.checkpoint import CheckpointConfig, Checkpointer
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage
+
+
+class HeldStorage(LocalStorage):
+    """LocalStorage whose first checkpoint's writes wait until `release` is set."""
+
+    def __init__(self, root: str, release: threading.Event) -> None:
+        super().__init__(root)
+        self.release = release
+
+    @contextmanager
+    def open_write(self, key: str) -> Iterator[Any]:
+        if "step-2" in key:
+            self.release.wait(timeout=60)
+        with super().open_write(key) as f:
+            yield f
 
 
 class Data:
@@ -72,7 +92,9 @@ def ddp(spec: dict[str, Any], rank: int) -> None:
     np.random.seed(spec["seed"] + rank)
     torch.manual_seed(spec["seed"] + rank)
     cfg = CheckpointConfig(every_steps=spec["every"], keep_last=2)
-    ckpt = Checkpointer(spec["run_dir"], config=cfg)
+    release = threading.Event()
+    held = HeldStorage(str(Path(spec["run_dir"]) / "checkpoints"), release)
+    ckpt = Checkpointer(spec["run_dir"], config=cfg, storage=held if spec.get("defer") else None)
     step = ckpt.load_latest(state) if spec.get("resume") else 0
     stop = spec.get("stop_at") or spec["steps"]
     while step < stop:
@@ -85,7 +107,11 @@ def ddp(spec: dict[str, Any], rank: int) -> None:
         sched.step()
         extras["tokens_seen"] += x.numel()
         step += 1
-        ckpt.maybe_save(step, state)
+        began = ckpt.maybe_save(step, state)
+        if spec.get("defer") and step == 4:
+            assert not began, "the step-4 save should have been deferred"
+            release.set()
+            ckpt.wait()  # the held save commits; the deferred one begins at step 5
     ckpt.close()
     if rank == 0:
         out = {k: v.detach().clone() for k, v in net.module.state_dict().items()}
