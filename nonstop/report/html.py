@@ -25,7 +25,7 @@ from nonstop import __version__, taxonomy
 from nonstop.ledger.restarts import COLUMNS as RESTART_COLUMNS
 from nonstop.report import charts
 from nonstop.report import data as rd
-from nonstop.report.terminal import BADPUT_HELP, dur
+from nonstop.report.terminal import BADPUT_HELP, dur, failure_count
 
 
 def _asset(name: str) -> str:
@@ -164,7 +164,7 @@ def _headline(data: rd.ReportData) -> str:
         (dur(s["productive_s"]), "productive"),
         (dur(sum(s["badput_s"].values())), "badput"),
         (str(s["attempts"]), "attempts"),
-        (str(len(s["failures"])), "failures (root causes)"),
+        (failure_count(s["failures"]), "failures (root causes)"),
         (str(s["final_step"]), "final step"),
         (f"{s['steps_total']} / {s['steps_lost']}", "steps run / redone"),
         ("-" if s["ideal_step_s"] is None else f"{s['ideal_step_s'] * 1000:.0f} ms", "ideal step"),
@@ -210,7 +210,8 @@ def _failure_table(data: rd.ReportData) -> str:
         rows.append([fl["attempt"], f"t+{fl['time'] - data.start:.1f} s", fl["rank"], fl["host"],
                      name, fl["action"], str(fl.get("message") or "")[:300]])  # fmt: skip
     table = _table(["attempt", "when", "rank", "host", "category", "action", "detail"], rows)
-    return f"<details open><summary>{len(fails)} failure(s)</summary>{table}</details>"
+    summary = f"{failure_count(fails)} failure(s)"
+    return f"<details open><summary>{summary}</summary>{table}</details>"
 
 
 def _checkpoint_note(data: rd.ReportData) -> str:

@@ -61,7 +61,7 @@ def headline(summary: dict[str, Any]) -> Panel:
         ("productive", dur(summary["productive_s"])),
         ("badput", dur(sum(summary["badput_s"].values()))),
         ("attempts", str(summary["attempts"])),
-        ("failures", str(len(summary["failures"]))),
+        ("failures", failure_count(summary["failures"])),
         ("final step", str(summary["final_step"])),
         ("steps run / redone", f"{summary.get('steps_total')} / {summary.get('steps_lost')}"),
     ]
@@ -95,8 +95,16 @@ def goodput_table(summary: dict[str, Any], title: str = "Goodput") -> Table:
     return t
 
 
+def failure_count(failures: list[dict[str, Any]]) -> str:
+    """'2', or '2 + 1 planned': planned stops (drain, restart, preemption) are not failures."""
+    planned = sum(1 for f in failures if f.get("planned"))
+    unplanned = len(failures) - planned
+    return f"{unplanned} + {planned} planned" if planned else str(unplanned)
+
+
 def failures_table(failures: list[dict[str, Any]]) -> Table:
-    t = Table(title=f"Failures ({len(failures)})")
+    what = "Failures and planned stops" if any(f.get("planned") for f in failures) else "Failures"
+    t = Table(title=f"{what} ({failure_count(failures)})")
     for col in ("attempt", "rank", "host", "category", "action"):
         t.add_column(col, no_wrap=True)
     t.add_column("detail", overflow="fold")

@@ -20,7 +20,11 @@ from typing import Any, Protocol
 from nonstop import taxonomy
 from nonstop.errors import UserError
 
-__all__ = ["fields_from_observed", "observed_fields"]
+__all__ = ["calibration", "fields_from_observed", "observed_fields"]
+
+# Fewer failures than this and the measured rate is a guess: its 95% interval spans more
+# than a factor of 3 (Poisson counts: k=10 gives 0.48x to 1.84x).
+FEW_FAILURES = 10
 
 
 class Observed(Protocol):
@@ -68,8 +72,38 @@ def fields_from_observed(obs: Observed) -> dict[str, Any]:
     return fields
 
 
-def observed_fields(run_dir: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a run's ledger (ingesting new events) and return SimConfig fields from it."""
+def calibration(obs: Observed) -> dict[str, Any]:
+    """How much the measured failure rate can be trusted: the failures counted, the node-days
+    they were counted over, the rate and its exact 95% Poisson interval, and a warning when
+    the count is too small to extrapolate from (a demo run measured over minutes)."""
+    from scipy.stats import chi2
+
+    k = sum(obs.failures_by_category.values())
+    t = obs.node_days
+    lo = 0.0 if k == 0 else float(chi2.ppf(0.025, 2 * k)) / (2 * t)
+    hi = float(chi2.ppf(0.975, 2 * k + 2)) / (2 * t)
+    out: dict[str, Any] = {
+        "failures": k,
+        "node_days": t,
+        "rate_per_node_day": k / t,
+        "rate_95": [lo, hi],
+        "warning": None,
+    }
+    if k < FEW_FAILURES:
+        out["warning"] = (
+            f"the failure rate comes from {k} failure(s) in {t * 24:.3g} node-hours "
+            f"(95% interval {lo:.3g} to {hi:.3g} per node-day); extrapolating it to a long run "
+            f"is a guess until the ledger holds {FEW_FAILURES} or more failures. Give "
+            "--failure-rate to use a published rate (see docs/simulate.md)."
+        )
+    return out
+
+
+def observed_fields(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Read a run's ledger (ingesting new events); the SimConfig fields it measured and
+    `calibration()`'s account of how far the measured failure rate can be trusted."""
     from nonstop.ledger import observed_rates  # only --from-run pays for the ledger import
 
-    return fields_from_observed(observed_rates(run_dir))
+    obs = observed_rates(run_dir)
+    fields = fields_from_observed(obs)
+    return fields, calibration(obs)

@@ -164,15 +164,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p  # fmt: skip
 
 
-def config_from_args(ns: argparse.Namespace) -> SimConfig:
-    """Defaults, then what a run measured (--from-run), then explicit flags."""
+def config_from_args(ns: argparse.Namespace, calibrated: dict[str, Any] | None = None) -> SimConfig:
+    """Defaults, then what a run measured (--from-run), then explicit flags. With --from-run,
+    `calibrated` (when given) receives how far the measured failure rate can be trusted."""
     if ns.from_run is not None and ns.failure_rate is not None:
         raise UserError("--failure-rate and --from-run both set the failure rates; give one")
     if ns.gpus <= 0:
         raise UserError(f"--gpus must be a positive number of GPUs, got {ns.gpus}")
     fields: dict[str, Any] = {}
     if ns.from_run is not None:
-        fields.update(observed_fields(ns.from_run))
+        measured, trust = observed_fields(ns.from_run)
+        fields.update(measured)
+        if calibrated is not None:
+            calibrated.update(trust)
     detection, detection_per = _per_category(ns.detection, "--detection")
     manual_p, manual_per = _per_category(ns.manual_prob, "--manual-prob")
     flags = {
@@ -234,7 +238,10 @@ def _progress(enabled: bool) -> Iterator[Callable[[str], Progress] | None]:
 
 def main(argv: list[str]) -> int:
     ns = build_parser().parse_args(argv)
-    config = config_from_args(ns)
+    calibrated: dict[str, Any] = {}
+    config = config_from_args(ns, calibrated)
+    if calibrated.get("warning"):
+        print(f"nonstop simulate: warning: {calibrated['warning']}", file=sys.stderr)
     try:
         power = PowerConfig(
             compute_w=ns.gpu_compute_w,
@@ -260,6 +267,8 @@ def main(argv: list[str]) -> int:
             )
         if ns.power:
             out["power"] = power_summary(result, power)
+    if calibrated:
+        out["calibration"] = calibrated
     if ns.json:
         print(json.dumps(out))
     else:

@@ -169,6 +169,13 @@ def power_tables(d: dict[str, Any]) -> list[Table]:
 def print_all(d: dict[str, Any], console: Console | None = None) -> None:
     """Print every table the dict has data for."""
     con = console or Console()
+    if "calibration" in d:
+        c = d["calibration"]
+        lo, hi = c["rate_95"]
+        con.print(
+            f"Failure rate measured in the run: {c['failures']} in {c['node_days'] * 24:.3g} "
+            f"node-hours = {c['rate_per_node_day']:.3g} per node-day (95%: {lo:.3g} to {hi:.3g})"
+        )
     con.print(summary_table(d))
     con.print(badput_table(d))
     if d["by_category"]:

@@ -150,3 +150,21 @@ def test_a_window_too_long_to_simulate_is_a_clear_error(capsys):
 
     assert cli.main(["simulate", "--days", "1e9"]) == 2  # found by hypothesis: a 64 GiB array
     assert "shorten --days" in capsys.readouterr().err
+
+
+def test_a_rate_from_few_failures_comes_with_its_interval_and_a_warning() -> None:
+    from nonstop.sim.calibrate import calibration
+
+    few = ObservedRates(node_days=0.001, failures_by_category={"faulty_gpu": 2}, planned=0,
+                        mean_restart_s=None, mean_checkpoint_blocking_s=None,
+                        mean_detection_s=None)  # fmt: skip
+    c = calibration(few)
+    assert c["failures"] == 2 and c["rate_per_node_day"] == pytest.approx(2000)
+    lo, hi = c["rate_95"]
+    assert lo == pytest.approx(242.2, rel=1e-3) and hi == pytest.approx(7225.0, rel=1e-3)
+    assert "2 failure(s) in 0.024 node-hours" in c["warning"]
+    many = ObservedRates(node_days=100.0, failures_by_category={"faulty_gpu": 40}, planned=0,
+                         mean_restart_s=None, mean_checkpoint_blocking_s=None,
+                         mean_detection_s=None)  # fmt: skip
+    c = calibration(many)
+    assert c["warning"] is None and c["rate_95"][0] < 0.4 < c["rate_95"][1]

@@ -45,6 +45,10 @@ def test_preemption_signal_checkpoints_stops_75_and_resumes_with_nothing_lost(ru
     assert [f["planned"] for f in s["failures"]] == [True]
     outcomes = rows(run_dir, "SELECT outcome FROM attempts ORDER BY attempt")
     assert outcomes == [("planned",), ("succeeded",)]
+    report = subprocess.run([sys.executable, "-m", "nonstop.cli", "report", str(run_dir)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    assert "0 + 1 planned" in report.stdout  # a planned stop is not counted as a failure
 
 
 def test_operator_restart_checkpoints_and_restarts_in_place(run_dir):
