@@ -9,7 +9,10 @@ completed collective twice a second). The job is stalled when no rank has progre
 - collectives only, after warm-up: max(5 x the longest gap seen between completions, floor_s)
   (NVIDIA's rule of 5x the observed maximum), or the explicit --hang-timeout;
 - before either has been learned: startup_timeout_s from the attempt's start;
-- while any rank is inside a named section (checkpoint, eval, data_load): section_timeout_s.
+- while any rank is inside a named section (checkpoint, eval, data_load): section_timeout_s;
+- once a rank has said it is done (lifecycle `finished` or `planned_stop`): at least
+  exit_timeout_s, since its last barrier, process-group teardown and interpreter exit send no
+  events and take seconds on a loaded host (a false hang after the last step, seen on 2 cores).
 
 When stalled, the culprits are, in order of evidence: ranks that stopped answering at all
 (their watcher thread is silent: SIGSTOP, a hard lock), then ranks that never entered the
@@ -41,6 +44,8 @@ class RankState:
     coll_enq: int = -1
     coll_done: int = -1
     sections: dict[str, float] = field(default_factory=dict)
+    done: bool = False
+    """The rank reported lifecycle finished or planned_stop: it is on its way out."""
     last_event_time: float | None = None
     """Wall time written by the rank on its newest event (for the ledger's fault time)."""
 
@@ -58,17 +63,21 @@ class Hang:
     ranks: dict[int, dict[str, Any]]
 
 
+DONE_PHASES = ("finished", "planned_stop")
+
+
 class Watchdog:
     def __init__(
         self, *, ranks: list[int], hang_timeout_s: float | None = None,
         startup_timeout_s: float = 300.0, section_timeout_s: float = 1800.0,
-        floor_s: float = 5.0, warmup_steps: int = 5, silent_after_s: float = 3.0,
+        exit_timeout_s: float = 60.0, floor_s: float = 5.0, warmup_steps: int = 5, silent_after_s: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:  # fmt: skip
         self.clock = clock
         self.hang_timeout_s = hang_timeout_s
         self.startup_timeout_s = startup_timeout_s
         self.section_timeout_s = section_timeout_s
+        self.exit_timeout_s = exit_timeout_s
         self.floor_s = floor_s
         self.warmup_steps = warmup_steps
         self.silent_after_s = silent_after_s
@@ -111,6 +120,9 @@ class Watchdog:
             else:
                 st.sections.pop(str(p["name"]), None)
             self._progress(st, now, event.time)
+        elif event.kind == "lifecycle" and p.get("phase") in DONE_PHASES:
+            st.done = True
+            self._progress(st, now, event.time)
 
     def _progress(self, st: RankState, now: float, wall: float) -> None:
         st.last_progress = now
@@ -130,6 +142,11 @@ class Watchdog:
         """(seconds without progress that make a hang, what that figure is based on)."""
         if any(s.sections for s in self.ranks.values()):
             return self.section_timeout_s, "section"
+        if any(s.done for s in self.ranks.values()):
+            return max(self._running_timeout()[0], self.exit_timeout_s), "exit"
+        return self._running_timeout()
+
+    def _running_timeout(self) -> tuple[float, str]:
         if self.hang_timeout_s is not None:
             learned = len(self.step_durations) >= self.warmup_steps or len(self.coll_gaps) >= 5
             if learned or self.hang_timeout_s >= self.startup_timeout_s:
