@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--weibull-shape",
         type=float,
         metavar="K",
-        help="Weibull inter-arrival times with shape K (default exponential)",
+        help="Weibull inter-arrival times with shape K, 0.1-10 (default exponential)",
     )
     g.add_argument("--no-planned", action="store_true", help="no planned maintenance stops")
     g = p.add_argument_group("job behaviour (seconds)")

@@ -37,6 +37,9 @@ def _frozen(m: Mapping[str, float] | None) -> Mapping[str, float]:
     return MappingProxyType(dict(m or {}))
 
 
+WEIBULL_SHAPE_MIN, WEIBULL_SHAPE_MAX = 0.1, 10.0
+
+
 @dataclass(frozen=True, kw_only=True)
 class SimConfig:
     """One synchronous training job on `gpus` GPUs for `days` days, simulated `trials` times.
@@ -124,6 +127,8 @@ class SimConfig:
                 raise bad(name, "a positive integer")
         if not math.isfinite(self.days) or self.days <= 0:
             raise bad("days", "a positive number of days")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise bad("seed", "an integer >= 0 (numpy's generators take no negative seeds)")
         nonneg = [
             "checkpoint_blocking_s",
             "detection_s",
@@ -146,9 +151,13 @@ class SimConfig:
         ):
             raise bad("checkpoint_interval_s", "None (auto) or a positive number of seconds")
         if self.weibull_shape is not None and not (
-            math.isfinite(self.weibull_shape) and self.weibull_shape > 0
+            WEIBULL_SHAPE_MIN <= self.weibull_shape <= WEIBULL_SHAPE_MAX
         ):
-            raise bad("weibull_shape", "None or a positive number")
+            # below 0.1 the gaps' scale (1 / Gamma(1 + 1/k)) overflows a float by k ~ 0.006
+            # and a single gap spans ages; published fits of hardware failures lie in 0.3-3
+            raise bad(
+                "weibull_shape", f"None or a shape from {WEIBULL_SHAPE_MIN} to {WEIBULL_SHAPE_MAX}"
+            )
         if not 0 <= self.manual_prob <= 1:
             raise bad("manual_prob", "a probability in [0, 1]")
         if not 0 <= self.diurnal_dvfs < 1:

@@ -20,9 +20,12 @@ from nonstop.sim.config import SNAPSHOT_NODE_DAYS
         ({"gpus": 8, "gpus_per_node": 0}, "gpus_per_node"),
         ({"gpus": 8, "days": 0.0}, "days"),
         ({"gpus": 8, "trials": 0}, "trials"),
+        ({"gpus": 8, "seed": -1}, "seed"),  # hypothesis: numpy's ValueError
         ({"gpus": 8, "restart_s": -1.0}, "restart_s"),
         ({"gpus": 8, "checkpoint_interval_s": 0.0}, "checkpoint_interval_s"),
         ({"gpus": 8, "weibull_shape": -0.5}, "weibull_shape"),
+        ({"gpus": 8, "weibull_shape": 1e-300}, "weibull_shape"),  # hypothesis: OverflowError
+        ({"gpus": 8, "weibull_shape": 50.0}, "weibull_shape"),
         ({"gpus": 8, "manual_prob": 1.5}, "manual_prob"),
         ({"gpus": 8, "spare_nodes": -1}, "spare_nodes"),
         ({"gpus": 8, "failure_rate_per_node_day": math.inf}, "failure_rate_per_node_day"),
