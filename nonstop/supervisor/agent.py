@@ -44,6 +44,8 @@ from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Watchdog
 
+DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
@@ -182,6 +184,7 @@ class NonstopAgent(LocalElasticAgent):
         self.restart_path = "cold"
         self._cold_why = ""
         self._rendezvoused = False
+        self._peer_drained = False  # the next round goes on without a node an operator drained
         if standbys is not None:
             standbys.fill()  # they import while the rendezvous runs
 
@@ -189,9 +192,13 @@ class NonstopAgent(LocalElasticAgent):
 
     def _rendezvous(self, worker_group: WorkerGroup) -> None:
         t0 = time.time()
-        with self._no_first_round_skew() if self._rendezvoused else contextlib.nullcontext():
+        with contextlib.ExitStack() as stack:
+            if self._rendezvoused:
+                stack.enter_context(self._no_first_round_skew())
+            if self._peer_drained:
+                stack.enter_context(_short_last_call(worker_group.spec.rdzv_handler))
             super()._rendezvous(worker_group)
-        self._rendezvoused = True
+        self._rendezvoused, self._peer_drained = True, False
         self._agree_attempt(worker_group)
         self._phase("rendezvous", t0)
 
@@ -514,6 +521,7 @@ class NonstopAgent(LocalElasticAgent):
         self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=outcome,
                                host=self.cfg.host, reason=f"{p.reason} [{p.request_id}]")  # fmt: skip
         self.stop_plan, self.signal_received = None, None
+        self._peer_drained = p.kind == "drain" and not mine
         if leaves:
             self._remaining_restarts = 0
             self.leaving = mine
@@ -759,3 +767,37 @@ def _proc_state(pid: Any) -> str | None:
             return f.read().rsplit(")", 1)[1].split()[0]
     except (OSError, ValueError, TypeError, IndexError):
         return None
+
+
+@contextlib.contextmanager
+def _short_last_call(handler: Any, seconds: float = DRAIN_LAST_CALL_S) -> Any:
+    """After an operator drained a peer, the remaining nodes know it will not come back, but
+    torch's c10d round still waits its last call (30 s by default) for more nodes once
+    min_nodes have joined: pure planned badput. Shorten it for this one round. The timeout
+    object is shared by the handler, its state holder and its op executor (torch 2.8-2.13);
+    any other handler is left alone. A node that does come back later joins as a spare."""
+    from datetime import timedelta
+
+    timeout = getattr(getattr(handler, "_settings", None), "timeout", None)
+    old = getattr(timeout, "_last_call", None)
+    if not isinstance(old, timedelta) or old.total_seconds() <= seconds:
+        yield
+        return
+    timeout._last_call = timedelta(seconds=seconds)  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        timeout._last_call = old  # type: ignore[union-attr]
+
+
+def leave_round(handler: Any) -> None:
+    """Take this node out of the current c10d round without closing the rendezvous (an
+    excluded or drained node). Without it the others' next round sees it as a participant
+    until torch's keep-alive sanitiser drops it, 15 s after its last heartbeat. This is the
+    exit step torch runs itself at the start of each next_rendezvous; other handlers: no-op."""
+    executor = getattr(handler, "_op_executor", None)
+    stop = getattr(handler, "_stop_heartbeats", None)
+    if executor is None or stop is None:
+        return
+    stop()
+    executor.run(dynamic_rendezvous._RendezvousExitOp(), time.monotonic() + 10.0)

@@ -206,8 +206,10 @@ def launch(
     finally:
         if live is not None:
             live.stop()
-        if not agent.leaving:  # an excluded or drained node leaves; the job goes on
-            with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):
+            if agent.leaving:  # an excluded or drained node leaves; the job goes on
+                ag.leave_round(spec.rdzv_handler)
+            else:
                 spec.rdzv_handler.shutdown()
         if standbys is not None:
             standbys.close()

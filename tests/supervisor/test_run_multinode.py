@@ -122,8 +122,8 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
 
     port, run_dir = store, tmp_path / "run"
     run_dir.parent.mkdir(exist_ok=True)
-    # enough steps that the drain lands mid-run, few enough that node-a alone (after torch's
-    # 30 s last-call wait for a second node) ends well inside finish()'s timeout on a busy host
+    # enough steps that the drain lands mid-run, few enough that node-a alone ends well inside
+    # finish()'s timeout on a busy host
     nodes = {h: agent(run_dir, port, h, "1:2", steps=500) for h in ("node-a", "node-b")}
     deadline = time.monotonic() + 120
     while not any_steps(run_dir) and time.monotonic() < deadline:
@@ -144,6 +144,10 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
     hosts_after = {h for (h,) in rows(run_dir, "SELECT DISTINCT host FROM steps WHERE attempt = 1")}
     assert hosts_after == {"node-a"}
     assert any(f["planned"] and "firmware" in f["message"] for f in s["failures"])
+    # node-a knew node-b was drained: its next round did not wait torch's 30 s last call
+    ((rdzv_s,),) = rows(run_dir, "SELECT end - start FROM restart_phases"
+                                 " WHERE attempt = 1 AND phase = 'rendezvous'")  # fmt: skip
+    assert rdzv_s < 15, rdzv_s
 
 
 def any_steps(run_dir):
