@@ -28,6 +28,7 @@ VERBS: dict[str, tuple[str, str, str]] = {
     "plan": ("nonstop.plan.cli", "main", "scaling-law planning: size, tokens, days, energy"),
     "drain": ("nonstop.supervisor.control", "drain_main", "checkpoint, then go on without a host"),
     "restart": ("nonstop.supervisor.control", "restart_main", "checkpoint, then restart as is"),
+    "ctl": ("nonstop.supervisor.ctl", "ctl_main", "change a running job's settings, no restart"),
 }
 
 

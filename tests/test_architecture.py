@@ -22,6 +22,7 @@ def test_module_does_not_import_torch(module):
 def test_public_cli_verbs_are_pinned():
     assert list(nonstop.cli.VERBS) == [
         "run", "demo", "report", "diagnose", "triage", "simulate", "plan", "drain", "restart",
+        "ctl",
     ]  # fmt: skip
 
 

@@ -60,6 +60,9 @@ class StepTimer:
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
         """Time a phase: data, compute (forward+backward) or optimizer; stored as `<name>_s`."""
+        if not self.rt.phase_timing:  # `nonstop ctl RUN set phase_timing=off`
+            yield
+            return
         t0 = time.perf_counter()
         try:
             yield
@@ -98,6 +101,10 @@ class Runtime:
         self.stop_at: int | None = None
         """Set (by the bootstrap's watcher) when this rank reads a planned stop: the step the
         agent saw last when it planned (see nonstop.supervisor.control, planned_stop_due)."""
+        # live settings (`nonstop ctl`), applied by the bootstrap's watcher thread
+        self.phase_timing = True
+        self.fr_stacks = True
+        self.telemetry: Any = None
         every = os.environ.get("NONSTOP_STOP_CHECK_EVERY", "1")
         self.stop_check_every = max(1, int(every)) if every.isdigit() else 1
 

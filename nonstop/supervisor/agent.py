@@ -39,6 +39,7 @@ from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.supervisor import bootstrap
 from nonstop.supervisor.control import StopPlan
+from nonstop.supervisor.ctl import LiveSettings, describe
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
@@ -185,6 +186,9 @@ class NonstopAgent(LocalElasticAgent):
         self._cold_why = ""
         self._rendezvoused = False
         self._peer_drained = False  # the next round goes on without a node an operator drained
+        self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
+        self._hang_timeout_s = cfg.hang_timeout_s
+        self._straggler_every = STRAGGLER_CHECK_STEPS
         if standbys is not None:
             standbys.fill()  # they import while the rendezvous runs
 
@@ -280,7 +284,7 @@ class NonstopAgent(LocalElasticAgent):
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self.watchdog = Watchdog(
-            ranks=list(range(world)), hang_timeout_s=self.cfg.hang_timeout_s,
+            ranks=list(range(world)), hang_timeout_s=self._hang_timeout_s,
             startup_timeout_s=self.cfg.startup_timeout_s,
             section_timeout_s=self.cfg.section_timeout_s,
         )  # fmt: skip
@@ -349,6 +353,7 @@ class NonstopAgent(LocalElasticAgent):
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
         result = super()._monitor_workers(worker_group)
+        self._apply_settings()
         self._poll_events()
         self._refill_standbys()
         try:
@@ -378,6 +383,27 @@ class NonstopAgent(LocalElasticAgent):
             self._ingest()
         return result
 
+    def _apply_settings(self) -> None:
+        """`nonstop ctl RUN set ...`: apply this node's share (hang timeout, straggler interval)
+        to the running attempt, and record the version in the ledger."""
+        try:
+            got = self.settings.poll()
+            if got is None:
+                return
+            version, changed = got
+            if "hang_timeout" in changed:
+                self._hang_timeout_s = changed["hang_timeout"]
+                if self.watchdog is not None:
+                    self.watchdog.hang_timeout_s = self._hang_timeout_s
+            if "straggler_every" in changed:
+                self._straggler_every = int(changed["straggler_every"])
+            what = describe(changed) or "(no change)"
+            self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action="reconfigure",
+                                   host=self.cfg.host, reason=f"{what} [settings v{version}]")  # fmt: skip
+            print(f"nonstop run: settings v{version} applied: {what}", flush=True)
+        except Exception as e:  # a bad settings file must never cost the job
+            print(f"nonstop run: could not apply live settings ({e!r})", flush=True)
+
     def _poll_events(self) -> None:
         if self.watchdog is None:
             return
@@ -403,7 +429,7 @@ class NonstopAgent(LocalElasticAgent):
                         if rank == 0:
                             self._straggler_step += 1
                 self.offsets[path] = stats.end_offset
-        if self.stragglers is not None and self._straggler_step >= STRAGGLER_CHECK_STEPS:
+        if self.stragglers is not None and self._straggler_step >= self._straggler_every:
             self._straggler_step = 0
             self._check_stragglers()
 

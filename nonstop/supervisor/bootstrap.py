@@ -37,6 +37,7 @@ from typing import Any
 
 from nonstop import rundir
 from nonstop.runtime import Runtime
+from nonstop.supervisor.ctl import LiveSettings
 
 ENV_MERGE_STDERR = "NONSTOP_MERGE_STDERR"
 FR_ENTRIES = "2000"
@@ -83,7 +84,7 @@ def write_dumps(rt: Runtime) -> list[str]:
     c10d = sys.modules.get("torch._C._distributed_c10d")
     if c10d is not None and hasattr(c10d, "_dump_fr_trace"):
         try:
-            blob = c10d._dump_fr_trace(True, True, False)
+            blob = c10d._dump_fr_trace(True, rt.fr_stacks, False)
             out = rd.flight(rt.attempt, rt.rank)
             out.parent.mkdir(parents=True, exist_ok=True)
             tmp = out.with_name(out.name + ".tmp")
@@ -116,6 +117,7 @@ class Watcher(threading.Thread):
         # read here, not at import: a warm standby imports this module long before it knows
         # its environment
         self.tick_s = float(os.environ.get("NONSTOP_TICK_S", "0.5"))
+        self.settings = LiveSettings(rt.run_dir) if rt.run_dir else None
 
     def run(self) -> None:
         while True:
@@ -141,6 +143,8 @@ class Watcher(threading.Thread):
                 self.rt.emit("lifecycle", phase="dumped", files=files)
         if self.rt.faults:
             self.rt.faults.on_tick(time.monotonic() - self.t0)
+        if self.settings is not None:
+            self.apply_settings()
         if self.rt.stop_at is None and self.rt.run_dir is not None:
             from nonstop.supervisor.control import read_stop
 
@@ -148,6 +152,23 @@ class Watcher(threading.Thread):
             if plan is not None:
                 self.rt.stop_at = plan.step
                 self.rt.emit("lifecycle", phase="stop_planned", step=plan.step, kind=plan.kind)
+
+    def apply_settings(self) -> None:
+        """`nonstop ctl RUN set ...`: this rank's share (phase timing, flight-recorder stacks,
+        telemetry interval), announced with a `reconfigured` lifecycle event."""
+        assert self.settings is not None
+        got = self.settings.poll()
+        if got is None:
+            return
+        version, changed = got
+        if "phase_timing" in changed:
+            self.rt.phase_timing = bool(changed["phase_timing"])
+        if "fr_stacks" in changed:
+            self.rt.fr_stacks = bool(changed["fr_stacks"])
+        if "telemetry_s" in changed and self.rt.telemetry is not None:
+            self.rt.telemetry.interval_s = float(changed["telemetry_s"])
+        self.rt.emit("lifecycle", phase="reconfigured", version=version,
+                     settings={k: v for k, v in changed.items()})  # fmt: skip
 
 
 def scope_agent_store_by_attempt() -> None:
@@ -226,6 +247,7 @@ def main(argv: list[str]) -> int:
         from nonstop.runtime.telemetry import maybe_start_telemetry
 
         sampler = maybe_start_telemetry(rt)  # NONSTOP_TELEMETRY_S, local rank 0 on CPU
+        rt.telemetry = sampler
     sys.argv = list(argv)
     try:
         if as_module:
