@@ -800,7 +800,7 @@ def _short_last_call(handler: Any, seconds: float = DRAIN_LAST_CALL_S) -> Any:
     """After an operator drained a peer, the remaining nodes know it will not come back, but
     torch's c10d round still waits its last call (30 s by default) for more nodes once
     min_nodes have joined: pure planned badput. Shorten it for this one round. The timeout
-    object is shared by the handler, its state holder and its op executor (torch 2.8-2.13);
+    object is shared by the handler, its state holder and its op executor (checked in 2.13);
     any other handler is left alone. A node that does come back later joins as a spare."""
     from datetime import timedelta
 

@@ -167,8 +167,7 @@ class Watcher(threading.Thread):
             self.rt.fr_stacks = bool(changed["fr_stacks"])
         if "telemetry_s" in changed and self.rt.telemetry is not None:
             self.rt.telemetry.interval_s = float(changed["telemetry_s"])
-        self.rt.emit("lifecycle", phase="reconfigured", version=version,
-                     settings={k: v for k, v in changed.items()})  # fmt: skip
+        self.rt.emit("lifecycle", phase="reconfigured", version=version, settings=dict(changed))
 
 
 def scope_agent_store_by_attempt() -> None:
