@@ -9,8 +9,9 @@ added); nonstop's flags go before the script like torchrun's:
     nonstop run --standalone --nproc-per-node 4 --inject crash@step=40,rank=1 train.py
 
 Differences from torchrun, all on purpose: --max-restarts defaults to 3 (torchrun: 0); the
-gloo restart bug of torch 2.13 is avoided (the workers' store keys are scoped by attempt); a missing
-rendezvous endpoint means a private local one (like --standalone) rather than port 29500.
+gloo restart bug of torch 2.13 is avoided (one node: the workers' store keys are scoped by
+attempt; several nodes: a new store per attempt); a missing rendezvous endpoint means a private
+local one (like --standalone) rather than port 29500.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped for a human (deterministic failure),
 75 stopped for a planned interruption (requeue), 93 this node is excluded (do not requeue here).
 """
@@ -29,6 +30,7 @@ from typing import Any
 from nonstop import rundir
 from nonstop.errors import UserError
 from nonstop.faults import parse_all
+from nonstop.supervisor.ctl import parse_hang_timeout
 
 DEFAULT_MAX_RESTARTS = 3
 
@@ -132,15 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _hang_timeout(value: str) -> float | None:
-    if value == "auto":
-        return None
     try:
-        t = float(value)
+        return parse_hang_timeout(value)
     except ValueError:
-        raise UserError(f"--hang-timeout must be seconds or 'auto', got {value!r}") from None
-    if t <= 0:
-        raise UserError(f"--hang-timeout must be positive, got {t}")
-    return t
+        raise UserError(
+            f"--hang-timeout must be seconds above 0 or 'auto', got {value!r}"
+        ) from None
 
 
 def _free_port() -> int:

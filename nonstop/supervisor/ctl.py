@@ -33,17 +33,22 @@ from typing import Any
 from nonstop import rundir
 from nonstop.errors import UserError
 
-__all__ = ["KEYS", "LiveSettings", "parse_assignment", "read_settings", "write_settings"]
+__all__ = [
+    "KEYS", "LiveSettings", "parse_assignment", "parse_hang_timeout", "read_settings",
+    "write_settings",
+]  # fmt: skip
 
 
 def _seconds(v: str) -> float:
     x = float(v)
-    if not (x > 0 and x < 1e7):
+    if not (x > 0 and x < 1e7):  # also refuses nan and inf
         raise ValueError("a number of seconds above 0")
     return x
 
 
-def _hang(v: str) -> float | None:
+def parse_hang_timeout(v: str) -> float | None:
+    """'auto' (None: learned from step times) or seconds; ValueError otherwise. Shared by
+    `nonstop run --hang-timeout` and `nonstop ctl RUN set hang_timeout=`."""
     return None if v == "auto" else _seconds(v)
 
 
@@ -63,7 +68,11 @@ def _onoff(v: str) -> bool:
 
 
 KEYS: dict[str, tuple[Callable[[str], Any], str, str]] = {
-    "hang_timeout": (_hang, "agents", "seconds without progress that make a hang, or auto"),
+    "hang_timeout": (
+        parse_hang_timeout,
+        "agents",
+        "seconds without progress that make a hang, or auto",
+    ),
     "straggler_every": (_steps, "agents", "steps between online straggler scores"),
     "telemetry_s": (_seconds, "ranks", "telemetry sampling interval in seconds"),
     "fr_stacks": (_onoff, "ranks", "on/off: stack traces in flight-recorder dumps"),

@@ -70,7 +70,8 @@ class Watchdog:
     def __init__(
         self, *, ranks: list[int], hang_timeout_s: float | None = None,
         startup_timeout_s: float = 300.0, section_timeout_s: float = 1800.0,
-        exit_timeout_s: float = 60.0, floor_s: float = 5.0, warmup_steps: int = 5, silent_after_s: float = 3.0,
+        exit_timeout_s: float = 60.0, floor_s: float = 5.0, warmup_steps: int = 5,
+        silent_after_s: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:  # fmt: skip
         self.clock = clock

@@ -28,6 +28,14 @@ def test_assignments_are_checked_with_clear_messages():
             ctl.parse_assignment(bad)
 
 
+def test_run_and_ctl_share_one_hang_timeout_parser(capsys):
+    for bad in ("nan", "inf", "-1", "0", "soon"):
+        with pytest.raises(UserError):
+            ctl.parse_assignment(f"hang_timeout={bad}")
+        assert cli.main(["run", "--hang-timeout", bad, "-m", "json.tool"]) == 2
+        assert "--hang-timeout must be seconds above 0 or 'auto'" in capsys.readouterr().err
+
+
 def test_versions_merge_and_each_process_sees_only_what_changed(tmp_path):
     rd = rundir.create(tmp_path / "run")
     live = ctl.LiveSettings(rd.root)
