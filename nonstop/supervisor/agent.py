@@ -101,35 +101,98 @@ class SupervisorConfig:
 
 class RunDirLogs(LogsSpecs):
     """Worker logs at run_dir/logs/attempt-N/rank-R.log (stdout and stderr merged by the
-    bootstrap), error files beside them; tee to the console as torchrun's --tee asks."""
+    bootstrap), error files beside them, and every rank's output on the console as torchrun
+    shows it: torch's own TailLog copies each log to the console, for the local ranks that
+    torchrun would show (not redirected with -r unless teed with -t; in --local-ranks-filter
+    when given). With --log-dir, torchrun's layout there too: links
+    LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,error.json} to these files."""
 
-    def __init__(self, run_dir: rundir.RunDir, tee: Std | dict[int, Std] = Std.NONE) -> None:
-        super().__init__(log_dir=str(run_dir.root / "logs"), tee=tee)
+    def __init__(self, run_dir: rundir.RunDir, *, redirects: Std | dict[int, Std] = Std.NONE,
+                 tee: Std | dict[int, Std] = Std.NONE, local_ranks_filter: set[int] | None = None,
+                 log_dir: str | None = None) -> None:  # fmt: skip
+        super().__init__(log_dir=str(run_dir.root / "logs"), redirects=redirects, tee=tee,
+                         local_ranks_filter=local_ranks_filter)  # fmt: skip
         self.run_dir = run_dir
         self.attempt = 0
+        self.torchrun_log_dir = log_dir
+        self._job_dir: str | None = None
 
     @property
     def root_log_dir(self) -> str:
         return str(self.run_dir.root / "logs")
 
+    def on_console(self, local_rank: int, n: int) -> bool:
+        """What torchrun prints for this rank: its stream unless redirected without a tee,
+        and only for the ranks in --local-ranks-filter when one is given."""
+        out = not (to_map(self._redirects, n)[local_rank] & Std.OUT) or bool(
+            to_map(self._tee, n)[local_rank] & Std.OUT)  # fmt: skip
+        chosen = not self._local_ranks_filter or local_rank in self._local_ranks_filter
+        return out and chosen
+
     def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
-        tee = to_map(self._tee, len(envs))
         dest = LogsDest()
+        attempt_dir = self.run_dir.log(self.attempt, 0).parent
         for local_rank, env in envs.items():
             path = self.run_dir.log(self.attempt, int(env["RANK"]))
             path.parent.mkdir(parents=True, exist_ok=True)
             dest.stdouts[local_rank] = str(path)
             dest.stderrs[local_rank] = str(path.with_suffix(".stderr.log"))
-            if tee[local_rank] & Std.OUT:
+            if self.on_console(local_rank, len(envs)):
                 dest.tee_stdouts[local_rank] = str(path)
             err = path.with_suffix(".error.json")
             with contextlib.suppress(FileNotFoundError):
                 err.unlink()
             dest.error_files[local_rank] = str(err)
             env["TORCHELASTIC_ERROR_FILE"] = str(err)
-        dest.filtered_stdout = os.devnull
+            if self.torchrun_log_dir:
+                self._link_torchrun_layout(env, local_rank, path, err)
+        # torch writes --duplicate-stdout-filters matches of the teed ranks here
+        dest.filtered_stdout = str(attempt_dir / "filtered_stdout.log")
         dest.filtered_stderr = os.devnull
         return dest
+
+    def _link_torchrun_layout(self, env: dict[str, str], local_rank: int, log: Path,
+                              err: Path) -> None:  # fmt: skip
+        """torchrun's --log-dir layout (DefaultLogsSpecs), as links to the run directory's
+        files; attempt_N counts nonstop's attempts, which is torchrun's restart count on one
+        node."""
+        import tempfile
+
+        assert self.torchrun_log_dir is not None
+        if self._job_dir is None:
+            os.makedirs(self.torchrun_log_dir, exist_ok=True)
+            prefix = f"{env.get('TORCHELASTIC_RUN_ID', 'run')}_"
+            self._job_dir = tempfile.mkdtemp(prefix=prefix, dir=self.torchrun_log_dir)
+        d = Path(self._job_dir) / f"attempt_{self.attempt}" / str(local_rank)
+        d.mkdir(parents=True, exist_ok=True)
+        for name, target in (("stdout.log", log), ("error.json", err)):
+            link = d / name
+            with contextlib.suppress(FileNotFoundError):
+                link.unlink()
+            link.symlink_to(target.resolve())
+
+
+TORCH_BOILERPLATE = "To enable traceback see"
+
+
+def failure_message(failure: ProcessFailure, log: Path) -> str:
+    """One failed rank in words: the exception from its error file (torch keeps the file's
+    JSON as a dict; its "message" is "RuntimeError: boom"), else, where torch has only its
+    boilerplate ("To enable traceback see: https://..."), the rank's own last log line."""
+    m: Any = failure.message
+    if isinstance(m, dict):
+        return str(m.get("message") or "")
+    text = str(m or "")
+    if text and not text.startswith(TORCH_BOILERPLATE):
+        return text
+    with contextlib.suppress(OSError):
+        with open(log, "rb") as f:
+            f.seek(max(0, log.stat().st_size - 4096))
+            lines = [ln.strip() for ln in f.read().decode(errors="replace").splitlines()]
+        last = [ln for ln in lines if ln]
+        if last:
+            return f"last output: {last[-1][:300]}"
+    return text
 
 
 def close_abandoned(ledger: Ledger, *, before: int) -> None:
@@ -608,7 +671,8 @@ class NonstopAgent(LocalElasticAgent):
             st = self.watchdog.ranks.get(grank) if self.watchdog else None
             infos.append(FailureInfo(
                 rank=grank, host=self.cfg.host, exit_code=failure.exitcode,
-                message=str(failure.message or ""), log_path=self.cfg.run_dir.log(self.attempt, grank),
+                message=failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
+                log_path=self.cfg.run_dir.log(self.attempt, grank),
                 step=st.step if st else None,
             ))  # fmt: skip
         evidence = self._collect_evidence(worker_group, dead={i.rank for i in infos})

@@ -19,8 +19,13 @@ Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped for a human (deterministic 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.machinery
+import importlib.util
 import json
 import os
+import shlex
+import shutil
 import socket
 import sys
 import time
@@ -156,6 +161,117 @@ def _resolve_run_dir(args: argparse.Namespace) -> Path:
     return rundir.default_root()
 
 
+# torchrun flags nonstop run cannot honour, refused rather than silently ignored (docs/run.md
+# has the table of every flag)
+REFUSED = {
+    "logs_specs": "--logs-specs: nonstop run keeps every rank's log in the run directory "
+    "(logs/attempt-N/rank-R.log); a custom LogsSpecs cannot replace that. Use --log-dir for "
+    "torchrun's layout as well",
+    "duplicate_stderr_filters": "--duplicate-stderr-filters: nonstop run merges each rank's "
+    "stderr into its stdout log; use --duplicate-stdout-filters",
+}
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """Usage errors found before anything starts or is created (exit 2, one line)."""
+    for name, why in REFUSED.items():
+        if getattr(args, name, None):
+            raise UserError(why)
+    parts = args.nnodes.split(":")
+    try:
+        lo, hi = int(parts[0]), int(parts[-1])
+    except ValueError:
+        lo = hi = 0
+    if len(parts) > 2 or not 0 < lo <= hi:
+        raise UserError(f"--nnodes must be N or MIN:MAX with 0 < MIN <= MAX, got {args.nnodes!r}")
+    if args.max_restarts < 0:
+        raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
+    n = args.nproc_per_node
+    if n.lstrip("-").isdigit():
+        if int(n) <= 0:
+            raise UserError(f"--nproc-per-node must be at least 1, got {n}")
+    elif n not in ("cpu", "gpu", "xpu", "auto"):
+        raise UserError(
+            f"--nproc-per-node must be a number or one of cpu, gpu, xpu, auto; got {n!r}"
+        )
+    if args.local_ranks_filter:
+        try:
+            ranks = [int(r) for r in args.local_ranks_filter.split(",")]
+        except ValueError:
+            ranks = []
+        if not ranks or min(ranks) < 0:
+            raise UserError("--local-ranks-filter must be comma-separated local ranks, e.g. 0,1; "
+                            f"got {args.local_ranks_filter!r}")  # fmt: skip
+    for flag, value in (("--redirects", args.redirects), ("--tee", args.tee)):
+        if not _std_ok(value):
+            raise UserError(f"{flag} must be 0-3 or LOCAL_RANK:0-3,..., got {value!r}")
+    if args.log_dir and Path(args.log_dir).exists() and not Path(args.log_dir).is_dir():
+        raise UserError(f"--log-dir {args.log_dir} is a file, not a directory")
+    from nonstop.supervisor.launch import signals_to_forward
+
+    signals_to_forward(args.signals_to_handle)
+    _check_script(args)
+
+
+def _std_ok(value: str) -> bool:
+    """torchrun's --redirects/--tee syntax: one digit 0-3, or local_rank:digit pairs."""
+    parts = value.split(",") if ":" in value else [value]
+    try:
+        for part in parts:
+            key, _, std = part.rpartition(":")
+            if (key and int(key) < 0) or int(std) not in range(4):
+                return False
+    except ValueError:
+        return False
+    return True
+
+
+def _check_script(args: argparse.Namespace) -> None:
+    """A script, module or program that cannot be found is a usage error now, not a failed
+    attempt later (torchrun would start every rank, each failing the same way)."""
+    script = args.training_script
+    if args.module:
+        top = script.split(".")[0]
+        # the ranks run `python -m` in this directory, which puts it first on sys.path; an
+        # editable install is found by a meta-path finder, not on sys.path
+        here = importlib.machinery.PathFinder.find_spec(top, [os.getcwd(), *sys.path])
+        if here is None and importlib.util.find_spec(top) is None:
+            raise UserError(f"-m {script}: no module named {top!r} (from {os.getcwd()})")
+    elif args.no_python and not args.run_path:
+        if shutil.which(script) is None and not Path(script).is_file():
+            raise UserError(f"{script}: no such program (--no-python runs it directly)")
+    elif not Path(script).is_file():
+        what = "is not a file" if Path(script).exists() else "no such file"
+        raise UserError(f"{script}: {what} (the training script)")
+
+
+def _torchrun_config(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
+    """torch's own LaunchConfig from the flags; its ValueErrors and assertions are usage errors.
+    Its default LogsSpecs would create a torchelastic_* temporary folder (or --log-dir) that
+    nonstop never writes: the run directory's logs replace it (agent.RunDirLogs)."""
+    from torch.distributed.run import config_from_args
+
+    log_dir, args.log_dir = args.log_dir, os.devnull
+    try:
+        return config_from_args(args)
+    except (ValueError, AssertionError, RuntimeError) as e:
+        raise UserError(str(e)) from None
+    finally:
+        args.log_dir = log_dir
+
+
+def _create_run_dir(root: Path) -> rundir.RunDir:
+    existed = root.exists()
+    try:
+        return rundir.create(root)
+    except OSError as e:
+        if not existed:  # nothing half-made left behind
+            with contextlib.suppress(OSError):
+                shutil.rmtree(root)
+        why = e.strerror or type(e).__name__
+        raise UserError(f"--run-dir {root}: cannot create it ({why}: {e.filename})") from None
+
+
 def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -170,6 +286,9 @@ def main(argv: list[str]) -> int:
     bad = [c for c in checks if c not in CHECKS]
     if bad:
         raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
+    _check_flags(args)
+    if args.run_path:  # runpy.run_path in a fresh interpreter: what the bootstrap does anyway
+        args.run_path = False
     # torch 2.13: a restart through the shared rendezvous store reads the previous attempt's
     # peer addresses; on one node the bootstrap scopes the workers' keys by attempt and the
     # process group starts in milliseconds. Several nodes (an exclusion with a spare joining
@@ -181,13 +300,16 @@ def main(argv: list[str]) -> int:
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
     if single and default_port and not args.standalone:
         args.standalone = True  # a private local rendezvous: no clash on port 29500
+    explicit_id = args.rdzv_id not in (None, "", "none")
     if args.standalone:
         args.rdzv_backend, args.rdzv_endpoint = "c10d", f"127.0.0.1:{_free_port()}"
-        args.rdzv_id = args.rdzv_id if args.rdzv_id != "none" else rundir.new_run_id()
+        args.rdzv_id = args.rdzv_id if explicit_id else rundir.new_run_id()
         args.nnodes, args.standalone = "1", False
+    torchrun = _torchrun_config(args)
 
     root = _resolve_run_dir(args)
-    rd = rundir.create(root)
+    resumable = bool(args.run_dir) or explicit_id
+    rd = _create_run_dir(root)
     run_id = root.name
     previous = rd.read_config()
     config = {
@@ -199,10 +321,19 @@ def main(argv: list[str]) -> int:
     }
     if not previous:
         rd.write_config(config)
+    if not resumable:  # the next identical command starts a new run: say how to resume this one
+        print(f"nonstop run: run directory {root}; to resume it later: "
+              f"{resume_command(root, argv)}", flush=True)  # fmt: skip
     from nonstop.supervisor.launch import launch
 
     args.host_name = _host_name(args)
-    return launch(args, rd, run_id=run_id, hang_timeout_s=hang, faults=faults, checks=checks)
+    return launch(args, rd, run_id=run_id, hang_timeout_s=hang, faults=faults, checks=checks,
+                  torchrun=torchrun)  # fmt: skip
+
+
+def resume_command(root: Path, argv: list[str]) -> str:
+    """The command line that resumes the run in `root`: the same flags with --run-dir first."""
+    return shlex.join(["nonstop", "run", "--run-dir", str(root), *argv])
 
 
 def _host_name(args: argparse.Namespace) -> str:

@@ -106,14 +106,46 @@ def _start_replica_server(args: argparse.Namespace, rd: rundir.RunDir, host: str
     return server
 
 
+class _NoPrefix(str):
+    """A log-line prefix template that is set but empty. torch's agent builds per-rank
+    prefixes only when its template is truthy, and its TailLog otherwise heads every line with
+    "[default0]:"; this makes the console show each rank's lines as the rank wrote them, as
+    torchrun does when it lets the workers write to the console themselves."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _console(agent: ag.NonstopAgent, config: Any, args: argparse.Namespace) -> None:
+    """torchrun's console on the agent: its prefix template
+    (TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE), else "[<role><local rank>]:" when --tee asks for
+    one, else each rank's lines unprefixed; and --shutdown-timeout."""
+    template = config.log_line_prefix_template
+    if not template and args.tee in ("", "0"):
+        template = _NoPrefix("")
+    agent._log_line_prefix_template = template  # LocalElasticAgent's own attribute
+    if config.shutdown_timeout is not None:
+        agent._shutdown_timeout = int(config.shutdown_timeout)
+
+
+def signals_to_forward(value: str) -> str:
+    """--signals-to-handle: the signals torch's process context forwards to the ranks. SIGTERM,
+    SIGUSR1 and SIGUSR2 are nonstop's planned stop instead (checkpoint, then stop), so torch
+    must not turn them into an immediate teardown."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    for n in names:
+        if not hasattr(signal, n) or not n.startswith("SIG"):
+            raise UserError(f"--signals-to-handle: unknown signal {n!r}")
+    planned = {s.name for s in PREEMPTION_SIGNALS}
+    return ",".join(n for n in names if n not in planned)
+
+
 def launch(
     args: argparse.Namespace, rd: rundir.RunDir, *, run_id: str, hang_timeout_s: float | None,
-    faults: str, checks: list[str],
+    faults: str, checks: list[str], torchrun: tuple[Any, Any, list[str]] | None = None,
 ) -> int:  # fmt: skip
-    config, cmd, cmd_args = config_from_args(args)
-    # torch's process context would turn SIGTERM into an immediate teardown: nonstop handles
-    # SIGTERM (and Slurm's SIGUSR1/SIGUSR2 warnings) as a planned stop after a checkpoint
-    os.environ["TORCHELASTIC_SIGNALS_TO_HANDLE"] = "SIGINT,SIGHUP,SIGQUIT"
+    config, cmd, cmd_args = torchrun if torchrun is not None else config_from_args(args)
+    os.environ["TORCHELASTIC_SIGNALS_TO_HANDLE"] = signals_to_forward(args.signals_to_handle)
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
@@ -148,11 +180,15 @@ def launch(
             args=tuple(worker_args), rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
             max_restarts=config.max_restarts, monitor_interval=min(config.monitor_interval, 0.5),
             master_addr=master_addr, master_port=master_port, local_addr=config.local_addr,
+            event_log_handler=config.event_log_handler, numa_options=config.numa_options,
+            duplicate_stdout_filters=config.duplicate_stdout_filters,
+            virtual_local_rank=config.virtual_local_rank,
         )  # fmt: skip
 
     spec = make_spec()
-    tee = config.logs_specs._tee if config.logs_specs is not None else 0  # type: ignore[attr-defined]
-    logs = ag.RunDirLogs(rd, tee=tee)
+    ls = config.logs_specs  # torch's, from the flags: nonstop keeps its settings, not its files
+    logs = ag.RunDirLogs(rd, redirects=ls._redirects, tee=ls._tee,
+                         local_ranks_filter=ls._local_ranks_filter, log_dir=args.log_dir)  # fmt: skip
     ledger = Ledger.open(rd.ledger)
     first = _resume(ledger, rd, multi_node=cfg.multi_node)
     live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
@@ -164,12 +200,16 @@ def launch(
         metrics.start()  # UserError if the port is taken
     replicas = _start_replica_server(args, rd, host, config.rdzv_endpoint)
     standbys = None
-    if not args.no_standby and "nonstop.supervisor.bootstrap" in worker_args:
+    if args.numa_binding is not None and not args.no_standby:
+        print("nonstop run: --numa-binding: standbys off (a standby's CPUs are set before it "
+              "knows its rank)", flush=True)  # fmt: skip
+    elif not args.no_standby and "nonstop.supervisor.bootstrap" in worker_args:
         standbys = StandbyPool(list(worker_args), config.nproc_per_node,
                                rd.root / "logs" / f"standby-{host}")  # fmt: skip
     agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
                             ledger=ledger, first_attempt=first, live=live,
                             metrics=metrics, standbys=standbys)  # fmt: skip
+    _console(agent, config, args)
     code = ag.EXIT_FAILED
     store_losses = 0
     try:
@@ -195,6 +235,7 @@ def launch(
                 agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
                                         cfg=cfg, ledger=ledger, first_attempt=agent.attempt + 1,
                                         live=live, metrics=metrics, standbys=standbys)  # fmt: skip
+                _console(agent, config, args)
                 continue
             if agent.exit_code is not None:
                 code = agent.exit_code

@@ -1,0 +1,102 @@
+"""`nonstop run` usage errors: one line on stderr, exit 2, nothing started and no run directory
+left behind (issue 20, items 4 and 5). In-process: each fails before a rank would start."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from nonstop.cli import main
+
+SCRIPT = "train.py"
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / SCRIPT).write_text("print('never runs')\n")
+    return tmp_path
+
+
+def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(["run", "--quiet", *argv])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("nonstop run: error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--nproc-per-node", "0"], "at least 1"),
+        (["--nproc-per-node", "-1"], "at least 1"),
+        (["--nproc-per-node", "abc"], "'abc'"),
+        (["--nnodes", "0"], "--nnodes"),
+        (["--nnodes", "3:2"], "--nnodes"),
+        (["--nnodes", "x"], "--nnodes"),
+        (["--max-restarts", "-1"], "--max-restarts"),
+        (["--local-ranks-filter", "a,b"], "--local-ranks-filter"),
+        (["--tee", "9"], "--tee"),
+        (["--redirects", "x"], "--redirects"),
+        (["--logs-specs", "mine"], "--logs-specs"),
+        (["--duplicate-stderr-filters", "oops"], "--duplicate-stderr-filters"),
+        (["--signals-to-handle", "SIGNOPE"], "SIGNOPE"),
+        (["--rdzv-conf", "=x"], "rendezvous configuration"),
+    ],
+)
+def test_bad_flag_is_one_line_exit_2_and_leaves_no_run_dir(
+    here: Path, capsys: pytest.CaptureFixture[str], flags: list[str], words: str
+) -> None:
+    line = usage_error(capsys, *flags, SCRIPT)
+    assert words in line
+    assert not (here / "runs").exists()
+
+
+def test_missing_script_module_or_program(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "no such file" in usage_error(capsys, "nothere.py")
+    (here / "adir").mkdir()
+    assert "is not a file" in usage_error(capsys, "adir")
+    assert "no module named 'nosuchmod'" in usage_error(capsys, "-m", "nosuchmod.train")
+    assert "no such program" in usage_error(capsys, "--no-python", "no-such-binary-xyz")
+    assert not (here / "runs").exists()
+
+
+def test_run_dir_that_cannot_be_created(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # missing parent that cannot be made (/proc refuses new entries, even to root)
+    assert "cannot create it" in usage_error(capsys, "--run-dir", "/proc/nonstop/x", SCRIPT)
+    # a parent that is a file
+    assert "Not a directory" in usage_error(capsys, "--run-dir", f"{SCRIPT}/sub", SCRIPT)
+    # a run directory that is a file
+    (here / "afile").write_text("")
+    assert "cannot create it" in usage_error(capsys, "--run-dir", "afile", SCRIPT)
+    assert not (here / "runs").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores directory permissions")
+def test_run_dir_without_permission(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    locked = here / "locked"
+    locked.mkdir()
+    locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        assert "Permission denied" in usage_error(capsys, "--run-dir", "locked/run", SCRIPT)
+        assert not (locked / "run").exists()
+    finally:
+        locked.chmod(stat.S_IRWXU)
+
+
+def test_permission_denied_as_root_too(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """/sys refuses new directories even to root: the PermissionError path."""
+    line = usage_error(capsys, "--run-dir", "/sys/kernel/nonstop-run", SCRIPT)
+    assert "Operation not permitted" in line or "Permission denied" in line
+
+
+def test_log_dir_that_is_a_file(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "logs.txt").write_text("")
+    assert "--log-dir" in usage_error(capsys, "--log-dir", "logs.txt", SCRIPT)
+    assert not (here / "runs").exists()
