@@ -7,8 +7,10 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     crash@step=40,rank=1                   exit with code 1 at the start of step 40
     crash@step=40,rank=1,signal=SIGKILL    die of a signal (SIGKILL, SIGSEGV, SIGBUS, ...)
     crash@step=40,rank=1,code=137          exit with this code
-    crash@step=40,rank=1,xid=79            first log an NVIDIA Xid line as the driver would
-                                           (triage then blames the GPU: exclude_node)
+    crash@step=40,rank=1,xid=79            first write an NVIDIA Xid line for this pid to the
+                                           kernel log, as the driver would (/dev/kmsg when
+                                           writable, else the file $NONSTOP_KERNEL_LOG; the
+                                           agent reads both: exclude_node)
     hang@step=60,rank=0                    SIGSTOP itself (default how=sigstop)
     hang@step=60,rank=0,how=sleep          sleep forever outside any collective
     hang@step=60,rank=0,how=collective     wait forever in a collective no peer joins
@@ -182,10 +184,8 @@ class Injector:
             self.report(f, msg)
             print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
         if f.kind == "crash":
-            if f.xid is not None:  # what the kernel log shows when a GPU faults (NVRM format)
-                print(f"NVRM: Xid (PCI:0000:{0x18 + self.rank:02x}:00): {f.xid}, "
-                      f"pid={os.getpid()}, GPU has fallen off the bus.", file=sys.stderr,
-                      flush=True)  # fmt: skip
+            if f.xid is not None:
+                _write_xid(f.xid, self.rank)
             if f.signal:
                 os.kill(os.getpid(), getattr(signal, f.signal))
                 time.sleep(5)  # a caught signal: fall through to a plain exit
@@ -213,3 +213,29 @@ class Injector:
                 dist.recv(torch.zeros(1), src=peer, tag=31337)
                 while True:
                     time.sleep(3600)
+
+
+def _write_xid(xid: int, rank: int) -> None:
+    """Leave the Xid where the driver would: the kernel log (/dev/kmsg, root), else the file
+    kernel-log source $NONSTOP_KERNEL_LOG (nonstop.diagnose.kernel_log reads both). Never the
+    rank's own log. The line says it was injected, for a human reading dmesg later."""
+    from nonstop.diagnose import kernel_log
+
+    text = (f"NVRM: Xid (PCI:0000:{0x18 + rank % 256:02x}:00): {xid}, pid={os.getpid()}, "
+            f"name={os.path.basename(sys.executable)}, injected by nonstop.faults")  # fmt: skip
+    if kernel_log.write_kmsg(text):
+        return
+    path = os.environ.get(kernel_log.ENV_KERNEL_LOG)
+    if path:
+        try:
+            kernel_log.write_file_line(path, text)
+            return
+        except OSError as e:
+            why = f"{path}: {e.strerror or e}"
+    else:
+        why = f"set {kernel_log.ENV_KERNEL_LOG}=FILE (a shared path the agent reads)"
+    print(
+        f"nonstop.faults: Xid {xid} left nowhere: /dev/kmsg is not writable and {why}",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -37,6 +37,8 @@ from nonstop.errors import UserError
 CHUNK_BYTES = 8 << 20
 MAX_EVIDENCE = 20  # evidence lines kept per file
 MAX_LINE = 400  # characters of a line kept as evidence
+# An Xid code newer than the catalog: a driver error of unknown meaning is weak evidence.
+_UNLISTED_XID = (taxonomy.UNKNOWN, 40, 0.3, "an Xid not in NVIDIA's catalog as nonstop has it")
 
 _HOST_PATTERNS = (
     re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),  # syslog
@@ -102,9 +104,7 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
     if sid == "xid":
         code = int(m.group("xid"))
         pci = _bus(m.group("pci").decode())
-        cat, spec, conf, meaning = XIDS.get(
-            code, ("faulty_gpu", 50, 0.4, "an Xid not in nonstop's table: check NVIDIA's catalog")
-        )
+        cat, spec, conf, meaning = XIDS.get(code, _UNLISTED_XID)
         sid, meaning = f"xid_{code}", f"Xid {code}: {meaning}"
     else:
         s = BY_ID[sid]
@@ -271,3 +271,80 @@ def file_json(v: Verdict) -> dict[str, Any]:
         "evidence": v.details.get("evidence_lines", []), "confidence": round(v.confidence, 3),
         "lines": v.details.get("lines"), "bytes": v.details.get("bytes"),
     }  # fmt: skip
+
+
+# NVML events the telemetry thread records (nonstop.runtime.telemetry) -> a hit. Single-bit ECC
+# errors are corrected: recorded, never a cause. Throttle reasons are NVML's bitmask.
+THROTTLE_THERMAL = 0x20 | 0x40  # SW thermal slowdown, HW thermal slowdown
+THROTTLE_POWER_BRAKE = 0x80  # HW power brake slowdown (external power signal: PSU, chassis)
+
+
+def nvml_hits(events: list[Any], file: str) -> list[Hit]:
+    """Hits from a rank's telemetry events of kind NVML event (xid, ecc_dbe, clock_throttle)."""
+    hits = []
+    for i, e in enumerate(events, start=1):
+        p = getattr(e, "payload", e)
+        m = p.get("metrics") or {}
+        kind = p.get("event")
+        gpu = int(m["gpu"]) if "gpu" in m else None
+        if kind == "xid" and "xid" in m:
+            code = int(m["xid"])
+            cat, spec, conf, meaning = XIDS.get(code, _UNLISTED_XID)
+            sid, meaning = f"nvml_xid_{code}", f"Xid {code} (NVML event): {meaning}"
+        elif kind == "ecc_dbe":
+            sid, cat, spec, conf = "nvml_ecc_dbe", "gpu_hbm3_memory", 90, 0.9
+            meaning = "NVML: double-bit (uncorrectable) ECC error"
+        elif kind == "clock_throttle" and int(m.get("reasons", 0)) & THROTTLE_POWER_BRAKE:
+            sid, cat, spec, conf = "nvml_power_brake", "power_supply", 60, 0.5
+            meaning = "NVML: hardware power brake slowdown (an external power fault signal)"
+        elif kind == "clock_throttle" and int(m.get("reasons", 0)) & THROTTLE_THERMAL:
+            sid, cat, spec, conf = "nvml_thermal", "gpu_thermal_interface_sensor", 55, 0.5
+            meaning = "NVML: thermal slowdown of the GPU clocks"
+        else:
+            continue  # single-bit ECC (corrected) and other throttle reasons: context only
+        text = f"NVML event {kind} on GPU {gpu}: " + ", ".join(f"{k}={v:g}" for k, v in m.items())
+        hits.append(Hit(sid, cat, spec, conf, meaning, file, i, text,
+                        rank=p.get("rank"), gpu=gpu))  # fmt: skip
+    return hits
+
+
+def triage_rank(log_path: str | Path, *, rank: int, host: str) -> Verdict:
+    """Classify one rank's failure from everything this node kept for it: the rank's log, the
+    node's kernel log (lines of this rank's pid, or of no process: the node's), and the NVML
+    events in the rank's event stream (run_dir/events/attempt-N/rank-R.jsonl)."""
+    from nonstop.diagnose.kernel_log import kernel_file
+
+    log_path = Path(log_path)
+    hits: list[Hit] = []
+    counts: Counter[str] = Counter()
+    pmap: dict[str, int] = {}
+    sources = []
+    if log_path.exists():
+        s = scan(log_path)
+        hits += s.hits
+        counts.update(s.counts)
+        pmap.update(s.pci_map)
+        sources.append(str(log_path))
+    kfile = kernel_file(log_path, host)
+    if kfile.exists():
+        ks = scan(kfile)
+        mine = [h for h in ks.hits if h.rank in (None, rank)]
+        for h in mine:
+            h.host = h.host or host
+        hits += mine
+        counts.update(h.signature for h in mine)
+        sources.append(str(kfile))
+    events = log_path.parents[2] / "events" / log_path.parent.name / f"rank-{rank}.jsonl"
+    if events.exists():
+        from nonstop.events import iter_events
+
+        nv = [e for e in iter_events(events) if e.kind == "telemetry" and
+              e.payload.get("event")]  # fmt: skip
+        got = nvml_hits(nv, str(events))
+        for h in got:
+            h.rank, h.host = rank, host
+        hits += got
+        counts.update(h.signature for h in got)
+    v = decide(hits, pci_map=pmap, default=Culprit(rank=rank, host=host), counts=counts)
+    v.details.update(files=sources, matches=dict(counts))
+    return v

@@ -35,6 +35,7 @@ from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
 from nonstop import rundir, taxonomy
+from nonstop.diagnose import kernel_log
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.supervisor import bootstrap
@@ -419,6 +420,7 @@ class NonstopAgent(LocalElasticAgent):
         self._apply_settings()
         self._poll_events()
         self._refill_standbys()
+        kernel_log.poll_for(self, self.cfg.run_dir.root, self.cfg.host)  # cheap, rate-limited
         try:
             planned = self._planned(worker_group, result)
         except Exception as e:
@@ -774,6 +776,16 @@ class NonstopAgent(LocalElasticAgent):
         self._phase("evidence", t0)
         return files
 
+        # this node's kernel-log lines of the attempt (Xid, MCE, NIC, OOM killer), attributed
+        # to ranks by pid and kept under the run directory, where policy's triage reads them
+        try:
+            ranks = {w.global_rank: w for w in worker_group.workers}
+            pids = {int(w.id): r for r, w in ranks.items() if w.id is not None}
+            gpus = kernel_log.gpu_ranks_from_nvml({w.local_rank: r for r, w in ranks.items()})
+            watch = kernel_log.watch_for(self, self.cfg.run_dir.root, self.cfg.host)
+            files.append(str(watch.keep(self.attempt, self.attempt_start, pids, gpus)))
+        except Exception as e:  # evidence must never cost the job
+            print(f"nonstop run: kernel log not kept ({e!r})", flush=True)
     def _refine(self, d: Decision, hosts: list[str]) -> list[str]:
         """Join flight dumps, every rank's log and the ledger (nonstop.diagnose); a more
         confident, more specific verdict overrides the per-rank classification."""

@@ -87,13 +87,16 @@ def signal_name(exit_code: int | None) -> str | None:
 
 
 def _triage(info: FailureInfo) -> tuple[str, float, list[str]]:
-    """(category, confidence, evidence lines) from the rank's log, via nonstop.diagnose."""
-    if info.log_path is None or not info.log_path.exists():
+    """(category, confidence, evidence lines) from what the node kept for the rank, via
+    nonstop.diagnose: its log, the node's kernel log (lines of its pid or of the node: Xid, MCE,
+    NIC, OOM killer) and the NVML events its telemetry recorded (Xid, double-bit ECC, thermal
+    or power-brake throttling)."""
+    if info.log_path is None:
         return taxonomy.UNKNOWN, 0.0, []
     try:
-        from nonstop.diagnose.triage import triage_file
+        from nonstop.diagnose.triage import triage_rank
 
-        v = triage_file(info.log_path, rank=info.rank, host=info.host)
+        v = triage_rank(info.log_path, rank=info.rank, host=info.host)
     except Exception as e:  # a broken triage must not take the supervisor down
         return taxonomy.UNKNOWN, 0.0, [f"triage failed: {type(e).__name__}: {e}"]
     return v.category, v.confidence, list(v.evidence)

@@ -1,0 +1,475 @@
+"""The node's kernel log, read where the NVIDIA driver, the kernel and the NIC drivers write it.
+
+    from nonstop.diagnose.kernel_log import KernelLog
+    klog = KernelLog(since_s=attempt_start)      # wall-clock start of the attempt
+    lines = klog.read()                           # new records since the last read (cheap)
+    klog.source, klog.why                         # "kmsg", or why nothing was readable
+
+Sources, in order: ``/dev/kmsg`` (every record has a sequence number and a timestamp; the file
+descriptor stays open, so each read returns only new records), else ``journalctl -k`` (journald's
+copy, wall-clock timestamps), else ``dmesg`` (the ring buffer through the dmesg binary). The file
+named by ``NONSTOP_KERNEL_LOG`` is read as well when set: a copy of the host's kern.log mounted
+into a container, or where nonstop's fault injector writes Xid lines when /dev/kmsg is not
+writable (not root). When none is readable, ``why`` says what was tried and what failed.
+
+Lines from before the attempt never count: a record counts when its timestamp is at or after
+the attempt's start and its sequence number is above the last one the reader had seen when the
+attempt began (`KernelLog.rebase`). Lines name their process by pid
+(``pid=1234`` in Xid lines, ``Killed process 1234`` from the OOM killer, ``python[1234]:
+segfault``); `attribute` gives each line to a rank by pid, or to the node when it names no
+process, or marks it foreign (another process on this host: not our evidence).
+
+Standard library only; no torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+import re
+import shutil
+import subprocess
+import time
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+ENV_KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
+KMSG: Final = "/dev/kmsg"
+MAX_LINES: Final = 20_000  # kept per attempt; a noisy host cannot fill memory
+COMMAND_TIMEOUT_S: Final = 5.0
+
+# The process a kernel line is about. Xid: "pid=1234" (or pid='<unknown>'); OOM killer:
+# "Killed process 1234 (python)", "oom-kill:...,pid=1234,"; oom_reaper: "reaped process 1234";
+# faults: "python[1234]: segfault at", "traps: python[1234] general protection".
+PID_PATTERNS: Final = (
+    re.compile(r"\bpid[=: ]'?(?P<pid>\d+)"),
+    re.compile(r"[Kk]illed process (?P<pid>\d+)"),
+    re.compile(r"reaped process (?P<pid>\d+)"),
+    re.compile(r"\S+\[(?P<pid>\d+)\]:? (?:segfault|general protection|trap )"),
+    re.compile(r"traps: \S+\[(?P<pid>\d+)\]"),
+)
+# Lines of an OOM event that name no victim (the task that triggered the kill may be anyone's);
+# the victim's own line ("Killed process N") carries the pid.
+OOM_CONTEXT: Final = re.compile(r"invoked oom-killer|^Mem-Info:|oom_score_adj|Tasks state")
+XID_LINE: Final = re.compile(r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)")
+_ISO = re.compile(r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+")
+_SYSLOG = re.compile(r"^(?P<ts>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d)\s+")
+
+
+@dataclass(frozen=True)
+class KernelLine:
+    """One kernel log record."""
+
+    time_s: float
+    """Wall-clock time of the record (epoch seconds)."""
+    text: str
+    """The message, without the record's header."""
+    source: str
+    """kmsg, journalctl, dmesg or file."""
+    seq: int | None = None
+    """/dev/kmsg's sequence number (None for other sources)."""
+
+    @property
+    def pid(self) -> int | None:
+        """The process the line is about, when it names one."""
+        for p in PID_PATTERNS:
+            if m := p.search(self.text):
+                return int(m.group("pid"))
+        return None
+
+    def format(self, host: str, note: str = "") -> str:
+        """ISO-syslog form (`2026-12-01T10:35:48.123456+00:00 HOST kernel: TEXT`), which
+        `nonstop triage` reads with the host."""
+        ts = _dt.datetime.fromtimestamp(self.time_s, _dt.UTC).isoformat()
+        return f"{ts} {host} kernel: {self.text}" + (f"  [nonstop: {note}]" if note else "")
+
+
+def parse_kmsg_record(raw: bytes, boot_wall_s: float) -> tuple[int, float, str] | None:
+    """(seq, wall time, message) of one /dev/kmsg record: 'prio,seq,usec,flags;text\\n'
+    followed by optional ' KEY=value' continuation lines (dropped)."""
+    head, sep, rest = raw.partition(b";")
+    if not sep:
+        return None
+    fields = head.split(b",")
+    if len(fields) < 3:
+        return None
+    try:
+        seq, usec = int(fields[1]), int(fields[2])
+    except ValueError:
+        return None
+    text = rest.split(b"\n", 1)[0].decode("utf-8", "replace")
+    text = re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), text)  # kmsg escapes
+    return seq, boot_wall_s + usec / 1e6, text
+
+
+def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | None, str]:
+    """(wall time or None, message) of a text log line with an ISO or classic syslog stamp.
+    The host and the 'kernel:' tag stay in the message (triage reads the host from them)."""
+    if m := _ISO.match(line):
+        raw = m.group("ts").replace(",", ".").replace("Z", "+00:00")
+        with contextlib.suppress(ValueError):
+            t = _dt.datetime.fromisoformat(raw)
+            if t.tzinfo is None:
+                t = t.astimezone()
+            return t.timestamp(), line[m.end():]  # fmt: skip
+    if m := _SYSLOG.match(line):
+        y = year or time.localtime().tm_year
+        with contextlib.suppress(ValueError):
+            t = _dt.datetime.strptime(f"{y} {m.group('ts')}", "%Y %b %d %H:%M:%S")
+            return t.timestamp(), line[m.end():]  # fmt: skip
+    return None, line
+
+
+def boot_wall_s() -> float:
+    """Wall-clock time of boot as the kernel's record timestamps count from it."""
+    return time.time() - time.clock_gettime(time.CLOCK_MONOTONIC)
+
+
+@dataclass
+class KernelLog:
+    """Incremental reader of this node's kernel log from `since_s` (wall clock) on.
+
+    A /dev/kmsg record counts when its timestamp is at or after `since_s`. The timestamps are
+    the kernel's monotonic clock, which can drift from the wall clock by seconds over a long
+    uptime, so sequence numbers guard the boundary: records already in the buffer before
+    `since_s`, as seen by a reader opened before then (`rebase`), never count whatever their
+    timestamp says.
+    """
+
+    since_s: float
+    extra_file: str | None = None
+    """Also read this file (default: $NONSTOP_KERNEL_LOG)."""
+    kmsg_path: str = KMSG
+    use_commands: bool = True
+    """Fall back to journalctl -k / dmesg when /dev/kmsg is not readable."""
+    source: str = ""
+    why: str = ""
+    floor_seq: int = -1
+    """Records with a sequence number at or below this one predate the window."""
+    _fd: int | None = field(default=None, repr=False)
+    _boot: float = field(default=0.0, repr=False)
+    _file_offset: int = field(default=0, repr=False)
+    _last_seq: int = field(default=-1, repr=False)
+    _cmd_seen: set[tuple[float, str]] = field(default_factory=set, repr=False)
+    _opened: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.extra_file is None:
+            self.extra_file = os.environ.get(ENV_KERNEL_LOG) or None
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        self._opened = True
+        tried = []
+        try:
+            self._fd = os.open(self.kmsg_path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            self._boot = boot_wall_s()
+            self.source = "kmsg"
+        except OSError as e:
+            tried.append(f"{self.kmsg_path}: {e.strerror or e}")
+            for cmd in ("journalctl", "dmesg") if self.use_commands else ():
+                ok, why = self._try_command(cmd)
+                if ok:
+                    self.source = cmd
+                    break
+                tried.append(why)
+        if not self.source:
+            self.why = ("no kernel log readable: " + "; ".join(tried)
+                        + f" (run as root, or set {ENV_KERNEL_LOG}=FILE to a readable copy)")  # fmt: skip
+        elif tried:
+            self.why = f"{self.source}, because " + "; ".join(tried)
+        if self.extra_file:
+            self.source = "+".join(filter(None, (self.source, "file")))
+            self.why = "; ".join(
+                filter(None, (self.why, f"and {ENV_KERNEL_LOG}={self.extra_file}"))
+            )
+
+    def _command(self, cmd: str) -> list[str]:
+        if cmd == "journalctl":
+            since = max(0.0, self.since_s - 2)
+            return ["journalctl", "-k", "-q", "--no-pager", "-o", "short-iso-precise",
+                    "--since", f"@{since:.0f}"]  # fmt: skip
+        return ["dmesg", "--time-format", "iso"]
+
+    def _try_command(self, cmd: str) -> tuple[bool, str]:
+        if shutil.which(cmd) is None:
+            return False, f"{cmd}: not installed"
+        try:
+            r = subprocess.run(self._command(cmd), capture_output=True, text=True,
+                               timeout=COMMAND_TIMEOUT_S, errors="replace")  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return False, f"{cmd}: {e}"
+        if r.returncode != 0 or (cmd == "journalctl" and "No journal files" in r.stderr):
+            msg = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+            return False, f"{cmd}: {msg[:200]}"
+        return True, ""
+
+    def rebase(self, since_s: float) -> None:
+        """Start a new window (a new attempt) at `since_s`: what the reader has already seen
+        predates it, whatever the records' timestamps say."""
+        self.since_s = since_s
+        self.floor_seq = self._last_seq
+
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def read(self) -> list[KernelLine]:
+        """New records of the window since the last call, oldest first."""
+        if not self._opened:
+            self._open()
+        out: list[KernelLine] = []
+        if self._fd is not None:
+            out += self._read_kmsg()
+        elif self.source.split("+")[0] in ("journalctl", "dmesg"):
+            out += self._read_command(self.source.split("+")[0])
+        if self.extra_file:
+            out += self._read_file(self.extra_file)
+        out.sort(key=lambda ln: ln.time_s)
+        return out
+
+    def _read_kmsg(self) -> list[KernelLine]:
+        assert self._fd is not None
+        out: list[KernelLine] = []
+        while len(out) < MAX_LINES:
+            try:
+                raw = os.read(self._fd, 8192)
+            except BlockingIOError:
+                break
+            except BrokenPipeError:  # the ring buffer overwrote records we had not read
+                continue
+            except OSError as e:
+                self.why = f"/dev/kmsg read failed: {e.strerror or e}"
+                self.close()
+                break
+            if not raw:
+                break
+            rec = parse_kmsg_record(raw, self._boot)
+            if rec is None:
+                continue
+            seq, t, text = rec
+            self._last_seq = max(self._last_seq, seq)
+            if seq > self.floor_seq and t >= self.since_s:
+                out.append(KernelLine(t, text, "kmsg", seq))
+        return out
+
+    def _read_command(self, cmd: str) -> list[KernelLine]:
+        try:
+            r = subprocess.run(self._command(cmd), capture_output=True, text=True,
+                               timeout=COMMAND_TIMEOUT_S, errors="replace")  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as e:
+            self.why = f"{cmd} failed: {e}"
+            return []
+        out = []
+        for line in r.stdout.splitlines():
+            t, text = parse_timestamped(line)
+            if t is None or t < self.since_s or (t, text) in self._cmd_seen:
+                continue
+            self._cmd_seen.add((t, text))
+            # journalctl/dmesg print "HOST kernel: TEXT" / "TEXT": keep the message only
+            text = re.sub(r"^\S+ kernel: ", "", text)
+            out.append(KernelLine(t, text, cmd))
+        return out
+
+    def _read_file(self, path: str) -> list[KernelLine]:
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size < self._file_offset:  # rotated or truncated: start over
+                    self._file_offset = 0
+                f.seek(self._file_offset)
+                data = f.read(8 << 20)
+        except FileNotFoundError:
+            return []  # nothing written yet
+        except OSError as e:
+            self.why = f"{path}: {e.strerror or e}"
+            return []
+        end = data.rfind(b"\n") + 1
+        self._file_offset += end
+        out = []
+        for raw in data[:end].decode("utf-8", "replace").splitlines():
+            t, text = parse_timestamped(raw)
+            if t is None or t < self.since_s:
+                continue
+            text = re.sub(r"^(?:\S+ )?kernel: ", "", text)
+            out.append(KernelLine(t, text, "file"))
+        return out
+
+
+def write_file_line(path: str | os.PathLike[str], text: str, time_s: float | None = None) -> None:
+    """Append one line to a file-backed kernel log in the format `KernelLog` reads back."""
+    line = KernelLine(time.time() if time_s is None else time_s, text, "file")
+    ts = _dt.datetime.fromtimestamp(line.time_s, _dt.UTC).isoformat()
+    with open(path, "a") as f:
+        f.write(f"{ts} kernel: {text}\n")
+
+
+def write_kmsg(text: str, path: str = KMSG) -> bool:
+    """Write one record to the kernel log (root only). False when not writable."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        os.write(fd, text.encode()[:1000].rstrip(b"\n") + b"\n")  # a newline ends the record
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class Attributed:
+    line: KernelLine
+    rank: int | None
+    """The rank whose process the line names; None for node-level lines."""
+    foreign: bool = False
+    """The line names a process that is not one of our ranks: not our evidence."""
+
+
+def attribute(
+    lines: list[KernelLine], pids: dict[int, int], gpu_ranks: dict[str, int] | None = None
+) -> list[Attributed]:
+    """Give each line to a rank by pid (pids: pid -> rank), or by the Xid's PCI bus id through
+    `gpu_ranks` ('3b:00' -> rank, from NVML where present); lines that name no process are the
+    node's; lines that name another process are foreign."""
+    gpu_ranks = gpu_ranks or {}
+    out = []
+    for ln in lines:
+        if OOM_CONTEXT.search(ln.text):
+            continue
+        pid = ln.pid
+        rank = pids.get(pid) if pid is not None else None
+        if rank is None and (m := XID_LINE.search(ln.text)):
+            rank = gpu_ranks.get(_bus(m.group("pci")))
+        out.append(Attributed(ln, rank, foreign=rank is None and pid is not None))
+    return out
+
+
+def _bus(pci: str) -> str:
+    parts = pci.lower().split(":")
+    bus = parts[-2] if len(parts) >= 2 else parts[-1]
+    return f"{bus[-2:]}:{parts[-1].split('.')[0][:2]}"
+
+
+class NodeKernelWatch:
+    """What a node agent keeps of the kernel log: read cheaply while an attempt runs (so the
+    ring buffer cannot lose the lines), and on every detection written under the run directory
+    as ``logs/attempt-N/kernel-HOST.log`` (this node's lines: its ranks' and the node's own) and
+    ``kernel-HOST.json`` (source, why, counts, lines left out as another process's)."""
+
+    def __init__(self, run_root: str | os.PathLike[str], host: str, *,
+                 min_interval_s: float = 2.0, kmsg_path: str = KMSG) -> None:  # fmt: skip
+        self.root, self.host = Path(run_root), host
+        self.min_interval_s = min_interval_s
+        self.kmsg_path = kmsg_path
+        self.attempt: int | None = None
+        self.klog: KernelLog | None = None
+        self.lines: list[KernelLine] = []
+        self.dropped = 0
+        self._last_read = -1e18
+
+    def poll(self, attempt: int, attempt_start_s: float, *, force: bool = False) -> None:
+        """Read new records (at most every `min_interval_s` unless forced)."""
+        if attempt != self.attempt:
+            if self.klog is None:
+                self.klog = KernelLog(since_s=attempt_start_s, kmsg_path=self.kmsg_path)
+            else:
+                self.klog.read()  # what is in the buffer now belongs to the old attempt
+                self.klog.rebase(attempt_start_s)
+            self.attempt, self.lines, self.dropped = attempt, [], 0
+            force = True
+        now = time.monotonic()
+        if not force and now - self._last_read < self.min_interval_s:
+            return
+        self._last_read = now
+        assert self.klog is not None
+        new = self.klog.read()
+        room = MAX_LINES - len(self.lines)
+        self.lines += new[:room]
+        self.dropped += max(0, len(new) - room)
+
+    def keep(self, attempt: int, attempt_start_s: float, pids: dict[int, int],
+             gpu_ranks: dict[str, int] | None = None) -> Path:  # fmt: skip
+        """Read what is new, attribute it, and write this node's lines under the run dir."""
+        import json
+
+        self.poll(attempt, attempt_start_s, force=True)
+        assert self.klog is not None
+        att = attribute(self.lines, pids, gpu_ranks)
+        mine = [a for a in att if not a.foreign]
+        folder = self.root / "logs" / f"attempt-{attempt}"
+        folder.mkdir(parents=True, exist_ok=True)
+        out = folder / f"kernel-{self.host}.log"
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text("".join(
+            a.line.format(self.host, f"rank {a.rank}, pid {a.line.pid}" if a.rank is not None
+                          else "") + "\n" for a in mine))  # fmt: skip
+        os.replace(tmp, out)
+        meta = {
+            "source": self.klog.source or None, "why": self.klog.why, "since_s": self.klog.since_s,
+            "floor_seq": self.klog.floor_seq, "lines": len(mine), "dropped": self.dropped,
+            "foreign": sum(a.foreign for a in att),
+            "ranks": sorted({a.rank for a in mine if a.rank is not None}),
+            "pids": {str(p): r for p, r in pids.items()},
+        }  # fmt: skip
+        (folder / f"kernel-{self.host}.json").write_text(json.dumps(meta, indent=1) + "\n")
+        return out
+
+
+def kernel_file(log_path: str | os.PathLike[str], host: str) -> Path:
+    """The kernel-log file a node agent keeps next to a rank's log."""
+    return Path(log_path).parent / f"kernel-{host}.log"
+
+
+def gpu_ranks_from_nvml(local_to_global: dict[int, int]) -> dict[str, int]:
+    """PCI bus ('3b:00') -> global rank of the rank using that GPU, from NVML; {} without."""
+    try:
+        from nonstop.runtime.telemetry import _device_for, load_nvml
+
+        nvml = load_nvml()
+    except Exception:
+        return {}
+    if nvml is None:
+        return {}
+    out = {}
+    with contextlib.suppress(Exception):
+        count = nvml.nvmlDeviceGetCount()
+        for local, rank in local_to_global.items():
+            h = nvml.nvmlDeviceGetHandleByIndex(_device_for(local, count))
+            bus = nvml.nvmlDeviceGetPciInfo(h).busId
+            out[_bus(bus.decode() if isinstance(bus, bytes) else str(bus))] = rank
+    return out
+
+
+_WATCHES: weakref.WeakKeyDictionary[object, NodeKernelWatch] = weakref.WeakKeyDictionary()
+
+
+def watch_for(agent: object, run_root: str | os.PathLike[str], host: str) -> NodeKernelWatch:
+    """The one NodeKernelWatch of a node agent (kept here, so the agent holds no new state)."""
+    w = _WATCHES.get(agent)
+    if w is None:
+        w = _WATCHES[agent] = NodeKernelWatch(run_root, host)
+    return w
+
+
+def poll_for(agent: object, run_root: str | os.PathLike[str], host: str) -> None:
+    """The agent's cheap periodic read (its monitor loop): never raises."""
+    attempt, start = getattr(agent, "attempt", None), getattr(agent, "attempt_start", None)
+    if not isinstance(attempt, int) or attempt < 0 or not isinstance(start, float):
+        return
+    try:
+        watch_for(agent, run_root, host).poll(attempt, start)
+    except Exception as e:  # monitoring never costs the job
+        w = _WATCHES.get(agent)
+        if w is not None and w.klog is not None:
+            w.klog.why = f"kernel log read failed: {e!r}"
