@@ -2,7 +2,9 @@
 
 The categories are the root causes of the 419 unexpected interruptions in Meta's 54-day Llama 3
 405B snapshot (The Llama 3 Herd of Models, arXiv:2407.21783, Table 5), plus the job-level
-categories a real triage needs (out of memory, storage, user code error, unknown).
+categories a real triage needs (out of memory, storage, user code error, numerical faults found
+by the runtime's guards: NaN/Inf and loss spikes, unknown). Silent data corruption is one of
+Table 5's own (6 of the 419).
 
 Each category has a stable snake_case id (used in every JSON output and in the ledger), a display
 name, a group, a default action and, where the paper gives one, the published count.
@@ -114,6 +116,12 @@ CATEGORIES: Final[tuple[Category, ...]] = (
        "No space, I/O errors or a stale NFS handle on shared storage; often transient."),
     _c("user_code_error", "User Code Error", JOB, "stop_and_page", None, False,
        "An exception in the training script; restarting would burn restarts on the same bug."),
+    _c("numerical_nan", "NaN / Inf", JOB, "restart", None, False,
+       "A non-finite loss, gradient or parameter (runtime guards); roll back to the newest "
+       "checkpoint before it; a NaN that recurs after the rollback stops and pages."),
+    _c("loss_spike", "Loss Spike", JOB, "restart", None, False,
+       "Loss or gradient norm far above its running median (runtime guards); roll back and "
+       "skip the batches that caused it, as PaLM did."),
     _c("unknown", "Unknown", JOB, "restart", None, False,
        "No signature matched; restart once and keep the evidence."),
 )  # fmt: skip

@@ -7,7 +7,14 @@ LLAMA3_TABLE5 = {
     "ssd": 3, "power_supply": 3, "server_chassis": 2, "io_expansion_board": 2, "dependency": 2,
     "cpu": 2, "system_memory": 2,
 }  # fmt: skip
-JOB_LEVEL = {"out_of_memory", "storage", "user_code_error", "unknown"}
+JOB_LEVEL = {
+    "out_of_memory",
+    "storage",
+    "user_code_error",
+    "numerical_nan",
+    "loss_spike",
+    "unknown",
+}
 
 
 def test_every_published_category_with_its_count():

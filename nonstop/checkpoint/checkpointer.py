@@ -56,7 +56,8 @@ from nonstop.checkpoint.staging import Stager
 from nonstop.checkpoint.staging import nbytes as nbytes_of
 from nonstop.checkpoint.storage import LocalStorage, RecordingWriter, SafeReader, Storage
 from nonstop.errors import UserError
-from nonstop.rundir import ENV_HOST, RunDir
+from nonstop.rundir import ENV_ATTEMPT, ENV_HOST, RunDir
+from nonstop.runtime.guards import read_anomalies
 
 log = logging.getLogger("nonstop.checkpoint")
 _NO_DIST_WARNING = r"torch\.distributed is disabled, unavailable or uninitialized"
@@ -104,8 +105,17 @@ class Checkpointer:
         storage: Storage | None = None,
         run_config: Mapping[str, Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        verify: Callable[[int], str | None] | None = None,
     ) -> None:
         rd = run_dir if isinstance(run_dir, RunDir) else RunDir(Path(run_dir))
+        self.run_root = rd.root
+        self.verify = verify
+        """Called (collectively) before every save and snapshot with the step: checks that the
+        replicas agree (`rt.health.verify`, nonstop.runtime.guards) and returns their
+        fingerprint; on a disagreement it rolls back and never returns, so a checkpoint of
+        corrupted parameters is never taken."""
+        self._verified: tuple[int, str | None] | None = None
+        self.attempt = _attempt()
         self.config = config or CheckpointConfig()
         self.storage: Storage = storage or LocalStorage(rd.checkpoints)
         self.events = events
@@ -151,7 +161,7 @@ class Checkpointer:
             job_nodes=[n for n, _ in seen],
             rank=self.rank,
             world_size=self.world_size,
-            lineage=seen[0][1],
+            lineage=f"a{self.attempt}-{seen[0][1]}",  # the attempt: see _suspect
             every_steps=every,
             replicas=self.config.resolved_replicas(),
             emit=self._emit,
@@ -166,6 +176,8 @@ class Checkpointer:
         Every rank must call this at every step (decisions are collective in distributed runs).
         """
         self._reap()
+        if self.memory is not None and step % self.memory.every_steps == 0:
+            self._fingerprint(step)  # every rank: the config, not this node's servers, decides
         if self.memory is not None and self.memory.due(step):
             self._check_open()
             self.memory.snapshot(step, self._collect(state, step))
@@ -186,6 +198,7 @@ class Checkpointer:
         """Save now (waiting for a save in flight first). With `wait`, or in synchronous mode,
         return once committed (or failed); otherwise return None while it writes."""
         self._check_open()
+        fingerprint = self._fingerprint(step)
         t0 = self._clock()
         self._emit("begin", step=step)
         self.wait()
@@ -211,12 +224,21 @@ class Checkpointer:
                 blocking_s=blocking_s,
                 staging_s=self._clock() - t1,
             )
-            return self._write_and_commit(step, staged, names, t0, blocking_s, nbytes)
+            return self._write_and_commit(step, staged, names, t0, blocking_s, nbytes,
+                                          fingerprint)  # fmt: skip
 
         if background:
             self._inflight = self._executor.submit(job)
             return None
         return self._record(job())
+
+    def _fingerprint(self, step: int) -> str | None:
+        """The replicas' agreed fingerprint at `step` (once per step), via `verify`."""
+        if self.verify is None:
+            return None
+        if self._verified is None or self._verified[0] != step:
+            self._verified = (step, self.verify(step))
+        return self._verified[1]
 
     def _check_open(self) -> None:
         if self._closed:
@@ -252,6 +274,7 @@ class Checkpointer:
         t0: float,
         blocking_s: float,
         nbytes: int,
+        fingerprint: str | None = None,
     ) -> SaveResult:
         tmp = cm.tmp_key(step)
         report: dict[str, Any] = {"files": {}, "error": None, "local": False}
@@ -271,7 +294,7 @@ class Checkpointer:
         try:
             reports = self.coord.gather(report)
             if self.rank == 0:
-                outcome = self._commit(step, reports, names)
+                outcome = self._commit(step, reports, names, fingerprint)
             outcome = self.coord.outcome(outcome)
         except Exception as e:  # a collective failed (peer died, timeout): survive it
             outcome = {"ok": False, "error": _why(e)}
@@ -306,7 +329,10 @@ class Checkpointer:
             )
         return result
 
-    def _commit(self, step: int, reports: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
+    def _commit(
+        self, step: int, reports: list[dict[str, Any]], names: list[str],
+        fingerprint: str | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
         # The ranks whose own writes failed say why best; DCP's summary is the fallback.
         errors = [f"rank {r}: {rep['error']}" for r, rep in enumerate(reports) if rep["local"]]
         errors = errors or [rep["error"] for rep in reports if rep["error"]]
@@ -320,6 +346,8 @@ class Checkpointer:
                 world_size=self.world_size,
                 cfg_hash=self._cfg_hash,
                 entries=names,
+                fingerprint=fingerprint,
+                attempt=self.attempt,
             )
         except Exception as e:
             self.storage.remove(cm.tmp_key(step))  # give the space back; older ones untouched
@@ -359,6 +387,7 @@ class Checkpointer:
         )
         for name in self.coord.from_rank0(cm.torn_steps(self.storage) if self.rank == 0 else None):
             info.skipped.append((name, "no commit marker: the save never finished (torn)"))
+        candidates = self._not_suspect(candidates, info)
         floor = max(candidates, default=0)
         if self.memory is None or not self._load_memory(entries, info, floor=floor):
             self._load_storage(entries, candidates, info)
@@ -396,6 +425,11 @@ class Checkpointer:
         assert self.memory is not None
         held, notes = self.memory.holdings()
         info.messages.extend(notes)
+        for step, lineage in list(held):
+            why = self._suspect(step, _lineage_attempt(lineage))
+            if why:
+                del held[(step, lineage)]
+                info.messages.append(f"in-memory replica of step {step} not used: {why}")
         # every rank sees every rank's holdings: the same candidates, tried in the same order
         choices, why = candidates(self.coord.all_gather(sorted(held)), floor)
         found = choice = None
@@ -471,6 +505,46 @@ class Checkpointer:
         if marker.config_hash and self._cfg_hash and marker.config_hash != self._cfg_hash:
             info.messages.append("the run configuration changed since this checkpoint was saved")
 
+    def _not_suspect(self, steps: list[int], info: LoadResult) -> list[int]:
+        """Storage's candidates less those an anomaly of their own attempt made suspect (rank 0
+        reads the markers; every rank gets the same list)."""
+        if not read_anomalies(self.run_root):
+            return steps
+        dropped: list[tuple[int, str]] = []
+        if self.rank == 0:
+            for s in steps:
+                try:
+                    written_by = cm.read_marker(self.storage, s).attempt
+                except (OSError, ValueError, KeyError):
+                    continue  # verification says why later
+                why = self._suspect(s, written_by)
+                if why:
+                    dropped.append((s, why))
+        dropped = self.coord.from_rank0(dropped if self.rank == 0 else None)
+        for s, why in dropped:
+            info.skipped.append((cm.step_key(s), why))
+        gone = {s for s, _ in dropped}
+        return [s for s in steps if s not in gone]
+
+    def _suspect(self, step: int, attempt: int | None) -> str | None:
+        """Why a checkpoint of `step` written in `attempt` must not be loaded, if it must not:
+        its attempt detected an anomaly (nonstop.runtime.guards) and the checkpoint is newer
+        than the last step known good. The guards verify before every save, so this is the
+        second line of defence (a script whose Checkpointer has no `verify`)."""
+        if attempt is None:
+            return None
+        for a in read_anomalies(self.run_root):
+            if int(a.get("attempt", -1)) != attempt:
+                continue
+            good = a.get("last_good_step") if a["kind"] == "sdc" else a["step"] - 1
+            ceiling = -1 if good is None else int(good) + 1  # checkpoint steps count steps done
+            if a["kind"] == "sdc" and good is None:
+                ceiling = int(a["step"])  # no agreed check in that attempt: before detection
+            if step > ceiling:
+                return (f"taken after the {a['kind']} anomaly of attempt {attempt} began "
+                        f"(step {a['step']}; newest safe checkpoint step {ceiling})")  # fmt: skip
+        return None
+
     def _verify(self, step: int) -> str | None:
         shard = (self.rank, self.world_size)
         mine = cm.verify(self.storage, step, hashes=self.config.verify_on_load, shard=shard)
@@ -505,6 +579,17 @@ class Checkpointer:
     def _emit(self, phase: str, **payload: Any) -> None:
         if self.events is not None:
             self.events.emit("checkpoint", phase=phase, **payload)
+
+
+def _attempt() -> int | None:
+    text = os.environ.get(ENV_ATTEMPT, "")
+    return int(text) if text.isdigit() else None
+
+
+def _lineage_attempt(lineage: str) -> int | None:
+    """The attempt a snapshot's lineage names (`a<attempt>-<token>`), None for older ones."""
+    head = lineage.split("-", 1)[0]
+    return int(head[1:]) if head.startswith("a") and head[1:].isdigit() else None
 
 
 def _why(e: BaseException) -> str:

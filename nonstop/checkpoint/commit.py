@@ -53,6 +53,11 @@ class Marker:
     files: dict[str, dict[str, Any]]
     entries: list[str]
     torch_version: str
+    fingerprint: str | None = None
+    """The replicas' agreed parameter fingerprint at this step (nonstop.runtime.guards), when
+    the save verified it; a checkpoint of disagreeing replicas is never committed."""
+    attempt: int | None = None
+    """The attempt that wrote it (a rollback never loads one its own anomaly made suspect)."""
     format: str = FORMAT
     version: int = VERSION
 
@@ -86,6 +91,8 @@ class Marker:
             files=files,
             entries=list(d.get("entries", [])),
             torch_version=str(d.get("torch_version", "")),
+            fingerprint=d.get("fingerprint") if isinstance(d.get("fingerprint"), str) else None,
+            attempt=d.get("attempt") if isinstance(d.get("attempt"), int) else None,
         )
 
 
@@ -105,6 +112,8 @@ def commit(
     world_size: int,
     cfg_hash: str | None,
     entries: list[str],
+    fingerprint: str | None = None,
+    attempt: int | None = None,
 ) -> Marker:
     """Write the marker for the files every rank reported, then publish `step-N/` (rank 0)."""
     files: dict[str, dict[str, Any]] = {}
@@ -127,6 +136,8 @@ def commit(
         files=dict(sorted(files.items())),
         entries=entries,
         torch_version=torch.__version__,
+        fingerprint=fingerprint,
+        attempt=attempt,
     )
     storage.write_atomic(f"{tmp}/{MARKER}", marker.to_json().encode())
     final = step_key(step)

@@ -47,6 +47,13 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
             (a, r, int(p["step"]), str(p["phase"]), event.time, p.get("bytes"),
              p.get("blocking_s"), p.get("total_s", p.get("load_s")), path, p.get("error")),
         )  # fmt: skip
+    if event.kind == "lifecycle" and p.get("phase") == "skipped_batches" and r == 0:
+        # the workers' own decision after a loss spike's rollback (nonstop.runtime.guards);
+        # every rank skips the same batches: rank 0's event is the ledger's one row
+        why = (f"step {p.get('step')}: skipped {p.get('batches')} batch(es), data positions "
+               f"{p.get('from_position')}..{p.get('to_position')} (after a loss spike)")  # fmt: skip
+        return ("INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
+                (a, event.time, "skip_batches", h, why))  # fmt: skip
     if event.kind == "lifecycle":
         return (
             "INSERT OR IGNORE INTO lifecycle VALUES (?,?,?,?,?,?)",

@@ -97,6 +97,25 @@ class ResumableLoader:
         t = torch.from_numpy(rows)
         return t[:, :-1], t[:, 1:]
 
+    @property
+    def position(self) -> int:
+        """Batches drawn since the start of training (epochs included): the data position. A
+        run that skips nothing trains on batch b at step b."""
+        per_epoch = self.windows // (self.batch_size * self.world_size)
+        return self.epoch * per_epoch + self.index // (self.batch_size * self.world_size)
+
+    def skip(self, batches: int) -> tuple[int, int]:
+        """Skip `batches` global batches without reading them (after a loss spike's rollback);
+        the (from, to) data positions."""
+        start = self.position
+        global_batch = self.batch_size * self.world_size
+        for _ in range(batches):
+            if self.index + global_batch > self.windows:
+                self.epoch, self.index = self.epoch + 1, 0
+                self._perm = self._permutation(self.epoch)
+            self.index += global_batch
+        return start, self.position
+
     def state_dict(self) -> dict[str, Any]:
         return {"epoch": self.epoch, "index": self.index, "seed": self.seed,
                 "fingerprint": self.fingerprint}  # fmt: skip

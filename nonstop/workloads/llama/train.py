@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     cfg = LlamaConfig(dim=a.dim, n_layers=a.layers, n_heads=a.heads, n_kv_heads=a.kv_heads,
                       max_seq_len=max(256, a.seq_len))  # fmt: skip
     model = Llama(cfg).to(device)
+    rt.health.watch(model)  # NaN/spike guards and replica fingerprints (docs/health.md)
     ddp = DDP(model) if world > 1 else model
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.1, betas=(0.9, 0.95))
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     loader = ResumableLoader(load_corpus(a.data), seq_len=a.seq_len, batch_size=a.batch_size,
                              rank=rank, world_size=world, seed=a.seed)  # fmt: skip
     ckpt = _checkpointer(a, rt)
+    if ckpt is not None:  # a save in flight at a rollback predates the anomaly: keep it
+        rt.health.before_rollback(lambda: ckpt.wait(timeout_s=120))
     state = {"model": model, "optimizer": opt, "lr_scheduler": sched, "data": loader}
     start = ckpt.load_latest(state) if ckpt is not None else 0
     if start > 0:
@@ -107,9 +110,18 @@ def main(argv: list[str] | None = None) -> int:
               f"steps {start}..{a.steps}", flush=True)  # fmt: skip
     t_log = time.perf_counter()
     planned = False
+    skips = rt.health.skip_plan()  # after a loss spike's rollback: batches not to train on again
     for step in range(start, a.steps):
+        if step in skips:
+            lo, hi = loader.skip(skips[step])
+            rt.lifecycle("skipped_batches", step=step, batches=skips[step], from_position=lo,
+                         to_position=hi)  # fmt: skip
+            if rank == 0:
+                print(f"[train] step {step}: skipped batches {lo}..{hi - 1} (a loss spike)",
+                      flush=True)  # fmt: skip
         with rt.step(step) as st:
             with st.phase("data"):
+                batch = loader.position
                 x, y = loader.next_batch()
                 x, y = x.to(device), y.to(device)
             # compute = forward only: this rank's own busy time, with no collective inside,
@@ -117,14 +129,17 @@ def main(argv: list[str] | None = None) -> int:
             # the backward pass, so backward_s includes waiting for the slowest rank)
             with st.phase("compute"):
                 loss = ddp.loss(x, y) if world == 1 else _ddp_loss(ddp, x, y)
+                if rt.faults:  # injected nan@ / spike@ (nonstop.faults)
+                    loss = loss * rt.faults.loss_scale(step, batch)
             with st.phase("backward"):
                 loss.backward()
             with st.phase("optimizer"):
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
                 opt.step()
                 opt.zero_grad(set_to_none=True)
                 sched.step()
-            st.record(loss=loss.item(), tokens=x.numel() * world, lr=sched.get_last_lr()[0])
+            st.record(loss=loss.item(), tokens=x.numel() * world, lr=sched.get_last_lr()[0],
+                      grad_norm=norm.item())  # fmt: skip
         if ckpt is not None:
             ckpt.maybe_save(step + 1, state)  # blocks only while staging to CPU memory
         if rt.planned_stop_due(step + 1):  # drain, restart or preemption: save, then stop
@@ -146,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             ckpt.close()
     if a.save_final and rank == 0 and not planned:
         torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, a.save_final)
-    if not planned:
-        rt.lifecycle("finished", step=a.steps - 1)
+    if not planned:  # state_sha256: two runs' final parameters compare bit for bit
+        from nonstop.checkpoint.fingerprint import state_sha256
+
+        rt.lifecycle("finished", step=a.steps - 1, state_sha256=state_sha256(model.state_dict()))
     if world > 1:
         dist.barrier()
         dist.destroy_process_group()
@@ -173,7 +190,7 @@ def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
         storage = faulty
     run_config = {k: v for k, v in vars(a).items() if k not in ("save_final", "log_every")}
     return Checkpointer(rt.run_dir, config=cfg, events=rt, run_config=run_config,
-                        storage=storage)  # fmt: skip
+                        storage=storage, verify=rt.health.verify)  # fmt: skip
 
 
 def _ddp_loss(ddp: torch.nn.Module, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:

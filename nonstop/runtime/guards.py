@@ -1,0 +1,515 @@
+"""Numerical guards: NaN/Inf, loss and gradient-norm spikes, and replica fingerprints.
+
+What `rt.step` records (the loss, and `grad_norm` where the script passes it) is checked after
+every step, on every rank, and every rank reaches the same decision: each rank writes its row
+(finite flags, loss, gradient norm and, every `fingerprint_every` steps, a 64-bit fingerprint of
+its parameters) into its own slot of one small float64 vector, one all-reduce (SUM) gives every
+rank every row, and every rank runs the same pure `Guards.decide` on the same numbers. Never
+rank 0 alone. See docs/health.md for the thresholds and what each detection costs.
+
+    rt = nonstop.runtime.init()
+    rt.health.watch(model)                   # parameters to fingerprint (DDP replicas)
+    with rt.step(step) as st:
+        ...
+        st.record(loss=loss.item(), grad_norm=float(norm))
+    # on an anomaly every rank writes its evidence and exits with EXIT_ROLLBACK; the supervisor
+    # restarts from the newest checkpoint taken before it (docs/health.md)
+
+Configuration: `NONSTOP_HEALTH="spike_z=8,fingerprint_every=100,skip_batches=20"` (the
+fields of GuardConfig), passed to the workers through `nonstop run`'s environment; `off`
+switches the guards off. The decision logic and the records are standard library only; the
+collective and the fingerprint import torch lazily (as `planned_stop_due` does).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Final
+
+ENV_HEALTH: Final = "NONSTOP_HEALTH"
+EXIT_ROLLBACK: Final = 86
+"""Exit code of every rank after an agreed anomaly: roll back (nonstop's own; not sysexits)."""
+HEALTH_DIR: Final = "health"
+"""run_dir/health/anomaly-<attempt>-<step>.json: one record per detection (rank 0 writes it)."""
+KINDS: Final = ("nan", "sdc", "spike")
+CATEGORY: Final[dict[str, str]] = {
+    "nan": "numerical_nan",
+    "spike": "loss_spike",
+    "sdc": "silent_data_corruption",
+}
+MAD_SCALE: Final = 1.4826  # MAD x this estimates the standard deviation of normal noise
+
+# One row per rank in the all-reduced vector.
+SLOTS: Final = ("present", "loss_bad", "grad_bad", "loss", "grad_norm", "fp_present",
+                "fp0", "fp1", "fp2", "fp3", "params_bad")  # fmt: skip
+_I = {name: i for i, name in enumerate(SLOTS)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuardConfig:
+    """The guards' thresholds; `NONSTOP_HEALTH="key=value,..."` sets them (docs/health.md)."""
+
+    enabled: bool = True
+    """Run the guards at all (`NONSTOP_HEALTH=off` switches them off)."""
+    check_every: int = 1
+    """Check the loss and gradient norm every this many steps (1: every step)."""
+    window: int = 100
+    """Steps in the running baseline (median and MAD) of the loss and the gradient norm."""
+    min_history: int = 20
+    """Steps of baseline needed before a spike can be called (NaN/Inf is checked from step 0)."""
+    spike_z: float = 6.0
+    """A loss spike is more than this many robust standard deviations (1.4826 x MAD) above
+    the window's median ..."""
+    spike_ratio: float = 1.1
+    """... and more than this multiple of the median (a flat loss has a tiny MAD)."""
+    grad_z: float = 10.0
+    """The same test for the gradient norm, with its own threshold (clipping absorbs most)."""
+    fingerprint_every: int = 50
+    """Compare the replicas' parameter fingerprints every this many steps (0: only when a
+    checkpoint is taken). Chosen from the measured cost: docs/health.md."""
+    skip_batches: int = 10
+    """After a loss spike, the rollback skips this many batches starting with the spike's."""
+
+    def __post_init__(self) -> None:
+        for name in ("check_every", "window"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        for name in ("min_history", "fingerprint_every", "skip_batches"):
+            if int(getattr(self, name)) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        for name in ("spike_z", "grad_z"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v > 0):
+                raise ValueError(f"{name} must be a positive number, got {v!r}")
+        if not (math.isfinite(self.spike_ratio) and self.spike_ratio >= 1.0):
+            raise ValueError(f"spike_ratio must be >= 1, got {self.spike_ratio!r}")
+        if self.min_history > self.window:
+            raise ValueError(f"min_history ({self.min_history}) must not exceed window "
+                             f"({self.window})")  # fmt: skip
+
+    @classmethod
+    def from_spec(cls, text: str | None) -> GuardConfig:
+        """`key=value,...` (GuardConfig's fields), `off`, or empty for the defaults;
+        ValueError naming the bad field."""
+        text = (text or "").strip()
+        if text.lower() in ("off", "0", "false", "no"):
+            return cls(enabled=False)
+        kinds = {f.name: f.type for f in fields(cls)}
+        kw: dict[str, Any] = {}
+        for item in filter(None, (p.strip() for p in text.split(","))):
+            key, eq, value = item.partition("=")
+            key = key.strip().replace("-", "_")
+            if not eq or key not in kinds:
+                raise ValueError(f"{ENV_HEALTH}: {item!r} is not one of "
+                                 f"{', '.join(k + '=' for k in kinds)}")  # fmt: skip
+            typ = str(kinds[key])
+            try:
+                if typ == "bool":
+                    kw[key] = value.strip().lower() in ("1", "true", "yes", "on")
+                elif typ == "int":
+                    kw[key] = int(value)
+                else:
+                    kw[key] = float(value)
+            except ValueError:
+                raise ValueError(f"{ENV_HEALTH}: {key}={value!r} is not a number") from None
+        return cls(**kw)
+
+
+class Baseline:
+    """A running window of recent values; median and MAD, robust to the outliers it judges."""
+
+    def __init__(self, window: int) -> None:
+        self.values: deque[float] = deque(maxlen=window)
+
+    def add(self, x: float) -> None:
+        self.values.append(x)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def stats(self) -> tuple[float, float]:
+        """(median, MAD) of the window."""
+        med = statistics.median(self.values)
+        return med, statistics.median(abs(v - med) for v in self.values)
+
+    def spike(self, x: float, *, z: float, ratio: float) -> tuple[bool, float, float]:
+        """(is x a spike, median, robust z-score of x)."""
+        med, mad = self.stats()
+        sigma = MAD_SCALE * mad
+        score = (x - med) / sigma if sigma > 0 else (math.inf if x > med else 0.0)
+        return (score > z and x > ratio * med), med, score
+
+
+@dataclass(frozen=True, kw_only=True)
+class Anomaly:
+    """One agreed detection: what, at which step, which ranks, and the numbers behind it."""
+
+    kind: str
+    """nan, spike or sdc."""
+    step: int
+    """The step whose end it was detected at (0-based, as `rt.step`)."""
+    ranks: list[int]
+    """The ranks named: where the loss was not finite, or replicas off the majority."""
+    detail: str
+    """One line for humans."""
+    majority: bool = True
+    """sdc: whether a strict majority of replicas agreed (False: a tie, e.g. 2 replicas)."""
+    last_good_step: int | None = None
+    """sdc: the last step at which every replica's fingerprint agreed (None: not this run)."""
+    value: float | None = None
+    baseline: float | None = None
+    score: float | None = None
+    fingerprints: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def category(self) -> str:
+        return CATEGORY[self.kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["category"] = self.category
+        d["fingerprints"] = {str(k): v for k, v in self.fingerprints.items()}
+        return d
+
+
+def split64(x: int) -> list[float]:
+    """A 64-bit integer as four 16-bit chunks, each exact in float64 (and in a SUM with 0s)."""
+    return [float((x >> (16 * i)) & 0xFFFF) for i in range(4)]
+
+
+def join64(chunks: Iterable[float]) -> int:
+    return sum(int(c) << (16 * i) for i, c in enumerate(chunks))
+
+
+def make_row(
+    *,
+    loss: Any = None,
+    grad_norm: Any = None,
+    fingerprint: int | None = None,
+    params_finite: bool = True,
+) -> list[float]:
+    """This rank's row of the vector: non-finite values become flags (a NaN in a SUM would
+    spread to nothing else, but a flag is clearer), absent values zeros."""
+    row = [0.0] * len(SLOTS)
+    row[_I["present"]] = 1.0
+    for name, v in (("loss", loss), ("grad_norm", grad_norm)):
+        if v is None:
+            continue
+        f = float(v)
+        if math.isfinite(f):
+            row[_I[name]] = f
+        else:
+            row[_I["loss_bad" if name == "loss" else "grad_bad"]] = 1.0
+    if fingerprint is not None:
+        row[_I["fp_present"]] = 1.0
+        row[_I["fp0"] : _I["fp3"] + 1] = split64(fingerprint)
+        row[_I["params_bad"]] = 0.0 if params_finite else 1.0
+    return row
+
+
+class Guards:
+    """The decision, a pure function of every rank's row and this object's running baselines
+    (which every rank updates identically, so every rank decides the same)."""
+
+    def __init__(self, config: GuardConfig) -> None:
+        self.config = config
+        self.loss = Baseline(config.window)
+        self.grad = Baseline(config.window)
+        self.last_agreed_step: int | None = None
+        self.checks = 0
+
+    def decide(self, step: int, rows: list[list[float]]) -> Anomaly | None:
+        """The anomaly these rows show at `step`, if any; else the baselines learn them."""
+        self.checks += 1
+        rows = [r for r in rows if r[_I["present"]]]  # ranks outside the group send zeros
+        ranks = list(range(len(rows)))
+        c = self.config
+        bad_loss = [r for r in ranks if rows[r][_I["loss_bad"]]]
+        bad_grad = [r for r in ranks if rows[r][_I["grad_bad"]]]
+        bad_params = [r for r in ranks if rows[r][_I["fp_present"]] and rows[r][_I["params_bad"]]]
+        if bad_loss or bad_grad or bad_params:
+            named = bad_loss or bad_grad or bad_params
+            what = "loss" if bad_loss else ("gradient norm" if bad_grad else "parameters")
+            return Anomaly(kind="nan", step=step, ranks=named,
+                           detail=f"non-finite {what} on rank(s) {_list(named)} at step {step}")  # fmt: skip
+        sdc = self._replicas(step, rows)
+        if sdc is not None:
+            return sdc
+        losses = [rows[r][_I["loss"]] for r in ranks]
+        loss = sum(losses) / len(losses) if losses else 0.0
+        grad = max((rows[r][_I["grad_norm"]] for r in ranks), default=0.0)
+        has_grad = any(rows[r][_I["grad_norm"]] for r in ranks)
+        for name, base, x, z, ratio in (("loss", self.loss, loss, c.spike_z, c.spike_ratio),
+                                        ("gradient norm", self.grad, grad, c.grad_z, 1.0)):  # fmt: skip
+            if name == "gradient norm" and not has_grad:
+                continue
+            if len(base) >= max(1, c.min_history):
+                hit, med, score = base.spike(x, z=z, ratio=ratio)
+                if hit:
+                    return Anomaly(kind="spike", step=step, ranks=[], value=x, baseline=med,
+                                   score=score, detail=f"{name} spike at step {step}: {x:.4g} "
+                                   f"against a median of {med:.4g} ({score:.1f} robust sd)")  # fmt: skip
+        self.loss.add(loss)
+        if has_grad:
+            self.grad.add(grad)
+        return None
+
+    def _replicas(self, step: int, rows: list[list[float]]) -> Anomaly | None:
+        have = [r for r in range(len(rows)) if rows[r][_I["fp_present"]]]
+        if not have:
+            return None
+        fps = {r: join64(rows[r][_I["fp0"] : _I["fp3"] + 1]) for r in have}
+        named, majority = odd_ones(fps)
+        if not named:
+            self.last_agreed_step = step
+            return None
+        hexes = {r: f"{v:016x}" for r, v in fps.items()}
+        why = ("differ from the majority" if majority else
+               f"disagree with no majority among {len(fps)} replicas")  # fmt: skip
+        since = (
+            "" if self.last_agreed_step is None else f" (agreed at step {self.last_agreed_step})"
+        )
+        return Anomaly(kind="sdc", step=step, ranks=named, majority=majority,
+                       last_good_step=self.last_agreed_step, fingerprints=hexes,
+                       detail=f"parameter fingerprints of rank(s) {_list(named)} {why} at step "
+                              f"{step}{since}")  # fmt: skip
+
+
+def odd_ones(fingerprints: Mapping[int, int]) -> tuple[list[int], bool]:
+    """(the ranks whose fingerprint differs from the strict majority's, whether one exists).
+    All agree: ([], True). Without a strict majority (two replicas that differ, an even
+    split) fingerprints cannot tell which replica is wrong: every rank is named, False."""
+    groups: dict[int, list[int]] = {}
+    for r, fp in sorted(fingerprints.items()):
+        groups.setdefault(fp, []).append(r)
+    if len(groups) <= 1:
+        return [], True
+    big = max(groups.values(), key=len)
+    if 2 * len(big) > len(fingerprints):
+        return sorted(r for g in groups.values() if g is not big for r in g), True
+    return sorted(fingerprints), False
+
+
+def _list(ranks: Iterable[int]) -> str:
+    return ", ".join(map(str, ranks))
+
+
+# -- records in the run directory (what the supervisor and the next attempt read) -------------
+
+
+def anomaly_path(run_dir: Path, attempt: int, step: int) -> Path:
+    return Path(run_dir) / HEALTH_DIR / f"anomaly-{attempt}-{step}.json"
+
+
+def write_anomaly(run_dir: Path, record: Mapping[str, Any]) -> Path:
+    """Write one record atomically (temporary file, rename)."""
+    path = anomaly_path(run_dir, int(record["attempt"]), int(record["step"]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(dict(record), indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+def read_anomalies(run_dir: Path | str) -> list[dict[str, Any]]:
+    """Every anomaly record of the run, oldest first; unreadable files are skipped."""
+    folder = Path(run_dir) / HEALTH_DIR
+    out = []
+    for p in sorted(folder.glob("anomaly-*.json")) if folder.is_dir() else []:
+        try:
+            d = json.loads(p.read_text())
+            if isinstance(d, dict) and d.get("kind") in KINDS:
+                out.append(d)
+        except (OSError, ValueError):
+            continue
+    return sorted(out, key=lambda d: (int(d.get("attempt", 0)), int(d.get("step", 0))))
+
+
+def skip_plan(run_dir: Path | str) -> dict[int, int]:
+    """{step: batches to skip there}: each loss spike's step and window. Every attempt
+    after the spike skips the same batches whenever it reaches that step again."""
+    plan: dict[int, int] = {}
+    for d in read_anomalies(run_dir):
+        if d["kind"] == "spike" and int(d.get("skip_batches", 0)) > 0:
+            step = int(d["step"])
+            plan[step] = max(plan.get(step, 0), int(d["skip_batches"]))
+    return plan
+
+
+# -- the per-rank handle: collectives and fingerprints (torch imported lazily) ----------------
+
+
+class Health:
+    """`rt.health`: runs the guards after each step and on every checkpoint (`verify`)."""
+
+    def __init__(self, rt: Any, config: GuardConfig | None = None) -> None:
+        self.rt = rt
+        try:
+            self.config = config or GuardConfig.from_spec(os.environ.get(ENV_HEALTH))
+        except ValueError as e:
+            print(f"nonstop.runtime: {e}; the guards use their defaults", file=sys.stderr)
+            self.config = GuardConfig()
+        self.guards = Guards(self.config)
+        self.params: list[Any] | None = None
+        self.group: Any = None
+        self.anomaly: Anomaly | None = None
+        self.last_fingerprint: str | None = None
+        self._before_rollback: list[Callable[[], Any]] = []
+
+    @property
+    def active(self) -> bool:
+        """Under `nonstop run` (a supervisor can roll back), with the guards on, once the script
+        called `watch` (which says that every rank reports every step: the check is a
+        collective)."""
+        return self.rt.run_dir is not None and self.config.enabled and self.params is not None
+
+    def watch(self, params: Any, *, group: Any = None) -> None:
+        """Turn the guards on and fingerprint these parameters (a module or an iterable of
+        tensors; `[]` for the loss guards alone) across `group` (default: every rank, as DDP
+        replicates). From now on every rank must report every step with `rt.step`: the check
+        after each one is a collective. Sharded (DTensor) parameters are skipped: FSDP shards
+        differ by design (docs/health.md)."""
+        ps = list(params.parameters() if hasattr(params, "parameters") else params)
+        replicated = [p for p in ps if not _is_sharded(p)]
+        if len(replicated) < len(ps):
+            print(f"nonstop.runtime: {len(ps) - len(replicated)} sharded parameter(s) not "
+                  "fingerprinted (FSDP): silent-corruption checks cover the rest only",
+                  file=sys.stderr)  # fmt: skip
+        self.params, self.group = replicated, group
+
+    def before_rollback(self, fn: Callable[[], Any]) -> None:
+        """Run `fn` on every rank before a rollback exits, e.g. `ckpt.wait`: a save still in
+        flight was taken before the anomaly (the guards verified it) and is worth keeping."""
+        self._before_rollback.append(fn)
+
+    def skip_plan(self) -> dict[int, int]:
+        return skip_plan(self.rt.run_dir) if self.rt.run_dir is not None else {}
+
+    def after_step(self, step: int, fields: Mapping[str, Any]) -> None:
+        """Called by `rt.step` when a step ends (after the optimizer step): inject the numeric
+        faults due, check, and on an agreed anomaly roll back (this never returns then)."""
+        faults = self.rt.faults
+        if self.params is None:
+            return
+        if faults and self.params:
+            f = faults.bitflip_due(step)
+            if f is not None:
+                from nonstop.checkpoint.fingerprint import flip_bit
+
+                flip_bit(self.params, bit=f.bit)
+        if not self.active or (step + 1) % self.config.check_every:
+            return
+        k = self.config.fingerprint_every
+        fp_due = bool(self.params) and k > 0 and (step + 1) % k == 0
+        self._check(step, fields, fingerprint=fp_due)
+
+    def verify(self, steps_done: int) -> str | None:
+        """Before a checkpoint of `steps_done`: every replica's fingerprint must agree and be
+        finite, or the checkpoint would preserve the corruption (an anomaly: roll back).
+        Collective: every rank calls it at the same step. The agreed fingerprint, or None
+        when nothing is watched."""
+        if not self.active or not self.params:
+            return None
+        self._check(steps_done - 1, {}, fingerprint=True, spikes=False)
+        return self.last_fingerprint
+
+    def _check(
+        self, step: int, fields: Mapping[str, Any], *, fingerprint: bool, spikes: bool = True
+    ) -> None:
+        fp, finite = None, True
+        if fingerprint:
+            from nonstop.checkpoint.fingerprint import fingerprint as fingerprint_of
+
+            fp, finite = fingerprint_of(self.params or [])
+            self.last_fingerprint = f"{fp:016x}"
+        row = make_row(loss=fields.get("loss"), grad_norm=fields.get("grad_norm"),
+                       fingerprint=fp, params_finite=finite)  # fmt: skip
+        rows = self._gather(row)
+        if spikes:
+            anomaly = self.guards.decide(step, rows)
+        else:  # a save's check: the replicas and finiteness only, the baselines untouched
+            anomaly = Guards(self.config).decide(step, [_no_values(r) for r in rows])
+            if anomaly is None:
+                self.guards.last_agreed_step = step
+            elif anomaly.kind == "sdc":
+                anomaly = Anomaly(**{**asdict(anomaly),
+                                     "last_good_step": self.guards.last_agreed_step})  # fmt: skip
+        if anomaly is not None:
+            self.rollback(anomaly)
+
+    def _gather(self, row: list[float]) -> list[list[float]]:
+        import torch
+        import torch.distributed as dist
+
+        if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
+            return [row]
+        n, me = dist.get_world_size(self.group), dist.get_rank(self.group)
+        device = "cpu"
+        if "nccl" in str(dist.get_backend(self.group)).lower() and torch.cuda.is_available():
+            device = f"cuda:{torch.cuda.current_device()}"
+        buf = torch.zeros(n, len(SLOTS), dtype=torch.float64, device=device)
+        buf[me] = torch.tensor(row, dtype=torch.float64)
+        dist.all_reduce(buf, op=dist.ReduceOp.SUM, group=self.group)
+        return [[float(v) for v in r] for r in buf.cpu().tolist()]
+
+    def rollback(self, anomaly: Anomaly) -> None:
+        """Every rank: record the anomaly (rank 0 writes run_dir/health/), flush, and exit with
+        EXIT_ROLLBACK; the supervisor restarts from the newest checkpoint before it."""
+        self.anomaly = anomaly
+        rt = self.rt
+        record = {**anomaly.to_dict(), "attempt": rt.attempt, "world_size": rt.world_size,
+                  "hosts": self._hosts(), "skip_batches": self.config.skip_batches
+                  if anomaly.kind == "spike" else 0, "config": asdict(self.config)}  # fmt: skip
+        mine = rt.rank in anomaly.ranks
+        with rt.section("checkpoint"):  # a save in flight may take a while: not a hang
+            for fn in self._before_rollback:
+                try:
+                    fn()
+                except Exception as e:  # the rollback must happen regardless
+                    print(f"nonstop.runtime: before the rollback: {e!r}", file=sys.stderr)
+        if rt.rank == 0 and rt.run_dir is not None:
+            try:
+                write_anomaly(rt.run_dir, record)
+            except OSError as e:
+                print(f"nonstop.runtime: could not write the anomaly record: {e}", file=sys.stderr)
+        rt.emit("failure", type="NumericalAnomaly", category=anomaly.category, step=anomaly.step,
+                message=anomaly.detail, anomaly=anomaly.kind, named=mine, ranks=anomaly.ranks)  # fmt: skip
+        print(f"nonstop.runtime: rank {rt.rank}: {anomaly.detail}; rolling back "
+              f"(exit {EXIT_ROLLBACK})", file=sys.stderr, flush=True)  # fmt: skip
+        if rt.writer is not None:
+            rt.writer.close()
+        sys.stdout.flush()
+        os._exit(EXIT_ROLLBACK)  # no teardown: a hung collective must not keep us here
+
+    def _hosts(self) -> list[str]:
+        """Every rank's host (one all_gather_object: every rank is here together)."""
+        try:
+            import torch.distributed as dist
+
+            if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1:
+                hosts: list[Any] = [None] * dist.get_world_size()
+                dist.all_gather_object(hosts, self.rt.host)
+                return [str(h) for h in hosts]
+        except Exception as e:  # the record matters more than the host names
+            print(f"nonstop.runtime: could not gather hosts: {e!r}", file=sys.stderr)
+        return [self.rt.host] * max(1, int(self.rt.world_size))
+
+
+def _no_values(row: list[float]) -> list[float]:
+    out = list(row)
+    for name in ("loss_bad", "grad_bad", "loss", "grad_norm"):
+        out[_I[name]] = 0.0
+    return out
+
+
+def _is_sharded(p: Any) -> bool:
+    placements = getattr(p, "placements", None)
+    return placements is not None and any(type(x).__name__ != "Replicate" for x in placements)
