@@ -36,6 +36,7 @@ from typing import Any
 from nonstop import rundir
 from nonstop.events import EventWriter
 from nonstop.faults import Fault, Injector
+from nonstop.runtime.guards import Health
 
 __all__ = ["Runtime", "StepTimer", "current", "init", "section"]
 
@@ -81,6 +82,9 @@ class StepTimer:
     def __exit__(self, typ: type | None, exc: BaseException | None, tb: object) -> None:
         if typ is None:
             self.rt.emit("step", step=self.step, start=self.start, end=time.time(), **self.fields)
+            # NaN/Inf, spikes and replica fingerprints, agreed by every rank (guards.py); on an
+            # anomaly every rank records it and exits for a rollback
+            self.rt.health.after_step(self.step, self.fields)
 
 
 class Runtime:
@@ -98,6 +102,8 @@ class Runtime:
             path = rundir.RunDir(run_dir).events(attempt, rank)
             self.writer = EventWriter(path, run_id=run_id, attempt=attempt, rank=rank, host=host)
         self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
+        self.health = Health(self)
+        """Numerical guards and replica fingerprints (`rt.health.watch(model)`; guards.py)."""
         self.stop_at: int | None = None
         """Set (by the bootstrap's watcher) when this rank reads a planned stop: the step the
         agent saw last when it planned (see nonstop.supervisor.control, planned_stop_due)."""

@@ -38,6 +38,7 @@ from nonstop import rundir, taxonomy
 from nonstop.diagnose import kernel_log
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
+from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import bootstrap
 from nonstop.supervisor.control import StopPlan
 from nonstop.supervisor.ctl import LiveSettings, describe
@@ -675,7 +676,9 @@ class NonstopAgent(LocalElasticAgent):
                 rank=grank, host=self.cfg.host, exit_code=failure.exitcode,
                 message=failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
                 log_path=self.cfg.run_dir.log(self.attempt, grank),
-                step=st.step if st else None,
+                step=st.step if st else None, attempt=self.attempt,
+                anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
+                if failure.exitcode == EXIT_ROLLBACK else [],
             ))  # fmt: skip
         evidence = self._collect_evidence(worker_group, dead={i.rank for i in infos})
         decisions = []
@@ -706,7 +709,7 @@ class NonstopAgent(LocalElasticAgent):
         roots = [d for _, d in decisions if d.root_cause]
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
         self._act((roots or [d for _, d in decisions])[0],
-                  culprit_hosts=[self.cfg.host] if roots else [])  # fmt: skip
+                  culprit_hosts=(roots[0].hosts or [self.cfg.host]) if roots else [])  # fmt: skip
 
     def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}

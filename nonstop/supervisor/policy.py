@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
+from nonstop.runtime.guards import EXIT_ROLLBACK
+from nonstop.supervisor import rollback
 
 # Lines that show a rank failed because a peer went away: consequences, not causes.
 PEER_ERROR = re.compile(
@@ -59,6 +61,11 @@ class FailureInfo:
     step: int | None = None
     hang_reason: str | None = None
     injected: str | None = None
+    anomalies: list[dict[str, Any]] = field(default_factory=list)
+    """The run's numerical-anomaly records (nonstop.runtime.guards), read when the rank exited
+    with EXIT_ROLLBACK."""
+    attempt: int | None = None
+    """The attempt the rank ran in (for the anomaly records)."""
 
 
 @dataclass
@@ -70,6 +77,8 @@ class Decision:
     signature: str = ""
     evidence: list[str] = field(default_factory=list)
     confidence: float = 0.0
+    hosts: list[str] = field(default_factory=list)
+    """The culprit nodes when the decision names them (empty: the failed rank's own)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"category": self.category, "action": self.action, "reason": self.reason,
@@ -155,6 +164,8 @@ class Policy:
     seen: dict[str, int] = field(default_factory=dict)
 
     def decide(self, info: FailureInfo) -> Decision:
+        if info.exit_code == EXIT_ROLLBACK:
+            return self._rollback(info)
         d = classify(info)
         if not d.root_cause:
             d.reason = f"secondary (a peer failed first): {d.reason}"
@@ -173,3 +184,17 @@ class Policy:
             d.action = "stop_and_page"
             d.reason += f"; the same failure at step {info.step} {count} times: deterministic"
         return d
+
+    def _rollback(self, info: FailureInfo) -> Decision:
+        """A rank exited for a rollback: the anomaly its guards agreed on (rollback.py). Every
+        rank of the job exits so; the first one read is the root cause, the others echo it."""
+        attempt = info.attempt
+        if attempt is None:
+            attempt = max((int(a.get("attempt", -1)) for a in info.anomalies), default=-1)
+        r = rollback.decide(info.anomalies, attempt)
+        key = f"rollback|attempt={attempt}"
+        first = key not in self.seen
+        self.seen[key] = self.seen.get(key, 0) + 1
+        return Decision(r["category"], r["action"], r["reason"], root_cause=first,
+                        signature=f"rollback|{r['category']}", evidence=r["evidence"],
+                        confidence=1.0, hosts=r["hosts"])  # fmt: skip
