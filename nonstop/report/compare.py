@@ -35,7 +35,14 @@ def full_summary(data: rd.ReportData) -> dict[str, Any]:
     for key, metric in (("peak_power_w", "power_w"), ("peak_temp_c", "temp_c")):
         values = [m[metric] for *_, m in data.telemetry if metric in m]
         s[key] = max(values) if values else None
+    if s.get("measured") is False:  # no steps: these are unknown, not zero
+        for key in UNMEASURED:
+            s[key] = None
     return s
+
+
+UNMEASURED = ("ettr", "productive_s", "final_step", "steps_total", "steps_lost", "ideal_step_s")
+"""Figures that rest on nonstop.runtime's steps: None in a run without them."""
 
 
 def _minus(b: Any, a: Any) -> float | None:

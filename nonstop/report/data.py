@@ -69,6 +69,9 @@ class ReportData:
     telemetry: list[tuple[float, int, str, str, dict[str, float]]] = field(default_factory=list)
     """(time, rank, host, source, metrics) of every telemetry sample."""
     warnings: list[str] = field(default_factory=list)
+    estimate: dict[str, Any] | None = None
+    """For a run without nonstop.runtime steps: progress estimated from collectives and the
+    logs (nonstop.report.unmeasured.estimate); None when steps were measured."""
 
 
 def load(run_dir: str | os.PathLike[str]) -> ReportData:
@@ -118,6 +121,8 @@ def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportD
             " GROUP BY attempt, step ORDER BY time")
     ]  # fmt: skip
     data.blocks = list(tl.checkpoint_blocks)
+    if os.fspath(run_dir):
+        _from_run_dir(data, Path(run_dir))
     data.steps = _steps(ledger)
     for r in ledger.rows("SELECT time, rank, host, source, metrics FROM telemetry ORDER BY time"):
         try:
@@ -127,6 +132,22 @@ def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportD
             continue
         data.telemetry.append((float(r[0]), int(r[1]), str(r[2]), str(r[3]), metrics))
     return data
+
+
+def _from_run_dir(data: ReportData, root: Path) -> None:
+    """What only the run directory has: each failed rank's own last lines (its exception or
+    last output, shown as the failure's detail instead of torchelastic's boilerplate) and, for
+    a run without steps, the estimate from collective progress."""
+    from nonstop.report import unmeasured
+
+    for f in data.summary["failures"]:
+        lines = unmeasured.last_lines(root, attempt=int(f["attempt"]), rank=f.get("rank"))
+        f["last_lines"] = lines
+        f["detail"] = unmeasured.failure_detail(f, lines)
+    data.summary["measured"] = bool(data.summary.get("steps_total"))
+    if not data.summary["measured"]:
+        data.estimate = unmeasured.estimate(root, wall_s=float(data.summary["wall_s"] or 0.0))
+        data.summary["estimate"] = data.estimate
 
 
 def _steps(ledger: Ledger) -> list[Step]:

@@ -42,15 +42,20 @@ def render(data: rd.ReportData) -> str:
     heat, note = charts.step_heatmap(data)
     metrics = rd.telemetry_metrics(data)
     power = ("power_w", "power (W)") if "power_w" in metrics else ("cpu_util_pct", "CPU use (%)")
+    where = _card(
+        "Where the time went",
+        "wall time stepped down by each kind of badput to the productive time",
+        charts.waterfall(data),
+        "waterfall",
+        legend=_badput_legend(),
+    )
+    if data.estimate is not None:  # no steps: the badput split would rest on nothing
+        where = _card("Progress, estimated", "the script does not report steps through "
+                      "nonstop.runtime: what its collectives and logs show", "", "",
+                      extra=_estimate_table(data.estimate))  # fmt: skip
     cards = [
         _headline(data),
-        _card(
-            "Where the time went",
-            "wall time stepped down by each kind of badput to the productive time",
-            charts.waterfall(data),
-            "waterfall",
-            legend=_badput_legend(),
-        ),
+        where,
         _card(
             "Timeline",
             "attempts, trained spans (green kept, orange redone), restart phases, "
@@ -151,7 +156,39 @@ def _badput_legend() -> str:
     ) + "</div>"  # fmt: skip
 
 
+def _unmeasured_headline(data: rd.ReportData) -> str:
+    """No steps: ETTR, productive time and the final step are not measured; the estimate from
+    collective progress is shown as one, with its basis."""
+    s, est = data.summary, data.estimate or {}
+    figs = [(dur(s["wall_s"]), "wall time"),
+            (dur(est.get("collective_s")), "collectives advancing (estimate)"),
+            ("-" if est.get("ettr_at_most") is None else f"{est['ettr_at_most']:.1%}",
+             "ETTR at most (estimate)"),
+            (str(s["attempts"]), "attempts"),
+            (failure_count(s["failures"]), "failures (root causes)"),
+            ("not measured", "steps")]  # fmt: skip
+    cells = "".join(f"<div><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in figs)
+    return (f'<section class="card headline" id="headline"><div><h2>Effective training time'
+            f' ratio</h2><p class="sub">{escape(str(est.get("why", "")))}</p>'
+            f'<div class="ettr unmeasured" data-ettr="">not measured</div>'
+            f'<p class="note">estimate from {escape(str(est.get("basis", "nothing")))}</p>'
+            f'</div><div class="figs">{cells}</div></section>')  # fmt: skip
+
+
+def _estimate_table(est: dict[str, Any]) -> str:
+    rows = []
+    for a in est.get("attempts", []):
+        r = a.get("resumed_from")
+        rows.append([a["attempt"], "not seen" if a["collectives"] is None else a["collectives"],
+                     "not seen" if a["active_s"] is None else dur(a["active_s"]),
+                     f"step {r['step']}: {r['line']}" if r else ""])  # fmt: skip
+    return _table(["attempt", "collectives", "advancing", "resumed from (log)"], rows,
+                  numeric=frozenset({1, 2}))  # fmt: skip
+
+
 def _headline(data: rd.ReportData) -> str:
+    if data.estimate is not None:
+        return _unmeasured_headline(data)
     s = data.summary
     ettr = s["ettr"]
     grade = "good" if ettr >= 0.9 else "fair" if ettr >= 0.7 else "poor"
@@ -196,7 +233,8 @@ def _table(head: list[str], rows: list[list[Any]], numeric: frozenset[int] = fro
             f"{escape('' if v is None else str(v))}</td>" for i, v in enumerate(r)) + "</tr>"
         for r in rows
     )  # fmt: skip
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+    # inside a scroller: a wide table scrolls in its card, never the page sideways
+    return f'<div class="scroll"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _failure_table(data: rd.ReportData) -> str:
@@ -207,11 +245,16 @@ def _failure_table(data: rd.ReportData) -> str:
     for fl in fails:
         cat = fl.get("category") or taxonomy.UNKNOWN
         name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
+        detail = fl.get("detail") or fl.get("message") or ""
         rows.append([fl["attempt"], f"t+{fl['time'] - data.start:.1f} s", fl["rank"], fl["host"],
-                     name, fl["action"], str(fl.get("message") or "")[:300]])  # fmt: skip
+                     name, fl["action"], str(detail)[:300]])  # fmt: skip
     table = _table(["attempt", "when", "rank", "host", "category", "action", "detail"], rows)
     summary = f"{failure_count(fails)} failure(s)"
-    return f"<details open><summary>{summary}</summary>{table}</details>"
+    own = "".join(
+        f"<details><summary>attempt {fl['attempt']}, rank {fl['rank']}: its last lines</summary>"
+        f"<pre>{escape(chr(10).join(fl['last_lines']))}</pre></details>"
+        for fl in fails if fl.get("last_lines"))  # fmt: skip
+    return f"<details open><summary>{summary}</summary>{table}{own}</details>"
 
 
 def _checkpoint_note(data: rd.ReportData) -> str:

@@ -83,7 +83,8 @@ def _write(w: Any, data: rd.ReportData) -> None:
     summary = full_summary(data)
     final = summary["final_step"] if summary["final_step"] is not None else 0
     for figure in ("ettr", "wall_s", "productive_s"):
-        w.add_scalar(f"goodput/{figure}", summary[figure], final, walltime=data.end)
+        if summary[figure] is not None:  # None: not measured (a script without nonstop.runtime)
+            w.add_scalar(f"goodput/{figure}", summary[figure], final, walltime=data.end)
     for cat, secs in summary["badput_s"].items():
         w.add_scalar(f"badput/{cat}_s", secs, final, walltime=data.end)
     for cat, n in summary["failures_by_category"].items():

@@ -53,6 +53,8 @@ def _bar(share: float, width: int = 12) -> str:
 
 def headline(summary: dict[str, Any]) -> Panel:
     """ETTR in large type with the run's key figures, as one panel."""
+    if summary.get("measured") is False:
+        return _unmeasured_headline(summary)
     ettr = summary["ettr"]
     color = "green" if ettr >= 0.9 else "yellow" if ettr >= 0.7 else "red"
     title = Text.assemble(("ETTR ", "bold"), (f"{ettr:.1%}", f"bold {color}"),
@@ -111,9 +113,10 @@ def failures_table(failures: list[dict[str, Any]]) -> Table:
     for f in failures:
         cat = f.get("category") or "unknown"
         name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
-        detail = f.get("message") or f.get("signal") or f"exit {f.get('exit_code')}"
+        detail = f.get("detail") or f.get("message") or f.get("signal") or (
+            f"exit {f.get('exit_code')}")  # fmt: skip
         t.add_row(str(f.get("attempt")), str(f.get("rank")), str(f.get("host")), name,
-                  str(f.get("action")), str(detail)[:80])  # fmt: skip
+                  str(f.get("action")), str(detail)[:160])  # fmt: skip
     return t
 
 
@@ -122,24 +125,65 @@ def restarts_table(restarts: list[dict[str, Any]], limit: int = 6) -> Table:
     its workers started (warm standbys or cold) and where its state came from."""
     shown = restarts[-limit:]
     more = f", the last {limit} of {len(restarts)}" if len(restarts) > limit else ""
-    t = Table(title=f"Restarts: seconds per phase{more}")
+    # the title is the caption above the table: kept short enough not to wrap over a
+    # one-restart table; a restart without a measured total gets "-", and no blank total row
+    t = Table(title=f"Restarts (s){more}", title_justify="left")
     t.add_column("phase", no_wrap=True)
     for r in shown:
         t.add_column(f"→ {r['attempt']}", justify="right", no_wrap=True)
-    t.add_row("workers", *[r["path"] or "?" for r in shown])
-    t.add_row("state from", *[r["source"] or "?" for r in shown])
+    t.add_row("workers", *[r["path"] or "-" for r in shown])
+    t.add_row("state from", *[r["source"] or "-" for r in shown])
     for col in RESTART_COLUMNS:
         if any(col in r["phases"] for r in shown):
-            t.add_row(col, *[f"{r['phases'][col]:.2f}" if col in r["phases"] else ""
+            t.add_row(col, *[f"{r['phases'][col]:.2f}" if col in r["phases"] else "-"
                              for r in shown])  # fmt: skip
-    t.add_row("total", *["" if r["total_s"] is None else f"{r['total_s']:.2f}" for r in shown])
+    if any(r["total_s"] is not None for r in shown):
+        t.add_row("total", *["-" if r["total_s"] is None else f"{r['total_s']:.2f}"
+                             for r in shown])  # fmt: skip
+    return t
+
+
+def _unmeasured_headline(summary: dict[str, Any]) -> Panel:
+    """A run without nonstop.runtime steps: what is not measured and why, and the estimate
+    from collective progress, labelled as one; never a made-up zero."""
+    est = summary.get("estimate") or {}
+    title = Text.assemble(("ETTR ", "bold"), ("not measured", "bold yellow"),
+                          f"  ({est.get('why', 'no steps reported')})")  # fmt: skip
+    figs = [("wall time", dur(summary["wall_s"])), ("attempts", str(summary["attempts"])),
+            ("failures", failure_count(summary["failures"]))]  # fmt: skip
+    if est.get("collective_s") is not None:
+        figs.insert(1, ("collectives advancing (estimate)", dur(est["collective_s"])))
+        figs.append(("ETTR at most (estimate)", f"{est['ettr_at_most']:.1%}"))
+    line = Text("   ").join(Text.assemble((k + " ", "dim"), v) for k, v in figs)
+    basis = Text(f"estimate from {est.get('basis', 'nothing')}", style="dim")
+    return Panel(Group(title, line, basis), title=summary.get("run_id") or "nonstop report",
+                 title_align="left", expand=False)  # fmt: skip
+
+
+def estimate_table(summary: dict[str, Any]) -> Table:
+    """Per attempt, what an unmodified script left: collectives completed by every rank, the
+    seconds in which they advanced, and where the logs say it resumed from."""
+    est = summary.get("estimate") or {}
+    t = Table(title="Progress, estimated from collectives (no nonstop.runtime steps)")
+    for col in ("attempt", "collectives", "advancing", "resumed from"):
+        t.add_column(col, no_wrap=col != "resumed from", justify="right" if col in (
+            "collectives", "advancing") else "left")  # fmt: skip
+    for a in est.get("attempts", []):
+        r = a.get("resumed_from")
+        t.add_row(str(a["attempt"]),
+                  "not seen" if a["collectives"] is None else str(a["collectives"]),
+                  "not seen" if a["active_s"] is None else dur(a["active_s"]),
+                  f"step {r['step']}: {r['line'][:60]}" if r else "-")  # fmt: skip
     return t
 
 
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     console.print(headline(summary))
-    console.print(goodput_table(summary))
+    if summary.get("measured") is False:
+        console.print(estimate_table(summary))
+    else:
+        console.print(goodput_table(summary))
     if summary["failures"]:
         console.print(failures_table(summary["failures"]))
     if summary.get("restarts"):

@@ -35,8 +35,12 @@ def test_json_keeps_every_key_and_agrees_with_the_ledger(runs: tuple[Path, Path]
     out = _json(capsys, str(runs[0]))
     assert set(out) >= STABLE
     ref = summarize_run(runs[0]).to_dict()
-    for key in STABLE - {"warnings"}:
+    for key in STABLE - {"warnings", "failures"}:
         assert out[key] == ref[key], key
+    # each failure keeps the ledger's keys; the report adds the rank's last lines and a detail
+    assert [{k: f[k] for k in r} for f, r in zip(out["failures"], ref["failures"])] == ref[
+        "failures"]  # fmt: skip
+    assert all("detail" in f and "last_lines" in f for f in out["failures"])
     assert out["warnings"] == []
     assert out["run_id"] == "before"
     assert out["failures_by_category"] == {"nccl_watchdog_timeout": 1}

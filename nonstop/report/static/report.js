@@ -40,4 +40,7 @@
     if (ok) { rendered++; }
   }
   document.body.setAttribute("data-charts-rendered", String(rendered));
+  // the page must not scroll sideways (wide tables scroll inside their card instead)
+  document.body.setAttribute("data-page-width", String(document.documentElement.scrollWidth));
+  document.body.setAttribute("data-view-width", String(document.documentElement.clientWidth));
 })();
