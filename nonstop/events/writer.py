@@ -2,7 +2,10 @@
 
 `emit()` puts the record on a bounded queue and returns; a daemon thread writes batches and
 flushes them. When the queue is full the record is dropped and counted (`dropped`): monitoring
-must never slow or kill training. The writer flushes at interpreter exit and on SIGTERM (then
+must never slow or kill training. The counts of dropped and unwritable records are reported:
+the writer thread keeps them in a small file beside the stream (rank-R.losses.json, rewritten
+after each batch in which they grew, so a SIGKILL keeps them), which `nonstop report` shows, and
+`close()` says them once on stderr. The writer flushes at interpreter exit and on SIGTERM (then
 lets the previous SIGTERM behaviour happen), so an orderly stop loses nothing; a SIGKILL loses at
 most what was queued and a torn last line, which the reader skips.
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import queue
 import signal
@@ -49,6 +53,7 @@ class EventWriter:
         self.run_id, self.attempt, self.rank, self.host = run_id, attempt, rank, host
         self.dropped = 0
         self.write_errors = 0
+        self._reported = (0, 0)
         self._flush_interval_s = flush_interval_s
         self._queue: queue.Queue[object] = queue.Queue(maxsize=max_queue)
         self._closed = False
@@ -97,8 +102,28 @@ class EventWriter:
         with contextlib.suppress(queue.Full):
             self._queue.put(_STOP, timeout=timeout_s)
         self._thread.join(timeout_s)
+        self._report_losses()
+        if self.dropped or self.write_errors:
+            print(f"nonstop: rank {self.rank} lost {self.dropped} event record(s) to a full "
+                  f"queue and {self.write_errors} to write errors ({self.path})",
+                  file=sys.stderr)  # fmt: skip
         with contextlib.suppress(Exception):
             atexit.unregister(self.close)
+
+    @property
+    def losses_path(self) -> Path:
+        return losses_path(self.path)
+
+    def _report_losses(self) -> None:
+        """Rewrite the losses file when the counts grew (atomically; failures survived)."""
+        counts = (self.dropped, self.write_errors)
+        if counts == self._reported:
+            return
+        self._reported = counts
+        with contextlib.suppress(OSError):
+            tmp = self.losses_path.with_name(self.losses_path.name + ".tmp")
+            tmp.write_text(json.dumps({"dropped": counts[0], "write_errors": counts[1]}))
+            os.replace(tmp, self.losses_path)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -143,6 +168,7 @@ class EventWriter:
                 self.write_errors += 1
                 print(f"nonstop: could not write events to {self.path}: {e}", file=sys.stderr)
             finally:
+                self._report_losses()
                 for _ in batch:
                     self._queue.task_done()
         with contextlib.suppress(OSError):
@@ -158,3 +184,18 @@ class EventWriter:
         else:  # default: die of SIGTERM as if we had not been here
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTERM)
+
+
+def losses_path(events_path: str | os.PathLike[str]) -> Path:
+    """rank-R.jsonl -> rank-R.losses.json, beside it."""
+    p = Path(events_path)
+    return p.with_name(p.name.removesuffix(".jsonl") + ".losses.json")
+
+
+def read_losses(events_path: str | os.PathLike[str]) -> tuple[int, int]:
+    """(dropped, write_errors) a stream's writer reported; (0, 0) when it reported none."""
+    try:
+        d = json.loads(losses_path(events_path).read_text())
+        return int(d.get("dropped", 0)), int(d.get("write_errors", 0))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0, 0

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from nonstop import rundir, taxonomy
 from nonstop.events import EventWarning
+from nonstop.events.writer import read_losses
 from nonstop.ledger import Ledger, open_run, summarize
 from nonstop.ledger.goodput import StepSpan, surviving
 from nonstop.ledger.restarts import restarts
@@ -80,7 +81,8 @@ def load(run_dir: str | os.PathLike[str]) -> ReportData:
         warnings.simplefilter("always", EventWarning)
         with open_run(run_dir) as ledger:
             data = from_ledger(ledger, run_dir)
-    data.warnings = [str(w.message) for w in caught if issubclass(w.category, EventWarning)]
+    data.warnings = [str(w.message) for w in caught if issubclass(w.category, EventWarning)] + (
+        data.warnings)  # fmt: skip
     return data
 
 
@@ -144,6 +146,15 @@ def _from_run_dir(data: ReportData, root: Path) -> None:
         lines = unmeasured.last_lines(root, attempt=int(f["attempt"]), rank=f.get("rank"))
         f["last_lines"] = lines
         f["detail"] = unmeasured.failure_detail(f, lines)
+    lost = 0
+    for path in sorted((root / "events").glob("attempt-*/rank-*.jsonl")):
+        dropped, errors = read_losses(path)
+        if dropped or errors:
+            lost += dropped + errors
+            data.warnings.append(f"{path.parent.name}, {path.stem}: its event writer lost "
+                                 f"{dropped} record(s) to a full queue and {errors} to write "
+                                 "errors; figures from its events miss them")  # fmt: skip
+    data.summary["events_lost"] = lost
     data.summary["measured"] = bool(data.summary.get("steps_total"))
     if not data.summary["measured"]:
         data.estimate = unmeasured.estimate(root, wall_s=float(data.summary["wall_s"] or 0.0))

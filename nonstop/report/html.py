@@ -38,7 +38,7 @@ def render(data: rd.ReportData) -> str:
     if data.warnings:
         shown = "<br>".join(escape(w) for w in data.warnings[:5])
         more = f" (and {len(data.warnings) - 5} more)" if len(data.warnings) > 5 else ""
-        parts.append(f'<div class="warn">Skipped event lines{more}:<br>{shown}</div>')
+        parts.append(f'<div class="warn">Skipped or lost event records{more}:<br>{shown}</div>')
     heat, note = charts.step_heatmap(data)
     metrics = rd.telemetry_metrics(data)
     power = ("power_w", "power (W)") if "power_w" in metrics else ("cpu_util_pct", "CPU use (%)")
