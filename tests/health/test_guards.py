@@ -1,0 +1,112 @@
+"""The guards' decision (nonstop.runtime.guards): pure functions of every rank's row."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from nonstop.runtime import guards as g
+
+
+def rows(*losses, grad=None, fps=None):
+    out = []
+    for i, loss in enumerate(losses):
+        fp = None if fps is None else fps[i]
+        out.append(g.make_row(loss=loss, grad_norm=grad, fingerprint=fp))
+    return out
+
+
+def warm(guards, n=30, loss=3.0, jitter=0.05):
+    for s in range(n):
+        assert guards.decide(s, rows(loss + jitter * ((s * 7) % 5 - 2), loss)) is None
+
+
+def test_config_spec_parses_validates_and_turns_off():
+    c = g.GuardConfig.from_spec("spike_z=8, fingerprint-every=100,skip_batches=0")
+    assert (c.spike_z, c.fingerprint_every, c.skip_batches) == (8.0, 100, 0)
+    assert not g.GuardConfig.from_spec("off").enabled
+    assert g.GuardConfig.from_spec("") == g.GuardConfig()
+    for bad, field in [("window=0", "window"), ("spike_z=-1", "spike_z"), ("nope=1", "nope"),
+                       ("spike_ratio=0.5", "spike_ratio"), ("window=abc", "window"),
+                       ("min_history=50,window=10", "min_history")]:  # fmt: skip
+        with pytest.raises(ValueError, match=field):
+            g.GuardConfig.from_spec(bad)
+
+
+def test_nan_on_one_rank_is_named_from_step_zero():
+    guards = g.Guards(g.GuardConfig())
+    a = guards.decide(0, rows(2.0, math.nan, 2.0))
+    assert a is not None and (a.kind, a.ranks, a.category) == ("nan", [1], "numerical_nan")
+    # a NaN loss spreads through DDP's all-reduce to every gradient: the loss's rank is named
+    a = guards.decide(1, [g.make_row(loss=1.0, grad_norm=math.inf),
+                          g.make_row(loss=math.inf, grad_norm=math.inf)])  # fmt: skip
+    assert a.ranks == [1] and "loss" in a.detail
+
+
+def test_spike_needs_history_and_a_robust_outlier():
+    guards = g.Guards(g.GuardConfig(min_history=20))
+    assert guards.decide(0, rows(100.0, 100.0)) is None  # no baseline yet: not called
+    guards = g.Guards(g.GuardConfig(min_history=20))
+    warm(guards)
+    a = guards.decide(30, rows(50.0, 50.0))
+    assert a is not None and a.kind == "spike" and a.baseline == pytest.approx(3.0, abs=0.1)
+    assert a.score > 6
+    # the spike did not enter the baseline: the next normal step is fine
+    assert guards.decide(31, rows(3.0, 3.0)) is None
+
+
+def test_falling_loss_and_ordinary_noise_are_not_spikes():
+    guards = g.Guards(g.GuardConfig(min_history=10))
+    for s in range(200):
+        loss = 6.0 * math.exp(-s / 50) + 2.0 + 0.05 * math.sin(s * 1.7)
+        assert guards.decide(s, rows(loss, loss)) is None, s
+
+
+def test_flat_loss_needs_the_ratio_too():
+    guards = g.Guards(g.GuardConfig(min_history=5))
+    for s in range(10):
+        guards.decide(s, rows(2.0, 2.0))
+    # MAD is 0: any rise is infinitely many MADs, but 2.1 is within spike_ratio 1.1 of 2.0
+    assert guards.decide(10, rows(2.1, 2.1)) is None
+    assert guards.decide(11, rows(2.5, 2.5)).kind == "spike"
+
+
+def test_gradient_norm_spike_has_its_own_threshold():
+    guards = g.Guards(g.GuardConfig(min_history=10, grad_z=10))
+    for s in range(20):
+        guards.decide(s, rows(3.0, 3.0, grad=1.0 + 0.01 * (s % 3)))
+    assert guards.decide(20, rows(3.0, 3.0, grad=1.05)) is None
+    a = guards.decide(21, rows(3.0, 3.0, grad=40.0))
+    assert a.kind == "spike" and "gradient norm" in a.detail
+
+
+def test_fingerprints_name_the_minority_and_remember_the_last_agreement():
+    guards = g.Guards(g.GuardConfig())
+    assert guards.decide(9, rows(3, 3, 3, fps=[7, 7, 7])) is None
+    assert guards.last_agreed_step == 9
+    a = guards.decide(19, rows(3, 3, 3, fps=[7, 2**63 + 5, 7]))
+    assert (a.kind, a.ranks, a.majority, a.last_good_step) == ("sdc", [1], True, 9)
+    assert a.fingerprints[1] == f"{2**63 + 5:016x}"
+
+
+def test_two_replicas_that_differ_are_a_tie():
+    a = g.Guards(g.GuardConfig()).decide(4, rows(3, 3, fps=[1, 2]))
+    assert (a.ranks, a.majority) == ([0, 1], False)
+    assert "no majority" in a.detail
+
+
+@pytest.mark.parametrize("x", [0, 1, 2**16 - 1, 2**40 + 3, 2**64 - 1])
+def test_64_bit_fingerprints_survive_the_float64_sum(x):
+    assert g.join64(g.split64(x)) == x
+    assert all(c == int(c) and c < 2**16 for c in g.split64(x))
+
+
+def test_anomaly_records_and_the_skip_plan(tmp_path):
+    assert g.read_anomalies(tmp_path) == [] and g.skip_plan(tmp_path) == {}
+    g.write_anomaly(tmp_path, {"kind": "spike", "attempt": 1, "step": 40, "skip_batches": 5})
+    g.write_anomaly(tmp_path, {"kind": "nan", "attempt": 0, "step": 12})
+    (tmp_path / g.HEALTH_DIR / "anomaly-9-9.json").write_text("{torn")
+    got = g.read_anomalies(tmp_path)
+    assert [(a["attempt"], a["kind"]) for a in got] == [(0, "nan"), (1, "spike")]
+    assert g.skip_plan(tmp_path) == {40: 5}

@@ -1,0 +1,174 @@
+"""The proof of training health (docs/health.md), with real `nonstop run` processes on gloo:
+
+- a bit flipped in one replica's parameters is detected within K steps, the rank is named, and
+  the run ends with parameters bitwise identical to a fault-free run's (`state_sha256` of the
+  `finished` lifecycle event);
+- the same when the only check is the one before each checkpoint (fingerprint_every=0);
+- a NaN once: rollback, the same final state; a NaN that recurs: stop and page (exit 3);
+- a loss spike: rollback, the skipped batches recorded, training recovers;
+- a corrupted replica again after the re-run: the node is excluded (exit 93).
+
+`--ordered-allreduce` sums gradients in rank order: with 3 ranks a ring all-reduce rounds
+differently once DDP rebuilds its buckets, which every resumed process does (train.py).
+
+    .venv/bin/pytest tests/health -m slow
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
+        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
+STEPS = 30
+K = 5
+
+
+def run(run_dir: Path, nproc: int, *inject: str, health: str = f"fingerprint_every={K}",
+        timeout: float = 300) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    env = dict(os.environ, NONSTOP_HEALTH=health)
+    env.pop("NONSTOP_FAULTS", None)
+    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", str(nproc),
+           "--run-dir", str(run_dir), *(x for s in inject for x in ("--inject", s)),
+           "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(STEPS),
+           "--checkpoint-every", "5", "--ordered-allreduce"]  # fmt: skip
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def finished_sha(run_dir: Path) -> str:
+    """state_sha256 of rank 0's `finished` event (the newest attempt that finished)."""
+    from nonstop.events import read_events
+
+    shas = []
+    for path in sorted(run_dir.glob("events/attempt-*/rank-0.jsonl")):
+        events, _ = read_events(path)
+        shas += [e.payload["state_sha256"] for e in events
+                 if e.kind == "lifecycle" and e.payload.get("phase") == "finished"]  # fmt: skip
+    assert len(shas) == 1, shas
+    return shas[0]
+
+
+def anomalies(run_dir: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((run_dir / "health").glob("anomaly-*.json"))]
+
+
+def ledger(run_dir: Path, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(run_dir / "ledger.db")
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """Fault-free runs' final parameters, by world size (made once, on first use)."""
+    cache: dict[int, str] = {}
+
+    def get(nproc: int) -> str:
+        if nproc not in cache:
+            d = tmp_path_factory.mktemp(f"ref{nproc}") / "run"
+            r = run(d, nproc)
+            assert r.returncode == 0, r.stdout + r.stderr
+            assert anomalies(d) == []  # no false alarm in a healthy run
+            cache[nproc] = finished_sha(d)
+        return cache[nproc]
+
+    return get
+
+
+@pytest.mark.timeout(700)
+def test_bitflip_on_one_replica_is_named_rolled_back_and_leaves_no_trace(tmp_path, reference):
+    d = tmp_path / "run"
+    r = run(d, 3, "bitflip@step=12,rank=1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (a,) = anomalies(d)
+    assert (a["kind"], a["ranks"], a["majority"]) == ("sdc", [1], True)
+    assert 12 <= a["step"] < 12 + K  # detected within K steps
+    fps = a["fingerprints"]
+    assert fps["0"] == fps["2"] != fps["1"]
+    ((cat, action),) = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1")
+    assert (cat, action) == ("silent_data_corruption", "restart")
+    assert finished_sha(d) == reference(3)  # bitwise identical to the fault-free run
+
+
+@pytest.mark.timeout(700)
+def test_bitflip_is_caught_before_a_checkpoint_could_keep_it(tmp_path, reference):
+    d = tmp_path / "run"
+    r = run(d, 2, "bitflip@step=12,rank=1", health="fingerprint_every=0")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (a,) = anomalies(d)
+    # the only check is the one before the save of step 15: two replicas are a tie
+    assert (a["kind"], a["step"], a["ranks"], a["majority"]) == ("sdc", 14, [0, 1], False)
+    committed = ledger(d, "SELECT step FROM checkpoints WHERE attempt = 0 AND phase = 'committed'"
+                          " AND rank = 0")  # fmt: skip
+    assert max(s for (s,) in committed) <= 12  # the corrupted step 15 was never saved
+    assert finished_sha(d) == reference(2)
+
+
+@pytest.mark.timeout(700)
+def test_nan_once_rolls_back_to_the_same_final_state(tmp_path, reference):
+    d = tmp_path / "run"
+    r = run(d, 2, "nan@step=12,rank=1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (a,) = anomalies(d)
+    assert (a["kind"], a["step"], a["ranks"]) == ("nan", 12, [1])
+    rows = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1")
+    assert rows == [("numerical_nan", "restart")]
+    # resumed from the newest checkpoint before the NaN (a save deferred while the previous
+    # one wrote may land a step late: 10 or 11)
+    saved = ledger(d, "SELECT MAX(step) FROM checkpoints WHERE attempt = 0 AND phase = 'committed'")
+    loaded = ledger(d, "SELECT step FROM checkpoints WHERE attempt = 1 AND phase = 'loaded'")
+    assert {s for (s,) in loaded} == {saved[0][0]} and 10 <= saved[0][0] <= 12
+    assert finished_sha(d) == reference(2)
+
+
+@pytest.mark.timeout(400)
+def test_nan_that_recurs_after_the_rollback_stops_and_pages(tmp_path):
+    d = tmp_path / "run"
+    r = run(d, 2, "nan@step=12,rank=1,attempt=*")
+    assert r.returncode == 3, r.stdout + r.stderr  # EXIT_PAGE: a human must look
+    assert [a["attempt"] for a in anomalies(d)] == [0, 1]
+    rows = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1 ORDER BY attempt")
+    assert rows == [("numerical_nan", "restart"), ("numerical_nan", "stop_and_page")]
+    assert "NaN/Inf again at step 12" in r.stdout
+
+
+@pytest.mark.timeout(400)
+def test_loss_spike_rolls_back_skips_the_batches_and_recovers(tmp_path):
+    d = tmp_path / "run"
+    r = run(d, 2, "spike@step=20", health=f"fingerprint_every={K},min_history=10,skip_batches=4")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (a,) = anomalies(d)  # the poisoned batch was skipped: no second spike
+    assert (a["kind"], a["step"], a["skip_batches"]) == ("spike", 20, 4)
+    assert a["value"] > 100 * a["baseline"]
+    ((reason,),) = ledger(d, "SELECT reason FROM actions WHERE action = 'skip_batches'")
+    assert "step 20: skipped 4 batch(es), data positions 20..24" in reason
+    assert ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1") == [
+        ("loss_spike", "restart")
+    ]
+    losses = [x for (x,) in ledger(d, "SELECT loss FROM steps WHERE attempt = 1 AND rank = 0 "
+                                      "ORDER BY step")]  # fmt: skip
+    assert len(losses) == STEPS - 20 and all(math.isfinite(x) and x < 10 for x in losses)
+    finished_sha(d)  # it finished
+
+
+@pytest.mark.timeout(400)
+def test_a_replica_corrupted_again_after_the_rerun_excludes_its_node(tmp_path):
+    d = tmp_path / "run"
+    r = run(d, 3, "bitflip@step=12,rank=2,attempt=*")
+    assert r.returncode == 93, r.stdout + r.stderr  # EXIT_EXCLUDE: do not requeue here
+    assert [(a["attempt"], a["ranks"]) for a in anomalies(d)] == [(0, [2]), (1, [2])]
+    rows = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1 ORDER BY attempt")
+    assert rows == [("silent_data_corruption", "restart"), ("silent_data_corruption",
+                                                             "exclude_node")]  # fmt: skip
