@@ -41,7 +41,10 @@ from typing import Final
 from nonstop.errors import UserError
 
 ENV_FAULTS: Final = "NONSTOP_FAULTS"
-KINDS: Final = ("crash", "hang", "slow", "exception", "diskfull")
+KINDS: Final = ("crash", "hang", "slow", "exception", "diskfull", "bitflip", "nan", "spike")
+NUMERIC: Final = frozenset({"bitflip", "nan", "spike"})
+"""Faults the training step applies itself (nonstop.runtime.guards, the script's loss)."""
+SPIKE_FACTOR: Final = 1000.0
 HANG_HOW: Final = ("sigstop", "sleep", "collective")
 
 
@@ -60,6 +63,8 @@ class Fault:
     signal: str | None = None
     code: int = 1
     xid: int | None = None
+    bit: int = 12
+    """bitflip: which bit of the element flips (0 = least significant)."""
     how: str = "sigstop"
     factor: float = 1.0
     from_step: int = 0
@@ -84,7 +89,7 @@ def parse(spec: str) -> Fault:
         if not eq:
             raise UserError(f"fault {spec!r}: {item!r} is not key=value")
         try:
-            if key in ("rank", "step", "code", "from", "to", "xid"):
+            if key in ("rank", "step", "code", "from", "to", "xid", "bit"):
                 kw[{"from": "from_step", "to": "to_step"}.get(key, key)] = int(value)
             elif key == "attempt":
                 kw["attempt"] = None if value == "*" else int(value)
@@ -106,8 +111,18 @@ def parse(spec: str) -> Fault:
                 raise UserError(f"fault {spec!r}: unknown key {key!r}")
         except ValueError:
             raise UserError(f"fault {spec!r}: {key}={value!r} is not a number") from None
+    if kind == "spike":  # data is data: a poisoned batch is poisoned in every attempt
+        kw.setdefault("attempt", None)
+        kw.setdefault("factor", SPIKE_FACTOR)
     f = Fault(**kw)  # type: ignore[arg-type]
-    if f.kind == "slow":
+    if f.kind in NUMERIC:
+        if f.step is None:
+            raise UserError(f"fault {spec!r}: {f.kind} needs step=N (it happens inside a step)")
+        if f.kind == "spike" and (f.factor <= 1.0 or f.rank is not None):
+            raise UserError(f"fault {spec!r}: spike needs factor > 1 and no rank")
+        if f.bit > 63:
+            raise UserError(f"fault {spec!r}: bit={f.bit}: a parameter has at most 64 bits")
+    elif f.kind == "slow":
         if f.factor <= 1.0:
             raise UserError(f"fault {spec!r}: slow needs factor > 1, got {f.factor}")
     elif f.step is None and f.after_s is None:
@@ -159,12 +174,43 @@ class Injector:
     def on_step(self, step: int) -> None:
         """Called at the start of each step: fire step-keyed faults."""
         for f in self.faults:
-            if f.step == step and f.kind != "slow":
+            if f.step == step and f.kind != "slow" and f.kind not in NUMERIC:
                 self._fire(f, f"at step {step}")
             elif f.kind == "diskfull" and f.to_step == step and self.disk_full:
                 self.disk_full = False  # the disk was cleaned up
                 if self.on_disk_full is not None:
                     self.on_disk_full(False)
+
+    def loss_scale(self, step: int, batch: int | None = None) -> float:
+        """What the script multiplies this step's loss by: NaN for `nan@step=S` on this rank at
+        step S, the factor for `spike@step=B` when it trains on batch B (the batch a fault-free
+        run trains on at step B; None: the step's number), else 1.0."""
+        scale = 1.0
+        for f in self.faults:
+            if f.kind == "nan" and f.step == step:
+                self._note(f, f"at step {step}")
+                scale = math.nan
+            elif f.kind == "spike" and f.step == (step if batch is None else batch):
+                self._note(f, f"at step {step} (batch {f.step})")
+                scale *= f.factor
+        return scale
+
+    def bitflip_due(self, step: int) -> Fault | None:
+        """The bitflip fault to apply after step `step`'s optimizer step, if one is due (the
+        runtime flips the bit: nonstop.checkpoint.fingerprint.flip_bit)."""
+        for f in self.faults:
+            if f.kind == "bitflip" and f.step == step and self._note(f, f"after step {step}"):
+                return f
+        return None
+
+    def _note(self, f: Fault, when: str) -> bool:
+        if f.spec in self._fired:
+            return False
+        self._fired.add(f.spec)
+        msg = f"injected {f.kind} {when} on rank {self.rank} ({f.spec})"
+        self.report(f, msg)
+        print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
+        return True
 
     def on_tick(self, elapsed_s: float) -> None:
         """Called periodically by the bootstrap thread: fire time-keyed faults that can fire
