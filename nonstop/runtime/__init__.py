@@ -104,6 +104,8 @@ class Runtime:
         self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
         self.health = Health(self)
         """Numerical guards and replica fingerprints (`rt.health.watch(model)`; guards.py)."""
+        self.phases_seen: set[str] = set()
+        """Lifecycle phases this process has emitted (the bootstrap adds `finished` once)."""
         self.stop_at: int | None = None
         """Set (by the bootstrap's watcher) when this rank reads a planned stop: the step the
         agent saw last when it planned (see nonstop.supervisor.control, planned_stop_due)."""
@@ -176,6 +178,7 @@ class Runtime:
 
     def lifecycle(self, phase: str, **payload: Any) -> None:
         """attempt_start, pg_ready, resumed (step=last loaded step), finished."""
+        self.phases_seen.add(phase)
         self.emit("lifecycle", phase=phase, **payload)
 
     def failure(self, exc: BaseException) -> None:

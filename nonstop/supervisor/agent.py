@@ -45,9 +45,10 @@ from nonstop.supervisor.ctl import LiveSettings, describe
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
-from nonstop.supervisor.watchdog import Hang, Watchdog
+from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
+ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -348,10 +349,12 @@ class NonstopAgent(LocalElasticAgent):
         self.attempt_start = start
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
+        self._save_learned()  # what the last attempt taught, before it is replaced
         self.watchdog = Watchdog(
             ranks=list(range(world)), hang_timeout_s=self._hang_timeout_s,
             startup_timeout_s=self.cfg.startup_timeout_s,
             section_timeout_s=self.cfg.section_timeout_s,
+            learned=Learned.load(learned_path(self.cfg.run_dir.root)),
         )  # fmt: skip
         self.offsets = {}
         from nonstop.diagnose.stragglers import StragglerDetector
@@ -420,8 +423,9 @@ class NonstopAgent(LocalElasticAgent):
         result = super()._monitor_workers(worker_group)
         self._apply_settings()
         self._poll_events()
-        self._refill_standbys()
+        self._note_exited(worker_group)
         kernel_log.poll_for(self, self.cfg.run_dir.root, self.cfg.host)  # cheap, rate-limited
+        self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)
         except Exception as e:
@@ -645,8 +649,27 @@ class NonstopAgent(LocalElasticAgent):
             return None
         return float(wall) / n if n and wall else None
 
+    def _note_exited(self, worker_group: WorkerGroup) -> None:
+        """Ranks whose process is gone (exited 0 while a peer still runs, say) are done: the
+        watchdog allows the others their exit and never names a finished rank."""
+        if self.watchdog is None:
+            return
+        for w in worker_group.workers:
+            if w.id is not None and _proc_state(w.id) in (None, "Z"):
+                self.watchdog.exited(w.global_rank)
+
+    def _save_learned(self) -> None:
+        """The watchdog's learned timeouts, for the next attempt and the next run."""
+        if self.watchdog is None:
+            return
+        try:
+            self.watchdog.snapshot().save(learned_path(self.cfg.run_dir.root))
+        except OSError as e:  # a full disk must not cost the job; the defaults still hold
+            print(f"nonstop run: could not keep the learned timeouts ({e})", flush=True)
+
     def _ingest(self, force: bool = False) -> None:
         self._last_ingest = time.time()
+        self._save_learned()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EventWarning)
             try:

@@ -129,7 +129,10 @@ class Watcher(threading.Thread):
 
     def tick(self) -> None:
         progress = collective_progress()
-        payload: dict[str, Any] = {"step": self.rt.current_step, "source": "bootstrap"}
+        # the process's CPU seconds (every thread): the watchdog tells a rank that computes
+        # (an evaluation, a save) from one that sleeps or waits
+        payload: dict[str, Any] = {"step": self.rt.current_step, "source": "bootstrap",
+                                   "cpu_s": round(time.process_time(), 3)}  # fmt: skip
         if progress:
             payload["pgs"] = progress
             payload["coll_enq"] = max(v[0] for v in progress.values())
@@ -254,7 +257,9 @@ def main(argv: list[str]) -> int:
         else:
             sys.path.insert(0, str(Path(argv[0]).resolve().parent))
             runpy.run_path(argv[0], run_name="__main__")
-    except SystemExit:
+    except SystemExit as e:
+        if e.code in (None, 0):
+            _finished(rt)
         _stop(sampler, rt)
         raise
     except BaseException as e:
@@ -262,8 +267,16 @@ def main(argv: list[str]) -> int:
         _stop(sampler, rt)
         _write_error_file(e)
         raise
+    _finished(rt)
     _stop(sampler, rt)
     return 0
+
+
+def _finished(rt: Runtime) -> None:
+    """The script returned: say so (unless it did, through nonstop.runtime), so that the
+    watchdog allows the interpreter's exit its time instead of calling it a hang."""
+    if "finished" not in rt.phases_seen:
+        rt.lifecycle("finished", step=rt.current_step, source="bootstrap")
 
 
 def _stop(sampler: Any, rt: Runtime) -> None:

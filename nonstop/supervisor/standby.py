@@ -32,18 +32,22 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from torch.distributed.elastic.multiprocessing.api import SubprocessContext
 
 READY = "ready"
-# Besides the script's own imports: what every nonstop worker loads, and what torch imports
-# lazily on first use (DDP's constructor pulls torch._dynamo and sympy: ~0.9 s on a 2-core
-# host; DCP ~0.5 s). A module that is not installed is skipped.
+# Besides the script's own top-level imports: what every nonstop worker loads before the
+# script runs. Nothing else: a standby imports what a cold worker imports, in the same order
+# relative to the process group. Pre-importing what torch loads lazily on first use (DDP's
+# constructor pulls torch._dynamo, ~0.9 s; DCP ~0.5 s) saved that much per restart but made
+# the DDP tutorial deadlock at exit in 7 of 15 warm runs (0 of 15 without): with torch._dynamo
+# imported before init_process_group, a gloo thread freeing its work's thread-local state
+# waited for the GIL that ~ProcessGroupGloo held (issue 20). A module that is not installed
+# is skipped.
 ALWAYS = ("torch", "torch.distributed", "nonstop.runtime", "nonstop.supervisor.bootstrap")
-LAZY_IN_TORCH = ("torch._dynamo", "torch.nn.parallel", "torch.distributed.checkpoint",
-                 "nonstop.checkpoint")  # fmt: skip
 
 
 # -- the standby process -------------------------------------------------------------------
@@ -71,15 +75,68 @@ def script_imports(argv: list[str]) -> list[str]:
     return names
 
 
+# What torchrun (and nonstop run) set per worker: a standby does not have them while it
+# imports, so a module that reads one at import would keep a wrong value forever.
+RANK_ENV = frozenset({
+    "RANK", "LOCAL_RANK", "GROUP_RANK", "ROLE_RANK", "ROLE_NAME", "WORLD_SIZE",
+    "LOCAL_WORLD_SIZE", "GROUP_WORLD_SIZE", "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+    "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RUN_ID",
+    "TORCHELASTIC_USE_AGENT_STORE", "TORCHELASTIC_ERROR_FILE", "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+    "NONSTOP_ATTEMPT", "NONSTOP_RUN_DIR", "NONSTOP_RUN_ID", "NONSTOP_HOST", "NONSTOP_FAULTS",
+})  # fmt: skip
+
+
+_ENV_PLUMBING = frozenset({"os", "_collections_abc", "collections.abc", "collections"})
+
+
+class RankEnvRead(Exception):
+    """A module read a per-rank variable while a standby imported it."""
+
+
+@contextlib.contextmanager
+def _watch_rank_env() -> Iterator[list[str]]:
+    """Record (and refuse) reads of per-rank variables through os.environ / os.getenv while
+    the standby imports: `os.environ.get("RANK", "0")` at import would silently give every
+    rank 0. The caller falls back to a cold start, where the variables exist."""
+    reads: list[str] = []
+    cls = type(os.environ)
+    original = cls.__getitem__
+
+    def getitem(self: Any, key: Any) -> Any:
+        if self is os.environ and key in RANK_ENV:
+            caller = sys._getframe(1)
+            while caller is not None and caller.f_globals.get("__name__") in _ENV_PLUMBING:
+                caller = caller.f_back  # type: ignore[assignment]
+            where = caller.f_globals.get("__name__", "?") if caller is not None else "?"
+            reads.append(f"{where} reads ${key} at import")
+            raise RankEnvRead(reads[-1])
+        return original(self, key)
+
+    cls.__getitem__ = getitem  # type: ignore[method-assign]
+    try:
+        yield reads
+    finally:
+        cls.__getitem__ = original  # type: ignore[method-assign]
+
+
 def _preimport(argv: list[str]) -> None:
+    """Import what the worker will import; raises (the standby then says `cold`) when the
+    script cannot be imported here, or when any module reads a per-rank variable at import."""
     os.environ.setdefault("TORCH_FR_BUFFER_SIZE", "2000")  # as the bootstrap sets it
     if argv and argv[0] != "-m":
         sys.path.insert(0, str(Path(argv[0]).resolve().parent))
-    for name in (*ALWAYS, *script_imports(argv)):
-        importlib.import_module(name)
-    for name in LAZY_IN_TORCH:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
+    with _watch_rank_env() as reads:
+        try:
+            for name in (*ALWAYS, *script_imports(argv)):
+                importlib.import_module(name)
+        except RankEnvRead:
+            raise
+        except BaseException:
+            if reads:  # a module caught our refusal and failed later: report the read
+                raise RankEnvRead(reads[0]) from None
+            raise
+    if reads:  # the module caught the refusal itself (`try: os.environ[...]` except ...)
+        raise RankEnvRead(reads[0])
 
 
 def _take_over(msg: dict[str, Any]) -> list[str]:
@@ -94,7 +151,20 @@ def _take_over(msg: dict[str, Any]) -> list[str]:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
+    _apply_thread_settings()
     return [str(a) for a in msg["args"]]
+
+
+def _apply_thread_settings() -> None:
+    """torch sized its intra-op pool from the standby's environment when it was imported; a
+    cold worker sizes it from the rank's (torchrun sets OMP_NUM_THREADS=1 for several local
+    ranks). A pool larger than the rank's share of the cores oversubscribes them."""
+    torch = sys.modules.get("torch")
+    value = os.environ.get("OMP_NUM_THREADS", "")
+    if torch is None or not value.isdigit() or int(value) < 1:
+        return
+    if torch.get_num_threads() != int(value):
+        torch.set_num_threads(int(value))
 
 
 def standby_main(argv: list[str]) -> int:
@@ -104,12 +174,15 @@ def standby_main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the agent stops us; a ^C is the agent's
     try:
         _preimport(argv)
+    except RankEnvRead as e:
+        print(f"cold: {e} (a standby imports before the rank's environment exists)", flush=True)
+        return 0
     except BaseException as e:  # any failure means: start this script cold
         print(f"cold: pre-importing failed: {type(e).__name__}: {e}", flush=True)
         return 0
     print(READY, flush=True)
     line = sys.stdin.readline()
-    if not line:  # the agent closed the pipe: not needed
+    if not line.strip():  # the agent closed the pipe: not needed
         return 0
     worker_args = _take_over(json.loads(line))
     signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -4,20 +4,31 @@ Progress is a step (instrumented scripts: heartbeat at each step's start, a step
 end) or a completed collective (every script: the bootstrap reports the flight recorder's last
 completed collective twice a second). The job is stalled when no rank has progressed for:
 
-- instrumented, after `warmup_steps` steps: max(3 x median step time, floor_s), or the
-  explicit --hang-timeout;
-- collectives only, after warm-up: max(5 x the longest gap seen between completions, floor_s)
-  (NVIDIA's rule of 5x the observed maximum), or the explicit --hang-timeout;
-- before either has been learned: startup_timeout_s from the attempt's start;
+- before the attempt's first progress: the startup timeout (the configured one, or, once a
+  startup was seen, max(STARTUP_FLOOR_S, 3 x the longest startup seen), whichever is less);
+  an explicit --hang-timeout longer than that replaces it;
+- after the first progress, an explicit --hang-timeout, exactly;
+- `auto`, instrumented: max(3 x median step time, STEP_FLOOR_S); collectives only (unmodified
+  scripts): max(5 x the longest gap seen between completions, COLLECTIVE_FLOOR_S) (NVIDIA's
+  rule of 5x the observed maximum); in both, at least PAUSE_FACTOR x the longest pause that
+  the run has survived (an evaluation, a rank-0 save, a recompile: a stall that ended in
+  progress). The floors are what a real job survives before its first long pause is learned:
+  instrumented scripts put their slow phases in sections, unmodified ones cannot;
+- `auto` also never calls a rank hung while it is visibly working: alive, no collective of its
+  own pending, and its process's CPU time advancing (an evaluation, a save, a compile), up to
+  the section timeout. A rank asleep, stopped or waiting in a collective uses no CPU;
 - while any rank is inside a named section (checkpoint, eval, data_load): section_timeout_s;
-- once a rank has said it is done (lifecycle `finished` or `planned_stop`): at least
+- once a rank has said it is done (lifecycle `finished` or `planned_stop`) or exited: at least
   exit_timeout_s, since its last barrier, process-group teardown and interpreter exit send no
   events and take seconds on a loaded host (a false hang after the last step, seen on 2 cores).
+
+What was learned (startup, step time, longest gap and pause) is kept in the run directory
+(`control/timeouts.json`, `Learned`), so that the next attempt and the next run start from it.
 
 When stalled, the culprits are, in order of evidence: ranks that stopped answering at all
 (their watcher thread is silent: SIGSTOP, a hard lock), then ranks that never entered the
 collective the others wait in, then ranks behind on steps; failing all that, every rank (the
-collective itself is stuck: network, store).
+collective itself is stuck: network, store). A rank that exited is never a culprit.
 
 Times are the supervisor's monotonic clock at the moment an event was read, which makes the
 logic immune to clock skew between hosts.
@@ -25,13 +36,86 @@ logic immune to clock skew between hosts.
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import statistics
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from nonstop.events import Event
+
+STEP_FLOOR_S = 5.0
+"""`auto`, instrumented scripts: their slow phases are sections, a step is short."""
+COLLECTIVE_FLOOR_S = 60.0
+"""`auto`, unmodified scripts: nothing marks an evaluation, a rank-0 save or a recompile, so
+the first one (before it is learned) must fit under this."""
+STARTUP_FLOOR_S = 60.0
+"""A learned startup timeout is never shorter: a cold start after a warm one imports again."""
+STARTUP_FACTOR = 3.0
+PAUSE_FACTOR = 3.0
+BUSY_WINDOW_S = 10.0
+BUSY_CPU_FRACTION = 0.2
+"""A rank whose process used at least this fraction of one core over the last BUSY_WINDOW_S
+is working, not hung."""
+
+
+@dataclass
+class Learned:
+    """What the run has taught the watchdog; `control/timeouts.json` in the run directory, so
+    that the next attempt, and the next `nonstop run` resuming the directory, start from it."""
+
+    startup_s: float | None = None
+    """Longest time from an attempt's start to its first progress."""
+    step_s: float | None = None
+    """Median step time of the last attempt that had steps."""
+    gap_s: float | None = None
+    """Longest gap between two of the job's collective completions."""
+    pause_s: float | None = None
+    """Longest stall outside sections that ended in progress (evaluation, save, recompile)."""
+
+    @classmethod
+    def load(cls, path: Path) -> Learned:
+        """The saved values; a missing, unreadable or garbage file is an empty memory."""
+        try:
+            raw = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(raw, dict):
+            return cls()
+        out = cls()
+        for f in fields(cls):
+            v = raw.get(f.name)
+            if (
+                isinstance(v, int | float)
+                and not isinstance(v, bool)
+                and math.isfinite(v)
+                and v > 0
+            ):
+                setattr(out, f.name, float(v))
+        return out
+
+    def save(self, path: Path) -> None:
+        """Atomically, merged with what is there (several agents share one run directory)."""
+        merged = Learned.load(path)
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(merged, f.name)
+            if f.name == "step_s":
+                setattr(merged, f.name, mine if mine is not None else theirs)
+            elif mine is not None:
+                setattr(merged, f.name, max(mine, theirs or 0.0))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(asdict(merged)))
+        os.replace(tmp, path)
+
+
+def learned_path(run_dir: Path) -> Path:
+    return Path(run_dir) / "control" / "timeouts.json"
 
 
 @dataclass
@@ -45,9 +129,23 @@ class RankState:
     coll_done: int = -1
     sections: dict[str, float] = field(default_factory=dict)
     done: bool = False
-    """The rank reported lifecycle finished or planned_stop: it is on its way out."""
+    """The rank reported lifecycle finished or planned_stop, or its process exited."""
+    exited: bool = False
+    """Its process is gone (the agent says so): never a culprit."""
     last_event_time: float | None = None
     """Wall time written by the rank on its newest event (for the ledger's fault time)."""
+    cpu: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
+    """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
+
+    def busy(self, now: float) -> bool:
+        """Working on its own: no collective of its own pending and its CPU time advancing."""
+        if self.coll_enq > self.coll_done or len(self.cpu) < 2:
+            return False
+        recent = [(t, c) for t, c in self.cpu if now - t <= BUSY_WINDOW_S]
+        if len(recent) < 2 or recent[-1][0] - recent[0][0] < BUSY_WINDOW_S / 2:
+            return False
+        (t0, c0), (t1, c1) = recent[0], recent[-1]
+        return (c1 - c0) >= BUSY_CPU_FRACTION * (t1 - t0)
 
 
 @dataclass(frozen=True)
@@ -57,7 +155,8 @@ class Hang:
     stalled_s: float
     timeout_s: float
     basis: str
-    """What the timeout was learned from: steps, collectives, startup, section, explicit."""
+    """What the timeout was learned from: steps, collectives, pause, startup, section, exit,
+    explicit."""
     last_progress_time: float
     """Wall time of the job's last progress (for the ledger)."""
     ranks: dict[int, dict[str, Any]]
@@ -70,8 +169,9 @@ class Watchdog:
     def __init__(
         self, *, ranks: list[int], hang_timeout_s: float | None = None,
         startup_timeout_s: float = 300.0, section_timeout_s: float = 1800.0,
-        exit_timeout_s: float = 60.0, floor_s: float = 5.0, warmup_steps: int = 5,
-        silent_after_s: float = 3.0,
+        exit_timeout_s: float = 60.0, floor_s: float = STEP_FLOOR_S,
+        collective_floor_s: float = COLLECTIVE_FLOOR_S, warmup_steps: int = 5,
+        silent_after_s: float = 3.0, learned: Learned | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:  # fmt: skip
         self.clock = clock
@@ -80,8 +180,10 @@ class Watchdog:
         self.section_timeout_s = section_timeout_s
         self.exit_timeout_s = exit_timeout_s
         self.floor_s = floor_s
+        self.collective_floor_s = collective_floor_s
         self.warmup_steps = warmup_steps
         self.silent_after_s = silent_after_s
+        self.learned = learned if learned is not None else Learned()
         self.started = clock()
         self.ranks = {r: RankState(r) for r in ranks}
         self.step_durations: list[float] = []
@@ -89,6 +191,8 @@ class Watchdog:
         self._job_coll_done = -1
         self._job_coll_time: float | None = None
         self._last_progress_wall: float | None = None
+        self._last_progress: float | None = None
+        """Monotonic time of the job's newest progress (None: none yet in this attempt)."""
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -104,6 +208,9 @@ class Watchdog:
             st.step = max(st.step, int(p["step"]))
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
+            cpu = p.get("cpu_s")
+            if isinstance(cpu, int | float):
+                st.cpu.append((now, float(cpu)))
             step = int(p.get("step", -1))
             if step > st.step:
                 st.step = step
@@ -120,67 +227,118 @@ class Watchdog:
                 st.sections[str(p["name"])] = now
             else:
                 st.sections.pop(str(p["name"]), None)
-            self._progress(st, now, event.time)
+            self._progress(st, now, event.time, pause=False)
         elif event.kind == "lifecycle" and p.get("phase") in DONE_PHASES:
             st.done = True
-            self._progress(st, now, event.time)
+            self._progress(st, now, event.time, pause=False)
 
-    def _progress(self, st: RankState, now: float, wall: float) -> None:
+    def exited(self, rank: int) -> None:
+        """The agent saw this rank's process end (with any code)."""
+        st = self.ranks.get(rank)
+        if st is not None and not st.exited:
+            st.exited = st.done = True
+
+    def _progress(self, st: RankState, now: float, wall: float, pause: bool = True) -> None:
+        last = self._last_progress
+        if last is None:  # the attempt's first progress: its startup time
+            startup = now - self.started
+            self.learned.startup_s = max(self.learned.startup_s or 0.0, startup)
+        elif pause and not self._in_section() and not any(s.done for s in self.ranks.values()):
+            gap = now - last
+            if gap > (self.learned.pause_s or 0.0):
+                self.learned.pause_s = gap
         st.last_progress = now
+        self._last_progress = now if last is None else max(last, now)
         self._last_progress_wall = max(self._last_progress_wall or wall, wall)
+
+    def _in_section(self) -> bool:
+        return any(s.sections for s in self.ranks.values())
 
     def _learn_collective(self, now: float) -> None:
         # a job-level completion: the slowest rank finished a new collective
-        done = min(s.coll_done for s in self.ranks.values())
+        done = min(s.coll_done for s in self.ranks.values() if not s.exited)
         if done > self._job_coll_done:
             if self._job_coll_time is not None and self._job_coll_done >= 0:
-                self.coll_gaps.append(now - self._job_coll_time)
+                gap = now - self._job_coll_time
+                self.coll_gaps.append(gap)
+                self.learned.gap_s = max(self.learned.gap_s or 0.0, gap)
             self._job_coll_done, self._job_coll_time = done, now
+
+    def snapshot(self) -> Learned:
+        """What this attempt taught (for the run directory)."""
+        if len(self.step_durations) >= self.warmup_steps:
+            self.learned.step_s = statistics.median(self.step_durations[-200:])
+        return self.learned
 
     # -- deciding --------------------------------------------------------------------------
 
     def timeout(self) -> tuple[float, str]:
         """(seconds without progress that make a hang, what that figure is based on)."""
-        if any(s.sections for s in self.ranks.values()):
+        if self._in_section():
             return self.section_timeout_s, "section"
         if any(s.done for s in self.ranks.values()):
             return max(self._running_timeout()[0], self.exit_timeout_s), "exit"
         return self._running_timeout()
 
+    def startup_timeout(self) -> float:
+        learned = self.learned.startup_s
+        if learned is None:
+            return self.startup_timeout_s
+        return min(self.startup_timeout_s, max(STARTUP_FLOOR_S, STARTUP_FACTOR * learned))
+
     def _running_timeout(self) -> tuple[float, str]:
-        if self.hang_timeout_s is not None:
-            learned = len(self.step_durations) >= self.warmup_steps or len(self.coll_gaps) >= 5
-            if learned or self.hang_timeout_s >= self.startup_timeout_s:
+        startup = self.startup_timeout()
+        if self._last_progress is None:  # nothing yet in this attempt: it is starting
+            if self.hang_timeout_s is not None and self.hang_timeout_s >= startup:
                 return self.hang_timeout_s, "explicit"
-            return max(self.hang_timeout_s, self.startup_timeout_s), "startup"
+            return startup, "startup"
+        if self.hang_timeout_s is not None:  # after the first progress the user's figure holds
+            return self.hang_timeout_s, "explicit"
+        timeout, basis = startup, "startup"
         if len(self.step_durations) >= self.warmup_steps:
             median = statistics.median(self.step_durations[-200:])
-            return max(3.0 * median, self.floor_s), "steps"
-        if len(self.coll_gaps) >= 5:
-            return max(5.0 * max(self.coll_gaps[-200:]), self.floor_s), "collectives"
-        return self.startup_timeout_s, "startup"
+            timeout, basis = max(3.0 * median, self.floor_s), "steps"
+        elif self.learned.step_s is not None and self.step_durations:
+            timeout, basis = max(3.0 * self.learned.step_s, self.floor_s), "steps"
+        elif len(self.coll_gaps) >= 5 or self.learned.gap_s is not None:
+            gap = max([*self.coll_gaps[-200:], self.learned.gap_s or 0.0])
+            timeout, basis = max(5.0 * gap, self.collective_floor_s), "collectives"
+        pause = self.learned.pause_s
+        if basis != "startup" and pause is not None and PAUSE_FACTOR * pause > timeout:
+            timeout, basis = PAUSE_FACTOR * pause, "pause"
+        return timeout, basis
 
     def check(self) -> Hang | None:
         now = self.clock()
         states = list(self.ranks.values())
-        progressed = [s.last_progress for s in states if s.last_progress is not None]
-        last = max(progressed) if progressed else self.started
+        last = self._last_progress if self._last_progress is not None else self.started
         stalled = now - last
         timeout, basis = self.timeout()
         if stalled <= timeout:
             return None
         culprits, reason = self._culprits(now)
+        if (
+            self.hang_timeout_s is None
+            and basis not in ("section", "exit")
+            and stalled < self.section_timeout_s
+            and culprits
+            and all(self.ranks[r].busy(now) for r in culprits)
+        ):
+            return None  # `auto`: the ranks holding the job up are computing, not hung
         return Hang(
             culprits=culprits, reason=reason, stalled_s=stalled, timeout_s=timeout, basis=basis,
             last_progress_time=self._last_progress_wall or time.time() - stalled,
             ranks={s.rank: {"host": s.host, "step": s.step, "coll_enq": s.coll_enq,
                             "coll_done": s.coll_done, "sections": sorted(s.sections),
+                            "exited": s.exited,
                             "silent_s": None if s.last_alive is None else now - s.last_alive}
                    for s in states},
         )  # fmt: skip
 
     def _culprits(self, now: float) -> tuple[list[int], str]:
-        states = list(self.ranks.values())
+        states = [s for s in self.ranks.values() if not s.exited]
+        if not states:
+            return [], "every rank exited"
         silent = [s.rank for s in states
                   if s.last_alive is None or now - s.last_alive > self.silent_after_s]  # fmt: skip
         if silent and len(silent) < len(states):
@@ -200,4 +358,6 @@ class Watchdog:
         if max(steps.values()) > min(steps.values()):
             top = max(steps.values())
             return [r for r, v in steps.items() if v < top], f"behind: others reached step {top}"
-        return sorted(self.ranks), "every rank waits in the same collective (network or store?)"
+        return sorted(s.rank for s in states), (
+            "every rank waits in the same collective (network or store?)"
+        )

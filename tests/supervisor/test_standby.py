@@ -67,9 +67,43 @@ def test_a_script_that_cannot_be_pre_imported_starts_cold_and_says_why(tmp_path)
     run_dir = tmp_path / "run"
     r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), str(script)])
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "cannot be pre-imported" in r.stdout and "KeyError" in r.stdout, r.stdout
+    assert "cannot be pre-imported" in r.stdout, r.stdout
+    assert "needs_rank reads $RANK at import" in r.stdout, r.stdout
     assert rows(run_dir, "SELECT restart_path FROM attempts") == [("cold",)]
     assert "rank 1" in (run_dir / "logs/attempt-0/rank-1.log").read_text()
+
+
+def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tmp_path):
+    """`os.environ.get("RANK", "0")` at import raises nothing: in a standby (which imports
+    before the rank's environment exists) it silently gave every rank 0 and WORLD_SIZE 1.
+    The standby must notice the read and leave that script to a cold start."""
+    (tmp_path / "shard.py").write_text(textwrap.dedent("""
+        import os
+        RANK = int(os.environ.get("RANK", "0"))
+        WORLD = int(os.getenv("WORLD_SIZE", "1"))
+        LOCAL = "LOCAL_RANK" in os.environ
+    """))  # fmt: skip
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        import os, sys
+        import shard
+        print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL}",
+              flush=True)
+        if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
+            sys.exit(7)
+    """))  # fmt: skip
+    run_dir = tmp_path / "run"
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
+                     "none", str(script)])  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    for attempt in (0, 1):
+        for rank in (0, 1):
+            log = (run_dir / f"logs/attempt-{attempt}/rank-{rank}.log").read_text()
+            assert f"import-time rank={rank} world=2 local=True" in log, (attempt, rank, log)
+    assert "shard reads $RANK at import" in r.stdout, r.stdout
+    assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
+        0: "cold", 1: "cold",
+    }  # fmt: skip
 
 
 def test_script_imports_are_read_without_running_the_script(tmp_path):

@@ -74,3 +74,95 @@ def test_sections_outrank_everything():
     assert wd.timeout() == (1800.0, "section")
     wd.observe(ev(0, "section", name="checkpoint", phase="end"))
     assert wd.timeout() == (60.0, "exit")
+
+
+def collectives(wd: Watchdog, clock: Clock, n: int, *, gap_s: float = 0.1, start: int = 0,
+                cpu: dict[int, float] | None = None) -> int:  # fmt: skip
+    """n job-level collective completions on ranks 0 and 1 (an unmodified script)."""
+    for i in range(start, start + n):
+        clock.t += gap_s
+        for r in (0, 1):
+            wd.observe(ev(r, "heartbeat", step=-1, coll_enq=i, coll_done=i,
+                          cpu_s=(cpu or {}).get(r, 0.0)))  # fmt: skip
+    return start + n
+
+
+def test_an_explicit_timeout_holds_once_the_attempt_has_progressed():
+    """--hang-timeout 20 after a restart: the first collectives end the startup allowance
+    (it was ignored until 5 gaps were learned: a hang 4 steps in waited 300 s)."""
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], hang_timeout_s=20.0, clock=clock)
+    assert wd.timeout() == (300.0, "startup")  # nothing yet: the attempt is starting
+    collectives(wd, clock, 3)
+    assert wd.timeout() == (20.0, "explicit")
+    clock.t += 19.0
+    wd.observe(ev(1, "heartbeat", step=-1, coll_enq=3, coll_done=2))  # waits for rank 0
+    assert wd.check() is None
+    clock.t += 1.5
+    hang = wd.check()
+    assert hang is not None and hang.basis == "explicit" and hang.culprits == [0]
+
+
+def test_auto_survives_an_unmarked_pause_then_learns_it():
+    """An unmodified script's 30 s evaluation: no section marks it, the collective gaps are
+    milliseconds; the floor covers the first pause, and the pause is learned."""
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], clock=clock)
+    i = collectives(wd, clock, 20)
+    assert wd.timeout() == (60.0, "collectives")  # not the old 5 s floor
+    for _ in range(60):  # 30 s of evaluation: heartbeats, no collective, no CPU (a sleep)
+        clock.t += 0.5
+        for r in (0, 1):
+            wd.observe(ev(r, "heartbeat", step=-1, coll_enq=i - 1, coll_done=i - 1))
+        assert wd.check() is None
+    collectives(wd, clock, 5, start=i)
+    timeout, basis = wd.timeout()
+    assert timeout >= 90.0 and basis in ("pause", "collectives"), (timeout, basis)
+    assert wd.learned.pause_s is not None and wd.learned.pause_s >= 30.0
+
+
+def test_what_was_learned_is_kept_for_the_next_attempt(tmp_path):
+    from nonstop.supervisor.watchdog import Learned, learned_path
+
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], clock=clock)
+    clock.t += 12.0  # startup: 12 s to the first collective
+    collectives(wd, clock, 10)
+    path = learned_path(tmp_path)
+    wd.snapshot().save(path)
+    nxt = Watchdog(ranks=[0, 1], clock=clock, learned=Learned.load(path))
+    assert nxt.timeout() == (60.0, "startup")  # max(60 s floor, 3 x 12 s), not 300 s
+    clock.t += 61.0
+    assert nxt.check() is not None
+    path.write_text("{not json")  # a garbage file is an empty memory, never an error
+    assert Learned.load(path) == Learned()
+
+
+def test_auto_never_calls_a_computing_rank_hung():
+    """Rank 0 saves (CPU busy, no collective pending) while rank 1 waits for it."""
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], clock=clock)
+    i = collectives(wd, clock, 20)
+    cpu = 0.0
+    for _ in range(200):  # 100 s of rank 0 computing
+        clock.t += 0.5
+        cpu += 0.45
+        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=i - 1, coll_done=i - 1, cpu_s=cpu))
+        wd.observe(ev(1, "heartbeat", step=-1, coll_enq=i, coll_done=i - 1, cpu_s=1.0))
+    assert wd.check() is None
+    for _ in range(30):  # now it sleeps: its CPU stops
+        clock.t += 0.5
+        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=i - 1, coll_done=i - 1, cpu_s=cpu))
+        wd.observe(ev(1, "heartbeat", step=-1, coll_enq=i, coll_done=i - 1, cpu_s=1.0))
+    hang = wd.check()
+    assert hang is not None and hang.culprits == [0]
+
+
+def test_a_rank_that_exited_is_never_the_culprit():
+    """Rank 0 returned and exited 0; rank 1 is stuck tearing down (its watcher silent)."""
+    clock = Clock()
+    wd = trained(clock)
+    wd.exited(0)
+    clock.t += 61.0
+    hang = wd.check()
+    assert hang is not None and hang.basis == "exit" and hang.culprits == [1]
