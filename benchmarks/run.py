@@ -34,6 +34,7 @@ BENCHMARKS: dict[str, str] = {
     "hang-detection": "seconds from a SIGSTOPped rank to detection vs torchrun (never, in a budget)",
     "overhead": "median step time under nonstop run vs plain torchrun, same script (ABAB)",
     "chaos": "seeded fault schedules: bitwise-identical finish, ETTR vs Daly's optimum",
+    "guards": "per-step cost of the NaN/spike guards and replica fingerprints vs the demo's step",
 }
 
 REQUIRED = ("name", "ours", "peer", "peer_name", "ratio", "unit", "better")

@@ -72,9 +72,10 @@ class GuardConfig:
     """... and more than this multiple of the median (a flat loss has a tiny MAD)."""
     grad_z: float = 10.0
     """The same test for the gradient norm, with its own threshold (clipping absorbs most)."""
-    fingerprint_every: int = 50
-    """Compare the replicas' parameter fingerprints every this many steps (0: only when a
-    checkpoint is taken). Chosen from the measured cost: docs/health.md."""
+    fingerprint_every: int = 10
+    """Compare the replicas' parameter fingerprints every this many steps (0: only before each
+    checkpoint). 10: the fingerprint then costs ~0.04% of a demo step on CPU, where 0.1% needs
+    K >= 5 (benchmarks/bench_guards.py, docs/health.md)."""
     skip_batches: int = 10
     """After a loss spike, the rollback skips this many batches starting with the spike's."""
 
