@@ -7,29 +7,36 @@
     collective  a short compute plus collective self-test across the node's ranks (gloo on
                 CPU, NCCL on GPU), in fresh processes
 
-A check returns passed, failed or skipped with a detail line. Checks are plain functions chosen
+A check returns passed, failed or skipped with a detail line, within its timeout (a check
+that does not finish failed); a check that raises is `error`: logged, never a node failure. Checks are plain functions chosen
 by name from `CHECKS`; NVML is reached through a seam (`nvml=`) so tests pass a fake one.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+log = logging.getLogger("nonstop.health")
+
 
 @dataclass(frozen=True)
 class CheckResult:
     name: str
-    status: str  # passed, failed, skipped
+    status: str
+    """passed, failed, skipped, or error (the check itself broke: nonstop's bug, not the
+    node's; never a reason to exclude it)."""
     detail: str
     duration_s: float = 0.0
 
@@ -183,13 +190,41 @@ CHECKS: dict[str, Callable[..., CheckResult]] = {
 
 
 def run_checks(names: list[str], cfg: HealthConfig, **seams: Any) -> list[CheckResult]:
-    """Run the named checks in order; a check that raises is a failed check, never a crash."""
+    """Run the named checks in order, each bounded by `cfg.timeout_s`.
+
+    A check that does not return in time failed (a hung NFS mount, a wedged driver: the next
+    attempt would hang on it too); its thread is left behind as a daemon, since a thread in a
+    stuck system call cannot be killed. A check that raises is nonstop's own error, not the
+    node's: status `error`, logged, and never a reason to exclude a healthy node."""
     results = []
     for name in names:
         t0 = time.monotonic()
-        try:
-            r = CHECKS[name](cfg, **seams)
-        except Exception as e:
-            r = CheckResult(name, "failed", f"check raised {type(e).__name__}: {e}")
+        check = CHECKS.get(name)
+        if check is None:
+            r = CheckResult(name, "error", f"no such check (one of {', '.join(CHECKS)})")
+        else:
+            r = _bounded(name, check, cfg, seams)
+        if r.status == "error":
+            log.error("health check %s: %s", name, r.detail)
         results.append(CheckResult(r.name, r.status, r.detail, time.monotonic() - t0))
     return results
+
+
+def _bounded(
+    name: str, check: Callable[..., CheckResult], cfg: HealthConfig, seams: dict[str, Any]
+) -> CheckResult:
+    box: list[CheckResult] = []
+
+    def target() -> None:
+        try:
+            box.append(check(cfg, **seams))
+        except Exception as e:
+            box.append(CheckResult(name, "error", f"the check raised {type(e).__name__}: {e}"))
+
+    thread = threading.Thread(target=target, name=f"nonstop-health-{name}", daemon=True)
+    thread.start()
+    thread.join(cfg.timeout_s)
+    if thread.is_alive() or not box:
+        return CheckResult(name, "failed", f"did not finish within {cfg.timeout_s:g} s "
+                                           "(a hung mount or device?)")  # fmt: skip
+    return box[0]
