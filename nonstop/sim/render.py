@@ -166,6 +166,36 @@ def power_tables(d: dict[str, Any]) -> list[Table]:
     return [t, m]
 
 
+def health_table(d: dict[str, Any]) -> Table:
+    """Silent data corruption and loss spikes against the fingerprint interval K: the guards'
+    overhead, the compute lost to SDC and spike rollbacks, their sum (mean, p95 over trials)
+    and the mean SDC detection latency. K = saves: checked only before each checkpoint."""
+    c = d["config"]
+    t = Table(title=f"Training health: {d['sdc_expected']:.1f} SDC and {d['spikes_expected']:.1f} "
+                    f"loss spikes expected; step {c['step_s']:g} s, checkpoint every "
+                    f"{_h(c['checkpoint_interval_s'])}; K* = {d['k_star']:.0f}")  # fmt: skip
+    for col in ("K", "guards", "SDC", "spikes", "wasted", "p95", "detection"):
+        t.add_column(col, justify="right")
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.3f}%"
+
+    rows = [*d["sweep"], d["only_at_checkpoints"]]
+    for r in rows:
+        k = r["fingerprint_every"]
+        mark = " (set)" if k == c["fingerprint_every"] else (" (best)" if k == d["best_k"] else "")
+        t.add_row(
+            ("saves" if k == 0 else str(k)) + mark,
+            pct(r["overhead_fraction"]),
+            pct(r["sdc_rollback_fraction"]),
+            pct(r["spike_rollback_fraction"]),
+            pct(r["wasted_fraction"]),
+            pct(r["wasted_p95"]),
+            _h(r["detection_latency_s"]),
+        )
+    return t
+
+
 def print_all(d: dict[str, Any], console: Console | None = None) -> None:
     """Print every table the dict has data for."""
     con = console or Console()
@@ -188,3 +218,5 @@ def print_all(d: dict[str, Any], console: Console | None = None) -> None:
     if "power" in d:
         for table in power_tables(d["power"]):
             con.print(table)
+    if "health" in d:
+        con.print(health_table(d["health"]))
