@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose import flight, join, triage
+from nonstop.diagnose import flight, history, join, triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
 from nonstop.rundir import RunDir, open_existing
@@ -52,7 +52,8 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
-    p.add_argument("--attempt", type=int, default=None, help="attempt to diagnose (default: last)")
+    p.add_argument("--attempt", type=int, default=None,
+                   help="one attempt to diagnose (default: the whole run, every attempt)")
     p.add_argument("--flight", metavar="DIR", help="analyze a folder of flight-recorder dumps")
     p.add_argument("--world-size", type=int, default=None, help="ranks expected (for --flight)")
     p.add_argument("--run-dir", dest="hosts_from", help="map --flight ranks to hosts from a run")
@@ -63,8 +64,14 @@ def main(argv: list[str]) -> int:
         folder = Path(a.flight)
         v = flight.analyze(folder, hosts=_flight_hosts(folder, a.hosts_from),
                            world_size=a.world_size, workers=a.workers)  # fmt: skip
+        if history.weak(v):  # nothing found, or nothing readable: no recommendation
+            history.without_recommendation(v, "No action is recommended on this evidence.")
+    elif a.run_dir and a.attempt is None:
+        v = history.diagnose_history(a.run_dir)  # the whole run: every attempt, the ledger
     elif a.run_dir:
         v = join.diagnose_run(a.run_dir, a.attempt)
+        if history.weak(v):
+            history.without_recommendation(v, "No action is recommended on this evidence.")
     else:
         raise UserError("give a run directory, or --flight DIR (see nonstop diagnose --help)")
     if a.json:

@@ -11,9 +11,12 @@ supervisor, the CLI and the report read one shape. Standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from nonstop import taxonomy
+
+VerdictAction = taxonomy.Action | Literal["none"]
+"""A taxonomy action, or `none`: nothing to do (the run finished, or the evidence says nothing)."""
 
 
 @dataclass
@@ -39,7 +42,7 @@ class Verdict:
 
     verdict: str
     category: str = taxonomy.UNKNOWN
-    action: taxonomy.Action = "restart"
+    action: VerdictAction = "restart"
     culprits: list[Culprit] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     confidence: float = 0.0

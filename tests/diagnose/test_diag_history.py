@@ -1,0 +1,66 @@
+"""`nonstop diagnose RUN_DIR`: the whole run (every attempt), never a made-up recommendation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nonstop.cli import main
+
+TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
+        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real two-rank run whose rank 1 was SIGKILLed once, then finished."""
+    run_dir = tmp_path_factory.mktemp("hist") / "run"
+    r = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
+         "--run-dir", str(run_dir), "--health-checks", "none",
+         "--inject", "crash@step=6,rank=1,signal=SIGKILL",
+         "-m", "nonstop.workloads.llama.train", *TINY, "--steps", "12", "--checkpoint-every", "4"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    return run_dir
+
+
+@pytest.mark.slow
+def test_a_recovered_run_that_finished_needs_no_action(recovered: Path, capsys):
+    assert main(["diagnose", str(recovered), "--json"]) == 0
+    v = json.loads(capsys.readouterr().out)
+    assert v["action"] == "none", v
+    assert v["verdict"].startswith("The run finished: attempt 1 succeeded after 1 interruption")
+    assert any(e.startswith("attempt 0:") and "restart" in e for e in v["evidence"]), v
+    assert v["details"]["failed_attempts"] == [0]
+
+
+@pytest.mark.slow
+def test_one_attempt_still_gets_its_own_diagnosis(recovered: Path, capsys):
+    assert main(["diagnose", str(recovered), "--attempt", "0", "--json"]) == 0
+    v = json.loads(capsys.readouterr().out)
+    assert v["details"]["attempt"] == 0
+    assert v["action"] != "none" or "No action is recommended" in v["verdict"]
+
+
+def test_a_garbage_ledger_is_an_error_not_nothing_conclusive(tmp_path, capsys):
+    run = tmp_path / "run"
+    (run / "events").mkdir(parents=True)
+    (run / "ledger.db").write_bytes(b"this is not sqlite\n" * 10)
+    before = (run / "ledger.db").read_bytes()
+    assert main(["diagnose", str(run)]) == 2
+    assert "not a nonstop ledger" in capsys.readouterr().err
+    assert (run / "ledger.db").read_bytes() == before  # nothing written
+
+
+def test_unreadable_dumps_recommend_nothing(tmp_path, capsys):
+    (tmp_path / "rank-0").write_bytes(b"garbage")
+    (tmp_path / "rank-1").write_bytes(bytes(range(256)))
+    assert main(["diagnose", "--flight", str(tmp_path), "--json"]) == 0
+    v = json.loads(capsys.readouterr().out)
+    assert v["action"] == "none" and v["category"] == "unknown", v
