@@ -122,6 +122,10 @@ CATEGORIES: Final[tuple[Category, ...]] = (
     _c("loss_spike", "Loss Spike", JOB, "restart", None, False,
        "Loss or gradient norm far above its running median (runtime guards); roll back and "
        "skip the batches that caused it, as PaLM did."),
+    _c("hang", "Hang / No Progress", JOB, "restart", None, False,
+       "No rank progressed within the hang timeout (a stopped or deadlocked rank, a collective "
+       "no peer joins) and no more specific cause was found; restart. Table 5 counts the NCCL "
+       "case as NCCL watchdog timeouts."),
     _c("unknown", "Unknown", JOB, "restart", None, False,
        "No signature matched; restart once and keep the evidence."),
 )  # fmt: skip

@@ -11,6 +11,7 @@ JOB_LEVEL = {
     "out_of_memory",
     "storage",
     "user_code_error",
+    "hang",
     "numerical_nan",
     "loss_spike",
     "unknown",

@@ -62,7 +62,7 @@ STRAGGLER_CHECK_STEPS = 20  # online straggler scores every this many steps
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
 # next attempt, and torchrun's plain restart is the bar to beat on recovery time.
 SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
-    "nccl_watchdog_timeout", "network_switch_cable",
+    "nccl_watchdog_timeout", "hang", "network_switch_cable",
 }  # fmt: skip
 
 
@@ -228,13 +228,16 @@ class NonstopAgent(LocalElasticAgent):
         self.signal_received: int | None = None
         self.stop_plan: StopPlan | None = None
         self._stop_deadline = 0.0
+        self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
+        self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
         self._done_requests: set[str] = set()
         self.stragglers: Any = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
         self.first_attempt = first_attempt
-        self.policy = Policy()
+        # the same-bug-twice memory outlives this supervisor (a resumed run reads it back)
+        self.policy = Policy(path=cfg.run_dir.control / "policy.json")
         self.exit_code: int | None = None
         self.exit_message = ""
         self.leaving = False
@@ -700,6 +703,7 @@ class NonstopAgent(LocalElasticAgent):
                 message=failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
                 log_path=self.cfg.run_dir.log(self.attempt, grank),
                 step=st.step if st else None, attempt=self.attempt,
+                progressed=self.watchdog.progressed if self.watchdog else None,
                 anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
                 if failure.exitcode == EXIT_ROLLBACK else [],
             ))  # fmt: skip
@@ -745,7 +749,8 @@ class NonstopAgent(LocalElasticAgent):
         culprit = (mine or hang.culprits)[0]
         reason = hang.reason + (f"; ranks {stopped} are stopped (SIGSTOP)" if stopped else "")
         info = FailureInfo(rank=culprit, host=self.cfg.host, hang_reason=reason,
-                           step=hang.ranks.get(culprit, {}).get("step"))  # fmt: skip
+                           step=hang.ranks.get(culprit, {}).get("step"),
+                           attempt=self.attempt)  # fmt: skip
         d = self.policy.decide(info)
         d.evidence += [f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s "
                        f"({hang.basis})"]  # fmt: skip

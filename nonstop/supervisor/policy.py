@@ -16,6 +16,9 @@ needs:
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import re
 import signal as _signal
 from dataclasses import dataclass, field
@@ -25,6 +28,21 @@ from typing import Any
 from nonstop import taxonomy
 from nonstop.runtime.guards import EXIT_ROLLBACK
 from nonstop.supervisor import rollback
+
+log = logging.getLogger("nonstop.policy")
+
+
+def _load_seen(path: Path) -> dict[str, list[int]]:
+    """The saved memory; a missing or garbage file is an empty one."""
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): [int(a) for a in v if isinstance(a, int)]
+            for k, v in raw.items() if isinstance(v, list)}  # fmt: skip
+
 
 # Lines that show a rank failed because a peer went away: consequences, not causes.
 PEER_ERROR = re.compile(
@@ -65,7 +83,10 @@ class FailureInfo:
     """The run's numerical-anomaly records (nonstop.runtime.guards), read when the rank exited
     with EXIT_ROLLBACK."""
     attempt: int | None = None
-    """The attempt the rank ran in (for the anomaly records)."""
+    """The attempt the rank ran in (the policy counts repeats per attempt, not per rank)."""
+    progressed: bool | None = None
+    """Whether the attempt had made any progress (a step or a completed collective) before it
+    failed; None when unknown."""
 
 
 @dataclass
@@ -123,7 +144,9 @@ def classify(info: FailureInfo) -> Decision:
     """Category and default action of one failure, before run-level policy."""
     sig = signal_name(info.exit_code)
     if info.hang_reason is not None:
-        return Decision("nccl_watchdog_timeout", "restart", f"hang: {info.hang_reason}",
+        # nonstop's watchdog saw no progress: a hang, whatever the backend (gloo has no NCCL
+        # watchdog); the flight recorder or a log signature may name a better cause later
+        return Decision("hang", "restart", f"hang: {info.hang_reason}",
                         signature=f"hang:{info.hang_reason[:40]}", confidence=0.6)  # fmt: skip
     category, confidence, evidence = _triage(info)
     tail = _log_tail(info.log_path)
@@ -157,11 +180,44 @@ def _exception_line(text: str) -> str:
     return ""
 
 
+# Exceptions raised before an attempt made any progress (at import, in setup) in these
+# categories are the script's, and deterministic: a restart imports the same code again.
+STARTUP_DETERMINISTIC = frozenset({"user_code_error", "dependency"})
+
+
 @dataclass
 class Policy:
-    """Run-level memory: which deterministic-looking failures were already seen."""
+    """Run-level memory: which deterministic-looking failures were already seen, and in which
+    attempts. With a `path` (control/policy.json in the run directory) the memory survives a
+    restart of the supervisor itself: `nonstop run` resuming the directory reads it back."""
 
-    seen: dict[str, int] = field(default_factory=dict)
+    path: Path | None = None
+    seen: dict[str, list[int]] = field(default_factory=dict)
+    """Failure key -> the attempts it happened in (one entry per attempt, whatever the number
+    of ranks that failed the same way)."""
+
+    def __post_init__(self) -> None:
+        if self.path is not None and not self.seen:
+            self.seen = _load_seen(self.path)
+
+    def _count(self, key: str, attempt: int | None) -> int:
+        attempts = self.seen.setdefault(key, [])
+        mark = attempt if attempt is not None else (max(attempts, default=-1) + 1)
+        if mark not in attempts:
+            attempts.append(mark)
+            self._save()
+        return len(attempts)
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(self.seen))
+            os.replace(tmp, self.path)
+        except OSError as e:  # the memory is a convenience; a full disk must not stop the job
+            log.warning("could not keep the policy's memory in %s: %s", self.path, e)
 
     def decide(self, info: FailureInfo) -> Decision:
         if info.exit_code == EXIT_ROLLBACK:
@@ -171,9 +227,12 @@ class Policy:
             d.reason = f"secondary (a peer failed first): {d.reason}"
             return d
         key = f"{d.signature}|step={info.step}"
-        count = self.seen.get(key, 0) + 1
-        self.seen[key] = count
-        if d.action == "stop_and_page" and count == 1:
+        count = self._count(key, info.attempt)
+        if info.progressed is False and d.category in STARTUP_DETERMINISTIC:
+            d.action = "stop_and_page"
+            d.reason += ("; raised before the job made any progress (at import or in setup): "
+                         "a restart would run the same code, so it is not retried")  # fmt: skip
+        elif d.action == "stop_and_page" and count == 1:
             d.action = "restart"
             d.reason += "; retrying once: the job stops if it happens again at this step"
         elif count >= 2 and (
@@ -182,7 +241,8 @@ class Policy:
             or "Exception: " in d.signature
         ):
             d.action = "stop_and_page"
-            d.reason += f"; the same failure at step {info.step} {count} times: deterministic"
+            where = f"at step {info.step}" if info.step is not None and info.step >= 0 else ""
+            d.reason += f"; the same failure {where} in {count} attempts: deterministic"
         return d
 
     def _rollback(self, info: FailureInfo) -> Decision:
@@ -194,7 +254,7 @@ class Policy:
         r = rollback.decide(info.anomalies, attempt)
         key = f"rollback|attempt={attempt}"
         first = key not in self.seen
-        self.seen[key] = self.seen.get(key, 0) + 1
+        self.seen.setdefault(key, []).append(info.rank)
         return Decision(r["category"], r["action"], r["reason"], root_cause=first,
                         signature=f"rollback|{r['category']}", evidence=r["evidence"],
                         confidence=1.0, hosts=r["hosts"])  # fmt: skip

@@ -264,6 +264,11 @@ class Watchdog:
                 self.learned.gap_s = max(self.learned.gap_s or 0.0, gap)
             self._job_coll_done, self._job_coll_time = done, now
 
+    @property
+    def progressed(self) -> bool:
+        """Whether any rank made progress in this attempt (a step or a collective)."""
+        return self._last_progress is not None
+
     def snapshot(self) -> Learned:
         """What this attempt taught (for the run directory)."""
         if len(self.step_durations) >= self.warmup_steps:

@@ -1,0 +1,82 @@
+"""The supervisor's decisions (nonstop.supervisor.policy) on a table of cases: real log files,
+no processes (the end-to-end tests only confirm the wiring)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nonstop.supervisor.policy import FailureInfo, Policy, classify
+
+TRACEBACK = """Traceback (most recent call last):
+  File "train.py", line 3, in <module>
+    import missing_helper
+ModuleNotFoundError: No module named 'missing_helper'
+"""
+RUNTIME = """Traceback (most recent call last):
+  File "train.py", line 40, in <module>
+    loss = step(batch)
+RuntimeError: shapes cannot be multiplied (4x3 and 5x6)
+"""
+PEER = "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [127.0.0.1]:1234\n"
+
+
+def log(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def info(path: Path, *, rank: int = 0, attempt: int = 0, exit_code: int = 1, step: int = -1,
+         progressed: bool | None = True) -> FailureInfo:  # fmt: skip
+    return FailureInfo(rank=rank, host="node-a", exit_code=exit_code, log_path=path, step=step,
+                       attempt=attempt, progressed=progressed)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "exit_code", "category", "root_cause"),
+    [
+        (RUNTIME, 1, "user_code_error", True),
+        ("Fatal Python error: Segmentation fault\n", -11, "software_bug", True),
+        (PEER, 1, "unknown", False),  # a survivor echoing its dead peer: secondary
+        ("", -9, "unknown", True),  # a bare SIGKILL: the OOM killer or an operator
+    ],
+)
+def test_classify_table(tmp_path, text, exit_code, category, root_cause):
+    d = classify(info(log(tmp_path, "rank-0.log", text), exit_code=exit_code))
+    assert (d.category, d.root_cause) == (category, root_cause), d
+
+
+def test_every_rank_raising_the_same_error_counts_once_per_attempt(tmp_path):
+    """Two ranks raise the same exception: one attempt, one retry (it used to count 2 and
+    page at once on attempt 0 although a restart was taken)."""
+    p = Policy()
+    path = log(tmp_path, "rank.log", RUNTIME)
+    first = [p.decide(info(path, rank=r, attempt=0, step=40)) for r in (0, 1)]
+    assert [d.action for d in first] == ["restart", "restart"], [d.reason for d in first]
+    second = p.decide(info(path, rank=0, attempt=1, step=40))
+    assert second.action == "stop_and_page"
+    assert "in 2 attempts" in second.reason, second.reason
+
+
+def test_an_exception_before_any_progress_is_not_retried(tmp_path):
+    """A script that raises at import: the retry would import the same code."""
+    d = Policy().decide(info(log(tmp_path, "rank.log", TRACEBACK), progressed=False))
+    assert d.action == "stop_and_page" and "before the job made any progress" in d.reason
+
+
+def test_the_same_bug_memory_survives_a_supervisor_restart(tmp_path):
+    memory = tmp_path / "control" / "policy.json"
+    path = log(tmp_path, "rank.log", RUNTIME)
+    assert Policy(path=memory).decide(info(path, attempt=0, step=40)).action == "restart"
+    again = Policy(path=memory)  # a new `nonstop run` resuming the directory
+    assert again.decide(info(path, attempt=1, step=40)).action == "stop_and_page"
+    memory.write_text("[garbage")
+    assert Policy(path=memory).seen == {}  # a garbage memory is an empty one
+
+
+def test_a_hang_is_a_hang_not_an_nccl_watchdog_timeout(tmp_path):
+    d = Policy().decide(FailureInfo(rank=1, host="node-a", hang_reason="stopped answering",
+                                    attempt=0))  # fmt: skip
+    assert d.category == "hang" and d.action == "restart"
