@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, str] = {
     "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
     "flight-recorder": "flight-recorder dump analysis at 1k-16k ranks vs torchfrtrace",
     "triage": "log triage throughput (MB/s) vs grep -E over the same signature patterns",
+    "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
     "recovery": "seconds from a SIGKILLed rank to the first resumed step vs torchrun --max-restarts",
     "hang-detection": "seconds from a SIGSTOPped rank to detection vs torchrun (never, in a budget)",
     "overhead": "median step time under nonstop run vs plain torchrun, same script (ABAB)",

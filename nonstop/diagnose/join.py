@@ -28,9 +28,11 @@ from nonstop.diagnose import flight, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
+from nonstop.runtime.guards import CATEGORY, HEALTH_DIR, read_anomalies
 
 FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the flight recorder blames
 HEALTH_SPECIFICITY = 95
+ANOMALY_SPECIFICITY = 97  # every rank's guards agreed on it (nonstop.runtime.guards)
 # The flight verdict outranks symptoms (watchdog, store, gloo peer lost: 20-30), not causes.
 FLIGHT_SPECIFICITY = {
     "nccl_watchdog_timeout": 32,
@@ -105,6 +107,23 @@ def _health_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
     return hits
 
 
+def _anomaly_hits(rd: RunDir, attempt: int) -> list[triage.Hit]:
+    """The numerical anomaly the ranks' guards agreed on in this attempt (NaN/Inf, a loss
+    spike, replicas whose fingerprints disagree): one hit per named rank."""
+    hits = []
+    for a in read_anomalies(rd.root):
+        if int(a.get("attempt", -1)) != attempt:
+            continue
+        hosts = list(a.get("hosts") or [])
+        where = f"{HEALTH_DIR}/anomaly-{attempt}-{a['step']}.json"
+        for r in a.get("ranks") or [None]:
+            host = hosts[r] if r is not None and 0 <= r < len(hosts) else None
+            hits.append(triage.Hit(f"guard_{a['kind']}", CATEGORY[a["kind"]], ANOMALY_SPECIFICITY,
+                                   0.95, "the ranks' numerical guards agreed", where, 1,
+                                   str(a.get("detail", "")), host=host, rank=r))  # fmt: skip
+    return hits
+
+
 def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
     hits = []
     for i, r in enumerate(sorted(rows, key=lambda r: r.get("time") or 0), start=1):
@@ -155,6 +174,7 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             hits.append(h)
     ledger = read_ledger(rd, attempt)
     hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
+    hits += _anomaly_hits(rd, attempt)
     details["ledger"] = {k: len(v) for k, v in ledger.items()}
 
     weighted = [

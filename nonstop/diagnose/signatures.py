@@ -6,9 +6,11 @@ one incident, the highest ``specificity`` wins: a root cause (Xid 79 on a host) 
 symptoms it causes elsewhere (NCCL watchdog timeout, gloo connection reset, store timeout).
 Categories are nonstop.taxonomy ids; the action comes from the taxonomy.
 
-Sources for the Xid meanings: NVIDIA, "XID Errors" and "Xid Catalog" (docs.nvidia.com/deploy/
-xid-errors/index.html, .../analyzing-xid-catalog.html). The Xid 94/95 mapping to
-gpu_sram_memory follows nonstop.taxonomy's description of that category.
+Xid meanings come from NVIDIA's Xid catalog (nonstop/diagnose/xids.py, with its source). The
+other rows cover DCGM health-watch errors, kernel MCE/EDAC, mlx5/InfiniBand port and link
+events, PSU and thermal events (IPMI SEL, DCGM), filesystems (EIO, ENOSPC, stale handles,
+Lustre/GPFS/NFS clients) and the Python-level failures of a training script. Rows describe a
+failure class (its wording across versions), never one report.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Final
+
+from nonstop.diagnose import xids as _xids
 
 
 @dataclass(frozen=True)
@@ -29,111 +33,145 @@ class Signature:
     meaning: str
 
 
-# Xid code -> (category, specificity, confidence, meaning per NVIDIA's Xid documentation).
+# Xid code -> (category, specificity, confidence, meaning): NVIDIA's whole Xid catalog, as
+# nonstop.diagnose.xids records it (with its source).
 XIDS: Final[dict[int, tuple[str, int, float, str]]] = {
-    8: ("faulty_gpu", 60, 0.6, "GPU stopped processing (channel idle timeout)"),
-    13: ("software_bug", 45, 0.5, "Graphics engine exception: often an out-of-range access in a kernel"),
-    31: ("software_bug", 45, 0.5, "GPU memory page fault (MMU fault): usually an illegal address in an application kernel"),
-    32: ("faulty_gpu", 70, 0.6, "Invalid or corrupted push buffer stream (PCIe/bus errors)"),
-    38: ("faulty_gpu", 70, 0.6, "Driver firmware error"),
-    43: ("software_bug", 40, 0.5, "GPU stopped processing: a user application fault reset the channel"),
-    45: ("faulty_gpu", 35, 0.4, "Preemptive cleanup after previous errors (follows a more specific Xid)"),
-    48: ("gpu_hbm3_memory", 92, 0.95, "Double-bit ECC error (DBE) in GPU memory"),
-    56: ("faulty_gpu", 60, 0.5, "Display engine error"),
-    57: ("gpu_hbm3_memory", 80, 0.7, "Error programming video memory interface"),
-    61: ("faulty_gpu", 85, 0.8, "Internal micro-controller breakpoint/warning (PMU)"),
-    62: ("faulty_gpu", 88, 0.85, "Internal micro-controller halt"),
-    63: ("gpu_hbm3_memory", 86, 0.85, "ECC page retirement or row-remapping recording event: reset the GPU"),
-    64: ("gpu_hbm3_memory", 90, 0.9, "ECC page retirement or row-remapper recording failure"),
-    68: ("faulty_gpu", 70, 0.6, "NVDEC0 (video decoder) exception"),
-    69: ("faulty_gpu", 70, 0.6, "Graphics engine class error"),
-    74: ("faulty_gpu", 88, 0.85, "NVLink error: link down, CRC or replay errors on a GPU's NVLink"),
-    79: ("faulty_gpu", 100, 0.97, "GPU has fallen off the bus"),
-    92: ("gpu_hbm3_memory", 70, 0.6, "High single-bit ECC error rate"),
-    94: ("gpu_sram_memory", 90, 0.85, "Contained ECC error: the faulting application was stopped"),
-    95: ("gpu_sram_memory", 93, 0.9, "Uncontained ECC error: every application on the GPU is affected"),
-    109: ("faulty_gpu", 75, 0.6, "Context switch timeout"),
-    110: ("faulty_gpu", 80, 0.7, "Security fault error"),
-    119: ("gpu_system_processor", 95, 0.9, "GSP RPC timeout: the GPU System Processor stopped answering"),
-    120: ("gpu_system_processor", 95, 0.9, "GSP error: the GPU System Processor reported a fault"),
-    121: ("faulty_gpu", 85, 0.8, "C2C (chip-to-chip) link error"),
-    122: ("faulty_gpu", 80, 0.7, "SPI PMU RPC read failure"),
-    123: ("faulty_gpu", 80, 0.7, "SPI PMU RPC write failure"),
-    136: ("faulty_gpu", 80, 0.7, "Interrupt seen in a reset state"),
-    140: ("gpu_hbm3_memory", 92, 0.9, "Unrecovered ECC error: uncorrectable memory error the GPU could not contain"),
-    143: ("faulty_gpu", 90, 0.85, "GPU initialization failure"),
-    154: ("faulty_gpu", 88, 0.8, "GPU recovery action changed: reset or node reboot required"),
-}  # fmt: skip
+    code: (c.category, c.specificity, c.confidence, c.meaning)
+    for code in _xids.CATALOG
+    if (c := _xids.classify(code))
+}
 
 XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)"
+# Xid codes as other tools quote them (DCGM "XID error 79", health monitors "XID 149.37",
+# operators "Xid 62, ..."): read with less weight than the driver's own line.
+XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
+XID_LOOSE_DISCOUNT: Final = 15
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
-    ("gpu_off_bus", r"(?:GPU has )?fallen off the bus", "faulty_gpu", 100, 0.97,
-     "The GPU stopped answering on PCIe (kernel or nvidia-smi report)"),
-    ("row_remap_failure", r"(?i)row[- ]remap(?:ping)? (?:failure|failed|pending)|remapped rows.*failure",
+    # -- GPU hardware, driver and firmware (kernel log, nvidia-smi, CUDA) --------------------
+    ("gpu_off_bus", r"(?i)fallen off the bus|Unable to determine the device handle for GPU|GPU is lost",
+     "faulty_gpu", 100, 0.97, "The GPU stopped answering on PCIe (kernel, nvidia-smi or NVML)"),
+    ("gpu_init_failed", r"RmInitAdapter failed|Cannot attach gpu|rm_init_adapter failed",
+     "faulty_gpu", 80, 0.75, "The driver could not initialise the GPU"),
+    ("gpu_reset_required", r"(?i)\bGPU (?:requires reset|Reset Required)\b|Node Reboot Required",
+     "faulty_gpu", 84, 0.8, "The driver says the GPU needs a reset or the node a reboot"),
+    ("gsp_timeout", r"(?i)GSP Timeout|Timeout waiting for RPC from GSP|_kgspIsHeartbeatTimedOut|_kgspLogRpcTimeout|kflcnCoreDump|GSP watchdog",
+     "gpu_system_processor", 92, 0.85, "The GPU System Processor (GSP) stopped answering"),
+    ("row_remap_failure", r"(?i)row[- ]remap(?:ping)? (?:failure|failed|pending)|remapped rows.*failure|Remapping Failure Occurred\s*: Yes|^\s*Uncorrectable Error\s*: [1-9]",
      "gpu_hbm3_memory", 90, 0.9, "HBM row remapping failed or is pending: the GPU needs a reset or service"),
-    ("ecc_uncorrectable", r"(?i)uncorrectable ECC error|double[- ]bit ECC",
+    ("ecc_uncorrectable", r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
      "gpu_hbm3_memory", 88, 0.9, "Uncorrectable ECC error in GPU memory"),
-    ("mce", r"(?i)Machine Check Exception|mce: \[Hardware Error\]|\[Hardware Error\]: Machine check",
-     "cpu", 90, 0.85, "Machine-check exception: CPU or host memory hardware fault"),
-    ("edac_ue", r"EDAC \w+: \d+ UE ", "system_memory", 88, 0.85,
-     "Uncorrected host DRAM error reported by EDAC"),
-    ("kernel_panic", r"Kernel panic - not syncing", "server_chassis", 80, 0.6,
-     "The host kernel panicked; the node must be rebooted and checked"),
-    ("nvme_error", r"(?i)nvme\d*: .*(?:I/O error|controller is down|timeout, reset controller)",
-     "ssd", 82, 0.8, "Local NVMe drive failed or reset"),
-    ("pcie_aer", r"(?i)AER: (?:Uncorrected|Fatal)|PCIe Bus Error: severity=(?:Uncorrected|Fatal)",
-     "io_expansion_board", 75, 0.6, "Uncorrected PCIe error on the host's IO path"),
-    ("thermal", r"(?i)(?:GPU|CPU\d*) .*(?:over[- ]?temperature|thermal (?:shutdown|violation))|clocks? throttled.*thermal",
-     "gpu_thermal_interface_sensor", 78, 0.6, "Thermal shutdown or throttling"),
-    ("psu", r"(?i)power supply (?:failure|lost|fault)|PSU\d* (?:failure|fault)", "power_supply",
-     82, 0.7, "Power supply failure on the host"),
-    ("ib_retry", r"IBV_WC_RETRY_EXC_ERR|IBV_WC_RNR_RETRY_EXC_ERR|transport retry counter exceeded|ibv_poll_cq.*error 12",
-     "network_switch_cable", 70, 0.75, "InfiniBand/RoCE transport retries exceeded: link flap or switch fault"),
-    ("ib_link_down", r"(?i)(?:mlx5_\d+|ib\d+|port \d+).*(?:link (?:down|is down)|physical state: Disabled)|NET/IB.*(?:Got async event|port error)",
-     "network_switch_cable", 68, 0.65, "InfiniBand/RoCE port or link went down"),
-    ("nic_failure", r"(?i)mlx5_core .*(?:firmware fatal|health compromised|device's health)",
-     "nic", 80, 0.75, "The network adapter reported a fatal error"),
-    ("nvlink", r"(?i)NVLink.*(?:error|fatal|inactive|down)|NCCL WARN .*nvlink", "faulty_gpu", 72,
-     0.6, "NVLink error seen by NCCL or the driver"),
+    ("nvlink_uncorrectable", r"(?i)uncorrectable NVLink error|cudaErrorNvlinkUncorrectable|NVLink error was detected|DCGM_FR_NVLINK_DOWN|NVLink(?: link)? (?:is )?down",
+     "faulty_gpu", 80, 0.75, "An NVLink error the GPU could not correct"),
+    ("nvlink", r"(?i)NVLink.*(?:error|fatal|inactive)|NCCL WARN .*nvlink", "faulty_gpu", 62,
+     0.5, "NVLink error seen by NCCL or the driver"),
+    ("dcgm_thermal", r"(?i)thermal violation|clocks event due to thermal|DCGM_FR_(?:THERMAL|TEMP)_VIOLATION|DCGM_FR_CLOCKS_EVENT_THERMAL|HW Thermal Slowdown\s*: Active",
+     "gpu_thermal_interface_sensor", 75, 0.65, "The GPU's clocks were cut for temperature (DCGM / NVML)"),
+    ("thermal", r"(?i)(?:GPU|CPU\d*) .*(?:over[- ]?temperature|thermal (?:shutdown|trip))|clocks? throttled.*thermal|critical temperature reached",
+     "gpu_thermal_interface_sensor", 78, 0.6, "Thermal shutdown or critical temperature"),
+    ("dcgm_hardware", r"DCGM_FR_(?:FAULTY_MEMORY|ROW_REMAP_FAILURE|UNCONTAINED_ERROR|PENDING_ROW_REMAP|RETIRED_PAGES_(?:DBE_)?LIMIT|L1TAG_MISCOMPARE|SRAM_THRESHOLD)",
+     "gpu_hbm3_memory", 86, 0.8, "DCGM health watch: GPU memory needs a reset or service"),
     ("cuda_ecc", r"CUDA error: uncorrectable ECC error encountered", "gpu_hbm3_memory", 87, 0.85,
      "CUDA reports an uncorrectable ECC error on the device"),
-    ("cuda_illegal_access", r"CUDA error: an illegal memory access was encountered|cudaErrorIllegalAddress",
-     "software_bug", 55, 0.55, "A kernel accessed an illegal address (a bug, or a GPU fault with an Xid)"),
-    ("cuda_launch", r"CUDA error: (?:unspecified launch failure|the launch timed out|misaligned address|an illegal instruction)",
+    ("cuda_busy", r"(?i)CUDA-capable device\(s\) is/are busy or unavailable", "faulty_gpu", 60,
+     0.5, "CUDA cannot use the GPU (a GPU left in a bad state, or another job holds it)"),
+    # -- GPU software, CUDA libraries, NCCL ---------------------------------------------------
+    ("cuda_illegal_access", r"(?i)an illegal (?:memory access|instruction|address) was encountered|cudaErrorIllegal(?:Address|Instruction)|CUDA_ERROR_ILLEGAL",
+     "software_bug", 55, 0.55, "A kernel accessed an illegal address or instruction (a bug, or a GPU fault with an Xid)"),
+    ("cuda_launch", r"CUDA error: (?:unspecified launch failure|the launch timed out|misaligned address)",
      "software_bug", 52, 0.5, "A CUDA kernel failed to run"),
-    ("cuda_no_device", r"CUDA error: (?:no CUDA-capable device|CUDA-capable device\(s\) is/are busy|initialization error)",
-     "faulty_gpu", 65, 0.6, "The CUDA device vanished or could not initialise"),
-    ("cuda_oom", r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED",
-     "out_of_memory", 75, 0.9, "GPU memory exhausted: deterministic for this configuration"),
-    ("host_oom", r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory",
+    ("cuda_library", r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|NOT_SUPPORTED)|CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR|NOT_INITIALIZED)|cublas runtime error|cuDNN error",
+     "software_bug", 50, 0.5, "A CUDA library (cuBLAS/cuDNN) call failed"),
+    ("nccl_system", r"(?i)ncclSystemError|unhandled system error", "software_bug", 45, 0.45,
+     "NCCL system call failed (often a symptom of a host or network problem)"),
+    ("nccl_internal", r"(?i)ncclInternalError|ncclUnhandledCudaError|unhandled cuda error|Call to CUDA function failed",
+     "software_bug", 42, 0.45, "NCCL internal or CUDA error"),
+    ("nccl_invalid_usage", r"ncclInvalidUsage|Duplicate GPU detected", "user_code_error", 58,
+     0.6, "NCCL used wrongly (two ranks on one GPU, mismatched calls): a launch or program bug"),
+    # -- the training script and its environment ----------------------------------------------
+    ("device_assert", r"(?i)device-side assert(?:ion)? triggered|(?:cuda|\.cu):\d+: \w+: block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
+     "user_code_error", 62, 0.7, "A CUDA kernel's assert fired: an index or label out of range in the script's data"),
+    ("state_dict_mismatch", r"Error\(s\) in loading state_dict|size mismatch for [\w.]+: copying a param|Missing key\(s\) in state_dict|Unexpected key\(s\) in state_dict",
+     "user_code_error", 64, 0.75, "The checkpoint does not fit the model the script built"),
+    ("shape_mismatch", r"mat1 and mat2 shapes cannot be multiplied|The size of tensor a \(\d+\) must match|shape '\[[^\]]*\]' is invalid for input of size|Given groups=\d+, weight of size|Expected input batch_size \(\d+\) to match",
+     "user_code_error", 60, 0.7, "Tensor shapes do not fit: a model or data bug in the script"),
+    ("wrong_device", r"Expected all tensors to be on the same device", "user_code_error", 60,
+     0.7, "The script mixes tensors on different devices"),
+    ("ddp_unused", r"Expected to have finished reduction in the prior iteration|parameters that were not used in producing loss",
+     "user_code_error", 60, 0.7, "DDP found parameters the loss did not use: a model/loop bug"),
+    ("undefined_symbol", r"undefined symbol: |version `GLIBC\w*_[\d.]+' not found|cannot open shared object file",
+     "dependency", 66, 0.75, "A compiled library does not match the installed torch/CUDA/libc"),
+    ("missing_module", r"ModuleNotFoundError: No module named|No module named '?[\w.]+|ImportError: cannot import name|Error while finding module specification",
+     "dependency", 58, 0.65, "A package is missing or of the wrong version in the job's environment"),
+    ("driver_mismatch", r"(?i)CUDA driver version is insufficient|Driver/library version mismatch|NVIDIA-SMI has failed because it couldn.{1,3}t communicate with the NVIDIA driver|No NVIDIA graphics adapter probed|NVIDIA probe routine was not called|libnvidia-ml\.so|no CUDA-capable device is detected|cudaErrorNoDevice",
+     "dependency", 60, 0.6, "The NVIDIA driver/CUDA stack is missing, mismatched or misconfigured"),
+    ("port_in_use", r"(?i)Address already in use|errno: 98|EADDRINUSE", "dependency", 56, 0.65,
+     "The rendezvous port is taken (another job or a stale process on this host)"),
+    ("user_exception", r"(?:^|[\s'\"(|>])(?:[A-Za-z_][\w.]*\.)?(?:ValueError|TypeError|KeyError|IndexError|AttributeError|NameError|AssertionError|ZeroDivisionError|FileNotFoundError|NotImplementedError|RecursionError|UnboundLocalError|SyntaxError|IsADirectoryError|PermissionError): ",
+     "user_code_error", 40, 0.6, "A Python exception raised in the training script"),
+    ("nan_loss", r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found|diverged with loss|training diverged|\bis always nan\b",
+     "numerical_nan", 50, 0.5, "Loss became NaN or Inf"),
+    # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
+    ("edac", r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|DRAM ECC error|memory (?:read|scrubbing) error on CPU",
+     "system_memory", 91, 0.8, "Host DRAM errors reported by EDAC or the memory controller's MCA bank"),
+    ("mce", r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
+     "cpu", 90, 0.85, "Machine-check exception: CPU or host memory hardware fault"),
+    ("mce_logged", r"Machine check events logged", "cpu", 70, 0.6,
+     "The kernel logged machine-check events"),
+    ("kernel_panic", r"Kernel panic - not syncing", "server_chassis", 80, 0.6,
+     "The host kernel panicked; the node must be rebooted and checked"),
+    ("nvme_error", r"(?i)\bnvme\d*(?:n\d+)?:? .*(?:I/O error|controller is down|timeout, (?:reset|abort|disable)|Device not ready|Removing after probe failure)",
+     "ssd", 82, 0.8, "Local NVMe drive failed or reset"),
+    ("pcie_aer", r"(?i)AER: (?:Multiple )?Uncorrected \(Fatal\)|PCIe Bus Error: severity=Uncorrected \(Fatal\)|AER: device recovery failed",
+     "io_expansion_board", 75, 0.6, "Fatal uncorrected PCIe error on the host's IO path"),
+    ("psu", r"(?i)power supply (?:failure|lost|fault|input lost)|\bPSU\d* (?:failure|fault)|\bPS\d+ Status\b.*(?:Failure|Critical)|AC (?:power )?lost",
+     "power_supply", 82, 0.7, "Power supply failure on the host (BMC/IPMI event log)"),
+    ("power_brake", r"(?i)HW Power Brake Slowdown\s*: Active|power brake", "power_supply", 60, 0.5,
+     "The GPU's power brake engaged: an external power fault signal"),
+    ("host_oom", r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process",
      "out_of_memory", 74, 0.85, "The host OOM killer killed a process"),
-    ("no_space", r"No space left on device|Disk quota exceeded|ENOSPC", "storage", 66, 0.85,
-     "Filesystem full"),
-    ("stale_nfs", r"(?i)Stale (?:NFS )?file handle|ESTALE|nfs: server \S+ not responding",
+    ("shm_exhausted", r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit",
+     "out_of_memory", 70, 0.75, "Shared memory (/dev/shm) ran out: a resource limit a restart repeats"),
+    ("hung_task", r"task \S+ blocked for more than \d+ seconds", "storage", 26, 0.3,
+     "A task hung in uninterruptible I/O (often a stuck filesystem)"),
+    # -- memory of the job ------------------------------------------------------------------------
+    ("cuda_oom", r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: out of memory|Tried to allocate [\d.]+ [KMG]iB",
+     "out_of_memory", 75, 0.9, "GPU memory exhausted: deterministic for this configuration"),
+    # -- storage ----------------------------------------------------------------------------------
+    ("no_space", r"No space left on device|Disk quota exceeded|ENOSPC|\[Errno 28\]", "storage", 66,
+     0.85, "Filesystem full"),
+    ("stale_nfs", r"(?i)Stale (?:NFS )?file handle|ESTALE|nfs: server \S+ not responding|\[Errno 116\]",
      "storage", 66, 0.8, "Shared filesystem lost (stale NFS handle or unresponsive server)"),
-    ("io_error", r"\[Errno 5\] Input/output error|Buffer I/O error on dev|blk_update_request: I/O error",
+    ("io_error", r"(?i)\[Errno 5\]|Input/output error|Buffer I/O error on dev|blk_update_request: I/O error|I/O error, dev ",
      "storage", 62, 0.7, "I/O error on a filesystem or block device"),
+    ("write_failed", r"PytorchStreamWriter failed writing file|file write failed|failed writing file", "storage", 60,
+     0.65, "A checkpoint write failed (full or failing storage)"),
+    ("lustre", r"LustreError|LNetError|ptlrpc_expire_one_request|kiblnd_check_conns|Request sent has (?:timed out|failed)|denying connection for new client",
+     "storage", 64, 0.7, "The Lustre client lost its servers"),
+    ("gpfs", r"MMFS_(?:SYSTEM_UNMOUNT|FSSTRUCT|DISKFAIL)|mmfs\w*: .*(?:Unmount|error)|GPFS: .*(?:panic|unmount)",
+     "storage", 64, 0.65, "The GPFS (Spectrum Scale) client unmounted or failed"),
+    # -- network ----------------------------------------------------------------------------------
+    ("ib_retry", r"IBV_WC_RETRY_EXC_ERR|IBV_WC_RNR_RETRY_EXC_ERR|transport retry counter exceeded|ibv_poll_cq.*error 12|Got completion (?:from peer \S+ )?with (?:status=|error )?12\b",
+     "network_switch_cable", 70, 0.75, "InfiniBand/RoCE transport retries exceeded: link flap or switch fault"),
+    ("ib_link_down", r"(?i)(?:mlx5_\d+|ib\d+|port \d+).*(?:link (?:down|is down)|physical state: Disabled)|NET/IB.*(?:Got async event|port error)|phys state:\s+\d: (?:Disabled|Polling)|Physical state: (?:Polling|Disabled)|Cable unplugged",
+     "network_switch_cable", 68, 0.65, "InfiniBand/RoCE port or link went down"),
+    ("nic_failure", r"(?i)mlx5_core .*(?:firmware fatal|health compromised|device's health|mlx5_load_one failed|probe of \S+ failed|handle_hca_cap failed)",
+     "nic", 80, 0.75, "The network adapter failed or could not load"),
     ("nccl_remote", r"(?i)NCCL (?:WARN|INFO).*remote process exited|ncclRemoteError|remote process exited or there was a network error",
      "network_switch_cable", 48, 0.5, "NCCL saw a peer or the network fail"),
-    ("nccl_system", r"ncclSystemError|NCCL error.*unhandled system error", "software_bug", 45, 0.45,
-     "NCCL system call failed (often a symptom of a host or network problem)"),
-    ("nccl_internal", r"ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage", "software_bug",
-     42, 0.45, "NCCL internal or CUDA error"),
-    ("nan_loss", r"(?i)\bloss(?: is|=|:)? ?(?:nan|-?inf)\b|non-finite loss|NaN or Inf found",
-     "silent_data_corruption", 50, 0.4, "Loss became NaN or Inf (numerics, or silent data corruption)"),
-    ("segfault", r"Segmentation fault|SIGSEGV|segfault at [0-9a-f]+", "software_bug", 35, 0.45,
+    # -- symptoms of a failure elsewhere ----------------------------------------------------------
+    ("segfault", r"(?i)Segmentation fault|SIGSEGV|segfault at [0-9a-f]+|signal 11", "software_bug", 35, 0.45,
      "A process crashed on an invalid memory access (native code)"),
     ("sigbus", r"SIGBUS|Bus error", "software_bug", 38, 0.45,
      "Bus error: a mapped file vanished or shared memory ran out"),
-    ("user_exception", r"^(?:\[rank\d+\]: ?)?(?:[A-Za-z_][\w.]*\.)?(?:ValueError|TypeError|KeyError|IndexError|AttributeError|NameError|AssertionError|ZeroDivisionError|FileNotFoundError|ImportError|ModuleNotFoundError|NotImplementedError|RecursionError): ",
-     "user_code_error", 40, 0.6, "A Python exception raised in the training script"),
-    ("gloo_conn", r"Gloo connectFullMesh failed|gloo/transport/tcp/[\w.]+:\d+\] (?:Connection closed by peer|Read error|Timed out|connect)|gloo.*Connection (?:reset|refused)",
+    ("peer_closed", r"(?i)Connection closed by (?:remote )?peer|Connection reset by peer|Broken pipe",
+     "unknown", 28, 0.3, "A peer's connection closed: a symptom of that peer dying"),
+    ("gloo_conn", r"Gloo connectFullMesh failed|gloo/transport/tcp/[\w.]+:\d+\] (?:Read error|Timed out|connect)|gloo.*Connection (?:reset|refused)",
      "unknown", 30, 0.3, "gloo lost a peer: a symptom of a peer that died or hung"),
-    ("store_timeout", r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out",
+    ("store_timeout", r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|waiting for clients\. \d+/\d+ clients joined",
      "dependency", 25, 0.35, "The c10d store or rendezvous timed out"),
-    ("nccl_watchdog", r"Watchdog caught collective operation timeout|ProcessGroupNCCL's watchdog got stuck|Some NCCL operations have failed or timed out",
+    ("nccl_watchdog", r"Watchdog caught collective operation timeout|ProcessGroupNCCL's watchdog got stuck|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation",
      "nccl_watchdog_timeout", 20, 0.5, "A collective timed out (symptom unless nothing more specific is found)"),
     ("elastic_child_failed", r"torch\.distributed\.elastic\.multiprocessing\.errors\.ChildFailedError|exitcode\s*: -9 \(pid",
      "unknown", 10, 0.2, "torchrun reports a failed worker (see the worker's own log for why)"),
@@ -156,53 +194,93 @@ BY_ID: Final[dict[str, Signature]] = {s.id: s for s in SIGNATURES}
 # engine scans ~50x faster than the alternation of the full patterns (the rows' own regexes
 # then run only on candidate lines). tests/diagnose pins that no corpus line is lost this way.
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
-    "gpu_off_bus": ("fallen off the bus",),
-    "row_remap_failure": ("remap",),
-    "ecc_uncorrectable": ("uncorrectable ecc", "double bit ecc", "double-bit ecc"),
-    "mce": ("machine check", "hardware error"),
-    "edac_ue": ("edac",),
-    "kernel_panic": ("kernel panic",),
-    "nvme_error": ("nvme",),
-    "pcie_aer": ("aer:", "pcie bus error"),
-    "thermal": ("temperature", "thermal"),
-    "psu": ("power supply", "psu"),
-    "ib_retry": ("retry_exc_err", "retry counter exceeded", "ibv_poll_cq"),
-    "ib_link_down": ("link down", "link is down", "state: disabled", "async event", "port error"),
-    "nic_failure": ("firmware fatal", "health compromised", "device's health"),
+    "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
+    "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
+    "gpu_reset_required": ("requires reset", "reset required", "reboot required"),
+    "gsp_timeout": ("gsp timeout", "rpc from gsp", "_kgsp", "kflcncoredump", "gsp watchdog"),
+    "row_remap_failure": ("remap", "uncorrectable error"),
+    "ecc_uncorrectable": ("uncorrectable ecc", "double bit", "double-bit", "eccuncorrectable",
+                          "volatile_dbe", "dbe_pending"),
+    "nvlink_uncorrectable": ("nvlink",),
     "nvlink": ("nvlink",),
+    "dcgm_thermal": ("thermal violation", "due to thermal", "dcgm_fr_thermal", "dcgm_fr_temp",
+                     "dcgm_fr_clocks_event_thermal", "hw thermal slowdown"),
+    "thermal": ("temperature", "thermal"),
+    "dcgm_hardware": ("dcgm_fr_",),
     "cuda_ecc": ("uncorrectable ecc",),
-    "cuda_illegal_access": ("illegal memory access", "cudaerrorillegaladdress"),
+    "cuda_busy": ("busy or unavailable",),
+    "cuda_illegal_access": ("illegal memory access", "illegal instruction", "illegal address",
+                            "cudaerrorillegal", "cuda_error_illegal"),
     "cuda_launch": ("cuda error",),
-    "cuda_no_device": ("cuda error",),
-    "cuda_oom": ("out of memory", "outofmemoryerror", "cudaerrormemoryallocation", "alloc_failed"),
-    "host_oom": ("out of memory", "oom-kill"),
-    "no_space": ("no space left", "quota exceeded", "enospc"),
-    "stale_nfs": ("stale", "not responding"),
-    "io_error": ("i/o error", "input/output error"),
-    "nccl_remote": ("remote process exited", "ncclremoteerror"),
+    "cuda_library": ("cublas_status", "cudnn_status", "cublas runtime error", "cudnn error"),
     "nccl_system": ("ncclsystemerror", "unhandled system error"),
-    "nccl_internal": ("ncclinternalerror", "ncclunhandledcudaerror", "ncclinvalidusage"),
-    "nan_loss": ("loss nan", "loss=nan", "loss:nan", "loss: nan", "loss is nan", "loss inf",
-                 "loss=inf", "loss:inf", "loss: inf", "loss is inf", "loss -inf", "loss=-inf",
-                 "loss: -inf", "loss is -inf", "non-finite loss", "nan or inf found"),
-    "segfault": ("segmentation fault", "sigsegv", "segfault"),
-    "sigbus": ("sigbus", "bus error"),
+    "nccl_internal": ("ncclinternalerror", "ncclunhandledcudaerror", "unhandled cuda error",
+                      "call to cuda function failed"),
+    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected"),
+    "device_assert": ("device-side assert", "assertion"),
+    "state_dict_mismatch": ("loading state_dict", "size mismatch for", "key(s) in state_dict"),
+    "shape_mismatch": ("shapes cannot be multiplied", "must match the size of tensor",
+                       "the size of tensor a", "is invalid for input of size", "weight of size",
+                       "to match target batch_size"),
+    "wrong_device": ("to be on the same device",),
+    "ddp_unused": ("finished reduction in the prior iteration", "not used in producing loss"),
+    "undefined_symbol": ("undefined symbol: ", "version `glibc", "cannot open shared object file"),
+    "missing_module": ("no module named", "cannot import name", "finding module specification"),
+    "driver_mismatch": ("driver version is insufficient", "driver/library version mismatch",
+                        "communicate with the nvidia driver", "no nvidia graphics adapter",
+                        "probe routine was not called", "libnvidia-ml.so",
+                        "no cuda-capable device", "cudaerrornodevice"),
+    "port_in_use": ("address already in use", "errno: 98", "eaddrinuse"),
     "user_exception": tuple(f"{e}error: " for e in (
         "value", "type", "key", "index", "attribute", "name", "assertion", "zerodivision",
-        "filenotfound", "import", "modulenotfound", "notimplemented", "recursion")),
+        "filenotfound", "notimplemented", "recursion", "unboundlocal", "syntax",
+        "isadirectory", "permission")),
+    "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
+    "edac": ("edac", "dram ecc error", "memory read error", "memory scrubbing error"),
+    "mce": ("machine check", "hardware error"),
+    "mce_logged": ("machine check events logged",),
+    "kernel_panic": ("kernel panic",),
+    "nvme_error": ("nvme",),
+    "pcie_aer": ("uncorrected (fatal)", "device recovery failed"),
+    "psu": ("power supply", "psu", "status", "ac lost", "ac power lost"),
+    "power_brake": ("power brake",),
+    "host_oom": ("out of memory: killed", "oom-kill", "oom-killer", "memory cgroup out of memory",
+                 "oom_reaper"),
+    "shm_exhausted": ("out of shared memory", "insufficient shared memory", "shared memory limit"),
+    "hung_task": ("blocked for more than",),
+    "cuda_oom": ("out of memory", "outofmemoryerror", "cudaerrormemoryallocation",
+                 "alloc_failed", "tried to allocate"),
+    "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
+    "stale_nfs": ("stale", "not responding", "[errno 116]"),
+    "io_error": ("[errno 5]", "input/output error", "i/o error"),
+    "write_failed": ("failed writing file", "file write failed"),
+    "lustre": ("lustreerror", "lneterror", "ptlrpc_expire_one_request", "kiblnd_check_conns",
+               "request sent has", "denying connection for new client"),
+    "gpfs": ("mmfs", "gpfs: "),
+    "ib_retry": ("retry_exc_err", "retry counter exceeded", "ibv_poll_cq", "got completion"),
+    "ib_link_down": ("link down", "link is down", "state: disabled", "async event", "port error",
+                     "disabled", "polling", "cable unplugged"),
+    "nic_failure": ("firmware fatal", "health compromised", "device's health", "mlx5_load_one failed",
+                    "probe of", "handle_hca_cap failed"),
+    "nccl_remote": ("remote process exited", "ncclremoteerror"),
+    "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11"),
+    "sigbus": ("sigbus", "bus error"),
+    "peer_closed": ("connection closed by", "connection reset by peer", "broken pipe"),
     "gloo_conn": ("connectfullmesh", "gloo/transport/tcp", "gloo"),
     "store_timeout": ("tcpstore", "c10d store", "diststoreerror", "socket timeout",
-                      "rendezvoustimeouterror", "rendezvousconnectionerror", "has timed out"),
-    "nccl_watchdog": ("watchdog caught", "watchdog got stuck", "nccl operations have failed"),
+                      "rendezvoustimeouterror", "rendezvousconnectionerror", "has timed out",
+                      "clients joined"),
+    "nccl_watchdog": ("watchdog caught", "watchdog got stuck", "nccl operations have failed",
+                      "timed out waiting"),
     "elastic_child_failed": ("childfailederror", "exitcode"),
-    "xid": ("nvrm: xid",),
+    "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }  # fmt: skip
 
 # Xid rows share one pattern; COMPILED keeps one entry for it, resolved by code in triage.
 COMPILED: Final[tuple[tuple[str, re.Pattern[bytes]], ...]] = tuple(
     [(r[0], re.compile(r[1].encode(), re.M)) for r in _ROWS]
-    + [("xid", re.compile(XID_PATTERN, re.M))]
+    + [("xid", re.compile(XID_PATTERN, re.M)), ("xid_loose", re.compile(XID_LOOSE, re.M))]
 )
 
 
@@ -246,7 +324,8 @@ def _rows_by_needle() -> dict[bytes, tuple[str, ...]]:
     for kept in every:
         if any(o != kept and o in kept for o in every):
             continue
-        out[kept.encode()] = [row for row, ns in NEEDLES.items() if any(kept in n for n in ns)]
+        rows = [row for row, ns in NEEDLES.items() if any(kept in n for n in ns)]
+        out[kept.encode()] = rows + (["xid_loose"] if "xid" in rows else [])
     return {k: tuple(v) for k, v in out.items()}
 
 

@@ -29,14 +29,17 @@ from nonstop.diagnose.signatures import (
     PCI_MAP_LINE,
     PREFILTER,
     ROWS_BY_NEEDLE,
+    XID_LOOSE_DISCOUNT,
     XIDS,
 )
 from nonstop.diagnose.verdict import Culprit, Verdict
+from nonstop.diagnose.xids import recovery_action
 from nonstop.errors import UserError
 
 CHUNK_BYTES = 8 << 20
 MAX_EVIDENCE = 20  # evidence lines kept per file
 MAX_LINE = 400  # characters of a line kept as evidence
+EXCLUDE_MIN_CONFIDENCE = 0.5  # below this, a hardware verdict is reported as unknown (restart)
 # An Xid code newer than the catalog: a driver error of unknown meaning is weak evidence.
 _UNLISTED_XID = (taxonomy.UNKNOWN, 40, 0.3, "an Xid not in NVIDIA's catalog as nonstop has it")
 
@@ -101,10 +104,13 @@ def _classify(line: bytes) -> list[tuple[str, re.Match[bytes]]]:
 
 def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> Hit:
     pci = None
-    if sid == "xid":
+    if sid in ("xid", "xid_loose"):
         code = int(m.group("xid"))
-        pci = _bus(m.group("pci").decode())
-        cat, spec, conf, meaning = XIDS.get(code, _UNLISTED_XID)
+        if sid == "xid":
+            pci = _bus(m.group("pci").decode())
+        cat, spec, conf, meaning = _xid_class(code, line)
+        if sid == "xid_loose":  # quoted by another tool or a person: less weight
+            spec, conf = max(1, spec - XID_LOOSE_DISCOUNT), max(0.1, conf - 0.15)
         sid, meaning = f"xid_{code}", f"Xid {code}: {meaning}"
     else:
         s = BY_ID[sid]
@@ -124,6 +130,29 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
     if h.gpu is None and h.pci is None and (gm := _GPU.search(line)):
         h.gpu = int(next(g for g in gm.groups() if g is not None))
     return h
+
+
+_CAUSED_BY = re.compile(rb"caused by previous Xid (\d+)")
+
+
+def _xid_class(code: int, line: bytes) -> tuple[str, int, float, str]:
+    """What an Xid line says, refined by what the line itself adds: Xid 45 names the Xid that
+    caused it, Xid 154 the recovery the driver now requires, NVLink5 Xids whether they are
+    fatal."""
+    if code == 45 and (m := _CAUSED_BY.search(line)):
+        cause = int(m.group(1))
+        if cause != 45:
+            cat, spec, conf, meaning = XIDS.get(cause, _UNLISTED_XID)
+            return cat, max(1, spec - 10), conf, f"cleanup after Xid {cause}: {meaning}"
+    if code == 154:
+        action = recovery_action(line.decode("utf-8", "replace")) or ""
+        if action and action.lower() != "none":
+            return ("faulty_gpu", 85, 0.8,
+                    f"GPU recovery action changed to {action}: the GPU needs a reset")  # fmt: skip
+    cat, spec, conf, meaning = XIDS.get(code, _UNLISTED_XID)
+    if b"Nonfatal" in line or b"Non-fatal" in line:
+        return taxonomy.UNKNOWN, 25, 0.25, f"{meaning} (reported as non-fatal)"
+    return cat, spec, conf, meaning
 
 
 def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES) -> Scan:
@@ -210,6 +239,19 @@ def decide(
     n = (counts or Counter())[best.signature] or 1
     conf = min(0.99, best.confidence + (0.05 if len(same) > 1 or n > 1 else 0.0))
     cat = taxonomy.get(best.category)
+    if cat.action == "exclude_node" and conf < EXCLUDE_MIN_CONFIDENCE:
+        # weak evidence for a hardware fault: a wrong exclude_node costs a healthy node, so say
+        # unknown (restart once, keep the evidence) and name what was seen
+        weak = f"Weak evidence of {cat.name.lower()} ({best.meaning})"
+        culprit.evidence.append(f"{weak}: not enough to exclude the node")
+        return Verdict(
+            verdict=f"{weak}; not enough to exclude the node. Action: restart.",
+            category=taxonomy.UNKNOWN, action=taxonomy.action_for(taxonomy.UNKNOWN),
+            culprits=[culprit], confidence=min(conf, 0.3),
+            evidence=[f"{h.file}:{h.line}: [{h.signature}] {h.text}" for h in hits[:MAX_EVIDENCE]],
+            details={"evidence_lines": [h.to_dict() for h in hits[:MAX_EVIDENCE]],
+                     "weak_category": best.category},
+        )  # fmt: skip
     where = ", ".join(
         f"{k} {v}" for k, v in (("host", culprit.host), ("rank", culprit.rank),
                                 ("GPU", culprit.gpu)) if v is not None

@@ -46,6 +46,9 @@ def main(argv: list[str]) -> int:
         return _compare(a.run_dir, a.run_b, as_json=a.json)
     data = rd.load(a.run_dir)
     summary = full_summary(data)
+    from nonstop.report.numerics import numerical_events  # NaN, spikes, SDC: docs/health.md
+
+    summary["numerical"] = numerical_events(a.run_dir, data.actions, summary["failures"])
     written = []
     if a.html is not None:
         from nonstop.report import html

@@ -188,6 +188,10 @@ def print_summary(summary: dict[str, Any], console: Console | None = None) -> No
         console.print(failures_table(summary["failures"]))
     if summary.get("restarts"):
         console.print(restarts_table(summary["restarts"]))
+    if summary.get("numerical"):
+        from nonstop.report.numerics import numerical_table
+
+        console.print(numerical_table(summary["numerical"]))
 
 
 # -- two runs side by side --------------------------------------------------------------------

@@ -42,9 +42,9 @@ EXPECTED = {
     "mce.log": ("cpu", "node-m", None, None),
     "edac_memory.log": ("system_memory", "node-n", None, None),
     "segfault.log": ("software_bug", "node-o", None, None),
-    "sigbus.log": ("software_bug", None, None, None),
+    "sigbus.log": ("out_of_memory", None, None, None),  # /dev/shm ran out: a restart repeats it
     "user_traceback.log": ("user_code_error", None, 0, None),
-    "nan_loss.log": ("silent_data_corruption", None, 0, None),
+    "nan_loss.log": ("numerical_nan", None, 0, None),
     "clean.log": ("unknown", None, None, None),
 }
 

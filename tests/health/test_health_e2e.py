@@ -58,6 +58,13 @@ def finished_sha(run_dir: Path) -> str:
     return shas[0]
 
 
+def cli_json(*argv: str) -> dict:
+    r = subprocess.run([sys.executable, "-m", "nonstop.cli", *argv, "--json"],
+                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
 def anomalies(run_dir: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((run_dir / "health").glob("anomaly-*.json"))]
 
@@ -100,6 +107,14 @@ def test_bitflip_on_one_replica_is_named_rolled_back_and_leaves_no_trace(tmp_pat
     ((cat, action),) = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1")
     assert (cat, action) == ("silent_data_corruption", "restart")
     assert finished_sha(d) == reference(3)  # bitwise identical to the fault-free run
+    v = cli_json("diagnose", str(d), "--attempt", "0")
+    assert v["category"] == "silent_data_corruption" and v["culprits"][0]["rank"] == 1
+    (row,) = cli_json("report", str(d))["numerical"]
+    assert (row["what"], row["ranks"], row["decision"]) == (
+        "silent_data_corruption",
+        [1],
+        "restart",
+    )
 
 
 @pytest.mark.timeout(700)
@@ -161,6 +176,8 @@ def test_loss_spike_rolls_back_skips_the_batches_and_recovers(tmp_path):
                                       "ORDER BY step")]  # fmt: skip
     assert len(losses) == STEPS - 20 and all(math.isfinite(x) and x < 10 for x in losses)
     finished_sha(d)  # it finished
+    rows = cli_json("report", str(d))["numerical"]
+    assert [(r["what"], r["step"]) for r in rows] == [("loss_spike", 20), ("skip_batches", 20)]
 
 
 @pytest.mark.timeout(400)

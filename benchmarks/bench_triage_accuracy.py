@@ -1,0 +1,99 @@
+"""`nonstop triage` on real failure excerpts it was never tuned on: category and action accuracy.
+
+    python benchmarks/run.py triage-accuracy [--json]
+    python benchmarks/bench_triage_accuracy.py tuning      # the split signature work may read
+
+The corpus is tests/corpus/real/ (README there): 254 excerpts from public issue threads, vendor
+documentation and Q&A pages, each with a (category, action) label, split by content hash into a
+tuning set and a frozen held-out set before any signature work. Each excerpt is written to a file
+and classified by `nonstop.diagnose.triage.triage_file`, exactly as `nonstop triage FILE` does.
+
+`ours` is the category accuracy on the held-out set; `peer` is the accuracy of always answering
+the tuning set's most common category (what a lookup of base rates gets). Also reported: action
+accuracy, the confusion matrix (true -> predicted, off-diagonal cells), wrong `exclude_node`
+verdicts (a healthy node lost) and the tuning-set figures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from nonstop.diagnose import triage
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "real"
+
+
+def load(split: str) -> list[dict[str, Any]]:
+    with open(CORPUS / f"{split}.jsonl") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def classify(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any]]:
+    out = []
+    with tempfile.TemporaryDirectory(prefix="nonstop-triage-acc-") as tmp:
+        for r in records:
+            path = Path(tmp) / f"{r['id']}.log"
+            path.write_text(r["excerpt"] + "\n")
+            out.append((r, triage.triage_file(path)))
+    return out
+
+
+def evaluate(split: str) -> dict[str, Any]:
+    results = classify(load(split))
+    n = len(results)
+    cat_ok = sum(v.category == r["category"] for r, v in results)
+    act_ok = sum(v.action == r["action"] for r, v in results)
+    confusion: Counter[str] = Counter(
+        f"{r['category']} -> {v.category}" for r, v in results if v.category != r["category"]
+    )
+    wrong_exclude = [r["id"] for r, v in results
+                     if v.action == "exclude_node" and r["action"] != "exclude_node"]  # fmt: skip
+    return {
+        "split": split, "excerpts": n,
+        "category_accuracy": round(cat_ok / n, 4), "action_accuracy": round(act_ok / n, 4),
+        "confusion": dict(confusion.most_common()), "wrong_exclude_node": wrong_exclude,
+        "misses": [{"id": r["id"], "true": r["category"], "got": v.category,
+                    "confidence": round(v.confidence, 2)}
+                   for r, v in results if v.category != r["category"]],
+    }  # fmt: skip
+
+
+def run(quick: bool) -> dict[str, Any]:
+    tuning, held = load("tuning"), load("heldout")
+    base = Counter(r["category"] for r in tuning).most_common(1)[0][0]
+    peer = sum(r["category"] == base for r in held) / len(held)
+    h = evaluate("heldout")
+    t = evaluate("tuning")
+    return {
+        "name": "triage-accuracy",
+        "ours": h["category_accuracy"],
+        "peer": round(peer, 4),
+        "peer_name": f"always '{base}' (tuning set's most common category)",
+        "ratio": h["category_accuracy"] / peer if peer else float("nan"),
+        "unit": "held-out category accuracy",
+        "better": "higher",
+        "detail": {
+            "heldout_excerpts": h["excerpts"], "tuning_excerpts": t["excerpts"],
+            "heldout_category_accuracy": h["category_accuracy"],
+            "heldout_action_accuracy": h["action_accuracy"],
+            "heldout_confusion": h["confusion"],
+            "heldout_wrong_exclude_node": h["wrong_exclude_node"],
+            "tuning_category_accuracy": t["category_accuracy"],
+            "tuning_action_accuracy": t["action_accuracy"],
+        },
+    }  # fmt: skip
+
+
+if __name__ == "__main__":
+    split = sys.argv[1] if len(sys.argv) > 1 else "tuning"
+    if split not in ("tuning", "heldout"):
+        print("usage: bench_triage_accuracy.py [tuning|heldout]", file=sys.stderr)
+        sys.exit(2)
+    print(json.dumps(evaluate(split), indent=1))
