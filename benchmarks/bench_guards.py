@@ -5,7 +5,8 @@
 
 What a step under the guards pays, measured piece by piece in this process (and two gloo ranks
 for the collective), against the demo workload's own step (`nonstop.workloads.llama`, default
-model, batch 8 x 128, one CPU process, or the GPU when there is one):
+model, batch 8 x 128, one CPU process with the threads one of 2 ranks gets, or the GPU when
+there is one):
 
 - decide: `Guards.decide` on a full baseline window (pure Python, every step);
 - allreduce: the one all-reduce of the (world x 11) float64 vector, 2 gloo ranks on this host
@@ -100,6 +101,8 @@ def run(quick: bool = False) -> dict[str, Any]:
 
     cuda = torch.cuda.is_available()
     dev = torch.device("cuda" if cuda else "cpu")
+    if not cuda:  # as each of the demo's 2 ranks does (train.py): on a busy host, more threads
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // 2))  # only wait for each other
     sync = torch.cuda.synchronize if cuda else None
     reps = 10 if quick else 30
     defaults = GuardConfig()
