@@ -4,8 +4,11 @@ In synchronous data-parallel training every rank's step wall time is the same (a
 slowest in the gradient all-reduce), so scores use each rank's own *busy* time, never step wall
 time. The fields, from the step events of nonstop.events:
 
-- ``compute_s``: forward + backward up to the gradient all-reduce (the runtime measures it with
-  CUDA events on a GPU, wall time on CPU); the primary metric.
+- ``compute_gpu_s``: forward + backward measured on the GPU with CUDA events
+  (nonstop.runtime.gputime), present where CUDA is in use; the primary metric there, since a
+  host timer on a GPU sees kernel launches and a slow GPU hides in the collective wait.
+- ``compute_s``: forward + backward up to the gradient all-reduce, host wall time; the primary
+  metric on CPU.
 - ``data_s``: time waiting for the next batch; flags ranks with slow input pipelines.
 - section events (``section`` kind, ``phase`` open/close): each named section's duration, for
   sections the user opens around work that excludes collective waits.
@@ -38,7 +41,7 @@ from typing import Any
 from nonstop.events import Event, iter_events
 from nonstop.rundir import RunDir
 
-METRICS = ("compute_s", "data_s")
+METRICS = ("compute_gpu_s", "compute_s", "data_s")
 _OPEN = ("open", "begin", "start", "enter")
 _CLOSE = ("close", "end", "stop", "exit")
 

@@ -50,6 +50,7 @@ class StepTimer:
         self.rt, self.step = rt, step
         self.fields: dict[str, Any] = {}
         self.start = 0.0
+        self.slowed = False  # an injected slow fault was applied to the compute phase
 
     def __enter__(self) -> StepTimer:
         self.start = time.time()
@@ -60,10 +61,16 @@ class StepTimer:
 
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
-        """Time a phase: data, compute (forward+backward) or optimizer; stored as `<name>_s`."""
-        if not self.rt.phase_timing:  # `nonstop ctl RUN set phase_timing=off`
+        """Time a phase: data, compute (forward+backward) or optimizer; stored as `<name>_s`.
+        Where CUDA is in use, compute is also timed on the GPU with CUDA events
+        (`compute_gpu_s`, nonstop.runtime.gputime): host timers see kernel launches only.
+        `nonstop ctl RUN set phase_timing=off` drops the other phases' timing; compute stays,
+        since straggler detection reads it (two clock reads per step)."""
+        if not self.rt.phase_timing and name != "compute":
             yield
             return
+        gpu = self.rt.gpu_timer() if name == "compute" else None
+        gpu_start = gpu.start() if gpu is not None else None
         t0 = time.perf_counter()
         try:
             yield
@@ -71,16 +78,28 @@ class StepTimer:
                 factor = self.rt.faults.slow_factor(self.step)
                 if factor > 1.0:
                     time.sleep((factor - 1.0) * (time.perf_counter() - t0))
+                    self.slowed = True
         finally:
             key = f"{name}_s"
             self.fields[key] = self.fields.get(key, 0.0) + time.perf_counter() - t0
+            if gpu is not None:
+                gpu.stop(gpu_start, self.step)
 
     def record(self, **fields: Any) -> None:
         """Attach values to the step event: loss, tokens, lr, ..."""
         self.fields.update(fields)
 
     def __exit__(self, typ: type | None, exc: BaseException | None, tb: object) -> None:
+        if typ is None and self.rt.faults and not self.slowed:
+            factor = self.rt.faults.slow_factor(self.step)  # no compute phase: the whole step
+            if factor > 1.0:
+                time.sleep((factor - 1.0) * (time.time() - self.start))
         if typ is None:
+            gpu = self.rt._gpu_timer
+            if gpu:  # the newest compute phase the GPU has finished (a step or two ago)
+                done = gpu.resolved()
+                if done:
+                    self.fields["compute_gpu_step"], self.fields["compute_gpu_s"] = done[-1]
             self.rt.emit("step", step=self.step, start=self.start, end=time.time(), **self.fields)
             # NaN/Inf, spikes and replica fingerprints, agreed by every rank (guards.py); on an
             # anomaly every rank records it and exits for a rollback
@@ -104,6 +123,8 @@ class Runtime:
         self.faults = Injector.from_env(attempt=attempt, rank=rank, report=self._fault_fired)
         self.health = Health(self)
         """Numerical guards and replica fingerprints (`rt.health.watch(model)`; guards.py)."""
+        self._gpu_timer: Any = None
+        """nonstop.runtime.gputime.GpuTimer once CUDA is seen in use; False: looked, none."""
         self.phases_seen: set[str] = set()
         """Lifecycle phases this process has emitted (the bootstrap adds `finished` once)."""
         self.stop_at: int | None = None
@@ -115,6 +136,18 @@ class Runtime:
         self.telemetry: Any = None
         every = os.environ.get("NONSTOP_STOP_CHECK_EVERY", "1")
         self.stop_check_every = max(1, int(every)) if every.isdigit() else 1
+        self.stop_checks = 0
+        """Calls of planned_stop_due so far: 0 means this script cannot be asked to checkpoint
+        (the bootstrap's SIGTERM handler and the agent's planned stop both go by it)."""
+
+    def gpu_timer(self) -> Any:
+        """The CUDA event timer for compute phases, or None (no CUDA in use). Looked up at the
+        first compute phase, by when a GPU script has initialised CUDA."""
+        if self._gpu_timer is None:
+            from nonstop.runtime.gputime import GpuTimer
+
+            self._gpu_timer = GpuTimer.for_process() or False
+        return self._gpu_timer or None
 
     def planned_stop_due(self, steps_done: int) -> bool:
         """True when the run must checkpoint now and exit: a drain, a restart or a scheduler's
@@ -129,6 +162,9 @@ class Runtime:
         one-element all-reduce per check, as Megatron-LM's exit-signal handler does per step.
         """
         seen = self.stop_at is not None
+        self.stop_checks += 1
+        if self.stop_checks == 1:  # tells the agent that a planned stop gets a checkpoint here
+            self.lifecycle("stop_checks", step=self.current_step)
         if self.run_dir is None or steps_done % self.stop_check_every:
             return False  # no run directory: no supervisor can plan a stop, nothing to agree on
         import torch.distributed as dist

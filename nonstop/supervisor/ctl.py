@@ -10,7 +10,8 @@ on their own clocks (a stat per tick) and apply what changed:
     straggler_every  agents       steps between online straggler scores
     telemetry_s      ranks        the telemetry sampling interval (where a sampler runs)
     fr_stacks        ranks        on/off: stack traces in flight-recorder dumps
-    phase_timing     ranks        on/off: per-phase seconds (data, compute, ...) in step events
+    phase_timing     ranks        on/off: per-phase seconds (data, optimizer, ...) in step events;
+                                  compute stays timed: straggler detection reads it
 
 Agents record each applied version in the ledger (action `reconfigure`); ranks emit a
 `lifecycle` event `reconfigured`. A restarted attempt starts with the settings in force.
@@ -76,7 +77,7 @@ KEYS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "straggler_every": (_steps, "agents", "steps between online straggler scores"),
     "telemetry_s": (_seconds, "ranks", "telemetry sampling interval in seconds"),
     "fr_stacks": (_onoff, "ranks", "on/off: stack traces in flight-recorder dumps"),
-    "phase_timing": (_onoff, "ranks", "on/off: per-phase seconds in step events"),
+    "phase_timing": (_onoff, "ranks", "on/off: per-phase seconds in step events (compute stays)"),
 }
 
 
