@@ -14,25 +14,55 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     hang@step=60,rank=0                    SIGSTOP itself (default how=sigstop)
     hang@step=60,rank=0,how=sleep          sleep forever outside any collective
     hang@step=60,rank=0,how=collective     wait forever in a collective no peer joins
-    slow@rank=1,factor=1.3                 the compute phase takes 1.3x (from=, to= steps)
+    slow@rank=1,factor=1.3                 the compute phase takes 1.3x (from=, to= steps; a
+                                           step without a compute phase takes 1.3x as a whole)
     exception@step=30,rank=0               raise RuntimeError in user code
-    diskfull@step=50,rank=0,to=70          checkpoint writes fail with ENOSPC from step 50 until
-                                           step 70 (to= omitted: until the attempt ends)
-    crash@after=20,rank=1                  time-based (seconds after start): for scripts that
-                                           do not use nonstop.runtime, driven by the bootstrap
+    diskfull@step=50,rank=0,to=70          checkpoint writes (through nonstop.checkpoint) fail
+                                           with ENOSPC from step 50 until step 70 (to= omitted:
+                                           until the attempt ends)
+    bitflip@step=30,rank=1                 flip one bit of one parameter on rank 1 after step
+                                           30's optimizer step (bit=, default 12: a mantissa
+                                           bit; silent data corruption, docs/health.md)
+    nan@step=30,rank=0                     rank 0's loss is NaN at step 30
+    spike@step=30                          the batch a fault-free run trains on at step 30 is
+                                           poisoned: its loss is scaled (factor=, default 1000)
+                                           on every rank, in every attempt that trains on it
+
+Two ways to say when. `step=N` (and slow's `from=`/`to=`) counts the steps the script reports
+with nonstop.runtime's `rt.step(n)`. `after=SECONDS` counts seconds since the bootstrap started
+the script and works on any script, also one that never imports nonstop: the bootstrap's
+watcher thread fires it, and what must happen in the main thread (an exception, a sleep or
+collective hang, a slow rank's pauses) is delivered there by a signal handler the bootstrap
+installs (`MAIN_THREAD_SIGNAL`). With after=, `for=SECONDS` bounds a slow rank or a full disk:
+
+    crash@after=20,rank=1                  exit 20 s after the script started
+    hang@after=20,rank=0,how=sleep         the main thread sleeps forever from 20 s on
+    hang@after=20,rank=0,how=collective    a receive no peer matches (once the process group
+                                           exists)
+    exception@after=20,rank=0              RuntimeError raised in the main thread
+    slow@after=10,for=30,rank=1,factor=2   the main thread pauses half of the time, 10 s - 40 s
+    diskfull@after=10,for=20,rank=0        checkpoint writes fail from 10 s to 30 s
 
 Every fault fires only in attempt 0 unless `attempt=N` (or `attempt=*`) says otherwise, so the
-restarted job runs clean. Before a fault fires the rank writes a `failure` event with
-`injected: true`, so a test (or the chaos harness) can compare the ledger to the injector's own
-record. Standard library only; the collective hang imports torch lazily.
+restarted job runs clean. A spec that cannot take effect is refused when it is parsed (a key the
+kind does not use, a negative step, a signal that does not kill, a rank outside the job:
+`check_run`). When a fault really takes effect the rank first writes a `failure` event with
+`injected: true` (the injector's own log, which the chaos harness compares with the ledger):
+a crash, hang or exception just before it happens, a slow rank at its first slowed step or
+pause, a full disk at the first write it refuses. A fault that never took effect is not logged
+as injected; at exit the rank says why (`nonstop.faults: ... never fired: ...`, and a
+`fault_not_fired` lifecycle event). Standard library only; the collective hang imports torch
+lazily.
 """
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +76,26 @@ NUMERIC: Final = frozenset({"bitflip", "nan", "spike"})
 """Faults the training step applies itself (nonstop.runtime.guards, the script's loss)."""
 SPIKE_FACTOR: Final = 1000.0
 HANG_HOW: Final = ("sigstop", "sleep", "collective")
+_WHEN: Final = frozenset({"rank", "attempt", "step", "after"})
+KEYS: Final[dict[str, frozenset[str]]] = {
+    "crash": _WHEN | {"signal", "code", "xid"},
+    "hang": _WHEN | {"how"},
+    "slow": frozenset({"rank", "attempt", "after", "for", "factor", "from", "to"}),
+    "exception": _WHEN,
+    "diskfull": _WHEN | {"to", "for"},
+    "bitflip": frozenset({"rank", "attempt", "step", "bit"}),
+    "nan": frozenset({"rank", "attempt", "step"}),
+    "spike": frozenset({"attempt", "step", "factor"}),
+}
+"""The keys each kind uses; any other key is refused (a kind missing here: no check)."""
+# Signals that do not end a process by default: a crash that would not crash.
+_NOT_FATAL: Final = frozenset({"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGCONT",
+                               "SIGCHLD", "SIGURG", "SIGWINCH"})  # fmt: skip
+MAIN_THREAD_SIGNAL: Final = "SIGRTMIN+6"
+"""The signal the bootstrap's handler listens on to run time-keyed faults in the main thread
+(a real-time signal: nothing in Python, torch or the scheduler's warnings uses it)."""
+_INT_KEYS: Final = {"rank": "rank", "step": "step", "code": "code", "from": "from_step",
+                    "to": "to_step", "xid": "xid", "bit": "bit"}  # fmt: skip
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,7 +109,9 @@ class Fault:
     step: int | None = None
     """Step at whose start it fires (step-keyed faults)."""
     after_s: float | None = None
-    """Seconds after the process started (time-keyed faults, for uninstrumented scripts)."""
+    """Seconds after the script started (time-keyed faults, for any script)."""
+    for_s: float | None = None
+    """slow, diskfull with after=: how long it lasts (None: until the attempt ends)."""
     signal: str | None = None
     code: int = 1
     xid: int | None = None
@@ -76,32 +128,55 @@ class Fault:
             self.attempt is None or self.attempt == attempt
         )
 
+    @property
+    def step_keyed(self) -> bool:
+        """Keyed by the steps the script reports (it never fires in a script without them)."""
+        return self.after_s is None and (self.step is not None or self.kind == "slow")
+
 
 def parse(spec: str) -> Fault:
-    """Parse one spec; UserError with the reason for anything malformed."""
+    """Parse one spec; UserError with the reason for anything malformed or that cannot fire."""
     text = spec.strip()
     kind, _, rest = text.partition("@")
     if kind not in KINDS:
         raise UserError(f"fault {spec!r}: unknown kind {kind!r}; one of {', '.join(KINDS)}")
     kw: dict[str, object] = {"kind": kind, "spec": text}
+    allowed = KEYS.get(kind)
+    seen: set[str] = set()
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
         if not eq:
             raise UserError(f"fault {spec!r}: {item!r} is not key=value")
+        if key in seen:
+            raise UserError(f"fault {spec!r}: {key}= is given twice")
+        seen.add(key)
+        if allowed is not None and key in _KNOWN_KEYS and key not in allowed:
+            raise UserError(f"fault {spec!r}: {kind} does not use {key}=; its keys: "
+                            f"{', '.join(sorted(allowed))}")  # fmt: skip
         try:
-            if key in ("rank", "step", "code", "from", "to", "xid", "bit"):
-                kw[{"from": "from_step", "to": "to_step"}.get(key, key)] = int(value)
+            if key in _INT_KEYS:
+                number = int(value)
+                if number < 0:
+                    raise UserError(f"fault {spec!r}: {key}={value} must be 0 or more")
+                kw[_INT_KEYS[key]] = number
             elif key == "attempt":
                 kw["attempt"] = None if value == "*" else int(value)
-            elif key in ("after", "factor"):
-                number = float(value)
-                if not math.isfinite(number):
-                    raise UserError(f"fault {spec!r}: {key}={value!r} is not a finite number")
-                kw["after_s" if key == "after" else key] = number
+                if value != "*" and int(value) < 0:
+                    raise UserError(f"fault {spec!r}: attempt={value} must be 0 or more, or *")
+            elif key in ("after", "factor", "for"):
+                real = float(value)
+                if not math.isfinite(real) or real < 0:
+                    raise UserError(f"fault {spec!r}: {key}={value!r} is not a finite number "
+                                    ">= 0")  # fmt: skip
+                kw[{"after": "after_s", "for": "for_s"}.get(key, key)] = real
             elif key == "signal":
                 sig = value.upper() if value.upper().startswith("SIG") else "SIG" + value.upper()
-                if not hasattr(signal, sig):
+                if sig not in signal.Signals.__members__:
                     raise UserError(f"fault {spec!r}: unknown signal {value!r}")
+                if sig in _NOT_FATAL:
+                    raise UserError(f"fault {spec!r}: {sig} does not end a process; for a "
+                                    "stopped rank use hang@... (how=sigstop)")  # fmt: skip
                 kw["signal"] = sig
             elif key == "how":
                 if value not in HANG_HOW:
@@ -115,19 +190,50 @@ def parse(spec: str) -> Fault:
         kw.setdefault("attempt", None)
         kw.setdefault("factor", SPIKE_FACTOR)
     f = Fault(**kw)  # type: ignore[arg-type]
+    _check(f, spec, seen)
+    return f
+
+
+_KNOWN_KEYS: Final = frozenset().union(*KEYS.values())
+
+
+def _check(f: Fault, spec: str, keys: set[str]) -> None:
+    """Refuse what parses but could never happen as written."""
+
+    def bad(why: str) -> UserError:
+        return UserError(f"fault {spec!r}: {why}")
+
+    if f.step is not None and f.after_s is not None:
+        raise bad("say when once: step=N or after=SECONDS, not both")
     if f.kind in NUMERIC:
         if f.step is None:
-            raise UserError(f"fault {spec!r}: {f.kind} needs step=N (it happens inside a step)")
-        if f.kind == "spike" and (f.factor <= 1.0 or f.rank is not None):
-            raise UserError(f"fault {spec!r}: spike needs factor > 1 and no rank")
+            raise bad(f"{f.kind} needs step=N (it happens inside a step)")
+        if f.kind == "spike" and f.factor <= 1.0:
+            raise bad(f"spike needs factor > 1, got {f.factor:g}")
         if f.bit > 63:
-            raise UserError(f"fault {spec!r}: bit={f.bit}: a parameter has at most 64 bits")
-    elif f.kind == "slow":
+            raise bad(f"bit={f.bit}: a parameter has at most 64 bits (0-63)")
+        return
+    if f.code > 255:
+        raise bad(f"code={f.code}: an exit code is 0-255")
+    if f.xid == 0:
+        raise bad("xid=0 is not an Xid (they start at 1)")
+    if f.for_s is not None and (f.after_s is None or f.for_s <= 0):
+        raise bad("for=SECONDS (> 0) goes with after=SECONDS; with step= use to=STEP")
+    if f.kind == "slow":
         if f.factor <= 1.0:
-            raise UserError(f"fault {spec!r}: slow needs factor > 1, got {f.factor}")
-    elif f.step is None and f.after_s is None:
-        raise UserError(f"fault {spec!r}: say when, with step=N or after=SECONDS")
-    return f
+            raise bad(f"slow needs factor > 1, got {f.factor:g}")
+        if f.after_s is not None and keys & {"from", "to"}:
+            raise bad("from=/to= count steps; with after= say how long with for=SECONDS")
+        if f.to_step is not None and f.to_step <= f.from_step:
+            raise bad(f"to={f.to_step} must be after from={f.from_step}")
+        return
+    if f.step is None and f.after_s is None:
+        raise bad("say when, with step=N or after=SECONDS")
+    if f.kind == "diskfull" and f.to_step is not None:
+        if f.after_s is not None:
+            raise bad("to= counts steps; with after= say how long with for=SECONDS")
+        if f.step is not None and f.to_step <= f.step:
+            raise bad(f"to={f.to_step} must be after step={f.step}")
 
 
 def parse_all(specs: list[str] | str | None) -> list[Fault]:
@@ -137,8 +243,68 @@ def parse_all(specs: list[str] | str | None) -> list[Fault]:
     return [parse(s) for s in items if s.strip()]
 
 
+def check_run(
+    specs: list[str] | str | None, *, nproc_per_node: object = None, nnodes: object = None,
+    no_python: bool = False,
+) -> list[Fault]:  # fmt: skip
+    """What `nonstop run` checks before it starts anything: every spec parses and can fire in
+    this job (its rank exists; a collective hang has a peer; the bootstrap runs). UserError
+    (exit 2) otherwise. `nproc_per_node` and `nnodes` as torchrun takes them ("4", "1:2")."""
+    faults = parse_all(specs)
+    if faults and no_python:
+        raise UserError("--inject needs nonstop's bootstrap in every rank, which --no-python "
+                        "leaves out; run the script with python (drop --no-python)")  # fmt: skip
+    try:
+        per_node = int(str(nproc_per_node))
+        world: int | None = per_node * int(str(nnodes).split(":")[-1])
+    except ValueError:  # "auto", "gpu", ...: the world size is known only at launch
+        world = None
+    for f in faults:
+        if world is not None and f.rank is not None and f.rank >= world:
+            raise UserError(f"fault {f.spec!r}: rank={f.rank} is not in this job (ranks "
+                            f"0-{world - 1})")  # fmt: skip
+        if world == 1 and f.kind == "hang" and f.how == "collective":
+            raise UserError(f"fault {f.spec!r}: a collective hang needs a peer; this job has "
+                            "one rank (use how=sleep)")  # fmt: skip
+    return faults
+
+
+def _process_group_ready() -> bool:
+    dist = sys.modules.get("torch.distributed")
+    is_init = getattr(dist, "is_initialized", None) if dist is not None else None
+    return bool(is_init is not None and is_init())
+
+
+def main_thread_signal() -> int:
+    return int(signal.SIGRTMIN) + int(MAIN_THREAD_SIGNAL.rsplit("+", 1)[1])
+
+
+def install_main_thread_delivery(injector: Injector) -> None:
+    """Let the watcher thread run faults in the main thread: a handler for
+    MAIN_THREAD_SIGNAL runs what `injector.in_main_thread(fn)` queued. Call from the main
+    thread (the bootstrap does, before the script starts), only when a fault needs it."""
+    if not injector.needs_main_thread():
+        return
+    queue: collections.deque[Callable[[], None]] = collections.deque()
+    signum = main_thread_signal()
+    main_id = threading.main_thread().ident
+    assert main_id is not None and threading.get_ident() == main_id
+
+    def handler(signum: int, frame: object) -> None:
+        while queue:
+            queue.popleft()()  # may raise (the exception fault) or never return (a hang)
+
+    def call(fn: Callable[[], None]) -> None:
+        queue.append(fn)
+        signal.pthread_kill(main_id, signum)
+
+    signal.signal(signum, handler)
+    injector.in_main_thread = call
+
+
 class Injector:
-    """The faults that apply to this process, fired from the runtime's step hooks."""
+    """The faults that apply to this process, fired from the runtime's step hooks and the
+    bootstrap's watcher thread (`on_tick`)."""
 
     def __init__(
         self, faults: list[Fault], *, attempt: int, rank: int,
@@ -149,9 +315,19 @@ class Injector:
         self.report = report or (lambda f, msg: None)
         self.disk_full = False
         self.on_disk_full: Callable[[bool], None] | None = None
-        """Called with True when a diskfull fault fires and False when it heals (`to=`): the
-        checkpoint storage arms or heals itself (see nonstop.checkpoint.FaultyStorage)."""
+        """Called with True when a diskfull fault arms and False when it heals: the checkpoint
+        storage fails its writes or stops failing (nonstop.checkpoint.FaultyStorage, which
+        calls `disk_refused` at each write it refuses)."""
+        self.in_main_thread: Callable[[Callable[[], None]], None] | None = None
+        """Runs a function in the main thread soon (install_main_thread_delivery); without it
+        a time-keyed fault that must run there does not fire (and says so at exit)."""
+        self.steps_seen = False
         self._fired: set[str] = set()
+        self._pending: set[str] = set()
+        self._armed: set[str] = set()
+        self._disk: Fault | None = None
+        self._pause_mark: dict[str, float] = {}
+        self._reported_unfired = False
 
     @classmethod
     def from_env(
@@ -163,23 +339,40 @@ class Injector:
     def __bool__(self) -> bool:
         return bool(self.faults)
 
+    @property
+    def fired(self) -> set[str]:
+        """Specs of the faults that took effect in this process."""
+        return set(self._fired)
+
+    def needs_main_thread(self) -> bool:
+        return any(f.after_s is not None and (f.kind in ("exception", "slow") or
+                   (f.kind == "hang" and f.how != "sigstop")) for f in self.faults)  # fmt: skip
+
     def slow_factor(self, step: int) -> float:
-        """Multiplier of this step's compute time (1.0 when no slow fault applies)."""
+        """Multiplier of this step's compute time (1.0 when no slow fault applies). The caller
+        applies it: the first call that returns a factor for a fault logs it as injected."""
         factor = 1.0
         for f in self.faults:
-            if f.kind == "slow" and step >= f.from_step and (f.to_step is None or step < f.to_step):
+            if (
+                f.kind == "slow"
+                and f.after_s is None
+                and step >= f.from_step
+                and (f.to_step is None or step < f.to_step)
+            ):
                 factor *= f.factor
+                self._log(f, f"from step {step}")
         return factor
 
     def on_step(self, step: int) -> None:
         """Called at the start of each step: fire step-keyed faults."""
+        self.steps_seen = True
         for f in self.faults:
-            if f.step == step and f.kind != "slow" and f.kind not in NUMERIC:
+            if f.kind == "diskfull" and f.to_step == step and self._disk is f:
+                self._heal_disk()
+            elif f.step == step and f.kind == "diskfull":
+                self._arm_disk(f)
+            elif f.step == step and f.kind != "slow" and f.kind not in NUMERIC:
                 self._fire(f, f"at step {step}")
-            elif f.kind == "diskfull" and f.to_step == step and self.disk_full:
-                self.disk_full = False  # the disk was cleaned up
-                if self.on_disk_full is not None:
-                    self.on_disk_full(False)
 
     def loss_scale(self, step: int, batch: int | None = None) -> float:
         """What the script multiplies this step's loss by: NaN for `nan@step=S` on this rank at
@@ -188,10 +381,10 @@ class Injector:
         scale = 1.0
         for f in self.faults:
             if f.kind == "nan" and f.step == step:
-                self._note(f, f"at step {step}")
+                self._log(f, f"at step {step}")
                 scale = math.nan
             elif f.kind == "spike" and f.step == (step if batch is None else batch):
-                self._note(f, f"at step {step} (batch {f.step})")
+                self._log(f, f"at step {step} (batch {f.step})")
                 scale *= f.factor
         return scale
 
@@ -199,11 +392,86 @@ class Injector:
         """The bitflip fault to apply after step `step`'s optimizer step, if one is due (the
         runtime flips the bit: nonstop.checkpoint.fingerprint.flip_bit)."""
         for f in self.faults:
-            if f.kind == "bitflip" and f.step == step and self._note(f, f"after step {step}"):
+            if f.kind == "bitflip" and f.step == step and self._log(f, f"after step {step}"):
                 return f
         return None
 
-    def _note(self, f: Fault, when: str) -> bool:
+    def on_tick(self, elapsed_s: float) -> None:
+        """Called periodically by the bootstrap's watcher thread: time-keyed faults. A crash or
+        a SIGSTOP hang fires from this thread; the rest runs in the main thread."""
+        for f in self.faults:
+            if f.after_s is None or elapsed_s < f.after_s:
+                continue
+            when = f"after {f.after_s:g} s"
+            over = f.for_s is not None and elapsed_s >= f.after_s + f.for_s
+            if f.kind == "diskfull":
+                if over and self._disk is f:
+                    self._heal_disk()
+                elif not over and f.spec not in self._armed:
+                    self._arm_disk(f)
+            elif f.kind == "slow":
+                if not over and self.in_main_thread is not None and f.spec not in self._pending:
+                    self._pending.add(f.spec)
+                    self.in_main_thread(lambda f=f, when=when: self._pause(f, when))  # type: ignore[misc]
+            elif f.spec in self._fired or f.spec in self._pending:
+                continue
+            elif f.kind == "crash" or (f.kind == "hang" and f.how == "sigstop"):
+                self._fire(f, when)
+            elif self.in_main_thread is not None:  # exception, sleep or collective hang
+                if f.kind == "hang" and f.how == "collective" and not _process_group_ready():
+                    continue  # it waits for the process group to exist
+                self._pending.add(f.spec)
+                self.in_main_thread(lambda f=f, when=when: self._fire(f, when))  # type: ignore[misc]
+
+    def disk_refused(self) -> None:
+        """The checkpoint storage refused a write (ENOSPC) while a diskfull fault was armed:
+        the fault took effect (called from the checkpoint's writer thread)."""
+        if self._disk is not None:
+            self._log(self._disk, "at the first refused checkpoint write")
+
+    def unfired(self) -> list[tuple[Fault, str]]:
+        """The faults that never took effect in this process, each with the reason."""
+        out = []
+        for f in self.faults:
+            if f.spec in self._fired:
+                continue
+            if f.kind == "diskfull" and f.spec in self._armed:
+                if self.on_disk_full is None:
+                    why = "nothing saved through nonstop.checkpoint's Checkpointer"
+                else:
+                    why = "no checkpoint was written while the disk was full"
+            elif f.step_keyed and not self.steps_seen:
+                why = ("this script reports no steps (nonstop.runtime's rt.step); key the "
+                       "fault by time with after=SECONDS")  # fmt: skip
+            elif f.step_keyed:
+                why = f"step {f.step if f.step is not None else f.from_step} was not reached"
+            elif f.kind == "hang" and f.how == "collective" and not _process_group_ready():
+                why = "the script never created a process group"
+            elif (
+                f.kind in ("exception", "slow", "hang")
+                and self.in_main_thread is None
+                and (self.needs_main_thread())
+            ):
+                why = "no main-thread delivery (the script did not start through the bootstrap)"
+            else:
+                why = f"the script ended before {f.after_s:g} s"
+            out.append((f, why))
+        return out
+
+    def report_unfired(self, emit: Callable[..., None]) -> None:
+        """At exit: say which faults never fired and why (stderr and a lifecycle event)."""
+        if self._reported_unfired:
+            return
+        self._reported_unfired = True
+        for f, why in self.unfired():
+            print(f"nonstop.faults: {f.spec} never fired on rank {self.rank}: {why}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            emit("lifecycle", phase="fault_not_fired", spec=f.spec, reason=why)
+
+    # -- taking effect -------------------------------------------------------------------------
+
+    def _log(self, f: Fault, when: str) -> bool:
+        """Write the injector's record of `f` (once); False when it was written before."""
         if f.spec in self._fired:
             return False
         self._fired.add(f.spec)
@@ -212,23 +480,34 @@ class Injector:
         print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
         return True
 
-    def on_tick(self, elapsed_s: float) -> None:
-        """Called periodically by the bootstrap thread: fire time-keyed faults that can fire
-        from a thread (crash, hang by SIGSTOP)."""
-        for f in self.faults:
-            if f.after_s is not None and elapsed_s >= f.after_s and f.kind in ("crash", "hang"):
-                if f.kind == "hang" and f.how != "sigstop":
-                    continue  # a sleep or collective hang must run in the main thread
-                self._fire(f, f"after {f.after_s:g} s")
+    def _arm_disk(self, f: Fault) -> None:
+        self._armed.add(f.spec)
+        self._disk, self.disk_full = f, True
+        if self.on_disk_full is not None:
+            self.on_disk_full(True)
+
+    def _heal_disk(self) -> None:
+        self._disk, self.disk_full = None, False  # the disk was cleaned up
+        if self.on_disk_full is not None:
+            self.on_disk_full(False)
+
+    def _pause(self, f: Fault, when: str) -> None:
+        """In the main thread: pause for (factor - 1) x the time it ran since the last pause,
+        so that it makes progress at 1/factor of its speed."""
+        self._pending.discard(f.spec)
+        now = time.monotonic()
+        ran_s = now - self._pause_mark.get(f.spec, now)
+        self._log(f, when)
+        time.sleep(min((f.factor - 1.0) * ran_s, 60.0))
+        self._pause_mark[f.spec] = time.monotonic()
 
     def _fire(self, f: Fault, when: str) -> None:
+        self._pending.discard(f.spec)
         if f.spec in self._fired:
             return
-        self._fired.add(f.spec)
-        msg = f"injected {f.kind} {when} on rank {self.rank} ({f.spec})"
-        if f.kind != "diskfull":
-            self.report(f, msg)
-            print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
+        if f.kind == "hang" and f.how == "collective" and not _process_group_ready():
+            return  # no peer to wait for: never fired (unfired() says why)
+        self._log(f, when)
         if f.kind == "crash":
             if f.xid is not None:
                 _write_xid(f.xid, self.rank)
@@ -238,11 +517,6 @@ class Injector:
             os._exit(f.code)
         elif f.kind == "exception":
             raise RuntimeError(f"nonstop injected exception {when} ({f.spec})")
-        elif f.kind == "diskfull":
-            self.disk_full = True
-            self.report(f, msg)
-            if self.on_disk_full is not None:
-                self.on_disk_full(True)
         elif f.kind == "hang":
             if f.how == "sigstop":
                 os.kill(os.getpid(), signal.SIGSTOP)

@@ -118,15 +118,31 @@ class RunDir:
         self.root.mkdir(parents=True, exist_ok=True)
         # a name of our own: the agents of a multi-node job may write at the same moment
         tmp = self.config.with_name(f".{CONFIG}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
-        tmp.write_text(json.dumps(config, indent=2, sort_keys=True, default=str) + "\n")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # not world-readable
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(config, indent=2, sort_keys=True, default=str) + "\n")
         os.replace(tmp, self.config)
 
 
+MODE: Final = 0o700
+"""A run directory and its subfolders are the owner's only: they hold the replica servers'
+tokens, the control files that steer the job, and pickles and logs of the job's state
+(docs/security.md)."""
+
+
 def create(root: str | os.PathLike[str]) -> RunDir:
-    """Make (or reuse) a run directory and its standard subfolders."""
+    """Make (or reuse) a run directory and its standard subfolders, owner-only (MODE). An
+    existing run directory keeps the mode its owner gave it (a team may open it on purpose)."""
     rd = RunDir(Path(root))
+    new = not rd.root.exists()
+    rd.root.mkdir(parents=True, exist_ok=True, mode=MODE)
+    if new:
+        os.chmod(rd.root, MODE)  # mkdir's mode is filtered by the umask: say it exactly
     for sub in ("events", "logs", "flight", "checkpoints", "control"):
-        (rd.root / sub).mkdir(parents=True, exist_ok=True)
+        path = rd.root / sub
+        if not path.exists():
+            path.mkdir(mode=MODE, exist_ok=True)
+            os.chmod(path, MODE)
     return rd
 
 

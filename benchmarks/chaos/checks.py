@@ -7,9 +7,12 @@
     lost        committed checkpoints that disappeared while no newer good one existed
                 (retention after a newer commit is fine; a checkpoint the harness corrupted is
                 expected to be quarantined, not lost)
-    injected    faults that happened: the injector's own records (`failure` events with
-                injected=true) plus the harness's record of its external faults, plus slow
-                ranks (which the injector does not record: they are a schedule fact)
+    injected    faults that really happened: the injector's own records (`failure` events
+                with injected=true, written when a fault takes effect: a slow rank at its first
+                slowed step, a full disk at its first refused write) plus the harness's record
+                of its external faults; never what the schedule merely asked for
+    skipped     scheduled faults that did not happen: external ones whose moment never came,
+                injector ones the injector never logged
     detected    of those, the ones the ledger shows a detection for
     recovered   of those, the ones followed by the action that fits (restart for failures,
                 training on for a full disk) and a run that finished
@@ -107,7 +110,8 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
             "SELECT attempt, rank, step, phase, error FROM checkpoints")]  # fmt: skip
     finally:
         conn.close()
-    inj = injector_record(run_dir)
+    pacing = s.injects()[-1]  # every rank's pacing slow: not a fault
+    inj = [r for r in injector_record(run_dir) if r["spec"] != pacing]
     items: list[dict[str, Any]] = []
     for r in inj:
         kind = {"crash": "sigkill", "hang": "sigstop"}.get(r["fault"], r["fault"])
@@ -116,9 +120,12 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
     for f in record.faults:
         items.append({"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"],
                       "source": "harness"})  # fmt: skip
-    scheduled_slow = [f for f in s.faults if f.kind == "slow"]
-    for f in scheduled_slow:  # the injector writes no record for a slow rank
-        items.append({"kind": "slow", "attempt": f.attempt, "rank": f.rank, "source": "schedule"})
+    # what really fired is what the injector logged; a scheduled fault it never logged did
+    # not happen, whatever the schedule asked for
+    unfired = [{**f.to_dict(), "why": "the injector never logged it as fired"}
+               for f in s.faults if f.spec() is not None and not any(
+                   r["spec"] == f.spec() and r["attempt"] == f.attempt for r in inj)]  # fmt: skip
+    fired_slow = [it for it in items if it["kind"] == "slow"]
     explained: set[int] = set()
     for it in items:
         a, r, k = it["attempt"], it["rank"], it["kind"]
@@ -187,8 +194,8 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
             it["recovered"] = it["detected"] and finished
     phantom = [f for i, f in enumerate(failures) if i not in explained]
     stray = [d for d in detections if d["kind"] == "straggler"
-             and not any(f.attempt == d["attempt"] and f.rank == d["rank"]
-                         for f in scheduled_slow)]  # fmt: skip
+             and not any(f["attempt"] == d["attempt"] and f["rank"] == d["rank"]
+                         for f in fired_slow)]  # fmt: skip
     return {
         "items": items,
         "injected": len(items),
@@ -198,6 +205,7 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
         "phantom": phantom,
         "stray_detections": stray,
         "injector_records": len(inj),
+        "unfired": unfired,
     }
 
 
@@ -246,7 +254,8 @@ def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[s
         "injected": faults["injected"], "detected": faults["detected"],
         "recovered": faults["recovered"], "missed": faults["missed"],
         "phantom": faults["phantom"], "stray_detections": faults["stray_detections"],
-        "faults": faults["items"], "skipped": record.skipped, "requeues": record.requeues,
+        "faults": faults["items"], "skipped": record.skipped + faults["unfired"],
+        "requeues": record.requeues,
         "orphans": record.orphans, "supervisor_exits": record.supervisor_exits,
         "commits_seen": sorted({x for _, st in record.commits for x in st}),
         "ettr": ettr, "schedule": s.describe(),

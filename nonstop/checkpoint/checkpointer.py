@@ -54,7 +54,13 @@ from nonstop.checkpoint.interval import IntervalPolicy
 from nonstop.checkpoint.memory import MemoryReplicas, candidates, restore
 from nonstop.checkpoint.staging import Stager
 from nonstop.checkpoint.staging import nbytes as nbytes_of
-from nonstop.checkpoint.storage import LocalStorage, RecordingWriter, SafeReader, Storage
+from nonstop.checkpoint.storage import (
+    LocalStorage,
+    RecordingWriter,
+    SafeReader,
+    Storage,
+    storage_for_faults,
+)
 from nonstop.errors import UserError
 from nonstop.rundir import ENV_ATTEMPT, ENV_HOST, RunDir
 from nonstop.runtime.guards import read_anomalies
@@ -117,6 +123,8 @@ class Checkpointer:
         self._verified: tuple[int, str | None] | None = None
         self.attempt = _attempt()
         self.config = config or CheckpointConfig()
+        # an injected full disk (nonstop.faults) gets a storage that fails on cue
+        storage = storage or storage_for_faults(rd.checkpoints, events)
         self.storage: Storage = storage or LocalStorage(rd.checkpoints)
         self.events = events
         self._clock = clock

@@ -1,9 +1,10 @@
 """In-memory checkpoint replicas: one small TCP server per node keeps ranks' latest snapshots in
 CPU memory outside the worker processes, so a restart can load them (docs/checkpoint.md).
 
-    srv = ReplicaServer(host="0.0.0.0", port=0, token=new_token(), capacity_bytes=8 << 30)
+    addr = interface_toward("10.0.0.1:29400")       # the interface the rendezvous uses
+    srv = ReplicaServer(host=addr, port=0, token=new_token(), capacity_bytes=8 << 30)
     srv.start()                                     # a daemon thread: survives worker restarts
-    publish(run_dir, "node-a", srv, host="10.0.0.5")  # run_dir/control/replicas/node-a.json
+    publish(run_dir, "node-a", srv)                 # run_dir/control/replicas/node-a.json
     discover(run_dir)                               # {"node-a": Peer("10.0.0.5", port, token)}
     srv.stop(); unpublish(run_dir, "node-a")
 
@@ -92,6 +93,37 @@ class Entry:
     key: Key
     size: int
     sha256: str
+
+
+def interface_toward(endpoint: str) -> str:
+    """This host's address on the interface that reaches `endpoint` ("host:port", the
+    rendezvous endpoint): where the replica server binds, so that it listens where the job's
+    peers are and not on every interface (0.0.0.0). The kernel's routing table picks it (a UDP
+    connect sends nothing). A loopback endpoint gives 127.0.0.1. When the endpoint names this
+    host and resolves to a loopback alias (Debian's 127.0.1.1), the interface of the default
+    route is used; when there is none, 127.0.0.1 with a warning (peers cannot reach it)."""
+    host = endpoint.rsplit(":", 1)[0].strip("[]") if ":" in endpoint else endpoint
+    host = host or "127.0.0.1"
+    try:
+        family, _, _, _, sockaddr = socket.getaddrinfo(host, 9, type=socket.SOCK_DGRAM)[0]
+        addr = _route_source(family, sockaddr)
+    except OSError as e:
+        raise ReplicaError(f"cannot find the interface toward {endpoint!r}: {e}") from None
+    if addr.startswith("127.") or addr == "::1":
+        if host in ("localhost", "::1") or host.startswith("127."):
+            return addr
+        try:  # our own name on a loopback alias: the interface of the default route
+            return _route_source(socket.AF_INET, ("192.0.2.1", 9))  # TEST-NET-1, never sent
+        except OSError:
+            log.warning("no interface toward %s but loopback: the replica server listens on "
+                        "%s, which peer nodes cannot reach", endpoint, addr)  # fmt: skip
+    return addr
+
+
+def _route_source(family: int, sockaddr: Any) -> str:
+    with socket.socket(family, socket.SOCK_DGRAM) as s:
+        s.connect(sockaddr)
+        return str(s.getsockname()[0])
 
 
 def new_token() -> str:

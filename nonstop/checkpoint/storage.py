@@ -28,13 +28,15 @@ import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, Any, Protocol
 
 import torch
 from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
 from torch.distributed.checkpoint.filesystem import FileSystem
 from torch.distributed.checkpoint.metadata import Metadata, StorageMeta
+
+from nonstop.errors import UserError
 
 CHUNK = 8 << 20
 
@@ -163,6 +165,8 @@ class FaultyStorage(LocalStorage):
         self._budget: int | None = None
         self._errno = errno.ENOSPC
         self.failures = 0
+        self.on_refused: Any = None
+        """Called (no arguments) at each write refused: the fault injector logs it."""
 
     def arm(self, *, fail_after_bytes: int = 0, err: int = errno.ENOSPC) -> None:
         with self._lock:
@@ -178,6 +182,8 @@ class FaultyStorage(LocalStorage):
                 return
             if n > self._budget:
                 self.failures += 1
+                if self.on_refused is not None:
+                    self.on_refused()
                 raise OSError(self._errno, os.strerror(self._errno))
             self._budget -= n
 
@@ -185,6 +191,19 @@ class FaultyStorage(LocalStorage):
     def open_write(self, key: str) -> Iterator[IO[bytes]]:
         with super().open_write(key) as f:
             yield _BudgetedWriter(f, self._spend)  # type: ignore[misc]
+
+
+def storage_for_faults(root: str | os.PathLike[str], events: Any) -> FaultyStorage | None:
+    """A FaultyStorage driven by the rank's fault injector when it holds a `diskfull` fault
+    (`nonstop run --inject diskfull@...`), else None: any script that saves through the
+    Checkpointer gets a full disk on cue, and the injector logs it at the first refused write."""
+    faults = getattr(events, "faults", None)
+    if not faults or not any(f.kind == "diskfull" for f in getattr(faults, "faults", ())):
+        return None
+    storage = FaultyStorage(root)
+    faults.on_disk_full = lambda full: storage.arm() if full else storage.heal()
+    storage.on_refused = faults.disk_refused
+    return storage
 
 
 class _BudgetedWriter(io.RawIOBase):
@@ -291,6 +310,25 @@ class _StorageFS(FileSystem):
         return [f"{key}/{n}" for n in self.storage.list_dir(key)]
 
 
+def check_relative_paths(metadata: Metadata, where: str) -> None:
+    """Refuse a `.metadata` that names a file outside its checkpoint folder (an absolute path,
+    `..`, an empty or non-text name): DCP would open `folder / relative_path` as given, so a
+    crafted checkpoint could make a rank read any file it can. UserError: not loaded."""
+    for info in (getattr(metadata, "storage_data", None) or {}).values():
+        rel = getattr(info, "relative_path", None)
+        if not _inside(rel):
+            raise UserError(
+                f"{where} names data file {rel!r}, outside its checkpoint folder: refusing to "
+                "load it (a crafted or corrupt checkpoint); load an older step or delete it"
+            )
+
+
+def _inside(rel: object) -> bool:
+    if not isinstance(rel, str) or rel in ("", ".") or "\x00" in rel or rel.startswith("/"):
+        return False
+    return ".." not in PurePosixPath(rel).parts
+
+
 class RecordingWriter(FileSystemWriter):
     """DCP's FileSystemWriter writing through a `Storage`; `checksums()` after the save."""
 
@@ -328,6 +366,7 @@ class SafeReader(FileSystemReader):
             metadata = _MetadataUnpickler(f).load()
         if not isinstance(metadata, Metadata):
             raise pickle.UnpicklingError(f"{name} holds a {type(metadata).__name__}")
+        check_relative_paths(metadata, self._storage.describe(f"{self._key}/{name}"))
         if getattr(metadata, "storage_meta", None) is None:
             metadata.storage_meta = StorageMeta()
         assert metadata.storage_meta is not None

@@ -223,6 +223,8 @@ class Runtime:
                   step=self.current_step, traceback=tb)  # fmt: skip
 
     def close(self) -> None:
+        if self.faults:  # which injected faults never fired here, and why
+            self.faults.report_unfired(self.emit)
         if self.writer is not None:
             self.writer.close()
 

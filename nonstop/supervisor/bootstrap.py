@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import rundir
+from nonstop.faults import install_main_thread_delivery
 from nonstop.runtime import Runtime
 from nonstop.supervisor.ctl import LiveSettings
 
@@ -245,6 +246,8 @@ def main(argv: list[str]) -> int:
     scope_agent_store_by_attempt()
     sampler = None
     if rt.enabled:
+        # time-keyed faults that must run in the main thread reach it through a signal handler
+        install_main_thread_delivery(rt.faults)
         Watcher(rt).start()
         from nonstop.runtime.telemetry import maybe_start_telemetry
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from nonstop import rundir
 from nonstop.errors import UserError
-from nonstop.faults import parse_all
+from nonstop.faults import check_run
 from nonstop.supervisor.ctl import parse_hang_timeout
 
 DEFAULT_MAX_RESTARTS = 3
@@ -279,7 +279,9 @@ def main(argv: list[str]) -> int:
         parser.error("the training script is missing")
     hang = _hang_timeout(args.hang_timeout)
     faults = ";".join(args.inject)
-    parse_all(faults)  # validate now: a typo is a usage error, not a failed attempt
+    # validate now: a typo, or a fault that could never fire, is a usage error
+    check_run(faults, nproc_per_node=args.nproc_per_node, nnodes=args.nnodes,
+              no_python=args.no_python)  # fmt: skip
     checks = [] if args.health_checks == "none" else args.health_checks.split(",")
     from nonstop.supervisor.health import CHECKS
 

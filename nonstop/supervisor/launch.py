@@ -87,11 +87,12 @@ def _start_replica_server(args: argparse.Namespace, rd: rundir.RunDir, host: str
     if args.replicas < 0:
         raise UserError("--replicas must be 0 or more")
     from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
-    from nonstop.checkpoint.replica import ReplicaServer, new_token, publish
+    from nonstop.checkpoint.replica import ReplicaServer, interface_toward, new_token, publish
 
     loopback = endpoint.split(":")[0] in ("", "127.0.0.1", "localhost", "::1")
-    addr = args.replica_addr or ("127.0.0.1" if loopback else socket.gethostname())
-    bind = addr if args.replica_addr or loopback else "0.0.0.0"
+    # never every interface (0.0.0.0): the one the rendezvous uses (docs/security.md)
+    addr = args.replica_addr or ("127.0.0.1" if loopback else interface_toward(endpoint))
+    bind = addr
     capacity = int(args.replica_capacity_gb * (1 << 30))
     server = ReplicaServer(host=bind, port=0, token=new_token(), capacity_bytes=capacity)
     server.start()

@@ -1,0 +1,83 @@
+"""Time-keyed faults on a script that never imports nonstop, under a real `nonstop run`
+(2 gloo ranks, real signals): each fault happens and is logged once, or it is not logged
+and the rank says why.
+
+    .venv/bin/pytest tests/test_faults_e2e.py -m slow
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+UNMODIFIED = textwrap.dedent(
+    """
+    import time, torch, torch.distributed as dist
+    dist.init_process_group("gloo")
+    x = torch.ones(8)
+    for i in range(160):
+        dist.all_reduce(x)
+        time.sleep(0.05)
+    dist.destroy_process_group()
+    """
+)
+
+
+def rows(run_dir: Path, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(run_dir / "ledger.db")
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.timeout(420)
+def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text(UNMODIFIED)
+    run_dir = tmp_path / "run"
+    inject = [
+        "hang@after=3,rank=0,how=sleep",  # attempt 0: the main thread sleeps forever
+        "exception@after=3,rank=1,attempt=1",  # raised in the main thread by a signal
+        "hang@after=3,rank=1,how=collective,attempt=2",  # a receive nobody matches
+        "slow@after=1,for=2,rank=0,factor=2,attempt=3",  # pauses, then the run finishes
+        "crash@step=2,rank=0,attempt=3",  # no steps in this script: never fires, says why
+        "diskfull@after=1,rank=1,attempt=3",  # nothing saves through nonstop: never fires
+    ]
+    env = dict(os.environ)
+    env.pop("NONSTOP_FAULTS", None)
+    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
+           "--run-dir", str(run_dir), "--hang-timeout", "4", "--no-self-test",
+           "--max-restarts", "5", *[x for s in inject for x in ("--inject", s)], str(script)]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    # the injector's log, as ingested: exactly the faults that happened, once each
+    logged = rows(run_dir, "SELECT attempt, rank, message FROM errors "
+                           "WHERE message LIKE 'injected %' ORDER BY attempt")  # fmt: skip
+    got = sorted((a, rk, m.split("(")[-1].rstrip(")")) for a, rk, m in logged)
+    assert got == [(0, 0, inject[0]), (1, 1, inject[1]), (2, 1, inject[2]), (3, 0, inject[3])]
+    # and the supervisor saw each of the three that end an attempt, on the right rank
+    found = rows(run_dir, "SELECT attempt, kind, rank FROM detections WHERE kind != 'straggler' "
+                          "ORDER BY attempt")  # fmt: skip
+    hangs = [(a, rk) for a, k, rk in found if k == "hang"]
+    assert hangs == [(0, 0), (2, 1)], found
+    assert (1, "exit", 1) in found, found  # its peer may exit too (gloo: connection closed)
+    causes = rows(run_dir, "SELECT attempt, rank, category FROM failures WHERE root_cause = 1 "
+                           "ORDER BY attempt")  # fmt: skip
+    assert [(a, rk) for a, rk, _ in causes] == [(0, 0), (1, 1), (2, 1)], causes
+    assert causes[1][2] == "user_code_error"
+    # what never fired says so, in the rank's log and as a lifecycle event
+    log0 = (run_dir / "logs/attempt-3/rank-0.log").read_text()
+    assert f"{inject[4]} never fired on rank 0: this script reports no steps" in log0
+    log1 = (run_dir / "logs/attempt-3/rank-1.log").read_text()
+    assert f"{inject[5]} never fired on rank 1: nothing saved through" in log1
+    notes = rows(run_dir, "SELECT attempt, rank FROM lifecycle WHERE phase = 'fault_not_fired'")
+    assert sorted(notes) == [(3, 0), (3, 1)]
