@@ -49,6 +49,7 @@ from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
+ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -230,6 +231,8 @@ class NonstopAgent(LocalElasticAgent):
         self._stop_deadline = 0.0
         self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
         self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
+        self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
+        self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
         self._done_requests: set[str] = set()
         self.stragglers: Any = None
         self._straggler_step = 0
@@ -373,6 +376,7 @@ class NonstopAgent(LocalElasticAgent):
             pids = super()._start_workers(worker_group)
         finally:
             local_elastic_agent.start_processes = original
+        self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
         with contextlib.suppress(Exception):
             self.ledger.set_restart_path(self.attempt, self.restart_path)
@@ -527,9 +531,29 @@ class NonstopAgent(LocalElasticAgent):
     # -- planned interruptions (nonstop.supervisor.control) ------------------------------------
 
     def on_signal(self, signum: int, frame: Any) -> None:
-        """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption. Only a flag here;
-        the monitor loop plans the stop."""
+        """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption (Slurm's --signal, a
+        time limit or `scontrol requeue`, a pod's deletion). Only a flag here; the monitor loop
+        plans the stop. Slurm signals the ranks too: bootstrap.SigtermHandler keeps them alive
+        for the checkpoint."""
         self.signal_received = signum
+
+    def _guard_teardown(self) -> None:
+        """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
+        process context stopping the rest after one rank failed) before its SIGTERM, so that
+        the ranks die at once instead of taking it for the scheduler's warning."""
+        ctx = self._pcontext
+        close = getattr(ctx, "_close", None)
+        if close is None:
+            return
+        from nonstop.supervisor.control import mark_teardown
+
+        root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
+
+        def marked_close(*args: Any, **kwargs: Any) -> Any:
+            mark_teardown(root, host, attempt)
+            return close(*args, **kwargs)
+
+        ctx._close = marked_close  # type: ignore[union-attr]
 
     def _stop_step(self) -> int:
         """The last step any rank finished (-1 without step data): the ranks save at their next
@@ -539,60 +563,131 @@ class NonstopAgent(LocalElasticAgent):
             return -1
         return max(s.step for s in wd.ranks.values())
 
+    def _lifecycle_seen(self, phase: str) -> bool:
+        """Whether any rank of this attempt reported a lifecycle `phase` (read via the ledger)."""
+        self._ingest(force=True)
+        try:
+            rows = self.ledger.rows("SELECT COUNT(*) FROM lifecycle WHERE attempt = ? AND phase = ?",
+                                    (self.attempt, phase))  # fmt: skip
+        except Exception:
+            return False
+        return bool(rows[0][0])
+
+    def _trigger(self, result: RunResult) -> tuple[str, str | None, str, str] | None:
+        """(kind, host, reason, request id) of a stop to plan now, if any."""
+        if self.signal_received is not None:
+            name = signal.Signals(self.signal_received).name
+            return "preempt", None, f"{name} from the scheduler", f"signal-{name}"
+        # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
+        if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen("stop_signal"):
+            return "preempt", None, "SIGTERM to the ranks", "signal-ranks"
+        from nonstop.supervisor.control import pending_requests
+
+        reqs = pending_requests(self.cfg.run_dir.root, self._done_requests)
+        if reqs:
+            r = reqs[0]
+            return r["kind"], r.get("host"), r.get("reason") or "", r["id"]
+        return None
+
+    def _refuse(self, worker_group: WorkerGroup, rid: str, why: str) -> None:
+        """A request that cannot be carried out: recorded (once, by the first node's agent),
+        printed, and never turned into something else."""
+        self._done_requests.add(rid)
+        if worker_group.group_rank in (0, None):
+            self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
+                                   action="planned_stop_failed", host=self.cfg.host,
+                                   reason=f"{why} [{rid}]")  # fmt: skip
+        req = self.cfg.run_dir.control / f"request-{rid}.json"
+        with contextlib.suppress(OSError):
+            req.rename(req.with_suffix(".refused"))
+        print(f"nonstop run: request {rid} refused: {why}", flush=True)
+
+    def _check_drain(self, worker_group: WorkerGroup, kind: str, host: str | None,
+                     reason: str, rid: str) -> tuple[str, str] | None:  # fmt: skip
+        """A drain names a host of this job, and leaves enough nodes to train; one that leaves
+        too few becomes a stop after a checkpoint (exit 75: requeue the job elsewhere).
+        Returns the (kind, reason) to plan (kind `wait`: not known yet), or None when refused."""
+        wd = self.watchdog
+        hosts = sorted({s.host for s in wd.ranks.values() if s.host}) if wd else []
+        if not hosts:
+            return "wait", reason  # no rank has reported yet
+        if host not in hosts:
+            self._refuse(worker_group, rid, f"drain of unknown host {host!r}: this job's hosts "
+                                            f"are {', '.join(hosts)}; nothing was stopped")  # fmt: skip
+            return None
+        settings = getattr(worker_group.spec.rdzv_handler, "_settings", None)
+        min_nodes = max(1, int(getattr(settings, "min_nodes", 1) or 1))
+        left = len(hosts) - 1
+        if left < min_nodes:
+            return "preempt", (f"drain of {host} leaves {left} node(s) to train on, fewer "
+                               f"than --nnodes allows ({min_nodes}); {reason}".rstrip("; "))  # fmt: skip
+        return kind, reason
+
     def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
-        from nonstop.supervisor.control import (
-            StopPlan,
-            claim_stop,
-            pending_requests,
-            read_stop,
-        )  # fmt: skip
+        """Plan, wait for and finish a planned stop. The ranks can be asked to checkpoint once
+        one of them has called Runtime.planned_stop_due in this attempt (lifecycle
+        `stop_checks`, right after its first step): then every rank saves after the same step
+        and the stop waits for that, up to --grace-period from the trigger. A SIGTERM (SIGKILL
+        follows) that finds no rank asking stops at once; a warning or a request gives them
+        ASK_WAIT_S first (a restarted attempt may still be loading), then stops without a
+        checkpoint of ours, which loses nothing a checkpoint would have kept: no step of this
+        attempt was done, or the script never asks (it resumes from its own checkpoints)."""
+        from nonstop.supervisor.control import StopPlan, claim_stop, read_stop
 
         root = self.cfg.run_dir.root
         if self.stop_plan is None:
-            trigger = None
-            if self.signal_received is not None:
-                name = signal.Signals(self.signal_received).name
-                trigger = ("preempt", None, f"{name} from the scheduler", f"signal-{name}")
-            else:
-                reqs = pending_requests(root, self._done_requests)
-                if reqs:
-                    r = reqs[0]
-                    trigger = (r["kind"], r.get("host"), r.get("reason") or "", r["id"])
             adopted = read_stop(root, self.attempt)  # another node may have planned it
             if adopted is not None:
                 self.stop_plan = adopted
-            elif trigger is not None:
+                self._stop_trigger_time = time.time()
+            else:
+                trigger = self._trigger(result)
+                if trigger is None:
+                    return None
                 kind, host, reason, rid = trigger
-                step = self._stop_step()
-                if (
-                    step < 0
-                    and kind != "preempt"
-                    and time.time() - self.attempt_start < (self.cfg.startup_timeout_s)
-                ):
-                    return None  # no step seen yet: wait, so that the checkpoint loses nothing
-                plan = StopPlan(attempt=self.attempt, step=step, kind=kind,
+                if self._stop_trigger_time is None:
+                    self._stop_trigger_time = time.time()
+                if kind == "drain":
+                    checked = self._check_drain(worker_group, kind, host, reason, rid)
+                    if checked is None or checked[0] == "wait":
+                        self._stop_trigger_time = None
+                        return None
+                    kind, reason = checked
+                waited = time.time() - self._stop_trigger_time
+                urgent = rid in ("signal-SIGTERM", "signal-ranks")
+                asked = self._lifecycle_seen("stop_checks")
+                if not asked and result.state == WorkerState.HEALTHY and (
+                    waited < (2.0 if urgent else min(ASK_WAIT_S, self.cfg.grace_period_s))
+                    and (self._stop_step() >= 0 or not urgent)
+                ):  # fmt: skip
+                    return None  # the first step's `stop_checks` may be on its way
+                plan = StopPlan(attempt=self.attempt, step=self._stop_step(), kind=kind,
                                 host=host, reason=reason, request_id=rid, time=time.time())  # fmt: skip
                 self.stop_plan = claim_stop(root, plan)
-            if self.stop_plan is None:
-                return None
             p = self.stop_plan
-            self._stop_deadline = time.time() + self.cfg.grace_period_s
+            assert self._stop_trigger_time is not None
+            self._stop_deadline = self._stop_trigger_time + self.cfg.grace_period_s
+            self._stop_asked = self._lifecycle_seen("stop_checks")
+            after = f" after step {p.step}" if p.step >= 0 else ""
             self.ledger.add_action(
                 attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
-                reason=f"{p.kind} after step {p.step}: {p.reason} [{p.request_id}]",
+                reason=f"{p.kind}{after}: {p.reason} [{p.request_id}]",
             )  # fmt: skip
-            print(f"nonstop run: planned {p.kind}: every rank checkpoints at its next step "
-                  f"boundary (step {p.step} was the last seen), "
-                  f"then {'stops' if p.kind == 'preempt' else 'the job restarts'}", flush=True)  # fmt: skip
+            then = "stops" if p.kind == "preempt" else "the job restarts"
+            if self._stop_asked:
+                print(f"nonstop run: planned {p.kind} ({p.reason}): every rank checkpoints "
+                      f"at its next step boundary, then {then}", flush=True)  # fmt: skip
         p = self.stop_plan
         done = result.state == WorkerState.SUCCEEDED
-        late = time.time() > self._stop_deadline or p.step < 0
-        if not (done or late or result.state == WorkerState.FAILED):
+        late = time.time() > self._stop_deadline
+        if not (done or late or result.state == WorkerState.FAILED or not self._stop_asked):
             return None
+        self._stop_trigger_time = None
         return self._finish_planned(worker_group, p, result)
 
     def _finish_planned(self, worker_group: WorkerGroup, p: Any, result: RunResult) -> RunResult:
         clean = result.state == WorkerState.SUCCEEDED
+        asked = self._stop_asked
         now = time.time()
         if not clean:
             self._stop_workers(worker_group)
@@ -600,34 +695,65 @@ class NonstopAgent(LocalElasticAgent):
         mine = p.kind == "drain" and p.host == self.cfg.host
         leaves = p.kind == "preempt" or mine
         self._ingest(force=True)
+        saved = None
         with contextlib.suppress(Exception):  # the step the ranks agreed to stop after
             last = self.ledger.rows("SELECT MAX(step) FROM steps WHERE attempt = ?",
                                     (self.attempt,))[0][0]  # fmt: skip
             p = dataclasses.replace(p, step=int(last)) if last is not None else p
+            saved = self.ledger.rows("SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'"
+                                     )[0][0]  # fmt: skip
+        what = f"planned {p.kind}" + (f" after step {p.step}" if p.step >= 0 else "")
+        since = f"step {saved}" if saved is not None else "the start"
+        if clean:
+            lost = resume = ""
+        elif not asked:
+            lost = ("the script cannot be asked to checkpoint (no rank has called "
+                    "nonstop.runtime's planned_stop_due in this attempt), so its ranks were "
+                    "stopped without one")  # fmt: skip
+            resume = "from the script's own last checkpoint, if any"
+        else:
+            cause = (f"the grace period ({self.cfg.grace_period_s:g} s, --grace-period) ran out"
+                     if now > self._stop_deadline else "a rank failed")  # fmt: skip
+            lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
+                    f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
+            resume = f"from the last checkpoint ({since})"
         self.ledger.add_failure(
             attempt=self.attempt, time_s=p.time, category="host_maintenance",
             action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
-            message=f"planned {p.kind} after step {p.step}: {p.reason}"
-                    + ("" if clean else " (grace period ran out: progress since the last "
-                                        "checkpoint is lost)"),
+            message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
             planned=True,
         )  # fmt: skip
         self._done_requests.add(p.request_id)
         req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
         with contextlib.suppress(OSError):
             req.rename(req.with_suffix(".done"))
-        outcome = "drained" if mine else ("planned_stop" if leaves else "planned_restart")
-        self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=outcome,
-                               host=self.cfg.host, reason=f"{p.reason} [{p.request_id}]")  # fmt: skip
+        failed = bool(lost) and asked  # a checkpoint was asked for and not made
+        outcome = "drained" if mine else ("stopped" if leaves else "planned_restart")
+        self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
+                               action="planned_stop_failed" if failed else outcome,
+                               host=self.cfg.host,
+                               reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "")
+                                      + f" [{p.request_id}]")  # fmt: skip
+        if lost:
+            print(f"nonstop run: {what} ({p.reason}): {lost}; a restart resumes {resume}",
+                  flush=True)  # fmt: skip
         self.stop_plan, self.signal_received = None, None
         self._peer_drained = p.kind == "drain" and not mine
         if leaves:
             self._remaining_restarts = 0
             self.leaving = mine
-            self.exit_code = EXIT_DRAINED if mine else EXIT_REQUEUE
-            self.exit_message = (f"drained by request: {p.reason}" if mine else
-                                 f"stopped after a checkpoint at step {p.step} ({p.reason}); "
-                                 f"requeue the job to resume")  # fmt: skip
+            if mine:
+                self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
+                self.exit_message = f"drained by request: {p.reason}" + (
+                    f"; {lost}" if failed else "")  # fmt: skip
+            elif clean:
+                self.exit_code = EXIT_REQUEUE
+                self.exit_message = (f"stopped after a checkpoint at step {p.step} ({p.reason}); "
+                                     f"requeue the job to resume")  # fmt: skip
+            else:
+                self.exit_code = EXIT_REQUEUE
+                self.exit_message = (f"stopped ({p.reason}) without the planned checkpoint; "
+                                     f"requeue the job to resume {resume}")  # fmt: skip
             if clean and not mine:
                 return result  # every rank saved and exited 0
             if mine:  # leave now: the others restart without us (no exit barrier with them)
@@ -635,7 +761,7 @@ class NonstopAgent(LocalElasticAgent):
             failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
                         for w in worker_group.workers}  # fmt: skip
             return RunResult(state=WorkerState.FAILED, failures=failures)
-        print(f"nonstop run: planned {p.kind} done at step {p.step}; restarting", flush=True)
+        print(f"nonstop run: {what} done; restarting", flush=True)
         self._restart_workers(worker_group)
         return RunResult(state=WorkerState.HEALTHY)
 

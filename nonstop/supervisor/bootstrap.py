@@ -174,6 +174,37 @@ class Watcher(threading.Thread):
         self.rt.emit("lifecycle", phase="reconfigured", version=version, settings=dict(changed))
 
 
+class SigtermHandler:
+    """SIGTERM on a rank. Slurm sends it to every process of the job at a time limit or a
+    preemption, SIGKILL `KillWait` seconds later; torch's agent sends it to stop its own ranks.
+
+    - The agent's own teardown (it marks it first: control.teardown_path), or a script that
+      never called `planned_stop_due` and so cannot be asked to checkpoint: flush the events and
+      die of SIGTERM, as without nonstop.
+    - Otherwise the scheduler's warning: note a planned stop (as the watcher does on reading
+      the agent's plan) and go on; at the next `planned_stop_due` every rank agrees, saves the
+      checkpoint and exits, while its writers still run. The agent, signalled too, waits for
+      that within its grace period."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        from nonstop.supervisor.control import teardown_path
+
+        rt = self.rt
+        assert rt.run_dir is not None
+        if rt.stop_checks and not teardown_path(rt.run_dir, rt.host, rt.attempt).exists():
+            if rt.stop_at is None:
+                rt.stop_at = rt.current_step
+                rt.emit("lifecycle", phase="stop_signal", signal="SIGTERM", step=rt.current_step)
+            return
+        if rt.writer is not None:
+            rt.writer.close(timeout_s=2.0)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 def scope_agent_store_by_attempt() -> None:
     """torch 2.13 under torchrun's shared rendezvous store: the workers of every attempt write
     their process group's keys (gloo and NCCL peer addresses) under the same names, since torch
@@ -246,6 +277,7 @@ def main(argv: list[str]) -> int:
     scope_agent_store_by_attempt()
     sampler = None
     if rt.enabled:
+        signal.signal(signal.SIGTERM, SigtermHandler(rt))  # in place of the event writer's
         # time-keyed faults that must run in the main thread reach it through a signal handler
         install_main_thread_delivery(rt.faults)
         Watcher(rt).start()

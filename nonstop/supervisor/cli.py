@@ -273,6 +273,9 @@ def _create_run_dir(root: Path) -> rundir.RunDir:
 
 
 def main(argv: list[str]) -> int:
+    from nonstop.supervisor.control import catch_early_signals
+
+    catch_early_signals()  # a scheduler's warning during the imports is not lost (launch.py)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.training_script:

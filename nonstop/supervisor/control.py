@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,6 +34,10 @@ from nonstop import rundir
 from nonstop.errors import UserError
 
 KINDS = ("preempt", "drain", "restart")
+# the ledger actions that end a request (`--wait` prints the newest): drained (the host left),
+# planned_restart (every node restarted), stopped (the job stopped after a checkpoint: a drain
+# that left too few nodes), planned_stop_failed (refused, or the checkpoint was not made)
+OUTCOMES = ("planned_restart", "drained", "stopped", "planned_stop_failed")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,39 @@ class StopPlan:
 
 def stop_path(run_dir: Path, attempt: int) -> Path:
     return rundir.RunDir(run_dir).control / f"stop-attempt-{attempt}.json"
+
+
+PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
+_early: list[int] = []
+
+
+def catch_early_signals() -> None:
+    """Record the preemption signals that arrive while `nonstop run` starts, before its agent
+    exists (imports take seconds; Slurm may send its warning up to 60 s early, and SIGUSR1's
+    default action would kill the agent). The agent takes them over: early_signal()."""
+    for sig in PREEMPTION_SIGNALS:
+        signal.signal(sig, lambda signum, frame: _early.append(signum))
+
+
+def early_signal() -> int | None:
+    """The most urgent signal caught by catch_early_signals (SIGTERM first), if any."""
+    if not _early:
+        return None
+    return int(signal.SIGTERM) if signal.SIGTERM in _early else _early[-1]
+
+
+def teardown_path(run_dir: Path, host: str, attempt: int) -> Path:
+    """Written by a node's agent just before it stops its own ranks (SIGTERM, SIGKILL 30 s
+    later): a rank that gets SIGTERM while it exists dies at once; without it, SIGTERM came
+    from the scheduler (Slurm signals every process of the job) and the rank checkpoints."""
+    return rundir.RunDir(run_dir).control / f"teardown-{host}-attempt-{attempt}"
+
+
+def mark_teardown(run_dir: Path, host: str, attempt: int) -> None:
+    path = teardown_path(run_dir, host, attempt)
+    with contextlib.suppress(OSError):  # never in the way of a teardown
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
 
 
 def claim_stop(run_dir: Path, plan: StopPlan) -> StopPlan:
@@ -122,12 +160,31 @@ def _wait_for_outcome(run_dir: Path, rid: str, timeout_s: float) -> int:
                 )
         except UserError:
             continue
-        done = [r for r in rows if r[0] in ("planned_restart", "drained", "planned_stop_failed")]
+        done = [r for r in rows if r[0] in OUTCOMES]
         if done:
-            print(f"{done[-1][0]}: {done[-1][1]}")
-            return 0 if done[-1][0] != "planned_stop_failed" else 1
+            action, reason = done[-1]
+            print(f"{action}: {reason}")
+            if action == "stopped":
+                print("the job stopped after the checkpoint (nonstop run exits 75): requeue it "
+                      "to resume on other nodes")  # fmt: skip
+            return 1 if action == "planned_stop_failed" else 0
     print(f"no outcome within {timeout_s:g} s; the request stays queued ({rid})")
     return 1
+
+
+def known_hosts(run_dir: Path) -> list[str]:
+    """The hosts whose ranks reported in the newest attempt (empty when not known yet)."""
+    from nonstop.ledger import Ledger
+
+    try:
+        with Ledger.open(rundir.RunDir(run_dir).ledger, readonly=True) as led:
+            rows = led.rows(
+                "SELECT DISTINCT host FROM lifecycle WHERE host IS NOT NULL AND attempt ="
+                " (SELECT MAX(attempt) FROM lifecycle)"
+            )
+    except UserError:
+        return []
+    return sorted(str(r[0]) for r in rows)
 
 
 def _parser(prog: str, with_host: bool) -> argparse.ArgumentParser:
@@ -147,6 +204,10 @@ def _request(argv: list[str], kind: str) -> int:
     if not rd.ledger.exists():
         raise UserError(f"{a.run_dir} has no ledger: is `nonstop run` running there?")
     host = getattr(a, "host", None)
+    hosts = known_hosts(rd.root) if host is not None else []
+    if hosts and host not in hosts:  # a typo must not become a restart of the whole job
+        raise UserError(f"unknown host {host!r}: the run's hosts are {', '.join(hosts)} "
+                        f"(names as in --host-name); nothing was requested")  # fmt: skip
     rid = write_request(rd.root, kind, host=host, reason=a.reason)
     what = f"drain {host}" if kind == "drain" else "restart"
     print(f"requested {what} ({rid}): every rank checkpoints at the next agreed step, then "

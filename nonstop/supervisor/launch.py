@@ -216,6 +216,9 @@ def launch(
     try:
         if live is not None:
             live.start()
+        from nonstop.supervisor.control import early_signal
+
+        agent.signal_received = early_signal()  # one that came while nonstop run started
         while True:
             for sig in PREEMPTION_SIGNALS:  # the scheduler's warning: checkpoint, then stop
                 signal.signal(sig, agent.on_signal)

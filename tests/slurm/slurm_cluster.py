@@ -1,0 +1,177 @@
+"""A real one-node Slurm cluster on this machine: munged, slurmctld and slurmd, as root.
+
+Debian's `slurm-wlm` and `munge` packages (`.ci/run` installs them), a private `slurm.conf`
+with one node (this host, all its CPUs) and one partition, state and logs under ROOT. Clients
+find it through SLURM_CONF. Starting twice is harmless: a cluster that answers is reused.
+
+    python tests/slurm/slurm_cluster.py up    # or `make slurm-up`; prints the SLURM_CONF to use
+    python tests/slurm/slurm_cluster.py down
+    SLURM_CONF=/tmp/nonstop-slurm/slurm.conf sinfo
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(os.environ.get("NONSTOP_SLURM_ROOT", "/tmp/nonstop-slurm"))
+KILL_WAIT_S = 30  # Slurm's default: SIGTERM, then SIGKILL this much later
+DAEMONS = ("slurmctld", "slurmd")
+
+
+class SlurmUnavailable(RuntimeError):
+    """Slurm cannot run here (packages missing, not root); says what to do."""
+
+
+def conf_path(root: Path = ROOT) -> Path:
+    return root / "slurm.conf"
+
+
+def env(root: Path = ROOT) -> dict[str, str]:
+    """The environment for Slurm's client commands (sbatch, squeue, scontrol)."""
+    return dict(os.environ, SLURM_CONF=str(conf_path(root)))
+
+
+def _conf(root: Path, host: str, cpus: int, memory_mb: int) -> str:
+    return f"""\
+# written by tests/slurm/slurm_cluster.py: one node, one partition, no accounting
+ClusterName=nonstop
+SlurmctldHost={host}
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=6817
+SlurmdPort=6818
+AuthType=auth/munge
+StateSaveLocation={root}/state
+SlurmdSpoolDir={root}/spool
+SlurmctldPidFile={root}/slurmctld.pid
+SlurmdPidFile={root}/slurmd.pid
+SlurmctldLogFile={root}/slurmctld.log
+SlurmdLogFile={root}/slurmd.log
+SlurmctldDebug=info
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+JobRequeue=1
+KillWait={KILL_WAIT_S}
+OverTimeLimit=0
+InactiveLimit=0
+MinJobAge=600
+SchedulerParameters=bf_interval=1,sched_interval=1
+NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
+PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
+"""
+
+
+def _answers(root: Path) -> bool:
+    try:
+        r = subprocess.run(["sinfo", "-h", "-o", "%T"], env=env(root), capture_output=True,
+                           text=True, timeout=10)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0 and any(s in r.stdout for s in ("idle", "mix", "alloc"))
+
+
+def _start_munge() -> None:
+    if subprocess.run(["munge", "-n"], capture_output=True).returncode == 0:
+        return
+    for d in ("/run/munge", "/var/log/munge", "/var/lib/munge"):
+        Path(d).mkdir(parents=True, exist_ok=True)
+        shutil.chown(d, "munge", "munge")
+    key = Path("/etc/munge/munge.key")
+    if not key.exists():
+        subprocess.run(["mungekey", "--create"], check=True, capture_output=True)
+        shutil.chown(key, "munge", "munge")
+    subprocess.run(["runuser", "-u", "munge", "--", "munged"], check=True, capture_output=True)
+    deadline = time.monotonic() + 10
+    while subprocess.run(["munge", "-n"], capture_output=True).returncode != 0:
+        if time.monotonic() > deadline:
+            raise SlurmUnavailable("munged started but does not answer (`munge -n` fails)")
+        time.sleep(0.2)
+
+
+def up(root: Path = ROOT, timeout_s: float = 90.0) -> Path:
+    """Start the cluster unless it already answers; return the slurm.conf path."""
+    missing = [c for c in ("munged", "slurmctld", "slurmd", "sbatch") if not shutil.which(c)]
+    if missing:
+        raise SlurmUnavailable(f"{', '.join(missing)} not found: apt-get install slurm-wlm munge")
+    if os.geteuid() != 0:
+        raise SlurmUnavailable("the test cluster's daemons run as root; run as root (as CI does)")
+    _start_munge()
+    if conf_path(root).exists() and _answers(root):
+        return conf_path(root)
+    down(root)
+    for sub in ("state", "spool"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    host = socket.gethostname().split(".")[0]
+    memory_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20) // 2
+    conf_path(root).write_text(_conf(root, host, os.cpu_count() or 1, memory_mb))
+    e = env(root)
+    # -c: a clean state (no jobs left by an earlier cluster); -i: ignore stale state files
+    subprocess.run(["slurmctld", "-c", "-i", "-f", str(conf_path(root))], env=e, check=True)
+    subprocess.run(["slurmd", "-f", str(conf_path(root))], env=e, check=True)
+    deadline = time.monotonic() + timeout_s
+    while not _answers(root):
+        if time.monotonic() > deadline:
+            logs = "".join(_tail(root / f"{d}.log") for d in DAEMONS)
+            raise SlurmUnavailable(f"the Slurm node is not idle after {timeout_s:g} s\n{logs}")
+        time.sleep(0.5)
+    return conf_path(root)
+
+
+def down(root: Path = ROOT) -> None:
+    """Stop the daemons this module started (by their pid files); munged stays."""
+    for d in DAEMONS:
+        pidfile = root / f"{d}.pid"
+        try:
+            pid = int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            continue
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.1)
+
+
+def _tail(path: Path, n: int = 20) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()[-n:]
+    except OSError:
+        return ""
+    return f"--- {path} ---\n" + "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if argv not in (["up"], ["down"]):
+        print("usage: python tests/slurm/slurm_cluster.py up|down", file=sys.stderr)
+        return 2
+    if argv == ["down"]:
+        down()
+        return 0
+    try:
+        conf = up()
+    except (SlurmUnavailable, subprocess.CalledProcessError) as e:
+        print(f"slurm-up: {e}", file=sys.stderr)
+        return 1
+    print(f"slurm-up: a one-node cluster is up; export SLURM_CONF={conf}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
