@@ -124,7 +124,10 @@ def _members(p: Partial, pg: str, world: int) -> tuple[list[int], bool]:
     return sorted(r for r, views in p.ranks.items() if pg in views), False
 
 
-def group_states(p: Partial, world: int) -> list[GroupState]:
+def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) -> list[GroupState]:
+    """Per-group state. `errored`: ranks known (from their logs) to have seen their last
+    collective fail; a failed collective is not a completed one, whatever its entry says (gloo
+    retires a collective that raised exactly like one that succeeded)."""
     pgs = sorted({pg for views in p.ranks.values() for pg in views}, key=_pg_order)
     out = []
     for pg in pgs:
@@ -150,7 +153,8 @@ def group_states(p: Partial, world: int) -> list[GroupState]:
             missing=missing,
         )  # fmt: skip
         for r, v in views.items():
-            if v.entered == frontier and v.completed < frontier:
+            failed = r in errored and v.entered == frontier
+            if v.entered == frontier and (v.completed < frontier or failed):
                 g.waiting.append(r)
             elif v.entered < frontier:
                 g.behind[r] = v.entered
@@ -210,21 +214,25 @@ def analyze(
     hosts: dict[int, str] | None = None,
     world_size: int | None = None,
     workers: int | None = None,
+    errored: frozenset[int] = frozenset(),
 ) -> Verdict:
-    """Analyze one folder of per-rank dumps and return a Verdict (details carry the groups)."""
+    """Analyze one folder of per-rank dumps and return a Verdict (details carry the groups).
+    `errored`: ranks whose logs show their last collective failed (not completed)."""
     files = find_dumps(folder)
     if not files:
         raise UserError(f"{folder}: no flight-recorder dumps (files named ...<rank>) found")
     p = load_partial(files, workers)
-    return verdict_from(p, hosts=hosts or {}, world_size=world_size, source=str(folder))
+    return verdict_from(p, hosts=hosts or {}, world_size=world_size, source=str(folder),
+                        errored=errored)  # fmt: skip
 
 
 def verdict_from(
-    p: Partial, *, hosts: dict[int, str], world_size: int | None, source: str
-) -> Verdict:
+    p: Partial, *, hosts: dict[int, str], world_size: int | None, source: str,
+    errored: frozenset[int] = frozenset(),
+) -> Verdict:  # fmt: skip
     known = set(p.files) | set(hosts) | {r for rs in p.pg_ranks.values() for r in rs}
     world = world_size or (max(known) + 1 if known else 0)
-    groups = group_states(p, world)
+    groups = group_states(p, world, errored)
     blocked = {r for g in groups for r in g.waiting}
     never_dumped = sorted(set(range(world)) - set(p.files))
 
@@ -247,6 +255,15 @@ def verdict_from(
         for r in g.missing:
             blame(r, f"flight {source}: no dump from rank {r} (dead or never dumped) while "
                      f"pg {g.name} waits in #{g.frontier}")  # fmt: skip
+    # A rank that left no dump while every peer's last collective is the group's frontier: the
+    # peers got that far together and stopped there (done, failed or waiting), so the missing
+    # rank is the prime suspect: it died or hung at that point.
+    dead = [(g, r) for g in groups if g.frontier and not g.behind and g not in hung
+            for r in g.missing if r not in culprits]  # fmt: skip
+    for g, r in dead:
+        blame(r, f"flight {source}: no dump from rank {r} while every dumped peer's last "
+                 f"collective in pg {g.name} ({g.desc or '?'}) is #{g.frontier} "
+                 f"{g.frontier_op}: the prime suspect (it died or hung there)")  # fmt: skip
     mism = [g for g in groups if g.mismatches]
     for g in mism:
         m = g.mismatches[0]
@@ -289,6 +306,16 @@ def verdict_from(
                 f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
                 f"when dumped, or a member without a dump or the transport holds it "
                 f"(give --world-size or the run directory to name missing ranks).")  # fmt: skip
+    elif dead:
+        category, conf = taxonomy.UNKNOWN, 0.5
+        g = dead[0][0]
+        names = ", ".join(_who(r, hosts) for r in dict.fromkeys(r for _, r in dead))
+        failed = sorted(r for r in g.waiting if r in errored)
+        text = (f"{names} left no dump while every dumped peer stopped at collective "
+                f"#{g.frontier} {g.frontier_op} of pg {g.name} ({g.desc or '?'})"
+                + (f", which failed on rank(s) {_short(failed)}" if failed else "")
+                + ": the prime suspect died or hung there. Its own log and its host's kernel "
+                  "log say why.")  # fmt: skip
     elif never_dumped:
         category, conf = taxonomy.UNKNOWN, 0.3
         text = (f"No hang visible in the dumps, but {len(never_dumped)} rank(s) left no dump "

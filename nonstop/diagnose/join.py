@@ -34,6 +34,7 @@ FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the fligh
 HEALTH_SPECIFICITY = 95
 ANOMALY_SPECIFICITY = 97  # every rank's guards agreed on it (nonstop.runtime.guards)
 # The flight verdict outranks symptoms (watchdog, store, gloo peer lost: 20-30), not causes.
+DEAD_RANK_SPECIFICITY = 31  # above the symptoms a vanished peer causes (gloo/NCCL: 28-30)
 FLIGHT_SPECIFICITY = {
     "nccl_watchdog_timeout": 32,
     "user_code_error": 60,
@@ -48,6 +49,8 @@ HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
     ("disk", "ssd"), ("nvme", "ssd"), ("storage", "storage"), ("fs", "storage"),
     ("memory", "system_memory"), ("cpu", "cpu"), ("power", "power_supply"),
 )  # fmt: skip
+# Log signatures that mean a rank's collective failed because a peer went away.
+COLLECTIVE_FAILED = frozenset({"peer_closed", "gloo_conn", "nccl_remote", "nccl_watchdog"})
 _PASSING = {"pass", "passed", "ok", "healthy", "skip", "skipped"}
 _RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
@@ -146,17 +149,6 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     evidence: list[str] = []
     details: dict[str, Any] = {"attempt": attempt}
 
-    fv: Verdict | None = None
-    fdir = rd.flight_dir(attempt)
-    if fdir.is_dir() and flight.find_dumps(fdir):
-        world = rd.read_config().get("world_size")
-        world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
-        fv = flight.analyze(fdir, hosts=hosts, world_size=world)
-        details["flight"] = fv.to_dict()
-        evidence.append(f"flight recorder: {fv.verdict}")
-    blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
-    blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
-
     hits: list[triage.Hit] = []
     pci_map: dict[str, int] = {}
     logs = rd.root / "logs" / f"attempt-{attempt}"
@@ -172,6 +164,22 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             if h.host is None and rank is not None:
                 h.host = hosts.get(rank)
             hits.append(h)
+
+    # ranks whose log shows their last collective failed (a peer vanished): the flight
+    # analysis must not read that collective as completed
+    errored = frozenset(h.rank for h in hits if h.rank is not None
+                        and h.signature in COLLECTIVE_FAILED)  # fmt: skip
+    fv: Verdict | None = None
+    fdir = rd.flight_dir(attempt)
+    if fdir.is_dir() and flight.find_dumps(fdir):
+        world = rd.read_config().get("world_size")
+        world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
+        fv = flight.analyze(fdir, hosts=hosts, world_size=world, errored=errored)
+        details["flight"] = fv.to_dict()
+        evidence.append(f"flight recorder: {fv.verdict}")
+    blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
+    blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
+
     ledger = read_ledger(rd, attempt)
     hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
     hits += _anomaly_hits(rd, attempt)
@@ -191,6 +199,8 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
 
     best = max(weighted, key=lambda h: (h.specificity, -h.line), default=None)
     flight_spec = FLIGHT_SPECIFICITY.get(fv.category, 0) if fv is not None else 0
+    if fv is not None and fv.category == taxonomy.UNKNOWN and fv.culprits:
+        flight_spec = DEAD_RANK_SPECIFICITY  # a named dead rank outranks its peers' symptoms
     if fv is not None and flight_spec and (best is None or best.specificity < flight_spec):
         v = Verdict(verdict=fv.verdict, category=fv.category, action=fv.action,
                     culprits=fv.culprits, confidence=fv.confidence)  # fmt: skip

@@ -2,8 +2,10 @@
 
 Where NVML works (a GPU and its driver), each rank samples its own GPU: power, energy,
 temperature, SM and memory clocks, utilisation, memory used, clock-throttle reasons (a bitmask),
-volatile ECC error counts, remapped rows, and Xid errors through NVML's event API (waited on
-with a short timeout, between samples). Without NVML, local rank 0 samples the host with psutil
+volatile ECC error counts, remapped rows, and NVML's event set (Xid critical errors, single-
+and double-bit ECC errors, clock changes with a slowdown reason) waited on with a short
+timeout between samples and recorded as `telemetry` events with `event` = xid, ecc_sbe,
+ecc_dbe or clock_throttle, the rank's pid and the GPU's PCI bus id. Without NVML, local rank 0 samples the host with psutil
 (CPU use, memory, load, the hottest readable temperature sensor), so CPU runs still produce a
 telemetry stream. With NVML, local rank 0 adds the host sample too.
 
@@ -33,6 +35,18 @@ log = logging.getLogger(__name__)
 ENV_INTERVAL = "NONSTOP_TELEMETRY_S"
 DEFAULT_INTERVAL_S = 5.0
 XID_WAIT_MS = 200  # one nvmlEventSetWait call; the loop re-checks stop() between calls
+# NVML's event set: attribute of the NVML module -> the `event` nonstop records
+# (pynvml: nvmlEventTypeSingleBitEccError 0x1, DoubleBitEccError 0x2, XidCriticalError 0x8,
+# Clock 0x10). Classification reads them (nonstop.diagnose.triage.nvml_hits).
+EVENT_TYPES: tuple[tuple[str, str], ...] = (
+    ("nvmlEventTypeXidCriticalError", "xid"),
+    ("nvmlEventTypeSingleBitEccError", "ecc_sbe"),
+    ("nvmlEventTypeDoubleBitEccError", "ecc_dbe"),
+    ("nvmlEventTypeClock", "clock_throttle"),
+)
+# clock-event reasons that mean a slowdown, not a normal boost change: HW slowdown 0x8,
+# SW thermal 0x20, HW thermal 0x40, HW power brake 0x80
+SLOWDOWN_REASONS = 0x8 | 0x20 | 0x40 | 0x80
 
 
 class TelemetrySampler(threading.Thread):
@@ -56,6 +70,9 @@ class TelemetrySampler(threading.Thread):
         self._logged = False
         self._handle: Any = None
         self._events: Any = None
+        self._registered = 0
+        self._pci: str | None = None
+        self._last_reasons = 0
         self._psutil: Any = None
         if self.host:
             import psutil
@@ -117,17 +134,44 @@ class TelemetrySampler(threading.Thread):
 
     # -- NVML ------------------------------------------------------------------------------
 
+    def _event_types(self) -> dict[int, str]:
+        """NVML event type -> the name nonstop records it under (absent names are skipped)."""
+        n = self.nvml
+        types = {}
+        for attr, name in EVENT_TYPES:
+            value = getattr(n, attr, None)
+            if isinstance(value, int):
+                types[value] = name
+        return types
+
     def _setup_nvml(self) -> None:
         n = self.nvml
         self._handle = n.nvmlDeviceGetHandleByIndex(self.device)
-        try:
-            events = n.nvmlEventSetCreate()
-            n.nvmlDeviceRegisterEvents(self._handle, n.nvmlEventTypeXidCriticalError, events)
-            self._events = events
-        except n.NVMLError:  # not supported on this device or driver: no Xid events
-            self._events = None
+        with contextlib.suppress(Exception):  # the bus id names the GPU in kernel-log Xid lines
+            bus = n.nvmlDeviceGetPciInfo(self._handle).busId
+            self._pci = bus.decode() if isinstance(bus, bytes) else str(bus)
+        types = self._event_types()
+        supported = getattr(n, "nvmlDeviceGetSupportedEventTypes", None)
+        mask = 0
+        for t in types:
+            mask |= t
+        if supported is not None:
+            with contextlib.suppress(n.NVMLError):
+                mask &= int(supported(self._handle))
+        xid = getattr(n, "nvmlEventTypeXidCriticalError", 0)
+        for attempt in (mask, xid):  # the whole set, else Xid only (older drivers)
+            if not attempt:
+                continue
+            try:
+                events = n.nvmlEventSetCreate()
+                n.nvmlDeviceRegisterEvents(self._handle, attempt, events)
+                self._events, self._registered = events, attempt
+                return
+            except n.NVMLError:  # not supported on this device or driver
+                self._events = None
 
     def _wait_xid(self, timeout_s: float) -> None:
+        """Wait for one NVML event (Xid, single/double-bit ECC, clock change) and record it."""
         n = self.nvml
         try:
             data = n.nvmlEventSetWait(self._events, max(1, int(timeout_s * 1000)))
@@ -135,9 +179,26 @@ class TelemetrySampler(threading.Thread):
             if getattr(e, "value", None) == n.NVML_ERROR_TIMEOUT:
                 return
             raise
-        if data.eventType == n.nvmlEventTypeXidCriticalError:
-            self.rt.emit("telemetry", source="nvml", event="xid",
-                         metrics={"gpu": float(self.device), "xid": float(data.eventData)})  # fmt: skip
+        name = self._event_types().get(int(data.eventType))
+        metrics: dict[str, float] = {"gpu": float(self.device)}
+        if name == "xid":
+            metrics["xid"] = float(data.eventData)
+        elif name == "clock_throttle":
+            # a clock change: worth recording only when a slowdown reason set it
+            reasons = getattr(n, "nvmlDeviceGetCurrentClocksEventReasons", None) or getattr(
+                n, "nvmlDeviceGetCurrentClocksThrottleReasons", None)  # fmt: skip
+            value = int(reasons(self._handle)) if reasons is not None else 0
+            if not value & SLOWDOWN_REASONS or value == self._last_reasons:
+                self._last_reasons = value
+                return
+            self._last_reasons = value
+            metrics["reasons"] = float(value)
+        elif name in ("ecc_sbe", "ecc_dbe"):
+            metrics["count"] = float(getattr(data, "eventData", 0) or 0)
+        else:
+            return
+        self.rt.emit("telemetry", source="nvml", event=name, metrics=metrics,
+                     pid=os.getpid(), pci=self._pci)  # fmt: skip
 
     def _read(self, name: str, fn: Any, *args: Any) -> Any:
         """fn(*args), or None when the device does not support it (then never asked again)."""

@@ -5,7 +5,8 @@ through the real EventWriter. Then the last rank misbehaves while the others ent
 all_reduce of 8 doubles and wait in it:
 
 - MODE=sleep: the last rank sleeps (alive, dumps its own trace from a thread, killed by the test);
-- MODE=stop: the last rank SIGSTOPs itself (no dump: the test SIGKILLs it afterwards).
+- MODE=stop: the last rank SIGSTOPs itself (no dump: the test SIGKILLs it afterwards);
+- MODE=dead: the last rank exits (no dump); the others' all_reduce fails, they log it and dump.
 
 Waiting ranks dump their generic (gloo) flight-recorder trace from a thread after DUMP_AFTER_S,
 as pickle into flight/attempt-0/rank-R and as JSON into flight-json/rank-R.json, then exit.
@@ -65,11 +66,19 @@ def dump(then_exit: bool = True) -> None:
 
 
 if rank == world - 1:
+    if mode == "dead":
+        os._exit(9)  # dies without a dump, just before the collective its peers enter
     if mode == "stop":
         os.kill(os.getpid(), signal.SIGSTOP)
     threading.Thread(target=dump, args=(False,), daemon=True).start()
     time.sleep(60)  # alive and silent until the test kills it
     os._exit(0)
+if mode == "dead":  # the last rank died above; this all_reduce fails, then we dump
+    try:
+        dist.all_reduce(torch.ones(8, dtype=torch.float64))
+    except RuntimeError as e:
+        print(f"collective failed: {e}", flush=True)
+    dump()
 threading.Thread(target=dump, daemon=True).start()
 dist.all_reduce(torch.ones(8, dtype=torch.float64))
 os._exit(3)  # reaching here means the all_reduce did not wait: the test will say so

@@ -78,3 +78,23 @@ def test_stopped_rank_without_dump_is_named_with_its_host(tmp_path: Path) -> Non
     assert [(c.rank, c.host) for c in v.culprits] == [(2, "node-1")], v.to_dict()
     assert v.category == "nccl_watchdog_timeout" and v.action == "restart"
     assert "never dumped" in " ".join(v.culprits[0].evidence)
+
+
+@pytest.mark.timeout(90)
+def test_dead_rank_without_dump_whose_peers_collective_failed_is_the_culprit(
+    tmp_path: Path,
+) -> None:
+    """Rank 2 exits; the others' all_reduce raises (gloo: connection reset), they log it and
+    dump. gloo retires a collective that raised like one that succeeded, so the dumps alone show
+    every group idle; the dead rank is still the prime suspect and is named, with evidence."""
+    _run(tmp_path, "dead")
+    folder = tmp_path / "flight" / "attempt-0"
+    assert not (folder / "rank-2").exists()
+    v = analyze_flight(folder, world_size=WORLD)
+    assert [c.rank for c in v.culprits] == [2], v.verdict
+    assert "prime suspect" in v.culprits[0].evidence[0]
+    # with the run directory, the failed collective (from the ranks' logs) is not completed
+    d = diagnose_run(tmp_path)
+    assert [(c.rank, c.host) for c in d.culprits] == [(2, "node-1")], d.to_dict()
+    pg0 = next(g for g in d.details["flight"]["details"]["groups"] if g["desc"] == "default_pg")
+    assert pg0["waiting"] == [0, 1] and pg0["missing"] == [2], pg0

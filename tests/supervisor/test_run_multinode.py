@@ -4,6 +4,7 @@ The rendezvous store runs in the test process, as it would on a head node (or et
 agent joins it with is_host=false, so that excluding any node leaves the store in place.
 """
 
+import os
 import subprocess
 import sys
 import time
@@ -24,7 +25,10 @@ def agent(run_dir, port, host, nnodes, *extra, steps=30, ckpt_every=5, train=())
            "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(steps),
            "--checkpoint-every", str(ckpt_every), *train]  # fmt: skip
     log = open(run_dir.parent / f"{host}.out", "w")  # noqa: SIM115 - closed in finish()
-    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+    # injected Xids go to /dev/kmsg (root) or, where it is not writable, to this file-backed
+    # kernel log, which every agent reads too (nonstop.diagnose.kernel_log)
+    env = dict(os.environ, NONSTOP_KERNEL_LOG=str(run_dir.parent / "kernel.log"))
+    p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, env=env)
     p.log = log  # type: ignore[attr-defined]
     STARTED.append(p)
     return p
