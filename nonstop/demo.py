@@ -12,6 +12,15 @@ It runs exactly what a user would type:
         --inject crash@step=150,rank=1,signal=SIGKILL --inject hang@step=325,rank=0,attempt=1 \\
         --inject slow@rank=1,factor=2,from=425,to=508,attempt=* \\
         -m nonstop.workloads.llama.train --steps 500 --checkpoint-every 25
+
+The same workload takes the numerical faults that the runtime's guards catch and roll back
+(docs/health.md): a flipped parameter bit on one replica, a NaN loss, a poisoned batch:
+
+    nonstop run --nproc-per-node 3 --inject bitflip@step=12,rank=1 \
+        -m nonstop.workloads.llama.train --steps 60        # rank 1 named, bitwise-identical end
+    nonstop run --nproc-per-node 2 --inject nan@step=12,rank=1 -m nonstop.workloads.llama.train
+    nonstop run --nproc-per-node 2 --inject spike@step=30 -m nonstop.workloads.llama.train
+    nonstop report runs/<id>                              # the "Training health" table
 """
 
 from __future__ import annotations

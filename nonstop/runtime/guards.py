@@ -437,12 +437,10 @@ class Health:
         if spikes:
             anomaly = self.guards.decide(step, rows)
         else:  # a save's check: the replicas and finiteness only, the baselines untouched
-            anomaly = Guards(self.config).decide(step, [_no_values(r) for r in rows])
-            if anomaly is None:
-                self.guards.last_agreed_step = step
-            elif anomaly.kind == "sdc":
-                anomaly = Anomaly(**{**asdict(anomaly),
-                                     "last_good_step": self.guards.last_agreed_step})  # fmt: skip
+            save_check = Guards(self.config)
+            save_check.last_agreed_step = self.guards.last_agreed_step
+            anomaly = save_check.decide(step, [_no_values(r) for r in rows])
+            self.guards.last_agreed_step = save_check.last_agreed_step
         if anomaly is not None:
             self.rollback(anomaly)
 
