@@ -56,24 +56,63 @@ def _die_with_parent() -> None:
             os._exit(1)
 
 
+last_error: dict[str, str] = {}  # recorder -> why its last dump failed
+
+
+def _recorder_dumps(c10d: Any, *args: Any) -> list[bytes]:
+    """The pickled traces of every flight recorder this torch has: the generic one (gloo and
+    other backends) and NCCL's CUDA-event recorder (`_dump_nccl_trace`, CUDA builds), which is
+    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped."""
+    blobs = []
+    for name in ("_dump_fr_trace", "_dump_nccl_trace"):
+        fn = getattr(c10d, name, None)
+        if fn is None:
+            continue
+        try:
+            blobs.append(fn(*args))
+        except Exception as e:  # this recorder has nothing (yet): the other one may
+            last_error[name] = repr(e)
+    return blobs
+
+
 def collective_progress() -> dict[str, list[int]] | None:
-    """{pg id: [last enqueued, last completed]} from the flight recorder, or None when
-    torch.distributed is not in use (yet). Never imports torch itself."""
+    """{pg id: [last enqueued, last completed]} from the flight recorders (generic and, on CUDA
+    builds, NCCL's), or None when torch.distributed is not in use (yet). Never imports torch."""
     dist = sys.modules.get("torch.distributed")
     # the module may be half-imported by the main thread: look before touching
     is_init = getattr(dist, "is_initialized", None) if dist is not None else None
     if is_init is None or not is_init():
         return None
     c10d = sys.modules.get("torch._C._distributed_c10d")
-    if c10d is None or not hasattr(c10d, "_dump_fr_trace"):
+    if c10d is None:
         return None
-    trace = pickle.loads(c10d._dump_fr_trace(False, False, True))
-    status = trace.get("pg_status", {})
-    return {
-        str(pg): [int(s.get("last_enqueued_collective", -1)),
-                  int(s.get("last_completed_collective", -1))]
-        for pg, s in status.items()
-    }  # fmt: skip
+    blobs = _recorder_dumps(c10d, False, False, True)
+    if not blobs:
+        return None
+    progress: dict[str, list[int]] = {}
+    for blob in blobs:
+        for pg, st in pickle.loads(blob).get("pg_status", {}).items():
+            enq = int(st.get("last_enqueued_collective", -1))
+            done = int(st.get("last_completed_collective", -1))
+            old = progress.get(str(pg), [-1, -1])
+            progress[str(pg)] = [max(old[0], enq), max(old[1], done)]
+    return progress
+
+
+def merge_traces(blobs: list[bytes]) -> bytes:
+    """One dump in PyTorch's format from several recorders' pickled traces: entries, pg_config
+    and pg_status of all (the analysis matches collectives by process group and sequence id)."""
+    if len(blobs) == 1:
+        return blobs[0]
+    traces = [pickle.loads(b) for b in blobs]
+    out = dict(traces[0])
+    out["entries"] = [e for t in traces for e in t.get("entries", [])]
+    for key in ("pg_config", "pg_status"):
+        merged: dict[Any, Any] = {}
+        for t in traces:
+            merged.update(t.get(key) or {})
+        out[key] = merged
+    return pickle.dumps(out)
 
 
 def write_dumps(rt: Runtime) -> list[str]:
@@ -83,9 +122,10 @@ def write_dumps(rt: Runtime) -> list[str]:
     rd = rundir.RunDir(rt.run_dir)
     written = []
     c10d = sys.modules.get("torch._C._distributed_c10d")
-    if c10d is not None and hasattr(c10d, "_dump_fr_trace"):
+    blobs = _recorder_dumps(c10d, True, rt.fr_stacks, False) if c10d is not None else []
+    if blobs:
         try:
-            blob = c10d._dump_fr_trace(True, rt.fr_stacks, False)
+            blob = merge_traces(blobs)  # generic recorder + NCCL's, one file per rank
             out = rd.flight(rt.attempt, rt.rank)
             out.parent.mkdir(parents=True, exist_ok=True)
             tmp = out.with_name(out.name + ".tmp")
@@ -94,6 +134,8 @@ def write_dumps(rt: Runtime) -> list[str]:
             written.append(str(out))
         except Exception as e:  # no process group (yet): the stacks still help
             print(f"nonstop.bootstrap: no flight-recorder dump: {e!r}", file=sys.stderr)
+    elif last_error:
+        print(f"nonstop.bootstrap: no flight-recorder dump: {last_error}", file=sys.stderr)
     stacks = rd.log(rt.attempt, rt.rank).with_suffix(".stacks.txt")
     stacks.parent.mkdir(parents=True, exist_ok=True)
     tmp_stacks = stacks.with_name(stacks.name + ".tmp")
@@ -262,7 +304,10 @@ def main(argv: list[str]) -> int:
     for sig in (signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(sig, signal.SIG_IGN)
     faulthandler.enable(all_threads=True)
-    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)  # turn the flight recorder on
+    # turn the flight recorders on: the generic one, and NCCL's, which torch older than the
+    # shared variable reads from TORCH_NCCL_TRACE_BUFFER_SIZE
+    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)
+    os.environ.setdefault("TORCH_NCCL_TRACE_BUFFER_SIZE", os.environ["TORCH_FR_BUFFER_SIZE"])
     if not argv:
         print(
             "usage: python -m nonstop.supervisor.bootstrap [-m] SCRIPT [ARGS...]", file=sys.stderr

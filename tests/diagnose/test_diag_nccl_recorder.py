@@ -1,0 +1,97 @@
+"""NCCL's flight recorder in the bootstrap: progress and evidence dumps read `_dump_nccl_trace` as
+well as the generic `_dump_fr_trace`, and its buffer size is set like the generic one.
+
+This machine's torch is a CPU build (no `_dump_nccl_trace`), so the c10d module is faked with the
+two functions returning pickles in PyTorch's format (the NCCL one from nonstop.diagnose.synth).
+docs/diagnose.md describes the check on a GPU."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nonstop.diagnose import analyze_flight, synth
+from nonstop.supervisor import bootstrap
+
+GLOO = {  # the generic recorder: one gloo group "2", its last collective completed
+    "version": "2.10", "pg_config": {"2": {"name": "2", "desc": "gloo_side", "ranks": "[0, 1]"}},
+    "pg_status": {"2": {"last_enqueued_collective": 3, "last_completed_collective": 3}},
+    "entries": [{"record_id": i, "pg_id": 2, "process_group": ("2", "gloo_side"),
+                 "collective_seq_id": i + 1, "p2p_seq_id": 0, "op_id": i + 1,
+                 "profiling_name": "gloo:all_reduce", "time_created_ns": 1000 + i,
+                 "input_sizes": [[4]], "input_dtypes": ["Float"], "output_sizes": [[4]],
+                 "output_dtypes": ["Float"], "state": "scheduled", "retired": True,
+                 "is_p2p": False, "frames": []} for i in range(3)],
+}  # fmt: skip
+
+
+def _fake(monkeypatch: pytest.MonkeyPatch, nccl: dict[str, Any] | None) -> list[tuple]:
+    calls: list[tuple] = []
+
+    def fr(*args: Any) -> bytes:
+        calls.append(("fr", *args))
+        return pickle.dumps(GLOO)
+
+    c10d = types.ModuleType("torch._C._distributed_c10d")
+    c10d._dump_fr_trace = fr  # type: ignore[attr-defined]
+    if nccl is not None:
+
+        def nc(*args: Any) -> bytes:
+            calls.append(("nccl", *args))
+            return pickle.dumps(nccl)
+
+        c10d._dump_nccl_trace = nc  # type: ignore[attr-defined]
+    dist = types.ModuleType("torch.distributed")
+    dist.is_initialized = lambda: True  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "torch._C._distributed_c10d", c10d)
+    monkeypatch.setitem(sys.modules, "torch.distributed", dist)
+    return calls
+
+
+def test_progress_reads_both_recorders(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fake(monkeypatch, synth.make_dump(4, 10))  # pgs 0 and 1, last collective pending
+    progress = bootstrap.collective_progress()
+    assert progress == {"0": [5, 5], "1": [5, 4], "2": [3, 3]}, progress
+    assert [c[0] for c in calls] == ["fr", "nccl"]
+    assert all(c[1:] == (False, False, True) for c in calls)  # no entries, no stacks, active
+
+
+def test_progress_without_nccl_recorder_is_the_generic_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake(monkeypatch, None)
+    assert bootstrap.collective_progress() == {"2": [3, 3]}
+
+
+def test_evidence_dump_holds_both_recorders_and_the_analysis_reads_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for rank, short in ((0, False), (1, True)):  # rank 1 never entered NCCL's last collective
+        calls = _fake(monkeypatch, synth.make_dump(2, 10, short=short))
+        rt = types.SimpleNamespace(run_dir=tmp_path, attempt=0, rank=rank, fr_stacks=True)
+        files = bootstrap.write_dumps(rt)  # type: ignore[arg-type]
+        assert [c[1:] for c in calls] == [(True, True, False)] * 2
+        assert files[0].endswith(f"flight/attempt-0/rank-{rank}")
+    v = analyze_flight(tmp_path / "flight" / "attempt-0", world_size=2)
+    groups = {g["pg"]: g for g in v.details["groups"]}
+    assert set(groups) == {"0", "1", "2"}  # NCCL's groups and the gloo one, from one file
+    assert [c.rank for c in v.culprits] == [1], v.verdict
+    assert groups["2"]["state"] == "idle"
+
+
+def test_nccl_buffer_size_is_set_like_the_generic_one(tmp_path: Path) -> None:
+    script = tmp_path / "show.py"
+    script.write_text("import os\nprint(os.environ['TORCH_FR_BUFFER_SIZE'], "
+                      "os.environ['TORCH_NCCL_TRACE_BUFFER_SIZE'])\n")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if "BUFFER_SIZE" not in k}
+    run = [sys.executable, "-m", "nonstop.supervisor.bootstrap", str(script)]
+    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.split() == [bootstrap.FR_ENTRIES] * 2, out.stderr
+    env["TORCH_FR_BUFFER_SIZE"] = "77"  # a user's choice is kept, and NCCL's follows it
+    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.split() == ["77", "77"], out.stderr
