@@ -869,6 +869,8 @@ class NonstopAgent(LocalElasticAgent):
         mine = [r for r in hang.culprits if r in local]
         if not mine and hang.stalled_s < 2 * hang.timeout_s:
             return None  # the culprit's own node acts first
+        if self._finished_by_peers(hang):
+            return self._exit_hang(worker_group, hang, mine)
         detect = time.time()
         stopped = [r for r in mine if _proc_state(local[r].id) == "T"]
         evidence = self._collect_evidence(worker_group, dead=set(stopped))
@@ -902,6 +904,38 @@ class NonstopAgent(LocalElasticAgent):
                 failures[w.global_rank] = ProcessFailure(w.local_rank, int(w.id), -9, "")
         self._act(d, culprit_hosts=[self.cfg.host])
         return RunResult(state=WorkerState.FAILED, failures=failures)
+
+    def _finished_by_peers(self, hang: Hang) -> bool:
+        """Every rank but the stuck ones finished its script (or exited): in synchronous
+        training no rank finishes while a peer still needs it, so the job's work is done and
+        the stuck ranks hang in teardown (torch's exit-time deadlocks: a gloo thread waiting for
+        the GIL that ~ProcessGroupGloo holds)."""
+        wd = self.watchdog
+        if wd is None or hang.basis != "exit" or not hang.culprits:
+            return False
+        others = [st for r, st in wd.ranks.items() if r not in hang.culprits]
+        return bool(others) and all(st.done for st in others)
+
+    def _exit_hang(self, worker_group: WorkerGroup, hang: Hang, mine: list[int]) -> RunResult:
+        """Kill the ranks stuck after their peers finished, and let the attempt succeed: the
+        training is over (torchrun would wait on them forever)."""
+        now = time.time()
+        for w in worker_group.workers:
+            if w.global_rank in mine:
+                with contextlib.suppress(ProcessLookupError, TypeError):
+                    os.kill(int(w.id), signal.SIGKILL)
+        for r in hang.culprits:
+            self.ledger.add_detection(attempt=self.attempt, kind="exit_hang", detection_time_s=now,
+                                      rank=r, host=self.cfg.host,
+                                      last_progress_time_s=hang.last_progress_time)  # fmt: skip
+        self.ledger.add_action(attempt=self.attempt, time_s=now, action="none", host=self.cfg.host,
+                               reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
+                                      "after their peers finished; killed, the run is complete")  # fmt: skip
+        print(f"nonstop run: ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
+              "after every peer had finished (stuck tearing down); killed them: the training "
+              "is complete", flush=True)  # fmt: skip
+        return RunResult(state=WorkerState.SUCCEEDED,
+                         return_values={w.global_rank: None for w in worker_group.workers})
 
     def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
         """Ask every live rank for its flight-recorder trace and Python stacks, briefly."""

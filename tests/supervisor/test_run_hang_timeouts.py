@@ -69,3 +69,33 @@ def test_an_explicit_hang_timeout_holds_after_a_restart(tmp_path):
     assert "timeout 20.0 s, explicit" in r.stdout, r.stdout
     kinds = rows(run_dir, "SELECT attempt, kind, rank FROM detections ORDER BY attempt")
     assert (1, "hang", 0) in kinds, kinds
+
+
+STUCK_AT_EXIT = textwrap.dedent("""
+    import ctypes
+    import torch
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo")
+    x = torch.ones(10)
+    for _ in range(20):
+        dist.all_reduce(x)
+    rank = dist.get_rank()
+    dist.destroy_process_group()
+    if rank == 1:  # stuck in C while holding the GIL, as torch's exit-time deadlock is
+        ctypes.PyDLL(None).sleep(100000)
+""")
+
+
+def test_a_rank_stuck_at_exit_after_its_peers_finished_is_killed_and_the_run_succeeds(tmp_path):
+    """A finished run must not be restarted (it was: 481 s for 8 s of training, exit 75)."""
+    script = tmp_path / "stuck.py"
+    script.write_text(STUCK_AT_EXIT)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
+                     "none", str(script)], timeout=300)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ranks [1] were still running" in r.stdout, r.stdout
+    assert rows(run_dir, "SELECT attempt, outcome FROM attempts") == [(0, "succeeded")]
+    assert rows(run_dir, "SELECT kind, rank FROM detections") == [("exit_hang", 1)]
+    assert rows(run_dir, "SELECT COUNT(*) FROM failures")[0][0] == 0
