@@ -35,6 +35,9 @@ from pathlib import Path
 from typing import Any, Final
 
 ENV_HEALTH: Final = "NONSTOP_HEALTH"
+ENV_SKIP: Final = "NONSTOP_SKIP_BATCHES"
+"""`STEP:N,...`: skip N batches at STEP besides what the spike records say (a known-bad data
+window; the chaos harness's reference run skips what the faulty run will)."""
 EXIT_ROLLBACK: Final = 86
 """Exit code of every rank after an agreed anomaly: roll back (nonstop's own; not sysexits)."""
 HEALTH_DIR: Final = "health"
@@ -334,10 +337,16 @@ def read_anomalies(run_dir: Path | str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: (int(d.get("attempt", 0)), int(d.get("step", 0))))
 
 
-def skip_plan(run_dir: Path | str) -> dict[int, int]:
-    """{step: batches to skip there}: each loss spike's step and window. Every attempt
-    after the spike skips the same batches whenever it reaches that step again."""
+def skip_plan(run_dir: Path | str, extra: str | None = None) -> dict[int, int]:
+    """{step: batches to skip there}: each loss spike's step and window, plus `extra`
+    (`STEP:N,...`, from $NONSTOP_SKIP_BATCHES). Every attempt after the spike skips the same
+    batches whenever it reaches that step again."""
     plan: dict[int, int] = {}
+    for item in filter(None, (p.strip() for p in (extra or "").split(","))):
+        at, _, n = item.partition(":")
+        if not (at.isdigit() and n.isdigit()):
+            raise ValueError(f"{ENV_SKIP}: {item!r} is not STEP:BATCHES")
+        plan[int(at)] = max(plan.get(int(at), 0), int(n))
     for d in read_anomalies(run_dir):
         if d["kind"] == "spike" and int(d.get("skip_batches", 0)) > 0:
             step = int(d["step"])
@@ -392,7 +401,14 @@ class Health:
         self._before_rollback.append(fn)
 
     def skip_plan(self) -> dict[int, int]:
-        return skip_plan(self.rt.run_dir) if self.rt.run_dir is not None else {}
+        """{step: batches} the script skips when it reaches the step (docs/health.md)."""
+        if self.rt.run_dir is None:
+            return {}
+        try:
+            return skip_plan(self.rt.run_dir, os.environ.get(ENV_SKIP))
+        except ValueError as e:
+            print(f"nonstop.runtime: {e}; ignored", file=sys.stderr)
+            return skip_plan(self.rt.run_dir)
 
     def after_step(self, step: int, fields: Mapping[str, Any]) -> None:
         """Called by `rt.step` when a step ends (after the optimizer step): inject the numeric

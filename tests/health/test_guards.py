@@ -110,3 +110,6 @@ def test_anomaly_records_and_the_skip_plan(tmp_path):
     got = g.read_anomalies(tmp_path)
     assert [(a["attempt"], a["kind"]) for a in got] == [(0, "nan"), (1, "spike")]
     assert g.skip_plan(tmp_path) == {40: 5}
+    assert g.skip_plan(tmp_path, "40:2,7:3") == {40: 5, 7: 3}
+    with pytest.raises(ValueError, match="STEP:BATCHES"):
+        g.skip_plan(tmp_path, "x:1")
