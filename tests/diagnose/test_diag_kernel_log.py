@@ -1,0 +1,122 @@
+"""The kernel-log reader: /dev/kmsg records (real ones where this machine allows a write), the
+file-backed source, the attempt's window, attribution by pid and PCI bus id, and saying why
+nothing is readable."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from nonstop.diagnose import kernel_log as kl
+
+XID = "NVRM: Xid (PCI:0000:3b:00): 79, pid={pid}, name=python3, GPU has fallen off the bus."
+
+
+def _kmsg_writable() -> bool:
+    try:
+        fd = os.open(kl.KMSG, os.O_WRONLY)
+    except OSError:
+        return False
+    os.close(fd)
+    return os.access(kl.KMSG, os.R_OK)
+
+
+needs_kmsg = pytest.mark.skipif(not _kmsg_writable(), reason="/dev/kmsg not writable (not root)")
+
+
+def test_kmsg_record_format() -> None:
+    raw = b"4,1234,5000000,-;NVRM: Xid (PCI:0000:3b:00): 79, pid=77\\x0a tail\n SUBSYSTEM=pci\n"
+    seq, t, text = kl.parse_kmsg_record(raw, boot_wall_s=1000.0)  # type: ignore[misc]
+    assert (seq, t) == (1234, 1005.0)
+    assert text == "NVRM: Xid (PCI:0000:3b:00): 79, pid=77\n tail"
+    assert kl.parse_kmsg_record(b"garbage", 0.0) is None
+
+
+def test_timestamped_lines_of_syslog_and_iso_files() -> None:
+    t, text = kl.parse_timestamped("2026-12-01T10:35:48.5+00:00 node-b kernel: NVRM: Xid")
+    assert t == pytest.approx(1796121348.5) and text == "node-b kernel: NVRM: Xid"
+    t2, _ = kl.parse_timestamped("Dec  1 10:35:48 node-b kernel: mce: [Hardware Error]", year=2026)
+    assert t2 is not None
+    assert kl.parse_timestamped("no stamp here") == (None, "no stamp here")
+
+
+def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
+    f = tmp_path / "kern.log"
+    now = time.time()
+    kl.write_file_line(f, "old line from a previous attempt", now - 60)
+    klog = kl.KernelLog(since_s=now - 1, extra_file=str(f), kmsg_path="/nonexistent",
+                        use_commands=False)  # fmt: skip
+    kl.write_file_line(f, XID.format(pid=41))
+    first = klog.read()
+    assert [ln.text for ln in first] == [XID.format(pid=41)] and first[0].pid == 41
+    assert klog.read() == []  # nothing new
+    kl.write_file_line(f, "EDAC MC0: 1 UE memory read error on DIMM#0")
+    assert [ln.text[:4] for ln in klog.read()] == ["EDAC"]
+    assert klog.source == "file" and kl.ENV_KERNEL_LOG in klog.why
+
+
+def test_no_readable_source_says_what_was_tried() -> None:
+    klog = kl.KernelLog(since_s=0, extra_file=None, kmsg_path="/nonexistent/kmsg",
+                        use_commands=False)  # fmt: skip
+    assert klog.read() == []
+    assert klog.source == "" and "no kernel log readable" in klog.why
+    assert "/nonexistent/kmsg" in klog.why and kl.ENV_KERNEL_LOG in klog.why
+
+
+def test_attribution_by_pid_bus_id_and_node() -> None:
+    lines = [kl.KernelLine(1.0, XID.format(pid=100), "file"),  # our rank 3
+             kl.KernelLine(2.0, XID.format(pid=999), "file"),  # another process on the host
+             kl.KernelLine(3.0, "NVRM: Xid (PCI:0000:5d:00): 48, pid='<unknown>', DBE", "file"),
+             kl.KernelLine(4.0, "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 6", "file"),
+             kl.KernelLine(5.0, "python invoked oom-killer: gfp_mask=0x100cca", "file"),
+             kl.KernelLine(6.0, "Out of memory: Killed process 100 (python)", "file")]  # fmt: skip
+    got = kl.attribute(lines, {100: 3}, {"5d:00": 1})
+    assert [(a.line.time_s, a.rank, a.foreign) for a in got] == [
+        (1.0, 3, False), (2.0, None, True), (3.0, 1, False), (4.0, None, False),
+        (6.0, 3, False)]  # fmt: skip
+
+
+def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -> None:
+    f = tmp_path / "kern.log"
+    t0 = time.time()
+    kl.write_file_line(f, XID.format(pid=1), t0 - 30)  # before the attempt: never counts
+    watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
+    watch.klog = kl.KernelLog(since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent",
+                              use_commands=False)  # fmt: skip
+    watch.attempt = 0
+    kl.write_file_line(f, XID.format(pid=1), t0)  # rank 0's
+    kl.write_file_line(f, XID.format(pid=2), t0)  # a process of another node's agent
+    out = watch.keep(0, t0 - 5, {1: 0})
+    kept = out.read_text().splitlines()
+    assert len(kept) == 1 and "node-a kernel: NVRM: Xid" in kept[0]
+    assert kept[0].endswith("[nonstop: rank 0, pid 1]")
+    meta = json.loads((out.parent / "kernel-node-a.json").read_text())
+    assert meta["ranks"] == [0] and meta["foreign"] == 1 and meta["source"] == "file"
+    # the next attempt starts a new window: the old attempt's lines are not carried over
+    kl.write_file_line(f, "mlx5_core 0000:c1:00.0: mlx5_load_one failed with error code -22")
+    out1 = watch.keep(1, time.time() + 3600, {7: 0})
+    assert out1.read_text() == ""
+
+
+@needs_kmsg
+def test_real_kmsg_window_and_sequence_boundary() -> None:
+    """Real records written to /dev/kmsg: one before the reader's window never counts, one after
+    does; after a new window starts (rebase), a record the reader already passed never counts
+    again, even if the new window's start is put before its timestamp."""
+    tag = f"nonstop-test-{os.getpid()}-{time.monotonic_ns()}"
+    assert kl.write_kmsg(f"{tag} before")
+    time.sleep(0.05)
+    klog = kl.KernelLog(since_s=time.time(), extra_file=None)
+    assert kl.write_kmsg(f"{tag} after pid=4242")
+    mine = [ln for ln in klog.read() if tag in ln.text]
+    assert [ln.text.split()[-2:] for ln in mine] == [["after", "pid=4242"]]
+    assert mine[0].seq is not None and mine[0].pid == 4242 and klog.source == "kmsg"
+    klog.rebase(mine[0].time_s - 10)
+    assert kl.write_kmsg(f"{tag} next")
+    again = [ln.text.split()[-1] for ln in klog.read() if tag in ln.text]
+    assert again == ["next"]
+    assert klog.floor_seq >= mine[0].seq
