@@ -35,6 +35,7 @@ BENCHMARKS: dict[str, str] = {
     "hang-detection": "seconds from a SIGSTOPped rank to detection vs torchrun (never, in a budget)",
     "overhead": "median step time under nonstop run vs plain torchrun, same script (ABAB)",
     "chaos": "seeded fault schedules: bitwise-identical finish, ETTR vs Daly's optimum",
+    "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "guards": "per-step cost of the NaN/spike guards and replica fingerprints vs the demo's step",
 }
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos.harness import Record
-from benchmarks.chaos.schedule import Schedule
+from benchmarks.chaos.schedule import NUMERIC, Schedule
 
 FAILS = ("sigkill", "sigstop", "exception", "kill_mid_write", "bitflip", "rdzv_loss",
          "kill_in_restart")  # fmt: skip
@@ -114,7 +114,10 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
     inj = [r for r in injector_record(run_dir) if r["spec"] != pacing]
     items: list[dict[str, Any]] = []
     for r in inj:
-        kind = {"crash": "sigkill", "hang": "sigstop"}.get(r["fault"], r["fault"])
+        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
+            r["fault"], r["fault"])  # fmt: skip
+        if kind == "spike" and r["rank"] != 0:
+            continue  # one poisoned batch, logged by every rank: counted once
         items.append({"kind": kind, "attempt": r["attempt"], "rank": r["rank"],
                       "source": "injector", "spec": r["spec"]})  # fmt: skip
     for f in record.faults:
@@ -158,11 +161,20 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
                     it["action"] = "requeue" if record.requeues else None
                     it["recovered"] = bool(match) and finished and not record.requeues
             if k == "bitflip":  # the next attempt must have refused it and fallen back
-                step = next(f["checkpoint"] for f in record.faults if f["kind"] == "bitflip")
+                step = next(f["checkpoint"] for f in record.faults
+                            if f["kind"] == "bitflip" and f["attempt"] == a)  # fmt: skip
                 quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
                 it["recovered"] = it["recovered"] and quarantined
+        elif k in NUMERIC:  # the guards' rollback (docs/health.md): one root cause per anomaly
+            match = [i for i, f in enumerate(failures)
+                     if f["attempt"] == a and f["category"] == NUMERIC[k]]  # fmt: skip
+            explained.update(match)
+            recorded = list((run_dir / "health").glob(f"anomaly-{a}-*.json"))
+            it["detected"] = bool(match and recorded)
+            it["action"] = failures[match[0]]["action"] if match else None
+            it["recovered"] = it["detected"] and it["action"] == "restart" and finished
         elif k == "supervisor_kill":
             match = [i for i, f in enumerate(failures)
                      if f["attempt"] == a and "supervisor stopped" in (f["message"] or "")]  # fmt: skip

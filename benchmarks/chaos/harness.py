@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
-from benchmarks.chaos.schedule import Schedule
+from benchmarks.chaos.schedule import HEALTH_ENV, Schedule
 
 TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
         "--batch-size", "2", "--log-every", "10"]  # fmt: skip
@@ -54,6 +54,7 @@ def train_args(s: Schedule, final: Path) -> list[str]:
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("NONSTOP_FAULTS", None)
+    env["NONSTOP_HEALTH"] = HEALTH_ENV  # the numerical guards (docs/health.md)
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     return env
@@ -66,9 +67,12 @@ def reference_run(s: Schedule, work: Path, timeout_s: float = 240) -> Path:
     cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node",
            str(s.world_size), "--run-dir", str(work / "reference"), "--no-self-test",
            *train_args(s, final)]  # fmt: skip
+    env = _env()
+    if s.skips():  # the batches the faulty run skips after its spikes: the same data
+        env["NONSTOP_SKIP_BATCHES"] = s.skips()
     with open(work / "reference.out", "w") as log:
         r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s,
-                           env=_env(), start_new_session=True)  # fmt: skip
+                           env=env, start_new_session=True)  # fmt: skip
     if r.returncode != 0 or not final.exists():
         raise RuntimeError(f"reference run failed (exit {r.returncode}); see {work}/reference.out")
     return final
@@ -205,6 +209,8 @@ class Harness:
         self.sup: subprocess.Popen[bytes] | None = None
         self.killed_by_us = False
         self.all_groups: list[int] = []
+        self.on_poll: Any = None
+        """Called with the supervisor's pid on every poll (the soak samples its memory)."""
 
     # -- processes ---------------------------------------------------------------------------
 
@@ -268,6 +274,8 @@ class Harness:
                     self._launch(cmd)
                     continue
                 progress.update()
+                if self.on_poll is not None:
+                    self.on_poll(self.sup.pid)
                 if self.pending:
                     self._maybe_fire(progress, store)
                 time.sleep(POLL_S)
