@@ -44,7 +44,7 @@ XIDS: Final[dict[int, tuple[str, int, float, str]]] = {
 XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)"
 # Xid codes as other tools quote them (DCGM "XID error 79", health monitors "XID 149.37",
 # operators "Xid 62, ..."): read with less weight than the driver's own line.
-XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
+XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
 XID_LOOSE_DISCOUNT: Final = 15
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
@@ -127,7 +127,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
      "io_expansion_board", 75, 0.6, "Fatal uncorrected PCIe error on the host's IO path"),
     ("psu", r"(?i)power supply (?:failure|lost|fault|input lost)|\bPSU\d* (?:failure|fault)|\bPS\d+ Status\b.*(?:Failure|Critical)|AC (?:power )?lost",
      "power_supply", 82, 0.7, "Power supply failure on the host (BMC/IPMI event log)"),
-    ("power_brake", r"(?i)HW Power Brake Slowdown\s*: Active|power brake", "power_supply", 60, 0.5,
+    ("power_brake", r"(?i)HW Power Brake Slowdown\s*: Active|power brake (?:slowdown )?(?:engaged|asserted|active)\b", "power_supply", 60, 0.5,
      "The GPU's power brake engaged: an external power fault signal"),
     ("host_oom", r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process",
      "out_of_memory", 74, 0.85, "The host OOM killer killed a process"),
