@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TORCH_FREE := nonstop/taxonomy.py nonstop/events nonstop/errors.py nonstop/rundir.py nonstop/ledger \
 	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 
-.PHONY: demo test check lint fmt typecheck pytest bench clean
+.PHONY: demo test check lint fmt typecheck pytest bench clean slurm-up slurm-down
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,6 +37,14 @@ HYPOTHESIS_SEED ?= 0
 pytest: $(STAMP)
 	$(BIN)/pytest -q --durations=15 --junitxml=.pytest_cache/junit.xml \
 		$(if $(CI),--hypothesis-seed=$(HYPOTHESIS_SEED))
+
+# A one-node Slurm cluster on this machine (root; Debian's slurm-wlm and munge, as .ci/run
+# installs them) for tests/slurm and for trying examples/slurm/nonstop.sbatch by hand.
+slurm-up:
+	$(PY) tests/slurm/slurm_cluster.py up
+
+slurm-down:
+	$(PY) tests/slurm/slurm_cluster.py down
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py all --quick

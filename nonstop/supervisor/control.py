@@ -7,11 +7,18 @@ see on the shared filesystem the run directory already needs:
     request-<id>.json        an operator's request: drain a host, or restart as is
     stop-attempt-N.json      the plan: every rank checkpoints at the next agreed step, then exits
 
+    teardown-HOST-attempt-N  written by a node's agent just before it stops its own ranks
+
 The first agent to claim the stop plan (an exclusive create) writes it for all nodes; each
 rank's watcher thread reads it on its own clock, so ranks learn of it at different steps. They
 decide together when to stop: after each step every rank all-reduces "I have seen a plan"
 (Runtime.planned_stop_due), so all of them save after the same step, however short the steps
 and however late a watcher. The plan's `step` is only the last step the agent had seen.
+
+Slurm sends SIGTERM to every process of a job at a time limit or a preemption; a rank that
+gets it without a teardown marker takes it for the scheduler's and checkpoints (the bootstrap's
+SigtermHandler). A request that cannot be carried out is refused, never turned into another
+(a drain of a host the job does not have); a drain that leaves too few nodes becomes a stop.
 
     nonstop drain RUN_DIR --host node-7 --reason "GPU 3 throttling"
     nonstop restart RUN_DIR --reason "new dataset mix"
