@@ -18,7 +18,15 @@ from dataclasses import dataclass, field
 from typing import Final
 
 # Expressed by nonstop's own injector (`nonstop run --inject`).
-INJECTED: Final = ("sigkill", "sigstop", "slow", "exception", "diskfull")
+INJECTED: Final = ("sigkill", "sigstop", "slow", "exception", "diskfull", "param_bitflip", "nan",
+                   "spike")  # fmt: skip
+# The numerical faults the runtime's guards catch and roll back (docs/health.md), and the
+# category the ledger must show for each.
+NUMERIC: Final = {"param_bitflip": "silent_data_corruption", "nan": "numerical_nan",
+                  "spike": "loss_spike"}  # fmt: skip
+HEALTH_ENV: Final = "min_history=5,spike_z=8"
+"""The guards' settings in chaos runs ($NONSTOP_HEALTH): a spike is called 5 steps after a
+restart (faults come 7+ steps apart), with a margin against the tiny model's noisy loss."""
 # Done from outside by the harness, which watches the run directory and the process tree.
 EXTERNAL: Final = (
     "kill_mid_write",  # SIGKILL a rank while a checkpoint's step-N.tmp is being written
@@ -37,6 +45,7 @@ DURING_RECOVERY: Final = frozenset({"kill_in_restart", "kill_in_health_check"})
 # failures (a SIGKILL is "unknown"), not after a user exception.
 SELF_TESTED: Final = frozenset(
     {"sigkill", "sigstop", "kill_mid_write", "bitflip", "rdzv_loss", "kill_in_restart"}
+    | {"param_bitflip"}
 )
 
 QUICK_KINDS: Final = ("sigkill", "diskfull", "bitflip", "supervisor_kill")
@@ -79,6 +88,12 @@ class ChaosFault:
             return f"diskfull@step={self.step},{where},to={self.to_step}"
         if self.kind == "slow":
             return f"slow@{where},factor={self.factor:g},from={self.step},to={self.to_step}"
+        if self.kind == "param_bitflip":
+            return f"bitflip@step={self.step},{where}"
+        if self.kind == "nan":
+            return f"nan@step={self.step},{where}"
+        if self.kind == "spike":  # every rank's batch: no rank
+            return f"spike@step={self.step},attempt={self.attempt}"
         return None
 
     def to_dict(self) -> dict[str, object]:
@@ -104,6 +119,11 @@ class Schedule:
         """The `--inject` specs: the injector faults and the pacing."""
         specs = [s for f in self.faults if (s := f.spec()) is not None]
         return [*specs, f"slow@factor={PACE_FACTOR:g},attempt=*"]
+
+    def skips(self, batches: int = 10) -> str:
+        """$NONSTOP_SKIP_BATCHES for the reference run: the batches the guards will skip after
+        each spike (the guards' default skip_batches), so that both runs train on the same data."""
+        return ",".join(f"{f.step}:{batches}" for f in self.faults if f.kind == "spike")
 
     def describe(self) -> str:
         lines = [f"seed {self.seed}: {self.steps} steps, checkpoint every {self.checkpoint_every}"]
@@ -155,8 +175,9 @@ def make_schedule(
             # and flags on 2 checks in a row (patience): 60 slow steps cover that in any phase
             f = ChaosFault(kind=kind, attempt=attempt, rank=rank, step=step, to_step=step + 60,
                            factor=4.0)  # fmt: skip
-        else:
-            f = ChaosFault(kind=kind, attempt=attempt, rank=rank, step=step)
+        else:  # a spike poisons every rank's batch: the injector logs it as rank 0's
+            f = ChaosFault(kind=kind, attempt=attempt, rank=0 if kind == "spike" else rank,
+                           step=step)  # fmt: skip
         faults.append(f)
         step = (f.to_step or step) + rng.randint(*gap)
         attempt += kind in ENDS_ATTEMPT

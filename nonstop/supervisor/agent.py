@@ -964,9 +964,6 @@ class NonstopAgent(LocalElasticAgent):
                     fr = self.cfg.run_dir.flight(self.attempt, r)
                     if fr.exists():
                         files.append(str(fr))
-        self._phase("evidence", t0)
-        return files
-
         # this node's kernel-log lines of the attempt (Xid, MCE, NIC, OOM killer), attributed
         # to ranks by pid and kept under the run directory, where policy's triage reads them
         try:
@@ -974,6 +971,9 @@ class NonstopAgent(LocalElasticAgent):
             pids = {int(w.id): r for r, w in ranks.items() if w.id is not None}
             gpus = kernel_log.gpu_ranks_from_nvml({w.local_rank: r for r, w in ranks.items()})
             watch = kernel_log.watch_for(self, self.cfg.run_dir.root, self.cfg.host)
+        self._phase("evidence", t0)
+        return files
+
             files.append(str(watch.keep(self.attempt, self.attempt_start, pids, gpus)))
         except Exception as e:  # evidence must never cost the job
             print(f"nonstop run: kernel log not kept ({e!r})", flush=True)

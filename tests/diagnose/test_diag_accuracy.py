@@ -1,0 +1,46 @@
+"""The real-failure corpus (tests/corpus/real) and the accuracy targets on its frozen held-out set:
+category >= 85%, action >= 90%; a wrong exclude_node is the costly mistake."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from nonstop import taxonomy
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus" / "real"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_triage_accuracy as bench  # noqa: E402
+
+
+def test_corpus_records_are_sourced_labelled_and_split_by_content_hash() -> None:
+    seen = set()
+    total = 0
+    for split in ("tuning", "heldout"):
+        for r in bench.load(split):
+            total += 1
+            assert set(r) == {"id", "source", "category", "action", "reason", "excerpt"}, r
+            assert r["source"].startswith("https://") or r["source"].startswith("http://")
+            assert r["category"] in taxonomy.IDS and r["action"] in taxonomy.ACTIONS
+            assert r["action"] == taxonomy.action_for(r["category"])
+            assert r["reason"].strip() and r["excerpt"].strip()
+            key = hashlib.sha256((r["source"] + "\n" + r["excerpt"]).encode()).hexdigest()
+            assert r["id"] == key[:12] and key not in seen
+            seen.add(key)
+            assert (int(key[:8], 16) % 10 < 4) == (split == "heldout"), r["id"]
+    assert total >= 250
+
+
+def test_heldout_accuracy_meets_the_targets() -> None:
+    r = bench.run(quick=True)
+    d = r["detail"]
+    assert d["heldout_excerpts"] >= 90
+    assert d["heldout_category_accuracy"] >= 0.85, d
+    assert d["heldout_action_accuracy"] >= 0.90, d
+    assert not d["heldout_wrong_exclude_node"], d
+    assert r["ours"] > r["peer"]
+    json.dumps(r)  # the JSON line benchmarks/run.py prints
