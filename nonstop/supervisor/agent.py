@@ -971,12 +971,12 @@ class NonstopAgent(LocalElasticAgent):
             pids = {int(w.id): r for r, w in ranks.items() if w.id is not None}
             gpus = kernel_log.gpu_ranks_from_nvml({w.local_rank: r for r, w in ranks.items()})
             watch = kernel_log.watch_for(self, self.cfg.run_dir.root, self.cfg.host)
-        self._phase("evidence", t0)
-        return files
-
             files.append(str(watch.keep(self.attempt, self.attempt_start, pids, gpus)))
         except Exception as e:  # evidence must never cost the job
             print(f"nonstop run: kernel log not kept ({e!r})", flush=True)
+        self._phase("evidence", t0)
+        return files
+
     def _refine(self, d: Decision, hosts: list[str]) -> list[str]:
         """Join flight dumps, every rank's log and the ledger (nonstop.diagnose); a more
         confident, more specific verdict overrides the per-rank classification."""
