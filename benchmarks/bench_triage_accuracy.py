@@ -10,8 +10,9 @@ and classified by `nonstop.diagnose.triage.triage_file`, exactly as `nonstop tri
 
 `ours` is the category accuracy on the held-out set; `peer` is the accuracy of always answering
 the tuning set's most common category (what a lookup of base rates gets). Also reported: action
-accuracy, the confusion matrix (true -> predicted, off-diagonal cells), wrong `exclude_node`
-verdicts (a healthy node lost) and the tuning-set figures.
+accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
+included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
+actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
 """
 
 from __future__ import annotations
@@ -53,12 +54,20 @@ def evaluate(split: str) -> dict[str, Any]:
     confusion: Counter[str] = Counter(
         f"{r['category']} -> {v.category}" for r, v in results if v.category != r["category"]
     )
+    matrix: dict[str, dict[str, int]] = {}
+    actions: dict[str, dict[str, int]] = {}
+    for r, v in results:
+        row = matrix.setdefault(r["category"], {})
+        row[v.category] = row.get(v.category, 0) + 1
+        arow = actions.setdefault(r["action"], {})
+        arow[v.action] = arow.get(v.action, 0) + 1
     wrong_exclude = [r["id"] for r, v in results
                      if v.action == "exclude_node" and r["action"] != "exclude_node"]  # fmt: skip
     return {
         "split": split, "excerpts": n,
         "category_accuracy": round(cat_ok / n, 4), "action_accuracy": round(act_ok / n, 4),
         "confusion": dict(confusion.most_common()), "wrong_exclude_node": wrong_exclude,
+        "matrix": dict(sorted(matrix.items())), "action_matrix": dict(sorted(actions.items())),
         "misses": [{"id": r["id"], "true": r["category"], "got": v.category,
                     "confidence": round(v.confidence, 2)}
                    for r, v in results if v.category != r["category"]],
@@ -84,6 +93,8 @@ def run(quick: bool) -> dict[str, Any]:
             "heldout_category_accuracy": h["category_accuracy"],
             "heldout_action_accuracy": h["action_accuracy"],
             "heldout_confusion": h["confusion"],
+            "heldout_matrix": h["matrix"],
+            "heldout_action_matrix": h["action_matrix"],
             "heldout_wrong_exclude_node": h["wrong_exclude_node"],
             "tuning_category_accuracy": t["category_accuracy"],
             "tuning_action_accuracy": t["action_accuracy"],
