@@ -28,21 +28,28 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.chaos.checks import evaluate, injector_record
 from benchmarks.chaos.harness import Harness, reference_run
-from benchmarks.chaos.schedule import INJECTED, KINDS, Schedule, make_schedule
+from benchmarks.chaos.schedule import INJECTED, KINDS, NUMERIC, Schedule, make_schedule
 
 PER_KIND = 10
 WARMUP_S = 60.0
 """Samples before this (seconds into a supervisor process) are warm-up, not the trend."""
 
 
+SOAK_KINDS: Final = tuple(k for k in KINDS if k not in NUMERIC)
+"""Every chaos kind but the numerical ones (param_bitflip, nan, spike): with the chaos guard
+settings a fault-free 1,649-step reference run was stopped by three false gradient-norm spikes
+(exit 3), so the soak runs with the guards off (NONSTOP_CHAOS_HEALTH=off) and without them."""
+
+
 def soak_schedule(seed: int, quick: bool) -> Schedule:
-    kinds = list(INJECTED) if quick else [k for k in KINDS for _ in range(PER_KIND)]
+    base = [k for k in INJECTED if k in SOAK_KINDS]
+    kinds = base if quick else [k for k in SOAK_KINDS for _ in range(PER_KIND)]
     return make_schedule(seed=seed, kinds=kinds, gap=(7, 9))
 
 
@@ -120,6 +127,7 @@ def ledger_vs_injector(run_dir: Path) -> dict[str, Any]:
 
 def run(quick: bool, *, seed: int = 3, work: Path | None = None) -> dict:
     s = soak_schedule(seed, quick)
+    os.environ.setdefault("NONSTOP_CHAOS_HEALTH", "off")  # see SOAK_KINDS
     root = work or Path(os.environ.get("NONSTOP_SOAK_DIR") or tempfile.mkdtemp(prefix="soak-"))
     root.mkdir(parents=True, exist_ok=True)
     print(f"[soak] {len(s.faults)} faults, {s.steps} steps, {s.attempts} attempts; in {root}",

@@ -56,6 +56,7 @@ PID_PATTERNS: Final = (
 OOM_CONTEXT: Final = re.compile(r"invoked oom-killer|^Mem-Info:|oom_score_adj|Tasks state")
 XID_LINE: Final = re.compile(r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)")
 _ISO = re.compile(r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+")
+_LAST_S: Final = 253402300800.0  # 10000-01-01T00:00:00Z (tests/props/test_props_fuzz_kernel_log.py)
 _SYSLOG = re.compile(r"^(?P<ts>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d)\s+")
 
 
@@ -114,7 +115,8 @@ def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | No
             t = _dt.datetime.fromisoformat(raw)
             if t.tzinfo is None:
                 t = t.astimezone()
-            return t.timestamp(), line[m.end():]  # fmt: skip
+            if 0 <= t.timestamp() < _LAST_S:  # a stamp past 9999 UTC cannot be written back
+                return t.timestamp(), line[m.end():]  # fmt: skip
     if m := _SYSLOG.match(line):
         y = year or time.localtime().tm_year
         with contextlib.suppress(ValueError):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import secrets
 import signal
@@ -120,10 +121,23 @@ def claim_stop(run_dir: Path, plan: StopPlan) -> StopPlan:
 
 
 def read_stop(run_dir: Path, attempt: int) -> StopPlan | None:
+    """The plan in force, or None (none, or a file that is not one: anyone who can write
+    control/ can write anything there; found by tests/props/test_props_fuzz_control.py)."""
     try:
-        return StopPlan(**json.loads(stop_path(run_dir, attempt).read_text()))
+        plan = StopPlan(**json.loads(stop_path(run_dir, attempt).read_text()))
     except (OSError, ValueError, TypeError):
         return None
+    return plan if _well_typed(plan) else None
+
+
+def _well_typed(p: StopPlan) -> bool:
+    def integer(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    number = (integer(p.time) or isinstance(p.time, float)) and math.isfinite(p.time)
+    return (integer(p.attempt) and integer(p.step) and p.kind in KINDS and number
+            and (p.host is None or isinstance(p.host, str))
+            and isinstance(p.reason, str) and isinstance(p.request_id, str))  # fmt: skip
 
 
 def write_request(run_dir: Path, kind: str, *, host: str | None, reason: str) -> str:
@@ -145,7 +159,13 @@ def pending_requests(run_dir: Path, done: set[str]) -> list[dict[str, Any]]:
     for p in sorted(control.glob("request-*.json")) if control.is_dir() else []:
         with contextlib.suppress(OSError, ValueError):
             body = json.loads(p.read_text())
-            if body.get("id") not in done and body.get("kind") in ("drain", "restart"):
+            if not (
+                isinstance(body, dict)
+                and isinstance(body.get("id"), str)
+                and (body.get("host") is None or isinstance(body["host"], str))
+            ):
+                continue  # not a request (found by tests/props/test_props_fuzz_control.py)
+            if body["id"] not in done and body.get("kind") in ("drain", "restart"):
                 out.append(body)
     return out
 
