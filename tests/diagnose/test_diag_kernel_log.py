@@ -120,3 +120,27 @@ def test_real_kmsg_window_and_sequence_boundary() -> None:
     again = [ln.text.split()[-1] for ln in klog.read() if tag in ln.text]
     assert again == ["next"]
     assert klog.floor_seq >= mine[0].seq
+
+
+def test_bare_sigkill_with_the_oom_killer_in_the_kernel_log_is_out_of_memory(
+    tmp_path: Path,
+) -> None:
+    """A rank whose log shows only torchrun's exit -9: the OOM killer's line for that rank's pid,
+    kept from the kernel log, makes it out_of_memory; the same line for another pid does not."""
+    from nonstop.diagnose.triage import triage_rank
+
+    f = tmp_path / "kern.log"
+    t0 = time.time()
+    watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
+    watch.klog = kl.KernelLog(since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent",
+                              use_commands=False)  # fmt: skip
+    watch.attempt = 0
+    kl.write_file_line(f, "Out of memory: Killed process 4242 (python3) total-vm:81234567kB", t0)
+    kept = watch.keep(0, t0 - 5, {4242: 1, 4343: 0})
+    bare = "torch.distributed.elastic.multiprocessing.api: failed (exitcode: -9) local_rank: 1\n"
+    for r in (0, 1):
+        (kept.parent / f"rank-{r}.log").write_text(bare)
+    v1 = triage_rank(kept.parent / "rank-1.log", rank=1, host="node-a")
+    assert (v1.category, [c.rank for c in v1.culprits]) == ("out_of_memory", [1])
+    v0 = triage_rank(kept.parent / "rank-0.log", rank=0, host="node-a")
+    assert v0.category != "out_of_memory"
