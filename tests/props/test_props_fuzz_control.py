@@ -9,7 +9,7 @@ import json
 import math
 
 from conftest import bounded
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nonstop.errors import UserError
@@ -43,6 +43,8 @@ def write(tmp_path, name: str, data: bytes):
 
 @SETTINGS
 @given(data=content)
+@example(data=b'{"attempt":null,"step":null,"kind":null,"host":null,"reason":null,'
+              b'"request_id":null,"time":null}')  # taken as a plan before  # fmt: skip
 def test_a_stop_plan_file_is_none_or_a_well_typed_plan(tmp_path_factory, data):
     run = tmp_path_factory.mktemp("run")
     write(run, "stop-attempt-0.json", data)
@@ -63,6 +65,8 @@ request_like = st.dictionaries(st.sampled_from(["id", "kind", "host", "reason", 
 
 @SETTINGS
 @given(files=st.lists(content | request_like.map(lambda v: json.dumps(v).encode()), max_size=4))
+@example(files=[b"null"])  # crashed the agent's poll (AttributeError)
+@example(files=[b'{"id": [1], "kind": "drain"}'])  # an unhashable id
 def test_operator_requests_are_skipped_or_well_typed(tmp_path_factory, files):
     run = tmp_path_factory.mktemp("run")
     for i, data in enumerate(files):
@@ -82,6 +86,9 @@ settings_like = st.fixed_dictionaries(
 
 @SETTINGS
 @given(data=content | settings_like.map(lambda v: json.dumps(v).encode()))
+@example(data=b'{"version": 1e999, "settings": {}}')  # OverflowError
+@example(data=b'{"version": 1, "settings": [1]}')  # AttributeError
+@example(data=b'{"version": 1, "settings": {"telemetry_s": "fast"}}')  # passed to the ranks
 def test_live_settings_file_gives_defaults_or_values_the_parsers_accept(tmp_path_factory, data):
     run = tmp_path_factory.mktemp("run")
     write(run, "settings.json", data)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from conftest import bounded
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nonstop.diagnose import kernel_log as kl
@@ -54,6 +54,7 @@ def test_text_log_lines_parse_or_stay_text(line):
 @SETTINGS
 @given(content=st.lists(lines, max_size=8), tail=st.binary(max_size=40),
        pids=st.dictionaries(st.integers(0, 10**6), st.integers(0, 7), max_size=3))  # fmt: skip
+@example(content=["9999-12-31T23:59:59-23:59 kernel: x"], tail=b"", pids={})  # year 10000
 def test_a_kernel_log_file_of_anything_reads_and_attributes(tmp_path_factory, content, tail,
                                                             pids):  # fmt: skip
     path = tmp_path_factory.mktemp("k") / "kern.log"
