@@ -81,3 +81,47 @@ def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
     assert f"{inject[5]} never fired on rank 1: nothing saved through" in log1
     notes = rows(run_dir, "SELECT attempt, rank FROM lifecycle WHERE phase = 'fault_not_fired'")
     assert sorted(notes) == [(3, 0), (3, 1)]
+
+
+OWN_LOOP = textwrap.dedent(
+    """
+    import torch
+    import nonstop.runtime as ns
+    from nonstop.checkpoint import CheckpointConfig, Checkpointer
+
+    rt = ns.init()
+    model = torch.nn.Linear(4, 4)
+    ckpt = Checkpointer(rt.run_dir, config=CheckpointConfig(every_steps=2), events=rt)
+    state = {"model": model}
+    for step in range(ckpt.load_latest(state), 12):
+        with rt.step(step):
+            model.weight.data.add_(1.0)
+        ckpt.maybe_save(step + 1, state)
+        ckpt.wait()
+    ckpt.close()
+    rt.close()
+    """
+)
+
+
+@pytest.mark.timeout(300)
+def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_path):
+    script = tmp_path / "own_loop.py"  # not the demo workload: its own training loop
+    script.write_text(OWN_LOOP)
+    run_dir = tmp_path / "run"
+    env = dict(os.environ)
+    env.pop("NONSTOP_FAULTS", None)
+    spec = "diskfull@step=3,rank=0,to=7"
+    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "1",
+           "--run-dir", str(run_dir), "--inject", spec, str(script)]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    saves = rows(run_dir, "SELECT step, phase, error FROM checkpoints ORDER BY step, phase")
+    failed = [s for s, phase, err in saves if phase == "failed" and "No space" in (err or "")]
+    committed = [s for s, phase, _ in saves if phase == "committed"]
+    assert failed and all(3 < s <= 7 for s in failed), saves  # only while the disk was full
+    assert max(committed) > max(failed), saves  # healed at step 7: training went on, saved
+    logged = rows(run_dir, "SELECT message FROM errors WHERE message LIKE 'injected %'")
+    assert [m for (m,) in logged] == [
+        f"injected diskfull at the first refused checkpoint write on rank 0 ({spec})"
+    ]
