@@ -125,3 +125,5 @@ def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_pat
     assert [m for (m,) in logged] == [
         f"injected diskfull at the first refused checkpoint write on rank 0 ({spec})"
     ]
+    assert run_dir.stat().st_mode & 0o777 == 0o700  # docs/security.md: the owner's only
+    assert (run_dir / "config.json").stat().st_mode & 0o077 == 0
