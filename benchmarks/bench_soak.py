@@ -127,7 +127,16 @@ def ledger_vs_injector(run_dir: Path) -> dict[str, Any]:
 
 def run(quick: bool, *, seed: int = 3, work: Path | None = None) -> dict:
     s = soak_schedule(seed, quick)
+    before = os.environ.get("NONSTOP_CHAOS_HEALTH")
     os.environ.setdefault("NONSTOP_CHAOS_HEALTH", "off")  # see SOAK_KINDS
+    try:
+        return _run(s, quick, work)
+    finally:  # a test session's later chaos runs keep their guards
+        if before is None:
+            os.environ.pop("NONSTOP_CHAOS_HEALTH", None)
+
+
+def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
     root = work or Path(os.environ.get("NONSTOP_SOAK_DIR") or tempfile.mkdtemp(prefix="soak-"))
     root.mkdir(parents=True, exist_ok=True)
     print(f"[soak] {len(s.faults)} faults, {s.steps} steps, {s.attempts} attempts; in {root}",
