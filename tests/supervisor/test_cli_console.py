@@ -7,6 +7,7 @@ under torchrun and under nonstop run and compares the ranks' lines."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -44,8 +45,9 @@ def rank_lines(out: str) -> list[str]:
 
 def both(tmp_path: Path, flags: list[str], script: str = "train.py",
          ours_only: tuple[str, ...] = ()) -> tuple[Any, Any]:  # fmt: skip
-    torchrun = run([sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
-                    *flags, script], tmp_path)  # fmt: skip
+    # --standalone: a free port, no clash with another test's torchrun on 29500
+    torchrun = run([sys.executable, "-m", "torch.distributed.run", "--standalone",
+                    "--nproc-per-node", "2", *flags, script], tmp_path)  # fmt: skip
     ours = run([sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
                 "--max-restarts", "0", "--run-dir", "run", *ours_only, *flags, script],
                tmp_path)  # fmt: skip
@@ -109,3 +111,18 @@ def test_script_that_raises_at_import_shows_its_traceback(work: Path) -> None:
     assert 'raise RuntimeError("boom at import")' in out  # the rank's own traceback
     assert "RuntimeError: boom at import" in out
     assert "{'message'" not in out and "py_callstack" not in out, out
+
+
+@pytest.mark.slow
+def test_a_run_without_run_dir_says_how_to_resume_and_that_command_resumes(work: Path) -> None:
+    first = run([sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
+                 "--no-standby", "train.py"], work)  # fmt: skip
+    assert first.returncode == 0, first.stdout + first.stderr
+    hint = next(ln for ln in first.stdout.splitlines() if "to resume it later: " in ln)
+    command = shlex.split(hint.split("to resume it later: ", 1)[1])
+    assert command[:4] == ["nonstop", "run", "--run-dir", command[3]]
+    again = run([sys.executable, "-m", "nonstop.cli", *command[1:3], "--quiet", *command[3:]],
+                work)  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "to resume it later" not in again.stdout  # it names its run now
+    assert (work / command[3] / "logs" / "attempt-1" / "rank-0.log").exists()  # the same run

@@ -1,0 +1,68 @@
+"""A DDP script in the style of the PyTorch DDP tutorial (ddp_tutorial.py) under torchrun and
+under `nonstop run`: fault-free (three times, so that an exit-time race shows), a crash
+(SIGKILL of rank 1 at step 20) and a hang (SIGSTOP of rank 1 at step 20), each compared with
+torchrun on the same script: exit code, final loss, the ranks' console lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import nonstop, torchrun
+
+EPOCHS = 3
+PER_EPOCH = r"\[rank\d\] Epoch \d \| steps 8 \| loss [\d.]+"
+
+
+def args(d: Path) -> list[str]:
+    d.mkdir(parents=True, exist_ok=True)
+    return [str(EPOCHS), "1", str(d / "snapshot.pt")]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_fault_free_like_torchrun(tmp_path: Path) -> None:
+    ref = torchrun("ddp_tutorial.py", args(tmp_path / "t"), tmp_path / "t")
+    assert ref.code == 0, ref.out[-3000:]
+    assert len(ref.lines(PER_EPOCH)) == 2 * EPOCHS
+    for i in range(3):
+        d = tmp_path / f"n{i}"
+        ours = nonstop("ddp_tutorial.py", args(d), d)
+        assert ours.code == 0, ours.out[-3000:]
+        assert ours.final_loss == ref.final_loss
+        assert ours.lines(PER_EPOCH) == ref.lines(PER_EPOCH)  # the same console, every rank
+        assert ours.lines(r"final loss [\d.]+") == ref.lines(r"final loss [\d.]+")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_crash_and_hang_like_torchrun_and_better(tmp_path: Path) -> None:
+    clean = torchrun("ddp_tutorial.py", args(tmp_path / "clean"), tmp_path / "clean")
+    assert clean.code == 0, clean.out[-3000:]
+
+    # a crash: torchrun with one restart and nonstop run both resume from the epoch-2 snapshot
+    # and end exactly where the fault-free run ends
+    theirs = torchrun("ddp_tutorial.py", args(tmp_path / "tc"), tmp_path / "tc",
+                      fault="crash@20", restarts=1)  # fmt: skip
+    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nc"), tmp_path / "nc", fault="crash@20")
+    for r in (theirs, ours):
+        assert r.code == 0, r.out[-3000:]
+        assert "client fault: crash at step 20 on rank 1" in r.out
+        assert "Resuming training from snapshot at epoch 2" in r.out
+        assert r.final_loss == clean.final_loss
+    assert "attempt 0 failed" in ours.out and "rank 1" in ours.out
+
+    # a hang: torchrun waits on the stopped rank (gloo's 30 min timeout); nonstop run detects
+    # it, restarts from the snapshot and ends where the fault-free run ends
+    stuck = torchrun("ddp_tutorial.py", args(tmp_path / "th"), tmp_path / "th",
+                     fault="hang@20", restarts=1, timeout_s=40)  # fmt: skip
+    assert stuck.code is None and stuck.final_loss is None, stuck.out[-3000:]
+    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nh"), tmp_path / "nh", fault="hang@20",
+                   flags=("--hang-timeout", "10"))  # fmt: skip
+    assert ours.code == 0, ours.out[-3000:]
+    assert "hang detected" in ours.out and "rank 1" in ours.out
+    assert ours.final_loss == clean.final_loss
+    print(
+        f"\nddp tutorial: the hang run took {ours.wall_s:.1f} s under nonstop run (fault-free "
+        f"under torchrun: {clean.wall_s:.1f} s); torchrun still stuck after {stuck.wall_s:.0f} s"
+    )

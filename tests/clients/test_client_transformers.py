@@ -1,0 +1,60 @@
+"""A Hugging Face transformers.Trainer (ddp_backend="gloo", a tiny GPT-2 built from a config,
+synthetic tokens, no download) under torchrun and under `nonstop run`: fault-free, a crash
+(SIGKILL of rank 1 at step 12) and a hang (SIGSTOP at step 12). The Trainer resumes from its
+checkpoint-10 in both; the recovered hang ends with the loss torchrun reaches after the crash.
+The median step time each launcher gave is printed (not asserted: the machine is shared)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import Ran, nonstop, torchrun
+
+pytest.importorskip("transformers")
+pytest.importorskip("accelerate")
+
+STEPS = "20"
+LOSS_LINE = r"\{'loss': '[\d.]+', 'grad_norm': '[\d.]+'"
+
+
+def args(d: Path) -> list[str]:
+    d.mkdir(parents=True, exist_ok=True)
+    return [STEPS, str(d / "out")]
+
+
+def step_ms(r: Ran) -> float | None:
+    m = re.search(r"median step ([\d.]+) ms", r.out)
+    return float(m.group(1)) if m else None
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_transformers_trainer_like_torchrun(tmp_path: Path) -> None:
+    ref = torchrun("hf_trainer.py", args(tmp_path / "t"), tmp_path / "t")
+    ours = nonstop("hf_trainer.py", args(tmp_path / "n"), tmp_path / "n")
+    for r in (ref, ours):
+        assert r.code == 0, r.out[-3000:]
+        assert "at step 20" in r.out
+    assert ours.final_loss == ref.final_loss
+    assert ours.lines(LOSS_LINE) == ref.lines(LOSS_LINE) and len(ref.lines(LOSS_LINE)) == 20
+    print(
+        f"\ntransformers.Trainer median step: torchrun {step_ms(ref)} ms, "
+        f"nonstop run {step_ms(ours)} ms"
+    )
+
+    crashed = torchrun("hf_trainer.py", args(tmp_path / "tc"), tmp_path / "tc",
+                       fault="crash@12", restarts=1)  # fmt: skip
+    ours = nonstop("hf_trainer.py", args(tmp_path / "nc"), tmp_path / "nc", fault="crash@12")
+    for r in (crashed, ours):
+        assert r.code == 0, r.out[-3000:]
+        assert "client fault: crash at step 12 on rank 1" in r.out
+        assert "resuming from checkpoint-10" in r.out
+    assert ours.final_loss == crashed.final_loss
+
+    ours = nonstop("hf_trainer.py", args(tmp_path / "nh"), tmp_path / "nh", fault="hang@12",
+                   flags=("--hang-timeout", "10"))  # fmt: skip
+    assert ours.code == 0, ours.out[-3000:]
+    assert "hang detected" in ours.out and "resuming from checkpoint-10" in ours.out
+    assert ours.final_loss == crashed.final_loss
