@@ -821,6 +821,7 @@ class NonstopAgent(LocalElasticAgent):
 
     def _on_failure(self, worker_group: WorkerGroup, result: RunResult) -> None:
         detect = time.time()
+        self._poll_events()  # the ranks' last words: the step each failed at
         infos = []
         for grank, failure in sorted(result.failures.items()):
             st = self.watchdog.ranks.get(grank) if self.watchdog else None
