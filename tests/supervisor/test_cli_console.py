@@ -121,8 +121,7 @@ def test_a_run_without_run_dir_says_how_to_resume_and_that_command_resumes(work:
     hint = next(ln for ln in first.stdout.splitlines() if "to resume it later: " in ln)
     command = shlex.split(hint.split("to resume it later: ", 1)[1])
     assert command[:4] == ["nonstop", "run", "--run-dir", command[3]]
-    again = run([sys.executable, "-m", "nonstop.cli", *command[1:3], "--quiet", *command[3:]],
-                work)  # fmt: skip
+    again = run([sys.executable, "-m", "nonstop.cli", *command[1:]], work)  # it has --quiet
     assert again.returncode == 0, again.stdout + again.stderr
     assert "to resume it later" not in again.stdout  # it names its run now
     assert (work / command[3] / "logs" / "attempt-1" / "rank-0.log").exists()  # the same run
