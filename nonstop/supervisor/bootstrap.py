@@ -75,6 +75,25 @@ def _recorder_dumps(c10d: Any, *args: Any) -> list[bytes]:
     return blobs
 
 
+def _torch_before_shared_fr_size(version: str | None = None) -> bool:
+    """True for torch before 2.8, whose NCCL recorder reads only TORCH_NCCL_TRACE_BUFFER_SIZE
+    (2.8 made the recorder vendor neutral, pytorch/pytorch#152563: TORCH_FR_BUFFER_SIZE, the old
+    name a deprecated alias; nvidia-resiliency-ext#163 draws the same line). Reads the
+    installed version's metadata; never imports torch."""
+    if version is None:
+        try:
+            from importlib.metadata import version as _v
+
+            version = _v("torch")
+        except Exception:
+            return False
+    try:
+        major, minor = (int(x) for x in version.split("+")[0].split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) < (2, 8)
+
+
 def collective_progress() -> dict[str, list[int]] | None:
     """{pg id: [last enqueued, last completed]} from the flight recorders (generic and, on CUDA
     builds, NCCL's), or None when torch.distributed is not in use (yet). Never imports torch."""
@@ -117,25 +136,18 @@ def merge_traces(blobs: list[bytes]) -> bytes:
 
 def write_dumps(rt: Runtime) -> list[str]:
     """Flight-recorder trace, then Python stacks, of this rank; each written atomically. The
-    stacks file comes last: the supervisor takes it as the sign that this rank has answered."""
+    stacks file comes last: the supervisor takes it as the sign that this rank has answered.
+
+    The trace is written first without C++ stack traces (milliseconds); with `fr_stacks` the
+    symbolized one (seconds on a loaded CPU: 5 s measured with 2 cores, longer than the
+    agent's 3 s evidence wait) replaces it after the answer, if the rank still lives."""
     assert rt.run_dir is not None
     rd = rundir.RunDir(rt.run_dir)
     written = []
     c10d = sys.modules.get("torch._C._distributed_c10d")
-    blobs = _recorder_dumps(c10d, True, rt.fr_stacks, False) if c10d is not None else []
-    if blobs:
-        try:
-            blob = merge_traces(blobs)  # generic recorder + NCCL's, one file per rank
-            out = rd.flight(rt.attempt, rt.rank)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = out.with_name(out.name + ".tmp")
-            tmp.write_bytes(blob)
-            os.replace(tmp, out)
-            written.append(str(out))
-        except Exception as e:  # no process group (yet): the stacks still help
-            print(f"nonstop.bootstrap: no flight-recorder dump: {e!r}", file=sys.stderr)
-    elif last_error:
-        print(f"nonstop.bootstrap: no flight-recorder dump: {last_error}", file=sys.stderr)
+    out = rd.flight(rt.attempt, rt.rank)
+    if _write_trace(c10d, out, False):
+        written.append(str(out))
     stacks = rd.log(rt.attempt, rt.rank).with_suffix(".stacks.txt")
     stacks.parent.mkdir(parents=True, exist_ok=True)
     tmp_stacks = stacks.with_name(stacks.name + ".tmp")
@@ -145,7 +157,28 @@ def write_dumps(rt: Runtime) -> list[str]:
         faulthandler.dump_traceback(file=f, all_threads=True)
     os.replace(tmp_stacks, stacks)
     written.append(str(stacks))
+    if rt.fr_stacks and written[0] == str(out):
+        _write_trace(c10d, out, True)
     return written
+
+
+def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
+    """Every recorder's trace merged into one dump at `out` (atomically); False if none."""
+    blobs = _recorder_dumps(c10d, True, with_stacks, False) if c10d is not None else []
+    if not blobs:
+        if last_error:
+            print(f"nonstop.bootstrap: no flight-recorder dump: {last_error}", file=sys.stderr)
+        return False
+    try:
+        blob = merge_traces(blobs)  # generic recorder + NCCL's, one file per rank
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_bytes(blob)
+        os.replace(tmp, out)
+        return True
+    except Exception as e:  # no process group (yet): the stacks still help
+        print(f"nonstop.bootstrap: no flight-recorder dump: {e!r}", file=sys.stderr)
+        return False
 
 
 class Watcher(threading.Thread):
@@ -305,9 +338,11 @@ def main(argv: list[str]) -> int:
         signal.signal(sig, signal.SIG_IGN)
     faulthandler.enable(all_threads=True)
     # turn the flight recorders on: the generic one, and NCCL's, which torch older than the
-    # shared variable reads from TORCH_NCCL_TRACE_BUFFER_SIZE
+    # shared variable reads from TORCH_NCCL_TRACE_BUFFER_SIZE (newer torch reads both names for
+    # both recorders and warns on every rank that the old one is deprecated: not set there)
     os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)
-    os.environ.setdefault("TORCH_NCCL_TRACE_BUFFER_SIZE", os.environ["TORCH_FR_BUFFER_SIZE"])
+    if _torch_before_shared_fr_size():
+        os.environ.setdefault("TORCH_NCCL_TRACE_BUFFER_SIZE", os.environ["TORCH_FR_BUFFER_SIZE"])
     if not argv:
         print(
             "usage: python -m nonstop.supervisor.bootstrap [-m] SCRIPT [ARGS...]", file=sys.stderr

@@ -75,8 +75,10 @@ def test_evidence_dump_holds_both_recorders_and_the_analysis_reads_it(
         calls = _fake(monkeypatch, synth.make_dump(2, 10, short=short))
         rt = types.SimpleNamespace(run_dir=tmp_path, attempt=0, rank=rank, fr_stacks=True)
         files = bootstrap.write_dumps(rt)  # type: ignore[arg-type]
-        assert [c[1:] for c in calls] == [(True, True, False)] * 2
+        # each recorder fast (no C++ stacks) before the answer, symbolized after it
+        assert [c[1:] for c in calls] == [(True, False, False)] * 2 + [(True, True, False)] * 2
         assert files[0].endswith(f"flight/attempt-0/rank-{rank}")
+        assert files[1].endswith(".stacks.txt")
     v = analyze_flight(tmp_path / "flight" / "attempt-0", world_size=2)
     groups = {g["pg"]: g for g in v.details["groups"]}
     assert set(groups) == {"0", "1", "2"}  # NCCL's groups and the gloo one, from one file
@@ -85,13 +87,21 @@ def test_evidence_dump_holds_both_recorders_and_the_analysis_reads_it(
 
 
 def test_nccl_buffer_size_is_set_like_the_generic_one(tmp_path: Path) -> None:
+    """torch >= 2.8 reads TORCH_FR_BUFFER_SIZE for NCCL's recorder too (the old name would only
+    warn on every rank); before 2.8 NCCL's reads only TORCH_NCCL_TRACE_BUFFER_SIZE, set to match."""
     script = tmp_path / "show.py"
     script.write_text("import os\nprint(os.environ['TORCH_FR_BUFFER_SIZE'], "
-                      "os.environ['TORCH_NCCL_TRACE_BUFFER_SIZE'])\n")  # fmt: skip
+                      "os.environ.get('TORCH_NCCL_TRACE_BUFFER_SIZE', '-'))\n")  # fmt: skip
     env = {k: v for k, v in os.environ.items() if "BUFFER_SIZE" not in k}
     run = [sys.executable, "-m", "nonstop.supervisor.bootstrap", str(script)]
+    old = bootstrap._torch_before_shared_fr_size()
+    nccl = bootstrap.FR_ENTRIES if old else "-"
     out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
-    assert out.stdout.split() == [bootstrap.FR_ENTRIES] * 2, out.stderr
+    assert out.stdout.split() == [bootstrap.FR_ENTRIES, nccl], out.stderr
+    assert "deprecated" not in out.stderr
     env["TORCH_FR_BUFFER_SIZE"] = "77"  # a user's choice is kept, and NCCL's follows it
     out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=120)
-    assert out.stdout.split() == ["77", "77"], out.stderr
+    assert out.stdout.split() == ["77", "77" if old else "-"], out.stderr
+    f = bootstrap._torch_before_shared_fr_size
+    assert f("2.7.1+cu126") and f("2.5.0") and not f("2.8.0") and not f("2.13.0.dev20261101")
+    assert not f("not-a-version")
