@@ -100,3 +100,11 @@ def test_log_dir_that_is_a_file(here: Path, capsys: pytest.CaptureFixture[str]) 
     (here / "logs.txt").write_text("")
     assert "--log-dir" in usage_error(capsys, "--log-dir", "logs.txt", SCRIPT)
     assert not (here / "runs").exists()
+
+
+def test_signals_to_handle_forwards_all_but_the_planned_stop_signals() -> None:
+    from nonstop.supervisor.launch import signals_to_forward
+
+    # torchrun's default list: SIGTERM is nonstop's planned stop, the rest are forwarded
+    assert signals_to_forward("SIGTERM,SIGINT,SIGHUP,SIGQUIT") == "SIGINT,SIGHUP,SIGQUIT"
+    assert signals_to_forward("SIGINT,SIGUSR1,SIGUSR2,SIGPIPE") == "SIGINT,SIGPIPE"
