@@ -1,5 +1,6 @@
 """Warm standby workers (nonstop.supervisor.standby): real processes, real SIGKILL."""
 
+import json
 import textwrap
 
 import pytest
@@ -161,3 +162,43 @@ def test_a_pool_stops_respawning_standbys_that_cannot_pre_import(tmp_path):
         assert pool.take(2) == (None, pool.disabled)
     finally:
         pool.close()
+
+
+PROBE = textwrap.dedent("""
+    import json, os, sys
+    import torch, torch.distributed as dist
+    dist.init_process_group("gloo")
+    state = {"threads": torch.get_num_threads(), "interop": torch.get_num_interop_threads(),
+             "affinity": sorted(os.sched_getaffinity(0)),
+             "torch_modules": sorted(m for m in sys.modules if m.startswith("torch."))}
+    print("STATE", json.dumps(state), flush=True)
+    dist.destroy_process_group()
+""")
+
+
+# the standby module's own import (torch's process context, for the hand-over)
+EXTRA_WARM = ("torch.distributed.elastic", "torch.numa")
+
+
+def test_a_warm_worker_starts_in_the_state_a_cold_one_does(tmp_path):
+    """A standby imports what a cold worker imports before the script runs, nothing more:
+    pre-importing torch._dynamo (for DDP) made the DDP tutorial deadlock at exit, and a
+    transformers.Trainer step was slower in a standby (issue 20)."""
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE)
+    state = {}
+    for how, flags in (("warm", []), ("cold", ["--no-standby"])):
+        run_dir = tmp_path / how
+        r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
+                         "none", *flags, str(script)])  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert rows(run_dir, "SELECT restart_path FROM attempts") == [(how,)]
+        log = (run_dir / "logs/attempt-0/rank-1.log").read_text()
+        state[how] = json.loads(log.split("STATE ", 1)[1].splitlines()[0])
+    warm, cold = set(state["warm"].pop("torch_modules")), set(state["cold"].pop("torch_modules"))
+    assert state["warm"] == state["cold"]
+    assert not {
+        m for m in warm - cold if m.startswith(("torch._dynamo", "torch.distributed.checkpoint"))
+    }, sorted(warm - cold)
+    extra = {m for m in warm - cold if not m.startswith(EXTRA_WARM)}
+    assert not extra and not cold - warm, (sorted(extra), sorted(cold - warm))
