@@ -52,8 +52,12 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
-    p.add_argument("--attempt", type=int, default=None,
-                   help="one attempt to diagnose (default: the whole run, every attempt)")
+    p.add_argument(
+        "--attempt",
+        type=int,
+        default=None,
+        help="one attempt to diagnose (default: the whole run, every attempt)",
+    )
     p.add_argument("--flight", metavar="DIR", help="analyze a folder of flight-recorder dumps")
     p.add_argument("--world-size", type=int, default=None, help="ranks expected (for --flight)")
     p.add_argument("--run-dir", dest="hosts_from", help="map --flight ranks to hosts from a run")

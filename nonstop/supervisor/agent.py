@@ -49,7 +49,6 @@ from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
-ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -229,8 +228,6 @@ class NonstopAgent(LocalElasticAgent):
         self.signal_received: int | None = None
         self.stop_plan: StopPlan | None = None
         self._stop_deadline = 0.0
-        self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
-        self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
         self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
         self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
         self._done_requests: set[str] = set()
