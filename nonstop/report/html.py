@@ -181,7 +181,7 @@ def _estimate_table(est: dict[str, Any]) -> str:
         r = a.get("resumed_from")
         rows.append([a["attempt"], "not seen" if a["collectives"] is None else a["collectives"],
                      "not seen" if a["active_s"] is None else dur(a["active_s"]),
-                     f"step {r['step']}: {r['line']}" if r else ""])  # fmt: skip
+                     f"{r['unit']} {r['at']}: {r['line']}" if r else ""])  # fmt: skip
     return _table(["attempt", "collectives", "advancing", "resumed from (log)"], rows,
                   numeric=frozenset({1, 2}))  # fmt: skip
 

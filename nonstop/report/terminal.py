@@ -173,7 +173,7 @@ def estimate_table(summary: dict[str, Any]) -> Table:
         t.add_row(str(a["attempt"]),
                   "not seen" if a["collectives"] is None else str(a["collectives"]),
                   "not seen" if a["active_s"] is None else dur(a["active_s"]),
-                  f"step {r['step']}: {r['line'][:60]}" if r else "-")  # fmt: skip
+                  f"{r['unit']} {r['at']}: {r['line'][:60]}" if r else "-")  # fmt: skip
     return t
 
 

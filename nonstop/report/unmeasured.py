@@ -33,7 +33,7 @@ NOT_MEASURED = "the script does not report steps through nonstop.runtime"
 # Lines in which training code says it resumed; the step is the first number after "step".
 RESUME = re.compile(
     r"(?i)(resum\w*|restor\w*|continu\w* training|load\w* (?:a |the )?checkpoint)"
-    r".{0,120}?(?:global[_ ]step|step|epoch)\D{0,3}(\d+)"
+    r".{0,120}?(global[_ ]step|step|epoch)\D{0,3}(\d+)"
 )
 # Noise a rank's log ends with that says nothing about the failure itself.
 NOISE = re.compile(r"^(\[W\d{4} |W\d{4} |\[rank\d+\]:\[W)|^\s*$")
@@ -42,25 +42,30 @@ EXCEPTION = re.compile(r"^(?:\[rank\d+\]:\s*)?([A-Za-z_][\w.]*(?:Error|Exception
 
 
 def _heartbeats(path: Path) -> tuple[float | None, float | None, int]:
-    """(time of the first completed collective, time the count last advanced, collectives
-    completed) in one rank's event file."""
-    first = last = None
-    done = -1
+    """(start, end, collectives completed) of one rank's event file: bounds, as wide as one
+    heartbeat interval either side, on when its completed collectives advanced. `start` is the
+    last heartbeat before the count first moved, `end` the first after it last moved."""
+    start = end = None
+    done, moved, before = -1, False, None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EventWarning)
         for e in iter_events(path):
-            if e.kind != "heartbeat" or "coll_done" not in e.payload:
+            if e.kind != "heartbeat":
                 continue
-            n = int(e.payload["coll_done"])
-            if n >= 0 and first is None:
-                first = e.time
+            n = int(e.payload.get("coll_done", -1))
             if n > done:
-                done, last = n, e.time
-    return first, (last if done >= 0 else None), done + 1
+                if start is None:
+                    start = before if before is not None else e.time
+                done, moved, end = n, True, e.time
+            elif moved:
+                end, moved = e.time, False  # the first heartbeat that saw no more progress
+            before = e.time
+    return start, (end if done >= 0 else None), done + 1
 
 
 def resumed_from(run_dir: Path, attempt: int) -> dict[str, Any] | None:
-    """The first resume line in the lowest rank's log of an attempt: {"step", "line"}."""
+    """The first resume line in the lowest rank's log of an attempt: {"unit" (step or
+    epoch), "at", "line"}."""
     logs = sorted((run_dir / "logs" / f"attempt-{attempt}").glob("rank-*.log"),
                   key=lambda p: p.name)  # fmt: skip
     logs = [p for p in logs if p.name.count(".") == 1]  # rank-R.log, not .stderr/.stacks
@@ -70,15 +75,17 @@ def resumed_from(run_dir: Path, attempt: int) -> dict[str, Any] | None:
                 for line in f:
                     m = RESUME.search(line)
                     if m:
-                        return {"step": int(m.group(2)), "line": line.strip()[:200]}
+                        unit = "epoch" if m.group(2).lower() == "epoch" else "step"
+                        return {"unit": unit, "at": int(m.group(3)),
+                                "line": line.strip()[:200]}  # fmt: skip
         except OSError:
             return None
     return None
 
 
 def estimate(run_dir: str | Path, *, wall_s: float) -> dict[str, Any]:
-    """The estimate for a run without steps: per attempt the collectives every rank completed
-    and the span in which they advanced, what the logs say it resumed from, and an upper bound
+    """The estimate for a run without steps: per attempt the collectives the ranks were seen to
+    complete and the span in which they advanced, what the logs say it resumed from, and an upper bound
     on ETTR. `measured` is False throughout; `basis` says what the figures rest on, or why
     there are none."""
     root = Path(run_dir)
@@ -89,10 +96,12 @@ def estimate(run_dir: str | Path, *, wall_s: float) -> dict[str, Any]:
         spans = [_heartbeats(p) for p in sorted(adir.glob("rank-*.jsonl"))]
         seen = [s for s in spans if s[0] is not None and s[1] is not None]
         row: dict[str, Any] = {"attempt": n, "collectives": None, "active_s": None}
-        if seen and len(seen) == len(spans):
-            first = max(s[0] for s in seen if s[0] is not None)
-            last = min(s[1] for s in seen if s[1] is not None)
-            row["collectives"] = min(s[2] for s in seen)
+        if seen:  # from the first rank's first progress to the last rank's last
+            first = min(s[0] for s in seen if s[0] is not None)
+            last = max(s[1] for s in seen if s[1] is not None)
+            # the most any rank was seen to complete: a lower bound (a heartbeat every 0.5 s
+            # misses what an attempt did after its last one)
+            row["collectives"] = max(s[2] for s in spans)
             row["active_s"] = max(0.0, last - first)
         resumed = resumed_from(rd.root, n)
         if resumed:
@@ -103,9 +112,9 @@ def estimate(run_dir: str | Path, *, wall_s: float) -> dict[str, Any]:
     if active:
         total = sum(active)
         out["basis"] = ("collective progress from the flight recorder (the bootstrap's "
-                        "heartbeats): the time in which every rank's completed collectives "
-                        "advanced; work a restart redid is not known, so this is an upper "
-                        "bound")  # fmt: skip
+                        "heartbeats, every 0.5 s): the time in which the ranks' completed "
+                        "collectives advanced; an upper bound, since work a restart redid is "
+                        "not known")  # fmt: skip
         out["collective_s"] = total
         out["ettr_at_most"] = min(1.0, total / wall_s) if wall_s > 0 else None
     else:

@@ -63,7 +63,7 @@ def test_report_of_an_unmodified_script(tmp_path: Path) -> None:
     assert "flight recorder" in est["basis"] and "upper bound" in est["basis"]
     a0, a1 = est["attempts"]
     assert a0["collectives"] > 0 and a1["collectives"] > 0
-    assert a1["resumed_from"]["step"] in (20, 30) and "resumed from checkpoint" in (
+    assert a1["resumed_from"]["at"] in (20, 30) and a1["resumed_from"]["unit"] == "step" and "resumed from checkpoint" in (
         a1["resumed_from"]["line"])  # fmt: skip
     assert 0 < est["ettr_at_most"] <= 1
     (fail,) = s["failures"]
