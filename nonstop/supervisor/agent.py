@@ -230,6 +230,7 @@ class NonstopAgent(LocalElasticAgent):
         self._stop_deadline = 0.0
         self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
         self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
+        self._stop_grace_s = cfg.grace_period_s  # this stop's grace (shorter after a SIGTERM)
         self._done_requests: set[str] = set()
         self.stragglers: Any = None
         self._straggler_step = 0
@@ -629,7 +630,7 @@ class NonstopAgent(LocalElasticAgent):
         ASK_WAIT_S first (a restarted attempt may still be loading), then stops without a
         checkpoint of ours, which loses nothing a checkpoint would have kept: no step of this
         attempt was done, or the script never asks (it resumes from its own checkpoints)."""
-        from nonstop.supervisor.control import StopPlan, claim_stop, read_stop
+        from nonstop.supervisor.control import StopPlan, claim_stop, read_stop, sigterm_grace_s
 
         root = self.cfg.run_dir.root
         if self.stop_plan is None:
@@ -663,7 +664,10 @@ class NonstopAgent(LocalElasticAgent):
                 self.stop_plan = claim_stop(root, plan)
             p = self.stop_plan
             assert self._stop_trigger_time is not None
-            self._stop_deadline = self._stop_trigger_time + self.cfg.grace_period_s
+            self._stop_grace_s = self.cfg.grace_period_s
+            if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
+                self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
+            self._stop_deadline = self._stop_trigger_time + self._stop_grace_s
             self._stop_asked = self._lifecycle_seen("stop_checks")
             after = f" after step {p.step}" if p.step >= 0 else ""
             self.ledger.add_action(
@@ -709,7 +713,7 @@ class NonstopAgent(LocalElasticAgent):
                     "stopped without one")  # fmt: skip
             resume = "from the script's own last checkpoint, if any"
         else:
-            cause = (f"the grace period ({self.cfg.grace_period_s:g} s, --grace-period) ran out"
+            cause = (f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
                      if now > self._stop_deadline else "a rank failed")  # fmt: skip
             lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
                     f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip

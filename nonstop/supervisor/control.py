@@ -67,6 +67,10 @@ def stop_path(run_dir: Path, attempt: int) -> Path:
 
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
+ENV_SIGTERM_GRACE = "NONSTOP_SIGTERM_GRACE_S"
+"""Seconds a stop after SIGTERM may take, when shorter than --grace-period: the scheduler's
+SIGKILL delay (Slurm's KillWait; examples/slurm/nonstop.sbatch sets it), while --grace-period
+stays sized for a warning (SIGUSR1 300 s ahead) or a drain."""
 _early: list[int] = []
 
 
@@ -83,6 +87,15 @@ def early_signal() -> int | None:
     if not _early:
         return None
     return int(signal.SIGTERM) if signal.SIGTERM in _early else _early[-1]
+
+
+def sigterm_grace_s() -> float:
+    """ENV_SIGTERM_GRACE as seconds (infinite when unset or not a positive number)."""
+    try:
+        value = float(os.environ.get(ENV_SIGTERM_GRACE, "inf"))
+    except ValueError:
+        return float("inf")
+    return value if value > 0 else float("inf")
 
 
 def teardown_path(run_dir: Path, host: str, attempt: int) -> Path:

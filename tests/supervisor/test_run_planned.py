@@ -182,6 +182,25 @@ def test_a_grace_period_overrun_says_so_and_the_operator_command_fails(run_dir):
     assert f["planned"] and "ran out" in f["message"]
 
 
+def test_a_sigterm_stop_has_the_shorter_sigterm_grace_and_an_overrun_says_so(run_dir):
+    """NONSTOP_SIGTERM_GRACE_S (Slurm's KillWait, set by the sbatch example) bounds a stop
+    after SIGTERM, while --grace-period stays long for warnings; the run still exits 75 (requeue:
+    it resumes from the last checkpoint) and says that it did so without the planned one."""
+    flags = ["--grace-period", "600", "--hang-timeout", "600", "--inject",
+             "hang@step=60,rank=1,how=sleep"]  # fmt: skip
+    env = dict(ENV, NONSTOP_SIGTERM_GRACE_S="3")
+    with subprocess.Popen(command(run_dir, 100000, *flags), **{**POPEN, "env": env}) as sup:
+        wait_for_step(run_dir, 59)
+        time.sleep(1)
+        sup.send_signal(signal.SIGTERM)
+        out, _ = sup.communicate(timeout=120)
+    assert sup.returncode == 75, out
+    assert "grace period (3 s, --grace-period) ran out" in out, out
+    assert "without the planned checkpoint" in out and "from the last checkpoint" in out, out
+    ((action,),) = rows(run_dir, "SELECT action FROM actions WHERE action LIKE 'planned_stop_%'")
+    assert action == "planned_stop_failed"
+
+
 def test_drain_refuses_an_unknown_host_and_draining_the_last_node_stops_75(run_dir):
     with subprocess.Popen(command(run_dir, 100000, "--host-name", "node-a"), **POPEN) as sup:
         wait_for_step(run_dir, 20)
