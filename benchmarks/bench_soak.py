@@ -4,6 +4,8 @@ ledger equal to the injector's log, and the supervisor's memory and file descrip
     python benchmarks/run.py soak --quick --json   # each injector kind once (~3 min)
     python benchmarks/run.py soak --json           # 10 of each of the chaos kinds (~30 min)
     NONSTOP_SOAK_DIR=/tmp/soak python benchmarks/run.py soak   # keep the run directory
+    NONSTOP_SOAK_KINDS=sigkill,sigstop,exception,slow,diskfull,kill_mid_write,bitflip,rdzv_loss \
+        python benchmarks/run.py soak --json       # 104 faults, one supervisor process throughout
 
 The run is the chaos harness (benchmarks/chaos/) with a long schedule: the demo workload on 2
 CPU ranks, faults in a seeded order, each attempt-ending fault in its own attempt. Checks, as
@@ -47,9 +49,18 @@ settings a fault-free 1,649-step reference run was stopped by three false gradie
 (exit 3), so the soak runs with the guards off (NONSTOP_CHAOS_HEALTH=off) and without them."""
 
 
+ENV_KINDS: Final = "NONSTOP_SOAK_KINDS"
+"""Comma-separated kinds instead of SOAK_KINDS, repeated to at least 100 faults (for example
+every kind that leaves the supervisor running, so that one agent process sees them all)."""
+
+
 def soak_schedule(seed: int, quick: bool) -> Schedule:
-    base = [k for k in INJECTED if k in SOAK_KINDS]
-    kinds = base if quick else [k for k in SOAK_KINDS for _ in range(PER_KIND)]
+    chosen = [k for k in os.environ.get(ENV_KINDS, "").split(",") if k]
+    if chosen:
+        kinds = chosen if quick else chosen * -(-100 // len(chosen))
+    else:
+        base = [k for k in INJECTED if k in SOAK_KINDS]
+        kinds = base if quick else [k for k in SOAK_KINDS for _ in range(PER_KIND)]
     return make_schedule(seed=seed, kinds=kinds, gap=(7, 9))
 
 
@@ -176,6 +187,7 @@ def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
     peer = out["peer"]
     out["ratio"] = out["ours"] / peer if peer and peer == peer else float("nan")
     (root / "soak.json").write_text(json.dumps({**out, "evaluation": r}, indent=1, default=str))
+    (root / "agent-samples.json").write_text(json.dumps(sampler.samples))  # time, pid, rss, fds
     return out
 
 
