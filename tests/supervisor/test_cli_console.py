@@ -7,6 +7,7 @@ under torchrun and under nonstop run and compares the ranks' lines."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -39,8 +40,11 @@ def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def rank_lines(out: str) -> list[str]:
-    """The ranks' own lines (sorted: ranks interleave differently in every run)."""
-    return sorted(ln for ln in out.splitlines() if "rank " in ln and not ln.startswith("nonstop"))
+    """The ranks' own lines, with any prefix (sorted: ranks interleave differently in every
+    run). Found by pattern, not line by line: under torchrun the ranks share the console and
+    `python -u` writes a print's text and its newline separately, so two ranks' lines can
+    share one."""
+    return sorted(re.findall(r"(?:\[default\d\]:)?rank \d (?:step \d sum \d|to stderr)", out))
 
 
 def both(tmp_path: Path, flags: list[str], script: str = "train.py",
