@@ -50,38 +50,57 @@ def _env(fault: str) -> dict[str, str]:
     return env
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout_s: float) -> Ran:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout_s: float,
+         stuck: tuple[str, float] | None = None) -> Ran:  # fmt: skip
+    """Run to the end, or until `timeout_s`; with `stuck=(marker, s)`, stop it `s` seconds after
+    `marker` appeared in its output if it is still running then (a hang left alone)."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
-    try:
-        out, _ = proc.communicate(timeout=timeout_s)
-        code: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        # a hung job: stop the launcher and every rank (torch starts each in a session of its
-        # own, and torchrun's ranks outlive their launcher), then collect
-        import psutil
+    log = cwd / f"console-{time.monotonic_ns()}.txt"
+    with open(log, "w") as f:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=f, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)  # fmt: skip
+        seen_at = None
+        code: int | None = None
+        while time.monotonic() - t0 < timeout_s:
+            code = proc.poll()
+            if code is not None:
+                break
+            if stuck is not None:
+                if seen_at is None and stuck[0] in log.read_text(errors="replace"):
+                    seen_at = time.monotonic()
+                if seen_at is not None and time.monotonic() - seen_at > stuck[1]:
+                    break
+            time.sleep(0.2)
+        if code is None:
+            _kill_tree(proc.pid)
+            proc.wait()
+    return Ran(code, log.read_text(errors="replace"), time.monotonic() - t0)
 
-        procs = [psutil.Process(proc.pid)]
-        with contextlib.suppress(psutil.Error):
-            procs += procs[0].children(recursive=True)
-        for p in procs:
-            for sig in (signal.SIGCONT, signal.SIGKILL):
-                with contextlib.suppress(psutil.Error):
-                    p.send_signal(sig)
-        out, _ = proc.communicate()
-        code = None
-    return Ran(code, out, time.monotonic() - t0)
+
+def _kill_tree(pid: int) -> None:
+    """Stop a launcher and every rank: torch starts each in a session of its own, and
+    torchrun's ranks outlive their launcher."""
+    import psutil
+
+    try:
+        procs = [psutil.Process(pid)]
+        procs += procs[0].children(recursive=True)
+    except psutil.Error:
+        return
+    for p in procs:
+        for sig in (signal.SIGCONT, signal.SIGKILL):
+            with contextlib.suppress(psutil.Error):
+                p.send_signal(sig)
 
 
 def torchrun(script: str, args: list[str], cwd: Path, *, fault: str = "", restarts: int = 0,
-             timeout_s: float = 300) -> Ran:  # fmt: skip
+             timeout_s: float = 300, stuck: tuple[str, float] | None = None) -> Ran:  # fmt: skip
     env = _env(fault)
     if restarts:
         env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] = "1"
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node",
            "2", "--max-restarts", str(restarts), str(HERE / script), *args]  # fmt: skip
-    return _run(cmd, cwd, env, timeout_s)
+    return _run(cmd, cwd, env, timeout_s, stuck)
 
 
 def nonstop(script: str, args: list[str], cwd: Path, *, fault: str = "", flags: tuple = (),
