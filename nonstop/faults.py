@@ -443,6 +443,8 @@ class Injector:
             elif f.step_keyed and not self.steps_seen:
                 why = ("this script reports no steps (nonstop.runtime's rt.step); key the "
                        "fault by time with after=SECONDS")  # fmt: skip
+            elif f.kind == "spike":  # keyed by the batch: a rollback's skip passes it by
+                why = f"batch {f.step} was not trained on (not reached, or skipped)"
             elif f.step_keyed:
                 why = f"step {f.step if f.step is not None else f.from_step} was not reached"
             elif f.kind == "hang" and f.how == "collective" and not _process_group_ready():
