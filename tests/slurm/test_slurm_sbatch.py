@@ -62,7 +62,7 @@ def test_time_limit_warning_requeues_the_job_which_resumes_with_no_step_twice(su
 
 
 def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_twice(submit):
-    steps = 2500
+    steps = 1500
     job = submit([], ["--nproc-per-node", "2", *train(steps)])
     job.wait(lambda j: j["JobState"] == "RUNNING", 120, "running")
     job.wait(lambda j: (job.run_dir / "ledger.db").exists() and bool(job.rows(
@@ -79,9 +79,9 @@ def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_t
 
 
 def test_two_agents_by_srun_train_and_survive_a_killed_rank(submit):
-    steps = 400
+    steps = 250
     job = submit(["--ntasks-per-node", "2"], ["--nproc-per-node", "1", "--inject",
-                 "crash@step=150,rank=1,signal=SIGKILL", *train(steps, every=50)])  # fmt: skip
+                 "crash@step=100,rank=1,signal=SIGKILL", *train(steps, every=50)])  # fmt: skip
     info = job.wait_finished(600)
     assert info["JobState"] == "COMPLETED", job.output()
     hosts = {h for (h,) in job.rows("SELECT DISTINCT host FROM lifecycle")}
