@@ -72,8 +72,18 @@ def test_flat_loss_needs_the_ratio_too():
     assert guards.decide(11, rows(2.5, 2.5)).kind == "spike"
 
 
+def test_gradient_norm_spikes_are_off_by_default():
+    """Healthy training has them (a fault-free demo run was rolled back three times and paged
+    when they counted); non-finite gradients are still caught."""
+    guards = g.Guards(g.GuardConfig(min_history=10))
+    for s in range(20):
+        guards.decide(s, rows(3.0, 3.0, grad=1.0 + 0.01 * (s % 3)))
+    assert guards.decide(20, rows(3.0, 3.0, grad=40.0)) is None
+    assert guards.decide(21, rows(3.0, 3.0, grad=float("inf"))).kind == "nan"
+
+
 def test_gradient_norm_spike_has_its_own_threshold():
-    guards = g.Guards(g.GuardConfig(min_history=10, grad_z=10))
+    guards = g.Guards(g.GuardConfig(min_history=10, grad_z=10, grad_spikes=True))
     for s in range(20):
         guards.decide(s, rows(3.0, 3.0, grad=1.0 + 0.01 * (s % 3)))
     assert guards.decide(20, rows(3.0, 3.0, grad=1.05)) is None
