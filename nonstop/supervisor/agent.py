@@ -936,8 +936,10 @@ class NonstopAgent(LocalElasticAgent):
         print(f"nonstop run: ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
               "after every peer had finished (stuck tearing down); killed them: the training "
               "is complete", flush=True)  # fmt: skip
-        return RunResult(state=WorkerState.SUCCEEDED,
-                         return_values={w.global_rank: None for w in worker_group.workers})
+        return RunResult(
+            state=WorkerState.SUCCEEDED,
+            return_values={w.global_rank: None for w in worker_group.workers},
+        )
 
     def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
         """Ask every live rank for its flight-recorder trace and Python stacks, briefly."""
