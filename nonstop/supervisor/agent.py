@@ -718,12 +718,13 @@ class NonstopAgent(LocalElasticAgent):
             lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
                     f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
             resume = f"from the last checkpoint ({since})"
-        self.ledger.add_failure(
-            attempt=self.attempt, time_s=p.time, category="host_maintenance",
-            action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
-            message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
-            planned=True,
-        )  # fmt: skip
+        if worker_group.group_rank in (0, None):  # one interruption, one row (not one a node)
+            self.ledger.add_failure(
+                attempt=self.attempt, time_s=p.time, category="host_maintenance",
+                action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
+                message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
+                planned=True,
+            )  # fmt: skip
         self._done_requests.add(p.request_id)
         req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
         with contextlib.suppress(OSError):

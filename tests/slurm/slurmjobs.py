@@ -96,6 +96,13 @@ class Job:
         finally:
             conn.close()
 
+    def seen(self, sql: str) -> bool:
+        """Whether `sql` finds a row yet (False while the ledger is still being created)."""
+        try:
+            return bool(self.rows(sql))
+        except sqlite3.Error:
+            return False
+
     def steps_trained(self) -> list[int]:
         """Every step rank 0 trained, in every attempt, in order (a step trained twice shows
         twice)."""

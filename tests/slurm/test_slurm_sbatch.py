@@ -65,8 +65,7 @@ def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_t
     steps = 1500
     job = submit([], ["--nproc-per-node", "2", *train(steps)])
     job.wait(lambda j: j["JobState"] == "RUNNING", 120, "running")
-    job.wait(lambda j: (job.run_dir / "ledger.db").exists() and bool(job.rows(
-        "SELECT 1 FROM steps WHERE step >= 300")), 240, "training")  # fmt: skip
+    job.wait(lambda j: job.seen("SELECT 1 FROM steps WHERE step >= 300"), 240, "training")
     # a preemption as Slurm does it: SIGTERM to every process of the job, SIGKILL KillWait later
     job.scontrol("requeue", job.id)
     job.wait_requeued(120)
@@ -78,17 +77,25 @@ def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_t
     assert_resumed_once(job, steps, "SIGTERM")
 
 
-def test_two_agents_by_srun_train_and_survive_a_killed_rank(submit):
-    steps = 250
+def test_two_agents_by_srun_train_survive_a_killed_rank_and_a_preemption(submit):
+    steps = 500
     job = submit(["--ntasks-per-node", "2"], ["--nproc-per-node", "1", "--inject",
-                 "crash@step=100,rank=1,signal=SIGKILL", *train(steps, every=50)])  # fmt: skip
-    info = job.wait_finished(600)
+                 "crash@step=60,rank=1,signal=SIGKILL", *train(steps, every=50)])  # fmt: skip
+    job.wait(lambda j: job.seen("SELECT 1 FROM steps WHERE attempt = 1 AND step >= 150"), 400,
+             "restarted")  # fmt: skip
+    job.scontrol("requeue", job.id)  # both agents and both ranks get SIGTERM
+    job.wait_requeued(120)
+    job.release()
+    info = job.wait_finished(400)
     assert info["JobState"] == "COMPLETED", job.output()
     hosts = {h for (h,) in job.rows("SELECT DISTINCT host FROM lifecycle")}
     assert len(hosts) == 2  # node and node-1: one agent per task
-    world = job.rows("SELECT world_size FROM attempts ORDER BY attempt")
-    assert len(world) == 2 and {w for (w,) in world} == {2}
-    roots = job.rows("SELECT rank, signal FROM failures WHERE root_cause = 1")
+    world = job.rows("SELECT world_size, outcome FROM attempts ORDER BY attempt")
+    assert world == [(2, "failed"), (2, "planned"), (2, "succeeded")]
+    roots = job.rows("SELECT rank, signal FROM failures WHERE root_cause = 1 AND planned = 0")
     assert roots == [(1, "SIGKILL")]
-    ((last,),) = job.rows("SELECT MAX(step) FROM steps")
-    assert last == steps - 1
+    # one preemption, one row (each node's agent finished the same stop)
+    assert job.rows("SELECT attempt FROM failures WHERE planned = 1") == [(1,)]
+    ((stop,),) = job.rows("SELECT MAX(step) FROM steps WHERE attempt = 1")
+    ((first, last),) = job.rows("SELECT MIN(step), MAX(step) FROM steps WHERE attempt = 2")
+    assert first == stop + 1 and last == steps - 1
