@@ -159,10 +159,10 @@ def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
     harness.on_poll = sampler
     record = harness.run()
     r = evaluate(s, root, record, ref)
-    times = [x["time"] for x in injector_record(root / "run")] + [f["time"] for f in record.faults]
-    flat = flatness(sampler.samples, times)
-    ledger = ledger_vs_injector(root / "run")
     pacing = s.injects()[-1]
+    times = [x["time"] for x in injector_record(root / "run") if x["spec"] != pacing]
+    flat = flatness(sampler.samples, times + [f["time"] for f in record.faults])
+    ledger = ledger_vs_injector(root / "run")
     longest = flat["longest"] or {}
     out = {
         "name": "soak",
