@@ -381,10 +381,38 @@ def main(argv: list[str]) -> int:
         rt.failure(e)
         _stop(sampler, rt)
         _write_error_file(e)
-        raise
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        _exit_after_exception(e)
     _finished(rt)
     _stop(sampler, rt)
     return 0
+
+
+ATEXIT_TIMEOUT_S = 10.0
+
+
+def _exit_after_exception(exc: BaseException) -> None:
+    """Exit 1 as Python would after an uncaught exception (the traceback on stderr, the atexit
+    handlers run, bounded), but without the interpreter's teardown: freeing a live DDP model
+    and its gloo process group there can deadlock (a gloo thread waits for the GIL that
+    ~ProcessGroupGloo holds), and the failed rank then looked like a hang and was restarted
+    as one (issue 14's soak, test_repeated_exception_stops_without_a_restart_loop)."""
+    import atexit
+
+    with contextlib.suppress(Exception):
+        traceback.print_exception(exc)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    # a user's handlers (loggers flushing, say) still run; one that hangs does not keep us
+    t = threading.Thread(target=atexit._run_exitfuncs, name="nonstop-atexit", daemon=True)
+    t.start()
+    t.join(ATEXIT_TIMEOUT_S)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(1)
 
 
 def _finished(rt: Runtime) -> None:

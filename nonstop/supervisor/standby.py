@@ -172,6 +172,8 @@ def standby_main(argv: list[str]) -> int:
 
     bootstrap._die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the agent stops us; a ^C is the agent's
+    for sig in (signal.SIGUSR1, signal.SIGUSR2):  # Slurm's warning, forwarded to every task:
+        signal.signal(sig, signal.SIG_IGN)  # an idle standby must not die of it
     try:
         _preimport(argv)
     except RankEnvRead as e:
