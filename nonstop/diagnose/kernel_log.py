@@ -38,6 +38,10 @@ from typing import Final
 
 ENV_KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
 KMSG: Final = "/dev/kmsg"
+CLOCK_SLACK_S: Final = 0.02
+"""The kernel's record clock (sched_clock) lags CLOCK_MONOTONIC, from which its wall times
+are derived, by about 1.5 ms after 2.5 h of uptime here: a record written just after the window
+opened could read as just before it. Records this close to the start still count."""
 MAX_LINES: Final = 20_000  # kept per attempt; a noisy host cannot fill memory
 COMMAND_TIMEOUT_S: Final = 5.0
 
@@ -259,7 +263,7 @@ class KernelLog:
                 continue
             seq, t, text = rec
             self._last_seq = max(self._last_seq, seq)
-            if seq > self.floor_seq and t >= self.since_s:
+            if seq > self.floor_seq and t >= self.since_s - CLOCK_SLACK_S:
                 out.append(KernelLine(t, text, "kmsg", seq))
         return out
 

@@ -123,8 +123,10 @@ def test_bitflip_is_caught_before_a_checkpoint_could_keep_it(tmp_path, reference
     r = run(d, 2, "bitflip@step=12,rank=1", health="fingerprint_every=0")
     assert r.returncode == 0, r.stdout + r.stderr
     (a,) = anomalies(d)
-    # the only check is the one before the save of step 15: two replicas are a tie
-    assert (a["kind"], a["step"], a["ranks"], a["majority"]) == ("sdc", 14, [0, 1], False)
+    # the only check is the one before the save of step 15 (or later: a save that falls due
+    # while the previous one still writes is deferred, on a loaded host); two replicas: a tie
+    assert (a["kind"], a["ranks"], a["majority"]) == ("sdc", [0, 1], False)
+    assert a["step"] >= 14, a
     committed = ledger(d, "SELECT step FROM checkpoints WHERE attempt = 0 AND phase = 'committed'"
                           " AND rank = 0")  # fmt: skip
     assert max(s for (s,) in committed) <= 12  # the corrupted step 15 was never saved
