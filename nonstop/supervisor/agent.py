@@ -258,6 +258,7 @@ class NonstopAgent(LocalElasticAgent):
         self._peer_drained = False  # the next round goes on without a node an operator drained
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
+        self._learned_saved: dict[str, Any] | None = None
         self._straggler_every = STRAGGLER_CHECK_STEPS
         if standbys is not None:
             standbys.fill()  # they import while the rendezvous runs
@@ -793,8 +794,12 @@ class NonstopAgent(LocalElasticAgent):
         """The watchdog's learned timeouts, for the next attempt and the next run."""
         if self.watchdog is None:
             return
+        snap = dataclasses.asdict(self.watchdog.snapshot())
+        if snap == self._learned_saved:
+            return  # called at every ingest (10 s): write only what changed
         try:
             self.watchdog.snapshot().save(learned_path(self.cfg.run_dir.root))
+            self._learned_saved = snap
         except OSError as e:  # a full disk must not cost the job; the defaults still hold
             print(f"nonstop run: could not keep the learned timeouts ({e})", flush=True)
 
