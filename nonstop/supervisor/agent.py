@@ -43,11 +43,14 @@ from nonstop.supervisor import bootstrap
 from nonstop.supervisor.control import StopPlan
 from nonstop.supervisor.ctl import LiveSettings, describe
 from nonstop.supervisor.health import HealthConfig, run_checks
-from nonstop.supervisor.policy import Decision, FailureInfo, Policy, signal_name
+from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
+# only echoes of a peer's failure exited: how long the still-running ranks get to exit with
+# their own status before torch stops them (the culprit is often still tearing down)
+CULPRIT_WAIT_S = 3.0
 ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
 
 EXIT_OK = 0
@@ -254,6 +257,7 @@ class NonstopAgent(LocalElasticAgent):
         self.standbys = standbys
         self.restart_path = "cold"
         self._cold_why = ""
+        self._culprit_deadline: float | None = None
         self._rendezvoused = False
         self._peer_drained = False  # the next round goes on without a node an operator drained
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
@@ -362,6 +366,7 @@ class NonstopAgent(LocalElasticAgent):
             learned=Learned.load(learned_path(self.cfg.run_dir.root)),
         )  # fmt: skip
         self.offsets = {}
+        self._culprit_deadline = None
         from nonstop.diagnose.stragglers import StragglerDetector
 
         # online: stricter than the offline default (0.85, 2 checks), because ranks sharing
@@ -426,6 +431,8 @@ class NonstopAgent(LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
+        if self._awaiting_culprit(worker_group):
+            return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
         self._apply_settings()
         self._poll_events()
@@ -458,6 +465,38 @@ class NonstopAgent(LocalElasticAgent):
         if time.time() - self._last_ingest > 10:
             self._ingest()
         return result
+
+    def _awaiting_culprit(self, worker_group: WorkerGroup) -> bool:
+        """Whether to hold torch's reaction to a failure for a moment: every rank that exited
+        so far only echoes a peer's failure (gloo's "Connection closed by peer") while other
+        ranks still run. The peer that caused it is then usually in its interpreter's teardown
+        (a `sys.exit(3)` takes longer to finish than its peers' exit after the error), and
+        torch would SIGTERM it now, losing its exit status and its last words: the failure
+        would be recorded as nobody's. Waits at most CULPRIT_WAIT_S per attempt."""
+        handlers = getattr(self._pcontext, "subprocess_handlers", None)
+        if not handlers:
+            return False
+        codes = {lr: h.proc.poll() for lr, h in handlers.items()}
+        failed = [lr for lr, c in codes.items() if c not in (None, 0)]
+        running = [lr for lr, c in codes.items() if c is None]
+        if not failed or not running:
+            return False
+        now = time.monotonic()
+        if self._culprit_deadline is None:
+            workers = worker_group.workers
+            for lr in failed:
+                rank = workers[lr].global_rank if lr < len(workers) else lr
+                info = FailureInfo(
+                    rank=rank,
+                    host=self.cfg.host,
+                    exit_code=codes[lr],
+                    log_path=self.cfg.run_dir.log(self.attempt, rank),
+                )
+                if classify(info).root_cause:
+                    self._culprit_deadline = now  # the cause is known: no wait
+                    return False
+            self._culprit_deadline = now + CULPRIT_WAIT_S
+        return now < self._culprit_deadline
 
     def _apply_settings(self) -> None:
         """`nonstop ctl RUN set ...`: apply this node's share (hang timeout, straggler interval)
