@@ -1,13 +1,27 @@
-"""A straightforward SimPy model of the job `nonstop.sim` simulates: the reference it must match.
+"""A SimPy model of the job `nonstop.sim` simulates, written as a discrete-event engineer would.
 
-One SimPy process per trial runs the job (compute `interval`, save `blocking`, repeat); arrival
-processes interrupt it; the downtime after each interruption is a sequence of timeouts and a wait
-on a FIFO spare-node container. Nothing is vectorised: it is the model written the obvious way,
-slow and easy to check. Tests compare its means with `nonstop.sim.simulate` (t-tests) and
+Events exist only where something happens: an interruption arrives (one timeout per arrival, per
+stream), the downtime after it passes (at most two timeouts and one spare-pool request), an
+excluded node comes back from repair. Progress between interruptions is arithmetic, not
+simulated: an uptime of `up` seconds holds floor(up / (interval + blocking)) whole compute-and-
+save cycles and a rest, so no event is scheduled per checkpoint cycle.
+
+The model terms are nonstop.sim's (docs/simulate.md), resolved by the same `engine.resolve`:
+
+- arrivals: one Poisson stream of every kind's total rate with a kind drawn per event, plus a
+  Weibull renewal stream for the unexpected kinds when `weibull_shape` is set;
+- an unexpected interruption loses the compute since the last completed save (the whole interval
+  when it lands in a save); planned stops and straggler exclusions save first and lose nothing;
+- downtime: detection and a manual intervention (by chance), a wait for a spare node (a FIFO
+  `simpy.Container`, nodes back `repair_s` after their exclusion), then the checkpoint stall of a
+  controlled stop and the recovery (health checks + restart). Ordering the stall after the wait
+  gives the vectorised engine's total, detection + manual + max(0, spare - detection - manual) +
+  stall + recovery. A new interruption during downtime starts it over;
+- stragglers cost min(detection time, uptime) x s / (1 + s) of the work before them; the diurnal
+  DVFS term scales productive time by 1 - A/2.
+
+Tests compare its means with `nonstop.sim.simulate` (tests/sim/test_sim_simpy.py) and
 benchmarks/bench_simulate.py times both.
-
-Stragglers and the diurnal DVFS term are left out: they are simple additive terms in the
-vectorised model and tested in closed form there.
 
     python -c "from benchmarks.simpy_reference import run_trials; \
 from nonstop.sim import SimConfig; print(run_trials(SimConfig(gpus=1024, days=5), 3))"
@@ -16,124 +30,121 @@ from nonstop.sim import SimConfig; print(run_trials(SimConfig(gpus=1024, days=5)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Generator
+from typing import Any
 
 import numpy as np
 import simpy
 
 from nonstop.sim import SimConfig, engine
 
-_RUN, _DOWN = "run", "down"
-
 
 class _Job:
+    """One trial's job: a process that is down, then up until the next interrupt."""
+
     def __init__(self, env: simpy.Environment, p: engine._Params, rng: np.random.Generator):
         self.env, self.p, self.rng = env, p, rng
         self.spares = (
             None if p.spares is None else simpy.Container(env, init=p.spares, capacity=math.inf)
         )
-        self.productive = self.lost = 0.0
+        self.work = self.lost = 0.0
         self.unexpected = 0
-        self.phase = _DOWN
-        self.cycle_start = 0.0  # start of the current compute (or save) in the RUN phase
-        self.saving = False
+        self.up_since: float | None = None  # None while down
+        self.never = env.event()  # the job runs until interrupted
         self.proc = env.process(self.run())
 
-    def downtime(self, kind: int) -> list[tuple[str, float]]:
-        """The downtime after an event of this kind, and ask the spare pool at once."""
+    def account(self, up: float, kind: int) -> None:
+        """Credit `up` seconds of uptime ended by an event of this kind, arithmetically."""
         p = self.p
-        manual = p.manual_s if self.rng.random() < p.manual_p[kind] else 0.0
-        steps: list[tuple[str, float]] = [
-            ("t", p.blocking_s if p.controlled[kind] else 0.0),
-            ("t", float(p.detect_s[kind])),
-            ("t", manual),
-        ]
-        if self.spares is not None and p.exclusion[kind]:
-            request = self.spares.get(1)
-            self.env.process(self.repair())
-            steps.append(("spare", 0.0))
-            self.request = request
-        steps.append(("t", float(p.recovery_s[kind])))
-        return steps
+        cycle = p.interval_s + p.blocking_s
+        cycles = math.floor(up / cycle)
+        rest = up - cycles * cycle
+        partial = min(rest, p.interval_s)  # compute since the last completed save
+        lost = partial if kind < engine.N_CAT else 0.0
+        work = up - cycles * p.blocking_s - (rest - partial) - lost
+        if kind == engine.STRAGGLER:
+            work -= min(min(p.straggler_s, up) * p.straggler_cost, work)
+        self.work += work
+        self.lost += lost
 
-    def repair(self):  # type: ignore[no-untyped-def]
+    def interruption(self, kind: int) -> tuple[float, simpy.Event | None, float]:
+        """Account the uptime that ends now; return the downtime (before, spare, after)."""
+        p = self.p
+        if self.up_since is not None:
+            self.account(self.env.now - self.up_since, kind)
+            self.up_since = None
+        if kind < engine.N_CAT:
+            self.unexpected += 1
+        manual = p.manual_s if self.rng.random() < p.manual_p[kind] else 0.0
+        request = None
+        if self.spares is not None and p.exclusion[kind]:
+            request = self.spares.get(1)  # asked at once, served first come, first served
+            self.env.process(self.repair())
+        stall = p.blocking_s if p.controlled[kind] else 0.0
+        return float(p.detect_s[kind]) + manual, request, stall + float(p.recovery_s[kind])
+
+    def repair(self) -> Generator[simpy.Event, Any, None]:
         yield self.env.timeout(self.p.repair_s)
         assert self.spares is not None
         yield self.spares.put(1)
 
-    def on_event(self, kind: int) -> list[tuple[str, float]]:
-        """Account the work at an interruption and return the downtime to serve."""
-        if self.phase == _RUN:
-            done = self.env.now - self.cycle_start
-            compute = self.p.interval_s if self.saving else done
-            if kind < engine.N_CAT:
-                self.lost += compute
-            else:
-                self.productive += compute
-        if kind < engine.N_CAT:
-            self.unexpected += 1
-        self.phase = _DOWN
-        return self.downtime(kind)
-
-    def run(self):  # type: ignore[no-untyped-def]
-        env, p = self.env, self.p
-        steps: list[tuple[str, float]] = [("t", p.startup_s)]
+    def run(self) -> Generator[simpy.Event, Any, None]:
+        env = self.env
+        before, request, after = self.p.startup_s, None, 0.0
         while True:
             try:
-                for what, seconds in steps:
-                    if what == "spare":
-                        yield self.request
-                    elif seconds > 0:
-                        yield env.timeout(seconds)
-                self.phase = _RUN
-                while True:
-                    self.saving, self.cycle_start = False, env.now
-                    yield env.timeout(p.interval_s)
-                    self.saving = True
-                    if p.blocking_s > 0:
-                        yield env.timeout(p.blocking_s)
-                    self.productive += p.interval_s
+                if before > 0:
+                    yield env.timeout(before)
+                if request is not None:
+                    yield request
+                if after > 0:
+                    yield env.timeout(after)
+                self.up_since = env.now
+                yield self.never
             except simpy.Interrupt as stop:
-                steps = self.on_event(stop.cause)
+                before, request, after = self.interruption(stop.cause)
 
     def finish(self) -> None:
         """At the window's end the compute in flight counts: the job goes on."""
-        if self.phase == _RUN:
-            done = self.env.now - self.cycle_start
-            self.productive += self.p.interval_s if self.saving else done
+        if self.up_since is not None:
+            self.account(self.p.duration_s - self.up_since, engine.END)
 
 
-def _arrivals(env, job, rng, rate, kinds, probs, gap):  # type: ignore[no-untyped-def]
+def _arrivals(
+    env: simpy.Environment,
+    job: _Job,
+    rng: np.random.Generator,
+    cum: np.ndarray,
+    gap: Callable[[], float],
+) -> Generator[simpy.Event, Any, None]:
+    """One interruption stream: wait a gap, interrupt the job with a kind drawn from `cum`."""
     while True:
         yield env.timeout(gap())
-        job.proc.interrupt(int(rng.choice(kinds, p=probs)))
+        kind = int(np.searchsorted(cum, rng.random(), side="right"))
+        job.proc.interrupt(min(kind, len(cum) - 1))  # cum[-1] may round to just below 1
 
 
-def run_trial(config: SimConfig, seed: int) -> dict[str, float]:
+def run_trial(config: SimConfig, seed: int, p: engine._Params | None = None) -> dict[str, float]:
     """One trial: ETTR, unexpected interruptions and lost work."""
-    p = engine.resolve(config)
+    p = engine.resolve(config) if p is None else p
     rng = np.random.default_rng(seed)
     env = simpy.Environment()
     job = _Job(env, p, rng)
     rate = p.rate_per_s.copy()
-    rate[engine.STRAGGLER] = 0.0
     unexpected = rate[: engine.N_CAT].sum()
-    kinds = np.arange(engine.N_KIND)
     if p.weibull_shape is not None and unexpected > 0:
         k = p.weibull_shape
-        scale = 1.0 / (unexpected * math.gamma(1.0 + 1.0 / k))
-        probs = np.where(kinds < engine.N_CAT, rate, 0.0) / unexpected
-        env.process(
-            _arrivals(env, job, rng, unexpected, kinds, probs, lambda: scale * rng.weibull(k))
-        )
+        scale = 1.0 / (unexpected * math.gamma(1.0 + 1.0 / k))  # mean gap 1 / rate
+        cum = np.cumsum(rate[: engine.N_CAT]) / unexpected
+        env.process(_arrivals(env, job, rng, cum, lambda: scale * rng.weibull(k)))
         rate[: engine.N_CAT] = 0.0
     total = rate.sum()
     if total > 0:
-        env.process(
-            _arrivals(env, job, rng, total, kinds, rate / total, lambda: rng.exponential(1 / total))
-        )
+        cum = np.cumsum(rate) / total
+        env.process(_arrivals(env, job, rng, cum, lambda: rng.exponential(1.0 / total)))
     env.run(until=p.duration_s)
     job.finish()
-    productive = job.productive * (1.0 - p.thermal_loss)
+    productive = job.work * (1.0 - p.thermal_loss)
     return {
         "ettr": productive / p.duration_s,
         "interruptions": float(job.unexpected),
@@ -143,5 +154,6 @@ def run_trial(config: SimConfig, seed: int) -> dict[str, float]:
 
 def run_trials(config: SimConfig, trials: int, seed: int = 12345) -> dict[str, np.ndarray]:
     """`trials` independent trials; arrays of ETTR, interruptions and lost work."""
-    rows = [run_trial(config, seed + i) for i in range(trials)]
+    p = engine.resolve(config)
+    rows = [run_trial(config, seed + i, p) for i in range(trials)]
     return {k: np.array([r[k] for r in rows]) for k in rows[0]}
