@@ -1,38 +1,43 @@
-"""Per-record cost of nonstop's event writer on the calling thread vs a naive synchronous logger.
+"""nonstop's event writer against the standard library's non-blocking logger: CPU per record.
 
-    .venv/bin/python benchmarks/run.py event-writer --quick --json   # 20,000 records
-    .venv/bin/python benchmarks/run.py event-writer --json           # 200,000 records
+    .venv/bin/python benchmarks/run.py event-writer --quick --json   # 20,000 records, 2 reps
+    .venv/bin/python benchmarks/run.py event-writer --json           # 200,000 records, 5 reps
 
-The same step-like records (step, start, end, five phase durations, loss, tokens, lr) go:
+The same step records (step, start, end, five phase durations, loss, tokens, lr, with the same
+envelope: schema version, run id, attempt, rank, host, monotonic and wall time, kind) go, one
+JSON line each, to a file in the same directory:
 
-- ours: `nonstop.events.EventWriter.emit("step", ...)`: the caller builds the record and puts it
-  on a bounded queue; a daemon thread serialises, writes and flushes in batches. Timed on the
-  calling thread only, in bursts of 1,000 records with `flush()` (untimed) between bursts, so
-  the queue (default size) never overflows and the writer thread competes for the GIL as it
-  does in training;
-- peer: what a naive logger does per record: `json.dumps` of the same record (with the same
-  envelope: run id, attempt, rank, host, times, kind) + `file.write` + `file.flush`, to a file
-  in the same directory.
+- ours: `nonstop.events.EventWriter.emit("step", ...)`: a bounded queue, a daemon thread that
+  serialises, writes and flushes in batches;
+- peer: `logging.handlers.QueueHandler` on a logger, `QueueListener` with a `FileHandler` whose
+  formatter writes the same JSON line (the standard library's non-blocking logging: the caller
+  builds and queues the record, the listener thread formats and writes it; FileHandler flushes
+  per record, as it always does).
 
-Also reported: the writer thread's own throughput to disk (`writer_records_per_s`: records
-emitted at once, fewer than the queue holds, divided by the time until flush() returns), the
-`dropped` count (0 expected: the default queue is not overloaded here) and `write_errors`.
-`ours` and `peer` are medians over 5 repeats, in microseconds per record.
+Both are driven identically: bursts of 1,000 records, then a wait (untimed on the caller) until
+the queue is drained, so that neither queue overflows and the writer thread competes for the
+GIL as in training. `ours` and `peer` are the process CPU time (time.process_time: every thread,
+the writer's and listener's included) per record, from the first record until the last is on
+disk, median of interleaved repetitions; `caller_us` is the calling thread's wall time per
+record. Also reported: the writer thread's throughput to disk, `dropped` and `write_errors`.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
+import logging
+import logging.handlers
+import os
+import queue
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import stats
 from nonstop.events import EventWriter, read_events
 
 BURST = 1000
-REPEATS = 5
 
 
 def payload(i: int) -> dict[str, Any]:
@@ -43,40 +48,81 @@ def payload(i: int) -> dict[str, Any]:
             "lr": 3e-4}  # fmt: skip
 
 
-def ours_us(folder: Path, n: int) -> dict[str, Any]:
-    """Caller-side µs per emit(), plus what the writer wrote and dropped."""
+def _drain(q: queue.Queue[Any], timeout_s: float = 60.0) -> None:
+    """Wait until every queued item is processed (both sides: the same poll as EventWriter's)."""
+    deadline = time.monotonic() + timeout_s
+    while q.unfinished_tasks and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def ours(folder: Path, n: int) -> dict[str, Any]:
+    """CPU and caller µs per emit(), plus what the writer wrote and dropped."""
     path = folder / "ours.jsonl"
     w = EventWriter(path, run_id="bench", attempt=0, rank=0, host="h", install_sigterm=False)
-    busy = 0.0
+    caller = 0.0
+    c0 = time.process_time()
     try:
         for b in range(0, n, BURST):
             t0 = time.perf_counter()
             for i in range(b, min(n, b + BURST)):
                 w.emit("step", **payload(i))
-            busy += time.perf_counter() - t0
-            w.flush(timeout_s=30.0)
+            caller += time.perf_counter() - t0
+            w.flush(timeout_s=60.0)
     finally:
-        w.close(timeout_s=30.0)
+        w.close(timeout_s=60.0)
+    cpu = time.process_time() - c0
     written = len(read_events(path)[0])
     path.unlink()
-    return {"us": busy / n * 1e6, "written": written, "dropped": w.dropped,
-            "write_errors": w.write_errors}  # fmt: skip
+    return {"cpu_us": cpu / n * 1e6, "caller_us": caller / n * 1e6, "written": written,
+            "dropped": w.dropped, "write_errors": w.write_errors}  # fmt: skip
 
 
-def peer_us(folder: Path, n: int) -> float:
-    """µs per record of json.dumps + write + flush on the calling thread."""
+class _JsonLine(logging.Formatter):
+    """The peer's record as the same JSON line (formatted on the listener's thread)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps(
+            {"schema_version": 1, "run_id": "bench", "attempt": 0, "rank": 0, "host": "h",
+             "mono": record.mono, "time": record.created, "kind": record.msg,
+             "payload": record.payload},  # type: ignore[attr-defined]
+            separators=(",", ":"), allow_nan=False,
+        )  # fmt: skip
+
+
+def peer(folder: Path, n: int) -> dict[str, Any]:
+    """CPU and caller µs per record through QueueHandler -> QueueListener -> FileHandler."""
     path = folder / "peer.jsonl"
-    with open(path, "a") as f:
-        t0 = time.perf_counter()
-        for i in range(n):
-            record = {"schema_version": 1, "run_id": "bench", "attempt": 0, "rank": 0,
-                      "host": "h", "mono": time.monotonic(), "time": time.time(),
-                      "kind": "step", "payload": payload(i)}  # fmt: skip
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
-            f.flush()
-        dt = time.perf_counter() - t0
+    q: queue.Queue[Any] = queue.Queue()
+    fh = logging.FileHandler(path, encoding="utf-8")
+    fh.setFormatter(_JsonLine())
+    listener = logging.handlers.QueueListener(q, fh)
+    log = logging.getLogger(f"nonstop.bench.peer.{id(q)}")
+    log.propagate, log.level = False, logging.INFO
+    qh = logging.handlers.QueueHandler(q)
+    log.addHandler(qh)
+    caller = 0.0
+    c0 = time.process_time()
+    listener.start()
+    try:
+        for b in range(0, n, BURST):
+            t0 = time.perf_counter()
+            for i in range(b, min(n, b + BURST)):
+                log.info("step", extra={"payload": payload(i), "mono": time.monotonic()})
+            caller += time.perf_counter() - t0
+            _drain(q)
+    finally:
+        listener.stop()
+        fh.close()
+        log.removeHandler(qh)
+    cpu = time.process_time() - c0
+    written = _lines(path)
     path.unlink()
-    return dt / n * 1e6
+    return {"cpu_us": cpu / n * 1e6, "caller_us": caller / n * 1e6, "written": written}
 
 
 def writer_throughput(folder: Path, n: int) -> dict[str, Any]:
@@ -96,39 +142,42 @@ def writer_throughput(folder: Path, n: int) -> dict[str, Any]:
     return {"records_per_s": n / dt, "records": n, "written": written, "dropped": w.dropped}
 
 
-def summarize(ours: list[dict[str, Any]], peer: list[float], thr: dict[str, Any],
-              n: int) -> dict[str, Any]:  # fmt: skip
-    o = statistics.median(r["us"] for r in ours)
-    p = statistics.median(peer)
-    return {
-        "name": "event-writer",
-        "ours": o,
-        "peer": p,
-        "peer_name": "json.dumps + write + flush per record",
-        "ratio": o / p,
-        "unit": "µs per record on the calling thread",
-        "better": "lower",
-        "records": n,
-        "repeats": len(ours),
-        "writer_records_per_s": thr["records_per_s"],
-        "dropped": sum(r["dropped"] for r in ours) + thr["dropped"],
-        "write_errors": sum(r["write_errors"] for r in ours),
-        "all_written": all(r["written"] == n for r in ours) and thr["written"] == thr["records"],
-        "ours_runs_us": [r["us"] for r in ours],
-        "peer_runs_us": peer,
-    }
+def summarize(
+    o: list[dict[str, Any]], p: list[dict[str, Any]], thr: dict[str, Any], n: int
+) -> dict[str, Any]:
+    caller = stats.summarize(
+        [r["caller_us"] for r in o], [r["caller_us"] for r in p], name="caller", unit="µs",
+        peer_name="", better="lower", paired=True,
+    )  # fmt: skip
+    return stats.summarize(
+        [r["cpu_us"] for r in o],
+        [r["cpu_us"] for r in p],
+        name="event-writer",
+        unit="µs CPU per record (all threads)",
+        peer_name="logging QueueHandler + QueueListener + FileHandler (JSON lines)",
+        better="lower",
+        paired=True,
+        records=n,
+        caller_us={k: caller[k] for k in ("ours", "peer", "ratio", "spread")},
+        writer_records_per_s=thr["records_per_s"],
+        dropped=sum(r["dropped"] for r in o) + thr["dropped"],
+        write_errors=sum(r["write_errors"] for r in o),
+        all_written=all(r["written"] == n for r in o + p) and thr["written"] == thr["records"],
+        load=os.getloadavg(),
+    )
 
 
 def run(quick: bool) -> dict[str, Any]:
     n = 20_000 if quick else 200_000
     with tempfile.TemporaryDirectory(prefix="nonstop-bench-events-") as d:
         folder = Path(d)
-        ours, peer = [], []
-        for _ in range(REPEATS):  # alternated: drift falls on both alike
-            ours.append(ours_us(folder, n))
-            peer.append(peer_us(folder, n))
+        ours(folder, 2000), peer(folder, 2000)  # warm-up, discarded
+        o, p = [], []
+        for _ in range(stats.reps(quick)):  # interleaved: drift falls on both alike
+            o.append(ours(folder, n))
+            p.append(peer(folder, n))
         thr = writer_throughput(folder, n)
-    return summarize(ours, peer, thr, n)
+    return summarize(o, p, thr, n)
 
 
 if __name__ == "__main__":
