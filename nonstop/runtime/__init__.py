@@ -129,7 +129,7 @@ class Runtime:
         """Lifecycle phases this process has emitted (the bootstrap adds `finished` once)."""
         self.stop_at: int | None = None
         """Set (by the bootstrap's watcher) when this rank reads a planned stop: the step the
-        agent saw last when it planned (see nonstop.supervisor.control, planned_stop_due)."""
+        agent saw last when it planned (see nonstop.supervisor.planned_stop, planned_stop_due)."""
         # live settings (`nonstop ctl`), applied by the bootstrap's watcher thread
         self.phase_timing = True
         self.fr_stacks = True

@@ -40,8 +40,8 @@ from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import bootstrap
-from nonstop.supervisor.control import StopPlan
-from nonstop.supervisor.ctl import LiveSettings, describe
+from nonstop.supervisor.planned_stop import StopPlan
+from nonstop.supervisor.live_settings import LiveSettings, describe
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
@@ -566,7 +566,7 @@ class NonstopAgent(LocalElasticAgent):
             print(f"nonstop run: rank {rank} is a straggler (scores below "
                   f"{self.stragglers.threshold})", flush=True)  # fmt: skip
 
-    # -- planned interruptions (nonstop.supervisor.control) ------------------------------------
+    # -- planned interruptions (nonstop.supervisor.planned_stop) ------------------------------------
 
     def on_signal(self, signum: int, frame: Any) -> None:
         """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption (Slurm's --signal, a
@@ -583,7 +583,7 @@ class NonstopAgent(LocalElasticAgent):
         close = getattr(ctx, "_close", None)
         if close is None:
             return
-        from nonstop.supervisor.control import mark_teardown
+        from nonstop.supervisor.planned_stop import mark_teardown
 
         root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
 
@@ -619,7 +619,7 @@ class NonstopAgent(LocalElasticAgent):
         # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
         if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen("stop_signal"):
             return "preempt", None, "SIGTERM to the ranks", "signal-ranks"
-        from nonstop.supervisor.control import pending_requests
+        from nonstop.supervisor.planned_stop import pending_requests
 
         reqs = pending_requests(self.cfg.run_dir.root, self._done_requests)
         if reqs:
@@ -670,7 +670,7 @@ class NonstopAgent(LocalElasticAgent):
         ASK_WAIT_S first (a restarted attempt may still be loading), then stops without a
         checkpoint of ours, which loses nothing a checkpoint would have kept: no step of this
         attempt was done, or the script never asks (it resumes from its own checkpoints)."""
-        from nonstop.supervisor.control import StopPlan, claim_stop, read_stop, sigterm_grace_s
+        from nonstop.supervisor.planned_stop import StopPlan, claim_stop, read_stop, sigterm_grace_s
 
         root = self.cfg.run_dir.root
         if self.stop_plan is None:

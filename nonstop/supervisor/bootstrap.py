@@ -38,7 +38,7 @@ from typing import Any
 from nonstop import rundir
 from nonstop.faults import install_main_thread_delivery
 from nonstop.runtime import Runtime
-from nonstop.supervisor.ctl import LiveSettings
+from nonstop.supervisor.live_settings import LiveSettings
 
 ENV_MERGE_STDERR = "NONSTOP_MERGE_STDERR"
 FR_ENTRIES = "2000"
@@ -225,7 +225,7 @@ class Watcher(threading.Thread):
         if self.settings is not None:
             self.apply_settings()
         if self.rt.stop_at is None and self.rt.run_dir is not None:
-            from nonstop.supervisor.control import read_stop
+            from nonstop.supervisor.planned_stop import read_stop
 
             plan = read_stop(self.rt.run_dir, self.rt.attempt)
             if plan is not None:
@@ -265,7 +265,7 @@ class SigtermHandler:
         self.rt = rt
 
     def __call__(self, signum: int, frame: Any) -> None:
-        from nonstop.supervisor.control import teardown_path
+        from nonstop.supervisor.planned_stop import teardown_path
 
         rt = self.rt
         assert rt.run_dir is not None

@@ -35,7 +35,7 @@ from typing import Any
 from nonstop import rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
-from nonstop.supervisor.ctl import parse_hang_timeout
+from nonstop.supervisor.live_settings import parse_hang_timeout
 
 DEFAULT_MAX_RESTARTS = 3
 
@@ -273,7 +273,7 @@ def _create_run_dir(root: Path) -> rundir.RunDir:
 
 
 def main(argv: list[str]) -> int:
-    from nonstop.supervisor.control import catch_early_signals
+    from nonstop.supervisor.planned_stop import catch_early_signals
 
     catch_early_signals()  # a scheduler's warning during the imports is not lost (launch.py)
     parser = build_parser()

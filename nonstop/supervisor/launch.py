@@ -216,7 +216,7 @@ def launch(
     try:
         if live is not None:
             live.start()
-        from nonstop.supervisor.control import early_signal
+        from nonstop.supervisor.planned_stop import early_signal
 
         agent.signal_received = early_signal()  # one that came while nonstop run started
         while True:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import math
 
-from conftest import bounded
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop.errors import UserError
-from nonstop.supervisor import control, ctl
+from nonstop.supervisor import live_settings as ctl
+from nonstop.supervisor import planned_stop as control
 
 SETTINGS = settings(max_examples=150, deadline=None)
 json_values = st.recursive(

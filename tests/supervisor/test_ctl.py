@@ -13,7 +13,7 @@ from conftest import TINY, last_step, rows
 from nonstop import cli, rundir
 from nonstop.errors import UserError
 from nonstop.events import read_events
-from nonstop.supervisor import ctl
+from nonstop.supervisor import live_settings as ctl
 
 
 def test_assignments_are_checked_with_clear_messages():

@@ -11,14 +11,14 @@ import sys
 
 import pytest
 
-from nonstop.supervisor import control
+from nonstop.supervisor import planned_stop as control
 
 RANK = r"""
 import os, signal, sys, time
 from pathlib import Path
 from nonstop.runtime import Runtime
 from nonstop.supervisor.bootstrap import SigtermHandler
-from nonstop.supervisor.control import mark_teardown
+from nonstop.supervisor.planned_stop import mark_teardown
 
 run_dir, mode = Path(sys.argv[1]), sys.argv[2]
 rt = Runtime(run_dir=run_dir, run_id="t", attempt=3, rank=0, world_size=1, host="node-a")

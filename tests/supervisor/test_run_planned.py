@@ -13,7 +13,7 @@ import pytest
 from conftest import TINY, last_step, rows
 
 from nonstop.ledger import summarize_run
-from nonstop.supervisor.control import write_request
+from nonstop.supervisor.planned_stop import write_request
 
 pytestmark = pytest.mark.slow
 
