@@ -4,9 +4,9 @@ SystemExit(2)), never another exception and never a hang."""
 from __future__ import annotations
 
 import pytest
-from conftest import bounded
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop import cli
 

@@ -7,9 +7,9 @@ import dataclasses
 import math
 
 import pytest
-from conftest import bounded
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop import faults
 from nonstop.checkpoint.config import CheckpointConfig, mtbi_from_env, parse_interval

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import warnings
 
-from conftest import bounded, digest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded, digest
 
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.events.schema import KINDS, Event

@@ -7,9 +7,9 @@ import json
 import pickle
 
 import pytest
-from conftest import bounded
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop.diagnose.frdump import DumpError, load_dump
 from nonstop.diagnose.synth import make_dump

@@ -5,9 +5,9 @@ one)."""
 
 from __future__ import annotations
 
-from conftest import bounded
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop import faults
 from nonstop.errors import UserError

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-from conftest import bounded
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded
 
 from nonstop.diagnose import kernel_log as kl
 

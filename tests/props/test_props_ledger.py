@@ -7,9 +7,9 @@ import json
 import warnings
 
 import pytest
-from conftest import bounded, digest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded, digest
 
 from nonstop import cli
 from nonstop.errors import UserError

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import bounded, digest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.bounded import bounded, digest
 
 from nonstop import cli, taxonomy
 from nonstop.diagnose.signatures import BY_ID

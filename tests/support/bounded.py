@@ -1,4 +1,4 @@
-"""Helpers for the property tests: a per-example time bound that turns a hang into a failure."""
+"""For the property tests: a per-example time bound that turns a hang into a failure."""
 
 from __future__ import annotations
 

@@ -1,0 +1,45 @@
+"""Reading a run directory in tests: the ledger (SQLite) and the ranks' event files."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+
+def rows(run_dir: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one query against the run's ledger.db."""
+    conn = sqlite3.connect(run_dir / "ledger.db")
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def rank_events(run_dir: Path, rank: int = 0, attempt: int = 0) -> list[Any]:
+    """A rank's events in one attempt, as read so far ([] before the file exists)."""
+    from nonstop.events import read_events
+
+    path = run_dir / "events" / f"attempt-{attempt}" / f"rank-{rank}.jsonl"
+    if not path.exists():
+        return []
+    events, _ = read_events(path)
+    return events
+
+
+def last_step(run_dir: Path, attempt: int = 0) -> int:
+    """The newest step rank 0 has reported in an attempt (-1 before any)."""
+    steps = (e.payload["step"] for e in rank_events(run_dir, 0, attempt) if e.kind == "step")
+    return max(steps, default=-1)
+
+
+def pid_of(run_dir: Path, rank: int, attempt: int = 0, timeout_s: float = 120) -> int:
+    """The pid a rank reports in its attempt_start lifecycle event, once it has."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for e in rank_events(run_dir, rank, attempt):
+            if e.kind == "lifecycle" and e.payload.get("pid"):
+                return int(e.payload["pid"])
+        time.sleep(0.2)
+    raise AssertionError(f"rank {rank} never reported its pid")
