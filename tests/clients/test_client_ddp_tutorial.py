@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import nonstop, torchrun
+from support.clients import nonstop, torchrun
 
 EPOCHS = 3
 PER_EPOCH = r"\[rank\d\] Epoch \d \| steps 8 \| loss [\d.]+"

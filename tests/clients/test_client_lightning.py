@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import nonstop, torchrun
+from support.clients import nonstop, torchrun
 
 pytest.importorskip("lightning")
 

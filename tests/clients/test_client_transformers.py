@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import Ran, nonstop, torchrun
+from support.clients import Ran, nonstop, torchrun
 
 pytest.importorskip("transformers")
 pytest.importorskip("accelerate")
