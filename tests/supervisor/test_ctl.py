@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import TINY, last_step, rows
+from support import TINY, last_step, rows
 
 from nonstop import cli, rundir
 from nonstop.errors import UserError

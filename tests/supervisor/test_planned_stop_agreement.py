@@ -8,7 +8,7 @@ early ones exited, the late one waited in a collective for the whole grace perio
 import subprocess
 import sys
 
-from conftest import free_port
+from support import free_port
 
 SCRIPT = r"""
 import os, sys

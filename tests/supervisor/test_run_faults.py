@@ -1,10 +1,9 @@
 """nonstop run against real processes and real signals: crash, hangs, deterministic bugs."""
 
 import json
-import textwrap
 
 import pytest
-from conftest import TINY, nonstop_run, rows
+from support import TINY, nonstop_run, rows, unmodified, write_script
 
 pytestmark = pytest.mark.slow
 
@@ -66,22 +65,8 @@ def test_repeated_exception_stops_without_a_restart_loop(run_dir):
     assert cats == {"user_code_error"}
 
 
-UNMODIFIED = textwrap.dedent(
-    """
-    import time, torch, torch.distributed as dist
-    dist.init_process_group("gloo")
-    x = torch.ones(8)
-    for i in range(400):
-        dist.all_reduce(x)
-        time.sleep(0.05)
-    dist.destroy_process_group()
-    """
-)
-
-
 def test_unmodified_script_hang_from_collective_progress(run_dir, tmp_path):
-    script = tmp_path / "plain.py"
-    script.write_text(UNMODIFIED)
+    script = write_script(tmp_path, unmodified(400))
     r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--max-restarts", "0",
                      "--hang-timeout", "3", "--no-self-test",
                      "--inject", "hang@after=5,rank=1", str(script)], timeout=120)  # fmt: skip
@@ -112,7 +97,7 @@ def test_metrics_endpoint_of_a_running_job_is_scraped(run_dir):
     import time
     import urllib.request
 
-    from conftest import free_port
+    from support import free_port
 
     port = free_port()
     cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",

@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import nonstop_run, rows
+from support import nonstop_run, rows
 
 pytestmark = pytest.mark.slow
 

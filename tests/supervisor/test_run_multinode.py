@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import TINY, free_port, rows
+from support import TINY, free_port, rows
 
 pytestmark = pytest.mark.slow
 

@@ -10,7 +10,7 @@ import time
 
 import psutil
 import pytest
-from conftest import TINY, last_step, rows
+from support import TINY, last_step, rows
 
 from nonstop.ledger import summarize_run
 from nonstop.supervisor.planned_stop import write_request

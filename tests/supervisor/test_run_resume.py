@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from conftest import TINY, last_step, rows
+from support import TINY, last_step, rows
 
 pytestmark = pytest.mark.slow
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import nonstop_run, rows
+from support import nonstop_run, rows
 
 pytestmark = pytest.mark.slow
 

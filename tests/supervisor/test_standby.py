@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 import torch
-from conftest import TINY, nonstop_run, rows
+from support import TINY, nonstop_run, rows
 
 from nonstop.supervisor.standby import script_imports
 
