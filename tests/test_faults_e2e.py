@@ -7,42 +7,17 @@ and the rank says why.
 
 from __future__ import annotations
 
-import os
-import sqlite3
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
+from support import nonstop_run, rows, unmodified, write_script
 
 pytestmark = pytest.mark.slow
-
-UNMODIFIED = textwrap.dedent(
-    """
-    import time, torch, torch.distributed as dist
-    dist.init_process_group("gloo")
-    x = torch.ones(8)
-    for i in range(160):
-        dist.all_reduce(x)
-        time.sleep(0.05)
-    dist.destroy_process_group()
-    """
-)
-
-
-def rows(run_dir: Path, sql: str) -> list[tuple]:
-    conn = sqlite3.connect(run_dir / "ledger.db")
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 @pytest.mark.timeout(420)
 def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
-    script = tmp_path / "plain.py"
-    script.write_text(UNMODIFIED)
+    script = write_script(tmp_path, unmodified(160))
     run_dir = tmp_path / "run"
     inject = [
         "hang@after=3,rank=0,how=sleep",  # attempt 0: the main thread sleeps forever
@@ -52,12 +27,9 @@ def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
         "crash@step=2,rank=0,attempt=3",  # no steps in this script: never fires, says why
         "diskfull@after=1,rank=1,attempt=3",  # nothing saves through nonstop: never fires
     ]
-    env = dict(os.environ)
-    env.pop("NONSTOP_FAULTS", None)
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(run_dir), "--hang-timeout", "4", "--no-self-test",
-           "--max-restarts", "5", *[x for s in inject for x in ("--inject", s)], str(script)]  # fmt: skip
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=400, env=env)
+    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--hang-timeout", "4",
+                     "--no-self-test", "--max-restarts", "5",
+                     *[x for s in inject for x in ("--inject", s)], str(script)], timeout=400)  # fmt: skip
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     # the injector's log, as ingested: exactly the faults that happened, once each
     logged = rows(run_dir, "SELECT attempt, rank, message FROM errors "
@@ -109,12 +81,9 @@ def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_pat
     script = tmp_path / "own_loop.py"  # not the demo workload: its own training loop
     script.write_text(OWN_LOOP)
     run_dir = tmp_path / "run"
-    env = dict(os.environ)
-    env.pop("NONSTOP_FAULTS", None)
     spec = "diskfull@step=3,rank=0,to=7"
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "1",
-           "--run-dir", str(run_dir), "--inject", spec, str(script)]  # fmt: skip
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=280, env=env)
+    r = nonstop_run(["--nproc-per-node", "1", "--run-dir", str(run_dir), "--inject", spec,
+                     str(script)], timeout=280)  # fmt: skip
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     saves = rows(run_dir, "SELECT step, phase, error FROM checkpoints ORDER BY step, phase")
     failed = [s for s, phase, err in saves if phase == "failed" and "No space" in (err or "")]

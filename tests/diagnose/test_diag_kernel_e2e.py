@@ -12,74 +12,28 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from support import finish, pid_of, rows, start, unmodified
 
 from nonstop.diagnose import kernel_log
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
-PLAIN = textwrap.dedent(
-    """
-    import time, torch, torch.distributed as dist
-    dist.init_process_group("gloo")
-    x = torch.ones(8)
-    for i in range(1200):
-        dist.all_reduce(x)
-        time.sleep(0.05)
-    dist.destroy_process_group()
-    """
-)
+PLAIN = unmodified(1200)
 EXIT_EXCLUDE = 93
 
 
 def _start(run_dir: Path, script: Path, klog: Path, *extra: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, NONSTOP_KERNEL_LOG=str(klog), NONSTOP_HOST="node-k")
-    env.pop("NONSTOP_FAULTS", None)
-    return subprocess.Popen(
-        [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-         "--run-dir", str(run_dir), "--no-self-test", *extra, str(script)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )  # fmt: skip
-
-
-def _pid_of(run_dir: Path, rank: int, timeout_s: float = 120) -> int:
-    """The pid a rank reports in its attempt_start lifecycle event."""
-    from nonstop.events import read_events
-
-    path = run_dir / "events" / "attempt-0" / f"rank-{rank}.jsonl"
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if path.exists():
-            events, _ = read_events(path)
-            for e in events:
-                if e.kind == "lifecycle" and e.payload.get("pid"):
-                    return int(e.payload["pid"])
-        time.sleep(0.2)
-    raise AssertionError(f"rank {rank} never reported its pid")
+    env = {"NONSTOP_KERNEL_LOG": str(klog), "NONSTOP_HOST": "node-k"}
+    return start(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--no-self-test", *extra,
+                  str(script)], env=env)  # fmt: skip
 
 
 def _failures(run_dir: Path) -> list[tuple]:
-    import sqlite3
-
-    con = sqlite3.connect(run_dir / "ledger.db")
-    try:
-        return con.execute("SELECT rank, category, action, root_cause FROM failures").fetchall()
-    finally:
-        con.close()
-
-
-def _finish(p: subprocess.Popen[str], timeout_s: float = 180) -> tuple[int, str]:
-    try:
-        out, _ = p.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, _ = p.communicate()
-    return p.returncode, out
+    return rows(run_dir, "SELECT rank, category, action, root_cause FROM failures")
 
 
 def test_xid79_in_the_kernel_log_for_a_ranks_pid_then_its_death_excludes_the_node(
@@ -88,7 +42,7 @@ def test_xid79_in_the_kernel_log_for_a_ranks_pid_then_its_death_excludes_the_nod
     script, run_dir, klog = tmp_path / "plain.py", tmp_path / "run", tmp_path / "kern.log"
     script.write_text(PLAIN)
     p = _start(run_dir, script, klog)
-    pid = _pid_of(run_dir, 1)
+    pid = pid_of(run_dir, 1)
     time.sleep(1.0)  # the agent's first kernel-log read of the attempt has happened
     # what NVIDIA's driver prints when a GPU falls off the bus, for this process
     text = (f"NVRM: Xid (PCI:0000:3b:00): 79, pid={pid}, name=python3, GPU has fallen off the "
@@ -97,7 +51,7 @@ def test_xid79_in_the_kernel_log_for_a_ranks_pid_then_its_death_excludes_the_nod
     if where == "file":
         kernel_log.write_file_line(klog, text)
     os.kill(pid, signal.SIGKILL)
-    code, out = _finish(p)
+    code, out = finish(p)
     assert code == EXIT_EXCLUDE, out[-3000:]
     assert "excluding node node-k" in out
     roots = [f for f in _failures(run_dir) if f[3] == 1]
@@ -115,14 +69,14 @@ def test_an_xid_for_another_process_is_not_our_evidence(tmp_path: Path) -> None:
     script, run_dir, klog = tmp_path / "plain.py", tmp_path / "run", tmp_path / "kern.log"
     script.write_text(PLAIN)
     p = _start(run_dir, script, klog, "--max-restarts", "0")
-    pid = _pid_of(run_dir, 1)
+    pid = pid_of(run_dir, 1)
     time.sleep(1.0)
     other = os.getpid()  # the test's own process: alive, and not a rank
     text = f"NVRM: Xid (PCI:0000:3c:00): 79, pid={other}, name=python3, GPU has fallen off the bus."
     if not kernel_log.write_kmsg(text + " (written by nonstop's test suite)"):
         kernel_log.write_file_line(klog, text)
     os.kill(pid, signal.SIGKILL)
-    code, out = _finish(p)
+    code, out = finish(p)
     assert code != EXIT_EXCLUDE, out[-3000:]
     roots = [f for f in _failures(run_dir) if f[3] == 1]
     assert [(r, c, a) for r, c, a, _ in roots] == [(1, "unknown", "restart")], roots
@@ -136,7 +90,7 @@ def test_injected_xid_goes_to_the_kernel_log_not_the_ranks_log(tmp_path: Path) -
     script, run_dir, klog = tmp_path / "plain.py", tmp_path / "run", tmp_path / "kern.log"
     script.write_text(PLAIN)
     p = _start(run_dir, script, klog, "--inject", "crash@after=4,rank=1,xid=79")
-    code, out = _finish(p)
+    code, out = finish(p)
     assert code == EXIT_EXCLUDE, out[-3000:]
     roots = [f for f in _failures(run_dir) if f[3] == 1]
     assert roots == [(1, "faulty_gpu", "exclude_node", 1)], roots
