@@ -17,7 +17,9 @@ there is one):
 
 `ours` is the guards' per-step cost at the defaults (decide + allreduce + fingerprint / K),
 `peer` the demo's step time, `ratio` their quotient. `k_for_0.1pct` is the smallest K at which
-the fingerprint costs at most 0.1% of a step (the default K is chosen from it).
+the fingerprint costs at most 0.1% of a step (the default K is chosen from it). Each of 5
+repetitions (2 with --quick) measures every piece again; `ours`/`peer` are the medians and
+`spread` their ranges, with a bootstrap interval of the paired ratio (benchmarks/stats.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import stats
 
 
 def _median_s(fn: Any, n: int, sync: Any = None) -> float:
@@ -71,13 +75,14 @@ def _allreduce_worker(rank: int, port: int, n: int, out: Any) -> None:
             t0 = time.perf_counter()
             dist.all_reduce(t)
             times.append(time.perf_counter() - t0)
-        res[name] = statistics.median(times)
+        res[name] = times
     if rank == 0:
         out.put(res)
     dist.destroy_process_group()
 
 
-def allreduce_s(n: int) -> dict[str, float]:
+def allreduce_s(n: int) -> dict[str, list[float]]:
+    """n timed all-reduces of each kind on 2 gloo ranks (seconds, in order)."""
     import torch.multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -126,12 +131,31 @@ def run(quick: bool = False) -> dict[str, Any]:
 
     for _ in range(3):
         step()
-    step_s = _median_s(step, reps, sync)
     params = list(model.parameters())
     n_params = sum(p.numel() for p in params)
+    guards = Guards(defaults)
+    for s in range(defaults.window):
+        guards.decide(s, [make_row(loss=3.0 + 0.01 * (s % 7), grad_norm=1.0)] * 2)
+    rows = [make_row(loss=3.0, grad_norm=1.0)] * 2
 
-    fp_s = _median_s(lambda: fingerprint(params), reps * 5, sync)
-    plain_s = _median_s(lambda: [p.sum() for p in params] and None, reps * 5, sync)
+    n_reps = stats.reps(quick)
+    per_ar = 50 if quick else 200
+    ar = allreduce_s(per_ar * n_reps)  # one pair of ranks; its samples split into the reps
+    # each repetition measures every piece again; ours and peer of one repetition are a pair
+    ours, peer, pieces = [], [], []
+    for r in range(n_reps):
+        step_s = _median_s(step, reps, sync)
+        fp_s = _median_s(lambda: fingerprint(params), reps * 5, sync)
+        plain_s = _median_s(lambda: [p.sum() for p in params] and None, reps * 5, sync)
+        decide_s = _median_s(lambda: guards.decide(10_000, rows), 2000)
+        ar_s = statistics.median(ar["vector"][r * per_ar : (r + 1) * per_ar])
+        one_s = statistics.median(ar["one"][r * per_ar : (r + 1) * per_ar])
+        ours.append((decide_s + ar_s + fp_s / k) * 1e3)
+        peer.append(step_s * 1e3)
+        pieces.append((decide_s, ar_s, one_s, fp_s, plain_s, step_s))
+    decide_s, ar_s, one_s, fp_s, plain_s, step_s = (
+        statistics.median(col) for col in zip(*pieces, strict=True)
+    )
 
     # a larger parameter set: bytes per second of the fingerprint vs the plain read
     big_n = (64 if quick else 256) * 2**20 if not cuda else 2**30  # elements
@@ -142,29 +166,19 @@ def run(quick: bool = False) -> dict[str, Any]:
     big_plain_s = _median_s(lambda: [t.sum() for t in big] and None, 3 if quick else 7, sync)
     big.clear()
 
-    guards = Guards(defaults)
-    for s in range(defaults.window):
-        guards.decide(s, [make_row(loss=3.0 + 0.01 * (s % 7), grad_norm=1.0)] * 2)
-    rows = [make_row(loss=3.0, grad_norm=1.0)] * 2
-    decide_s = _median_s(lambda: guards.decide(10_000, rows), 2000)
-
-    ar = allreduce_s(100 if quick else 500)
-    per_step = decide_s + ar["vector"] + fp_s / k
     k_needed = max(1, math.ceil(fp_s / (0.001 * step_s)))
+    out = stats.summarize(
+        ours, peer, name="guards", unit="ms/step", better="lower", paired=True,
+        peer_name="the demo's step (default model, batch 8x128)",
+    )  # fmt: skip
     return {
-        "name": "guards",
-        "ours": round(per_step * 1e3, 4),
-        "peer": round(step_s * 1e3, 3),
-        "peer_name": "the demo's step (default model, batch 8x128)",
-        "ratio": round(per_step / step_s, 5),
-        "unit": "ms/step",
-        "better": "lower",
+        **out,
         "device": "cuda" if cuda else "cpu",
         "params": n_params,
         "fingerprint_every": k,
         "decide_ms": round(decide_s * 1e3, 4),
-        "allreduce_ms": round(ar["vector"] * 1e3, 4),
-        "allreduce_one_int_ms": round(ar["one"] * 1e3, 4),
+        "allreduce_ms": round(ar_s * 1e3, 4),
+        "allreduce_one_int_ms": round(one_s * 1e3, 4),
         "fingerprint_ms": round(fp_s * 1e3, 4),
         "plain_sum_ms": round(plain_s * 1e3, 4),
         "fingerprint_gb_s": round(big_bytes / big_fp_s / 1e9, 2),
