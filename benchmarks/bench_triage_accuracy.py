@@ -26,6 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
+
 from nonstop.diagnose import triage
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "corpus" / "real"
@@ -68,6 +70,7 @@ def evaluate(split: str) -> dict[str, Any]:
         "category_accuracy": round(cat_ok / n, 4), "action_accuracy": round(act_ok / n, 4),
         "confusion": dict(confusion.most_common()), "wrong_exclude_node": wrong_exclude,
         "matrix": dict(sorted(matrix.items())), "action_matrix": dict(sorted(actions.items())),
+        "correct": [int(v.category == r["category"]) for r, v in results],
         "misses": [{"id": r["id"], "true": r["category"], "got": v.category,
                     "confidence": round(v.confidence, 2)}
                    for r, v in results if v.category != r["category"]],
@@ -80,7 +83,20 @@ def run(quick: bool) -> dict[str, Any]:
     peer = sum(r["category"] == base for r in held) / len(held)
     h = evaluate("heldout")
     t = evaluate("tuning")
+    ours_ok = np.asarray(h.pop("correct"), dtype=float)
+    peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
+    t.pop("correct")
+    # triage is deterministic: repeating it gives the same answers, so the spread that matters
+    # is the sampling of the excerpts: a 95% bootstrap interval over the held-out set (the same
+    # resampled excerpts for ours, the peer and their ratio)
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, len(held), size=(2000, len(held)))
+    o, p_ = ours_ok[idx].mean(axis=1), peer_ok[idx].mean(axis=1)
+    ci = lambda x: [round(float(v), 4) for v in np.quantile(x, [0.025, 0.975])]  # noqa: E731
     return {
+        "reps": 1,
+        "spread": {"ours": ci(o), "peer": ci(p_), "ratio": ci(o / np.maximum(p_, 1e-9)),
+                   "method": "95% bootstrap over the held-out excerpts (deterministic: 1 rep)"},
         "name": "triage-accuracy",
         "ours": h["category_accuracy"],
         "peer": round(peer, 4),
