@@ -110,7 +110,12 @@ def flatness(samples: list[tuple[float, int, int, int]], fault_times: list[float
         segments.append({
             "pid": pid, "samples": len(rows), "span_s": round(rows[-1][0] - t0, 1),
             "faults_in_window": faults, "rss_first_mb": round(first_mb, 1),
-            "rss_last_mb": round(last_mb, 1), "rss_max_mb": round(max(r[1] for r in rows) / 2**20, 1),
+            "rss_last_mb": round(last_mb, 1),
+            "rss_first_range_mb": [round(min(r[1] for r in head) / 2**20, 1),
+                                   round(max(r[1] for r in head) / 2**20, 1)],
+            "rss_last_range_mb": [round(min(r[1] for r in tail) / 2**20, 1),
+                                  round(max(r[1] for r in tail) / 2**20, 1)],
+            "rss_max_mb": round(max(r[1] for r in rows) / 2**20, 1),
             "rss_slope_mb_per_h": round(_slope(xs, [r[1] / 2**20 for r in trend]), 2),
             "fds_first": sorted(r[2] for r in head)[len(head) // 2],
             "fds_last": sorted(r[2] for r in tail)[len(tail) // 2],
@@ -184,6 +189,14 @@ def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
         "requeues": r["requeues"], "orphans": r["orphans"], "steps": s.steps,
         "wall_s": round(time.monotonic() - t0, 1), "work_dir": str(root),
     }  # fmt: skip
+    # a soak is one long run (30 min at full length), not repeated: its spread is that of the
+    # RSS samples its figures are medians of (5 after warm-up, 5 at the end)
+    out["reps"] = 1
+    out["spread"] = {
+        "ours": longest.get("rss_last_range_mb", []),
+        "peer": longest.get("rss_first_range_mb", []),
+        "method": "range of the 5 RSS samples each figure is the median of; 1 run",
+    }
     peer = out["peer"]
     out["ratio"] = out["ours"] / peer if peer and peer == peer else float("nan")
     (root / "soak.json").write_text(json.dumps({**out, "evaluation": r}, indent=1, default=str))
