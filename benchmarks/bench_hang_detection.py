@@ -1,29 +1,49 @@
-"""Hang to detection: `nonstop run` against plain torchrun, same script and the same hang.
+"""Hang to detection: `nonstop run` against torchrun armed with a process-group timeout and torch's
+elastic timer at nonstop's floor, same script, same hangs; plus slow phases that are not hangs.
 
-    .venv/bin/python benchmarks/run.py hang-detection --quick --json   # 20 s budget
-    .venv/bin/python benchmarks/run.py hang-detection --json           # 60 s budget
+    .venv/bin/python benchmarks/run.py hang-detection --quick --json   # 1 rep, 1 kind (< 60 s)
+    .venv/bin/python benchmarks/run.py hang-detection --json           # 4 kinds x 5 reps + 3 pauses
 
-Rank 1 of the demo workload (2 ranks, gloo on CPU) stops itself with SIGSTOP at the start of
-step N (`hang@step=N,rank=1`, through `--inject` for nonstop and `NONSTOP_FAULTS` for torchrun,
-which also gets NONSTOP_RUN_DIR so the same events are written). Rank 0 then waits in DDP's next
-collective.
+Both sides run benchmarks/hang_workload.py (2 ranks, gloo on CPU, steps reported with
+nonstop.runtime). The hangs, all on rank 1:
 
-- ours: from the `failure` event with `injected: true` (rank 1 writes and flushes it just before
-  it stops) to the ledger's `hang` detection time. `nonstop run` runs with `--hang-timeout auto`
-  (its default), `--max-restarts 0` and no health checks, so it exits right after detecting;
-  neither changes when it detects.
-- peer: torchrun with gloo defaults, watched for the same budget from the same event. torchrun
-  watches process exits only, so it never notices: `peer` is the budget, `peer_detected` false,
-  and `peer_state_at_budget` says what it was doing then (processes alive, rank 1 stopped,
-  no step after the hang). The ratio ours / budget is a lower bound on the true ratio: the
-  first thing that would end torchrun's wait is gloo's collective timeout, 5 minutes in this
-  script (init_process_group(timeout=...)), 30 minutes by default. torchrun is then stopped
-  cleanly: SIGTERM and SIGCONT to its whole process group, SIGKILL after 5 s.
+- sigstop: SIGSTOP at the start of step N (`hang@step=N,rank=1`, nonstop.faults);
+- collective: inside a receive no peer matches while rank 0 waits in DDP's all-reduce
+  (`hang@step=N,rank=1,how=collective`);
+- startup: blocks forever after init_process_group, before DDP is built (no step ever runs);
+- loader: its DataLoader worker blocks forever producing step N's batch.
+
+Time zero is the rank's own record, written just before it hangs (the injector's `failure`
+event; the script's `hang.json` for its own hangs).
+
+- ours: `nonstop run --max-restarts 0 --health-checks none --no-self-test --no-standby
+  --startup-timeout 60` with `--hang-timeout auto`; detection is the ledger's `hang` detection.
+  `--startup-timeout 60` is STARTUP_FLOOR_S, what an attempt that follows a seen startup uses
+  (min(300, max(60, 3 x startup))); a first attempt waits the default 300 s.
+- peer: `torchrun --max-restarts 0` with init_process_group(timeout=STEP_FLOOR_S) and every
+  step inside `torch.distributed.elastic.timer.expires(after=STEP_FLOOR_S)` served by the
+  agent's FileTimerServer (TORCHELASTIC_ENABLE_FILE_TIMER=1): nonstop's own floor for an
+  instrumented script, the strongest setting torchrun offers. Detection is the first moment a
+  rank process is gone (the gloo timeout's exception, the timer's SIGKILL) or torchrun exits,
+  polled every 50 ms. After reaping a rank, torch's FileTimerServer SIGKILLs its own agent:
+  torchrun dies (-9) and leaves its other ranks orphaned (`peer_orphans`); the benchmark kills
+  them.
+
+False-positive arm: one run per slow phase on each side, each phase PAUSE_S (8 s: longer than
+the 5 s floor, far shorter than any timeout a real job sets): rank 0 evaluates (CPU-bound, an
+`eval` section), rank 0 saves synchronously (I/O-bound, a `checkpoint` section), rank 1
+recompiles inside a step (Python work, no section). `false_hangs` counts nonstop's hang
+detections; `peer_false_hangs` the peer runs that lost a rank.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import sqlite3
+import statistics
 import subprocess
 import tempfile
 import time
@@ -31,62 +51,114 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_recovery import (
+    PY,
     REPO,
     TIMEOUT_S,
+    WORLD,
     _events,
     injected_failure,
     kill_group,
-    nonstop_cmd,
     proc_tree,
     run_group,
-    torchrun_cmd,
-    torchrun_env,
-    workload,
 )
+from benchmarks.stats import reps, summarize
+from nonstop.supervisor.watchdog import STARTUP_FLOOR_S, STEP_FLOOR_S
 
-# (model args, steps, hang step, torchrun budget s) for --quick and the full run
-QUICK = (["--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"], 400, 15, 20.0)
-FULL = ([], 400, 20, 60.0)
+KINDS = ("sigstop", "collective", "startup", "loader")
+QUICK_KIND = "collective"
+HANG_STEP = 12  # past the watchdog's 5 warm-up steps: its steps-based timeout applies
+STEPS = 40
+PAUSE_S = 8.0
+PAUSES = ("eval", "save", "compile")
+NONSTOP_FLAGS = ["--max-restarts", "0", "--health-checks", "none", "--no-self-test",
+                 "--no-standby", "--startup-timeout", f"{STARTUP_FLOOR_S:g}"]  # fmt: skip
+PEER_TIMEOUT_S = STEP_FLOOR_S
+POLL_S = 0.05
+WATCH_S = 120.0  # the longest the peer is watched after the hang
 
 
-def hang_spec(step: int) -> str:
-    return f"hang@step={step},rank=1"
+def fault_env(kind: str) -> dict[str, str]:
+    """The environment that makes rank 1 hang this way (the same for both sides)."""
+    if kind == "sigstop":
+        return {"NONSTOP_FAULTS": f"hang@step={HANG_STEP},rank=1"}
+    if kind == "collective":
+        return {"NONSTOP_FAULTS": f"hang@step={HANG_STEP},rank=1,how=collective"}
+    if kind == "startup":
+        return {"BENCH_HANG": "startup@rank=1"}
+    if kind == "loader":
+        return {"BENCH_HANG": f"loader@step={HANG_STEP},rank=1"}
+    if kind in PAUSES:
+        rank = 1 if kind == "compile" else 0
+        return {"BENCH_PAUSE": f"{kind}@step={HANG_STEP},rank={rank},s={PAUSE_S:g}"}
+    raise ValueError(f"kind: unknown hang kind {kind!r}; one of {', '.join(KINDS + PAUSES)}")
+
+
+def train_args() -> list[str]:
+    return ["-m", "benchmarks.hang_workload", "--steps", str(STEPS)]
+
+
+def side_env(run_dir: Path, kind: str, *, peer: bool) -> dict[str, str]:
+    env = dict(os.environ, BENCH_MARKS=str(run_dir), PYTHONPATH=str(REPO))
+    for k in ("NONSTOP_FAULTS", "BENCH_HANG", "BENCH_PAUSE", "NONSTOP_ATTEMPT"):
+        env.pop(k, None)
+    env.update(fault_env(kind))
+    if peer:  # the same events through nonstop.runtime, and torchrun's strongest hang settings
+        env.update(NONSTOP_RUN_DIR=str(run_dir), NONSTOP_RUN_ID=run_dir.name,
+                   BENCH_PG_TIMEOUT_S=f"{PEER_TIMEOUT_S:g}", BENCH_TIMER_S=f"{PEER_TIMEOUT_S:g}",
+                   TORCHELASTIC_ENABLE_FILE_TIMER="1",
+                   TORCHELASTIC_TIMER_FILE=str(run_dir / "timer.fifo"),
+                   TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1")  # fmt: skip
+    return env
+
+
+def hang_time(run_dir: Path) -> float | None:
+    """Wall time the hang began: the injector's record, else the script's hang.json."""
+    fault = injected_failure(run_dir)
+    if fault is not None:
+        return fault[2]
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        return float(json.loads((run_dir / "hang.json").read_text())["time"])
+    return None
+
+
+def pause_time(run_dir: Path) -> float | None:
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        return float(json.loads((run_dir / "pause.json").read_text())["time"])
+    return None
+
+
+def hang_detections(
+    run_dir: Path,
+) -> tuple[list[tuple[float, int | None, float | None]], dict[str, Any]]:
+    """(detection wall time, rank, latency) of every `hang` detection in the ledger, and the
+    first failure's hang evidence (timeout, basis)."""
+    path = run_dir / "ledger.db"
+    if not path.exists():
+        return [], {}
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30.0)
+    try:
+        rows = con.execute("SELECT detection_time, rank, latency_s FROM detections WHERE"
+                           " kind = 'hang' ORDER BY detection_time").fetchall()  # fmt: skip
+        ev = con.execute("SELECT evidence FROM failures ORDER BY time LIMIT 1").fetchone()
+    finally:
+        con.close()
+    hang = json.loads(ev[0]).get("hang", {}) if ev and ev[0] else {}
+    return [(float(t), r, lat) for t, r, lat in rows], hang
 
 
 def detection(run_dir: Path) -> dict[str, Any]:
-    """Seconds from the injected hang to nonstop's `hang` detection, from events and ledger."""
-    import sqlite3
-
-    fault = injected_failure(run_dir)
-    if fault is None:
-        return {"ok": False, "why": "no injected failure event"}
-    attempt, rank, t_fault = fault
-    path = run_dir / "ledger.db"
-    if not path.exists():
+    """Seconds from the hang to nonstop's first `hang` detection, from the run directory."""
+    t0 = hang_time(run_dir)
+    if t0 is None:
+        return {"ok": False, "why": "no record of the hang (injector event or hang.json)"}
+    if not (run_dir / "ledger.db").exists():
         return {"ok": False, "why": "no ledger"}
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30.0)
-    try:
-        det = con.execute(
-            "SELECT detection_time, latency_s, rank FROM detections WHERE attempt = ? AND"
-            " kind = 'hang' ORDER BY detection_time LIMIT 1", (attempt,),
-        ).fetchone()  # fmt: skip
-        ev = con.execute(
-            "SELECT evidence FROM failures WHERE attempt = ? ORDER BY time LIMIT 1", (attempt,)
-        ).fetchone()
-    finally:
-        con.close()
-    if det is None:
-        return {"ok": False, "why": f"no hang detection in attempt {attempt}"}
-    hang = json.loads(ev[0]).get("hang", {}) if ev and ev[0] else {}
-    return {
-        "ok": True,
-        "detection_s": float(det[0]) - t_fault,
-        "ledger_latency_s": det[1],
-        "detected_rank": det[2],
-        "hang_rank": rank,
-        "timeout_s": hang.get("timeout_s"),
-        "basis": hang.get("basis"),
-    }
+    dets, hang = hang_detections(run_dir)
+    if not dets:
+        return {"ok": False, "why": "no hang detection in the ledger"}
+    t, rank, latency = dets[0]
+    return {"ok": True, "detection_s": t - t0, "detected_rank": rank, "ledger_latency_s": latency,
+            "timeout_s": hang.get("timeout_s"), "basis": hang.get("basis")}  # fmt: skip
 
 
 def steps_after(run_dir: Path, attempt: int, t: float) -> int:
@@ -94,97 +166,178 @@ def steps_after(run_dir: Path, attempt: int, t: float) -> int:
     return sum(1 for e in _events(run_dir, attempt) if e.kind == "step" and e.payload["start"] > t)
 
 
-def watch_torchrun(run_dir: Path, train: list[str], fault: str, *, budget_s: float,
-                   out: Path) -> dict[str, Any]:  # fmt: skip
-    """Run torchrun with the hang; watch it for `budget_s` after the hang; then stop it."""
-    env = torchrun_env(run_dir, fault)
-    with open(out, "wb") as f:
-        p = subprocess.Popen(torchrun_cmd(train, max_restarts=0), cwd=REPO, env=env, stdout=f,
+def rank_pids(run_dir: Path) -> dict[int, int]:
+    """{rank: pid} from each rank's `attempt_start` event (attempt 0)."""
+    out = {}
+    for e in _events(run_dir, 0):
+        if e.kind == "lifecycle" and e.payload.get("phase") == "attempt_start":
+            out[e.rank] = int(e.payload["pid"])
+    return out
+
+
+def _gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+def _ours(root: Path, tag: str, kind: str) -> dict[str, Any]:
+    run_dir = root / tag
+    run_dir.mkdir(parents=True)
+    cmd = [PY, "-m", "nonstop.cli", "run", "--nproc-per-node", str(WORLD), "--quiet",
+           "--run-dir", str(run_dir), *NONSTOP_FLAGS, *train_args()]  # fmt: skip
+    rc, wall = run_group(cmd, env=side_env(run_dir, kind, peer=False), out=root / f"{tag}.out",
+                         timeout_s=TIMEOUT_S)  # fmt: skip
+    r = {"kind": kind, "rc": rc, "wall_s": round(wall, 2)}
+    if kind in PAUSES:
+        dets, _ = hang_detections(run_dir)
+        r.update(ok=rc == 0 and pause_time(run_dir) is not None, false_hangs=len(dets),
+                 finished=rc == 0)  # fmt: skip
+    else:
+        r.update(detection(run_dir))
+    return r
+
+
+def _peer(root: Path, tag: str, kind: str) -> dict[str, Any]:
+    """torchrun with the hang: watch until a rank is gone or torchrun exits; then clean up."""
+    run_dir = root / tag
+    run_dir.mkdir(parents=True)
+    cmd = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(WORLD),
+           "--max-restarts", "0", *train_args()]  # fmt: skip
+    seen: set[int] = set()
+    with open(root / f"{tag}.out", "wb") as f:
+        p = subprocess.Popen(cmd, cwd=REPO, env=side_env(run_dir, kind, peer=True), stdout=f,
                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              start_new_session=True)  # fmt: skip
         try:
-            result = _watch(p, run_dir, budget_s)
+            r = _watch(p, run_dir, kind, seen)
         finally:
+            seen |= set(proc_tree(p.pid))
+            orphans = [pid for pid in seen - {p.pid} if not _gone(pid) and _ours_pid(pid)]
             kill_group(p)
-    result["left_after_kill"] = len(proc_tree(p.pid))  # 0: everything it started is gone
-    return result
+            for pid in orphans:  # torchrun SIGKILLed by its own timer server leaves these
+                for sig in (signal.SIGCONT, signal.SIGKILL):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, sig)
+    r.update(kind=kind, rc=p.returncode, peer_orphans=len(orphans))
+    r["timer_killed_launcher"] = p.returncode == -signal.SIGKILL
+    return r
 
 
-def _watch(p: subprocess.Popen[bytes], run_dir: Path, budget_s: float) -> dict[str, Any]:
+def _ours_pid(pid: int) -> bool:
+    try:
+        return b"hang_workload" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _watch(p: subprocess.Popen[bytes], run_dir: Path, kind: str, seen: set[int]) -> dict[str, Any]:
     deadline = time.monotonic() + TIMEOUT_S
-    fault = None
-    while fault is None and time.monotonic() < deadline and p.poll() is None:
-        time.sleep(0.2)
-        fault = injected_failure(run_dir)
-    if fault is None:
-        return {"ok": False, "why": f"no injected failure event (rc {p.poll()})"}
-    attempt, _rank, t_fault = fault
-    while time.time() < t_fault + budget_s:  # torchrun exiting would be its detection
-        if p.poll() is not None:
-            return {"ok": True, "detected": True, "detection_s": time.time() - t_fault,
-                    "rc": p.returncode}  # fmt: skip
-        time.sleep(0.2)
-    workers = {pid: s for pid, s in proc_tree(p.pid).items() if pid != p.pid}
-    return {
-        "ok": True,
-        "detected": False,
-        "watched_s": time.time() - t_fault,
-        "launcher_alive": p.poll() is None,
-        "worker_states": sorted(workers.values()),
-        "stopped_workers": sum(s == "T" for s in workers.values()),
-        "steps_after_hang": steps_after(run_dir, attempt, t_fault),
-    }
-
-
-def summarize(ours: dict[str, Any], peer: dict[str, Any], budget_s: float,
-              **detail: Any) -> dict[str, Any]:  # fmt: skip
-    """The harness's JSON object from one measurement per side."""
-    o = ours.get("detection_s", float("nan"))
-    detected = bool(peer.get("detected"))
-    p = peer["detection_s"] if detected else budget_s
-    state = ""
-    if not detected and peer.get("ok"):
-        state = (f"still hung after {peer['watched_s']:.0f} s: launcher alive="
-                 f"{peer['launcher_alive']}, worker states {peer['worker_states']} "
-                 f"({peer['stopped_workers']} stopped by SIGSTOP), "
-                 f"{peer['steps_after_hang']} steps after the hang")  # fmt: skip
-    return {
-        "name": "hang-detection",
-        "ours": o,
-        "peer": p,
-        "peer_name": f"torchrun (gloo defaults; watched {budget_s:.0f} s)",
-        "ratio": o / p if p else float("nan"),
-        "ratio_is_lower_bound": not detected,
-        "unit": "s from hang to detection",
-        "better": "lower",
-        "peer_detected": detected,
-        "peer_state_at_budget": state,
-        "budget_s": budget_s,
-        "note": "torchrun never detected the hang within the budget; the true ratio is lower "
-        "still (gloo's collective timeout, 5 min in this script, would end the wait)"
-        if not detected
-        else "torchrun noticed the hang (a process exited)",
-        "runs": {"ours": ours, "torchrun": peer},
-        **detail,
-    }
+    pids: dict[int, int] = {}
+    t_exit = t0 = None
+    polls = 0
+    gone: list[int] = []
+    while time.monotonic() < deadline:
+        polls += 1
+        if polls % 20 == 1:  # a /proc scan and the event files: not every 50 ms on 2 cores
+            seen |= set(proc_tree(p.pid))
+            if len(pids) < WORLD:
+                pids = rank_pids(run_dir)
+            if t0 is None:
+                t0 = hang_time(run_dir)
+        gone = [r for r, pid in pids.items() if _gone(pid)]
+        if p.poll() is not None or gone:
+            t_exit = time.time()
+            break
+        if t0 is not None and kind not in PAUSES and time.time() > t0 + WATCH_S:
+            break
+        time.sleep(POLL_S)
+    first = "launcher" if p.poll() is not None and not gone else f"ranks {gone}"
+    if kind in PAUSES:  # torchrun exited 0: no false hang; a rank lost (timer or gloo): one
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(timeout=60)  # the ranks exit first, torchrun after them
+        finished = p.poll() == 0
+        t_pause = pause_time(run_dir)
+        return {"ok": t_pause is not None, "false_hangs": 0 if finished else 1,
+                "finished": finished, "first_gone": None if finished else first,
+                "lost_rank_after_pause_s": None if finished or t_exit is None or t_pause is None
+                else round(t_exit - t_pause, 3)}  # fmt: skip
+    t0 = hang_time(run_dir)
+    if t0 is None:
+        return {"ok": False, "why": f"no record of the hang (rc {p.poll()})"}
+    if t_exit is None:
+        return {"ok": True, "detected": False, "watched_s": time.time() - t0,
+                "steps_after_hang": steps_after(run_dir, 0, t0)}  # fmt: skip
+    if t_exit < t0:
+        return {"ok": False, "why": f"a rank was lost before the hang ({first})"}
+    return {"ok": True, "detected": True, "detection_s": t_exit - t0, "first_gone": first}
 
 
 def run(quick: bool) -> dict[str, Any]:
-    model, steps, hang_at, budget_s = QUICK if quick else FULL
-    train = workload(model, steps, 0)
-    fault = hang_spec(hang_at)
+    kinds = (QUICK_KIND,) if quick else KINDS
+    n = 1 if quick else reps(False)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-hang-"))
-    ours_dir = root / "ours"
-    flags = ["--max-restarts", "0", "--health-checks", "none", "--no-self-test"]
-    rc, wall = run_group(nonstop_cmd(ours_dir, train, inject=fault, extra=flags), env=None,
-                         out=root / "ours.out")  # fmt: skip
-    ours = detection(ours_dir)
-    ours.update(rc=rc, wall_s=round(wall, 2))
-    peer_dir = root / "torchrun"
-    peer_dir.mkdir()
-    peer = watch_torchrun(peer_dir, train, fault, budget_s=budget_s, out=root / "torchrun.out")
-    return summarize(ours, peer, budget_s, workload=" ".join(train), fault=fault,
-                     nonstop_flags=" ".join(flags), run_root=str(root))  # fmt: skip
+    load_start = [round(x, 2) for x in os.getloadavg()]
+    rows: dict[str, dict[str, list[dict[str, Any]]]] = {k: {"ours": [], "peer": []} for k in kinds}
+    for i in range(n):  # interleaved: drift on a shared machine hits both sides alike
+        for k in kinds:
+            rows[k]["ours"].append(_ours(root, f"ours-{k}-{i}", k))
+            rows[k]["peer"].append(_peer(root, f"peer-{k}-{i}", k))
+    fp: dict[str, dict[str, Any]] = {}
+    if not quick:
+        for k in PAUSES:
+            fp[k] = {"ours": _ours(root, f"ours-{k}", k), "peer": _peer(root, f"peer-{k}", k)}
+    load = {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]}
+    return combine(rows, fp, kinds, load=load, run_root=str(root))
+
+
+def combine(rows: dict[str, dict[str, list[dict[str, Any]]]], fp: dict[str, dict[str, Any]],
+            kinds: tuple[str, ...], **extra: Any) -> dict[str, Any]:  # fmt: skip
+    """The harness's JSON object from every run's measurement (medians over kinds and reps)."""
+    ours = [r["detection_s"] for k in kinds for r in rows[k]["ours"] if r.get("ok")]
+    peer = [r["detection_s"] if r.get("detected") else r["watched_s"]
+            for k in kinds for r in rows[k]["peer"] if r.get("ok")]  # fmt: skip
+    per_kind = {}
+    for k in kinds:
+        o = [r["detection_s"] for r in rows[k]["ours"] if r.get("ok")]
+        pe = [r["detection_s"] for r in rows[k]["peer"] if r.get("detected")]
+        per_kind[k] = {
+            "ours": statistics.median(o) if o else None,
+            "peer": statistics.median(pe) if pe else None,
+            "ratio": statistics.median(o) / statistics.median(pe) if o and pe else None,
+            "ours_basis": sorted({str(r.get("basis")) for r in rows[k]["ours"]}),
+            "peer_first_gone": sorted({str(r.get("first_gone")) for r in rows[k]["peer"]}),
+            "ours_failed": [r.get("why") for r in rows[k]["ours"] if not r.get("ok")],
+            "peer_failed": [r.get("why") for r in rows[k]["peer"] if not r.get("ok")],
+            "peer_undetected": sum(
+                bool(r.get("ok")) and not r.get("detected") for r in rows[k]["peer"]
+            ),
+        }
+    out = summarize(
+        ours or [float("nan")], peer, name="hang-detection", unit="s from hang to detection",
+        better="lower",
+        peer_name=f"torchrun, init_process_group(timeout={PEER_TIMEOUT_S:g} s) + elastic "
+        f"FileTimerServer expires(after={PEER_TIMEOUT_S:g} s) per step",
+    )  # fmt: skip
+    out.update(
+        kinds=list(kinds),
+        per_kind=per_kind,
+        false_hangs=sum(v["ours"].get("false_hangs", 0) for v in fp.values()) if fp else None,
+        peer_false_hangs=sum(v["peer"].get("false_hangs", 0) for v in fp.values()) if fp else None,
+        false_positive_arm={"pause_s": PAUSE_S, "runs": fp} if fp else "not run in --quick",
+        peer_orphans=sum(r.get("peer_orphans", 0) for k in kinds for r in rows[k]["peer"]),
+        peer_timer_killed_launcher=sum(
+            bool(r.get("timer_killed_launcher")) for k in kinds for r in rows[k]["peer"]
+        ),
+        nonstop_flags=" ".join(NONSTOP_FLAGS),
+        hang_step=HANG_STEP,
+        steps=STEPS,
+        runs=rows,
+        **extra,
+    )
+    return out
 
 
 if __name__ == "__main__":

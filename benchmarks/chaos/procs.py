@@ -10,6 +10,9 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+RANK_MARKERS = (b"nonstop.supervisor", b"chaos.peer_worker")
+"""What a rank's command line holds: nonstop's bootstrap, or the torchrun peer's worker."""
+
 
 @dataclass(frozen=True)
 class Proc:
@@ -57,7 +60,7 @@ def workers(run_dir: Path) -> dict[tuple[int, int], int]:
         if pid is None:
             continue
         stat, cmd = _read(f"/proc/{pid}/stat"), _read(f"/proc/{pid}/cmdline") or b""
-        if stat is None or b"nonstop.supervisor" not in cmd:  # gone, or the pid was reused
+        if stat is None or not any(m in cmd for m in RANK_MARKERS):  # gone, or pid reused
             continue
         if stat.decode(errors="replace").rsplit(")", 1)[1].split()[0] in ("Z", "X"):
             continue

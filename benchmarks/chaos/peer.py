@@ -1,0 +1,265 @@
+"""The chaos peer: torchrun + DCP under the same seeded fault schedule as `nonstop run`.
+
+    python -m benchmarks.chaos.peer --seed 0 --quick      # one peer run, prints its checks
+
+The same demo workload, flags, checkpoint cadence (its DCP checkpointer, `--checkpoint-every`),
+pacing and c10d rendezvous on the harness's own store; `python -m torch.distributed.run
+--max-restarts N` instead of `nonstop run`, with each rank started through
+benchmarks/chaos/peer_worker.py. Faults go in the same way: the injector's through
+NONSTOP_FAULTS (nonstop.runtime reads it in any rank process), the external ones by the same
+Harness code, with real signals, at the same steps. What differs, all on torchrun's side:
+
+- no numerical guards (NONSTOP_HEALTH=off): a torchrun job has none; a NaN, a spike or a
+  flipped parameter trains on;
+- gloo's timeout is COLLECTIVE_FLOOR_S (60 s, peer_worker.py): torchrun's only hang detection;
+- a killed torchrun is started again by the harness, as a scheduler would requeue the job (its
+  orphaned ranks are SIGKILLed, as a scheduler's cgroup kill would); the attempt number
+  continues across relaunches;
+- the schedule's attempt keys are renumbered for torchrun (`peer_schedule`): a fault that ends
+  an attempt under nonstop but goes unnoticed under torchrun (nan, spike, param_bitflip) does not
+  start a new attempt there, so the next fault keyed to "the next attempt" would never fire;
+  `kill_in_health_check` has no moment under torchrun (no health checks) and is skipped.
+
+Detection for torchrun (it keeps no ledger) is read from the run directory: a fault that ends
+an attempt is detected when a next attempt started (torchrun restarted, or the harness requeued
+it); a full disk when the workload's checkpointer recorded the refused write; a slow rank or a
+numerical fault never.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks.chaos import procs
+from benchmarks.chaos.checks import compare_params, injector_record, lost_checkpoints
+from benchmarks.chaos.harness import Harness, Record, _env, train_args
+from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
+from nonstop.supervisor.watchdog import COLLECTIVE_FLOOR_S
+
+PEER_ENDS = ENDS_ATTEMPT - frozenset(NUMERIC)
+"""Faults that end an attempt under torchrun: without guards, numerical ones go unnoticed."""
+PEER_NA = frozenset({"kill_in_health_check"})
+"""Faults with no moment under torchrun (it runs no health checks)."""
+
+
+def peer_schedule(s: Schedule) -> Schedule:
+    """The same faults (kinds, ranks, steps, order), keyed to torchrun's attempt numbers."""
+    faults = []
+    attempt = 0
+    for f in s.faults:
+        owner = attempt - 1 if f.kind == "kill_in_health_check" else attempt
+        faults.append(dataclasses.replace(f, attempt=max(0, owner)))
+        attempt += f.kind in PEER_ENDS
+    return dataclasses.replace(s, faults=faults)
+
+
+def attempts_seen(run_dir: Path) -> list[int]:
+    out = []
+    with contextlib.suppress(OSError):
+        for d in (run_dir / "events").iterdir():
+            if d.name.startswith("attempt-") and d.name[8:].isdigit():
+                out.append(int(d.name[8:]))
+    return sorted(out)
+
+
+class PeerHarness(Harness):
+    """Harness with torchrun in place of `nonstop run`."""
+
+    def command(self, port: int) -> list[str]:
+        s = self.s
+        train = train_args(s, self.final)
+        assert train[:2] == ["-m", "nonstop.workloads.llama.train"]
+        return [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1",
+                "--nproc-per-node", str(s.world_size), "--rdzv-backend", "c10d",
+                "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
+                "--rdzv-id", f"chaos-peer-{s.seed}", "--max-restarts", str(len(s.faults) + 3),
+                "--monitor-interval", "0.2", "-m", "benchmarks.chaos.peer_worker",
+                *train[2:]]  # fmt: skip
+
+    def env(self) -> dict[str, str]:
+        seen = attempts_seen(self.run_dir)
+        env = _env()
+        env.update(NONSTOP_RUN_DIR=str(self.run_dir), NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
+                   NONSTOP_FAULTS=";".join(self.s.injects()), NONSTOP_HEALTH="off",
+                   BENCH_PG_TIMEOUT_S=f"{COLLECTIVE_FLOOR_S:g}",
+                   BENCH_ATTEMPT_OFFSET=str(max(seen) + 1 if seen else 0),
+                   TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1")  # fmt: skip
+        env.pop("NONSTOP_ATTEMPT", None)
+        return env
+
+    def _launch(self, cmd: list[str]) -> None:
+        import subprocess
+
+        log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
+        log.write(f"\n=== launch at {time.time():.3f}\n".encode())
+        log.flush()
+        self.sup = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
+                                    start_new_session=True)  # fmt: skip
+        log.close()
+        self.all_groups.append(self.sup.pid)
+        self.killed_by_us = False
+
+    def _kill_supervisor(self) -> None:
+        assert self.sup is not None
+        ranks = list(procs.workers(self.run_dir).values())
+        procs.kill(self.sup.pid)
+        self.sup.wait(timeout=30)
+        self.killed_by_us = True
+        time.sleep(1.0)
+        alive = list(procs.workers(self.run_dir).values())
+        self.record.orphans += len(alive)  # torchrun's ranks have no parent-death signal
+        for pid in set(ranks) | set(alive):  # what a scheduler's job kill does
+            for sig in (signal.SIGCONT, signal.SIGKILL):
+                procs.kill(pid, sig)
+        procs.kill_group(self.sup.pid)
+
+
+def _failed_saves(run_dir: Path, attempt: int) -> tuple[int, int]:
+    """(refused checkpoint writes, commits after the first refusal) in `attempt`'s events."""
+    failed, later, first = 0, 0, None
+    for path in sorted((run_dir / "events" / f"attempt-{attempt}").glob("rank-*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+                e = json.loads(line)
+                if e["kind"] != "checkpoint":
+                    continue
+                p = e["payload"]
+                if p.get("phase") == "failed" and "No space" in str(p.get("error")):
+                    failed += 1
+                    first = e["time"] if first is None else min(first, e["time"])
+                elif p.get("phase") == "committed" and first is not None and e["time"] > first:
+                    later += 1
+    return failed, later
+
+
+def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> dict[str, Any]:
+    """Every injected fault of a torchrun run, detected as the module docstring says."""
+    pacing = s.injects()[-1]
+    attempts = set(attempts_seen(run_dir))
+    items: list[dict[str, Any]] = []
+    for r in injector_record(run_dir):
+        if r["spec"] == pacing:
+            continue
+        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
+            r["fault"], r["fault"])  # fmt: skip
+        if kind == "spike" and r["rank"] != 0:
+            continue
+        items.append({"kind": kind, "attempt": r["attempt"], "rank": r["rank"],
+                      "source": "injector", "spec": r["spec"]})  # fmt: skip
+    for f in record.faults:
+        items.append({"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"],
+                      "source": "harness"})  # fmt: skip
+    for it in items:
+        a, k = it["attempt"], it["kind"]
+        if k in PEER_ENDS:
+            it["detected"] = a + 1 in attempts
+            it["action"] = "restart" if it["detected"] else None
+        elif k == "diskfull":
+            failed, later = _failed_saves(run_dir, a)
+            it["detected"] = failed > 0  # by the workload's checkpointer, not by torchrun
+            it["action"] = "train_on" if later else None
+        else:  # slow, nan, spike, param_bitflip: torchrun has no straggler check, no guards
+            it["detected"] = False
+            it["action"] = None
+        it["recovered"] = bool(it["detected"] and it["action"] and finished)
+    unfired = [{**f.to_dict(), "why": "the injector never logged it as fired"}
+               for f in s.faults if f.spec() is not None and not any(
+                   i.get("spec") == f.spec() for i in items)]  # fmt: skip
+    return {
+        "items": items,
+        "injected": len(items),
+        "detected": sum(bool(i["detected"]) for i in items),
+        "recovered": sum(bool(i["recovered"]) for i in items),
+        "missed": [i for i in items if not i["detected"]],
+        "unfired": unfired,
+    }
+
+
+def ettr_from_events(run_dir: Path, wall_s: float) -> dict[str, Any]:
+    """Useful time / wall, measured the same way for both sides from the ranks' step events.
+
+    Useful: rank 0's steps whose result survived, i.e. for each step number its execution in
+    the latest attempt that ran it (an earlier one was redone after a restart). Wall: the
+    harness's clock from the first launch to the last exit."""
+    latest: dict[int, tuple[int, float]] = {}
+    for path in (run_dir / "events").glob("attempt-*/rank-0.jsonl"):
+        attempt = int(path.parent.name[8:])
+        for line in path.read_bytes().splitlines():
+            with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+                e = json.loads(line)
+                if e["kind"] != "step":
+                    continue
+                p = e["payload"]
+                step, dur = int(p["step"]), float(p["end"]) - float(p["start"])
+                if step not in latest or latest[step][0] <= attempt:
+                    latest[step] = (attempt, dur)
+    useful = sum(d for _, d in latest.values())
+    return {"ettr": useful / wall_s if wall_s > 0 else 0.0, "useful_s": round(useful, 3),
+            "wall_s": round(wall_s, 3), "steps_kept": len(latest)}  # fmt: skip
+
+
+def evaluate_peer(s: Schedule, work: Path, record: Record, reference: Path,
+                  wall_s: float) -> dict[str, Any]:  # fmt: skip
+    run_dir = work / "run"
+    finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
+    identical, why = compare_params(reference, work / "final.pt")
+    lost, lost_why = lost_checkpoints(record)
+    faults = account_peer(s, run_dir, record, finished)
+    na = [{**f.to_dict(), "why": "no moment under torchrun (no health checks)"}
+          for f in s.faults if f.kind in PEER_NA]  # fmt: skip
+    return {
+        "seed": s.seed, "steps": s.steps, "finished": finished, "identical": identical,
+        "identical_detail": why, "lost": lost, "lost_detail": lost_why,
+        "injected": faults["injected"], "detected": faults["detected"],
+        "recovered": faults["recovered"], "missed": faults["missed"], "faults": faults["items"],
+        "skipped": record.skipped + faults["unfired"], "not_applicable": na,
+        "requeues": record.requeues, "orphans": record.orphans,
+        "supervisor_exits": record.supervisor_exits, "attempts": len(attempts_seen(run_dir)),
+        "ettr": ettr_from_events(run_dir, wall_s), "schedule": s.describe(),
+    }  # fmt: skip
+
+
+def run_peer(s: Schedule, work: Path, reference: Path, *, timeout_s: float) -> dict[str, Any]:
+    """One torchrun run under `s` (nonstop's schedule), evaluated against `reference`."""
+    ps = peer_schedule(s)
+    harness = PeerHarness(ps, work, timeout_s=timeout_s)
+    harness.pending = [f for f in ps.faults if f.external and f.kind not in PEER_NA]
+    t0 = time.monotonic()
+    record = harness.run()
+    return evaluate_peer(ps, work, record, reference, time.monotonic() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import tempfile
+
+    from benchmarks.chaos.harness import reference_run
+    from benchmarks.chaos.schedule import KINDS, QUICK_KINDS, make_schedule
+
+    p = argparse.ArgumentParser(prog="python -m benchmarks.chaos.peer")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--work", default=None)
+    a = p.parse_args(argv)
+    s = make_schedule(seed=a.seed, kinds=QUICK_KINDS if a.quick else KINDS,
+                      gap=(7, 9) if a.quick else (9, 13))  # fmt: skip
+    print(peer_schedule(s).describe(), file=sys.stderr)
+    work = Path(a.work or tempfile.mkdtemp(prefix="nonstop-chaos-peer-"))
+    ref = reference_run(s, work)
+    out = run_peer(s, work / "peer", ref, timeout_s=400 if a.quick else 900)
+    print(json.dumps(out, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
