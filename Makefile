@@ -3,7 +3,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-TORCH_FREE := nonstop/taxonomy.py nonstop/events nonstop/errors.py nonstop/rundir.py nonstop/ledger \
+TORCH_FREE := nonstop/taxonomy.py nonstop/envvars.py nonstop/log.py nonstop/events \
+	nonstop/errors.py nonstop/rundir.py nonstop/ledger \
 	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 
 .PHONY: demo test check lint fmt typecheck pytest bench clean slurm-up slurm-down

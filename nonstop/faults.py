@@ -68,9 +68,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from nonstop import envvars
 from nonstop.errors import UserError
 
-ENV_FAULTS: Final = "NONSTOP_FAULTS"
+ENV_FAULTS: Final = envvars.FAULTS
 KINDS: Final = ("crash", "hang", "slow", "exception", "diskfull", "bitflip", "nan", "spike")
 NUMERIC: Final = frozenset({"bitflip", "nan", "spike"})
 """Faults the training step applies itself (nonstop.runtime.guards, the script's loss)."""

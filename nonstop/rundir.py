@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from nonstop import envvars
 from nonstop.errors import UserError
 
-ENV_RUN_DIR: Final = "NONSTOP_RUN_DIR"
-ENV_RUN_ID: Final = "NONSTOP_RUN_ID"
-ENV_HOST: Final = "NONSTOP_HOST"  # overrides the hostname: several "nodes" on one machine
-ENV_ATTEMPT: Final = "NONSTOP_ATTEMPT"  # the run's attempt number, across supervisor restarts
-ENV_TORCH_ATTEMPT: Final = "TORCHELASTIC_RESTART_COUNT"  # torchrun's counter (fallback)
+ENV_RUN_DIR: Final = envvars.RUN_DIR
+ENV_RUN_ID: Final = envvars.RUN_ID
+ENV_HOST: Final = envvars.HOST  # overrides the hostname: several "nodes" on one machine
+ENV_ATTEMPT: Final = envvars.ATTEMPT  # the run's attempt number, across supervisor restarts
+ENV_TORCH_ATTEMPT: Final = envvars.TORCH_ATTEMPT  # torchrun's counter (fallback)
 
 CONFIG: Final = "config.json"
 LEDGER: Final = "ledger.db"

@@ -10,8 +10,9 @@ import nonstop.cli
 
 @pytest.mark.parametrize(
     "module",
-    ["nonstop", "nonstop.taxonomy", "nonstop.events", "nonstop.rundir", "nonstop.ledger",
-     "nonstop.runtime", "nonstop.sim", "nonstop.plan", "nonstop.cli"],
+    ["nonstop", "nonstop.taxonomy", "nonstop.envvars", "nonstop.log", "nonstop.events",
+     "nonstop.rundir", "nonstop.ledger", "nonstop.runtime", "nonstop.sim", "nonstop.plan",
+     "nonstop.cli"],
 )  # fmt: skip
 def test_module_does_not_import_torch(module):
     code = f"import sys, {module}; sys.exit(1 if 'torch' in sys.modules else 0)"

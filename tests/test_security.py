@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nonstop import rundir
+from nonstop import envvars, rundir
 from nonstop.errors import UserError
 
 
@@ -55,7 +55,7 @@ def test_nonstop_run_s_replica_server_is_not_on_0_0_0_0(tmp_path, monkeypatch):
 
     args = argparse.Namespace(memory_checkpoint_every=5, replicas=1, replica_addr=None,
                               replica_capacity_gb=0.001)  # fmt: skip
-    for var in ("NONSTOP_MEMORY_EVERY", "NONSTOP_REPLICAS"):
+    for var in (envvars.MEMORY_CKPT_EVERY, envvars.REPLICAS):
         monkeypatch.delenv(var, raising=False)
     rd = rundir.create(tmp_path / "run")
     server = _start_replica_server(args, rd, "node-a", f"{socket.gethostname()}:29400")

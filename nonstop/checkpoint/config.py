@@ -15,13 +15,15 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-ENV_MTBI_S: Final = "NONSTOP_MTBI_S"
+from nonstop import envvars
+
+ENV_MTBI_S: Final = envvars.MTBI_S
 """Set by the supervisor: the run's observed mean time between interruptions, in seconds."""
 
-ENV_MEMORY_EVERY: Final = "NONSTOP_MEMORY_CKPT_EVERY"
+ENV_MEMORY_EVERY: Final = envvars.MEMORY_CKPT_EVERY
 """Set by `nonstop run`: take an in-memory snapshot every this many steps (0: off)."""
 
-ENV_REPLICAS: Final = "NONSTOP_REPLICAS"
+ENV_REPLICAS: Final = envvars.REPLICAS
 """Set by `nonstop run`: how many peer nodes get a copy of each rank's in-memory snapshot."""
 
 DEFAULT_MTBI_S: Final = 3600.0

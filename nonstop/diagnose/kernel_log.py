@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-ENV_KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
+from nonstop import envvars
+
+ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
 KMSG: Final = "/dev/kmsg"
 CLOCK_SLACK_S: Final = 0.02
 """The kernel's record clock (sched_clock) lags CLOCK_MONOTONIC, from which its wall times

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from nonstop import rundir
+from nonstop import envvars, rundir
 from nonstop.events import EventWriter
 from nonstop.faults import Fault, Injector
 from nonstop.runtime.guards import Health
@@ -134,7 +134,7 @@ class Runtime:
         self.phase_timing = True
         self.fr_stacks = True
         self.telemetry: Any = None
-        every = os.environ.get("NONSTOP_STOP_CHECK_EVERY", "1")
+        every = os.environ.get(envvars.STOP_CHECK_EVERY, "1")
         self.stop_check_every = max(1, int(every)) if every.isdigit() else 1
         self.stop_checks = 0
         """Calls of planned_stop_due so far: 0 means this script cannot be asked to checkpoint
@@ -240,8 +240,8 @@ def init(*, run_dir: str | os.PathLike[str] | None = None) -> Runtime:
         run_dir=Path(root) if root else None,
         run_id=env.get(rundir.ENV_RUN_ID, "local"),
         attempt=int(env.get(rundir.ENV_ATTEMPT) or env.get(rundir.ENV_TORCH_ATTEMPT) or 0),
-        rank=int(env.get("RANK", "0")),
-        world_size=int(env.get("WORLD_SIZE", "1")),
+        rank=int(env.get(envvars.RANK, "0")),
+        world_size=int(env.get(envvars.WORLD_SIZE, "1")),
         host=env.get(rundir.ENV_HOST) or socket.gethostname(),
     )
     _current = rt

@@ -34,8 +34,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
-ENV_HEALTH: Final = "NONSTOP_HEALTH"
-ENV_SKIP: Final = "NONSTOP_SKIP_BATCHES"
+from nonstop import envvars
+
+ENV_HEALTH: Final = envvars.HEALTH
+ENV_SKIP: Final = envvars.SKIP_BATCHES
 """`STEP:N,...`: skip N batches at STEP besides what the spike records say (a known-bad data
 window; the chaos harness's reference run skips what the faulty run will)."""
 EXIT_ROLLBACK: Final = 86

@@ -30,9 +30,11 @@ import threading
 import time
 from typing import Any
 
+from nonstop import envvars
+
 log = logging.getLogger(__name__)
 
-ENV_INTERVAL = "NONSTOP_TELEMETRY_S"
+ENV_INTERVAL = envvars.TELEMETRY_S
 DEFAULT_INTERVAL_S = 5.0
 XID_WAIT_MS = 200  # one nvmlEventSetWait call; the loop re-checks stop() between calls
 # NVML's event set: attribute of the NVML module -> the `event` nonstop records
@@ -288,7 +290,7 @@ def load_nvml() -> Any:
 def _device_for(local_rank: int, count: int) -> int:
     """NVML index of this rank's GPU: NVML counts physical devices, so follow
     CUDA_VISIBLE_DEVICES when it lists indices."""
-    visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")]
+    visible = [v.strip() for v in os.environ.get(envvars.CUDA_VISIBLE_DEVICES, "").split(",")]
     if all(v.isdigit() for v in visible) and local_rank < len(visible) and visible[0]:
         return int(visible[local_rank])
     return local_rank % max(1, count)
@@ -312,7 +314,7 @@ def maybe_start_telemetry(rt: Any, nvml: Any = None) -> TelemetrySampler | None:
                         ENV_INTERVAL, raw, DEFAULT_INTERVAL_S)  # fmt: skip
         if interval <= 0:
             return None
-    local_rank = int(os.environ.get("LOCAL_RANK", "0") or 0)
+    local_rank = int(os.environ.get(envvars.LOCAL_RANK, "0") or 0)
     nvml = nvml if nvml is not None else load_nvml()
     if nvml is None and local_rank != 0:
         return None

@@ -35,12 +35,12 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from nonstop import rundir
+from nonstop import envvars, rundir
 from nonstop.faults import install_main_thread_delivery
 from nonstop.runtime import Runtime
 from nonstop.supervisor.live_settings import LiveSettings
 
-ENV_MERGE_STDERR = "NONSTOP_MERGE_STDERR"
+ENV_MERGE_STDERR = envvars.MERGE_STDERR
 FR_ENTRIES = "2000"
 
 
@@ -192,7 +192,7 @@ class Watcher(threading.Thread):
         self.handled_mtime = 0.0
         # read here, not at import: a warm standby imports this module long before it knows
         # its environment
-        self.tick_s = float(os.environ.get("NONSTOP_TICK_S", "0.5"))
+        self.tick_s = float(os.environ.get(envvars.TICK_S, "0.5"))
         self.settings = LiveSettings(rt.run_dir) if rt.run_dir else None
 
     def run(self) -> None:
@@ -287,7 +287,7 @@ def scope_agent_store_by_attempt() -> None:
     ("Gloo connectFullMesh failed"). Scoping the workers' keys by nonstop's attempt number keeps
     the shared store, where the process group starts in milliseconds, instead of a new store
     per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), where it took about 0.5 s here."""
-    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True":
+    if os.environ.get(envvars.TORCH_USE_AGENT_STORE) != "True":
         return
     import importlib
 
@@ -310,7 +310,7 @@ def scope_agent_store_by_attempt() -> None:
 
 
 def _write_error_file(exc: BaseException) -> None:
-    path = os.environ.get("TORCHELASTIC_ERROR_FILE")
+    path = os.environ.get(envvars.TORCH_ERROR_FILE)
     if not path or os.path.exists(path):
         return
     data = {
@@ -340,9 +340,11 @@ def main(argv: list[str]) -> int:
     # turn the flight recorders on: the generic one, and NCCL's, which torch older than the
     # shared variable reads from TORCH_NCCL_TRACE_BUFFER_SIZE (newer torch reads both names for
     # both recorders and warns on every rank that the old one is deprecated: not set there)
-    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", FR_ENTRIES)
+    os.environ.setdefault(envvars.TORCH_FR_BUFFER_SIZE, FR_ENTRIES)
     if _torch_before_shared_fr_size():
-        os.environ.setdefault("TORCH_NCCL_TRACE_BUFFER_SIZE", os.environ["TORCH_FR_BUFFER_SIZE"])
+        os.environ.setdefault(
+            envvars.TORCH_NCCL_TRACE_BUFFER_SIZE, os.environ[envvars.TORCH_FR_BUFFER_SIZE]
+        )
     if not argv:
         print(
             "usage: python -m nonstop.supervisor.bootstrap [-m] SCRIPT [ARGS...]", file=sys.stderr

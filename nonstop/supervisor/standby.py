@@ -38,6 +38,8 @@ from typing import IO, Any
 
 from torch.distributed.elastic.multiprocessing.api import SubprocessContext
 
+from nonstop import envvars
+
 READY = "ready"
 # Besides the script's own top-level imports: what every nonstop worker loads before the
 # script runs. Nothing else: a standby imports what a cold worker imports, in the same order
@@ -77,13 +79,7 @@ def script_imports(argv: list[str]) -> list[str]:
 
 # What torchrun (and nonstop run) set per worker: a standby does not have them while it
 # imports, so a module that reads one at import would keep a wrong value forever.
-RANK_ENV = frozenset({
-    "RANK", "LOCAL_RANK", "GROUP_RANK", "ROLE_RANK", "ROLE_NAME", "WORLD_SIZE",
-    "LOCAL_WORLD_SIZE", "GROUP_WORLD_SIZE", "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
-    "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RUN_ID",
-    "TORCHELASTIC_USE_AGENT_STORE", "TORCHELASTIC_ERROR_FILE", "TORCH_NCCL_ASYNC_ERROR_HANDLING",
-    "NONSTOP_ATTEMPT", "NONSTOP_RUN_DIR", "NONSTOP_RUN_ID", "NONSTOP_HOST", "NONSTOP_FAULTS",
-})  # fmt: skip
+RANK_ENV = envvars.PER_WORKER
 
 
 _ENV_PLUMBING = frozenset({"os", "_collections_abc", "collections.abc", "collections"})
@@ -122,7 +118,7 @@ def _watch_rank_env() -> Iterator[list[str]]:
 def _preimport(argv: list[str]) -> None:
     """Import what the worker will import; raises (the standby then says `cold`) when the
     script cannot be imported here, or when any module reads a per-rank variable at import."""
-    os.environ.setdefault("TORCH_FR_BUFFER_SIZE", "2000")  # as the bootstrap sets it
+    os.environ.setdefault(envvars.TORCH_FR_BUFFER_SIZE, "2000")  # as the bootstrap sets it
     if argv and argv[0] != "-m":
         sys.path.insert(0, str(Path(argv[0]).resolve().parent))
     with _watch_rank_env() as reads:
@@ -160,7 +156,7 @@ def _apply_thread_settings() -> None:
     cold worker sizes it from the rank's (torchrun sets OMP_NUM_THREADS=1 for several local
     ranks). A pool larger than the rank's share of the cores oversubscribes them."""
     torch = sys.modules.get("torch")
-    value = os.environ.get("OMP_NUM_THREADS", "")
+    value = os.environ.get(envvars.OMP_NUM_THREADS, "")
     if torch is None or not value.isdigit() or int(value) < 1:
         return
     if torch.get_num_threads() != int(value):

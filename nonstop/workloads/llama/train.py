@@ -23,6 +23,7 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 import nonstop.runtime as ns
+from nonstop import envvars
 from nonstop.errors import UserError
 from nonstop.workloads.llama.data import ResumableLoader, load_corpus
 from nonstop.workloads.llama.model import Llama, LlamaConfig
@@ -71,15 +72,15 @@ def cosine_lr(step: int, *, warmup: int, total: int) -> float:
 
 
 def setup_distributed() -> tuple[int, int, torch.device]:
-    if "RANK" not in os.environ:  # a single process without a launcher
+    if envvars.RANK not in os.environ:  # a single process without a launcher
         return 0, 1, torch.device("cpu")
     cuda = torch.cuda.is_available()
-    local = int(os.environ.get("LOCAL_RANK", "0"))
+    local = int(os.environ.get(envvars.LOCAL_RANK, "0"))
     device = torch.device("cuda", local) if cuda else torch.device("cpu")
     if cuda:
         torch.cuda.set_device(device)
     else:  # several ranks share the cores: don't oversubscribe them
-        per = max(1, (os.cpu_count() or 1) // int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
+        per = max(1, (os.cpu_count() or 1) // int(os.environ.get(envvars.LOCAL_WORLD_SIZE, "1")))
         torch.set_num_threads(per)
     dist.init_process_group("nccl" if cuda else "gloo", timeout=timedelta(minutes=5))
     return dist.get_rank(), dist.get_world_size(), device

@@ -1,0 +1,245 @@
+"""Every environment variable nonstop sets or reads, in one table (the contract layer: standard
+library only, imports nothing of ours).
+
+Code names a variable by its constant, never by a string literal:
+
+    from nonstop import envvars
+    run_dir = os.environ.get(envvars.RUN_DIR)
+
+`tests/test_envvars.py` fails on a `NONSTOP_*` name in nonstop/ that this table does not
+declare, and checks that docs/environment.md is the table's rendering:
+
+    python -m nonstop.envvars > docs/environment.md    # regenerate after editing the table
+
+Who sets a variable: `supervisor` (`nonstop run`, for its ranks or itself), `user` (the person
+or the job script that starts the run), `scheduler` (Slurm, Kubernetes), `torch` (torchrun's
+elastic agent, which `nonstop run` is), `tests` and `benchmarks` (our own harnesses).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvVar:
+    """One environment variable: who sets it, who reads it, what it means, its default."""
+
+    name: str
+    set_by: str
+    """supervisor, user, scheduler, torch, tests or benchmarks (comma-separated)."""
+    read_by: str
+    """The modules (or programs) that read it."""
+    meaning: str
+    default: str
+    """What an unset (or empty) variable means."""
+    per_worker: bool = False
+    """Set per worker by the launcher, so a warm standby does not have it while it imports
+    (nonstop.supervisor.standby refuses scripts that read one at import)."""
+
+
+# -- nonstop's own variables: one constant each ----------------------------------------------
+
+RUN_DIR: Final = "NONSTOP_RUN_DIR"
+RUN_ID: Final = "NONSTOP_RUN_ID"
+HOST: Final = "NONSTOP_HOST"
+ATTEMPT: Final = "NONSTOP_ATTEMPT"
+FAULTS: Final = "NONSTOP_FAULTS"
+MERGE_STDERR: Final = "NONSTOP_MERGE_STDERR"
+MTBI_S: Final = "NONSTOP_MTBI_S"
+MEMORY_CKPT_EVERY: Final = "NONSTOP_MEMORY_CKPT_EVERY"
+REPLICAS: Final = "NONSTOP_REPLICAS"
+HEALTH: Final = "NONSTOP_HEALTH"
+SKIP_BATCHES: Final = "NONSTOP_SKIP_BATCHES"
+TELEMETRY_S: Final = "NONSTOP_TELEMETRY_S"
+TICK_S: Final = "NONSTOP_TICK_S"
+STOP_CHECK_EVERY: Final = "NONSTOP_STOP_CHECK_EVERY"
+SIGTERM_GRACE_S: Final = "NONSTOP_SIGTERM_GRACE_S"
+KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
+LOG_LEVEL: Final = "NONSTOP_LOG_LEVEL"
+LOG_PREFIX: Final = "NONSTOP_LOG_PREFIX"
+# read by the Slurm job script and our harnesses, not by the package
+RDZV_PORT: Final = "NONSTOP_RDZV_PORT"
+WARN_S: Final = "NONSTOP_WARN_S"
+GRACE_S: Final = "NONSTOP_GRACE_S"
+CHAOS_HEALTH: Final = "NONSTOP_CHAOS_HEALTH"
+CHAOS_DIR: Final = "NONSTOP_CHAOS_DIR"
+SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
+SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
+SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
+
+# -- torch's, the launcher's and the scheduler's that nonstop reads or sets ------------------
+
+TORCH_ATTEMPT: Final = "TORCHELASTIC_RESTART_COUNT"
+TORCH_ERROR_FILE: Final = "TORCHELASTIC_ERROR_FILE"
+TORCH_USE_AGENT_STORE: Final = "TORCHELASTIC_USE_AGENT_STORE"
+TORCH_SIGNALS_TO_HANDLE: Final = "TORCHELASTIC_SIGNALS_TO_HANDLE"
+TORCH_DISABLE_SHARE_RDZV_TCP_STORE: Final = "TORCH_DISABLE_SHARE_RDZV_TCP_STORE"
+TORCH_FR_BUFFER_SIZE: Final = "TORCH_FR_BUFFER_SIZE"
+TORCH_NCCL_TRACE_BUFFER_SIZE: Final = "TORCH_NCCL_TRACE_BUFFER_SIZE"
+RANK: Final = "RANK"
+LOCAL_RANK: Final = "LOCAL_RANK"
+WORLD_SIZE: Final = "WORLD_SIZE"
+LOCAL_WORLD_SIZE: Final = "LOCAL_WORLD_SIZE"
+MASTER_PORT: Final = "MASTER_PORT"
+OMP_NUM_THREADS: Final = "OMP_NUM_THREADS"
+CUDA_VISIBLE_DEVICES: Final = "CUDA_VISIBLE_DEVICES"
+
+_SUP, _W = "supervisor", "nonstop.runtime (every rank)"
+_TORCH_WORKER = "torch (per worker)"
+
+TABLE: Final[tuple[EnvVar, ...]] = (
+    # nonstop's own, set by `nonstop run` for every worker
+    EnvVar(name=RUN_DIR, set_by=_SUP, read_by=f"{_W}, checkpoint", per_worker=True,
+           meaning="the run directory the rank writes events, logs and checkpoints to",
+           default="none: nonstop.runtime is a no-op"),
+    EnvVar(name=RUN_ID, set_by=_SUP, read_by=_W, per_worker=True,
+           meaning="the run's id, on every event record", default="local"),
+    EnvVar(name=HOST, set_by="supervisor, user", read_by=f"supervisor.cli, {_W}, checkpoint",
+           per_worker=True,
+           meaning="this node's name in the ledger (several 'nodes' on one machine; a pod's "
+                   "node name); the supervisor's --host-name wins",
+           default="the hostname"),
+    EnvVar(name=ATTEMPT, set_by=_SUP, read_by=f"{_W}, checkpoint, bootstrap", per_worker=True,
+           meaning="the run's attempt number, counted across supervisor restarts",
+           default=f"${TORCH_ATTEMPT}, else 0"),
+    EnvVar(name=FAULTS, set_by="supervisor (--inject), user", read_by="faults (every rank)",
+           per_worker=True, meaning="injected faults, `SPEC;SPEC` (docs/chaos.md)",
+           default="none"),
+    EnvVar(name=MERGE_STDERR, set_by=_SUP, read_by="supervisor.bootstrap",
+           meaning="1: the rank's stderr goes to its stdout (one log per rank)",
+           default="stderr kept apart"),
+    EnvVar(name=MTBI_S, set_by="supervisor (the ledger's observed MTBI), user",
+           read_by="checkpoint.config (interval `auto`)",
+           meaning="mean seconds between interruptions for Daly's checkpoint interval",
+           default="3600"),
+    EnvVar(name=MEMORY_CKPT_EVERY, set_by="supervisor (--memory-checkpoint-every)",
+           read_by="checkpoint.config", meaning="steps between in-memory snapshots",
+           default="0 (off)"),
+    EnvVar(name=REPLICAS, set_by="supervisor (--replicas)", read_by="checkpoint.config",
+           meaning="peer nodes that keep each in-memory snapshot", default="1"),
+    EnvVar(name=SKIP_BATCHES, set_by="user", read_by="runtime.guards",
+           meaning="batches to skip besides the loss spikes' (health/), `STEP:N,...`",
+           default="none"),
+    # nonstop's own, set by users (or passed through by `nonstop run`)
+    EnvVar(name=HEALTH, set_by="user", read_by="runtime.guards",
+           meaning="the numerical guards, `key=value,...` or `off` (docs/health.md)",
+           default="on, GuardConfig's defaults"),
+    EnvVar(name=TELEMETRY_S, set_by="user", read_by="runtime.telemetry",
+           meaning="seconds between telemetry samples; 0 disables", default="5"),
+    EnvVar(name=TICK_S, set_by="user", read_by="supervisor.bootstrap (watcher)",
+           meaning="seconds between the watcher's heartbeats and dump-request polls",
+           default="0.5"),
+    EnvVar(name=STOP_CHECK_EVERY, set_by="user", read_by="nonstop.runtime (planned_stop_due)",
+           meaning="steps between the ranks' planned-stop agreements (one all-reduce each)",
+           default="1"),
+    EnvVar(name=SIGTERM_GRACE_S, set_by="user (examples/slurm/nonstop.sbatch)",
+           read_by="supervisor.control",
+           meaning="seconds a stop after SIGTERM may take (the scheduler's SIGKILL delay)",
+           default="infinite: --grace-period alone"),
+    EnvVar(name=KERNEL_LOG, set_by="user, tests", read_by="diagnose.kernel_log, faults",
+           meaning="a file read as the kernel log besides /dev/kmsg (a mounted kern.log)",
+           default="none"),
+    EnvVar(name=LOG_LEVEL, set_by="user", read_by="nonstop.log (supervisor and ranks)",
+           meaning="nonstop's log level: DEBUG, INFO, WARNING, ERROR; DEBUG shows the "
+                   "exceptions that monitoring swallowed",
+           default="INFO"),
+    EnvVar(name=LOG_PREFIX, set_by="user", read_by="nonstop.log",
+           meaning="1: prefix every supervisor line with `nonstop[host h aN]` as the ranks' "
+                   "lines are (the prefix is on at DEBUG anyway)",
+           default="0"),
+    # the Slurm job script's and our harnesses'
+    EnvVar(name=RDZV_PORT, set_by="user", read_by="examples/slurm/nonstop.sbatch",
+           meaning="the rendezvous port on the job's first node",
+           default="20000 + job id mod 20000"),
+    EnvVar(name=WARN_S, set_by="user", read_by="examples/slurm/nonstop.sbatch",
+           meaning="seconds before the time limit that Slurm's USR1 warning comes (--signal)",
+           default="300"),
+    EnvVar(name=GRACE_S, set_by="user", read_by="examples/slurm/nonstop.sbatch",
+           meaning="--grace-period for a stop after the warning",
+           default="NONSTOP_WARN_S - 30"),
+    EnvVar(name=CHAOS_HEALTH, set_by="user, benchmarks", read_by="benchmarks/chaos",
+           meaning="NONSTOP_HEALTH for the chaos runs' ranks", default="the harness's"),
+    EnvVar(name=CHAOS_DIR, set_by="user", read_by="benchmarks/bench_chaos.py",
+           meaning="keep the chaos runs here", default="a temporary directory"),
+    EnvVar(name=SOAK_DIR, set_by="user", read_by="benchmarks/bench_soak.py",
+           meaning="keep the soak's run directory here", default="a temporary directory"),
+    EnvVar(name=SOAK_KINDS, set_by="user", read_by="benchmarks/bench_soak.py",
+           meaning="fault kinds the soak injects, comma-separated", default="all"),
+    EnvVar(name=SLURM_ROOT, set_by="user", read_by="tests/slurm",
+           meaning="the one-node test cluster's directory", default="/tmp/nonstop-slurm"),
+    # torch's and the launcher's, per worker (what a standby must not read at import)
+    *(EnvVar(name=n, set_by=_TORCH_WORKER, read_by=r, meaning=m, default=d, per_worker=True)
+      for n, r, m, d in (
+          (RANK, f"{_W}, workloads", "the global rank", "0"),
+          (LOCAL_RANK, "runtime.telemetry, workloads", "the rank on this node", "0"),
+          ("GROUP_RANK", "-", "this node's rank among the nodes", "-"),
+          ("ROLE_RANK", "-", "the rank within its role", "-"),
+          ("ROLE_NAME", "-", "the worker role", "-"),
+          (WORLD_SIZE, _W, "the number of ranks", "1"),
+          (LOCAL_WORLD_SIZE, "workloads", "ranks on this node", "1"),
+          ("GROUP_WORLD_SIZE", "-", "the number of nodes", "-"),
+          ("ROLE_WORLD_SIZE", "-", "ranks in the role", "-"),
+          ("MASTER_ADDR", "torch.distributed", "the store's host", "-"),
+          (MASTER_PORT, "torch.distributed, supervisor.cli (a set port: no standalone)",
+           "the store's port", "-"),
+          (TORCH_ATTEMPT, _W, "torchrun's restart count in this launcher (attempt fallback)",
+           "0"),
+          ("TORCHELASTIC_MAX_RESTARTS", "-", "--max-restarts", "-"),
+          ("TORCHELASTIC_RUN_ID", "-", "the rendezvous id", "-"),
+          (TORCH_USE_AGENT_STORE, "supervisor.bootstrap (scopes the store by attempt)",
+           "True: the workers use the agent's rendezvous store", "-"),
+          (TORCH_ERROR_FILE, "supervisor.bootstrap (writes an uncaught exception)",
+           "the rank's error file (the supervisor names it per rank)", "-"),
+          ("TORCH_NCCL_ASYNC_ERROR_HANDLING", "torch", "NCCL's async error handling", "-"),
+      )),
+    # torch's, set or read by nonstop for the whole process
+    EnvVar(name=TORCH_SIGNALS_TO_HANDLE, set_by=_SUP, read_by="torch.distributed.elastic",
+           meaning="signals the agent forwards to its ranks (--signals-to-handle)",
+           default="torch's"),
+    EnvVar(name=TORCH_DISABLE_SHARE_RDZV_TCP_STORE, set_by="supervisor (several nodes)",
+           read_by="torch.distributed.elastic",
+           meaning="1: a new rendezvous store per attempt, hosted by rank 0", default="shared"),
+    EnvVar(name=TORCH_FR_BUFFER_SIZE, set_by="supervisor.bootstrap, supervisor.standby",
+           read_by="torch (flight recorder)",
+           meaning="flight-recorder entries per rank (on for gloo and NCCL)", default="2000"),
+    EnvVar(name=TORCH_NCCL_TRACE_BUFFER_SIZE, set_by="supervisor.bootstrap (torch < 2.8)",
+           read_by="torch (NCCL flight recorder)",
+           meaning="the old name of TORCH_FR_BUFFER_SIZE", default="TORCH_FR_BUFFER_SIZE"),
+    EnvVar(name=OMP_NUM_THREADS, set_by="torch, user", read_by="supervisor.standby",
+           meaning="threads per rank; a standby applies it when it takes over", default="-"),
+    EnvVar(name=CUDA_VISIBLE_DEVICES, set_by="scheduler, user", read_by="runtime.telemetry",
+           meaning="which GPU this rank samples", default="all"),
+)  # fmt: skip
+
+BY_NAME: Final[dict[str, EnvVar]] = {v.name: v for v in TABLE}
+PER_WORKER: Final[frozenset[str]] = frozenset(v.name for v in TABLE if v.per_worker)
+"""What torchrun and `nonstop run` set per worker (nonstop.supervisor.standby's RANK_ENV)."""
+
+assert len(BY_NAME) == len(TABLE), "a variable is declared twice"
+
+
+def markdown() -> str:
+    """docs/environment.md: the table, rendered."""
+    lines = [
+        "# Environment variables",
+        "",
+        "Every environment variable nonstop sets or reads. Generated from `nonstop/envvars.py`"
+        " (`python -m nonstop.envvars > docs/environment.md`); `tests/test_envvars.py` checks"
+        " that this page is in sync. *Per worker*: set by the launcher for each rank, absent"
+        " while a warm standby imports the script (docs/run.md).",
+        "",
+        "| variable | set by | read by | meaning | default | per worker |",
+        "|---|---|---|---|---|---|",
+    ]
+    for v in TABLE:
+        cells = (f"`{v.name}`", v.set_by, v.read_by, v.meaning, v.default,
+                 "yes" if v.per_worker else "")  # fmt: skip
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())
