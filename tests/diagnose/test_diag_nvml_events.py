@@ -4,16 +4,14 @@ runs on a real device in tests/report/test_gpu_telemetry.py."""
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "report"))
-
-from fake_nvml import FakeNvml, NVMLError
+from support.fake_nvml import FakeNvml, NVMLError
+from support.fakes import Recorder
 
 from nonstop.events import EventWriter
 from nonstop.runtime.telemetry import TelemetrySampler
@@ -50,19 +48,6 @@ class EventNvml(FakeNvml):
             raise NVMLError(self.NVML_ERROR_TIMEOUT)
         kind, data = self.queued.popleft()
         return SimpleNamespace(eventType=kind, eventData=data, device=None)
-
-
-class Recorder:
-    enabled = True
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, kind: str, /, **payload: Any) -> None:
-        self.events.append((kind, payload))
-
-    def nvml_events(self) -> list[dict[str, Any]]:
-        return [p for k, p in self.events if k == "telemetry" and p.get("event")]
 
 
 def _run(nvml: EventNvml, n: int) -> Recorder:

@@ -4,24 +4,14 @@ an HTML page that renders in Chromium. The one test here that trains (about 20 s
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from browser import CHARTS, load, parse
+from support import TINY
+from support import nonstop_cli as nonstop
 
 from nonstop.report import data as rd
-
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
-
-
-def nonstop(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "NONSTOP_FAULTS"}
-    return subprocess.run([sys.executable, "-m", "nonstop.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, env=env)  # fmt: skip
 
 
 @pytest.mark.slow

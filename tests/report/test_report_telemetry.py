@@ -9,27 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_nvml import FakeNvml
+from support.fake_nvml import FakeNvml
+from support.fakes import Recorder
 
 from nonstop import rundir
 from nonstop.report import data as rd
 from nonstop.runtime import Runtime
 from nonstop.runtime.telemetry import TelemetrySampler, maybe_start_telemetry
-
-
-class Recorder:
-    """The one method of Runtime the sampler uses, recording instead of writing."""
-
-    enabled = True
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, kind: str, /, **payload: Any) -> None:
-        self.events.append((kind, payload))
-
-    def by_source(self, source: str) -> list[dict[str, float]]:
-        return [p["metrics"] for k, p in self.events if k == "telemetry" and p["source"] == source]
 
 
 def _wait_for(cond: Any, timeout_s: float = 10.0) -> None:

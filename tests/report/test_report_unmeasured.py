@@ -8,13 +8,11 @@ boilerplate; the HTML page does not scroll sideways at 1300 px in headless Chrom
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from browser import load, parse
+from support import nonstop_cli as nonstop
 
 from nonstop.report.unmeasured import failure_detail, last_lines
 
@@ -40,12 +38,6 @@ for i in range(start, 40):
         sys.exit(3)
 dist.destroy_process_group()
 """
-
-
-def nonstop(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NONSTOP_", "TORCHELASTIC"))}
-    return subprocess.run([sys.executable, "-m", "nonstop.cli", *args], capture_output=True,
-                          text=True, timeout=240, env=env, cwd=cwd)  # fmt: skip
 
 
 @pytest.mark.slow
