@@ -1,33 +1,35 @@
-"""Crash to first resumed step: `nonstop run` against plain torchrun, same script and fault.
+"""Crash until training is back at the step it crashed on: `nonstop run` against torchrun + DCP.
 
-    .venv/bin/python benchmarks/run.py recovery --quick --json   # 1 repetition, small model
-    .venv/bin/python benchmarks/run.py recovery --json           # 3 repetitions, medians
+    .venv/bin/python benchmarks/run.py recovery --quick --json   # 1 rep, best arm vs torchrun
+    .venv/bin/python benchmarks/run.py recovery --json           # 5 reps: arms, sizes, node kill
 
-Both sides run the demo workload (`-m nonstop.workloads.llama.train`, 2 ranks, gloo on CPU)
-with the same model, steps and checkpoint interval, and the same fault: rank 1 dies of SIGKILL
-at the start of step N (`crash@step=N,rank=1,signal=SIGKILL`, through `--inject` for nonstop
-and `NONSTOP_FAULTS` for torchrun). Under torchrun the script gets NONSTOP_RUN_DIR and
-NONSTOP_RUN_ID from us, so nonstop.runtime writes the same events and checkpoints there (the
-attempt number comes from TORCHELASTIC_RESTART_COUNT).
+Every side runs the demo workload (`-m nonstop.workloads.llama.train`, 2 ranks, gloo on CPU)
+with the same model, steps and durable DCP checkpoint cadence (`--checkpoint-every`), and the
+same fault. Under torchrun the script gets NONSTOP_RUN_DIR and NONSTOP_RUN_ID from us, so
+nonstop.runtime writes the same events and the same DCP checkpoints there, and resumes from the
+newest one (the attempt number comes from TORCHELASTIC_RESTART_COUNT).
 
-The figure is measured identically on both sides from the run directory's events: from the
-`failure` event with `injected: true` (written and flushed by rank 1 just before it kills
-itself) to the earliest `start` of a `step` event of the next attempt. It therefore covers
-detection, teardown, health checks, rendezvous, process start, `import torch`, process-group
-init and checkpoint load.
+The figure, `back_s`, is read identically on every side from the run directory's events: from
+the fault to the `start` of the crashed step in the next attempt, i.e. detection + restart +
+the steps redone since the state it resumed from. `recovery_s` (fault to the first resumed step,
+the figure before issue 19) and `redo_s` (the rest) split it.
 
-- ours: `nonstop run` with its defaults (warm standby workers; health checks disk,memory,gpu)
-  plus in-memory checkpoint replicas every step (`--memory-checkpoint-every 1`); the durable
-  checkpoint keeps its interval. The crash comes late enough (about 8 s into training) for the
-  standbys that took over attempt 0 to have been replaced.
-- ours_durable_only: `nonstop run --no-standby`: cold workers, state from the durable
-  checkpoint, as before issue 11. `lost_steps` compares the progress each loses per failure.
-- peer: `python -m torch.distributed.run --max-restarts 1` with
-  TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1. Without that variable torch 2.13's restart on gloo
-  can fail ("Gloo connectFullMesh failed", a race): the full run tries it once
-  (`detail.torchrun_shared_store`).
+- rank crash: rank 1 dies of SIGKILL at the start of step N (`crash@step=N,rank=1,signal=SIGKILL`
+  through `--inject` for nonstop and NONSTOP_FAULTS for torchrun), timed from the `failure`
+  event with `injected: true` that rank 1 writes and flushes just before it kills itself. N
+  comes several seconds into training (standbys are replaced once an attempt trains) and
+  half-way between two durable checkpoints. Arms {warm standbys on/off} x {in-memory replicas
+  every step on/off}, against `torchrun --max-restarts 1` with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1
+  (without it torch 2.13's restart on gloo can fail: "Gloo connectFullMesh failed", a race).
+- sizes: the best arm against torchrun at about 100 MB and 1 GB of state (parameters and
+  AdamW's two moments, fp32; measured as the size of a durable checkpoint).
+- whole-node kill: two agents with --nnodes 2 and --nproc-per-node 1 on 127.0.0.1 against a
+  c10d rendezvous store hosted here (as a head node would); once step N has started, node-b's
+  agent and everything it started die of SIGKILL, and a replacement agent (node-c) is started at
+  once. Timed from the kill. Nonstop's best arm against two torchrun agents (--max-restarts 3).
 
-The breakdown per phase comes from the ledger's restart_phases and detections tables.
+Phases per arm: the ledger's restart phases (`nonstop.ledger.restarts`, what `nonstop report
+RUN --json` shows as `restarts`); torchrun has no ledger, only recovery_s and redo_s.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import sqlite3
 import statistics
 import subprocess
@@ -43,9 +46,12 @@ import sys
 import tempfile
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.stats import span
+from benchmarks.stats import summarize as stats_summary
 from nonstop.events import EventWarning, read_events
 from nonstop.rundir import RunDir
 
@@ -53,13 +59,45 @@ REPO = Path(__file__).resolve().parent.parent
 PY = sys.executable
 WORLD = 2
 TIMEOUT_S = 300.0
-
-# (model args, steps, checkpoint every, crash step) for --quick and the full run: the crash
-# comes several seconds into training (standbys are replaced once an attempt trains), and
-# between two durable checkpoints
-QUICK = (["--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"], 420, 50, 325)
-FULL = ([], 80, 10, 65)
 MEMORY = ["--memory-checkpoint-every", "1"]
+
+# nonstop's arms: {warm standbys on/off} x {in-memory replicas every step on/off}
+ARMS: dict[str, list[str]] = {
+    "standby+memory": MEMORY,
+    "standby": [],
+    "cold+memory": ["--no-standby", *MEMORY],
+    "cold": ["--no-standby"],
+}
+BEST_GUESS = "standby+memory"  # the arm --quick and the sizes and node kill run
+
+
+@dataclass(frozen=True, kw_only=True)
+class Size:
+    """A workload: model flags, steps, durable checkpoint cadence and the crash step."""
+
+    model: tuple[str, ...]
+    """the demo model's flags (nonstop.workloads.llama.train)"""
+    steps: int
+    """steps in total"""
+    every: int
+    """durable (DCP) checkpoint every this many steps, the same on every side"""
+    crash: int
+    """the step the fault comes at: several seconds in, half-way between two checkpoints"""
+    timeout_s: float = TIMEOUT_S
+    """one run's limit"""
+
+
+QUICK = Size(model=("--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"),
+             steps=106, every=40, crash=100)  # fmt: skip
+MAIN = Size(model=(), steps=80, every=10, crash=65)  # the default model: 0.8 M params, ~10 MB
+# the node kill: the small model (two agents' standbys and a replacement's start share the host)
+NODE = Size(model=QUICK.model, steps=80, every=10, crash=65)
+M100 = ("--dim", "384", "--layers", "5", "--batch-size", "2", "--seq-len", "64")
+G1 = ("--dim", "1024", "--layers", "7", "--batch-size", "1", "--seq-len", "32")
+SIZES = {
+    "100MB": Size(model=M100, steps=60, every=10, crash=45),
+    "1GB": Size(model=G1, steps=24, every=6, crash=15, timeout_s=480.0),
+}
 
 
 def workload(model: list[str], steps: int, every: int) -> list[str]:
@@ -80,6 +118,18 @@ def nonstop_cmd(run_dir: Path, train: list[str], *, inject: str, extra: list[str
 def torchrun_cmd(train: list[str], *, max_restarts: int) -> list[str]:
     return [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(WORLD),
             "--max-restarts", str(max_restarts), *train]  # fmt: skip
+
+
+def node_cmd(side: str, run_dir: Path, port: int, host: str, train: list[str],
+             extra: list[str]) -> list[str]:  # fmt: skip
+    """One of two agents (one rank each) on this machine, joining the c10d store at `port`."""
+    rdzv = ["--nnodes", "2", "--nproc-per-node", "1", "--rdzv-backend", "c10d",
+            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
+            "--rdzv-id", run_dir.name]  # fmt: skip
+    if side == "torchrun":
+        return [PY, "-m", "torch.distributed.run", *rdzv, "--max-restarts", "3", *train]
+    return [PY, "-m", "nonstop.cli", "run", "--quiet", *rdzv, "--run-dir", str(run_dir),
+            "--host-name", host, *extra, *train]  # fmt: skip
 
 
 def torchrun_env(run_dir: Path, faults: str, *, share_store: bool = False) -> dict[str, str]:
@@ -150,6 +200,18 @@ def kill_group(p: subprocess.Popen[bytes], grace_s: float = 5.0) -> None:
     p.wait(timeout=grace_s)
 
 
+def kill_node(p: subprocess.Popen[bytes]) -> float:
+    """SIGKILL an agent and every process it started, all at once, as a dead node; returns the
+    wall time (the events' clock) just before the first signal."""
+    pids = [p.pid, *(pid for pid in proc_tree(p.pid) if pid != p.pid)]
+    t = time.time()
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    p.wait(timeout=30)
+    return t
+
+
 def _pgid(pid: int) -> int | None:
     try:
         return os.getpgid(pid)
@@ -171,6 +233,16 @@ def _events(run_dir: Path, attempt: int) -> list[Any]:
     return out
 
 
+def step_events(run_dir: Path) -> list[tuple[int, float]]:
+    """(step, start) of every step event of every attempt and rank.
+
+    Attempts are not compared by number: a replacement torchrun agent counts its own restarts
+    from 0, so the wall clock alone says what came after the fault."""
+    attempts = {a for a, _, _ in RunDir(run_dir).event_files()}
+    return [(int(e.payload["step"]), float(e.payload["start"]))
+            for a in sorted(attempts) for e in _events(run_dir, a) if e.kind == "step"]  # fmt: skip
+
+
 def injected_failure(run_dir: Path) -> tuple[int, int, float] | None:
     """(attempt, rank, wall time) of the first injected `failure` event, or None."""
     best = None
@@ -182,30 +254,39 @@ def injected_failure(run_dir: Path) -> tuple[int, int, float] | None:
     return best
 
 
-def first_step_start(run_dir: Path, attempt: int) -> float | None:
-    """The earliest `start` of a step event of `attempt` on any rank."""
-    starts = [float(e.payload["start"]) for e in _events(run_dir, attempt) if e.kind == "step"]
-    return min(starts) if starts else None
+def back_at_crash(run_dir: Path, t_fault: float) -> dict[str, Any]:
+    """Seconds from a fault at wall time `t_fault` until training is back at the crashed step.
 
-
-def resumed_step(run_dir: Path, attempt: int) -> int | None:
-    """The step of the first step event of `attempt` (where training picked up)."""
-    steps = [int(e.payload["step"]) for e in _events(run_dir, attempt) if e.kind == "step"]
-    return min(steps) if steps else None
+    The crashed step is the one after the last step any rank started before the fault (a rank
+    that finished it after a peer died still did it); training is back when that step starts
+    again. `recovery_s` runs to the first step after the fault, wherever it resumed."""
+    steps = step_events(run_dir)
+    before = [s for s, start in steps if start < t_fault]
+    after = sorted((start, s) for s, start in steps if start >= t_fault)
+    if not before or not after:
+        return {"ok": False, "why": "no step before the fault" if not before else
+                "no step after the fault", "fault_time": t_fault}  # fmt: skip
+    crash_step = max(before) + 1
+    t_first, resumed = after[0]
+    back = [start for start, s in after if s == crash_step]
+    out = {"ok": bool(back), "fault_time": t_fault, "crash_step": crash_step,
+           "resumed_at_step": resumed, "lost_steps": crash_step - resumed,
+           "first_step_start": t_first, "recovery_s": t_first - t_fault}  # fmt: skip
+    if not back:
+        return {**out, "why": f"step {crash_step} never ran again"}
+    return {**out, "back_s": back[0] - t_fault, "redo_s": back[0] - t_first}
 
 
 def recovery(run_dir: Path) -> dict[str, Any]:
-    """Crash-to-first-resumed-step seconds of one run directory, from its events alone."""
+    """back_at_crash from the injected failure event of one run directory."""
     fault = injected_failure(run_dir)
     if fault is None:
         return {"ok": False, "why": "no injected failure event"}
     attempt, rank, t_fault = fault
-    t_step = first_step_start(run_dir, attempt + 1)
-    if t_step is None:
-        return {"ok": False, "why": f"no step in attempt {attempt + 1}", "fault_time": t_fault}
-    return {"ok": True, "recovery_s": t_step - t_fault, "fault_attempt": attempt,
-            "fault_rank": rank, "fault_time": t_fault, "first_step_start": t_step,
-            "resumed_at_step": resumed_step(run_dir, attempt + 1)}  # fmt: skip
+    out = back_at_crash(run_dir, t_fault)
+    if "resumed_at_step" not in out:  # nothing after the fault: say which attempt is missing
+        out["why"] = f"no step in attempt {attempt + 1}"
+    return {**out, "fault_attempt": attempt, "fault_rank": rank}
 
 
 def ledger_breakdown(run_dir: Path, attempt: int, fault_time: float) -> dict[str, float]:
@@ -232,7 +313,8 @@ def ledger_breakdown(run_dir: Path, attempt: int, fault_time: float) -> dict[str
             if phase in ("spawn", "handover"):
                 out["_spawn_end"] = float(end)
         row = con.execute(
-            "SELECT MIN(detection_time), MIN(latency_s) FROM detections WHERE attempt = ?",
+            "SELECT MIN(detection_time), MIN(latency_s) FROM detections WHERE attempt = ?"
+            " AND kind != 'straggler'",
             (attempt,),
         ).fetchone()
         if row and row[0] is not None:
@@ -248,134 +330,299 @@ def ledger_breakdown(run_dir: Path, attempt: int, fault_time: float) -> dict[str
     return out
 
 
-def _median_of(rows: list[dict[str, Any]], key: str) -> float:
-    vals = [r[key] for r in rows if r.get(key) is not None]
-    return statistics.median(vals) if vals else float("nan")
+def first_step_start(run_dir: Path, attempt: int) -> float | None:
+    """The earliest `start` of a step event of `attempt` on any rank."""
+    starts = [float(e.payload["start"]) for e in _events(run_dir, attempt) if e.kind == "step"]
+    return min(starts) if starts else None
 
 
-def _breakdown(rows: list[dict[str, Any]]) -> dict[str, float]:
-    phases = sorted({k for r in rows for k in r.get("breakdown", {})})
-    return {k: statistics.median([r["breakdown"][k] for r in rows if k in r.get("breakdown", {})])
-            for k in phases}  # fmt: skip
+def restart_info(run_dir: Path, attempt: int) -> dict[str, Any]:
+    """How `attempt` started (warm/cold), where its state came from (memory/storage), and the
+    ledger's restarts rows (seconds per phase; `nonstop report RUN --json`'s `restarts`)."""
+    from nonstop.ledger import Ledger
+    from nonstop.ledger.restarts import restarts
+
+    with Ledger.open(RunDir(run_dir).ledger, create=False, readonly=True) as led:
+        path = led.rows("SELECT restart_path FROM attempts WHERE attempt = ?", (attempt,))
+        src = led.rows("SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded'",
+                       (attempt,))  # fmt: skip
+        rows = restarts(led)
+    state = None if not src or not src[0][0] else str(src[0][0]).split(":")[0]
+    return {"restart_path": path[0][0] if path else None, "state_from": state,
+            "restarts": [{"attempt": r["attempt"], "path": r["path"], "source": r["source"],
+                          "total_s": r["total_s"],
+                          "phases": {k: round(v, 4) for k, v in r["phases"].items()}}
+                         for r in rows]}  # fmt: skip
 
 
-def summarize(ours: list[dict[str, Any]], durable: list[dict[str, Any]],
-              peer: list[dict[str, Any]], **detail: Any) -> dict[str, Any]:  # fmt: skip
-    """The harness's JSON object from the per-repetition measurements (medians)."""
-    o, p = _median_of(ours, "recovery_s"), _median_of(peer, "recovery_s")
-    d = _median_of(durable, "recovery_s")
-    return {
-        "name": "recovery",
-        "ours": o,
-        "peer": p,
-        "peer_name": "torchrun --max-restarts 1 (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1)",
-        "ratio": o / p if p else float("nan"),
-        "unit": "s from crash to first resumed step",
-        "better": "lower",
-        "ours_durable_only_s": d,
-        "ratio_durable_only": d / p if p else float("nan"),
-        "lost_steps": {
-            "ours": _median_of(ours, "lost_steps"),
-            "ours_durable_only": _median_of(durable, "lost_steps"),
-            "torchrun": _median_of(peer, "lost_steps"),
-        },
-        "restart_path": sorted({str(r.get("restart_path")) for r in ours}),
-        "state_from": sorted({str(r.get("state_from")) for r in ours}),
-        "ours_breakdown_s": _breakdown(ours),
-        "ours_durable_only_breakdown_s": _breakdown(durable),
-        "runs": {"ours": ours, "ours_durable_only": durable, "torchrun": peer},
-        **detail,
-    }
+def state_mb(run_dir: Path) -> float | None:
+    """MB on disk of the newest durable checkpoint (the whole state: every rank's share)."""
+    steps = sorted(RunDir(run_dir).root.glob("checkpoints/step-*"), key=lambda p: p.stat().st_mtime)
+    if not steps:
+        return None
+    return round(sum(f.stat().st_size for f in steps[-1].rglob("*") if f.is_file()) / 1e6, 1)
+
+
+# -- the summary -------------------------------------------------------------------------------
+
+
+def _vals(rows: list[dict[str, Any]], key: str) -> list[float]:
+    return [float(r[key]) for r in rows if r.get("ok") and r.get(key) is not None]
+
+
+def _median(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 4) if xs else None
+
+
+def _phases(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Median seconds per ledger restart phase (the first restart of each run)."""
+    per: dict[str, list[float]] = {}
+    for r in rows:
+        for k, v in (r.get("restarts") or [{}])[0].get("phases", {}).items():
+            per.setdefault(k, []).append(v)
+    return {k: round(statistics.median(v), 4) for k, v in sorted(per.items())}
+
+
+def side(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One arm's medians and ranges over its repetitions."""
+    back = _vals(rows, "back_s")
+    out: dict[str, Any] = {"back_s": _median(back), "back_range_s": span(back),
+                           "ok": sum(bool(r.get("ok")) for r in rows), "reps": len(rows)}  # fmt: skip
+    for key in ("recovery_s", "redo_s", "lost_steps"):
+        out[key] = _median(_vals(rows, key))
+    for key in ("restart_path", "state_from"):
+        seen = {str(r[key]) for r in rows if r.get(key) is not None}
+        if seen:
+            out[key] = sorted(seen)
+    if any(r.get("restarts") for r in rows):
+        out["phases_s"] = _phases(rows)
+    return out
+
+
+def compare(ours: list[dict[str, Any]], peer: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """ours vs peer back_s (medians, ranges, a bootstrap CI of the ratio) and both sides."""
+    o, p = _vals(ours, "back_s"), _vals(peer, "back_s")
+    if not o or not p:
+        return {"ours": _median(o), "peer": _median(p), "ratio": None,
+                "ours_side": side(ours), "peer_side": side(peer), **extra}  # fmt: skip
+    s = stats_summary(o, p, name="recovery", unit="s", peer_name="", better="lower")
+    return {"ours": s["ours"], "peer": s["peer"], "ratio": round(s["ratio"], 4),
+            "spread": s["spread"], "reps": s["reps"], "ours_side": side(ours),
+            "peer_side": side(peer), **extra}  # fmt: skip
+
+
+PEER_NAME = ("torchrun --max-restarts 1 (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1) + the same "
+             "script's DCP checkpoints at the same cadence, resuming from the newest")  # fmt: skip
+UNIT = "s from a SIGKILLed rank until training is back at the step it crashed on"
+
+
+def summarize(arms: dict[str, list[dict[str, Any]]], peer: list[dict[str, Any]],
+              **detail: Any) -> dict[str, Any]:  # fmt: skip
+    """The harness's JSON object: the best arm (lowest median back_s) against torchrun."""
+    medians = {a: statistics.median(_vals(r, "back_s")) for a, r in arms.items()
+               if _vals(r, "back_s")}  # fmt: skip
+    best = min(medians, key=medians.__getitem__) if medians else next(iter(arms))
+    o, p = _vals(arms[best], "back_s"), _vals(peer, "back_s")
+    head: dict[str, Any] = {"name": "recovery", "ours": float("nan"), "peer": float("nan"),
+                            "ratio": float("nan"), "spread": {}, "reps": 0}  # fmt: skip
+    if o and p:
+        head = stats_summary(o, p, name="recovery", unit=UNIT, peer_name=PEER_NAME,
+                             better="lower")  # fmt: skip
+    head.update(peer_name=PEER_NAME, unit=UNIT, better="lower", best_arm=best,
+                limit=None,  # no physical floor measured: back_s >= 0 steps redone + detection
+                arms={a: side(r) for a, r in arms.items()}, torchrun=side(peer),
+                ratio_per_arm={a: round(m / statistics.median(p), 4) if p else None
+                               for a, m in medians.items()})  # fmt: skip
+    head.update(detail)
+    return head
 
 
 # -- the runs ----------------------------------------------------------------------------------
 
 
-def _nonstop_once(root: Path, tag: str, train: list[str], fault: str,
-                  extra: list[str]) -> dict[str, Any]:  # fmt: skip
+def _nonstop_once(root: Path, tag: str, size: Size, extra: list[str]) -> dict[str, Any]:
     run_dir = root / tag
-    rc, wall = run_group(nonstop_cmd(run_dir, train, inject=fault, extra=extra), env=None,
-                         out=root / f"{tag}.out")  # fmt: skip
-    r = recovery(run_dir)
-    r.update(rc=rc, wall_s=round(wall, 2), **_lost(r, fault))
-    if r["ok"]:
+    train = workload(list(size.model), size.steps, size.every)
+    cmd = nonstop_cmd(run_dir, train, inject=crash_spec(size.crash), extra=extra)
+    rc, wall = run_group(cmd, env=None, out=root / f"{tag}.out", timeout_s=size.timeout_s)
+    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2)}
+    if "fault_attempt" in r and RunDir(run_dir).ledger.exists():
         r["breakdown"] = ledger_breakdown(run_dir, r["fault_attempt"], r["fault_time"])
         r.update(restart_info(run_dir, r["fault_attempt"] + 1))
     return r
 
 
-def _lost(r: dict[str, Any], fault: str) -> dict[str, Any]:
-    """Steps done before the crash that the next attempt had to do again."""
-    crash_step = int(fault.split("step=")[1].split(",")[0])
-    resumed = r.get("resumed_at_step")
-    return {"lost_steps": None if resumed is None else crash_step - resumed}
-
-
-def restart_info(run_dir: Path, attempt: int) -> dict[str, Any]:
-    """How `attempt` started (warm/cold) and where its state came from (memory/storage)."""
-    con = sqlite3.connect(f"file:{RunDir(run_dir).ledger}?mode=ro", uri=True, timeout=30.0)
-    try:
-        path = con.execute("SELECT restart_path FROM attempts WHERE attempt = ?",
-                           (attempt,)).fetchone()  # fmt: skip
-        src = con.execute("SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded'",
-                          (attempt,)).fetchone()  # fmt: skip
-    finally:
-        con.close()
-    state = None if not src or not src[0] else str(src[0]).split(":")[0]
-    return {"restart_path": path[0] if path else None, "state_from": state}
-
-
-def _torchrun_once(root: Path, tag: str, train: list[str], fault: str, *,
-                   share_store: bool = False, timeout_s: float = TIMEOUT_S) -> dict[str, Any]:  # fmt: skip
+def _torchrun_once(
+    root: Path, tag: str, size: Size, *, share_store: bool = False
+) -> dict[str, Any]:
     run_dir = root / tag
     run_dir.mkdir(parents=True)
     out = root / f"{tag}.out"
-    rc, wall = run_group(torchrun_cmd(train, max_restarts=1), out=out, timeout_s=timeout_s,
-                         env=torchrun_env(run_dir, fault, share_store=share_store))  # fmt: skip
-    r = recovery(run_dir)
-    r.update(rc=rc, wall_s=round(wall, 2), **_lost(r, fault))
-    text = out.read_text(errors="replace")
-    r["gloo_connect_full_mesh_failed"] = "connectFullMesh failed" in text
+    train = workload(list(size.model), size.steps, size.every)
+    env = torchrun_env(run_dir, crash_spec(size.crash), share_store=share_store)
+    rc, wall = run_group(torchrun_cmd(train, max_restarts=1), env=env, out=out,
+                         timeout_s=size.timeout_s)  # fmt: skip
+    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2)}
+    r["state_mb"] = state_mb(run_dir)
+    r["gloo_connect_full_mesh_failed"] = "connectFullMesh failed" in out.read_text(errors="replace")
     return r
 
 
-def run(quick: bool) -> dict[str, Any]:
-    model, steps, every, crash_at = QUICK if quick else FULL
-    reps = 1 if quick else 3
-    train = workload(model, steps, every)
-    fault = crash_spec(crash_at)
-    ours, durable, peer = [], [], []
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _last_step(run_dir: Path) -> int:
+    return max((s for s, _ in step_events(run_dir)), default=-1)
+
+
+def _node_kill_once(root: Path, tag: str, who: str, size: Size) -> dict[str, Any]:
+    """Two agents; node-b dies whole once step `size.crash` has started; node-c replaces it."""
+    from torch.distributed import TCPStore  # the head node's store; torch only for this section
+
+    run_dir = root / tag
+    run_dir.mkdir(parents=True)
+    port = _free_port()
+    store = TCPStore("127.0.0.1", port, is_master=True, wait_for_workers=False)
+    train = workload(list(size.model), size.steps, size.every)
+    env = torchrun_env(run_dir, "") if who == "torchrun" else None
+    extra = ARMS[BEST_GUESS]
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    logs = []
+
+    def start(host: str) -> None:
+        log = open(root / f"{tag}-{host}.out", "wb")  # noqa: SIM115 - closed below
+        logs.append(log)
+        procs[host] = subprocess.Popen(node_cmd(who, run_dir, port, host, train, extra), cwd=REPO,
+                                       env=env, stdout=log, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+
+    r: dict[str, Any] = {"tag": tag}
+    try:
+        start("node-a")
+        start("node-b")
+        deadline = time.monotonic() + size.timeout_s
+        while _last_step(run_dir) < size.crash - 1 and time.monotonic() < deadline:
+            if any(p.poll() is not None for p in procs.values()):
+                break
+            time.sleep(0.05)
+        if _last_step(run_dir) < size.crash - 1:
+            return {**r, "ok": False, "why": "never reached the crash step before the kill"}
+        t_kill = kill_node(procs["node-b"])
+        start("node-c")
+        rcs = []
+        for host in ("node-a", "node-c"):
+            try:
+                rcs.append(procs[host].wait(timeout=max(1.0, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                rcs.append(None)
+        r.update(back_at_crash(run_dir, t_kill), rc=rcs)
+        if who != "torchrun" and RunDir(run_dir).ledger.exists():
+            info = restart_info(run_dir, 1)
+            r.update(info, restarts=info["restarts"][:1])
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                kill_group(p)  # type: ignore[arg-type]
+        for log in logs:
+            log.close()
+        del store
+    return r
+
+
+def _log(msg: str) -> None:
+    print(f"[recovery] {time.strftime('%H:%M:%S')} {msg}", file=sys.stderr, flush=True)
+
+
+def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
+        size_reps: int = 3, node_reps: int = 3, node_kill: bool = True) -> dict[str, Any]:  # fmt: skip
+    """--quick: one repetition of the best-guess arm and torchrun on the tiny model. Full: `reps`
+    repetitions of every arm and torchrun, then the node kill (`node_reps`) and the sizes
+    (`size_reps` each), the best-guess arm against torchrun: 3 each by default, so that the
+    whole run fits in about an hour on a loaded 2-core host. What is done so far is kept in
+    RUN_ROOT/partial.json."""
+    load = [round(x, 2) for x in os.getloadavg()]
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-recovery-"))
-    for i in range(reps):  # interleaved, so drift on a shared machine hits every side alike
-        ours.append(_nonstop_once(root, f"ours-{i}", train, fault, MEMORY))
-        durable.append(_nonstop_once(root, f"durable-{i}", train, fault, ["--no-standby"]))
-        peer.append(_torchrun_once(root, f"torchrun-{i}", train, fault))
+    _log(f"runs in {root}")
+    size = QUICK if quick else MAIN
+    arm_names = [BEST_GUESS] if quick else list(ARMS)
+    reps = 1 if quick else reps
+    arms: dict[str, list[dict[str, Any]]] = {a: [] for a in arm_names}
+    peer: list[dict[str, Any]] = []
+    runs: dict[str, Any] = {"arms": arms, "torchrun": peer}
     detail: dict[str, Any] = {
-        "repetitions": reps,
-        "workload": " ".join(train),
-        "fault": fault,
+        "workload": " ".join(workload(list(size.model), size.steps, size.every)),
+        "fault": crash_spec(size.crash),
         "world_size": WORLD,
         "run_root": str(root),
     }
-    if not quick:  # ~40 s: torchrun through the shared store, once
-        shared = _torchrun_once(root, "torchrun-shared-store", train, fault, share_store=True,
-                                timeout_s=180.0)  # fmt: skip
-        detail["torchrun_shared_store"] = {
-            "restarted_ok": shared["ok"] and shared.get("rc") == 0,
-            "recovery_s": shared.get("recovery_s"),
-            "rc": shared.get("rc"),
-            "gloo_connect_full_mesh_failed": shared["gloo_connect_full_mesh_failed"],
-            "note": "without TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1, torchrun's restart can fail "
-            "with 'Gloo connectFullMesh failed' (torch 2.13, gloo): the shared store keeps the "
-            "dead attempt's peer addresses; it is a race, so some runs restart",
-        }
-    else:
-        detail["torchrun_shared_store"] = {
-            "note": "not run in --quick; without TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 "
-            "torchrun's restart can fail with 'Gloo connectFullMesh failed' (torch 2.13, gloo)"
-        }
-    return summarize(ours, durable, peer, **detail)
+
+    def done(section: str) -> None:
+        detail["load"] = {"start": load, "now": [round(x, 2) for x in os.getloadavg()]}
+        partial = {**summarize(arms, peer, **detail), "runs": runs}
+        (root / "partial.json").write_text(json.dumps(partial))
+        _log(f"{section} done")
+
+    for i in range(reps):  # interleaved, so drift on a shared machine hits every side alike
+        for a in arm_names:
+            arms[a].append(_nonstop_once(root, f"{a}-{i}", size, ARMS[a]))
+        peer.append(_torchrun_once(root, f"torchrun-{i}", size))
+        _log(f"rep {i}: " + ", ".join(f"{a} {arms[a][-1].get('back_s')}" for a in arm_names)
+             + f", torchrun {peer[-1].get('back_s')}")  # fmt: skip
+    detail["state_mb"] = next((r["state_mb"] for r in peer if r.get("state_mb")), None)
+    done("arms")
+    if not quick and node_kill:
+        ours_n: list[dict[str, Any]] = []
+        peer_n: list[dict[str, Any]] = []
+        runs["node_kill"] = {"ours": ours_n, "torchrun": peer_n}
+        for i in range(node_reps):
+            ours_n.append(_node_kill_once(root, f"node-{BEST_GUESS}-{i}", "nonstop", NODE))
+            peer_n.append(_node_kill_once(root, f"node-torchrun-{i}", "torchrun", NODE))
+            _log(f"node kill {i}: {ours_n[-1].get('back_s')} vs {peer_n[-1].get('back_s')}")
+        detail["node_kill"] = compare(
+            ours_n, peer_n, arm=BEST_GUESS, kill_after_step=NODE.crash - 1,
+            workload=" ".join(workload(list(NODE.model), NODE.steps, NODE.every)),
+            peer_name="two torchrun agents, --max-restarts 3, the same c10d store")  # fmt: skip
+        done("node kill")
+    for name in () if quick else sizes:
+        s, k = SIZES[name], size_reps
+        ours_s: list[dict[str, Any]] = []
+        peer_s: list[dict[str, Any]] = []
+        runs[name] = {"ours": ours_s, "torchrun": peer_s}
+        for i in range(k):
+            ours_s.append(_nonstop_once(root, f"{name}-{BEST_GUESS}-{i}", s, ARMS[BEST_GUESS]))
+            peer_s.append(_torchrun_once(root, f"{name}-torchrun-{i}", s))
+            _log(f"{name} {i}: {ours_s[-1].get('back_s')} vs {peer_s[-1].get('back_s')}")
+        detail.setdefault("sizes", {})[name] = compare(
+            ours_s, peer_s, arm=BEST_GUESS, fault=crash_spec(s.crash),
+            workload=" ".join(workload(list(s.model), s.steps, s.every)),
+            state_mb=next((r["state_mb"] for r in peer_s if r.get("state_mb")), None))  # fmt: skip
+        done(name)
+    detail["load"] = {"start": load, "end": [round(x, 2) for x in os.getloadavg()]}
+    return {**summarize(arms, peer, **detail), "runs": runs}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run parts of the full benchmark (benchmarks/run.py runs all of it)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="benchmarks/bench_recovery.py", description=__doc__)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--sizes", default=",".join(SIZES), help="comma-separated, or '' for none")
+    p.add_argument("--size-reps", type=int, default=3)
+    p.add_argument("--node-reps", type=int, default=3)
+    p.add_argument("--no-node-kill", action="store_true")
+    a = p.parse_args(argv)
+    sizes = tuple(x for x in a.sizes.split(",") if x)
+    out = run(a.quick, reps=a.reps, sizes=sizes, size_reps=a.size_reps, node_reps=a.node_reps,
+              node_kill=not a.no_node_kill)  # fmt: skip
+    print(json.dumps(out))
+    return 0
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(quick=True), indent=1))
+    sys.path.insert(0, str(REPO))
+    raise SystemExit(main())
