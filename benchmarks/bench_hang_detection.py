@@ -290,7 +290,14 @@ def run(quick: bool) -> dict[str, Any]:
         for k in PAUSES:
             fp[k] = {"ours": _ours(root, f"ours-{k}", k), "peer": _peer(root, f"peer-{k}", k)}
     load = {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]}
-    return combine(rows, fp, kinds, load=load, run_root=str(root))
+    return combine(
+        rows,
+        fp,
+        kinds,
+        load=load,
+        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        run_root=str(root),
+    )
 
 
 def combine(rows: dict[str, dict[str, list[dict[str, Any]]]], fp: dict[str, dict[str, Any]],
@@ -322,6 +329,8 @@ def combine(rows: dict[str, dict[str, list[dict[str, Any]]]], fp: dict[str, dict
         f"FileTimerServer expires(after={PEER_TIMEOUT_S:g} s) per step",
     )  # fmt: skip
     out.update(
+        limit=STEP_FLOOR_S,
+        limit_is="the 5 s floor (STEP_FLOOR_S) both sides time out at: neither can be faster",
         kinds=list(kinds),
         per_kind=per_kind,
         false_hangs=sum(v["ours"].get("false_hangs", 0) for v in fp.values()) if fp else None,

@@ -162,6 +162,12 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
         if k in PEER_ENDS:
             it["detected"] = a + 1 in attempts
             it["action"] = "restart" if it["detected"] else None
+            if k == "bitflip":  # the workload's verified load must have refused it
+                step = next(f["checkpoint"] for f in record.faults
+                            if f["kind"] == "bitflip" and f["attempt"] == a)  # fmt: skip
+                quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+                it["quarantined"] = quarantined
+                it["detected"] = it["detected"] and quarantined
         elif k == "diskfull":
             failed, later = _failed_saves(run_dir, a)
             it["detected"] = failed > 0  # by the workload's checkpointer, not by torchrun

@@ -1,0 +1,74 @@
+"""The chaos benchmark's torchrun side: the schedule it runs, its ETTR, its result contract.
+Synthetic run directories (real EventWriter); no training is launched."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from benchmarks import bench_chaos as bc
+from benchmarks.chaos.peer import ettr_from_events, peer_schedule
+from benchmarks.chaos.schedule import KINDS, ChaosFault, Schedule, make_schedule
+from benchmarks.run import REQUIRED
+from nonstop.events import EventWriter
+from nonstop.rundir import create
+
+
+def test_peer_schedule_keeps_the_faults_and_renumbers_attempts() -> None:
+    s = Schedule(seed=0, steps=60, checkpoint_every=5, faults=[
+        ChaosFault(kind="nan", attempt=0, rank=1, step=12),
+        ChaosFault(kind="sigkill", attempt=1, rank=0, step=22),
+        ChaosFault(kind="kill_in_restart", attempt=2, rank=1, step=0),
+        ChaosFault(kind="diskfull", attempt=3, rank=0, step=30, to_step=37),
+        ChaosFault(kind="sigstop", attempt=3, rank=1, step=45),
+    ])  # fmt: skip
+    p = peer_schedule(s)
+    assert [(f.kind, f.rank, f.step) for f in p.faults] == [
+        (f.kind, f.rank, f.step) for f in s.faults]  # fmt: skip
+    # no guards under torchrun: the NaN ends no attempt, so every later key moves down one
+    assert [f.attempt for f in p.faults] == [0, 0, 1, 2, 2]
+    full = make_schedule(seed=1, kinds=KINDS)
+    assert len(peer_schedule(full).faults) == len(full.faults)
+
+
+def _steps(rd_root: Path, attempt: int, steps: list[tuple[int, float]]) -> None:
+    rd = create(rd_root) if not rd_root.exists() else None
+    path = (rd.events(attempt, 0) if rd else rd_root / "events" / f"attempt-{attempt}" /
+            "rank-0.jsonl")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    w = EventWriter(path, run_id="r", attempt=attempt, rank=0, host="h", install_sigterm=False)
+    for step, dur in steps:
+        w.emit("step", step=step, start=100.0 + step, end=100.0 + step + dur)
+    w.close()
+
+
+def test_ettr_counts_each_step_once_in_the_latest_attempt(tmp_path: Path) -> None:
+    _steps(tmp_path / "run", 0, [(0, 1.0), (1, 1.0), (2, 1.0), (3, 1.0)])  # 2, 3 are redone
+    _steps(tmp_path / "run", 1, [(2, 2.0), (3, 2.0), (4, 2.0)])
+    e = ettr_from_events(tmp_path / "run", wall_s=20.0)
+    assert e["steps_kept"] == 5 and math.isclose(e["useful_s"], 1 + 1 + 2 + 2 + 2)
+    assert math.isclose(e["ettr"], 8.0 / 20.0)
+
+
+def _side(ettr: float, wall: float, **kw: object) -> dict[str, object]:
+    base = {"finished": True, "identical": True, "injected": 4, "detected": 4, "recovered": 4,
+            "lost": 0, "missed": [], "skipped": [], "phantom": [], "not_applicable": []}  # fmt: skip
+    return {**base, **kw, "ettr": {"ettr": ettr, "wall_s": wall, "limit": 0.4},
+            "ettr_events": {"ettr": ettr, "wall_s": wall}}  # fmt: skip
+
+
+def test_summary_is_ours_over_torchrun_ettr_with_both_sides() -> None:
+    runs = [
+        {
+            "seed": 0,
+            "ours": _side(0.2, 60.0),
+            "peer": _side(0.1, 100.0, detected=3),
+            "fault_free": {"ettr": 0.3},
+        }
+    ]
+    out = bc.combine(runs, load={"start": [1.0], "end": [1.0]})
+    assert not [k for k in REQUIRED if k not in out]
+    assert out["ours"] == 0.2 and out["peer"] == 0.1 and math.isclose(out["ratio"], 2.0)
+    assert out["better"] == "higher" and out["reps"] == 1
+    assert out["peer_side"]["detected"] == 3 and out["ours_side"]["identical"]
+    assert out["daly_limit_from_nonstop_costs"] == 0.4 and out["limit"] == 0.3
