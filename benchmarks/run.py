@@ -32,9 +32,9 @@ BENCHMARKS: dict[str, str] = {
     "triage": "log triage throughput (MB/s) vs grep -E over the same signature patterns",
     "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
     "recovery": "seconds from a SIGKILLed rank to the first resumed step vs torchrun --max-restarts",
-    "hang-detection": "seconds from a SIGSTOPped rank to detection vs torchrun (never, in a budget)",
+    "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
     "overhead": "median step time under nonstop run vs plain torchrun, same script (ABAB)",
-    "chaos": "seeded fault schedules: bitwise-identical finish, ETTR vs Daly's optimum",
+    "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",
     "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "guards": "per-step cost of the NaN/spike guards and replica fingerprints vs the demo's step",
 }
