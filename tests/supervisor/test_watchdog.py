@@ -3,21 +3,10 @@ signals in test_run_faults.py)."""
 
 from __future__ import annotations
 
-from nonstop.events import Event
+from support.fakes import Clock
+from support.fakes import event as ev
+
 from nonstop.supervisor.watchdog import Watchdog
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def ev(rank: int, kind: str, **payload: object) -> Event:
-    return Event(run_id="r", attempt=0, rank=rank, host=f"h{rank}", mono=0.0, time=0.0,
-                 kind=kind, payload=dict(payload))  # fmt: skip
 
 
 def trained(clock: Clock, steps: int = 10, step_s: float = 0.1) -> Watchdog:
