@@ -26,26 +26,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from torch.distributed.elastic.agent.server import local_elastic_agent
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
-from torch.distributed.elastic.multiprocessing import start_processes
-from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, Std, to_map
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
-from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
 from nonstop import rundir, taxonomy
 from nonstop.diagnose import kernel_log
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
-from nonstop.supervisor import bootstrap
-from nonstop.supervisor.planned_stop import StopPlan
-from nonstop.supervisor.live_settings import LiveSettings, describe
+from nonstop.supervisor import bootstrap, torch_compat
 from nonstop.supervisor.health import HealthConfig, run_checks
+from nonstop.supervisor.live_settings import LiveSettings, describe
+from nonstop.supervisor.planned_stop import StopPlan
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
+from nonstop.supervisor.worker_logs import RunDirLogs
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
@@ -103,79 +100,6 @@ class SupervisorConfig:
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
     standby_wait_s: float = 15.0
     """How long a start waits for standbys still importing before it spawns cold."""
-
-
-class RunDirLogs(LogsSpecs):
-    """Worker logs at run_dir/logs/attempt-N/rank-R.log (stdout and stderr merged by the
-    bootstrap), error files beside them, and every rank's output on the console as torchrun
-    shows it: torch's own TailLog copies each log to the console, for the local ranks that
-    torchrun would show (not redirected with -r unless teed with -t; in --local-ranks-filter
-    when given). With --log-dir, torchrun's layout there too: links
-    LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,error.json} to these files."""
-
-    def __init__(self, run_dir: rundir.RunDir, *, redirects: Std | dict[int, Std] = Std.NONE,
-                 tee: Std | dict[int, Std] = Std.NONE, local_ranks_filter: set[int] | None = None,
-                 log_dir: str | None = None) -> None:  # fmt: skip
-        super().__init__(log_dir=str(run_dir.root / "logs"), redirects=redirects, tee=tee,
-                         local_ranks_filter=local_ranks_filter)  # fmt: skip
-        self.run_dir = run_dir
-        self.attempt = 0
-        self.torchrun_log_dir = log_dir
-        self._job_dir: str | None = None
-
-    @property
-    def root_log_dir(self) -> str:
-        return str(self.run_dir.root / "logs")
-
-    def on_console(self, local_rank: int, n: int) -> bool:
-        """What torchrun prints for this rank: its stream unless redirected without a tee,
-        and only for the ranks in --local-ranks-filter when one is given."""
-        out = not (to_map(self._redirects, n)[local_rank] & Std.OUT) or bool(
-            to_map(self._tee, n)[local_rank] & Std.OUT)  # fmt: skip
-        chosen = not self._local_ranks_filter or local_rank in self._local_ranks_filter
-        return out and chosen
-
-    def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
-        dest = LogsDest()
-        attempt_dir = self.run_dir.log(self.attempt, 0).parent
-        for local_rank, env in envs.items():
-            path = self.run_dir.log(self.attempt, int(env["RANK"]))
-            path.parent.mkdir(parents=True, exist_ok=True)
-            dest.stdouts[local_rank] = str(path)
-            dest.stderrs[local_rank] = str(path.with_suffix(".stderr.log"))
-            if self.on_console(local_rank, len(envs)):
-                dest.tee_stdouts[local_rank] = str(path)
-            err = path.with_suffix(".error.json")
-            with contextlib.suppress(FileNotFoundError):
-                err.unlink()
-            dest.error_files[local_rank] = str(err)
-            env["TORCHELASTIC_ERROR_FILE"] = str(err)
-            if self.torchrun_log_dir:
-                self._link_torchrun_layout(env, local_rank, path, err)
-        # torch writes --duplicate-stdout-filters matches of the teed ranks here
-        dest.filtered_stdout = str(attempt_dir / "filtered_stdout.log")
-        dest.filtered_stderr = os.devnull
-        return dest
-
-    def _link_torchrun_layout(self, env: dict[str, str], local_rank: int, log: Path,
-                              err: Path) -> None:  # fmt: skip
-        """torchrun's --log-dir layout (DefaultLogsSpecs), as links to the run directory's
-        files; attempt_N counts nonstop's attempts, which is torchrun's restart count on one
-        node."""
-        import tempfile
-
-        assert self.torchrun_log_dir is not None
-        if self._job_dir is None:
-            os.makedirs(self.torchrun_log_dir, exist_ok=True)
-            prefix = f"{env.get('TORCHELASTIC_RUN_ID', 'run')}_"
-            self._job_dir = tempfile.mkdtemp(prefix=prefix, dir=self.torchrun_log_dir)
-        d = Path(self._job_dir) / f"attempt_{self.attempt}" / str(local_rank)
-        d.mkdir(parents=True, exist_ok=True)
-        for name, target in (("stdout.log", log), ("error.json", err)):
-            link = d / name
-            with contextlib.suppress(FileNotFoundError):
-                link.unlink()
-            link.symlink_to(target.resolve())
 
 
 TORCH_BOILERPLATE = "To enable traceback see"
@@ -273,33 +197,15 @@ class NonstopAgent(LocalElasticAgent):
         t0 = time.time()
         with contextlib.ExitStack() as stack:
             if self._rendezvoused:
-                stack.enter_context(self._no_first_round_skew())
+                stack.enter_context(torch_compat.no_first_round_skew())
             if self._peer_drained:
-                stack.enter_context(_short_last_call(worker_group.spec.rdzv_handler))
+                stack.enter_context(
+                    torch_compat.short_last_call(worker_group.spec.rdzv_handler, DRAIN_LAST_CALL_S)
+                )
             super()._rendezvous(worker_group)
         self._rendezvoused, self._peer_drained = True, False
         self._agree_attempt(worker_group)
         self._phase("rendezvous", t0)
-
-    @staticmethod
-    @contextlib.contextmanager
-    def _no_first_round_skew() -> Any:
-        """torch's c10d handler sleeps a random 0-0.3 s before joining while its state's round
-        is 0, to skew the nodes' first joins. Round 0 is still current at the first restart,
-        so the first recovery paid that sleep too (0.30 s of a 0.49 s recovery, measured). On
-        a restart the nodes' joins are already skewed by their detection times: skip it. Its
-        other delay (1 s between polls of a round still filling) is left alone."""
-        original = dynamic_rendezvous._delay
-
-        def delay(seconds: float | tuple[float, float]) -> None:
-            if not isinstance(seconds, tuple):
-                original(seconds)
-
-        dynamic_rendezvous._delay = delay
-        try:
-            yield
-        finally:
-            dynamic_rendezvous._delay = original
 
     def _agree_attempt(self, worker_group: WorkerGroup) -> None:
         """Every node's agent numbers attempts itself; a node that joined later (a spare, or one
@@ -374,12 +280,8 @@ class NonstopAgent(LocalElasticAgent):
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
         self.restart_path = "cold"
-        original = local_elastic_agent.start_processes
-        local_elastic_agent.start_processes = self._spawn_or_hand_over
-        try:
+        with torch_compat.start_processes_through(self._spawn_or_hand_over):
             pids = super()._start_workers(worker_group)
-        finally:
-            local_elastic_agent.start_processes = original
         self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
         with contextlib.suppress(Exception):
@@ -399,7 +301,7 @@ class NonstopAgent(LocalElasticAgent):
             if why != self._cold_why:  # said once, not at every restart
                 print(f"nonstop run: cold start of attempt {self.attempt}: {why}", flush=True)
                 self._cold_why = why
-            return start_processes(**kwargs)
+            return torch_compat.start_processes(**kwargs)
         kwargs.pop("start_method", None)
         kwargs.pop("numa_options", None)
         ctx = StandbyContext(standbys, **kwargs)
@@ -473,10 +375,9 @@ class NonstopAgent(LocalElasticAgent):
         (a `sys.exit(3)` takes longer to finish than its peers' exit after the error), and
         torch would SIGTERM it now, losing its exit status and its last words: the failure
         would be recorded as nobody's. Waits at most CULPRIT_WAIT_S per attempt."""
-        handlers = getattr(self._pcontext, "subprocess_handlers", None)
-        if not handlers:
+        codes = torch_compat.subprocess_exit_codes(self)
+        if not codes:
             return False
-        codes = {lr: h.proc.poll() for lr, h in handlers.items()}
         failed = [lr for lr, c in codes.items() if c not in (None, 0)]
         running = [lr for lr, c in codes.items() if c is None]
         if not failed or not running:
@@ -579,19 +480,10 @@ class NonstopAgent(LocalElasticAgent):
         """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
         process context stopping the rest after one rank failed) before its SIGTERM, so that
         the ranks die at once instead of taking it for the scheduler's warning."""
-        ctx = self._pcontext
-        close = getattr(ctx, "_close", None)
-        if close is None:
-            return
         from nonstop.supervisor.planned_stop import mark_teardown
 
         root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
-
-        def marked_close(*args: Any, **kwargs: Any) -> Any:
-            mark_teardown(root, host, attempt)
-            return close(*args, **kwargs)
-
-        ctx._close = marked_close  # type: ignore[union-attr]
+        torch_compat.before_close(self, lambda: mark_teardown(root, host, attempt))
 
     def _stop_step(self) -> int:
         """The last step any rank finished (-1 without step data): the ranks save at their next
@@ -653,8 +545,7 @@ class NonstopAgent(LocalElasticAgent):
             self._refuse(worker_group, rid, f"drain of unknown host {host!r}: this job's hosts "
                                             f"are {', '.join(hosts)}; nothing was stopped")  # fmt: skip
             return None
-        settings = getattr(worker_group.spec.rdzv_handler, "_settings", None)
-        min_nodes = max(1, int(getattr(settings, "min_nodes", 1) or 1))
+        min_nodes = torch_compat.rendezvous_min_nodes(worker_group.spec.rdzv_handler)
         left = len(hosts) - 1
         if left < min_nodes:
             return "preempt", (f"drain of {host} leaves {left} node(s) to train on, fewer "
@@ -782,7 +673,7 @@ class NonstopAgent(LocalElasticAgent):
         self.stop_plan, self.signal_received = None, None
         self._peer_drained = p.kind == "drain" and not mine
         if leaves:
-            self._remaining_restarts = 0
+            torch_compat.no_more_restarts(self)
             self.leaving = mine
             if mine:
                 self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
@@ -1059,18 +950,18 @@ class NonstopAgent(LocalElasticAgent):
         ):
             action = "restart"  # the bad node is another one: it leaves, we restart without it
         if action == "stop_and_page":
-            self._remaining_restarts = 0
+            torch_compat.no_more_restarts(self)
             self.exit_code = EXIT_PAGE
             self.exit_message = f"stopped: {d.reason} [{d.category}]; a human must look"
         elif action == "exclude_node":
-            self._remaining_restarts = 0
+            torch_compat.no_more_restarts(self)
             self.leaving = True
             self.exit_code = EXIT_EXCLUDE
             self.exit_message = (
                 f"excluding node {self.cfg.host}: {d.reason} [{d.category}]; "
                 f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here"
             )
-        elif self._remaining_restarts <= 0:
+        elif torch_compat.restarts_left(self) <= 0:
             self.exit_code = EXIT_FAILED
             self.exit_message = f"no restarts left (--max-restarts): {d.reason}"
         self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=action,
@@ -1090,7 +981,7 @@ class NonstopAgent(LocalElasticAgent):
         t0 = time.time()
         cfg = HealthConfig(
             paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
-            local_world_size=self._worker_group.spec.local_world_size,
+            local_world_size=torch_compat.local_world_size(self),
             timeout_s=self.cfg.health_timeout_s,
         )  # fmt: skip
         results = run_checks(names, cfg)
@@ -1109,37 +1000,3 @@ def _proc_state(pid: Any) -> str | None:
             return f.read().rsplit(")", 1)[1].split()[0]
     except (OSError, ValueError, TypeError, IndexError):
         return None
-
-
-@contextlib.contextmanager
-def _short_last_call(handler: Any, seconds: float = DRAIN_LAST_CALL_S) -> Any:
-    """After an operator drained a peer, the remaining nodes know it will not come back, but
-    torch's c10d round still waits its last call (30 s by default) for more nodes once
-    min_nodes have joined: pure planned badput. Shorten it for this one round. The timeout
-    object is shared by the handler, its state holder and its op executor (checked in 2.13);
-    any other handler is left alone. A node that does come back later joins as a spare."""
-    from datetime import timedelta
-
-    timeout = getattr(getattr(handler, "_settings", None), "timeout", None)
-    old = getattr(timeout, "_last_call", None)
-    if not isinstance(old, timedelta) or old.total_seconds() <= seconds:
-        yield
-        return
-    timeout._last_call = timedelta(seconds=seconds)  # type: ignore[union-attr]
-    try:
-        yield
-    finally:
-        timeout._last_call = old  # type: ignore[union-attr]
-
-
-def leave_round(handler: Any) -> None:
-    """Take this node out of the current c10d round without closing the rendezvous (an
-    excluded or drained node). Without it the others' next round sees it as a participant
-    until torch's keep-alive sanitiser drops it, 15 s after its last heartbeat. This is the
-    exit step torch runs itself at the start of each next_rendezvous; other handlers: no-op."""
-    executor = getattr(handler, "_op_executor", None)
-    stop = getattr(handler, "_stop_heartbeats", None)
-    if executor is None or stop is None:
-        return
-    stop()
-    executor.run(dynamic_rendezvous._RendezvousExitOp(), time.monotonic() + 10.0)

@@ -248,7 +248,7 @@ def _check_script(args: argparse.Namespace) -> None:
 def _torchrun_config(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
     """torch's own LaunchConfig from the flags; its ValueErrors and assertions are usage errors.
     Its default LogsSpecs would create a torchelastic_* temporary folder (or --log-dir) that
-    nonstop never writes: the run directory's logs replace it (agent.RunDirLogs)."""
+    nonstop never writes: the run directory's logs replace it (worker_logs.RunDirLogs)."""
     from torch.distributed.run import config_from_args
 
     log_dir, args.log_dir = args.log_dir, os.devnull

@@ -25,8 +25,10 @@ from nonstop import rundir
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
+from nonstop.supervisor import torch_compat
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
+from nonstop.supervisor.worker_logs import RunDirLogs
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
@@ -124,9 +126,7 @@ def _console(agent: ag.NonstopAgent, config: Any, args: argparse.Namespace) -> N
     template = config.log_line_prefix_template
     if not template and args.tee in ("", "0"):
         template = _NoPrefix("")
-    agent._log_line_prefix_template = template  # LocalElasticAgent's own attribute
-    if config.shutdown_timeout is not None:
-        agent._shutdown_timeout = int(config.shutdown_timeout)
+    torch_compat.set_console(agent, template, config.shutdown_timeout)
 
 
 def signals_to_forward(value: str) -> str:
@@ -171,9 +171,8 @@ def launch(
         **config.rdzv_configs,
     )  # fmt: skip
     from torch.distributed.elastic.agent.server.api import WorkerSpec
-    from torch.distributed.launcher.api import _get_addr_and_port
 
-    master_addr, master_port = _get_addr_and_port(params)
+    master_addr, master_port = torch_compat.master_addr_and_port(params)
 
     def make_spec() -> WorkerSpec:
         return WorkerSpec(
@@ -188,8 +187,9 @@ def launch(
 
     spec = make_spec()
     ls = config.logs_specs  # torch's, from the flags: nonstop keeps its settings, not its files
-    logs = ag.RunDirLogs(rd, redirects=ls._redirects, tee=ls._tee,
-                         local_ranks_filter=ls._local_ranks_filter, log_dir=args.log_dir)  # fmt: skip
+    redirects, tee, ranks_filter = torch_compat.logs_spec_settings(ls)
+    logs = RunDirLogs(rd, redirects=redirects, tee=tee, local_ranks_filter=ranks_filter,
+                      log_dir=args.log_dir)  # fmt: skip
     ledger = Ledger.open(rd.ledger)
     first = _resume(ledger, rd, multi_node=cfg.multi_node)
     live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
@@ -253,7 +253,7 @@ def launch(
             live.stop()
         with contextlib.suppress(Exception):
             if agent.leaving:  # an excluded or drained node leaves; the job goes on
-                ag.leave_round(spec.rdzv_handler)
+                torch_compat.leave_round(spec.rdzv_handler)
             else:
                 spec.rdzv_handler.shutdown()
         if standbys is not None:

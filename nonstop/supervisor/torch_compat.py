@@ -1,0 +1,248 @@
+"""Every use nonstop makes of torch.distributed.elastic's private internals, in one place.
+
+torch's elastic agent has no public hooks for what the supervisor needs (an attempt number,
+warm standbys in place of a spawn, a shorter rendezvous after a drain, a node leaving without
+closing the rendezvous), so it reaches into names with a leading underscore. Each one is here,
+with the torch versions whose source was read to check it (TORCH_CHECKED), and
+tests/supervisor/test_torch_compat.py fails loudly, naming the attribute, when an upgrade
+removes or changes one. The rest of the supervisor calls these functions and never touches a
+private name of torch itself.
+
+NonstopAgent also overrides SimpleElasticAgent's step methods (AGENT_HOOKS below); the test
+checks that they exist with the parameters the overrides expect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+from torch.distributed.elastic.agent.server import local_elastic_agent
+from torch.distributed.elastic.multiprocessing import start_processes
+from torch.distributed.elastic.rendezvous import dynamic_rendezvous
+
+TORCH_CHECKED = ("2.13.0",)
+"""The torch versions whose elastic source was read against every function here."""
+
+# SimpleElasticAgent / LocalElasticAgent methods NonstopAgent overrides: name -> parameters
+# (after self) that torch calls them with. torch/distributed/elastic/agent/server/api.py and
+# local_elastic_agent.py, checked in TORCH_CHECKED.
+AGENT_HOOKS: dict[str, tuple[str, ...]] = {
+    "_rendezvous": ("worker_group",),
+    "_start_workers": ("worker_group",),
+    "_stop_workers": ("worker_group",),
+    "_monitor_workers": ("worker_group",),
+    "_restart_workers": ("worker_group",),
+}
+
+# Agent attributes read or set here (LocalElasticAgent.__init__ / SimpleElasticAgent.run).
+AGENT_ATTRIBUTES = (
+    "_pcontext",
+    "_worker_group",
+    "_remaining_restarts",
+    "_log_line_prefix_template",
+    "_shutdown_timeout",
+)
+
+__all__ = [
+    "AGENT_HOOKS",
+    "TORCH_CHECKED",
+    "before_close",
+    "leave_round",
+    "local_world_size",
+    "logs_spec_settings",
+    "master_addr_and_port",
+    "no_first_round_skew",
+    "no_more_restarts",
+    "rendezvous_min_nodes",
+    "restarts_left",
+    "set_console",
+    "short_last_call",
+    "start_processes",
+    "start_processes_through",
+    "subprocess_exit_codes",
+]
+
+
+# -- rendezvous (torch/distributed/elastic/rendezvous/dynamic_rendezvous.py) ----------------
+
+
+@contextlib.contextmanager
+def no_first_round_skew() -> Iterator[None]:
+    """torch's c10d handler sleeps a random 0-0.3 s before joining while its state's round is
+    0, to skew the nodes' first joins. Round 0 is still current at the first restart, so the
+    first recovery paid that sleep too (0.30 s of a 0.49 s recovery, measured). On a restart
+    the nodes' joins are already skewed by their detection times: skip it. Its other delay (1 s
+    between polls of a round still filling) is left alone.
+
+    Private: the module-level `dynamic_rendezvous._delay` (imported there from
+    rendezvous/utils.py), called as `_delay(seconds=(0, 0.3))` in next_rendezvous and
+    `_delay(seconds=1)` in the join op. Checked in TORCH_CHECKED."""
+    original = dynamic_rendezvous._delay
+
+    def delay(seconds: float | tuple[float, float]) -> None:
+        if not isinstance(seconds, tuple):
+            original(seconds)
+
+    dynamic_rendezvous._delay = delay
+    try:
+        yield
+    finally:
+        dynamic_rendezvous._delay = original
+
+
+@contextlib.contextmanager
+def short_last_call(handler: Any, seconds: float) -> Iterator[None]:
+    """After an operator drained a peer, the remaining nodes know it will not come back, but
+    torch's c10d round still waits its last call (30 s by default) for more nodes once
+    min_nodes have joined: pure planned badput. Shorten it for this one round. A node that does
+    come back later joins as a spare; any other handler is left alone.
+
+    Private: `DynamicRendezvousHandler._settings.timeout` (a RendezvousTimeout) and its
+    `_last_call` field (the property `last_call` has no setter). The timeout object is shared
+    by the handler, its state holder and its op executor. Checked in TORCH_CHECKED."""
+    timeout = getattr(getattr(handler, "_settings", None), "timeout", None)
+    old = getattr(timeout, "_last_call", None)
+    if not isinstance(old, timedelta) or old.total_seconds() <= seconds:
+        yield
+        return
+    timeout._last_call = timedelta(seconds=seconds)  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        timeout._last_call = old  # type: ignore[union-attr]
+
+
+def leave_round(handler: Any) -> None:
+    """Take this node out of the current c10d round without closing the rendezvous (an
+    excluded or drained node). Without it the others' next round sees it as a participant
+    until torch's keep-alive sanitiser drops it, 15 s after its last heartbeat. This is the
+    exit step torch runs itself at the start of each next_rendezvous; other handlers: no-op.
+
+    Private: `DynamicRendezvousHandler._op_executor.run(op, deadline)`,
+    `DynamicRendezvousHandler._stop_heartbeats()` and `dynamic_rendezvous._RendezvousExitOp`.
+    Checked in TORCH_CHECKED."""
+    executor = getattr(handler, "_op_executor", None)
+    stop = getattr(handler, "_stop_heartbeats", None)
+    if executor is None or stop is None:
+        return
+    stop()
+    executor.run(dynamic_rendezvous._RendezvousExitOp(), time.monotonic() + 10.0)
+
+
+def rendezvous_min_nodes(handler: Any) -> int:
+    """--nnodes' minimum as the c10d handler holds it (1 for handlers without settings).
+
+    Private: `DynamicRendezvousHandler._settings.min_nodes` (RendezvousSettings).
+    Checked in TORCH_CHECKED."""
+    settings = getattr(handler, "_settings", None)
+    return max(1, int(getattr(settings, "min_nodes", 1) or 1))
+
+
+def master_addr_and_port(params: Any) -> tuple[str | None, int | None]:
+    """The static rendezvous' master address and port, as torch's launch_agent computes them.
+
+    Private: `torch.distributed.launcher.api._get_addr_and_port(params)`.
+    Checked in TORCH_CHECKED."""
+    from torch.distributed.launcher.api import _get_addr_and_port
+
+    return _get_addr_and_port(params)
+
+
+# -- the agent (torch/distributed/elastic/agent/server/{api,local_elastic_agent}.py) -------
+
+
+@contextlib.contextmanager
+def start_processes_through(spawn: Callable[..., Any]) -> Iterator[None]:
+    """Make LocalElasticAgent._start_workers call `spawn(**kwargs)` in place of torch's
+    start_processes (same keyword arguments: name, entrypoint, args, envs, logs_specs,
+    log_line_prefixes, start_method, numa_options, duplicate_*_filters); `spawn` returns a
+    PContext. The warm standbys' hand-over goes through it.
+
+    Private: the module global `local_elastic_agent.start_processes`, looked up at each call
+    in `_start_workers`. Checked in TORCH_CHECKED."""
+    original = local_elastic_agent.start_processes
+    local_elastic_agent.start_processes = spawn
+    try:
+        yield
+    finally:
+        local_elastic_agent.start_processes = original
+
+
+def subprocess_exit_codes(agent: Any) -> dict[int, int | None] | None:
+    """Each local rank's exit code so far (None: still running), read from the agent's
+    process context without waiting; None when the context has no subprocess handlers (the
+    multiprocessing start method, a standby context).
+
+    Private: `LocalElasticAgent._pcontext` and `SubprocessContext.subprocess_handlers`
+    (local rank -> SubprocessHandler, its `.proc` a subprocess.Popen). Checked in
+    TORCH_CHECKED."""
+    handlers = getattr(getattr(agent, "_pcontext", None), "subprocess_handlers", None)
+    if not handlers:
+        return None
+    return {int(lr): h.proc.poll() for lr, h in handlers.items()}
+
+
+def before_close(agent: Any, hook: Callable[[], None]) -> None:
+    """Run `hook()` before the agent's process context stops its ranks (torch's teardown,
+    restart or shutdown, and the context stopping the rest after one rank failed).
+
+    Private: `LocalElasticAgent._pcontext` and `PContext._close(death_sig, timeout=30)`,
+    which PContext.close calls. Checked in TORCH_CHECKED."""
+    ctx = getattr(agent, "_pcontext", None)
+    close = getattr(ctx, "_close", None)
+    if close is None:
+        return
+
+    def marked_close(*args: Any, **kwargs: Any) -> Any:
+        hook()
+        return close(*args, **kwargs)
+
+    ctx._close = marked_close  # type: ignore[union-attr]
+
+
+def restarts_left(agent: Any) -> int:
+    """The restarts torch will still make (--max-restarts minus those made).
+
+    Private: `SimpleElasticAgent._remaining_restarts`. Checked in TORCH_CHECKED."""
+    return int(agent._remaining_restarts)
+
+
+def no_more_restarts(agent: Any) -> None:
+    """torch makes no more restarts: the next failure ends the agent's run.
+
+    Private: `SimpleElasticAgent._remaining_restarts`. Checked in TORCH_CHECKED."""
+    agent._remaining_restarts = 0
+
+
+def local_world_size(agent: Any) -> int:
+    """Ranks on this node (the worker group's spec).
+
+    Private: `SimpleElasticAgent._worker_group`. Checked in TORCH_CHECKED."""
+    return int(agent._worker_group.spec.local_world_size)
+
+
+def set_console(agent: Any, template: Any, shutdown_timeout: float | None) -> None:
+    """torchrun's console settings on our agent: the log-line prefix template and
+    --shutdown-timeout, which torch's launch_agent passes to LocalElasticAgent's constructor
+    (NonstopAgent's constructor does not take them).
+
+    Private: `LocalElasticAgent._log_line_prefix_template` and `._shutdown_timeout`.
+    Checked in TORCH_CHECKED."""
+    agent._log_line_prefix_template = template
+    if shutdown_timeout is not None:
+        agent._shutdown_timeout = int(shutdown_timeout)
+
+
+# -- logs (torch/distributed/elastic/multiprocessing/api.py) --------------------------------
+
+
+def logs_spec_settings(logs_specs: Any) -> tuple[Any, Any, set[int] | None]:
+    """(redirects, tee, local_ranks_filter) of a LogsSpecs that torch built from the flags.
+
+    Private: `LogsSpecs._redirects`, `._tee`, `._local_ranks_filter` (set in
+    LogsSpecs.__init__). Checked in TORCH_CHECKED."""
+    return logs_specs._redirects, logs_specs._tee, logs_specs._local_ranks_filter

@@ -1,0 +1,90 @@
+"""Where the ranks' output goes: the run directory's logs, and torchrun's console and layout.
+
+torch's LogsSpecs decides where each worker's stdout and stderr go; RunDirLogs puts them under
+run_dir/logs/attempt-N/ and keeps torchrun's console behaviour (--redirects, --tee,
+--local-ranks-filter, --log-dir).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, Std, to_map
+
+from nonstop import rundir
+
+
+class RunDirLogs(LogsSpecs):
+    """Worker logs at run_dir/logs/attempt-N/rank-R.log (stdout and stderr merged by the
+    bootstrap), error files beside them, and every rank's output on the console as torchrun
+    shows it: torch's own TailLog copies each log to the console, for the local ranks that
+    torchrun would show (not redirected with -r unless teed with -t; in --local-ranks-filter
+    when given). With --log-dir, torchrun's layout there too: links
+    LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,error.json} to these files."""
+
+    def __init__(self, run_dir: rundir.RunDir, *, redirects: Std | dict[int, Std] = Std.NONE,
+                 tee: Std | dict[int, Std] = Std.NONE, local_ranks_filter: set[int] | None = None,
+                 log_dir: str | None = None) -> None:  # fmt: skip
+        super().__init__(log_dir=str(run_dir.root / "logs"), redirects=redirects, tee=tee,
+                         local_ranks_filter=local_ranks_filter)  # fmt: skip
+        self.run_dir = run_dir
+        self.redirects, self.tee, self.local_ranks_filter = redirects, tee, local_ranks_filter
+        self.attempt = 0
+        self.torchrun_log_dir = log_dir
+        self._job_dir: str | None = None
+
+    @property
+    def root_log_dir(self) -> str:
+        return str(self.run_dir.root / "logs")
+
+    def on_console(self, local_rank: int, n: int) -> bool:
+        """What torchrun prints for this rank: its stream unless redirected without a tee,
+        and only for the ranks in --local-ranks-filter when one is given."""
+        out = not (to_map(self.redirects, n)[local_rank] & Std.OUT) or bool(
+            to_map(self.tee, n)[local_rank] & Std.OUT)  # fmt: skip
+        chosen = not self.local_ranks_filter or local_rank in self.local_ranks_filter
+        return out and chosen
+
+    def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
+        dest = LogsDest()
+        attempt_dir = self.run_dir.log(self.attempt, 0).parent
+        for local_rank, env in envs.items():
+            path = self.run_dir.log(self.attempt, int(env["RANK"]))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            dest.stdouts[local_rank] = str(path)
+            dest.stderrs[local_rank] = str(path.with_suffix(".stderr.log"))
+            if self.on_console(local_rank, len(envs)):
+                dest.tee_stdouts[local_rank] = str(path)
+            err = path.with_suffix(".error.json")
+            with contextlib.suppress(FileNotFoundError):
+                err.unlink()
+            dest.error_files[local_rank] = str(err)
+            env["TORCHELASTIC_ERROR_FILE"] = str(err)
+            if self.torchrun_log_dir:
+                self._link_torchrun_layout(env, local_rank, path, err)
+        # torch writes --duplicate-stdout-filters matches of the teed ranks here
+        dest.filtered_stdout = str(attempt_dir / "filtered_stdout.log")
+        dest.filtered_stderr = os.devnull
+        return dest
+
+    def _link_torchrun_layout(self, env: dict[str, str], local_rank: int, log: Path,
+                              err: Path) -> None:  # fmt: skip
+        """torchrun's --log-dir layout (DefaultLogsSpecs), as links to the run directory's
+        files; attempt_N counts nonstop's attempts, which is torchrun's restart count on one
+        node."""
+        import tempfile
+
+        assert self.torchrun_log_dir is not None
+        if self._job_dir is None:
+            os.makedirs(self.torchrun_log_dir, exist_ok=True)
+            prefix = f"{env.get('TORCHELASTIC_RUN_ID', 'run')}_"
+            self._job_dir = tempfile.mkdtemp(prefix=prefix, dir=self.torchrun_log_dir)
+        d = Path(self._job_dir) / f"attempt_{self.attempt}" / str(local_rank)
+        d.mkdir(parents=True, exist_ok=True)
+        for name, target in (("stdout.log", log), ("error.json", err)):
+            link = d / name
+            with contextlib.suppress(FileNotFoundError):
+                link.unlink()
+            link.symlink_to(target.resolve())

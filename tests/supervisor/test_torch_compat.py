@@ -1,0 +1,148 @@
+"""torch's private internals that nonstop.supervisor.torch_compat relies on still exist, with
+the parameters it expects. A failure here after a torch upgrade names what moved: read that
+function's docstring and torch's new source, fix the function, add the version to
+TORCH_CHECKED."""
+
+import inspect
+
+import pytest
+import torch
+from torch.distributed.elastic.agent.server import local_elastic_agent
+from torch.distributed.elastic.agent.server.api import SimpleElasticAgent
+from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
+from torch.distributed.elastic.multiprocessing import api as mp_api
+from torch.distributed.elastic.rendezvous import dynamic_rendezvous
+from torch.distributed.elastic.rendezvous.api import RendezvousParameters
+from torch.distributed.launcher import api as launcher_api
+
+from nonstop.supervisor import torch_compat
+from nonstop.supervisor.agent import NonstopAgent
+
+
+def _params(fn) -> list[str]:
+    return [p for p in inspect.signature(fn).parameters if p != "self"]
+
+
+def _assigned_in(cls, name: str) -> bool:
+    """Whether `self.<name> =` appears in the source of `cls` or a base of it."""
+    return any(
+        f"self.{name} =" in inspect.getsource(c) or f"self.{name}:" in inspect.getsource(c)
+        for c in cls.__mro__
+        if c.__module__.startswith("torch.")
+    )
+
+
+def test_the_installed_torch_was_checked():
+    version = torch.__version__.split("+")[0]
+    if version not in torch_compat.TORCH_CHECKED:
+        pytest.fail(
+            f"torch {version} is not in torch_compat.TORCH_CHECKED {torch_compat.TORCH_CHECKED}: "
+            "read each function's docstring against this torch's elastic source, then add it"
+        )
+
+
+@pytest.mark.parametrize("hook", sorted(torch_compat.AGENT_HOOKS))
+def test_agent_hooks_keep_their_parameters(hook):
+    theirs = getattr(LocalElasticAgent, hook, None)
+    assert theirs is not None, f"LocalElasticAgent.{hook} is gone (NonstopAgent overrides it)"
+    assert _params(theirs)[: len(torch_compat.AGENT_HOOKS[hook])] == list(
+        torch_compat.AGENT_HOOKS[hook]
+    ), f"LocalElasticAgent.{hook}{inspect.signature(theirs)} changed"
+    assert hook in vars(NonstopAgent), f"NonstopAgent no longer overrides {hook}"
+
+
+@pytest.mark.parametrize("name", torch_compat.AGENT_ATTRIBUTES)
+def test_agent_attributes_still_exist(name):
+    assert _assigned_in(LocalElasticAgent, name), f"LocalElasticAgent no longer sets self.{name}"
+
+
+def test_rendezvous_internals():
+    # no_first_round_skew: the module-level _delay, called with a tuple for the first round
+    assert callable(dynamic_rendezvous._delay)
+    assert _params(dynamic_rendezvous._delay) == ["seconds"]
+    src = inspect.getsource(dynamic_rendezvous.DynamicRendezvousHandler.next_rendezvous)
+    assert "_delay(seconds=(0, 0.3))" in src, "the first round's skew moved"
+    # short_last_call: RendezvousTimeout keeps last_call in _last_call
+    timeout = dynamic_rendezvous.RendezvousTimeout()
+    assert timeout._last_call == timeout.last_call
+    # leave_round: the exit op, the op executor and the heartbeat stop
+    handler = dynamic_rendezvous.DynamicRendezvousHandler
+    assert callable(dynamic_rendezvous._RendezvousExitOp())
+    assert _params(handler._stop_heartbeats) == []
+    assert "self._op_executor" in inspect.getsource(handler.__init__)
+    assert "self._settings" in inspect.getsource(handler.__init__)
+    executor = dynamic_rendezvous._DistributedRendezvousOpExecutor
+    assert _params(executor.run)[:2] == ["state_handler", "deadline"]
+    # rendezvous_min_nodes
+    assert "min_nodes" in dynamic_rendezvous.RendezvousSettings.__dataclass_fields__
+
+
+def test_short_last_call_and_leave_round_on_a_real_handler():
+    """On a c10d handler built by torch's registry: the last call is shortened and restored,
+    the min_nodes read, and leaving a round that was never joined is a no-op."""
+    from torch.distributed.elastic.rendezvous import registry
+
+    params = RendezvousParameters(backend="c10d", endpoint=f"127.0.0.1:{_port()}", run_id="t",
+                                  min_nodes=1, max_nodes=2, is_host=True)  # fmt: skip
+    handler = registry.get_rendezvous_handler(params)
+    try:
+        before = handler._settings.timeout.last_call
+        with torch_compat.short_last_call(handler, 1.0):
+            assert handler._settings.timeout.last_call.total_seconds() == 1.0
+        assert handler._settings.timeout.last_call == before
+        assert torch_compat.rendezvous_min_nodes(handler) == 1
+        torch_compat.leave_round(handler)
+    finally:
+        handler.shutdown()
+
+
+def _port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_start_processes_swap():
+    assert local_elastic_agent.start_processes is torch_compat.start_processes
+    src = inspect.getsource(LocalElasticAgent._start_workers)
+    assert "start_processes(" in src, "_start_workers no longer calls start_processes"
+    for kw in ("envs", "args", "logs_specs", "start_method", "numa_options"):
+        assert f"{kw}=" in src, f"_start_workers no longer passes {kw}= to start_processes"
+
+    def spawn(**kwargs):
+        return kwargs
+
+    with torch_compat.start_processes_through(spawn):
+        assert local_elastic_agent.start_processes is spawn
+    assert local_elastic_agent.start_processes is torch_compat.start_processes
+
+
+def test_process_context_internals():
+    assert _params(mp_api.PContext._close)[:2] == ["death_sig", "timeout"]
+    assert "self._close(" in inspect.getsource(mp_api.PContext.close)
+    assert "self.subprocess_handlers" in inspect.getsource(mp_api.SubprocessContext.__init__)
+    handler_src = inspect.getsource(mp_api.SubprocessHandler)
+    assert "self.proc" in handler_src
+
+
+def test_restart_count_and_worker_group():
+    src = inspect.getsource(SimpleElasticAgent)
+    assert "self._remaining_restarts" in src
+    assert "self._remaining_restarts > 0" in src, "torch's restart test changed"
+    assert "self._worker_group = WorkerGroup(spec)" in src
+
+
+def test_logs_specs_internals():
+    ls = mp_api.DefaultLogsSpecs(
+        redirects=mp_api.Std.OUT, tee=mp_api.Std.ERR, local_ranks_filter={0}
+    )
+    assert torch_compat.logs_spec_settings(ls) == (mp_api.Std.OUT, mp_api.Std.ERR, {0})
+
+
+def test_launcher_addr_and_port():
+    assert _params(launcher_api._get_addr_and_port) == ["rdzv_parameters"]
+    params = RendezvousParameters(backend="static", endpoint="127.0.0.1:1234", run_id="t",
+                                  min_nodes=1, max_nodes=1)  # fmt: skip
+    assert torch_compat.master_addr_and_port(params) == ("127.0.0.1", 1234)
