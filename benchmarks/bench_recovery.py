@@ -95,9 +95,11 @@ NODE = Size(model=QUICK.model, steps=80, every=10, crash=65)
 M100 = ("--dim", "384", "--layers", "5", "--batch-size", "2", "--seq-len", "64")
 G1 = ("--dim", "1024", "--layers", "7", "--batch-size", "1", "--seq-len", "32")
 SIZES = {
-    "100MB": Size(model=M100, steps=60, every=10, crash=45),
-    "1GB": Size(model=G1, steps=24, every=6, crash=15, timeout_s=480.0),
+    "100MB": Size(model=M100, steps=30, every=10, crash=25),
+    # on the loaded 2-core host a 1 GB step takes ~10 s and its in-memory snapshot ~15 s more
+    "1GB": Size(model=G1, steps=8, every=3, crash=5, timeout_s=600.0),
 }
+SIZE_REPS = {"100MB": 3, "1GB": 1}  # what fits in the full run's hour beside the arms
 
 
 def workload(model: list[str], steps: int, every: int) -> list[str]:
@@ -444,8 +446,9 @@ def _nonstop_once(root: Path, tag: str, size: Size, extra: list[str]) -> dict[st
     run_dir = root / tag
     train = workload(list(size.model), size.steps, size.every)
     cmd = nonstop_cmd(run_dir, train, inject=crash_spec(size.crash), extra=extra)
+    load = round(os.getloadavg()[0], 2)
     rc, wall = run_group(cmd, env=None, out=root / f"{tag}.out", timeout_s=size.timeout_s)
-    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2)}
+    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2), "load_1m": load}
     if "fault_attempt" in r and RunDir(run_dir).ledger.exists():
         r["breakdown"] = ledger_breakdown(run_dir, r["fault_attempt"], r["fault_time"])
         r.update(restart_info(run_dir, r["fault_attempt"] + 1))
@@ -460,9 +463,10 @@ def _torchrun_once(
     out = root / f"{tag}.out"
     train = workload(list(size.model), size.steps, size.every)
     env = torchrun_env(run_dir, crash_spec(size.crash), share_store=share_store)
+    load = round(os.getloadavg()[0], 2)
     rc, wall = run_group(torchrun_cmd(train, max_restarts=1), env=env, out=out,
                          timeout_s=size.timeout_s)  # fmt: skip
-    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2)}
+    r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2), "load_1m": load}
     r["state_mb"] = state_mb(run_dir)
     r["gloo_connect_full_mesh_failed"] = "connectFullMesh failed" in out.read_text(errors="replace")
     return r
@@ -499,7 +503,7 @@ def _node_kill_once(root: Path, tag: str, who: str, size: Size) -> dict[str, Any
                                        env=env, stdout=log, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
 
-    r: dict[str, Any] = {"tag": tag}
+    r: dict[str, Any] = {"tag": tag, "load_1m": round(os.getloadavg()[0], 2)}
     try:
         start("node-a")
         start("node-b")
@@ -537,11 +541,12 @@ def _log(msg: str) -> None:
 
 
 def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
-        size_reps: int = 3, node_reps: int = 3, node_kill: bool = True) -> dict[str, Any]:  # fmt: skip
+        size_reps: int | None = None, node_reps: int = 3,
+        node_kill: bool = True) -> dict[str, Any]:  # fmt: skip
     """--quick: one repetition of the best-guess arm and torchrun on the tiny model. Full: `reps`
     repetitions of every arm and torchrun, then the node kill (`node_reps`) and the sizes
-    (`size_reps` each), the best-guess arm against torchrun: 3 each by default, so that the
-    whole run fits in about an hour on a loaded 2-core host. What is done so far is kept in
+    (`size_reps` each, else SIZE_REPS), the best-guess arm against torchrun, so that the whole
+    run fits in about an hour on a loaded 2-core host. What is done so far is kept in
     RUN_ROOT/partial.json."""
     load = [round(x, 2) for x in os.getloadavg()]
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-recovery-"))
@@ -587,7 +592,7 @@ def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
             peer_name="two torchrun agents, --max-restarts 3, the same c10d store")  # fmt: skip
         done("node kill")
     for name in () if quick else sizes:
-        s, k = SIZES[name], size_reps
+        s, k = SIZES[name], size_reps or SIZE_REPS[name]
         ours_s: list[dict[str, Any]] = []
         peer_s: list[dict[str, Any]] = []
         runs[name] = {"ours": ours_s, "torchrun": peer_s}
@@ -612,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--sizes", default=",".join(SIZES), help="comma-separated, or '' for none")
-    p.add_argument("--size-reps", type=int, default=3)
+    p.add_argument("--size-reps", type=int, default=None, help="default: SIZE_REPS")
     p.add_argument("--node-reps", type=int, default=3)
     p.add_argument("--no-node-kill", action="store_true")
     a = p.parse_args(argv)
