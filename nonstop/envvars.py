@@ -66,6 +66,7 @@ WARN_S: Final = "NONSTOP_WARN_S"
 GRACE_S: Final = "NONSTOP_GRACE_S"
 CHAOS_HEALTH: Final = "NONSTOP_CHAOS_HEALTH"
 CHAOS_DIR: Final = "NONSTOP_CHAOS_DIR"
+CHAOS_SEEDS: Final = "NONSTOP_CHAOS_SEEDS"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
@@ -164,6 +165,8 @@ TABLE: Final[tuple[EnvVar, ...]] = (
            meaning="NONSTOP_HEALTH for the chaos runs' ranks", default="the harness's"),
     EnvVar(name=CHAOS_DIR, set_by="user", read_by="benchmarks/bench_chaos.py",
            meaning="keep the chaos runs here", default="a temporary directory"),
+    EnvVar(name=CHAOS_SEEDS, set_by="user", read_by="benchmarks/bench_chaos.py",
+           meaning="the chaos benchmark's seeds, comma-separated", default="1 (0 with --quick)"),
     EnvVar(name=SOAK_DIR, set_by="user", read_by="benchmarks/bench_soak.py",
            meaning="keep the soak's run directory here", default="a temporary directory"),
     EnvVar(name=SOAK_KINDS, set_by="user", read_by="benchmarks/bench_soak.py",

@@ -68,9 +68,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-from nonstop import envvars
+from nonstop import envvars, log
 from nonstop.errors import UserError
 
+_logger = log.get("faults")
 ENV_FAULTS: Final = envvars.FAULTS
 KINDS: Final = ("crash", "hang", "slow", "exception", "diskfull", "bitflip", "nan", "spike")
 NUMERIC: Final = frozenset({"bitflip", "nan", "spike"})
@@ -467,8 +468,7 @@ class Injector:
             return
         self._reported_unfired = True
         for f, why in self.unfired():
-            print(f"nonstop.faults: {f.spec} never fired on rank {self.rank}: {why}",
-                  file=sys.stderr, flush=True)  # fmt: skip
+            _logger.warning("%s never fired on rank %s: %s", f.spec, self.rank, why)
             emit("lifecycle", phase="fault_not_fired", spec=f.spec, reason=why)
 
     # -- taking effect -------------------------------------------------------------------------
@@ -480,7 +480,7 @@ class Injector:
         self._fired.add(f.spec)
         msg = f"injected {f.kind} {when} on rank {self.rank} ({f.spec})"
         self.report(f, msg)
-        print(f"nonstop.faults: {msg}", file=sys.stderr, flush=True)
+        _logger.info("%s", msg)
         return True
 
     def _arm_disk(self, f: Fault) -> None:
@@ -557,8 +557,4 @@ def _write_xid(xid: int, rank: int) -> None:
             why = f"{path}: {e.strerror or e}"
     else:
         why = f"set {kernel_log.ENV_KERNEL_LOG}=FILE (a shared path the agent reads)"
-    print(
-        f"nonstop.faults: Xid {xid} left nowhere: /dev/kmsg is not writable and {why}",
-        file=sys.stderr,
-        flush=True,
-    )
+    _logger.warning("Xid %d left nowhere: /dev/kmsg is not writable and %s", xid, why)

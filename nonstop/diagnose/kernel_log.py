@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from nonstop import envvars
+from nonstop import envvars, log
+
+_log = log.get("diagnose.kernel_log")
 
 ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
 KMSG: Final = "/dev/kmsg"
@@ -445,12 +447,13 @@ def gpu_ranks_from_nvml(local_to_global: dict[int, int]) -> dict[str, int]:
         from nonstop.runtime.telemetry import _device_for, load_nvml
 
         nvml = load_nvml()
-    except Exception:
+    except Exception as e:
+        _log.debug("no NVML for the GPUs' bus ids: %r", e)
         return {}
     if nvml is None:
         return {}
     out = {}
-    with contextlib.suppress(Exception):
+    with log.swallowed(_log, "mapping GPUs to ranks through NVML"):
         count = nvml.nvmlDeviceGetCount()
         for local, rank in local_to_global.items():
             h = nvml.nvmlDeviceGetHandleByIndex(_device_for(local, count))

@@ -22,15 +22,16 @@ import json
 import os
 import queue
 import signal
-import sys
 import threading
 import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from nonstop import log
 from nonstop.events.schema import Event
 
+_log = log.get("events")
 _STOP = object()
 
 
@@ -104,10 +105,10 @@ class EventWriter:
         self._thread.join(timeout_s)
         self._report_losses()
         if self.dropped or self.write_errors:
-            print(f"nonstop: rank {self.rank} lost {self.dropped} event record(s) to a full "
-                  f"queue and {self.write_errors} to write errors ({self.path})",
-                  file=sys.stderr)  # fmt: skip
-        with contextlib.suppress(Exception):
+            _log.warning("rank %s lost %d event record(s) to a full queue and %d to write "
+                         "errors (%s)", self.rank, self.dropped, self.write_errors,
+                         self.path)  # fmt: skip
+        with log.swallowed(_log, "unregistering the writer's atexit hook"):
             atexit.unregister(self.close)
 
     @property
@@ -159,14 +160,14 @@ class EventWriter:
                         lines.append(item.to_json())
                     except (TypeError, ValueError) as e:  # an unserialisable payload
                         self.write_errors += 1
-                        print(f"nonstop: dropped an event: {e}", file=sys.stderr)
+                        _log.warning("dropped an event: %s", e)
             try:
                 if lines:
                     self._file.write(("\n".join(lines) + "\n").encode())
                     self._file.flush()
             except OSError as e:  # disk full or gone: survive, count, say so once per batch
                 self.write_errors += 1
-                print(f"nonstop: could not write events to {self.path}: {e}", file=sys.stderr)
+                _log.warning("could not write events to %s: %s", self.path, e)
             finally:
                 self._report_losses()
                 for _ in batch:

@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from nonstop import envvars, rundir
+from nonstop import envvars, log, rundir
 from nonstop.events import EventWriter
 from nonstop.faults import Fault, Injector
 from nonstop.runtime.guards import Health
@@ -50,10 +50,13 @@ class StepTimer:
         self.rt, self.step = rt, step
         self.fields: dict[str, Any] = {}
         self.start = 0.0
+        """Wall time the step began (the event's `start`, for accounting)."""
+        self._t0 = 0.0  # time.perf_counter() at the start: the step's duration
         self.slowed = False  # an injected slow fault was applied to the compute phase
 
     def __enter__(self) -> StepTimer:
         self.start = time.time()
+        self._t0 = time.perf_counter()
         self.rt.heartbeat(self.step)
         if self.rt.faults:
             self.rt.faults.on_step(self.step)
@@ -93,7 +96,7 @@ class StepTimer:
         if typ is None and self.rt.faults and not self.slowed:
             factor = self.rt.faults.slow_factor(self.step)  # no compute phase: the whole step
             if factor > 1.0:
-                time.sleep((factor - 1.0) * (time.time() - self.start))
+                time.sleep((factor - 1.0) * (time.perf_counter() - self._t0))
         if typ is None:
             gpu = self.rt._gpu_timer
             if gpu:  # the newest compute phase the GPU has finished (a step or two ago)
@@ -264,7 +267,7 @@ def _install_excepthook(rt: Runtime) -> None:
     previous = sys.excepthook
 
     def hook(typ: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        with contextlib.suppress(Exception):
+        with log.swallowed(log.get("runtime"), "recording the uncaught exception"):
             rt.failure(exc)
             rt.close()
         previous(typ, exc, tb)

@@ -21,6 +21,8 @@ import sys
 from collections import deque
 from typing import Any
 
+from nonstop import log
+
 MAX_PENDING = 64
 """Event pairs kept unresolved at most (older ones are dropped rather than waited for)."""
 
@@ -40,7 +42,8 @@ class GpuTimer:
         try:
             if cuda is None or not cuda.is_available() or not cuda.is_initialized():
                 return None
-        except Exception:  # a broken driver must not cost the training step
+        except Exception as e:  # a broken driver must not cost the training step
+            log.get("runtime").debug("CUDA state unreadable (%r): no GPU timing", e)
             return None
         return cls(cuda)
 

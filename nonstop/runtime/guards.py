@@ -34,7 +34,9 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
-from nonstop import envvars
+from nonstop import envvars, log
+
+_log = log.get("runtime")
 
 ENV_HEALTH: Final = envvars.HEALTH
 ENV_SKIP: Final = envvars.SKIP_BATCHES
@@ -375,7 +377,7 @@ class Health:
         try:
             self.config = config or GuardConfig.from_spec(os.environ.get(ENV_HEALTH))
         except ValueError as e:
-            print(f"nonstop.runtime: {e}; the guards use their defaults", file=sys.stderr)
+            _log.warning("%s; the guards use their defaults", e)
             self.config = GuardConfig()
         self.guards = Guards(self.config)
         self.params: list[Any] | None = None
@@ -400,9 +402,8 @@ class Health:
         ps = list(params.parameters() if hasattr(params, "parameters") else params)
         replicated = [p for p in ps if not _is_sharded(p)]
         if len(replicated) < len(ps):
-            print(f"nonstop.runtime: {len(ps) - len(replicated)} sharded parameter(s) not "
-                  "fingerprinted (FSDP): silent-corruption checks cover the rest only",
-                  file=sys.stderr)  # fmt: skip
+            _log.warning("%d sharded parameter(s) not fingerprinted (FSDP): silent-corruption "
+                         "checks cover the rest only", len(ps) - len(replicated))  # fmt: skip
         self.params, self.group = replicated, group
 
     def before_rollback(self, fn: Callable[[], Any]) -> None:
@@ -417,7 +418,7 @@ class Health:
         try:
             return skip_plan(self.rt.run_dir, os.environ.get(ENV_SKIP))
         except ValueError as e:
-            print(f"nonstop.runtime: {e}; ignored", file=sys.stderr)
+            _log.warning("%s; ignored", e)
             return skip_plan(self.rt.run_dir)
 
     def after_step(self, step: int, fields: Mapping[str, Any]) -> None:
@@ -499,16 +500,15 @@ class Health:
                 try:
                     fn()
                 except Exception as e:  # the rollback must happen regardless
-                    print(f"nonstop.runtime: before the rollback: {e!r}", file=sys.stderr)
+                    _log.warning("before the rollback: %r", e)
         if rt.rank == 0 and rt.run_dir is not None:
             try:
                 write_anomaly(rt.run_dir, record)
             except OSError as e:
-                print(f"nonstop.runtime: could not write the anomaly record: {e}", file=sys.stderr)
+                _log.warning("could not write the anomaly record: %s", e)
         rt.emit("failure", type="NumericalAnomaly", category=anomaly.category, step=anomaly.step,
                 message=anomaly.detail, anomaly=anomaly.kind, named=mine, ranks=anomaly.ranks)  # fmt: skip
-        print(f"nonstop.runtime: rank {rt.rank}: {anomaly.detail}; rolling back "
-              f"(exit {EXIT_ROLLBACK})", file=sys.stderr, flush=True)  # fmt: skip
+        _log.warning("rank %s: %s; rolling back (exit %d)", rt.rank, anomaly.detail, EXIT_ROLLBACK)
         if rt.writer is not None:
             rt.writer.close()
         sys.stdout.flush()
@@ -524,7 +524,7 @@ class Health:
                 dist.all_gather_object(hosts, self.rt.host)
                 return [str(h) for h in hosts]
         except Exception as e:  # the record matters more than the host names
-            print(f"nonstop.runtime: could not gather hosts: {e!r}", file=sys.stderr)
+            _log.warning("could not gather hosts: %r", e)
         return [self.rt.host] * max(1, int(self.rt.world_size))
 
 

@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 from nonstop import envvars
+from nonstop.log import swallowed
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class TelemetrySampler(threading.Thread):
             self.sample_once()
             self._wait_until(deadline)
         if self._events is not None:
-            with contextlib.suppress(Exception):
+            with swallowed(log, "freeing the NVML event set"):
                 self.nvml.nvmlEventSetFree(self._events)
 
     def stop(self, timeout_s: float = 5.0) -> None:
@@ -131,8 +132,10 @@ class TelemetrySampler(threading.Thread):
             self.errors += 1
             if not self._logged:
                 self._logged = True
-                log.warning("nonstop telemetry: %s failed (%s: %s); sampling goes on, further "
-                            "errors are not logged", what, type(e).__name__, e)  # fmt: skip
+                log.warning("%s failed (%s: %s); sampling goes on, further errors are "
+                            "logged at debug only", what, type(e).__name__, e)  # fmt: skip
+            else:
+                log.debug("%s failed: %r", what, e)
 
     # -- NVML ------------------------------------------------------------------------------
 
@@ -149,7 +152,7 @@ class TelemetrySampler(threading.Thread):
     def _setup_nvml(self) -> None:
         n = self.nvml
         self._handle = n.nvmlDeviceGetHandleByIndex(self.device)
-        with contextlib.suppress(Exception):  # the bus id names the GPU in kernel-log Xid lines
+        with swallowed(log, "reading the GPU's PCI bus id"):  # it names the GPU in Xid lines
             bus = n.nvmlDeviceGetPciInfo(self._handle).busId
             self._pci = bus.decode() if isinstance(bus, bytes) else str(bus)
         types = self._event_types()
@@ -282,8 +285,8 @@ def load_nvml() -> Any:
         if pynvml.nvmlDeviceGetCount() > 0:
             return pynvml
         pynvml.nvmlShutdown()
-    except Exception:  # no library, no driver, no device: the host sampler takes over
-        pass
+    except Exception as e:  # no library, no driver, no device: the host sampler takes over
+        log.debug("no NVML (%r): host telemetry", e)
     return None
 
 
@@ -310,7 +313,7 @@ def maybe_start_telemetry(rt: Any, nvml: Any = None) -> TelemetrySampler | None:
                 raise ValueError(raw)
         except ValueError:
             interval = DEFAULT_INTERVAL_S
-            log.warning("nonstop telemetry: %s=%r is not a number of seconds; using %g",
+            log.warning("%s=%r is not a number of seconds; using %g",
                         ENV_INTERVAL, raw, DEFAULT_INTERVAL_S)  # fmt: skip
         if interval <= 0:
             return None

@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import faulthandler
 import json
+import logging
 import os
 import pickle
 import runpy
@@ -35,12 +36,13 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from nonstop import envvars, rundir
+from nonstop import envvars, log, rundir
 from nonstop.faults import install_main_thread_delivery
 from nonstop.runtime import Runtime
 from nonstop.supervisor.live_settings import LiveSettings
 
 ENV_MERGE_STDERR = envvars.MERGE_STDERR
+_log = log.get("bootstrap")
 FR_ENTRIES = "2000"
 
 
@@ -49,7 +51,7 @@ def dump_request_path(run_dir: Path, attempt: int) -> Path:
 
 
 def _die_with_parent() -> None:
-    with contextlib.suppress(Exception):
+    with log.swallowed(_log, "PR_SET_PDEATHSIG (this rank would outlive a killed supervisor)"):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent is already gone
@@ -85,7 +87,8 @@ def _torch_before_shared_fr_size(version: str | None = None) -> bool:
             from importlib.metadata import version as _v
 
             version = _v("torch")
-        except Exception:
+        except Exception as e:  # no metadata: take the current torch
+            _log.debug("torch's version unknown (%r): the current flight-recorder variable", e)
             return False
     try:
         major, minor = (int(x) for x in version.split("+")[0].split(".")[:2])
@@ -167,7 +170,7 @@ def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
     blobs = _recorder_dumps(c10d, True, with_stacks, False) if c10d is not None else []
     if not blobs:
         if last_error:
-            print(f"nonstop.bootstrap: no flight-recorder dump: {last_error}", file=sys.stderr)
+            _log.warning("no flight-recorder dump: %s", last_error)
         return False
     try:
         blob = merge_traces(blobs)  # generic recorder + NCCL's, one file per rank
@@ -177,7 +180,7 @@ def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
         os.replace(tmp, out)
         return True
     except Exception as e:  # no process group (yet): the stacks still help
-        print(f"nonstop.bootstrap: no flight-recorder dump: {e!r}", file=sys.stderr)
+        _log.warning("no flight-recorder dump: %r", e)
         return False
 
 
@@ -201,7 +204,7 @@ class Watcher(threading.Thread):
             try:
                 self.tick()
             except Exception as e:  # monitoring never kills training
-                print(f"nonstop.bootstrap: watcher: {e!r}", file=sys.stderr, flush=True)
+                _log.warning("watcher: %r", e, exc_info=_log.isEnabledFor(logging.DEBUG))
 
     def tick(self) -> None:
         progress = collective_progress()
@@ -356,6 +359,8 @@ def main(argv: list[str]) -> int:
     import nonstop.runtime as ns
 
     rt = ns.init()  # attempt_start: the restart phases count what follows as imports and pg
+    if rt.enabled:  # a rank of `nonstop run`: its lines say where they come from
+        log.setup(log.RANK, host=rt.host, attempt=rt.attempt, rank=rt.rank)
     scope_agent_store_by_attempt()
     sampler = None
     if rt.enabled:
@@ -402,19 +407,21 @@ def _exit_after_exception(exc: BaseException) -> None:
     as one (issue 14's soak, test_repeated_exception_stops_without_a_restart_loop)."""
     import atexit
 
-    with contextlib.suppress(Exception):
+    with log.swallowed(_log, "printing the traceback"):
         traceback.print_exception(exc)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
+    _flush_std()
     # a user's handlers (loggers flushing, say) still run; one that hangs does not keep us
     t = threading.Thread(target=atexit._run_exitfuncs, name="nonstop-atexit", daemon=True)
     t.start()
     t.join(ATEXIT_TIMEOUT_S)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
+    _flush_std()
     os._exit(1)
+
+
+def _flush_std() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with log.swallowed(_log, "flushing stdout/stderr before exiting"):
+            stream.flush()
 
 
 def _finished(rt: Runtime) -> None:

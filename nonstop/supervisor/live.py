@@ -18,6 +18,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from nonstop import log
 from nonstop.events import Event
 
 
@@ -66,7 +67,8 @@ class LiveView:
 
         try:
             g = summarize(ledger).goodput
-        except Exception:
+        except Exception as e:  # the live view never costs the run
+            log.get("live").debug("live view: no goodput yet (%r)", e)
             return
         self.ettr = g.ettr if g.steps_total else None  # no steps: productive time unmeasured
         self.live.update(self._render())

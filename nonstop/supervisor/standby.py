@@ -38,8 +38,9 @@ from typing import IO, Any
 
 from torch.distributed.elastic.multiprocessing.api import SubprocessContext
 
-from nonstop import envvars
+from nonstop import envvars, log
 
+_log = log.get("standby")
 READY = "ready"
 # Besides the script's own top-level imports: what every nonstop worker loads before the
 # script runs. Nothing else: a standby imports what a cold worker imports, in the same order
@@ -230,7 +231,7 @@ class Standby:
         """Stop a standby that is no longer wanted (or already gone) and release its files."""
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(Exception):
+        with log.swallowed(_log, "waiting for a killed standby"):
             self.proc.wait(timeout=5)
         if self.proc.stdin is not None:
             with contextlib.suppress(OSError):
