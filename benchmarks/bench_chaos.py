@@ -13,9 +13,10 @@ signals at the same steps.
 
 Per side: finished, final parameters bitwise identical to the reference (torch.equal on every
 tensor), checkpoints lost, faults injected / detected / recovered, and ETTR. `ours` and `peer`
-are ETTR measured the same way from the ranks' step events: the time of the steps whose result
-survived (a step's execution in the latest attempt that ran it) over the harness's wall clock
-from the first launch to the last exit (peer.ettr_from_events). `ours_ledger_ettr` is the
+are ETTR measured the same way from the ranks' step events: the steps whose result survived (a
+step's execution in the latest attempt that ran it), each worth the fault-free reference run's
+median step time, over the harness's wall clock from the first launch to the last exit
+(peer.ettr_from_events): the same work, so the ratio is mostly the inverse ratio of wall times. `ours_ledger_ettr` is the
 ledger's own goodput figure for nonstop; `daly_limit_from_nonstop_costs` is 1 - waste at Daly's
 interval computed from nonstop's own measured costs (kept as an extra field: it is not a peer).
 `limit` is the fault-free reference run's ETTR, measured the same way.
@@ -55,8 +56,9 @@ def run_seed(seed: int, quick: bool, root: Path) -> dict[str, Any]:
     record = Harness(s, work, timeout_s=280 if quick else 540).run()
     wall = time.monotonic() - t0
     ours = evaluate(s, work, record, ref)
-    ours["ettr_events"] = ettr_from_events(work / "run", wall)
-    peer = run_peer(s, work / "peer", ref, timeout_s=420 if quick else 900)
+    step_s = fault_free["median_step_s"]
+    ours["ettr_events"] = ettr_from_events(work / "run", wall, step_s)
+    peer = run_peer(s, work / "peer", ref, timeout_s=420 if quick else 900, step_s=step_s)
     return {"seed": seed, "ours": ours, "peer": peer, "fault_free": fault_free}
 
 

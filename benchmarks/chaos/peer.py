@@ -33,6 +33,7 @@ import dataclasses
 import json
 import os
 import signal
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -189,12 +190,14 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
     }
 
 
-def ettr_from_events(run_dir: Path, wall_s: float) -> dict[str, Any]:
-    """Useful time / wall, measured the same way for both sides from the ranks' step events.
+def ettr_from_events(run_dir: Path, wall_s: float, step_s: float | None = None) -> dict[str, Any]:
+    """Useful time / wall, measured the same way for both sides from rank 0's step events.
 
-    Useful: rank 0's steps whose result survived, i.e. for each step number its execution in
-    the latest attempt that ran it (an earlier one was redone after a restart). Wall: the
-    harness's clock from the first launch to the last exit."""
+    Useful: the steps whose result survived (for each step number, its execution in the latest
+    attempt that ran it; an earlier one was redone after a restart), each worth `step_s`, the
+    fault-free reference run's median step (the same work costs the same on both sides; a
+    side's own per-step overhead is not useful time); without `step_s`, their own durations.
+    Wall: the harness's clock from the first launch to the last exit."""
     latest: dict[int, tuple[int, float]] = {}
     for path in (run_dir / "events").glob("attempt-*/rank-0.jsonl"):
         attempt = int(path.parent.name[8:])
@@ -207,13 +210,15 @@ def ettr_from_events(run_dir: Path, wall_s: float) -> dict[str, Any]:
                 step, dur = int(p["step"]), float(p["end"]) - float(p["start"])
                 if step not in latest or latest[step][0] <= attempt:
                     latest[step] = (attempt, dur)
-    useful = sum(d for _, d in latest.values())
+    durations = [d for _, d in latest.values()]
+    useful = len(durations) * step_s if step_s is not None else sum(durations)
     return {"ettr": useful / wall_s if wall_s > 0 else 0.0, "useful_s": round(useful, 3),
-            "wall_s": round(wall_s, 3), "steps_kept": len(latest)}  # fmt: skip
+            "wall_s": round(wall_s, 3), "steps_kept": len(latest),
+            "median_step_s": statistics.median(durations) if durations else None}  # fmt: skip
 
 
-def evaluate_peer(s: Schedule, work: Path, record: Record, reference: Path,
-                  wall_s: float) -> dict[str, Any]:  # fmt: skip
+def evaluate_peer(s: Schedule, work: Path, record: Record, reference: Path, wall_s: float,
+                  step_s: float | None = None) -> dict[str, Any]:  # fmt: skip
     run_dir = work / "run"
     finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
     identical, why = compare_params(reference, work / "final.pt")
@@ -229,18 +234,20 @@ def evaluate_peer(s: Schedule, work: Path, record: Record, reference: Path,
         "skipped": record.skipped + faults["unfired"], "not_applicable": na,
         "requeues": record.requeues, "orphans": record.orphans,
         "supervisor_exits": record.supervisor_exits, "attempts": len(attempts_seen(run_dir)),
-        "ettr": ettr_from_events(run_dir, wall_s), "schedule": s.describe(),
+        "ettr": ettr_from_events(run_dir, wall_s, step_s), "schedule": s.describe(),
     }  # fmt: skip
 
 
-def run_peer(s: Schedule, work: Path, reference: Path, *, timeout_s: float) -> dict[str, Any]:
+def run_peer(
+    s: Schedule, work: Path, reference: Path, *, timeout_s: float, step_s: float | None = None
+) -> dict[str, Any]:
     """One torchrun run under `s` (nonstop's schedule), evaluated against `reference`."""
     ps = peer_schedule(s)
     harness = PeerHarness(ps, work, timeout_s=timeout_s)
     harness.pending = [f for f in ps.faults if f.external and f.kind not in PEER_NA]
     t0 = time.monotonic()
     record = harness.run()
-    return evaluate_peer(ps, work, record, reference, time.monotonic() - t0)
+    return evaluate_peer(ps, work, record, reference, time.monotonic() - t0, step_s)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,7 +47,9 @@ def test_ettr_counts_each_step_once_in_the_latest_attempt(tmp_path: Path) -> Non
     _steps(tmp_path / "run", 1, [(2, 2.0), (3, 2.0), (4, 2.0)])
     e = ettr_from_events(tmp_path / "run", wall_s=20.0)
     assert e["steps_kept"] == 5 and math.isclose(e["useful_s"], 1 + 1 + 2 + 2 + 2)
-    assert math.isclose(e["ettr"], 8.0 / 20.0)
+    assert math.isclose(e["ettr"], 8.0 / 20.0) and e["median_step_s"] == 2.0
+    same_work = ettr_from_events(tmp_path / "run", wall_s=20.0, step_s=0.5)
+    assert math.isclose(same_work["ettr"], 5 * 0.5 / 20.0)
 
 
 def _side(ettr: float, wall: float, **kw: object) -> dict[str, object]:
