@@ -207,6 +207,7 @@ def _peer(root: Path, tag: str, kind: str) -> dict[str, Any]:
     cmd = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(WORLD),
            "--max-restarts", "0", *train_args()]  # fmt: skip
     seen: set[int] = set()
+    t_start = time.monotonic()
     with open(root / f"{tag}.out", "wb") as f:
         p = subprocess.Popen(cmd, cwd=REPO, env=side_env(run_dir, kind, peer=True), stdout=f,
                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -221,7 +222,12 @@ def _peer(root: Path, tag: str, kind: str) -> dict[str, Any]:
                 for sig in (signal.SIGCONT, signal.SIGKILL):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, sig)
-    r.update(kind=kind, rc=p.returncode, peer_orphans=len(orphans))
+    r.update(
+        kind=kind,
+        rc=p.returncode,
+        peer_orphans=len(orphans),
+        wall_s=round(time.monotonic() - t_start, 2),
+    )
     r["timer_killed_launcher"] = p.returncode == -signal.SIGKILL
     return r
 
