@@ -7,6 +7,7 @@ and the rank says why.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -94,5 +95,9 @@ def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_pat
     assert [m for (m,) in logged] == [
         f"injected diskfull at the first refused checkpoint write on rank 0 ({spec})"
     ]
+    # nonstop's own lines in the rank's log say where they come from (nonstop.log)
+    log0 = (run_dir / "logs/attempt-0/rank-0.log").read_text()
+    assert re.search(r"^nonstop\[host \S+ attempt 0 rank 0\] nonstop\.faults: injected diskfull",
+                     log0, re.M), log0[-2000:]  # fmt: skip
     assert run_dir.stat().st_mode & 0o777 == 0o700  # docs/security.md: the owner's only
     assert (run_dir / "config.json").stat().st_mode & 0o077 == 0
