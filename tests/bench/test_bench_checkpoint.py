@@ -1,0 +1,34 @@
+"""bench_checkpoint end to end in its --quick form (a few MB): every method really saves, the
+JSON line keeps the harness's contract, and a saved checkpoint of each kind loads back."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.run import REQUIRED
+
+REPO = Path(__file__).resolve().parents[2]
+METHODS = ("ours", "dcp-async-process", "dcp-async-thread", "dcp-sync")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_quick_run_reports_every_method_and_size() -> None:
+    p = subprocess.run([sys.executable, "benchmarks/run.py", "checkpoint", "--quick", "--json"],
+                       cwd=REPO, capture_output=True, text=True, timeout=110)  # fmt: skip
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert not [k for k in REQUIRED if k not in out]
+    assert out["reps"] == 2 and set(out["spread"]) == {"ours", "peer", "ratio"}
+    (row,) = out["rows"]
+    assert row["best_peer"] in METHODS[1:] and out["peer_name"].startswith(row["best_peer"])
+    for m in METHODS:
+        assert len(row[m]["samples_blocking_s"]) == 2
+        assert row[m]["durable_s"] > 0 and row[m]["load_s"] > 0, (m, row[m])
+    assert out["ratio"] == pytest.approx(out["ours"] / out["peer"])
+    assert out["limit"] > 0 and len(out["load"]) == 3 and out["date"].endswith("Z")
