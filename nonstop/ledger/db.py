@@ -250,6 +250,102 @@ class Ledger:
             (attempt, phase, start_s, end_s),
         )
 
+    def close_abandoned(self, *, before: int, now_s: float) -> None:
+        """Close attempts left open by a supervisor that was killed: an interruption detected
+        at `now_s`, its progress ending at the last step or lifecycle event the ledger has."""
+        for attempt in self.open_attempts(before=before):
+            seen = self.last_progress_time(attempt)
+            t = seen if seen is not None else now_s
+            self.attempt_ended(attempt, time_s=t, outcome="failed")
+            self.add_detection(attempt=attempt, kind="supervisor_restart", detection_time_s=now_s,
+                               last_progress_time_s=t)  # fmt: skip
+            self.add_failure(attempt=attempt, time_s=t, category="unknown", action="restart",
+                             message="the supervisor stopped during this attempt (killed?); "
+                                     "a new `nonstop run` resumed the run")  # fmt: skip
+
+    # -- what the supervisor reads -----------------------------------------------------------
+
+    def last_attempt(self) -> tuple[int, float | None] | None:
+        """(number, end time or None while open) of the highest attempt; None before any."""
+        row = self.conn.execute(
+            "SELECT attempt, end_time FROM attempts ORDER BY attempt DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else (int(row[0]), row[1])
+
+    def open_attempts(self, *, before: int) -> list[int]:
+        """Attempts below `before` that have no end time."""
+        return [int(r[0]) for r in self.conn.execute(
+            "SELECT attempt FROM attempts WHERE end_time IS NULL AND attempt < ?", (before,))]  # fmt: skip
+
+    def attempt_is_open(self, attempt: int) -> bool:
+        """Whether the attempt was recorded as started and has no end time yet."""
+        row = self.conn.execute(
+            "SELECT end_time FROM attempts WHERE attempt = ?", (attempt,)
+        ).fetchone()
+        return row is not None and row[0] is None
+
+    def last_progress_time(self, attempt: int) -> float | None:
+        """The attempt's last step end or lifecycle event, whichever is later."""
+        (t,) = self.conn.execute(
+            "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
+            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (attempt, attempt),
+        ).fetchone()  # fmt: skip
+        return None if t is None else float(t)
+
+    def lifecycle_seen(self, attempt: int, phase: str) -> bool:
+        """Whether any rank of the attempt reported the lifecycle `phase`."""
+        (n,) = self.conn.execute(
+            "SELECT COUNT(*) FROM lifecycle WHERE attempt = ? AND phase = ?", (attempt, phase)
+        ).fetchone()
+        return bool(n)
+
+    def last_step(self, attempt: int) -> int | None:
+        """The highest step any rank of the attempt finished."""
+        (step,) = self.conn.execute(
+            "SELECT MAX(step) FROM steps WHERE attempt = ?", (attempt,)
+        ).fetchone()
+        return None if step is None else int(step)
+
+    def last_committed_step(self) -> int | None:
+        """The highest step of the run with a committed checkpoint."""
+        (step,) = self.conn.execute(
+            "SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'"
+        ).fetchone()
+        return None if step is None else int(step)
+
+    def unanswered_failures(self, attempt: int) -> int:
+        """Root-cause failures of the attempt with no action recorded for it (a supervisor
+        killed between a failure and its action)."""
+        (n,) = self.conn.execute(
+            "SELECT COUNT(*) FROM failures f WHERE f.attempt = ? AND f.root_cause = 1"
+            " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.attempt = f.attempt)", (attempt,),
+        ).fetchone()  # fmt: skip
+        return int(n)
+
+    def observed_mtbi_s(self) -> float | None:
+        """Mean time between unplanned interruptions so far: the attempts' wall time over the
+        root-cause failures; None before the first."""
+        (n,) = self.conn.execute(
+            "SELECT COUNT(*) FROM failures WHERE root_cause = 1 AND planned = 0"
+        ).fetchone()
+        (wall,) = self.conn.execute(
+            "SELECT SUM(COALESCE(end_time, start_time) - start_time) FROM attempts"
+        ).fetchone()
+        return float(wall) / n if n and wall else None
+
+    def actions_for_request(self, request_id: str) -> list[tuple[str, str]]:
+        """(action, reason) of the actions that name a planned-stop request ("[id]" in the
+        reason), oldest first."""
+        return [(str(a), str(r)) for a, r in self.conn.execute(
+            "SELECT action, reason FROM actions WHERE reason LIKE ? ORDER BY time",
+            (f"%[{request_id}]%",))]  # fmt: skip
+
+    def hosts_of_last_attempt(self) -> list[str]:
+        """The hosts whose ranks reported lifecycle events in the newest such attempt."""
+        return sorted(str(r[0]) for r in self.conn.execute(
+            "SELECT DISTINCT host FROM lifecycle WHERE host IS NOT NULL AND attempt ="
+            " (SELECT MAX(attempt) FROM lifecycle)"))  # fmt: skip
+
     # -- reading -----------------------------------------------------------------------------
 
     def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:

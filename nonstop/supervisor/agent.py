@@ -31,15 +31,26 @@ from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElas
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
 from nonstop import rundir, taxonomy
-from nonstop.diagnose import kernel_log
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
-from nonstop.supervisor import bootstrap, torch_compat
+from nonstop.supervisor import bootstrap, evidence, policy, torch_compat
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.live_settings import LiveSettings, describe
-from nonstop.supervisor.planned_stop import StopPlan
-from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
+from nonstop.supervisor.planned_stop import PlannedStops
+from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop run's)
+    EXIT_DRAINED,
+    EXIT_EXCLUDE,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_PAGE,
+    EXIT_REQUEUE,
+    Decision,
+    FailureInfo,
+    Policy,
+    classify,
+    signal_name,
+)
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 from nonstop.supervisor.worker_logs import RunDirLogs
@@ -48,14 +59,7 @@ DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long,
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
 # their own status before torch stops them (the culprit is often still tearing down)
 CULPRIT_WAIT_S = 3.0
-ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
-EXIT_REQUEUE = 75  # EX_TEMPFAIL: planned stop after a checkpoint; requeue the job
-EXIT_EXCLUDE = 93  # this node is bad: do not requeue the job on it (as nvidia-resiliency-ext)
-EXIT_DRAINED = 0  # this node was drained by an operator: the job goes on without it
 STRAGGLER_CHECK_STEPS = 20  # online straggler scores every this many steps
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
@@ -102,63 +106,14 @@ class SupervisorConfig:
     """How long a start waits for standbys still importing before it spawns cold."""
 
 
-TORCH_BOILERPLATE = "To enable traceback see"
-
-
-def failure_message(failure: ProcessFailure, log: Path) -> str:
-    """One failed rank in words: the exception from its error file (torch keeps the file's
-    JSON as a dict; its "message" is "RuntimeError: boom"), else, where torch has only its
-    boilerplate ("To enable traceback see: https://..."), the rank's own last log line."""
-    m: Any = failure.message
-    if isinstance(m, dict):
-        return str(m.get("message") or "")
-    text = str(m or "")
-    if text and not text.startswith(TORCH_BOILERPLATE):
-        return text
-    with contextlib.suppress(OSError):
-        with open(log, "rb") as f:
-            f.seek(max(0, log.stat().st_size - 4096))
-            lines = [ln.strip() for ln in f.read().decode(errors="replace").splitlines()]
-        last = [ln for ln in lines if ln]
-        if last:
-            return f"last output: {last[-1][:300]}"
-    return text
-
-
-def close_abandoned(ledger: Ledger, *, before: int) -> None:
-    """Close attempts left open by a supervisor that was killed: an interruption detected now,
-    its progress ending at the last step or lifecycle event the ledger has."""
-    for (attempt,) in ledger.rows(
-        "SELECT attempt FROM attempts WHERE end_time IS NULL AND attempt < ?", (before,)
-    ):
-        seen = ledger.rows(
-            "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
-            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (attempt, attempt),
-        )[0][0]  # fmt: skip
-        now = time.time()
-        t = float(seen) if seen is not None else now
-        ledger.attempt_ended(attempt, time_s=t, outcome="failed")
-        ledger.add_detection(attempt=attempt, kind="supervisor_restart", detection_time_s=now,
-                             last_progress_time_s=t)  # fmt: skip
-        ledger.add_failure(attempt=attempt, time_s=t, category="unknown", action="restart",
-                           message="the supervisor stopped during this attempt (killed?); "
-                                   "a new `nonstop run` resumed the run")  # fmt: skip
-
-
-class NonstopAgent(LocalElasticAgent):
+class NonstopAgent(PlannedStops, LocalElasticAgent):
     def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
                  ledger: Ledger, first_attempt: int, live: Any = None,
                  metrics: Any = None, standbys: StandbyPool | None = None) -> None:  # fmt: skip
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
-        self.signal_received: int | None = None
-        self.stop_plan: StopPlan | None = None
-        self._stop_deadline = 0.0
-        self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
-        self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
-        self._stop_grace_s = cfg.grace_period_s  # this stop's grace (shorter after a SIGTERM)
-        self._done_requests: set[str] = set()
+        self._init_planned_stops(cfg.grace_period_s)
         self.stragglers: Any = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
@@ -183,7 +138,6 @@ class NonstopAgent(LocalElasticAgent):
         self._cold_why = ""
         self._culprit_deadline: float | None = None
         self._rendezvoused = False
-        self._peer_drained = False  # the next round goes on without a node an operator drained
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
         self._learned_saved: dict[str, Any] | None = None
@@ -224,15 +178,13 @@ class NonstopAgent(LocalElasticAgent):
         self.attempt = agreed - 1
         if me == 0:  # every member stopped its last attempt before joining: open ones are orphans
             with contextlib.suppress(Exception):
-                close_abandoned(self.ledger, before=agreed)
+                self.ledger.close_abandoned(before=agreed, now_s=time.time())
 
     def _restart_workers(self, worker_group: WorkerGroup) -> None:
         """torchrun restarts a healthy group when a node joins (a spare, a returning node): the
         attempt ends without a failure; it was not counted anywhere before."""
         with contextlib.suppress(Exception):
-            (end,) = self.ledger.rows("SELECT end_time FROM attempts WHERE attempt = ?",
-                                      (self.attempt,))[0]  # fmt: skip
-            if end is None:
+            if self.ledger.attempt_is_open(self.attempt):
                 now = time.time()
                 self.ledger.attempt_ended(self.attempt, time_s=now, outcome="resized")
                 self.ledger.add_action(attempt=self.attempt, time_s=now,
@@ -339,7 +291,7 @@ class NonstopAgent(LocalElasticAgent):
         self._apply_settings()
         self._poll_events()
         self._note_exited(worker_group)
-        kernel_log.poll_for(self, self.cfg.run_dir.root, self.cfg.host)  # cheap, rate-limited
+        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)  # cheap
         self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)
@@ -467,249 +419,12 @@ class NonstopAgent(LocalElasticAgent):
             print(f"nonstop run: rank {rank} is a straggler (scores below "
                   f"{self.stragglers.threshold})", flush=True)  # fmt: skip
 
-    # -- planned interruptions (nonstop.supervisor.planned_stop) ------------------------------------
-
-    def on_signal(self, signum: int, frame: Any) -> None:
-        """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption (Slurm's --signal, a
-        time limit or `scontrol requeue`, a pod's deletion). Only a flag here; the monitor loop
-        plans the stop. Slurm signals the ranks too: bootstrap.SigtermHandler keeps them alive
-        for the checkpoint."""
-        self.signal_received = signum
-
-    def _guard_teardown(self) -> None:
-        """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
-        process context stopping the rest after one rank failed) before its SIGTERM, so that
-        the ranks die at once instead of taking it for the scheduler's warning."""
-        from nonstop.supervisor.planned_stop import mark_teardown
-
-        root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
-        torch_compat.before_close(self, lambda: mark_teardown(root, host, attempt))
-
-    def _stop_step(self) -> int:
-        """The last step any rank finished (-1 without step data): the ranks save at their next
-        agreed check after it (Runtime.planned_stop_due decides that collectively)."""
-        wd = self.watchdog
-        if wd is None or not wd.step_durations:
-            return -1
-        return max(s.step for s in wd.ranks.values())
-
-    def _lifecycle_seen(self, phase: str) -> bool:
-        """Whether any rank of this attempt reported a lifecycle `phase` (read via the ledger)."""
-        self._ingest(force=True)
-        try:
-            rows = self.ledger.rows("SELECT COUNT(*) FROM lifecycle WHERE attempt = ? AND phase = ?",
-                                    (self.attempt, phase))  # fmt: skip
-        except Exception:
-            return False
-        return bool(rows[0][0])
-
-    def _trigger(self, result: RunResult) -> tuple[str, str | None, str, str] | None:
-        """(kind, host, reason, request id) of a stop to plan now, if any."""
-        if self.signal_received is not None:
-            name = signal.Signals(self.signal_received).name
-            return "preempt", None, f"{name} from the scheduler", f"signal-{name}"
-        # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
-        if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen("stop_signal"):
-            return "preempt", None, "SIGTERM to the ranks", "signal-ranks"
-        from nonstop.supervisor.planned_stop import pending_requests
-
-        reqs = pending_requests(self.cfg.run_dir.root, self._done_requests)
-        if reqs:
-            r = reqs[0]
-            return r["kind"], r.get("host"), r.get("reason") or "", r["id"]
-        return None
-
-    def _refuse(self, worker_group: WorkerGroup, rid: str, why: str) -> None:
-        """A request that cannot be carried out: recorded (once, by the first node's agent),
-        printed, and never turned into something else."""
-        self._done_requests.add(rid)
-        if worker_group.group_rank in (0, None):
-            self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
-                                   action="planned_stop_failed", host=self.cfg.host,
-                                   reason=f"{why} [{rid}]")  # fmt: skip
-        req = self.cfg.run_dir.control / f"request-{rid}.json"
-        with contextlib.suppress(OSError):
-            req.rename(req.with_suffix(".refused"))
-        print(f"nonstop run: request {rid} refused: {why}", flush=True)
-
-    def _check_drain(self, worker_group: WorkerGroup, kind: str, host: str | None,
-                     reason: str, rid: str) -> tuple[str, str] | None:  # fmt: skip
-        """A drain names a host of this job, and leaves enough nodes to train; one that leaves
-        too few becomes a stop after a checkpoint (exit 75: requeue the job elsewhere).
-        Returns the (kind, reason) to plan (kind `wait`: not known yet), or None when refused."""
-        wd = self.watchdog
-        hosts = sorted({s.host for s in wd.ranks.values() if s.host}) if wd else []
-        if not hosts:
-            return "wait", reason  # no rank has reported yet
-        if host not in hosts:
-            self._refuse(worker_group, rid, f"drain of unknown host {host!r}: this job's hosts "
-                                            f"are {', '.join(hosts)}; nothing was stopped")  # fmt: skip
-            return None
-        min_nodes = torch_compat.rendezvous_min_nodes(worker_group.spec.rdzv_handler)
-        left = len(hosts) - 1
-        if left < min_nodes:
-            return "preempt", (f"drain of {host} leaves {left} node(s) to train on, fewer "
-                               f"than --nnodes allows ({min_nodes}); {reason}".rstrip("; "))  # fmt: skip
-        return kind, reason
-
-    def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
-        """Plan, wait for and finish a planned stop. The ranks can be asked to checkpoint once
-        one of them has called Runtime.planned_stop_due in this attempt (lifecycle
-        `stop_checks`, right after its first step): then every rank saves after the same step
-        and the stop waits for that, up to --grace-period from the trigger. A SIGTERM (SIGKILL
-        follows) that finds no rank asking stops at once; a warning or a request gives them
-        ASK_WAIT_S first (a restarted attempt may still be loading), then stops without a
-        checkpoint of ours, which loses nothing a checkpoint would have kept: no step of this
-        attempt was done, or the script never asks (it resumes from its own checkpoints)."""
-        from nonstop.supervisor.planned_stop import StopPlan, claim_stop, read_stop, sigterm_grace_s
-
-        root = self.cfg.run_dir.root
-        if self.stop_plan is None:
-            adopted = read_stop(root, self.attempt)  # another node may have planned it
-            if adopted is not None:
-                self.stop_plan = adopted
-                self._stop_trigger_time = time.time()
-            else:
-                trigger = self._trigger(result)
-                if trigger is None:
-                    return None
-                kind, host, reason, rid = trigger
-                if self._stop_trigger_time is None:
-                    self._stop_trigger_time = time.time()
-                if kind == "drain":
-                    checked = self._check_drain(worker_group, kind, host, reason, rid)
-                    if checked is None or checked[0] == "wait":
-                        self._stop_trigger_time = None
-                        return None
-                    kind, reason = checked
-                waited = time.time() - self._stop_trigger_time
-                urgent = rid in ("signal-SIGTERM", "signal-ranks")
-                asked = self._lifecycle_seen("stop_checks")
-                if not asked and result.state == WorkerState.HEALTHY and (
-                    waited < (2.0 if urgent else min(ASK_WAIT_S, self.cfg.grace_period_s))
-                    and (self._stop_step() >= 0 or not urgent)
-                ):  # fmt: skip
-                    return None  # the first step's `stop_checks` may be on its way
-                plan = StopPlan(attempt=self.attempt, step=self._stop_step(), kind=kind,
-                                host=host, reason=reason, request_id=rid, time=time.time())  # fmt: skip
-                self.stop_plan = claim_stop(root, plan)
-            p = self.stop_plan
-            assert self._stop_trigger_time is not None
-            self._stop_grace_s = self.cfg.grace_period_s
-            if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
-                self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
-            self._stop_deadline = self._stop_trigger_time + self._stop_grace_s
-            self._stop_asked = self._lifecycle_seen("stop_checks")
-            after = f" after step {p.step}" if p.step >= 0 else ""
-            self.ledger.add_action(
-                attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
-                reason=f"{p.kind}{after}: {p.reason} [{p.request_id}]",
-            )  # fmt: skip
-            then = "stops" if p.kind == "preempt" else "the job restarts"
-            if self._stop_asked:
-                print(f"nonstop run: planned {p.kind} ({p.reason}): every rank checkpoints "
-                      f"at its next step boundary, then {then}", flush=True)  # fmt: skip
-        p = self.stop_plan
-        done = result.state == WorkerState.SUCCEEDED
-        late = time.time() > self._stop_deadline
-        if not (done or late or result.state == WorkerState.FAILED or not self._stop_asked):
-            return None
-        self._stop_trigger_time = None
-        return self._finish_planned(worker_group, p, result)
-
-    def _finish_planned(self, worker_group: WorkerGroup, p: Any, result: RunResult) -> RunResult:
-        clean = result.state == WorkerState.SUCCEEDED
-        asked = self._stop_asked
-        now = time.time()
-        if not clean:
-            self._stop_workers(worker_group)
-        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="planned")
-        mine = p.kind == "drain" and p.host == self.cfg.host
-        leaves = p.kind == "preempt" or mine
-        self._ingest(force=True)
-        saved = None
-        with contextlib.suppress(Exception):  # the step the ranks agreed to stop after
-            last = self.ledger.rows("SELECT MAX(step) FROM steps WHERE attempt = ?",
-                                    (self.attempt,))[0][0]  # fmt: skip
-            p = dataclasses.replace(p, step=int(last)) if last is not None else p
-            saved = self.ledger.rows("SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'"
-                                     )[0][0]  # fmt: skip
-        what = f"planned {p.kind}" + (f" after step {p.step}" if p.step >= 0 else "")
-        since = f"step {saved}" if saved is not None else "the start"
-        if clean:
-            lost = resume = ""
-        elif not asked:
-            lost = ("the script cannot be asked to checkpoint (no rank has called "
-                    "nonstop.runtime's planned_stop_due in this attempt), so its ranks were "
-                    "stopped without one")  # fmt: skip
-            resume = "from the script's own last checkpoint, if any"
-        else:
-            cause = (f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
-                     if now > self._stop_deadline else "a rank failed")  # fmt: skip
-            lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
-                    f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
-            resume = f"from the last checkpoint ({since})"
-        if worker_group.group_rank in (0, None):  # one interruption, one row (not one a node)
-            self.ledger.add_failure(
-                attempt=self.attempt, time_s=p.time, category="host_maintenance",
-                action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
-                message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
-                planned=True,
-            )  # fmt: skip
-        self._done_requests.add(p.request_id)
-        req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
-        with contextlib.suppress(OSError):
-            req.rename(req.with_suffix(".done"))
-        failed = bool(lost) and asked  # a checkpoint was asked for and not made
-        outcome = "drained" if mine else ("stopped" if leaves else "planned_restart")
-        self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
-                               action="planned_stop_failed" if failed else outcome,
-                               host=self.cfg.host,
-                               reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "")
-                                      + f" [{p.request_id}]")  # fmt: skip
-        if lost:
-            print(f"nonstop run: {what} ({p.reason}): {lost}; a restart resumes {resume}",
-                  flush=True)  # fmt: skip
-        self.stop_plan, self.signal_received = None, None
-        self._peer_drained = p.kind == "drain" and not mine
-        if leaves:
-            torch_compat.no_more_restarts(self)
-            self.leaving = mine
-            if mine:
-                self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
-                self.exit_message = f"drained by request: {p.reason}" + (
-                    f"; {lost}" if failed else "")  # fmt: skip
-            elif clean:
-                self.exit_code = EXIT_REQUEUE
-                self.exit_message = (f"stopped after a checkpoint at step {p.step} ({p.reason}); "
-                                     f"requeue the job to resume")  # fmt: skip
-            else:
-                self.exit_code = EXIT_REQUEUE
-                self.exit_message = (f"stopped ({p.reason}) without the planned checkpoint; "
-                                     f"requeue the job to resume {resume}")  # fmt: skip
-            if clean and not mine:
-                return result  # every rank saved and exited 0
-            if mine:  # leave now: the others restart without us (no exit barrier with them)
-                return RunResult(state=WorkerState.FAILED)
-            failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
-                        for w in worker_group.workers}  # fmt: skip
-            return RunResult(state=WorkerState.FAILED, failures=failures)
-        print(f"nonstop run: {what} done; restarting", flush=True)
-        self._restart_workers(worker_group)
-        return RunResult(state=WorkerState.HEALTHY)
-
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""
         try:
-            (n,) = self.ledger.rows(
-                "SELECT COUNT(*) FROM failures WHERE root_cause = 1 AND planned = 0"
-            )[0]
-            (wall,) = self.ledger.rows(
-                "SELECT SUM(COALESCE(end_time, start_time) - start_time) FROM attempts"
-            )[0]
+            return self.ledger.observed_mtbi_s()
         except Exception:
             return None
-        return float(wall) / n if n and wall else None
 
     def _note_exited(self, worker_group: WorkerGroup) -> None:
         """Ranks whose process is gone (exited 0 while a peer still runs, say) are done: the
@@ -717,7 +432,7 @@ class NonstopAgent(LocalElasticAgent):
         if self.watchdog is None:
             return
         for w in worker_group.workers:
-            if w.id is not None and _proc_state(w.id) in (None, "Z"):
+            if w.id is not None and evidence.proc_state(w.id) in (None, "Z"):
                 self.watchdog.exited(w.global_rank)
 
     def _save_learned(self) -> None:
@@ -764,26 +479,18 @@ class NonstopAgent(LocalElasticAgent):
             st = self.watchdog.ranks.get(grank) if self.watchdog else None
             infos.append(FailureInfo(
                 rank=grank, host=self.cfg.host, exit_code=failure.exitcode,
-                message=failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
+                message=evidence.failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
                 log_path=self.cfg.run_dir.log(self.attempt, grank),
                 step=st.step if st else None, attempt=self.attempt,
                 progressed=self.watchdog.progressed if self.watchdog else None,
                 anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
                 if failure.exitcode == EXIT_ROLLBACK else [],
             ))  # fmt: skip
-        evidence = self._collect_evidence(worker_group, dead={i.rank for i in infos})
-        decisions = []
+        dumps = self._collect_evidence(worker_group, dead={i.rank for i in infos})
         # torch's process context SIGTERMs the rest of the group once one worker fails: those
-        # ranks are collateral, not causes (unless every rank got SIGTERM from outside)
-        term = -int(signal.SIGTERM)
-        collateral = {i.rank for i in infos if i.exit_code == term} if any(
-            i.exit_code != term for i in infos) else set()  # fmt: skip
-        for info in infos:
-            d = self.policy.decide(info)
-            if info.rank in collateral and d.root_cause:
-                d.root_cause = False
-                d.reason = f"secondary (stopped by the agent after a peer failed): {d.reason}"
-            decisions.append((info, d))
+        # ranks are collateral, not causes (policy.mark_collateral)
+        decisions = policy.mark_collateral(infos, [self.policy.decide(i) for i in infos])
+        for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
                 attempt=self.attempt, kind="exit", detection_time_s=detect, rank=info.rank,
                 host=info.host, last_progress_time_s=self._fault_time(info.rank),
@@ -794,13 +501,12 @@ class NonstopAgent(LocalElasticAgent):
                 category=d.category, action=d.action if d.root_cause else "none",
                 rank=info.rank, host=info.host, exit_code=info.exit_code,
                 signal=signal_name(info.exit_code), message=d.reason[:2000],
-                evidence={"dumps": evidence, "triage": d.evidence[:10]},
+                evidence={"dumps": dumps, "triage": d.evidence[:10]},
                 root_cause=d.root_cause,
             )  # fmt: skip
-        roots = [d for _, d in decisions if d.root_cause]
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
-        self._act((roots or [d for _, d in decisions])[0],
-                  culprit_hosts=(roots[0].hosts or [self.cfg.host]) if roots else [])  # fmt: skip
+        root, culprits = policy.pick_root(decisions, self.cfg.host)
+        self._act(root, culprit_hosts=culprits)
 
     def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}
@@ -810,8 +516,8 @@ class NonstopAgent(LocalElasticAgent):
         if self._finished_by_peers(hang):
             return self._exit_hang(worker_group, hang, mine)
         detect = time.time()
-        stopped = [r for r in mine if _proc_state(local[r].id) == "T"]
-        evidence = self._collect_evidence(worker_group, dead=set(stopped))
+        stopped = [r for r in mine if evidence.proc_state(local[r].id) == "T"]
+        dumps = self._collect_evidence(worker_group, dead=set(stopped))
         culprit = (mine or hang.culprits)[0]
         reason = hang.reason + (f"; ranks {stopped} are stopped (SIGSTOP)" if stopped else "")
         info = FailureInfo(rank=culprit, host=self.cfg.host, hang_reason=reason,
@@ -828,7 +534,7 @@ class NonstopAgent(LocalElasticAgent):
         self.ledger.add_failure(
             attempt=self.attempt, time_s=hang.last_progress_time, category=d.category,
             action=d.action, rank=culprit, host=self.cfg.host, message=d.reason[:2000],
-            evidence={"dumps": evidence, "hang": {"culprits": hang.culprits, "basis": hang.basis,
+            evidence={"dumps": dumps, "hang": {"culprits": hang.culprits, "basis": hang.basis,
                       "timeout_s": hang.timeout_s, "ranks": hang.ranks}},
         )  # fmt: skip
         print(f"nonstop run: hang detected after {hang.stalled_s:.1f} s without progress "
@@ -878,92 +584,51 @@ class NonstopAgent(LocalElasticAgent):
         )
 
     def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
-        """Ask every live rank for its flight-recorder trace and Python stacks, briefly."""
+        """Ask every live rank for its flight-recorder trace and Python stacks, briefly, and
+        keep this node's kernel-log lines of the attempt (nonstop.supervisor.evidence)."""
         t0 = time.time()
-        req = bootstrap.dump_request_path(self.cfg.run_dir.root, self.attempt)
-        req.parent.mkdir(parents=True, exist_ok=True)
-        req.write_text(str(t0))
-        os.utime(req, (t0, t0))
-        alive = [
-            w.global_rank
-            for w in worker_group.workers
-            if w.global_rank not in dead and _proc_state(w.id) not in (None, "Z", "T")
-        ]
-        files: list[str] = []
-        answered: set[int] = set()
-        deadline = t0 + self.cfg.evidence_timeout_s
-        while time.time() < deadline and len(answered) < len(alive):
-            time.sleep(0.1)
-            for r in alive:
-                if r in answered:
-                    continue
-                stacks = self.cfg.run_dir.log(self.attempt, r).with_suffix(".stacks.txt")
-                if stacks.exists() and stacks.stat().st_mtime >= t0 - 1:
-                    answered.add(r)
-                    files.append(str(stacks))
-                    fr = self.cfg.run_dir.flight(self.attempt, r)
-                    if fr.exists():
-                        files.append(str(fr))
-        # this node's kernel-log lines of the attempt (Xid, MCE, NIC, OOM killer), attributed
-        # to ranks by pid and kept under the run directory, where policy's triage reads them
-        try:
-            ranks = {w.global_rank: w for w in worker_group.workers}
-            pids = {int(w.id): r for r, w in ranks.items() if w.id is not None}
-            gpus = kernel_log.gpu_ranks_from_nvml({w.local_rank: r for r, w in ranks.items()})
-            watch = kernel_log.watch_for(self, self.cfg.run_dir.root, self.cfg.host)
-            files.append(str(watch.keep(self.attempt, self.attempt_start, pids, gpus)))
-        except Exception as e:  # evidence must never cost the job
-            print(f"nonstop run: kernel log not kept ({e!r})", flush=True)
+        files = evidence.collect(
+            self, self.cfg.run_dir, self.attempt, worker_group.workers, dead=dead,
+            host=self.cfg.host, timeout_s=self.cfg.evidence_timeout_s,
+            attempt_start=self.attempt_start,
+        )  # fmt: skip
         self._phase("evidence", t0)
         return files
 
-    def _refine(self, d: Decision, hosts: list[str]) -> list[str]:
+    def _refine(self, d: Decision, hosts: list[str]) -> tuple[Decision, list[str]]:
         """Join flight dumps, every rank's log and the ledger (nonstop.diagnose); a more
-        confident, more specific verdict overrides the per-rank classification."""
+        confident, more specific verdict overrides the per-rank classification
+        (policy.refine)."""
         try:
             from nonstop.diagnose import diagnose_run
 
             v = diagnose_run(self.cfg.run_dir.root, attempt=self.attempt)
         except Exception as e:
             d.evidence.append(f"diagnose failed: {type(e).__name__}: {e}")
-            return hosts
-        d.evidence.append(f"diagnose: {v.verdict[:300]}")
-        if v.category != taxonomy.UNKNOWN and v.confidence > max(d.confidence, 0.8):
-            d.category, d.action, d.confidence = v.category, v.action, v.confidence
-            d.reason += f"; diagnose: {v.verdict[:200]}"
-            return v.hosts or hosts  # the culprit may sit on another node
-        return hosts
+            return d, hosts
+        return policy.refine(d, hosts, category=v.category, action=v.action,
+                             confidence=v.confidence, verdict=v.verdict,
+                             hosts=list(v.hosts or []))  # fmt: skip
 
     def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
         self.last_decision = d
         now = time.time()
         self.ledger.attempt_ended(self.attempt, time_s=now, outcome="failed")
-        culprit_hosts = self._refine(d, culprit_hosts)
+        d, culprit_hosts = self._refine(d, culprit_hosts)
         health = self._health_checks(d)
-        if any(r.failed for r in health) and self.cfg.exclude:
-            d.action = "exclude_node"
-            d.reason += "; health check failed: " + "; ".join(r.detail for r in health if r.failed)
-            culprit_hosts = [self.cfg.host]
-        action = d.action
-        if action == "exclude_node" and (
-            not self.cfg.exclude or self.cfg.host not in culprit_hosts
-        ):
-            action = "restart"  # the bad node is another one: it leaves, we restart without it
-        if action == "stop_and_page":
+        res = policy.resolve(
+            d, culprits=culprit_hosts, host=self.cfg.host, exclude=self.cfg.exclude,
+            health_failed=tuple(r.detail for r in health if r.failed),
+            restarts_left=torch_compat.restarts_left(self),
+        )  # fmt: skip
+        d = self.last_decision = res.decision
+        action = res.action
+        if res.stop_restarts:
             torch_compat.no_more_restarts(self)
-            self.exit_code = EXIT_PAGE
-            self.exit_message = f"stopped: {d.reason} [{d.category}]; a human must look"
-        elif action == "exclude_node":
-            torch_compat.no_more_restarts(self)
+        if res.leaving:
             self.leaving = True
-            self.exit_code = EXIT_EXCLUDE
-            self.exit_message = (
-                f"excluding node {self.cfg.host}: {d.reason} [{d.category}]; "
-                f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here"
-            )
-        elif torch_compat.restarts_left(self) <= 0:
-            self.exit_code = EXIT_FAILED
-            self.exit_message = f"no restarts left (--max-restarts): {d.reason}"
+        if res.exit_code is not None:
+            self.exit_code, self.exit_message = res.exit_code, res.message
         self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=action,
                                host=self.cfg.host, reason=d.reason[:2000])  # fmt: skip
         self._ingest(force=True)
@@ -991,12 +656,3 @@ class NonstopAgent(LocalElasticAgent):
                                          duration_s=r.duration_s)  # fmt: skip
         self._phase("health_checks", t0)
         return results
-
-
-def _proc_state(pid: Any) -> str | None:
-    """The kernel's state letter of a process (R, S, D, T stopped, Z zombie), None if gone."""
-    try:
-        with open(f"/proc/{int(pid)}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, ValueError, TypeError, IndexError):
-        return None

@@ -25,7 +25,7 @@ from nonstop import rundir
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
-from nonstop.supervisor import torch_compat
+from nonstop.supervisor import policy, torch_compat
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
 from nonstop.supervisor.worker_logs import RunDirLogs
@@ -38,24 +38,20 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
     interruption, detected now. With several nodes an open attempt may be running on the
     others (this node is a spare joining it): the agents decide after the rendezvous
     (NonstopAgent._agree_attempt)."""
-    rows = ledger.rows("SELECT attempt, end_time FROM attempts ORDER BY attempt")
-    if not rows:
+    found = ledger.last_attempt()
+    if found is None:
         return 0
-    last, end = int(rows[-1][0]), rows[-1][1]
+    last, end = found
     if end is None:
         if multi_node:
             return last + 1
-        ag.close_abandoned(ledger, before=last + 1)
+        ledger.close_abandoned(before=last + 1, now_s=time.time())
         print(f"nonstop run: resuming {run_dir.root}: attempt {last} was left open; "
               f"continuing with attempt {last + 1}")  # fmt: skip
     else:
         # killed between a failure and its action (evidence, health checks): record that the
         # recovery was interrupted, so that every failure has a detection and an action
-        orphan = ledger.rows(
-            "SELECT COUNT(*) FROM failures f WHERE f.attempt = ? AND f.root_cause = 1"
-            " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.attempt = f.attempt)", (last,),
-        )[0][0]  # fmt: skip
-        if orphan:
+        if ledger.unanswered_failures(last):
             now = time.time()
             ledger.add_detection(attempt=last, kind="supervisor_restart", detection_time_s=now)
             ledger.add_action(attempt=last, time_s=now, action="restart",
@@ -211,7 +207,7 @@ def launch(
                             ledger=ledger, first_attempt=first, live=live,
                             metrics=metrics, standbys=standbys)  # fmt: skip
     _console(agent, config, args)
-    code = ag.EXIT_FAILED
+    code = policy.EXIT_FAILED
     store_losses = 0
     try:
         if live is not None:
@@ -241,13 +237,10 @@ def launch(
                                         live=live, metrics=metrics, standbys=standbys)  # fmt: skip
                 _console(agent, config, args)
                 continue
-            if agent.exit_code is not None:
-                code = agent.exit_code
-            else:
-                code = ag.EXIT_FAILED if result.is_failed() else ag.EXIT_OK
+            code = policy.exit_code(agent.exit_code, failed=result.is_failed())
             break
     except ChildFailedError:
-        code = ag.EXIT_FAILED if agent.exit_code is None else agent.exit_code
+        code = policy.exit_code(agent.exit_code, failed=True)
     finally:
         if live is not None:
             live.stop()
@@ -267,7 +260,7 @@ def launch(
         ledger.close()
         if metrics is not None:
             metrics.stop()
-    if code == ag.EXIT_OK:
+    if code == policy.EXIT_OK:
         done = agent.exit_message or "finished"
         print(f"nonstop run: {done}; see `nonstop report {rd.root}`")
     else:

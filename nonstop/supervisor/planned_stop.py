@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -36,7 +37,10 @@ import signal
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup
 
 from nonstop import rundir
 from nonstop.errors import UserError
@@ -194,10 +198,7 @@ def _wait_for_outcome(run_dir: Path, rid: str, timeout_s: float) -> int:
         time.sleep(0.5)
         try:
             with Ledger.open(rundir.RunDir(run_dir).ledger, readonly=True) as led:
-                rows = led.rows(
-                    "SELECT action, reason FROM actions WHERE reason LIKE ? ORDER BY time",
-                    (f"%[{rid}]%",),
-                )
+                rows = led.actions_for_request(rid)
         except UserError:
             continue
         done = [r for r in rows if r[0] in OUTCOMES]
@@ -218,13 +219,9 @@ def known_hosts(run_dir: Path) -> list[str]:
 
     try:
         with Ledger.open(rundir.RunDir(run_dir).ledger, readonly=True) as led:
-            rows = led.rows(
-                "SELECT DISTINCT host FROM lifecycle WHERE host IS NOT NULL AND attempt ="
-                " (SELECT MAX(attempt) FROM lifecycle)"
-            )
+            return led.hosts_of_last_attempt()
     except UserError:
         return []
-    return sorted(str(r[0]) for r in rows)
 
 
 def _parser(prog: str, with_host: bool) -> argparse.ArgumentParser:
@@ -263,3 +260,275 @@ def drain_main(argv: list[str]) -> int:
 def restart_main(argv: list[str]) -> int:
     """`nonstop restart RUN_DIR [--reason TEXT] [--wait S]`."""
     return _request(argv, "restart")
+
+
+# -- the agent's planned-stop machine ---------------------------------------------------------
+
+ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
+
+
+class PlannedStops:
+    """NonstopAgent's planned-stop state machine, a mixin of the agent: a trigger (the
+    scheduler's signal, the ranks' SIGTERM, an operator's request), a plan claimed for every
+    node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
+    its exit code. torch is imported only inside the methods: the operator's commands above
+    must not load it.
+
+    The agent provides cfg, ledger, watchdog, attempt, exit_code, exit_message, leaving,
+    _ingest, _stop_workers and _restart_workers; its monitor loop calls _planned."""
+
+    cfg: Any
+    ledger: Any
+    watchdog: Any
+    attempt: int
+    exit_code: int | None
+    exit_message: str
+    leaving: bool
+    if TYPE_CHECKING:  # the agent's (torch's) methods; not defined here, not to shadow them
+
+        def _ingest(self, force: bool = False) -> None: ...
+        def _stop_workers(self, worker_group: WorkerGroup) -> None: ...
+        def _restart_workers(self, worker_group: WorkerGroup) -> None: ...
+
+    def _init_planned_stops(self, grace_period_s: float) -> None:
+        self.signal_received: int | None = None
+        self.stop_plan: StopPlan | None = None
+        self._stop_deadline = 0.0
+        self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
+        self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
+        self._stop_grace_s = grace_period_s  # this stop's grace (shorter after a SIGTERM)
+        self._done_requests: set[str] = set()
+        self._peer_drained = False  # the next round goes on without a node an operator drained
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption (Slurm's --signal, a
+        time limit or `scontrol requeue`, a pod's deletion). Only a flag here; the monitor loop
+        plans the stop. Slurm signals the ranks too: bootstrap.SigtermHandler keeps them alive
+        for the checkpoint."""
+        self.signal_received = signum
+
+    def _guard_teardown(self) -> None:
+        """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
+        process context stopping the rest after one rank failed) before its SIGTERM, so that
+        the ranks die at once instead of taking it for the scheduler's warning."""
+        from nonstop.supervisor import torch_compat
+
+        root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
+        torch_compat.before_close(self, lambda: mark_teardown(root, host, attempt))
+
+    def _stop_step(self) -> int:
+        """The last step any rank finished (-1 without step data): the ranks save at their next
+        agreed check after it (Runtime.planned_stop_due decides that collectively)."""
+        wd = self.watchdog
+        if wd is None or not wd.step_durations:
+            return -1
+        return max(s.step for s in wd.ranks.values())
+
+    def _lifecycle_seen(self, phase: str) -> bool:
+        """Whether any rank of this attempt reported a lifecycle `phase` (read via the ledger)."""
+        self._ingest(force=True)
+        try:
+            return self.ledger.lifecycle_seen(self.attempt, phase)
+        except Exception:
+            return False
+
+    def _trigger(self, result: RunResult) -> tuple[str, str | None, str, str] | None:
+        """(kind, host, reason, request id) of a stop to plan now, if any."""
+        from torch.distributed.elastic.agent.server.api import WorkerState
+
+        if self.signal_received is not None:
+            name = signal.Signals(self.signal_received).name
+            return "preempt", None, f"{name} from the scheduler", f"signal-{name}"
+        # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
+        if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen("stop_signal"):
+            return "preempt", None, "SIGTERM to the ranks", "signal-ranks"
+        reqs = pending_requests(self.cfg.run_dir.root, self._done_requests)
+        if reqs:
+            r = reqs[0]
+            return r["kind"], r.get("host"), r.get("reason") or "", r["id"]
+        return None
+
+    def _refuse(self, worker_group: WorkerGroup, rid: str, why: str) -> None:
+        """A request that cannot be carried out: recorded (once, by the first node's agent),
+        printed, and never turned into something else."""
+        self._done_requests.add(rid)
+        if worker_group.group_rank in (0, None):
+            self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
+                                   action="planned_stop_failed", host=self.cfg.host,
+                                   reason=f"{why} [{rid}]")  # fmt: skip
+        req = self.cfg.run_dir.control / f"request-{rid}.json"
+        with contextlib.suppress(OSError):
+            req.rename(req.with_suffix(".refused"))
+        print(f"nonstop run: request {rid} refused: {why}", flush=True)
+
+    def _check_drain(self, worker_group: WorkerGroup, kind: str, host: str | None,
+                     reason: str, rid: str) -> tuple[str, str] | None:  # fmt: skip
+        """A drain names a host of this job, and leaves enough nodes to train; one that leaves
+        too few becomes a stop after a checkpoint (exit 75: requeue the job elsewhere).
+        Returns the (kind, reason) to plan (kind `wait`: not known yet), or None when refused."""
+        wd = self.watchdog
+        hosts = sorted({s.host for s in wd.ranks.values() if s.host}) if wd else []
+        if not hosts:
+            return "wait", reason  # no rank has reported yet
+        if host not in hosts:
+            self._refuse(worker_group, rid, f"drain of unknown host {host!r}: this job's hosts "
+                                            f"are {', '.join(hosts)}; nothing was stopped")  # fmt: skip
+            return None
+        from nonstop.supervisor import torch_compat
+
+        min_nodes = torch_compat.rendezvous_min_nodes(worker_group.spec.rdzv_handler)
+        left = len(hosts) - 1
+        if left < min_nodes:
+            return "preempt", (f"drain of {host} leaves {left} node(s) to train on, fewer "
+                               f"than --nnodes allows ({min_nodes}); {reason}".rstrip("; "))  # fmt: skip
+        return kind, reason
+
+    def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
+        """Plan, wait for and finish a planned stop. The ranks can be asked to checkpoint once
+        one of them has called Runtime.planned_stop_due in this attempt (lifecycle
+        `stop_checks`, right after its first step): then every rank saves after the same step
+        and the stop waits for that, up to --grace-period from the trigger. A SIGTERM (SIGKILL
+        follows) that finds no rank asking stops at once; a warning or a request gives them
+        ASK_WAIT_S first (a restarted attempt may still be loading), then stops without a
+        checkpoint of ours, which loses nothing a checkpoint would have kept: no step of this
+        attempt was done, or the script never asks (it resumes from its own checkpoints)."""
+        from torch.distributed.elastic.agent.server.api import WorkerState
+
+        root = self.cfg.run_dir.root
+        if self.stop_plan is None:
+            adopted = read_stop(root, self.attempt)  # another node may have planned it
+            if adopted is not None:
+                self.stop_plan = adopted
+                self._stop_trigger_time = time.time()
+            else:
+                trigger = self._trigger(result)
+                if trigger is None:
+                    return None
+                kind, host, reason, rid = trigger
+                if self._stop_trigger_time is None:
+                    self._stop_trigger_time = time.time()
+                if kind == "drain":
+                    checked = self._check_drain(worker_group, kind, host, reason, rid)
+                    if checked is None or checked[0] == "wait":
+                        self._stop_trigger_time = None
+                        return None
+                    kind, reason = checked
+                waited = time.time() - self._stop_trigger_time
+                urgent = rid in ("signal-SIGTERM", "signal-ranks")
+                asked = self._lifecycle_seen("stop_checks")
+                if not asked and result.state == WorkerState.HEALTHY and (
+                    waited < (2.0 if urgent else min(ASK_WAIT_S, self.cfg.grace_period_s))
+                    and (self._stop_step() >= 0 or not urgent)
+                ):  # fmt: skip
+                    return None  # the first step's `stop_checks` may be on its way
+                plan = StopPlan(attempt=self.attempt, step=self._stop_step(), kind=kind,
+                                host=host, reason=reason, request_id=rid, time=time.time())  # fmt: skip
+                self.stop_plan = claim_stop(root, plan)
+            p = self.stop_plan
+            assert self._stop_trigger_time is not None
+            self._stop_grace_s = self.cfg.grace_period_s
+            if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
+                self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
+            self._stop_deadline = self._stop_trigger_time + self._stop_grace_s
+            self._stop_asked = self._lifecycle_seen("stop_checks")
+            after = f" after step {p.step}" if p.step >= 0 else ""
+            self.ledger.add_action(
+                attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
+                reason=f"{p.kind}{after}: {p.reason} [{p.request_id}]",
+            )  # fmt: skip
+            then = "stops" if p.kind == "preempt" else "the job restarts"
+            if self._stop_asked:
+                print(f"nonstop run: planned {p.kind} ({p.reason}): every rank checkpoints "
+                      f"at its next step boundary, then {then}", flush=True)  # fmt: skip
+        p = self.stop_plan
+        done = result.state == WorkerState.SUCCEEDED
+        late = time.time() > self._stop_deadline
+        if not (done or late or result.state == WorkerState.FAILED or not self._stop_asked):
+            return None
+        self._stop_trigger_time = None
+        return self._finish_planned(worker_group, p, result)
+
+    def _finish_planned(self, worker_group: WorkerGroup, p: Any, result: RunResult) -> RunResult:
+        from torch.distributed.elastic.agent.server.api import RunResult, WorkerState
+        from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
+
+        from nonstop.supervisor import torch_compat
+        from nonstop.supervisor.policy import EXIT_DRAINED, EXIT_FAILED, EXIT_REQUEUE
+
+        clean = result.state == WorkerState.SUCCEEDED
+        asked = self._stop_asked
+        now = time.time()
+        if not clean:
+            self._stop_workers(worker_group)
+        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="planned")
+        mine = p.kind == "drain" and p.host == self.cfg.host
+        leaves = p.kind == "preempt" or mine
+        self._ingest(force=True)
+        saved = None
+        with contextlib.suppress(Exception):  # the step the ranks agreed to stop after
+            last = self.ledger.last_step(self.attempt)
+            p = dataclasses.replace(p, step=last) if last is not None else p
+            saved = self.ledger.last_committed_step()
+        what = f"planned {p.kind}" + (f" after step {p.step}" if p.step >= 0 else "")
+        since = f"step {saved}" if saved is not None else "the start"
+        if clean:
+            lost = resume = ""
+        elif not asked:
+            lost = ("the script cannot be asked to checkpoint (no rank has called "
+                    "nonstop.runtime's planned_stop_due in this attempt), so its ranks were "
+                    "stopped without one")  # fmt: skip
+            resume = "from the script's own last checkpoint, if any"
+        else:
+            cause = (f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
+                     if now > self._stop_deadline else "a rank failed")  # fmt: skip
+            lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
+                    f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
+            resume = f"from the last checkpoint ({since})"
+        if worker_group.group_rank in (0, None):  # one interruption, one row (not one a node)
+            self.ledger.add_failure(
+                attempt=self.attempt, time_s=p.time, category="host_maintenance",
+                action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
+                message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
+                planned=True,
+            )  # fmt: skip
+        self._done_requests.add(p.request_id)
+        req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
+        with contextlib.suppress(OSError):
+            req.rename(req.with_suffix(".done"))
+        failed = bool(lost) and asked  # a checkpoint was asked for and not made
+        outcome = "drained" if mine else ("stopped" if leaves else "planned_restart")
+        self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
+                               action="planned_stop_failed" if failed else outcome,
+                               host=self.cfg.host,
+                               reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "")
+                                      + f" [{p.request_id}]")  # fmt: skip
+        if lost:
+            print(f"nonstop run: {what} ({p.reason}): {lost}; a restart resumes {resume}",
+                  flush=True)  # fmt: skip
+        self.stop_plan, self.signal_received = None, None
+        self._peer_drained = p.kind == "drain" and not mine
+        if leaves:
+            torch_compat.no_more_restarts(self)
+            self.leaving = mine
+            if mine:
+                self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
+                self.exit_message = f"drained by request: {p.reason}" + (
+                    f"; {lost}" if failed else "")  # fmt: skip
+            elif clean:
+                self.exit_code = EXIT_REQUEUE
+                self.exit_message = (f"stopped after a checkpoint at step {p.step} ({p.reason}); "
+                                     f"requeue the job to resume")  # fmt: skip
+            else:
+                self.exit_code = EXIT_REQUEUE
+                self.exit_message = (f"stopped ({p.reason}) without the planned checkpoint; "
+                                     f"requeue the job to resume {resume}")  # fmt: skip
+            if clean and not mine:
+                return result  # every rank saved and exited 0
+            if mine:  # leave now: the others restart without us (no exit barrier with them)
+                return RunResult(state=WorkerState.FAILED)
+            failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
+                        for w in worker_group.workers}  # fmt: skip
+            return RunResult(state=WorkerState.FAILED, failures=failures)
+        print(f"nonstop run: {what} done; restarting", flush=True)
+        self._restart_workers(worker_group)
+        return RunResult(state=WorkerState.HEALTHY)

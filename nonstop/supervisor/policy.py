@@ -21,7 +21,7 @@ import logging
 import os
 import re
 import signal as _signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +258,121 @@ class Policy:
         return Decision(r["category"], r["action"], r["reason"], root_cause=first,
                         signature=f"rollback|{r['category']}", evidence=r["evidence"],
                         confidence=1.0, hosts=r["hosts"])  # fmt: skip
+
+
+# -- what this node does about a failure: pure functions of what was decided ----------------
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_PAGE = 3  # stopped on a deterministic failure: a human must look
+EXIT_REQUEUE = 75  # EX_TEMPFAIL: planned stop after a checkpoint; requeue the job
+EXIT_EXCLUDE = 93  # this node is bad: do not requeue the job on it (as nvidia-resiliency-ext)
+EXIT_DRAINED = 0  # this node was drained by an operator: the job goes on without it
+
+_SIGTERM = -int(_signal.SIGTERM)
+
+
+def mark_collateral(infos: list[FailureInfo], decisions: list[Decision]) -> list[Decision]:
+    """torch's process context SIGTERMs the rest of the group once one worker fails: those
+    ranks are collateral, not causes (unless every rank got SIGTERM, from outside). Returns
+    the decisions with the collateral ones made secondary (new objects; the others as given)."""
+    collateral = (
+        {i.rank for i in infos if i.exit_code == _SIGTERM}
+        if any(i.exit_code != _SIGTERM for i in infos)
+        else set()
+    )
+    out = []
+    for info, d in zip(infos, decisions, strict=True):
+        if info.rank in collateral and d.root_cause:
+            d = replace(d, root_cause=False, evidence=list(d.evidence), hosts=list(d.hosts),
+                        reason=f"secondary (stopped by the agent after a peer failed): {d.reason}")  # fmt: skip
+        out.append(d)
+    return out
+
+
+def pick_root(decisions: list[Decision], host: str) -> tuple[Decision, list[str]]:
+    """The decision to act on (the first root cause, else the first echo) and the culprit
+    nodes: the root cause's own (a rollback names them), else this node; none when only our
+    ranks echoed a peer's failure (the culprit is elsewhere, never us)."""
+    assert decisions, "a failure without a decision"
+    roots = [d for d in decisions if d.root_cause]
+    culprits = (roots[0].hosts or [host]) if roots else []
+    return (roots or decisions)[0], culprits
+
+
+def refine(
+    d: Decision, culprits: list[str], *, category: str, action: str, confidence: float,
+    verdict: str, hosts: list[str],
+) -> tuple[Decision, list[str]]:  # fmt: skip
+    """Merge the whole-attempt diagnosis (nonstop.diagnose.diagnose_run's verdict) into the
+    decision: a more confident (> max(own, 0.8)), specific verdict overrides the per-rank
+    classification and may name the culprit on another node."""
+    d = replace(d, evidence=[*d.evidence, f"diagnose: {verdict[:300]}"], hosts=list(d.hosts))
+    if category != taxonomy.UNKNOWN and confidence > max(d.confidence, 0.8):
+        d = replace(d, category=category, action=action, confidence=confidence,  # type: ignore[arg-type]
+                    reason=d.reason + f"; diagnose: {verdict[:200]}")  # fmt: skip
+        return d, hosts or culprits
+    return d, culprits
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What this node does about a failure (resolve's answer)."""
+
+    decision: Decision
+    """The decision as acted on (a failed health check turns it into exclude_node)."""
+    action: str
+    """What this node does and records: restart, exclude_node or stop_and_page."""
+    exit_code: int | None
+    """`nonstop run`'s exit code once torch stops; None while torch may still restart."""
+    message: str
+    """The last line `nonstop run` prints (empty while it goes on)."""
+    stop_restarts: bool
+    """torch must make no more restarts (this node stops now)."""
+    leaving: bool
+    """This node leaves a job that goes on (the rendezvous stays open for the others)."""
+
+
+def resolve(
+    d: Decision, *, culprits: list[str], host: str, exclude: bool = True,
+    health_failed: tuple[str, ...] = (), restarts_left: int = 1,
+) -> Resolution:  # fmt: skip
+    """The action and exit code of one failure on node `host`, from the decision, the culprit
+    nodes, whether exclusion is allowed (--no-exclude), the details of the health checks that
+    failed between attempts and the restarts torch has left.
+
+    A failed health check (when exclusion is allowed) excludes this node. exclude_node applies
+    only to a culprit node: elsewhere it is a restart without the bad node. On a single node
+    the culprit is this one, so exclusion stops here with EXIT_EXCLUDE, telling the scheduler
+    to replace the machine rather than requeue on it."""
+    if health_failed and exclude:
+        d = replace(d, action="exclude_node", evidence=list(d.evidence), hosts=list(d.hosts),
+                    reason=d.reason + "; health check failed: " + "; ".join(health_failed))  # fmt: skip
+        culprits = [host]
+    action = d.action
+    if action == "exclude_node" and (not exclude or host not in culprits):
+        action = "restart"  # the bad node is another one: it leaves, we restart without it
+    if action == "stop_and_page":
+        return Resolution(decision=d, action=action, exit_code=EXIT_PAGE, stop_restarts=True,
+                          leaving=False,
+                          message=f"stopped: {d.reason} [{d.category}]; a human must look")  # fmt: skip
+    if action == "exclude_node":
+        return Resolution(
+            decision=d, action=action, exit_code=EXIT_EXCLUDE, stop_restarts=True, leaving=True,
+            message=f"excluding node {host}: {d.reason} [{d.category}]; "
+                    f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here",
+        )  # fmt: skip
+    if restarts_left <= 0:
+        return Resolution(decision=d, action=action, exit_code=EXIT_FAILED, stop_restarts=False,
+                          leaving=False,
+                          message=f"no restarts left (--max-restarts): {d.reason}")  # fmt: skip
+    return Resolution(decision=d, action=action, exit_code=None, message="",
+                      stop_restarts=False, leaving=False)  # fmt: skip
+
+
+def exit_code(decided: int | None, *, failed: bool) -> int:
+    """`nonstop run`'s exit code: the one the agent decided (resolve, a planned stop), else
+    torch's outcome: EXIT_FAILED when the workers failed, EXIT_OK when they finished."""
+    if decided is not None:
+        return decided
+    return EXIT_FAILED if failed else EXIT_OK
