@@ -79,15 +79,22 @@ def test_a_live_hang_timeout_change_takes_effect_without_a_restart(run_dir: Path
         assert cli.main(["ctl", str(run_dir), "set", "hang_timeout=3", "phase_timing=off"]) == 0
         out, _ = p.communicate(timeout=200)
     assert p.returncode == 0, out
-    assert "settings v1 applied: hang_timeout=3.0 phase_timing=off" in out
-    # detected after 3 s, not 60: the agent applied the change to the running attempt
-    ((attempt, kind, rank, latency),) = rows(
-        run_dir, "SELECT attempt, kind, rank, latency_s FROM detections WHERE kind = 'hang'"
-    )
+    applied = out.index("settings v1 applied: hang_timeout=3.0 phase_timing=off")
+    # the running attempt's watchdog judged the hang by the new setting, not by the 60 s it
+    # started with: the detection says which timeout it applied (no wall-time bound)
+    detected = out.index("hang detected after ")
+    assert "(timeout 3.0 s, explicit): rank 1" in out[detected:], out[detected:][:300]
+    assert applied < detected
+    ((attempt, kind, rank, stalled_from, detected_at),) = rows(
+        run_dir, "SELECT attempt, kind, rank, last_progress_time, detection_time FROM detections"
+        " WHERE kind = 'hang'"
+    )  # fmt: skip
     assert (attempt, kind, rank) == (0, "hang", 1)
-    assert 3.0 <= latency < 5.5, latency
-    (reason,) = rows(run_dir, "SELECT reason FROM actions WHERE action = 'reconfigure'")[0]
+    reason, applied_at = rows(run_dir, "SELECT reason, time FROM actions"
+                                       " WHERE action = 'reconfigure' ORDER BY time")[0]  # fmt: skip
     assert "hang_timeout=3.0" in reason and "[settings v1]" in reason
+    # in order: the change was applied, then the rank stopped, then the hang was called
+    assert applied_at <= stalled_from < detected_at, (applied_at, stalled_from, detected_at)
     # the ranks applied theirs: step events after `reconfigured` carry no per-phase seconds
     # but compute's (straggler detection reads it)
     events, _ = read_events(run_dir / "events/attempt-0/rank-0.jsonl")
