@@ -52,6 +52,9 @@ from benchmarks import stats
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = 2000
+FULL_SIZES = (1024, 4096, 16384)
+QUICK_SIZES = (64, 256)
+TIMEOUT_S = 900.0  # per run; a tool that times out or fails is not run again at that size
 VERSION = "2.10"
 T0_NS = 1_795_983_600_000_000_000
 MICROBATCHES = 4
@@ -365,9 +368,9 @@ def measure(folder: Path, hang: int, k: int, timeout_s: float) -> dict[str, Any]
 
 
 def run(quick: bool) -> dict:
-    sizes = [64, 256] if quick else [1024, 4096, 16384]
+    sizes = QUICK_SIZES if quick else FULL_SIZES
     k = stats.reps(quick)
-    timeout_s = 300 if quick else 900
+    timeout_s = 300 if quick else TIMEOUT_S
     base = Path(tempfile.mkdtemp(prefix="nonstop-bench-fr-"))
     rows: list[dict[str, Any]] = []
     samples: dict[int, tuple[list[float], list[float]]] = {}
