@@ -15,7 +15,9 @@ our messages reach stderr as they always did.
 What a line looks like (decided here, once):
 
 - role "run" (the supervisor): `nonstop run: MESSAGE` on stdout, exactly the status lines that
-  users and tests read; with the prefix, `nonstop[host H attempt N] nonstop run: MESSAGE`.
+  users and tests read; with the prefix, `nonstop[host H attempt N] nonstop run: MESSAGE`. So
+  `print(f"nonstop run: hang detected ...", flush=True)` becomes
+  `_log.info("hang detected ...")`: the message without "nonstop run: ", whichever module logs.
 - every other role (the ranks, other verbs): `nonstop.NAME: MESSAGE` on stderr (a rank's stderr
   is its log), NAME the logger's (`nonstop.faults: ...`, `nonstop.bootstrap: ...`); with the
   prefix, `nonstop[host H attempt N rank R] nonstop.NAME: MESSAGE`. The prefix shows what is

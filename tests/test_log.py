@@ -65,6 +65,11 @@ def test_prefix_follows_the_variable_and_debug(capsys, monkeypatch):
     assert err == "nonstop.faults: b\n"
 
 
+def test_set_context_refuses_an_unknown_field():
+    with pytest.raises(ValueError, match="step"):
+        log.set_context(step=3)
+
+
 def test_setup_is_idempotent(capsys):
     for _ in range(3):
         log.setup(log.RANK, rank=0)
