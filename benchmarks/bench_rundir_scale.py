@@ -50,6 +50,8 @@ STEP_S = 6.0
 STEPS, CKPT_STEP = 20, 10
 PER_HOST = 8
 RUN_ID = "llama3-405b-scale"
+FULL_RANKS, QUICK_RANKS = 16_384, 256
+TIMEOUT_S = 1800.0  # per process; torchfrtrace is not rerun once it failed or timed out
 
 
 def _host(r: int) -> str:
@@ -184,9 +186,9 @@ def _grep_logs(root: Path, tmp: Path) -> float:
 
 
 def run(quick: bool) -> dict:
-    ranks = 256 if quick else 16_384
+    ranks = QUICK_RANKS if quick else FULL_RANKS
     k = stats.reps(quick)
-    timeout_s = 300 if quick else 1800
+    timeout_s = 300 if quick else TIMEOUT_S
     base = Path(tempfile.mkdtemp(prefix="nonstop-bench-rundir-"))
     try:
         root = base / "run"
