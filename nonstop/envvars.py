@@ -67,6 +67,7 @@ GRACE_S: Final = "NONSTOP_GRACE_S"
 CHAOS_HEALTH: Final = "NONSTOP_CHAOS_HEALTH"
 CHAOS_DIR: Final = "NONSTOP_CHAOS_DIR"
 CHAOS_SEEDS: Final = "NONSTOP_CHAOS_SEEDS"
+BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
@@ -167,6 +168,8 @@ TABLE: Final[tuple[EnvVar, ...]] = (
            meaning="keep the chaos runs here", default="a temporary directory"),
     EnvVar(name=CHAOS_SEEDS, set_by="user", read_by="benchmarks/bench_chaos.py",
            meaning="the chaos benchmark's seeds, comma-separated", default="1 (0 with --quick)"),
+    EnvVar(name=BENCH_CKPT_4GB, set_by="user", read_by="benchmarks/bench_checkpoint.py",
+           meaning="1: the checkpoint benchmark adds the 4 GB size", default="0"),
     EnvVar(name=SOAK_DIR, set_by="user", read_by="benchmarks/bench_soak.py",
            meaning="keep the soak's run directory here", default="a temporary directory"),
     EnvVar(name=SOAK_KINDS, set_by="user", read_by="benchmarks/bench_soak.py",
