@@ -26,9 +26,21 @@ VERBS: dict[str, tuple[str, str, str]] = {
     "triage": ("nonstop.diagnose.cli", "triage_main", "classify log files by failure signature"),
     "simulate": ("nonstop.sim.cli", "main", "Monte Carlo reliability and power of a job"),
     "plan": ("nonstop.plan.cli", "main", "scaling-law planning: size, tokens, days, energy"),
-    "drain": ("nonstop.supervisor.planned_stop", "drain_main", "checkpoint, then go on without a host"),
-    "restart": ("nonstop.supervisor.planned_stop", "restart_main", "checkpoint, then restart as is"),
-    "ctl": ("nonstop.supervisor.live_settings", "ctl_main", "change a running job's settings, no restart"),
+    "drain": (
+        "nonstop.supervisor.planned_stop",
+        "drain_main",
+        "checkpoint, then go on without a host",
+    ),
+    "restart": (
+        "nonstop.supervisor.planned_stop",
+        "restart_main",
+        "checkpoint, then restart as is",
+    ),
+    "ctl": (
+        "nonstop.supervisor.live_settings",
+        "ctl_main",
+        "change a running job's settings, no restart",
+    ),
 }
 
 

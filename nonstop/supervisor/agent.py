@@ -22,7 +22,6 @@ import os
 import signal
 import time
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +29,12 @@ from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, W
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
-from nonstop import rundir, taxonomy
+from nonstop import envvars, rundir, taxonomy
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import bootstrap, evidence, policy, torch_compat
+from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.live_settings import LiveSettings, describe
 from nonstop.supervisor.planned_stop import PlannedStops
@@ -60,50 +60,12 @@ DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long,
 # their own status before torch stops them (the culprit is often still tearing down)
 CULPRIT_WAIT_S = 3.0
 
-STRAGGLER_CHECK_STEPS = 20  # online straggler scores every this many steps
-
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
 # next attempt, and torchrun's plain restart is the bar to beat on recovery time.
 SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
     "nccl_watchdog_timeout", "hang", "network_switch_cable",
 }  # fmt: skip
-
-
-@dataclass(frozen=True, kw_only=True)
-class SupervisorConfig:
-    """What `nonstop run`'s flags resolve to for one node's agent."""
-
-    run_dir: rundir.RunDir
-    """The run directory (shared by every node)."""
-    run_id: str
-    """The run id (the folder name)."""
-    host: str
-    """This node's name in the ledger (--host-name, $NONSTOP_HOST or the hostname)."""
-    hang_timeout_s: float | None = None
-    """Seconds without progress that make a hang; None learns it (--hang-timeout auto)."""
-    startup_timeout_s: float = 300.0
-    """Seconds allowed before the first progress of an attempt."""
-    section_timeout_s: float = 1800.0
-    """Seconds a named section (checkpoint, eval) may take."""
-    evidence_timeout_s: float = 3.0
-    """Seconds to wait for live ranks' flight-recorder dumps and stacks."""
-    health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
-    """Checks run between attempts (nonstop.supervisor.health.CHECKS)."""
-    self_test: bool = True
-    """Add the collective self-test after hardware, hang and network failures."""
-    health_timeout_s: float = 60.0
-    """Timeout of each health check."""
-    exclude: bool = True
-    """Allow exclude_node (exit 93); False restarts instead."""
-    faults: str = ""
-    """Injected faults for the workers ($NONSTOP_FAULTS)."""
-    multi_node: bool = False
-    """More than one node may join (--nnodes MAX > 1)."""
-    grace_period_s: float = 120.0
-    """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
-    standby_wait_s: float = 15.0
-    """How long a start waits for standbys still importing before it spawns cold."""
 
 
 class NonstopAgent(PlannedStops, LocalElasticAgent):
@@ -141,7 +103,8 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
         self._learned_saved: dict[str, Any] | None = None
-        self._straggler_every = STRAGGLER_CHECK_STEPS
+        self._straggler_every = cfg.straggler_every
+        self._worker_env: dict[str, str] = {}
         if standbys is not None:
             standbys.fill()  # they import while the rendezvous runs
 
@@ -205,11 +168,16 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             bootstrap.ENV_MERGE_STDERR: "1",
         }
         if self.cfg.faults:
-            env["NONSTOP_FAULTS"] = self.cfg.faults
+            env[envvars.FAULTS] = self.cfg.faults
+        if self.cfg.memory_checkpoint_every > 0:  # the replica server runs (launch.py)
+            env[envvars.MEMORY_CKPT_EVERY] = str(self.cfg.memory_checkpoint_every)
+            env[envvars.REPLICAS] = str(self.cfg.replicas)
         mtbi = self._observed_mtbi_s()
         if mtbi is not None:  # checkpoint interval `auto` (Daly) learns from the ledger
-            env["NONSTOP_MTBI_S"] = f"{mtbi:.1f}"
-        os.environ.update(env)
+            env[envvars.MTBI_S] = f"{mtbi:.1f}"
+        # the workers' share of the settings: added to torch's per-worker environment in
+        # _spawn_or_hand_over (spawned or handed over), never to this process's own
+        self._worker_env = env
         workers = worker_group.workers
         world = workers[0].world_size if workers else 0
         start = self.t_start if self.attempt == self.first_attempt else t0
@@ -243,7 +211,10 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         return pids
 
     def _spawn_or_hand_over(self, **kwargs: Any) -> Any:
-        """torchrun's start_processes, with ready standbys in place of new processes."""
+        """torchrun's start_processes, with ready standbys in place of new processes; every
+        worker's environment (torch's, per local rank) gets nonstop's variables too."""
+        for env in kwargs["envs"].values():
+            env.update(self._worker_env)
         pool = self.standbys
         if pool is not None:
             pool.fill()  # short after a quick failure: waiting for new ones costs no more than cold

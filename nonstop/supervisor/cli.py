@@ -35,6 +35,7 @@ from typing import Any
 from nonstop import rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
+from nonstop.supervisor.config import SupervisorConfig, default, signals_to_forward
 from nonstop.supervisor.live_settings import parse_hang_timeout
 
 DEFAULT_MAX_RESTARTS = 3
@@ -58,30 +59,34 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--startup-timeout",
         type=float,
-        default=300.0,
-        help="seconds allowed before the first progress (default 300)",
+        default=default("startup_timeout_s"),
+        help=f"seconds allowed before the first progress (default {default('startup_timeout_s'):g})",
     )
     g.add_argument(
         "--section-timeout",
         type=float,
-        default=1800.0,
-        help="seconds a named section (checkpoint, eval) may take (default 1800)",
+        default=default("section_timeout_s"),
+        help="seconds a named section (checkpoint, eval) may take "
+        f"(default {default('section_timeout_s'):g})",
     )
-    g.add_argument("--health-checks", default="disk,memory,gpu",
+    checks = ",".join(default("health_checks"))
+    g.add_argument("--health-checks", default=checks,
                    help="checks between attempts, comma-separated, or 'none' "
-                        "(disk, memory, gpu, collective; default disk,memory,gpu)")  # fmt: skip
+                        f"(disk, memory, gpu, collective; default {checks})")  # fmt: skip
     g.add_argument("--no-self-test", action="store_true",
                    help="never run the collective self-test (default: after hardware, hang "
                         "and network failures)")  # fmt: skip
-    g.add_argument("--health-timeout", type=float, default=60.0, help="seconds per check")
+    g.add_argument("--health-timeout", type=float, default=default("health_timeout_s"),
+                   help="seconds per check")  # fmt: skip
     g.add_argument(
         "--no-exclude", action="store_true", help="never exclude this node; restart instead"
     )
     g.add_argument(
         "--evidence-timeout",
         type=float,
-        default=3.0,
-        help="seconds to wait for live ranks' dumps before restarting (default 3)",
+        default=default("evidence_timeout_s"),
+        help="seconds to wait for live ranks' dumps before restarting "
+        f"(default {default('evidence_timeout_s'):g})",
     )
     g.add_argument(
         "--inject",
@@ -90,9 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FAULT",
         help="inject a fault, e.g. crash@step=40,rank=1 (see nonstop.faults)",
     )
-    g.add_argument("--grace-period", type=float, default=120.0, metavar="SECONDS",
+    g.add_argument("--grace-period", type=float, default=default("grace_period_s"), metavar="SECONDS",
                    help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
-                        "every rank to checkpoint before it is stopped anyway (default 120)")  # fmt: skip
+                        "every rank to checkpoint before it is stopped anyway "
+                        f"(default {default('grace_period_s'):g})")  # fmt: skip
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
     )
@@ -105,10 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--metrics-host",
-        default="127.0.0.1",
-        help="address for --metrics-port (default 127.0.0.1; 0.0.0.0 for all)",
+        default=default("metrics_host"),
+        help=f"address for --metrics-port (default {default('metrics_host')}; 0.0.0.0 for all)",
     )
-    g.add_argument("--memory-checkpoint-every", type=int, default=0, metavar="STEPS",
+    g.add_argument("--memory-checkpoint-every", type=int,
+                   default=default("memory_checkpoint_every"), metavar="STEPS",
                    help="also snapshot every rank's checkpoint state into CPU memory every this "
                         "many steps, kept by this node's agent and replicated to --replicas "
                         "peer nodes; restarts load from there (default 0: off). The training "
@@ -116,9 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--replicas",
         type=int,
-        default=1,
+        default=default("replicas"),
         metavar="K",
-        help="peer nodes that keep a copy of each rank's memory snapshot (default 1)",
+        help="peer nodes that keep a copy of each rank's memory snapshot "
+        f"(default {default('replicas')})",
     )
     g.add_argument("--replica-addr", default=None, metavar="ADDR",
                    help="address this node's replica server listens on and peers use (default: "
@@ -127,9 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--replica-capacity-gb",
         type=float,
-        default=64.0,
+        default=default("replica_capacity_gb"),
         metavar="GB",
-        help="CPU memory this node's replica server may hold (default 64)",
+        help=f"CPU memory this node's replica server may hold "
+        f"(default {default('replica_capacity_gb'):g})",
     )
     g.add_argument("--no-standby", action="store_true",
                    help="spawn every worker cold (default: keep one warm standby per local "
@@ -207,8 +216,6 @@ def _check_flags(args: argparse.Namespace) -> None:
             raise UserError(f"{flag} must be 0-3 or LOCAL_RANK:0-3,..., got {value!r}")
     if args.log_dir and Path(args.log_dir).exists() and not Path(args.log_dir).is_dir():
         raise UserError(f"--log-dir {args.log_dir} is a file, not a directory")
-    from nonstop.supervisor.launch import signals_to_forward
-
     signals_to_forward(args.signals_to_handle)
     _check_script(args)
 
@@ -280,7 +287,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.training_script:
         parser.error("the training script is missing")
-    hang = _hang_timeout(args.hang_timeout)
+    _hang_timeout(args.hang_timeout)  # a usage error before anything starts
     faults = ";".join(args.inject)
     # validate now: a typo, or a fault that could never fire, is a usage error
     check_run(faults, nproc_per_node=args.nproc_per_node, nnodes=args.nnodes,
@@ -317,12 +324,14 @@ def main(argv: list[str]) -> int:
     rd = _create_run_dir(root)
     run_id = root.name
     previous = rd.read_config()
+    cfg = SupervisorConfig.from_args(args, run_dir=rd, run_id=run_id, host=_host_name(args))
     config = {
         "run_id": run_id,
         "argv": argv,
-        "host": _host_name(args),
+        "host": cfg.host,
         "started": time.time(),
-        "torchrun": {k: v for k, v in vars(args).items() if _jsonable(v)},
+        "supervisor": cfg.to_dict(),  # the resolved settings (SupervisorConfig.from_dict)
+        "torchrun": _resolved_torchrun(torchrun[0]),
     }
     if not previous:
         rd.write_config(config)
@@ -331,9 +340,7 @@ def main(argv: list[str]) -> int:
               f"{resume_command(root, argv)}", flush=True)  # fmt: skip
     from nonstop.supervisor.launch import launch
 
-    args.host_name = _host_name(args)
-    return launch(args, rd, run_id=run_id, hang_timeout_s=hang, faults=faults, checks=checks,
-                  torchrun=torchrun)  # fmt: skip
+    return launch(cfg, torchrun)
 
 
 def resume_command(root: Path, argv: list[str]) -> str:
@@ -344,6 +351,14 @@ def resume_command(root: Path, argv: list[str]) -> str:
 def _host_name(args: argparse.Namespace) -> str:
     """--host-name, else $NONSTOP_HOST (a pod's node name), else the hostname."""
     return args.host_name or os.environ.get(rundir.ENV_HOST) or socket.gethostname()
+
+
+def _resolved_torchrun(launch_config: Any) -> dict[str, Any]:
+    """torch's LaunchConfig as resolved from torchrun's flags (its JSON-able fields)."""
+    import dataclasses
+
+    fields = {f.name: getattr(launch_config, f.name) for f in dataclasses.fields(launch_config)}
+    return {k: v for k, v in fields.items() if _jsonable(v)}
 
 
 def _jsonable(v: Any) -> bool:

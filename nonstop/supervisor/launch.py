@@ -7,11 +7,9 @@ codes of nonstop run.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import signal
-import socket
 import sys
 import time
 from typing import Any
@@ -19,13 +17,13 @@ from typing import Any
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
-from torch.distributed.run import config_from_args
 
-from nonstop import rundir
+from nonstop import envvars, rundir
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
 from nonstop.supervisor import policy, torch_compat
+from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
 from nonstop.supervisor.worker_logs import RunDirLogs
@@ -76,30 +74,27 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
                           host=agent.cfg.host, reason="reconnect to the rendezvous store")  # fmt: skip
 
 
-def _start_replica_server(args: argparse.Namespace, rd: rundir.RunDir, host: str,
+def _start_replica_server(cfg: SupervisorConfig, rd: rundir.RunDir, host: str,
                           endpoint: str) -> Any:  # fmt: skip
     """This node's in-memory checkpoint replica server (nonstop.checkpoint.replica), published
-    in the run directory; the workers learn the snapshot interval from the environment."""
-    if args.memory_checkpoint_every <= 0:
+    in the run directory; the workers learn the snapshot interval from their environment
+    (NonstopAgent._start_workers)."""
+    if cfg.memory_checkpoint_every <= 0:
         return None
-    if args.replicas < 0:
+    if cfg.replicas < 0:
         raise UserError("--replicas must be 0 or more")
-    from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
     from nonstop.checkpoint.replica import ReplicaServer, interface_toward, new_token, publish
 
     loopback = endpoint.split(":")[0] in ("", "127.0.0.1", "localhost", "::1")
     # never every interface (0.0.0.0): the one the rendezvous uses (docs/security.md)
-    addr = args.replica_addr or ("127.0.0.1" if loopback else interface_toward(endpoint))
-    bind = addr
-    capacity = int(args.replica_capacity_gb * (1 << 30))
-    server = ReplicaServer(host=bind, port=0, token=new_token(), capacity_bytes=capacity)
+    addr = cfg.replica_addr or ("127.0.0.1" if loopback else interface_toward(endpoint))
+    capacity = int(cfg.replica_capacity_gb * (1 << 30))
+    server = ReplicaServer(host=addr, port=0, token=new_token(), capacity_bytes=capacity)
     server.start()
     publish(rd.root, host, server, host=addr)
-    os.environ[ENV_MEMORY_EVERY] = str(args.memory_checkpoint_every)
-    os.environ[ENV_REPLICAS] = str(args.replicas)
     print(
-        f"nonstop run: in-memory checkpoints every {args.memory_checkpoint_every} steps, "
-        f"kept at {addr}:{server.address[1]} and on {args.replicas} peer node(s)",
+        f"nonstop run: in-memory checkpoints every {cfg.memory_checkpoint_every} steps, "
+        f"kept at {addr}:{server.address[1]} and on {cfg.replicas} peer node(s)",
         flush=True,
     )
     return server
@@ -115,34 +110,23 @@ class _NoPrefix(str):
         return True
 
 
-def _console(agent: ag.NonstopAgent, config: Any, args: argparse.Namespace) -> None:
+def _console(agent: ag.NonstopAgent, config: Any, cfg: SupervisorConfig) -> None:
     """torchrun's console on the agent: its prefix template
     (TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE), else "[<role><local rank>]:" when --tee asks for
     one, else each rank's lines unprefixed; and --shutdown-timeout."""
     template = config.log_line_prefix_template
-    if not template and args.tee in ("", "0"):
+    if not template and not cfg.console_prefix:
         template = _NoPrefix("")
     torch_compat.set_console(agent, template, config.shutdown_timeout)
 
 
-def signals_to_forward(value: str) -> str:
-    """--signals-to-handle: the signals torch's process context forwards to the ranks. SIGTERM,
-    SIGUSR1 and SIGUSR2 are nonstop's planned stop instead (checkpoint, then stop), so torch
-    must not turn them into an immediate teardown."""
-    names = [v.strip() for v in value.split(",") if v.strip()]
-    for n in names:
-        if not hasattr(signal, n) or not n.startswith("SIG"):
-            raise UserError(f"--signals-to-handle: unknown signal {n!r}")
-    planned = {s.name for s in PREEMPTION_SIGNALS}
-    return ",".join(n for n in names if n not in planned)
-
-
-def launch(
-    args: argparse.Namespace, rd: rundir.RunDir, *, run_id: str, hang_timeout_s: float | None,
-    faults: str, checks: list[str], torchrun: tuple[Any, Any, list[str]] | None = None,
-) -> int:  # fmt: skip
-    config, cmd, cmd_args = torchrun if torchrun is not None else config_from_args(args)
-    os.environ["TORCHELASTIC_SIGNALS_TO_HANDLE"] = signals_to_forward(args.signals_to_handle)
+def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
+    """Run this node's agent until the job ends; returns `nonstop run`'s exit code. `cfg` is
+    nonstop's configuration, `torchrun` torch's own (LaunchConfig, entrypoint, its args)."""
+    config, cmd, cmd_args = torchrun
+    rd, run_id, host = cfg.run_dir, cfg.run_id, cfg.host
+    # torch's own setting of this process, as torch's launch_agent sets it for torchrun
+    os.environ[envvars.TORCH_SIGNALS_TO_HANDLE] = cfg.signals_to_forward
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
@@ -152,15 +136,6 @@ def launch(
     else:
         rest = [a for a in cmd_args if a != "-u"]
         entrypoint, worker_args = cmd, ["-u", "-m", "nonstop.supervisor.bootstrap", *rest]
-    host = args.host_name or socket.gethostname()
-    cfg = ag.SupervisorConfig(
-        run_dir=rd, run_id=run_id, host=host, hang_timeout_s=hang_timeout_s,
-        startup_timeout_s=args.startup_timeout, section_timeout_s=args.section_timeout,
-        evidence_timeout_s=args.evidence_timeout, health_checks=tuple(checks),
-        self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
-        exclude=not args.no_exclude, faults=faults, multi_node=config.max_nodes > 1,
-        grace_period_s=args.grace_period,
-    )  # fmt: skip
     params = RendezvousParameters(
         backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
         min_nodes=config.min_nodes, max_nodes=config.max_nodes, local_addr=config.local_addr,
@@ -185,28 +160,28 @@ def launch(
     ls = config.logs_specs  # torch's, from the flags: nonstop keeps its settings, not its files
     redirects, tee, ranks_filter = torch_compat.logs_spec_settings(ls)
     logs = RunDirLogs(rd, redirects=redirects, tee=tee, local_ranks_filter=ranks_filter,
-                      log_dir=args.log_dir)  # fmt: skip
+                      log_dir=cfg.log_dir)  # fmt: skip
     ledger = Ledger.open(rd.ledger)
     first = _resume(ledger, rd, multi_node=cfg.multi_node)
-    live = None if args.quiet or not sys.stdout.isatty() else LiveView(rd.root)
+    live = None if cfg.quiet or not sys.stdout.isatty() else LiveView(rd.root)
     metrics = None
-    if args.metrics_port is not None:
+    if cfg.metrics_port is not None:
         from nonstop.report.prometheus import MetricsExporter
 
-        metrics = MetricsExporter(args.metrics_host, args.metrics_port, run_id=run_id, node=host)
+        metrics = MetricsExporter(cfg.metrics_host, cfg.metrics_port, run_id=run_id, node=host)
         metrics.start()  # UserError if the port is taken
-    replicas = _start_replica_server(args, rd, host, config.rdzv_endpoint)
+    replicas = _start_replica_server(cfg, rd, host, config.rdzv_endpoint)
     standbys = None
-    if args.numa_binding is not None and not args.no_standby:
+    if cfg.numa_binding and cfg.standbys:
         print("nonstop run: --numa-binding: standbys off (a standby's CPUs are set before it "
               "knows its rank)", flush=True)  # fmt: skip
-    elif not args.no_standby and "nonstop.supervisor.bootstrap" in worker_args:
+    elif cfg.standbys and "nonstop.supervisor.bootstrap" in worker_args:
         standbys = StandbyPool(list(worker_args), config.nproc_per_node,
                                rd.root / "logs" / f"standby-{host}")  # fmt: skip
     agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
                             ledger=ledger, first_attempt=first, live=live,
                             metrics=metrics, standbys=standbys)  # fmt: skip
-    _console(agent, config, args)
+    _console(agent, config, cfg)
     code = policy.EXIT_FAILED
     store_losses = 0
     try:
@@ -235,7 +210,7 @@ def launch(
                 agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
                                         cfg=cfg, ledger=ledger, first_attempt=agent.attempt + 1,
                                         live=live, metrics=metrics, standbys=standbys)  # fmt: skip
-                _console(agent, config, args)
+                _console(agent, config, cfg)
                 continue
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
             break

@@ -103,7 +103,7 @@ def test_log_dir_that_is_a_file(here: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_signals_to_handle_forwards_all_but_the_planned_stop_signals() -> None:
-    from nonstop.supervisor.launch import signals_to_forward
+    from nonstop.supervisor.config import signals_to_forward
 
     # torchrun's default list: SIGTERM is nonstop's planned stop, the rest are forwarded
     assert signals_to_forward("SIGTERM,SIGINT,SIGHUP,SIGQUIT") == "SIGINT,SIGHUP,SIGQUIT"

@@ -1,0 +1,156 @@
+"""`nonstop run`'s settings, resolved once from the command line.
+
+SupervisorConfig is the one configuration channel of the supervisor: `from_args` builds it from
+the parsed flags (torchrun's and nonstop's), launch() and the agent read nothing else of
+nonstop's, and config.json in the run directory records it (`to_dict`). The defaults live in
+the fields below; the flags' help text reads them from there (`default`).
+
+torch's own LaunchConfig (torch.distributed.run.config_from_args) stays torch's: the rendezvous,
+--nproc-per-node, --max-restarts and the console flags mean what they mean to torchrun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nonstop import rundir
+from nonstop.errors import UserError
+
+
+@dataclass(frozen=True, kw_only=True)
+class SupervisorConfig:
+    """What `nonstop run`'s flags resolve to for one node's agent."""
+
+    run_dir: rundir.RunDir
+    """The run directory (shared by every node)."""
+    run_id: str
+    """The run id (the folder name)."""
+    host: str
+    """This node's name in the ledger (--host-name, $NONSTOP_HOST or the hostname)."""
+    hang_timeout_s: float | None = None
+    """Seconds without progress that make a hang; None learns it (--hang-timeout auto)."""
+    startup_timeout_s: float = 300.0
+    """Seconds allowed before the first progress of an attempt (--startup-timeout)."""
+    section_timeout_s: float = 1800.0
+    """Seconds a named section (checkpoint, eval) may take (--section-timeout)."""
+    evidence_timeout_s: float = 3.0
+    """Seconds to wait for live ranks' flight-recorder dumps and stacks (--evidence-timeout)."""
+    health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
+    """Checks run between attempts (nonstop.supervisor.health.CHECKS; --health-checks)."""
+    self_test: bool = True
+    """Add the collective self-test after hardware, hang and network failures."""
+    health_timeout_s: float = 60.0
+    """Timeout of each health check (--health-timeout)."""
+    exclude: bool = True
+    """Allow exclude_node (exit 93); False restarts instead (--no-exclude)."""
+    faults: str = ""
+    """Injected faults for the workers (--inject, ';'-joined; the workers' NONSTOP_FAULTS)."""
+    multi_node: bool = False
+    """More than one node may join (--nnodes MAX > 1)."""
+    grace_period_s: float = 120.0
+    """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
+    standbys: bool = True
+    """Keep one warm standby per local rank to hand restarts to (--no-standby: False)."""
+    standby_wait_s: float = 15.0
+    """How long a start waits for standbys still importing before it spawns cold."""
+    straggler_every: int = 20
+    """Online straggler scores every this many steps (live setting straggler_every)."""
+    memory_checkpoint_every: int = 0
+    """Steps between in-memory snapshots of every rank's checkpoint state; 0: off."""
+    replicas: int = 1
+    """Peer nodes that keep a copy of each rank's memory snapshot (--replicas)."""
+    replica_addr: str | None = None
+    """Address of this node's replica server (--replica-addr; None: chosen from the
+    rendezvous endpoint)."""
+    replica_capacity_gb: float = 64.0
+    """CPU memory this node's replica server may hold (--replica-capacity-gb)."""
+    metrics_port: int | None = None
+    """Serve Prometheus metrics on this port (--metrics-port; None: off)."""
+    metrics_host: str = "127.0.0.1"
+    """Address for --metrics-port."""
+    quiet: bool = False
+    """No live view (--quiet)."""
+    numa_binding: bool = False
+    """torchrun's --numa-binding was given (standbys are off with it)."""
+    signals_to_forward: str = ""
+    """The signals torch's process context forwards to the ranks (--signals-to-handle less
+    SIGTERM, SIGUSR1 and SIGUSR2, which are nonstop's planned stop)."""
+    console_prefix: bool = False
+    """--tee asks for torchrun's "[<role><local rank>]:" prefix on the console."""
+    log_dir: str | None = None
+    """torchrun's --log-dir: its layout there too, as links to the run directory's files."""
+
+    @classmethod
+    def from_args(
+        cls, args: argparse.Namespace, *, run_dir: rundir.RunDir, run_id: str, host: str
+    ) -> SupervisorConfig:
+        """The configuration from `nonstop run`'s parsed flags (nonstop.supervisor.cli's
+        parser, torchrun's flags included). Raises UserError naming a bad flag's value."""
+        from nonstop.supervisor.live_settings import parse_hang_timeout
+
+        try:
+            hang = parse_hang_timeout(args.hang_timeout)
+        except ValueError:
+            raise UserError(
+                f"--hang-timeout must be seconds above 0 or 'auto', got {args.hang_timeout!r}"
+            ) from None
+        checks = () if args.health_checks == "none" else tuple(args.health_checks.split(","))
+        return cls(
+            run_dir=run_dir, run_id=run_id, host=host, hang_timeout_s=hang,
+            startup_timeout_s=args.startup_timeout, section_timeout_s=args.section_timeout,
+            evidence_timeout_s=args.evidence_timeout, health_checks=checks,
+            self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
+            exclude=not args.no_exclude, faults=";".join(args.inject),
+            multi_node=int(args.nnodes.split(":")[-1]) > 1,
+            grace_period_s=args.grace_period, standbys=not args.no_standby,
+            memory_checkpoint_every=args.memory_checkpoint_every, replicas=args.replicas,
+            replica_addr=args.replica_addr, replica_capacity_gb=args.replica_capacity_gb,
+            metrics_port=args.metrics_port, metrics_host=args.metrics_host, quiet=args.quiet,
+            numa_binding=args.numa_binding is not None,
+            signals_to_forward=signals_to_forward(args.signals_to_handle),
+            console_prefix=args.tee not in ("", "0"), log_dir=args.log_dir,
+        )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved values, as config.json records them (the run directory as its path)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["run_dir"] = str(self.run_dir.root)
+        out["health_checks"] = list(self.health_checks)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SupervisorConfig:
+        """The configuration config.json recorded (to_dict's inverse); unknown keys ignored."""
+        known = {k: v for k, v in d.items() if k in FIELDS}
+        known["run_dir"] = rundir.RunDir(Path(d["run_dir"]))
+        known["health_checks"] = tuple(d.get("health_checks", default("health_checks")))
+        return cls(**known)
+
+
+FIELDS = {f.name: f for f in dataclasses.fields(SupervisorConfig)}
+
+
+def default(name: str) -> Any:
+    """A setting's default (the flags' help text and argparse defaults read it here)."""
+    value = FIELDS[name].default
+    assert value is not dataclasses.MISSING, f"{name} has no default"
+    return value
+
+
+def signals_to_forward(value: str) -> str:
+    """--signals-to-handle: the signals torch's process context forwards to the ranks. SIGTERM,
+    SIGUSR1 and SIGUSR2 are nonstop's planned stop instead (checkpoint, then stop), so torch
+    must not turn them into an immediate teardown."""
+    from nonstop.supervisor.planned_stop import PREEMPTION_SIGNALS
+
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    for n in names:
+        if not hasattr(signal, n) or not n.startswith("SIG"):
+            raise UserError(f"--signals-to-handle: unknown signal {n!r}")
+    planned = {s.name for s in PREEMPTION_SIGNALS}
+    return ",".join(n for n in names if n not in planned)
