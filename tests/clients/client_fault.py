@@ -1,7 +1,9 @@
-"""The fault a client test asks for, fired from inside the training loop of a real client
+"""The faults a client test asks for, fired from inside the training loop of a real client
 script: CLIENT_FAULT=crash@STEP (the rank SIGKILLs itself) or hang@STEP (it SIGSTOPs itself),
-on rank CLIENT_FAULT_RANK (default 1), in the first attempt only (torch's restart count 0, so
-torchrun and nonstop run fire it alike). Real signals, as a dying or wedged process gives."""
+on rank CLIENT_FAULT_RANK (default 1), in the first attempt (torch's restart count 0, so
+torchrun and nonstop run fire it alike); `KIND@STEP@ATTEMPT` fires in a later attempt, and
+several faults are separated by commas (`crash@12,hang@15@1`: a crash, then a hang in the
+restarted attempt). Real signals, as a dying or wedged process gives."""
 
 from __future__ import annotations
 
@@ -10,11 +12,11 @@ import signal
 
 
 def maybe_fault(step: int) -> None:
-    spec = os.environ.get("CLIENT_FAULT", "")
-    if not spec or os.environ.get("TORCHELASTIC_RESTART_COUNT", "0") != "0":
+    if os.environ.get("RANK") != os.environ.get("CLIENT_FAULT_RANK", "1"):
         return
-    kind, at = spec.split("@")
-    if os.environ.get("RANK") != os.environ.get("CLIENT_FAULT_RANK", "1") or step != int(at):
-        return
-    print(f"client fault: {kind} at step {step} on rank {os.environ['RANK']}", flush=True)
-    os.kill(os.getpid(), signal.SIGKILL if kind == "crash" else signal.SIGSTOP)
+    attempt = int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+    for spec in filter(None, os.environ.get("CLIENT_FAULT", "").split(",")):
+        kind, at, *when = spec.split("@")
+        if step == int(at) and attempt == int(when[0] if when else 0):
+            print(f"client fault: {kind} at step {step} on rank {os.environ['RANK']}", flush=True)
+            os.kill(os.getpid(), signal.SIGKILL if kind == "crash" else signal.SIGSTOP)
