@@ -1,7 +1,8 @@
 """A DDP script in the style of the PyTorch DDP tutorial (ddp_tutorial.py) under torchrun and
 under `nonstop run`: fault-free (three times, so that an exit-time race shows), a crash
-(SIGKILL of rank 1 at step 20) and a hang (SIGSTOP of rank 1 at step 20), each compared with
-torchrun on the same script: exit code, final loss, the ranks' console lines."""
+(SIGKILL of rank 1 at step 20) and a hang (SIGSTOP of rank 1 at step 20; under nonstop run in
+the restarted attempt of the same run), each compared with torchrun on the same script: exit
+code, final loss, the ranks' console lines."""
 
 from __future__ import annotations
 
@@ -40,30 +41,30 @@ def test_crash_and_hang_like_torchrun_and_better(tmp_path: Path) -> None:
     clean = torchrun("ddp_tutorial.py", args(tmp_path / "clean"), tmp_path / "clean")
     assert clean.code == 0, clean.out[-3000:]
 
-    # a crash: torchrun with one restart and nonstop run both resume from the epoch-2 snapshot
-    # and end exactly where the fault-free run ends
+    # a crash: torchrun with one restart resumes from the epoch-2 snapshot and ends exactly
+    # where the fault-free run ends
     theirs = torchrun("ddp_tutorial.py", args(tmp_path / "tc"), tmp_path / "tc",
                       fault="crash@20", restarts=1)  # fmt: skip
-    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nc"), tmp_path / "nc", fault="crash@20")
+    # a hang: torchrun waits on the stopped rank (gloo's 30 min timeout)
+    stuck = torchrun("ddp_tutorial.py", args(tmp_path / "th"), tmp_path / "th",
+                     fault="hang@20", restarts=1, stuck=("client fault: hang", 20.0))  # fmt: skip
+    assert "client fault: hang at step 20 on rank 1" in stuck.out, stuck.out[-3000:]
+    assert stuck.code is None and stuck.final_loss is None, stuck.out[-3000:]
+    # nonstop run, one run for both: the crash, then the hang at the same step of the restarted
+    # attempt, detected; each time it resumes from the snapshot, and it ends where the
+    # fault-free run ends
+    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nc"), tmp_path / "nc",
+                   fault="crash@20,hang@20@1", flags=("--hang-timeout", "10"))  # fmt: skip
     for r in (theirs, ours):
         assert r.code == 0, r.out[-3000:]
         assert "client fault: crash at step 20 on rank 1" in r.out
         assert "Resuming training from snapshot at epoch 2" in r.out
         assert r.final_loss == clean.final_loss
     assert "attempt 0 failed" in ours.out and "rank 1" in ours.out
-
-    # a hang: torchrun waits on the stopped rank (gloo's 30 min timeout); nonstop run detects
-    # it, restarts from the snapshot and ends where the fault-free run ends
-    stuck = torchrun("ddp_tutorial.py", args(tmp_path / "th"), tmp_path / "th",
-                     fault="hang@20", restarts=1, stuck=("client fault: hang", 20.0))  # fmt: skip
-    assert "client fault: hang at step 20 on rank 1" in stuck.out, stuck.out[-3000:]
-    assert stuck.code is None and stuck.final_loss is None, stuck.out[-3000:]
-    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nh"), tmp_path / "nh", fault="hang@20",
-                   flags=("--hang-timeout", "10"))  # fmt: skip
-    assert ours.code == 0, ours.out[-3000:]
-    assert "hang detected" in ours.out and "rank 1" in ours.out
-    assert ours.final_loss == clean.final_loss
+    assert "client fault: hang at step 20 on rank 1" in ours.out and "hang detected" in ours.out
+    assert "attempt 1 failed" in ours.out, ours.out[-3000:]
     print(
-        f"\nddp tutorial: the hang run took {ours.wall_s:.1f} s under nonstop run (fault-free "
-        f"under torchrun: {clean.wall_s:.1f} s); torchrun still stuck 20 s after the hang"
+        f"\nddp tutorial: the crash-then-hang run took {ours.wall_s:.1f} s under nonstop run "
+        f"(fault-free under torchrun: {clean.wall_s:.1f} s); torchrun still stuck 20 s after "
+        "the hang"
     )
