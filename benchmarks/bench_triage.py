@@ -45,6 +45,8 @@ NOISE = (
     '{{"step": {s}, "rank": {r}, "mfu": 0.41, "mem_gb": 71.2, "data_wait_s": 0.0{c}}}',
 )
 TOOLS = ("ours", "rg", "grep")
+BIG_MB, QUICK_BIG_MB = 2048, 4  # the big log, MiB
+N_FILES, QUICK_N_FILES = 4096, 64
 
 
 def _ere(pattern: str) -> str:
@@ -173,8 +175,8 @@ def measure(targets: list[Path], tmp: Path, k: int) -> dict[str, Any]:
 
 def run(quick: bool) -> dict:
     k = stats.reps(quick)
-    big_mb = 4 if quick else 2048
-    n_files = 64 if quick else 4096
+    big_mb = QUICK_BIG_MB if quick else BIG_MB
+    n_files = QUICK_N_FILES if quick else N_FILES
     with tempfile.TemporaryDirectory(prefix="nonstop-bench-triage-") as d:
         tmp = Path(d)
         log = tmp / "train.log"
@@ -202,6 +204,7 @@ def run(quick: bool) -> dict:
         paired=True,
         ratio_vs_grep=statistics.median(a / b for a, b in zip(ours, grep, strict=True)),
         ratio_vs_grep_ci=stats.bootstrap_ratio_ci(ours, grep, paired=True),
+        big_log_mb=big["mb"],
         detail={
             "big_log": big,
             "many_files": many,
