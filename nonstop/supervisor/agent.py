@@ -29,7 +29,7 @@ from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, W
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
-from nonstop import envvars, rundir, taxonomy
+from nonstop import envvars, log, rundir, taxonomy
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
@@ -54,6 +54,8 @@ from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop r
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
 from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
 from nonstop.supervisor.worker_logs import RunDirLogs
+
+_log = log.get("supervisor")
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
@@ -93,7 +95,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         self.last_decision: Decision | None = None
         self.t_start = time.time()
         self.attempt_start = self.t_start
-        self._last_ingest = 0.0
+        self._last_ingest = 0.0  # monotonic; 0: the first monitor call ingests
         self._pending_restart: float | None = None
         self.standbys = standbys
         self.restart_path = "cold"
@@ -136,17 +138,17 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             store.set(f"nonstop/attempt/{me}", str(self.attempt + 1))
             agreed = max(int(store.get(f"nonstop/attempt/{i}")) for i in range(n))
         except Exception as e:  # keep our own number rather than fail the job
-            print(f"nonstop run: could not agree on the attempt number ({e!r})", flush=True)
+            _log.warning(f"could not agree on the attempt number ({e!r})")
             return
         self.attempt = agreed - 1
         if me == 0:  # every member stopped its last attempt before joining: open ones are orphans
-            with contextlib.suppress(Exception):
+            with log.swallowed(_log, "closing abandoned attempts"):
                 self.ledger.close_abandoned(before=agreed, now_s=time.time())
 
     def _restart_workers(self, worker_group: WorkerGroup) -> None:
         """torchrun restarts a healthy group when a node joins (a spare, a returning node): the
         attempt ends without a failure; it was not counted anywhere before."""
-        with contextlib.suppress(Exception):
+        with log.swallowed(_log, "recording a membership change"):
             if self.ledger.attempt_is_open(self.attempt):
                 now = time.time()
                 self.ledger.attempt_ended(self.attempt, time_s=now, outcome="resized")
@@ -160,6 +162,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         t0 = time.time()
         self.attempt += 1
         self.logs.attempt = self.attempt
+        log.set_context(attempt=self.attempt)
         env = {
             rundir.ENV_ATTEMPT: str(self.attempt),
             rundir.ENV_RUN_DIR: str(self.cfg.run_dir.root.resolve()),
@@ -204,7 +207,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             pids = super()._start_workers(worker_group)
         self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
-        with contextlib.suppress(Exception):
+        with log.swallowed(_log, "recording the restart path"):
             self.ledger.set_restart_path(self.attempt, self.restart_path)
         if self.live is not None:
             self.live.attempt_started(self.attempt, world)
@@ -222,7 +225,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             len(kwargs["args"]), wait_s=self.cfg.standby_wait_s)  # fmt: skip
         if standbys is None:
             if why != self._cold_why:  # said once, not at every restart
-                print(f"nonstop run: cold start of attempt {self.attempt}: {why}", flush=True)
+                _log.info(f"cold start of attempt {self.attempt}: {why}")
                 self._cold_why = why
             return torch_compat.start_processes(**kwargs)
         kwargs.pop("start_method", None)
@@ -249,7 +252,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
 
     def _phase(self, phase: str, t0: float) -> None:
         attempt = self.attempt + (1 if phase == "rendezvous" else 0)
-        with contextlib.suppress(Exception):
+        with log.swallowed(_log, f"recording the {phase} phase"):
             self.ledger.add_restart_phase(attempt=attempt, phase=phase, start_s=t0,
                                           end_s=time.time())  # fmt: skip
 
@@ -267,7 +270,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         try:
             planned = self._planned(worker_group, result)
         except Exception as e:
-            print(f"nonstop run: internal error in a planned stop ({e!r})", flush=True)
+            _log.warning(f"internal error in a planned stop ({e!r})")
             planned = None
         if planned is not None:
             return planned
@@ -282,12 +285,12 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             import traceback
 
             traceback.print_exc()
-            print(f"nonstop run: internal error while handling a failure ({e!r}); "
-                  "falling back to a plain restart", flush=True)  # fmt: skip
+            _log.warning(f"internal error while handling a failure ({e!r}); "
+                  "falling back to a plain restart")  # fmt: skip
         if result.state == WorkerState.SUCCEEDED:
             self.ledger.attempt_ended(self.attempt, time_s=time.time(), outcome="succeeded")
             self._ingest(force=True)
-        if time.time() - self._last_ingest > 10:
+        if time.monotonic() - self._last_ingest > 10:
             self._ingest()
         return result
 
@@ -339,9 +342,9 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             what = describe(changed) or "(no change)"
             self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action="reconfigure",
                                    host=self.cfg.host, reason=f"{what} [settings v{version}]")  # fmt: skip
-            print(f"nonstop run: settings v{version} applied: {what}", flush=True)
+            _log.info(f"settings v{version} applied: {what}")
         except Exception as e:  # a bad settings file must never cost the job
-            print(f"nonstop run: could not apply live settings ({e!r})", flush=True)
+            _log.warning(f"could not apply live settings ({e!r})")
 
     def _poll_events(self) -> None:
         if self.watchdog is None:
@@ -387,8 +390,8 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
                 attempt=self.attempt, kind="straggler", detection_time_s=time.time(), rank=rank,
                 host=st.host if st else None,
             )  # fmt: skip
-            print(f"nonstop run: rank {rank} is a straggler (scores below "
-                  f"{self.stragglers.threshold})", flush=True)  # fmt: skip
+            _log.info(f"rank {rank} is a straggler (scores below "
+                  f"{self.stragglers.threshold})")  # fmt: skip
 
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""
@@ -417,22 +420,22 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             self.watchdog.snapshot().save(learned_path(self.cfg.run_dir.root))
             self._learned_saved = snap
         except OSError as e:  # a full disk must not cost the job; the defaults still hold
-            print(f"nonstop run: could not keep the learned timeouts ({e})", flush=True)
+            _log.warning(f"could not keep the learned timeouts ({e})")
 
     def _ingest(self, force: bool = False) -> None:
-        self._last_ingest = time.time()
+        self._last_ingest = time.monotonic()
         self._save_learned()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EventWarning)
             try:
                 ingest_run(self.cfg.run_dir, self.ledger)
             except Exception as e:  # the ledger must never take the job down
-                print(f"nonstop run: could not ingest events: {e}")
+                _log.warning(f"could not ingest events: {e}")
         if self.metrics is not None:
             try:
                 self.metrics.update_from_ledger(self.ledger)
             except Exception as e:
-                print(f"nonstop run: metrics not updated: {e}")
+                _log.warning(f"metrics not updated: {e}")
         if self.live is not None:
             self.live.refresh_ledger(self.ledger)
 
@@ -508,9 +511,8 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             evidence={"dumps": dumps, "hang": {"culprits": hang.culprits, "basis": hang.basis,
                       "timeout_s": hang.timeout_s, "ranks": hang.ranks}},
         )  # fmt: skip
-        print(f"nonstop run: hang detected after {hang.stalled_s:.1f} s without progress "
-              f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}",
-              flush=True)  # fmt: skip
+        _log.info(f"hang detected after {hang.stalled_s:.1f} s without progress "
+              f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}")  # fmt: skip
         failures = {}
         for w in worker_group.workers:  # SIGKILL works on stopped processes too
             with contextlib.suppress(ProcessLookupError, TypeError):
@@ -546,9 +548,9 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         self.ledger.add_action(attempt=self.attempt, time_s=now, action="none", host=self.cfg.host,
                                reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
                                       "after their peers finished; killed, the run is complete")  # fmt: skip
-        print(f"nonstop run: ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
+        _log.info(f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
               "after every peer had finished (stuck tearing down); killed them: the training "
-              "is complete", flush=True)  # fmt: skip
+              "is complete")  # fmt: skip
         return RunResult(
             state=WorkerState.SUCCEEDED,
             return_values={w.global_rank: None for w in worker_group.workers},
@@ -605,8 +607,7 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         self._ingest(force=True)
         if self.live is not None:
             self.live.failure(self.attempt, d, action)
-        print(f"nonstop run: attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}",
-              flush=True)  # fmt: skip
+        _log.info(f"attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}")  # fmt: skip
 
     def _health_checks(self, d: Decision) -> list[Any]:
         names = list(self.cfg.health_checks)

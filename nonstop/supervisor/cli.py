@@ -32,11 +32,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from nonstop import rundir
+from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
 from nonstop.supervisor.config import SupervisorConfig, default, signals_to_forward
 from nonstop.supervisor.live_settings import parse_hang_timeout
+
+_log = log.get("supervisor")
 
 DEFAULT_MAX_RESTARTS = 3
 
@@ -307,7 +309,7 @@ def main(argv: list[str]) -> int:
     # stalled torch's rank assignment on the shared store) and --no-python (no bootstrap) get
     # torch's own workaround: a new store per attempt, hosted by rank 0.
     if args.no_python or args.nnodes.split(":")[-1] not in ("1", ""):
-        os.environ.setdefault("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", "1")
+        os.environ.setdefault(envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE, "1")  # torch's, here
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
     if single and default_port and not args.standalone:
@@ -318,6 +320,7 @@ def main(argv: list[str]) -> int:
         args.rdzv_id = args.rdzv_id if explicit_id else rundir.new_run_id()
         args.nnodes, args.standalone = "1", False
     torchrun = _torchrun_config(args)
+    log.setup(log.RUN)  # from here on, the status lines: `nonstop run: ...` on stdout
 
     root = _resolve_run_dir(args)
     resumable = bool(args.run_dir) or explicit_id
@@ -336,8 +339,8 @@ def main(argv: list[str]) -> int:
     if not previous:
         rd.write_config(config)
     if not resumable:  # the next identical command starts a new run: say how to resume this one
-        print(f"nonstop run: run directory {root}; to resume it later: "
-              f"{resume_command(root, argv)}", flush=True)  # fmt: skip
+        _log.info(f"run directory {root}; to resume it later: "
+              f"{resume_command(root, argv)}")  # fmt: skip
     from nonstop.supervisor.launch import launch
 
     return launch(cfg, torchrun)

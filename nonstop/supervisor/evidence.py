@@ -18,9 +18,11 @@ from typing import Any
 
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
-from nonstop import rundir
+from nonstop import log, rundir
 from nonstop.diagnose import kernel_log
 from nonstop.supervisor import bootstrap
+
+_log = log.get("supervisor")
 
 TORCH_BOILERPLATE = "To enable traceback see"
 
@@ -97,7 +99,7 @@ def collect(
         watch = kernel_log.watch_for(owner, run_dir.root, host)
         files.append(str(watch.keep(attempt, attempt_start, pids, gpus)))
     except Exception as e:  # evidence must never cost the job
-        print(f"nonstop run: kernel log not kept ({e!r})", flush=True)
+        _log.warning(f"kernel log not kept ({e!r})")
     return files
 
 

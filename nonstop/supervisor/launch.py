@@ -7,7 +7,6 @@ codes of nonstop run.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import sys
@@ -18,7 +17,7 @@ from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 
-from nonstop import envvars, rundir
+from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
@@ -27,6 +26,8 @@ from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
 from nonstop.supervisor.worker_logs import RunDirLogs
+
+_log = log.get("supervisor")
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
@@ -44,7 +45,7 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
         if multi_node:
             return last + 1
         ledger.close_abandoned(before=last + 1, now_s=time.time())
-        print(f"nonstop run: resuming {run_dir.root}: attempt {last} was left open; "
+        _log.info(f"resuming {run_dir.root}: attempt {last} was left open; "
               f"continuing with attempt {last + 1}")  # fmt: skip
     else:
         # killed between a failure and its action (evidence, health checks): record that the
@@ -55,15 +56,15 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
             ledger.add_action(attempt=last, time_s=now, action="restart",
                               reason="recovery interrupted: the supervisor stopped before "
                                      "acting; a new `nonstop run` resumed the run")  # fmt: skip
-            print(f"nonstop run: resuming {run_dir.root}: the recovery of attempt {last} was "
+            _log.info(f"resuming {run_dir.root}: the recovery of attempt {last} was "
                   "interrupted; restarting")  # fmt: skip
     return last + 1
 
 
 def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
     now = time.time()
-    print(f"nonstop run: lost the rendezvous store ({e}); reconnecting", flush=True)
-    with contextlib.suppress(Exception):
+    _log.warning(f"lost the rendezvous store ({e}); reconnecting")
+    with log.swallowed(_log, "recording the lost store"):
         ledger.attempt_ended(agent.attempt, time_s=now, outcome="failed")
         ledger.add_detection(attempt=agent.attempt, kind="store_lost", detection_time_s=now,
                              last_progress_time_s=agent._fault_time(0))  # fmt: skip
@@ -92,10 +93,9 @@ def _start_replica_server(cfg: SupervisorConfig, rd: rundir.RunDir, host: str,
     server = ReplicaServer(host=addr, port=0, token=new_token(), capacity_bytes=capacity)
     server.start()
     publish(rd.root, host, server, host=addr)
-    print(
-        f"nonstop run: in-memory checkpoints every {cfg.memory_checkpoint_every} steps, "
+    _log.info(
+        f"in-memory checkpoints every {cfg.memory_checkpoint_every} steps, "
         f"kept at {addr}:{server.address[1]} and on {cfg.replicas} peer node(s)",
-        flush=True,
     )
     return server
 
@@ -125,12 +125,13 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     nonstop's configuration, `torchrun` torch's own (LaunchConfig, entrypoint, its args)."""
     config, cmd, cmd_args = torchrun
     rd, run_id, host = cfg.run_dir, cfg.run_id, cfg.host
+    log.set_context(host=host)
     # torch's own setting of this process, as torch's launch_agent sets it for torchrun
     os.environ[envvars.TORCH_SIGNALS_TO_HANDLE] = cfg.signals_to_forward
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
-        print("nonstop run: --no-python scripts run without the bootstrap (no collective "
+        _log.info("--no-python scripts run without the bootstrap (no collective "
               "progress watching)")  # fmt: skip
         entrypoint, worker_args = cmd, entry_args
     else:
@@ -173,8 +174,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     replicas = _start_replica_server(cfg, rd, host, config.rdzv_endpoint)
     standbys = None
     if cfg.numa_binding and cfg.standbys:
-        print("nonstop run: --numa-binding: standbys off (a standby's CPUs are set before it "
-              "knows its rank)", flush=True)  # fmt: skip
+        _log.info("--numa-binding: standbys off (a standby's CPUs are set before it "
+              "knows its rank)")  # fmt: skip
     elif cfg.standbys and "nonstop.supervisor.bootstrap" in worker_args:
         standbys = StandbyPool(list(worker_args), config.nproc_per_node,
                                rd.root / "logs" / f"standby-{host}")  # fmt: skip
@@ -204,7 +205,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                     agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
                     break
                 time.sleep(min(30.0, 2.0 * store_losses))
-                with contextlib.suppress(Exception):
+                with log.swallowed(_log, "shutting the lost rendezvous down"):
                     spec.rdzv_handler.shutdown()
                 spec = make_spec()
                 agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
@@ -219,7 +220,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     finally:
         if live is not None:
             live.stop()
-        with contextlib.suppress(Exception):
+        with log.swallowed(_log, "leaving the rendezvous"):
             if agent.leaving:  # an excluded or drained node leaves; the job goes on
                 torch_compat.leave_round(spec.rdzv_handler)
             else:

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup
 
-from nonstop import rundir
+from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 
 KINDS = ("preempt", "drain", "restart")
@@ -71,7 +71,7 @@ def stop_path(run_dir: Path, attempt: int) -> Path:
 
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
-ENV_SIGTERM_GRACE = "NONSTOP_SIGTERM_GRACE_S"
+ENV_SIGTERM_GRACE = envvars.SIGTERM_GRACE_S
 """Seconds a stop after SIGTERM may take, when shorter than --grace-period: the scheduler's
 SIGKILL delay (Slurm's KillWait; examples/slurm/nonstop.sbatch sets it), while --grace-period
 stays sized for a warning (SIGUSR1 300 s ahead) or a drain."""
@@ -262,6 +262,8 @@ def restart_main(argv: list[str]) -> int:
     return _request(argv, "restart")
 
 
+_log = log.get("supervisor")
+
 # -- the agent's planned-stop machine ---------------------------------------------------------
 
 ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
@@ -359,7 +361,7 @@ class PlannedStops:
         req = self.cfg.run_dir.control / f"request-{rid}.json"
         with contextlib.suppress(OSError):
             req.rename(req.with_suffix(".refused"))
-        print(f"nonstop run: request {rid} refused: {why}", flush=True)
+        _log.info(f"request {rid} refused: {why}")
 
     def _check_drain(self, worker_group: WorkerGroup, kind: str, host: str | None,
                      reason: str, rid: str) -> tuple[str, str] | None:  # fmt: skip
@@ -399,21 +401,21 @@ class PlannedStops:
             adopted = read_stop(root, self.attempt)  # another node may have planned it
             if adopted is not None:
                 self.stop_plan = adopted
-                self._stop_trigger_time = time.time()
+                self._stop_trigger_time = time.monotonic()
             else:
                 trigger = self._trigger(result)
                 if trigger is None:
                     return None
                 kind, host, reason, rid = trigger
                 if self._stop_trigger_time is None:
-                    self._stop_trigger_time = time.time()
+                    self._stop_trigger_time = time.monotonic()
                 if kind == "drain":
                     checked = self._check_drain(worker_group, kind, host, reason, rid)
                     if checked is None or checked[0] == "wait":
                         self._stop_trigger_time = None
                         return None
                     kind, reason = checked
-                waited = time.time() - self._stop_trigger_time
+                waited = time.monotonic() - self._stop_trigger_time
                 urgent = rid in ("signal-SIGTERM", "signal-ranks")
                 asked = self._lifecycle_seen("stop_checks")
                 if not asked and result.state == WorkerState.HEALTHY and (
@@ -438,11 +440,11 @@ class PlannedStops:
             )  # fmt: skip
             then = "stops" if p.kind == "preempt" else "the job restarts"
             if self._stop_asked:
-                print(f"nonstop run: planned {p.kind} ({p.reason}): every rank checkpoints "
-                      f"at its next step boundary, then {then}", flush=True)  # fmt: skip
+                _log.info(f"planned {p.kind} ({p.reason}): every rank checkpoints "
+                      f"at its next step boundary, then {then}")  # fmt: skip
         p = self.stop_plan
         done = result.state == WorkerState.SUCCEEDED
-        late = time.time() > self._stop_deadline
+        late = time.monotonic() > self._stop_deadline
         if not (done or late or result.state == WorkerState.FAILED or not self._stop_asked):
             return None
         self._stop_trigger_time = None
@@ -465,7 +467,9 @@ class PlannedStops:
         leaves = p.kind == "preempt" or mine
         self._ingest(force=True)
         saved = None
-        with contextlib.suppress(Exception):  # the step the ranks agreed to stop after
+        with log.swallowed(
+            _log, "reading the stop step"
+        ):  # the step the ranks agreed to stop after
             last = self.ledger.last_step(self.attempt)
             p = dataclasses.replace(p, step=last) if last is not None else p
             saved = self.ledger.last_committed_step()
@@ -480,7 +484,7 @@ class PlannedStops:
             resume = "from the script's own last checkpoint, if any"
         else:
             cause = (f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
-                     if now > self._stop_deadline else "a rank failed")  # fmt: skip
+                     if time.monotonic() > self._stop_deadline else "a rank failed")  # fmt: skip
             lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
                     f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
             resume = f"from the last checkpoint ({since})"
@@ -503,8 +507,7 @@ class PlannedStops:
                                reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "")
                                       + f" [{p.request_id}]")  # fmt: skip
         if lost:
-            print(f"nonstop run: {what} ({p.reason}): {lost}; a restart resumes {resume}",
-                  flush=True)  # fmt: skip
+            _log.info(f"{what} ({p.reason}): {lost}; a restart resumes {resume}")  # fmt: skip
         self.stop_plan, self.signal_received = None, None
         self._peer_drained = p.kind == "drain" and not mine
         if leaves:
@@ -529,6 +532,6 @@ class PlannedStops:
             failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
                         for w in worker_group.workers}  # fmt: skip
             return RunResult(state=WorkerState.FAILED, failures=failures)
-        print(f"nonstop run: {what} done; restarting", flush=True)
+        _log.info(f"{what} done; restarting")
         self._restart_workers(worker_group)
         return RunResult(state=WorkerState.HEALTHY)
