@@ -138,7 +138,7 @@ TABLE: Final[tuple[EnvVar, ...]] = (
            meaning="steps between the ranks' planned-stop agreements (one all-reduce each)",
            default="1"),
     EnvVar(name=SIGTERM_GRACE_S, set_by="user (examples/slurm/nonstop.sbatch)",
-           read_by="supervisor.control",
+           read_by="supervisor.planned_stop",
            meaning="seconds a stop after SIGTERM may take (the scheduler's SIGKILL delay)",
            default="infinite: --grace-period alone"),
     EnvVar(name=KERNEL_LOG, set_by="user, tests", read_by="diagnose.kernel_log, faults",

@@ -16,17 +16,8 @@ REPO = Path(__file__).resolve().parents[1]
 NAME = re.compile(r"\bNONSTOP_[A-Z][A-Z0-9_]*[A-Z0-9]\b")
 SEARCHED = ("nonstop", "benchmarks", "examples", "docs", "tests")
 SUFFIXES = {".py", ".md", ".sbatch", ".yaml", ".yml", ".sh", ".toml", ".txt"}
-# Files still naming variables by string literal (H1's supervisor split, issue 15): remove a
-# file from here once it reads them through nonstop.envvars.
-PENDING_LITERALS = {
-    "nonstop/supervisor/agent.py",
-    "nonstop/supervisor/planned_stop.py",
-    "nonstop/supervisor/live_settings.py",
-    "nonstop/supervisor/policy.py",
-    "nonstop/supervisor/launch.py",
-    "nonstop/supervisor/cli.py",
-    "nonstop/cli.py",
-}
+# Files still naming variables by string literal: none left (issue 15's supervisor split).
+PENDING_LITERALS: set[str] = set()
 
 
 def undeclared(root: Path, dirs: tuple[str, ...] = SEARCHED) -> dict[str, list[str]]:
