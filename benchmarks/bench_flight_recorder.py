@@ -347,9 +347,8 @@ def measure(folder: Path, hang: int, k: int, timeout_s: float) -> dict[str, Any]
     ours, peer = [], []
     for _ in range(k):  # interleaved
         ours.append(run_tool(ours_cmd(folder), timeout_s))
-        peer.append(run_tool(peer_cmd(folder), timeout_s))
-        if peer[-1]["status"] != "ok" and ours[-1]["status"] == "ok":
-            break  # a tool that fails (memory, timeout) fails again: do not spend k runs on it
+        if not peer or peer[-1]["status"] == "ok":  # a failure (memory, timeout) would repeat
+            peer.append(run_tool(peer_cmd(folder), timeout_s))
     row: dict[str, Any] = {}
     for side, rows in (("ours", ours), ("peer", peer)):
         row[side] = {
