@@ -628,6 +628,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
+if __name__ == "__main__":  # from the repository root: python -m benchmarks.bench_recovery
     raise SystemExit(main())
