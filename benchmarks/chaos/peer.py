@@ -190,14 +190,9 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
     }
 
 
-def ettr_from_events(run_dir: Path, wall_s: float, step_s: float | None = None) -> dict[str, Any]:
-    """Useful time / wall, measured the same way for both sides from rank 0's step events.
-
-    Useful: the steps whose result survived (for each step number, its execution in the latest
-    attempt that ran it; an earlier one was redone after a restart), each worth `step_s`, the
-    fault-free reference run's median step (the same work costs the same on both sides; a
-    side's own per-step overhead is not useful time); without `step_s`, their own durations.
-    Wall: the harness's clock from the first launch to the last exit."""
+def surviving_steps(run_dir: Path) -> dict[int, float]:
+    """{step: seconds} of rank 0's steps whose result survived: for each step number, its
+    execution in the latest attempt that ran it (an earlier one was redone after a restart)."""
     latest: dict[int, tuple[int, float]] = {}
     for path in (run_dir / "events").glob("attempt-*/rank-0.jsonl"):
         attempt = int(path.parent.name[8:])
@@ -210,10 +205,20 @@ def ettr_from_events(run_dir: Path, wall_s: float, step_s: float | None = None) 
                 step, dur = int(p["step"]), float(p["end"]) - float(p["start"])
                 if step not in latest or latest[step][0] <= attempt:
                     latest[step] = (attempt, dur)
-    durations = [d for _, d in latest.values()]
+    return {step: dur for step, (_, dur) in latest.items()}
+
+
+def ettr_from_events(run_dir: Path, wall_s: float, step_s: float | None = None) -> dict[str, Any]:
+    """Useful time / wall, measured the same way for both sides from rank 0's step events.
+
+    Useful: the surviving steps (`surviving_steps`), each worth `step_s` (bench_chaos passes
+    the median over both sides' surviving steps: the same work is worth the same on both
+    sides, and a side's own per-step overhead is not useful time); without `step_s`, their
+    own durations. Wall: the harness's clock from the first launch to the last exit."""
+    durations = list(surviving_steps(run_dir).values())
     useful = len(durations) * step_s if step_s is not None else sum(durations)
     return {"ettr": useful / wall_s if wall_s > 0 else 0.0, "useful_s": round(useful, 3),
-            "wall_s": round(wall_s, 3), "steps_kept": len(latest),
+            "wall_s": round(wall_s, 3), "steps_kept": len(durations),
             "median_step_s": statistics.median(durations) if durations else None}  # fmt: skip
 
 
