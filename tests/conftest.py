@@ -58,3 +58,13 @@ class WallTime:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(WallTime(), "nonstop-wall-time")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_logging():
+    """nonstop.log's setup is process-wide (the role decides stdout or stderr): a test that
+    ran `nonstop run`'s code in this process must not change where the next test's lines go."""
+    yield
+    from nonstop import log
+
+    log.reset()

@@ -64,7 +64,11 @@ class HealthConfig:
 def check_disk(cfg: HealthConfig, **_: Any) -> CheckResult:
     problems = []
     for p in cfg.paths:
-        p.mkdir(parents=True, exist_ok=True)
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # a read-only mount, a file in the way: unusable, so failed
+            problems.append(f"{p}: cannot be created ({e.strerror or e})")
+            continue
         free_gb = shutil.disk_usage(p).free / 1e9
         if free_gb < cfg.min_free_gb:
             problems.append(f"{p}: {free_gb:.2f} GB free < {cfg.min_free_gb} GB")

@@ -159,9 +159,6 @@ def test_not_enough_free_space_names_the_path(tmp_path):
     assert r.failed and str(tmp_path) in r.detail and "GB free <" in r.detail, r
 
 
-@pytest.mark.xfail(strict=True, reason="bug: check_disk's mkdir raises when a path cannot be "
-                   "created (a file in the way, a read-only parent), which run_checks turns "
-                   "into `error`, so the node is never excluded for it (reported)")  # fmt: skip
 def test_a_run_directory_that_cannot_be_created_is_a_failed_disk_not_an_error(tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("not a directory")
