@@ -20,12 +20,14 @@ each into its own folder on the same filesystem:
 - dcp-sync: `dcp.save` (the whole call blocks).
 
 Blocking is the extra wall time of a window of training-like steps that contains a save,
-against the window before it without one (same steps, interleaved, method order rotated every
-repetition). A step is a fixed matmul loop (torch.mm 256x256, 70 times, one intra-op thread:
-the compute) then `optimizer.step()` on the saved state (fused AdamW: the mutation a staged copy
-must not race). The save is issued after step 1; the window has enough steps (1.5x a
-synchronous save, measured at warm-up) for the background write to finish inside it, and ends
-by waiting for the save to be durable, so copy, hash and write contention all count.
+against the window before it without one (interleaved, method order rotated every repetition):
+T_save - n_save * T_base / n_base, since the window with the save runs until the save is durable
+(n_save >= n_base steps). A step is a fixed matmul loop (torch.mm 256x256, 70 times, one
+intra-op thread: the compute) then `optimizer.step()` on the saved state (fused AdamW: the
+mutation a staged copy must not race). The save is issued after step 1; n_base is 1.5x a
+synchronous save's time at warm-up, in steps; durability is seen from outside (ours:
+COMMIT.json in the committed folder; DCP: its upload future), so the staging wait, copy, hash
+and write contention all count.
 `durable_s` is save call to files complete (ours: COMMIT.json renamed in; DCP: upload future
 done, .metadata written); `load_s` restores the newest checkpoint into the live state (ours:
 `load_latest` with its default sha256 verification; DCP: `dcp.load` of the sync folder).
@@ -83,9 +85,14 @@ class _Ours:
     def __init__(self, root: Path, model: nn.Module, opt: torch.optim.Optimizer) -> None:
         self.state, self.root = {"model": model, "optimizer": opt}, root / "ours"
         self.ckpt = Checkpointer(self.root, config=CheckpointConfig(keep_last=1))
+        self.step = 0
 
     def start(self, step: int) -> None:
+        self.step = step
         self.ckpt.save(step, self.state)
+
+    def done(self) -> bool:  # from outside: the committed folder with its COMMIT.json
+        return (self.root / "checkpoints" / f"step-{self.step}" / "COMMIT.json").exists()
 
     def before_step(self) -> None:  # the Checkpointer's optimizer pre-hook waits by itself
         pass
@@ -109,7 +116,8 @@ class _Ours:
 
 class _Dcp:
     def __init__(self, root: Path, model: nn.Module, opt: torch.optim.Optimizer,
-                 mode: AsyncCheckpointerType | None, stager: DefaultStager | None) -> None:  # fmt: skip
+                 mode: AsyncCheckpointerType | None, stager: DefaultStager | None,
+                 ) -> None:  # fmt: skip
         self.name = "dcp-sync" if mode is None else f"dcp-async-{mode.value}"
         self.root, self.model, self.opt = root / self.name, model, opt
         self.mode, self.stager = mode, stager
@@ -131,6 +139,9 @@ class _Dcp:
         self.resp = dcp.async_save(sd, checkpoint_id=self.last, async_checkpointer_type=self.mode,
                                    async_stager=self.stager)  # fmt: skip
         self.resp.upload_completion.add_done_callback(self._done)
+
+    def done(self) -> bool:
+        return self.resp is None or self.resp.upload_completion.done()
 
     def _done(self, _: Future[Any]) -> None:
         self.t_done = time.perf_counter()
@@ -163,19 +174,22 @@ def _compute(a: torch.Tensor, out: torch.Tensor) -> None:
 
 
 def _window(steps: int, opt: torch.optim.Optimizer, method: Any, save_step: int | None,
-            a: torch.Tensor, out: torch.Tensor) -> tuple[float, float]:  # fmt: skip
-    """Wall seconds of `steps` training-like steps (a save after step 1 when `save_step`, its
-    completion awaited at the end) and seconds to durable (0 without a save)."""
+            a: torch.Tensor, out: torch.Tensor) -> tuple[float, float, int]:  # fmt: skip
+    """Wall seconds of a window of training-like steps, seconds to durable (0 without a save)
+    and the number of steps. With `save_step`, the save is issued after step 1 and the window
+    goes on past `steps` until the save is durable."""
     t0 = time.perf_counter()
-    for i in range(steps):
+    i = 0
+    while i < steps or (save_step is not None and not method.done()):
         _compute(a, out)
         if save_step is not None:
             method.before_step()
         opt.step()
         if i == 1 and save_step is not None:
             method.start(save_step)
+        i += 1
     durable = method.finish() if save_step is not None else 0.0
-    return time.perf_counter() - t0, durable
+    return time.perf_counter() - t0, durable, i
 
 
 def _disk_write_mbps(folder: Path, nbytes: int) -> float:
@@ -197,8 +211,11 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
     model, opt = _state(total_mb)
     nbytes = sum(p.nbytes for p in model.parameters()) * 3
     a, out = torch.randn(MM_SIZE, MM_SIZE), torch.empty(MM_SIZE, MM_SIZE)
-    stager = DefaultStager(StagingOptions(use_pinned_memory=False, use_shared_memory=True,
-                                          use_async_staging=True, use_non_blocking_copy=False))  # fmt: skip
+    root = root / f"{total_mb}mb"  # each size its own folders: no step of another size to see
+    root.mkdir(parents=True, exist_ok=True)
+    opts = StagingOptions(use_pinned_memory=False, use_shared_memory=True, use_async_staging=True,
+                          use_non_blocking_copy=False)  # fmt: skip
+    stager = DefaultStager(opts)
     methods = [_Ours(root, model, opt),
                _Dcp(root, model, opt, AsyncCheckpointerType.PROCESS, stager),
                _Dcp(root, model, opt, AsyncCheckpointerType.THREAD, stager),
@@ -210,18 +227,20 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
     step_s = (time.perf_counter() - t0) / 3
     sync_s = 0.0
     for m in methods:  # warm-up save each (spawns DCP's checkpoint process), not counted
-        _, d = _window(2, opt, m, 1, a, out)
+        _, d, _ = _window(2, opt, m, 1, a, out)
         sync_s = d if m.name == "dcp-sync" else sync_s
     steps = max(6, math.ceil(1.5 * sync_s / step_s) + 2)
     rows: dict[str, dict[str, list[float]]] = {
-        m.name: {"blocking_s": [], "durable_s": [], "load_s": []} for m in methods
+        m.name: {"blocking_s": [], "durable_s": [], "load_s": [], "extra_steps": []}
+        for m in methods
     }
     for r in range(k):
         for m in methods[r % len(methods) :] + methods[: r % len(methods)]:
-            base, _ = _window(steps, opt, m, None, a, out)
-            with_save, durable = _window(steps, opt, m, 2 + r, a, out)
-            rows[m.name]["blocking_s"].append(with_save - base)
+            base, _, _ = _window(steps, opt, m, None, a, out)
+            with_save, durable, n = _window(steps, opt, m, 2 + r, a, out)
+            rows[m.name]["blocking_s"].append(with_save - n * base / steps)
             rows[m.name]["durable_s"].append(durable)
+            rows[m.name]["extra_steps"].append(n - steps)
     for _ in range(k):
         for m in methods:
             rows[m.name]["load_s"].append(m.load())
