@@ -220,7 +220,8 @@ def run(quick: bool) -> dict:
         n: {"wall_s": round(statistics.median(steps[n]), 3),
             "cpu_s": round(statistics.median(r["cpu_s"] for r in rows[n]), 3),
             "peak_rss_gb": round(max(r["peak_tree_rss_gb"] for r in rows[n]), 3),
-            "status": rows[n][-1]["status"], "samples_s": [round(x, 3) for x in steps[n]]}
+            "status": rows[n][-1]["status"], "statuses": [r["status"] for r in rows[n]],
+            "samples_s": [round(x, 3) for x in steps[n]]}
         for n in cmds
     }  # fmt: skip
     peer = rows["peer"][-1]
