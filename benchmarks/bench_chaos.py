@@ -59,8 +59,9 @@ def run_seed(seed: int, quick: bool, root: Path) -> dict[str, Any]:
     ours = evaluate(s, work, record, ref)
     ours["ettr_events"] = {"wall_s": wall}
     peer = run_peer(s, work / "peer", ref, timeout_s=420 if quick else 900)
-    return score({"seed": seed, "ours": ours, "peer": peer,
-                  "fault_free": {"wall_s": ref_wall}}, work)  # fmt: skip
+    return score(
+        {"seed": seed, "ours": ours, "peer": peer, "fault_free": {"wall_s": ref_wall}}, work
+    )
 
 
 def score(result: dict[str, Any], work: Path) -> dict[str, Any]:
@@ -78,8 +79,11 @@ def score(result: dict[str, Any], work: Path) -> dict[str, Any]:
     ref = ettr_from_events(work / "reference", result["fault_free"]["wall_s"])
     useful = result["ours"]["ettr_events"]["useful_s"]
     outside = ref["wall_s"] - ref["useful_s"]
-    result["fault_free"] = {**ref, "outside_steps_s": round(outside, 3),
-                            "ettr": useful / (useful + outside) if useful else None}  # fmt: skip
+    result["fault_free"] = {
+        **ref,
+        "outside_steps_s": round(outside, 3),
+        "ettr": useful / (useful + outside) if useful else None,
+    }
     return result
 
 
@@ -105,10 +109,15 @@ def side(runs: list[dict[str, Any]], who: str) -> dict[str, Any]:
 def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     ours = [r["ours"]["ettr_events"]["ettr"] for r in runs]
     peer = [r["peer"]["ettr"]["ettr"] for r in runs]
-    out = summarize(ours, peer, name="chaos", unit="ETTR (useful step time / wall)",
-                    better="higher",
-                    peer_name="torchrun --max-restarts N + the demo's DCP checkpoints, same "
-                    "schedule, requeued when it exits")  # fmt: skip
+    out = summarize(
+        ours,
+        peer,
+        name="chaos",
+        unit="ETTR (useful step time / wall)",
+        better="higher",
+        peer_name="torchrun --max-restarts N + the demo's DCP checkpoints, same "
+        "schedule, requeued when it exits",
+    )
     ledger = [r["ours"]["ettr"]["ettr"] for r in runs]
     free = [r["fault_free"]["ettr"] for r in runs if r.get("fault_free")]
     limits = [r["ours"]["ettr"].get("limit") or 0.0 for r in runs]
@@ -127,9 +136,14 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         **extra,
     )
     # the old keys, for readers of earlier results
-    out.update(finished=out["ours_side"]["finished"], identical=out["ours_side"]["identical"],
-               injected=out["ours_side"]["injected"], detected=out["ours_side"]["detected"],
-               recovered=out["ours_side"]["recovered"], lost=out["ours_side"]["lost"])  # fmt: skip
+    out.update(
+        finished=out["ours_side"]["finished"],
+        identical=out["ours_side"]["identical"],
+        injected=out["ours_side"]["injected"],
+        detected=out["ours_side"]["detected"],
+        recovered=out["ours_side"]["recovered"],
+        lost=out["ours_side"]["lost"],
+    )
     return out
 
 

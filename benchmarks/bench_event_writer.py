@@ -43,9 +43,18 @@ BURST = 1000
 def payload(i: int) -> dict[str, Any]:
     """A step event's payload, as nonstop.runtime emits it."""
     t = 1.7e9 + i * 0.1
-    return {"step": i, "start": t, "end": t + 0.1, "data_s": 0.001, "compute_s": 0.05,
-            "backward_s": 0.03, "optimizer_s": 0.01, "loss": 2.5 - i * 1e-6, "tokens": 2048,
-            "lr": 3e-4}  # fmt: skip
+    return {
+        "step": i,
+        "start": t,
+        "end": t + 0.1,
+        "data_s": 0.001,
+        "compute_s": 0.05,
+        "backward_s": 0.03,
+        "optimizer_s": 0.01,
+        "loss": 2.5 - i * 1e-6,
+        "tokens": 2048,
+        "lr": 3e-4,
+    }
 
 
 def _drain(q: queue.Queue[Any], timeout_s: float = 60.0) -> None:
@@ -78,8 +87,13 @@ def ours(folder: Path, n: int) -> dict[str, Any]:
     cpu = time.process_time() - c0
     written = len(read_events(path)[0])
     path.unlink()
-    return {"cpu_us": cpu / n * 1e6, "caller_us": caller / n * 1e6, "written": written,
-            "dropped": w.dropped, "write_errors": w.write_errors}  # fmt: skip
+    return {
+        "cpu_us": cpu / n * 1e6,
+        "caller_us": caller / n * 1e6,
+        "written": written,
+        "dropped": w.dropped,
+        "write_errors": w.write_errors,
+    }
 
 
 class _JsonLine(logging.Formatter):
@@ -87,11 +101,20 @@ class _JsonLine(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return json.dumps(
-            {"schema_version": 1, "run_id": "bench", "attempt": 0, "rank": 0, "host": "h",
-             "mono": record.mono, "time": record.created, "kind": record.msg,
-             "payload": record.payload},  # type: ignore[attr-defined]
-            separators=(",", ":"), allow_nan=False,
-        )  # fmt: skip
+            {
+                "schema_version": 1,
+                "run_id": "bench",
+                "attempt": 0,
+                "rank": 0,
+                "host": "h",
+                "mono": record.mono,
+                "time": record.created,
+                "kind": record.msg,
+                "payload": record.payload,
+            },  # type: ignore[attr-defined]
+            separators=(",", ":"),
+            allow_nan=False,
+        )
 
 
 def peer(folder: Path, n: int) -> dict[str, Any]:
@@ -146,9 +169,14 @@ def summarize(
     o: list[dict[str, Any]], p: list[dict[str, Any]], thr: dict[str, Any], n: int
 ) -> dict[str, Any]:
     caller = stats.summarize(
-        [r["caller_us"] for r in o], [r["caller_us"] for r in p], name="caller", unit="µs",
-        peer_name="", better="lower", paired=True,
-    )  # fmt: skip
+        [r["caller_us"] for r in o],
+        [r["caller_us"] for r in p],
+        name="caller",
+        unit="µs",
+        peer_name="",
+        better="lower",
+        paired=True,
+    )
     return stats.summarize(
         [r["cpu_us"] for r in o],
         [r["cpu_us"] for r in p],

@@ -62,9 +62,11 @@ SITE = "/opt/conda/lib/python3.11/site-packages"
 # One stack per kind of call site, shared across entries (real dumps memoise repeated strings).
 _C10D = f"{SITE}/torch/distributed/distributed_c10d.py"
 _LOG = (f"{SITE}/torch/distributed/c10d_logger.py", 83, "wrapper")
-_TRAIN = [("/workspace/torchtitan/torchtitan/train.py", 412, "train_step"),
-          ("/workspace/torchtitan/torchtitan/train.py", 530, "train"),
-          ("/workspace/torchtitan/torchtitan/train.py", 688, "<module>")]  # fmt: skip
+_TRAIN = [
+    ("/workspace/torchtitan/torchtitan/train.py", 412, "train_step"),
+    ("/workspace/torchtitan/torchtitan/train.py", 530, "train"),
+    ("/workspace/torchtitan/torchtitan/train.py", 688, "<module>"),
+]
 _FSDP = f"{SITE}/torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py"
 _MODEL = "/workspace/torchtitan/torchtitan/models/llama3/model.py"
 
@@ -74,13 +76,24 @@ def _stack(*frames: tuple[str, int, str]) -> list[dict[str, Any]]:
 
 
 STACKS = {
-    "all_gather": _stack((_C10D, 3866, "all_gather_into_tensor"), _LOG,
-                         (_FSDP, 301, "foreach_all_gather"), (_MODEL, 212, "forward")),
-    "reduce_scatter": _stack((_C10D, 4287, "reduce_scatter_tensor"), _LOG,
-                             (_FSDP, 455, "foreach_reduce"), (_MODEL, 230, "backward")),
-    "all_reduce": _stack((_C10D, 3245, "all_reduce"), _LOG,
-                         (f"{SITE}/torch/nn/utils/clip_grad.py", 95, "clip_grad_norm_")),
-}  # fmt: skip
+    "all_gather": _stack(
+        (_C10D, 3866, "all_gather_into_tensor"),
+        _LOG,
+        (_FSDP, 301, "foreach_all_gather"),
+        (_MODEL, 212, "forward"),
+    ),
+    "reduce_scatter": _stack(
+        (_C10D, 4287, "reduce_scatter_tensor"),
+        _LOG,
+        (_FSDP, 455, "foreach_reduce"),
+        (_MODEL, 230, "backward"),
+    ),
+    "all_reduce": _stack(
+        (_C10D, 3245, "all_reduce"),
+        _LOG,
+        (f"{SITE}/torch/nn/utils/clip_grad.py", 95, "clip_grad_norm_"),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -174,33 +187,54 @@ def make_dump(
         ins, outs = {"all_gather": (numel, numel * k), "reduce_scatter": (numel * k, numel)}.get(
             op, (numel, numel)
         )
-        out.append({
-            "record_id": i, "pg_id": ids[desc], "process_group": (names[desc], desc),
-            "collective_seq_id": seq[desc], "p2p_seq_id": 0, "op_id": seq[desc],
-            "profiling_name": f"nccl:{op}", "time_created_ns": t_ns,
-            "duration_ms": None if last else 1.5, "input_sizes": [[ins]],
-            "input_dtypes": ["BFloat16"], "output_sizes": [[outs]], "output_dtypes": ["BFloat16"],
-            "state": "started" if last else "completed",
-            "time_discovered_started_ns": t_ns + 2_000,
-            "time_discovered_completed_ns": None if last else t_ns + 1_500_000,
-            "retired": not last, "timeout_ms": 600_000, "is_p2p": False,
-            "thread_id": "140211877123072", "thread_name": "pt_main_thread",
-            "frames": STACKS[op],
-        })  # fmt: skip
+        out.append(
+            {
+                "record_id": i,
+                "pg_id": ids[desc],
+                "process_group": (names[desc], desc),
+                "collective_seq_id": seq[desc],
+                "p2p_seq_id": 0,
+                "op_id": seq[desc],
+                "profiling_name": f"nccl:{op}",
+                "time_created_ns": t_ns,
+                "duration_ms": None if last else 1.5,
+                "input_sizes": [[ins]],
+                "input_dtypes": ["BFloat16"],
+                "output_sizes": [[outs]],
+                "output_dtypes": ["BFloat16"],
+                "state": "started" if last else "completed",
+                "time_discovered_started_ns": t_ns + 2_000,
+                "time_discovered_completed_ns": None if last else t_ns + 1_500_000,
+                "retired": not last,
+                "timeout_ms": 600_000,
+                "is_p2p": False,
+                "thread_id": "140211877123072",
+                "thread_name": "pt_main_thread",
+                "frames": STACKS[op],
+            }
+        )
     status = {}
     for d in groups:
-        done = max((e["collective_seq_id"] for e in out if e["process_group"][1] == d
-                    and e["state"] == "completed"), default=0)  # fmt: skip
-        status[str(ids[d])] = {"last_enqueued_collective": seq[d],
-                               "last_started_collective": seq[d],
-                               "last_completed_collective": done}  # fmt: skip
+        done = max(
+            (
+                e["collective_seq_id"]
+                for e in out
+                if e["process_group"][1] == d and e["state"] == "completed"
+            ),
+            default=0,
+        )
+        status[str(ids[d])] = {
+            "last_enqueued_collective": seq[d],
+            "last_started_collective": seq[d],
+            "last_completed_collective": done,
+        }
     return {
-        "version": VERSION, "comm_lib_version": "2.21.5",
-        "pg_config": {names[d]: {"name": names[d], "desc": d, "ranks": members[d]}
-                      for d in groups},
+        "version": VERSION,
+        "comm_lib_version": "2.21.5",
+        "pg_config": {names[d]: {"name": names[d], "desc": d, "ranks": members[d]} for d in groups},
         "pg_status": status,
         "entries": out,
-    }  # fmt: skip
+    }
 
 
 def _op(s: str) -> bytes:
@@ -209,8 +243,9 @@ def _op(s: str) -> bytes:
     return b"X" + len(b).to_bytes(4, "little") + b
 
 
-def write_job(out: str | Path, ranks: int, entries: int = ENTRIES, *, hang_rank: int,
-              variants: int = 4) -> Path:  # fmt: skip
+def write_job(
+    out: str | Path, ranks: int, entries: int = ENTRIES, *, hang_rank: int, variants: int = 4
+) -> Path:
     """rank-0 .. rank-(ranks-1) dumps of one hang into `out`; returns `out`.
 
     Dumps differ between ranks only in their groups' names and members and a time jitter, so
@@ -228,8 +263,9 @@ def write_job(out: str | Path, ranks: int, entries: int = ENTRIES, *, hang_rank:
     def template(hang: bool, jitter_ns: int) -> bytes:
         names = {"default_pg": _name("default_pg", everyone["default_pg"]), **ph_names}
         members = {"default_pg": str(everyone["default_pg"]), **ph_members}
-        d = make_dump(layout, 0, entries, hang=hang, jitter_ns=jitter_ns, names=names,
-                      members=members)  # fmt: skip
+        d = make_dump(
+            layout, 0, entries, hang=hang, jitter_ns=jitter_ns, names=names, members=members
+        )
         return pickle.dumps(d, protocol=2)
 
     templates = [template(False, v * 1_000) for v in range(variants)]
@@ -318,8 +354,13 @@ def _run_tool(cmd: list[str], timeout_s: float, out_f: Any, err_f: Any) -> dict[
     done.set()
     sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "rc": proc.returncode,
-            "peak_rss_gb": ru.ru_maxrss * 1024 / 1e9, "peak_tree_rss_gb": peak_tree / 1e9}  # fmt: skip
+    return {
+        "wall_s": wall,
+        "cpu_s": ru.ru_utime + ru.ru_stime,
+        "rc": proc.returncode,
+        "peak_rss_gb": ru.ru_maxrss * 1024 / 1e9,
+        "peak_tree_rss_gb": peak_tree / 1e9,
+    }
 
 
 def ours_cmd(folder: Path) -> list[str]:
@@ -352,12 +393,14 @@ def measure(folder: Path, hang: int, k: int, timeout_s: float) -> dict[str, Any]
     row: dict[str, Any] = {}
     for side, rows in (("ours", ours), ("peer", peer)):
         row[side] = {
-            "status": rows[-1]["status"], "runs": len(rows),
-            "wall_s": _med(rows, "wall_s"), "cpu_s": _med(rows, "cpu_s"),
+            "status": rows[-1]["status"],
+            "runs": len(rows),
+            "wall_s": _med(rows, "wall_s"),
+            "cpu_s": _med(rows, "cpu_s"),
             "peak_rss_gb": _med(rows, "peak_rss_gb"),
             "peak_tree_rss_gb": _med(rows, "peak_tree_rss_gb"),
             "samples_s": [round(r["wall_s"], 3) for r in rows],
-        }  # fmt: skip
+        }
     row["ours"]["culprits"] = _culprits(ours[-1])
     out = peer[-1]["stdout"] + peer[-1]["stderr"]
     row["peer"]["mentions_culprit"] = bool(re.search(rf"\b{hang}\b", out))
@@ -381,8 +424,13 @@ def run(quick: bool) -> dict:
             gen_s = time.perf_counter() - t0
             gb = sum(f.stat().st_size for f in folder.iterdir()) / 1e9
             m = measure(folder, hang, k, timeout_s)
-            m.update(ranks=n, layout=Layout.for_ranks(n).__dict__, dump_gb=round(gb, 2),
-                     generate_s=round(gen_s, 1), expected_culprit=hang)  # fmt: skip
+            m.update(
+                ranks=n,
+                layout=Layout.for_ranks(n).__dict__,
+                dump_gb=round(gb, 2),
+                generate_s=round(gen_s, 1),
+                expected_culprit=hang,
+            )
             samples[n] = (m["ours"]["samples_s"], m["peer"]["samples_s"])
             rows.append(m)
             print(f"  {json.dumps(m)[:600]}", file=sys.stderr, flush=True)

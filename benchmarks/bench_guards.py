@@ -168,9 +168,14 @@ def run(quick: bool = False) -> dict[str, Any]:
 
     k_needed = max(1, math.ceil(fp_s / (0.001 * step_s)))
     out = stats.summarize(
-        ours, peer, name="guards", unit="ms/step", better="lower", paired=True,
+        ours,
+        peer,
+        name="guards",
+        unit="ms/step",
+        better="lower",
+        paired=True,
         peer_name="the demo's step (default model, batch 8x128)",
-    )  # fmt: skip
+    )
     return {
         **out,
         "device": "cuda" if cuda else "cpu",

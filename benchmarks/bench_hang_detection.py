@@ -70,8 +70,16 @@ HANG_STEP = 12  # past the watchdog's 5 warm-up steps: its steps-based timeout a
 STEPS = 40
 PAUSE_S = 8.0
 PAUSES = ("eval", "save", "compile")
-NONSTOP_FLAGS = ["--max-restarts", "0", "--health-checks", "none", "--no-self-test",
-                 "--no-standby", "--startup-timeout", f"{STARTUP_FLOOR_S:g}"]  # fmt: skip
+NONSTOP_FLAGS = [
+    "--max-restarts",
+    "0",
+    "--health-checks",
+    "none",
+    "--no-self-test",
+    "--no-standby",
+    "--startup-timeout",
+    f"{STARTUP_FLOOR_S:g}",
+]
 PEER_TIMEOUT_S = STEP_FLOOR_S
 POLL_S = 0.05
 WATCH_S = 120.0  # the longest the peer is watched after the hang
@@ -103,11 +111,15 @@ def side_env(run_dir: Path, kind: str, *, peer: bool) -> dict[str, str]:
         env.pop(k, None)
     env.update(fault_env(kind))
     if peer:  # the same events through nonstop.runtime, and torchrun's strongest hang settings
-        env.update(NONSTOP_RUN_DIR=str(run_dir), NONSTOP_RUN_ID=run_dir.name,
-                   BENCH_PG_TIMEOUT_S=f"{PEER_TIMEOUT_S:g}", BENCH_TIMER_S=f"{PEER_TIMEOUT_S:g}",
-                   TORCHELASTIC_ENABLE_FILE_TIMER="1",
-                   TORCHELASTIC_TIMER_FILE=str(run_dir / "timer.fifo"),
-                   TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1")  # fmt: skip
+        env.update(
+            NONSTOP_RUN_DIR=str(run_dir),
+            NONSTOP_RUN_ID=run_dir.name,
+            BENCH_PG_TIMEOUT_S=f"{PEER_TIMEOUT_S:g}",
+            BENCH_TIMER_S=f"{PEER_TIMEOUT_S:g}",
+            TORCHELASTIC_ENABLE_FILE_TIMER="1",
+            TORCHELASTIC_TIMER_FILE=str(run_dir / "timer.fifo"),
+            TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1",
+        )
     return env
 
 
@@ -137,8 +149,10 @@ def hang_detections(
         return [], {}
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30.0)
     try:
-        rows = con.execute("SELECT detection_time, rank, latency_s FROM detections WHERE"
-                           " kind = 'hang' ORDER BY detection_time").fetchall()  # fmt: skip
+        rows = con.execute(
+            "SELECT detection_time, rank, latency_s FROM detections WHERE"
+            " kind = 'hang' ORDER BY detection_time"
+        ).fetchall()
         ev = con.execute("SELECT evidence FROM failures ORDER BY time LIMIT 1").fetchone()
     finally:
         con.close()
@@ -157,8 +171,14 @@ def detection(run_dir: Path) -> dict[str, Any]:
     if not dets:
         return {"ok": False, "why": "no hang detection in the ledger"}
     t, rank, latency = dets[0]
-    return {"ok": True, "detection_s": t - t0, "detected_rank": rank, "ledger_latency_s": latency,
-            "timeout_s": hang.get("timeout_s"), "basis": hang.get("basis")}  # fmt: skip
+    return {
+        "ok": True,
+        "detection_s": t - t0,
+        "detected_rank": rank,
+        "ledger_latency_s": latency,
+        "timeout_s": hang.get("timeout_s"),
+        "basis": hang.get("basis"),
+    }
 
 
 def steps_after(run_dir: Path, attempt: int, t: float) -> int:
@@ -186,15 +206,28 @@ def _gone(pid: int) -> bool:
 def _ours(root: Path, tag: str, kind: str) -> dict[str, Any]:
     run_dir = root / tag
     run_dir.mkdir(parents=True)
-    cmd = [PY, "-m", "nonstop.cli", "run", "--nproc-per-node", str(WORLD), "--quiet",
-           "--run-dir", str(run_dir), *NONSTOP_FLAGS, *train_args()]  # fmt: skip
-    rc, wall = run_group(cmd, env=side_env(run_dir, kind, peer=False), out=root / f"{tag}.out",
-                         timeout_s=TIMEOUT_S)  # fmt: skip
+    cmd = [
+        PY,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--nproc-per-node",
+        str(WORLD),
+        "--quiet",
+        "--run-dir",
+        str(run_dir),
+        *NONSTOP_FLAGS,
+        *train_args(),
+    ]
+    rc, wall = run_group(
+        cmd, env=side_env(run_dir, kind, peer=False), out=root / f"{tag}.out", timeout_s=TIMEOUT_S
+    )
     r = {"kind": kind, "rc": rc, "wall_s": round(wall, 2)}
     if kind in PAUSES:
         dets, _ = hang_detections(run_dir)
-        r.update(ok=rc == 0 and pause_time(run_dir) is not None, false_hangs=len(dets),
-                 finished=rc == 0)  # fmt: skip
+        r.update(
+            ok=rc == 0 and pause_time(run_dir) is not None, false_hangs=len(dets), finished=rc == 0
+        )
     else:
         r.update(detection(run_dir))
     return r
@@ -204,14 +237,29 @@ def _peer(root: Path, tag: str, kind: str) -> dict[str, Any]:
     """torchrun with the hang: watch until a rank is gone or torchrun exits; then clean up."""
     run_dir = root / tag
     run_dir.mkdir(parents=True)
-    cmd = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(WORLD),
-           "--max-restarts", "0", *train_args()]  # fmt: skip
+    cmd = [
+        PY,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node",
+        str(WORLD),
+        "--max-restarts",
+        "0",
+        *train_args(),
+    ]
     seen: set[int] = set()
     t_start = time.monotonic()
     with open(root / f"{tag}.out", "wb") as f:
-        p = subprocess.Popen(cmd, cwd=REPO, env=side_env(run_dir, kind, peer=True), stdout=f,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             start_new_session=True)  # fmt: skip
+        p = subprocess.Popen(
+            cmd,
+            cwd=REPO,
+            env=side_env(run_dir, kind, peer=True),
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             r = _watch(p, run_dir, kind, seen)
         finally:
@@ -266,16 +314,25 @@ def _watch(p: subprocess.Popen[bytes], run_dir: Path, kind: str, seen: set[int])
             p.wait(timeout=60)  # the ranks exit first, torchrun after them
         finished = p.poll() == 0
         t_pause = pause_time(run_dir)
-        return {"ok": t_pause is not None, "false_hangs": 0 if finished else 1,
-                "finished": finished, "first_gone": None if finished else first,
-                "lost_rank_after_pause_s": None if finished or t_exit is None or t_pause is None
-                else round(t_exit - t_pause, 3)}  # fmt: skip
+        return {
+            "ok": t_pause is not None,
+            "false_hangs": 0 if finished else 1,
+            "finished": finished,
+            "first_gone": None if finished else first,
+            "lost_rank_after_pause_s": None
+            if finished or t_exit is None or t_pause is None
+            else round(t_exit - t_pause, 3),
+        }
     t0 = hang_time(run_dir)
     if t0 is None:
         return {"ok": False, "why": f"no record of the hang (rc {p.poll()})"}
     if t_exit is None:
-        return {"ok": True, "detected": False, "watched_s": time.time() - t0,
-                "steps_after_hang": steps_after(run_dir, 0, t0)}  # fmt: skip
+        return {
+            "ok": True,
+            "detected": False,
+            "watched_s": time.time() - t0,
+            "steps_after_hang": steps_after(run_dir, 0, t0),
+        }
     if t_exit < t0:
         return {"ok": False, "why": f"a rank was lost before the hang ({first})"}
     return {"ok": True, "detected": True, "detection_s": t_exit - t0, "first_gone": first}
@@ -306,12 +363,20 @@ def run(quick: bool) -> dict[str, Any]:
     )
 
 
-def combine(rows: dict[str, dict[str, list[dict[str, Any]]]], fp: dict[str, dict[str, Any]],
-            kinds: tuple[str, ...], **extra: Any) -> dict[str, Any]:  # fmt: skip
+def combine(
+    rows: dict[str, dict[str, list[dict[str, Any]]]],
+    fp: dict[str, dict[str, Any]],
+    kinds: tuple[str, ...],
+    **extra: Any,
+) -> dict[str, Any]:
     """The harness's JSON object from every run's measurement (medians over kinds and reps)."""
     ours = [r["detection_s"] for k in kinds for r in rows[k]["ours"] if r.get("ok")]
-    peer = [r["detection_s"] if r.get("detected") else r["watched_s"]
-            for k in kinds for r in rows[k]["peer"] if r.get("ok")]  # fmt: skip
+    peer = [
+        r["detection_s"] if r.get("detected") else r["watched_s"]
+        for k in kinds
+        for r in rows[k]["peer"]
+        if r.get("ok")
+    ]
     per_kind = {}
     for k in kinds:
         o = [r["detection_s"] for r in rows[k]["ours"] if r.get("ok")]
@@ -329,11 +394,14 @@ def combine(rows: dict[str, dict[str, list[dict[str, Any]]]], fp: dict[str, dict
             ),
         }
     out = summarize(
-        ours or [float("nan")], peer, name="hang-detection", unit="s from hang to detection",
+        ours or [float("nan")],
+        peer,
+        name="hang-detection",
+        unit="s from hang to detection",
         better="lower",
         peer_name=f"torchrun, init_process_group(timeout={PEER_TIMEOUT_S:g} s) + elastic "
         f"FileTimerServer expires(after={PEER_TIMEOUT_S:g} s) per step",
-    )  # fmt: skip
+    )
     out.update(
         limit=STEP_FLOOR_S,
         limit_is="the 5 s floor (STEP_FLOOR_S) both sides time out at: neither can be faster",

@@ -58,15 +58,26 @@ def _host(r: int) -> str:
     return f"node-{r // PER_HOST:05d}"
 
 
-def _events(attempt: int, rank: int, t: float, first: int, last: int, *, ranks: int,
-            hang_at: int | None) -> tuple[list[str], float]:  # fmt: skip
+def _events(
+    attempt: int, rank: int, t: float, first: int, last: int, *, ranks: int, hang_at: int | None
+) -> tuple[list[str], float]:
     """One rank's event lines for one attempt and the time its training stopped."""
     host = _host(rank)
     out: list[str] = []
 
     def emit(at: float, kind: str, **payload: Any) -> None:
-        out.append(Event(run_id=RUN_ID, attempt=attempt, rank=rank, host=host, mono=at - T0,
-                         time=at, kind=kind, payload=payload).to_json())  # fmt: skip
+        out.append(
+            Event(
+                run_id=RUN_ID,
+                attempt=attempt,
+                rank=rank,
+                host=host,
+                mono=at - T0,
+                time=at,
+                kind=kind,
+                payload=payload,
+            ).to_json()
+        )
 
     emit(t, "lifecycle", phase="attempt_start", world_size=ranks, pid=1000 + rank)
     t += 40.0
@@ -75,34 +86,73 @@ def _events(attempt: int, rank: int, t: float, first: int, last: int, *, ranks: 
     emit(t, "lifecycle", phase="resumed", step=first - 1)
     for step in range(first, last + 1):
         if step == hang_at:
-            emit(t, "heartbeat", step=step, source="bootstrap", coll_enq=step * 42,
-                 coll_done=step * 42 - (1 if rank == ranks // 3 else 0))  # fmt: skip
+            emit(
+                t,
+                "heartbeat",
+                step=step,
+                source="bootstrap",
+                coll_enq=step * 42,
+                coll_done=step * 42 - (1 if rank == ranks // 3 else 0),
+            )
             return out, t
         end = t + STEP_S
         emit(t, "heartbeat", step=step, source="bootstrap", coll_enq=step * 42, coll_done=step * 42)
-        emit(end, "step", step=step, start=t, end=end, data_s=0.02, compute_s=2.1,
-             backward_s=3.2, optimizer_s=0.4, tokens=16 * 8192, loss=2.0 + 1.0 / (step + 1),
-             lr=8e-5)  # fmt: skip
+        emit(
+            end,
+            "step",
+            step=step,
+            start=t,
+            end=end,
+            data_s=0.02,
+            compute_s=2.1,
+            backward_s=3.2,
+            optimizer_s=0.4,
+            tokens=16 * 8192,
+            loss=2.0 + 1.0 / (step + 1),
+            lr=8e-5,
+        )
         t = end
         if step + 1 == CKPT_STEP:
             emit(t, "checkpoint", phase="begin", step=step + 1)
-            emit(t + 1.5, "checkpoint", phase="staged", step=step + 1, staging_s=1.5,
-                 bytes=2_400_000_000)  # fmt: skip
-            emit(t + 30.0, "checkpoint", phase="committed", step=step + 1, blocking_s=0.6,
-                 total_s=30.0, bytes=2_400_000_000)  # fmt: skip
+            emit(
+                t + 1.5,
+                "checkpoint",
+                phase="staged",
+                step=step + 1,
+                staging_s=1.5,
+                bytes=2_400_000_000,
+            )
+            emit(
+                t + 30.0,
+                "checkpoint",
+                phase="committed",
+                step=step + 1,
+                blocking_s=0.6,
+                total_s=30.0,
+                bytes=2_400_000_000,
+            )
             t += 0.6
         if step % 5 == 0:
-            emit(t, "telemetry", source="nvml", metrics={"power_w": 650.0, "temp_c": 61.0,
-                                                         "util_pct": 97.0, "mem_used_gb": 71.2})  # fmt: skip
+            emit(
+                t,
+                "telemetry",
+                source="nvml",
+                metrics={"power_w": 650.0, "temp_c": 61.0, "util_pct": 97.0, "mem_used_gb": 71.2},
+            )
     emit(t, "lifecycle", phase="finished", step=last)
     return out, t
 
 
 def _log(attempt: int, rank: int, first: int, last: int) -> str:
-    lines = [f"[rank{rank}]:[I1129 03:1{attempt}:00] ProcessGroupNCCL initialized, "
-             f"NCCL version 2.21.5, world size 16384"]  # fmt: skip
-    lines += [f"[rank{rank}] step {s} loss {2.0 + 1.0 / (s + 1):.4f} lr 8.0e-05 grad_norm 0.91 "
-              f"tokens/s 21843 mfu 0.41" for s in range(first, last + 1)]  # fmt: skip
+    lines = [
+        f"[rank{rank}]:[I1129 03:1{attempt}:00] ProcessGroupNCCL initialized, "
+        f"NCCL version 2.21.5, world size 16384"
+    ]
+    lines += [
+        f"[rank{rank}] step {s} loss {2.0 + 1.0 / (s + 1):.4f} lr 8.0e-05 grad_norm 0.91 "
+        f"tokens/s 21843 mfu 0.41"
+        for s in range(first, last + 1)
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -141,30 +191,56 @@ def build(root: Path, ranks: int, *, entries: int = 2000) -> dict[str, Any]:
     with led:
         led.attempt_started(0, time_s=T0, world_size=ranks, nodes=hosts, restart_path="cold")
         led.add_restart_phase(attempt=0, phase="rendezvous", start_s=T0 - 30, end_s=T0)
-        led.add_detection(attempt=0, kind="hang", detection_time_s=detect, rank=hang,
-                          host=_host(hang), last_progress_time_s=stop)  # fmt: skip
-        led.add_failure(attempt=0, time_s=detect, category="hang", action="restart", rank=hang,
-                        host=_host(hang), message=f"no progress on rank {hang} for 300 s")  # fmt: skip
+        led.add_detection(
+            attempt=0,
+            kind="hang",
+            detection_time_s=detect,
+            rank=hang,
+            host=_host(hang),
+            last_progress_time_s=stop,
+        )
+        led.add_failure(
+            attempt=0,
+            time_s=detect,
+            category="hang",
+            action="restart",
+            rank=hang,
+            host=_host(hang),
+            message=f"no progress on rank {hang} for 300 s",
+        )
         led.add_restart_phase(attempt=0, phase="evidence", start_s=detect, end_s=detect + 30)
-        led.add_restart_phase(attempt=0, phase="health_checks", start_s=detect + 30,
-                              end_s=detect + 90)  # fmt: skip
+        led.add_restart_phase(
+            attempt=0, phase="health_checks", start_s=detect + 30, end_s=detect + 90
+        )
         for h in hosts:
-            led.add_health_check(attempt=0, time_s=detect + 90, name="gpu", status="passed",
-                                 host=h, detail="8 GPUs ok", duration_s=2.0)  # fmt: skip
+            led.add_health_check(
+                attempt=0,
+                time_s=detect + 90,
+                name="gpu",
+                status="passed",
+                host=h,
+                detail="8 GPUs ok",
+                duration_s=2.0,
+            )
         led.attempt_ended(0, time_s=detect + 90, outcome="failed")
-        led.add_action(attempt=0, time_s=detect + 90, action="restart", host=_host(hang),
-                       reason="hang")  # fmt: skip
+        led.add_action(
+            attempt=0, time_s=detect + 90, action="restart", host=_host(hang), reason="hang"
+        )
         led.add_restart_phase(attempt=1, phase="rendezvous", start_s=detect + 90, end_s=t1)
         led.attempt_started(1, time_s=t1, world_size=ranks, nodes=hosts, restart_path="cold")
         led.attempt_ended(1, time_s=end + 5, outcome="succeeded")
-    size = {k: sum(f.stat().st_size for f in (root / k).rglob("*") if f.is_file()) / 1e9
-            for k in ("events", "logs", "flight")}  # fmt: skip
+    size = {
+        k: sum(f.stat().st_size for f in (root / k).rglob("*") if f.is_file()) / 1e9
+        for k in ("events", "logs", "flight")
+    }
     return {"hang": hang, "gb": {k: round(v, 3) for k, v in size.items()}}
 
 
-INGEST = ("import sys; from nonstop import rundir; from nonstop.ledger import Ledger, ingest_run;"
-          " rd = rundir.open_existing(sys.argv[1]); led = Ledger.open(rd.ledger);"
-          " s = ingest_run(rd, led); led.close(); print(s.events)")  # fmt: skip
+INGEST = (
+    "import sys; from nonstop import rundir; from nonstop.ledger import Ledger, ingest_run;"
+    " rd = rundir.open_existing(sys.argv[1]); led = Ledger.open(rd.ledger);"
+    " s = ingest_run(rd, led); led.close(); print(s.events)"
+)
 
 
 def commands(root: Path) -> dict[str, list[str]]:
@@ -180,8 +256,12 @@ def _grep_logs(root: Path, tmp: Path) -> float:
     pats = tmp / "patterns.ere"
     pats.write_text("\n".join(_ere(p) for p in patterns()) + "\n")
     t0 = time.perf_counter()
-    subprocess.run(["grep", "-rlE", "-i", "-f", str(pats), str(root / "logs")],
-                   capture_output=True, env={**os.environ, "LC_ALL": "C"}, timeout=3600)  # fmt: skip
+    subprocess.run(
+        ["grep", "-rlE", "-i", "-f", str(pats), str(root / "logs")],
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C"},
+        timeout=3600,
+    )
     return time.perf_counter() - t0
 
 
@@ -217,13 +297,16 @@ def run(quick: bool) -> dict:
     slowest = max(steps, key=lambda n: statistics.median(steps[n]))
     peer_ok = [r["wall_s"] for r in rows["peer"] if r["status"] == "ok"]
     detail = {
-        n: {"wall_s": round(statistics.median(steps[n]), 3),
+        n: {
+            "wall_s": round(statistics.median(steps[n]), 3),
             "cpu_s": round(statistics.median(r["cpu_s"] for r in rows[n]), 3),
             "peak_rss_gb": round(max(r["peak_tree_rss_gb"] for r in rows[n]), 3),
-            "status": rows[n][-1]["status"], "statuses": [r["status"] for r in rows[n]],
-            "samples_s": [round(x, 3) for x in steps[n]]}
+            "status": rows[n][-1]["status"],
+            "statuses": [r["status"] for r in rows[n]],
+            "samples_s": [round(x, 3) for x in steps[n]],
+        }
         for n in cmds
-    }  # fmt: skip
+    }
     peer = rows["peer"][-1]
     return stats.summarize(
         steps[slowest],
@@ -259,9 +342,12 @@ def _verdict(r: dict[str, Any]) -> dict[str, Any]:
         d = json.loads(r["stdout"])
     except ValueError:
         return {"status": r["status"], "stderr": r["stderr"][-300:]}
-    return {"category": d.get("category"), "action": d.get("action"),
-            "culprits": [c.get("rank") for c in d.get("culprits", [])][:5],
-            "verdict": str(d.get("verdict", ""))[:200]}  # fmt: skip
+    return {
+        "category": d.get("category"),
+        "action": d.get("action"),
+        "culprits": [c.get("rank") for c in d.get("culprits", [])][:5],
+        "verdict": str(d.get("verdict", ""))[:200],
+    }
 
 
 def _report(r: dict[str, Any]) -> dict[str, Any]:

@@ -107,20 +107,29 @@ def flatness(samples: list[tuple[float, int, int, int]], fault_times: list[float
         last_mb = sorted(r[1] for r in tail)[len(tail) // 2] / 2**20
         xs = [(r[0] - trend[0][0]) / 3600 for r in trend]
         faults = sum(trend[0][0] <= t <= trend[-1][0] for t in fault_times)
-        segments.append({
-            "pid": pid, "samples": len(rows), "span_s": round(rows[-1][0] - t0, 1),
-            "faults_in_window": faults, "rss_first_mb": round(first_mb, 1),
-            "rss_last_mb": round(last_mb, 1),
-            "rss_first_range_mb": [round(min(r[1] for r in head) / 2**20, 1),
-                                   round(max(r[1] for r in head) / 2**20, 1)],
-            "rss_last_range_mb": [round(min(r[1] for r in tail) / 2**20, 1),
-                                  round(max(r[1] for r in tail) / 2**20, 1)],
-            "rss_max_mb": round(max(r[1] for r in rows) / 2**20, 1),
-            "rss_slope_mb_per_h": round(_slope(xs, [r[1] / 2**20 for r in trend]), 2),
-            "fds_first": sorted(r[2] for r in head)[len(head) // 2],
-            "fds_last": sorted(r[2] for r in tail)[len(tail) // 2],
-            "fds_max": max(r[2] for r in rows),
-        })  # fmt: skip
+        segments.append(
+            {
+                "pid": pid,
+                "samples": len(rows),
+                "span_s": round(rows[-1][0] - t0, 1),
+                "faults_in_window": faults,
+                "rss_first_mb": round(first_mb, 1),
+                "rss_last_mb": round(last_mb, 1),
+                "rss_first_range_mb": [
+                    round(min(r[1] for r in head) / 2**20, 1),
+                    round(max(r[1] for r in head) / 2**20, 1),
+                ],
+                "rss_last_range_mb": [
+                    round(min(r[1] for r in tail) / 2**20, 1),
+                    round(max(r[1] for r in tail) / 2**20, 1),
+                ],
+                "rss_max_mb": round(max(r[1] for r in rows) / 2**20, 1),
+                "rss_slope_mb_per_h": round(_slope(xs, [r[1] / 2**20 for r in trend]), 2),
+                "fds_first": sorted(r[2] for r in head)[len(head) // 2],
+                "fds_last": sorted(r[2] for r in tail)[len(tail) // 2],
+                "fds_max": max(r[2] for r in rows),
+            }
+        )
     segments.sort(key=lambda s: s["span_s"], reverse=True)
     return {"segments": segments, "longest": segments[0] if segments else None}
 
@@ -130,15 +139,19 @@ def ledger_vs_injector(run_dir: Path) -> dict[str, Any]:
     logged = Counter((r["attempt"], r["rank"], r["spec"]) for r in injector_record(run_dir))
     conn = sqlite3.connect(f"file:{run_dir / 'ledger.db'}?mode=ro", uri=True, timeout=30)
     try:
-        rows = conn.execute("SELECT attempt, rank, message FROM errors "
-                            "WHERE message LIKE 'injected %'").fetchall()  # fmt: skip
+        rows = conn.execute(
+            "SELECT attempt, rank, message FROM errors WHERE message LIKE 'injected %'"
+        ).fetchall()
     finally:
         conn.close()
     ledger = Counter((a, r, m.rsplit("(", 1)[-1].rstrip(")")) for a, r, m in rows)
-    return {"equal": logged == ledger, "injector_records": sum(logged.values()),
-            "ledger_rows": sum(ledger.values()),
-            "only_in_events": sorted(map(str, (logged - ledger).elements()))[:10],
-            "only_in_ledger": sorted(map(str, (ledger - logged).elements()))[:10]}  # fmt: skip
+    return {
+        "equal": logged == ledger,
+        "injector_records": sum(logged.values()),
+        "ledger_rows": sum(ledger.values()),
+        "only_in_events": sorted(map(str, (logged - ledger).elements()))[:10],
+        "only_in_ledger": sorted(map(str, (ledger - logged).elements()))[:10],
+    }
 
 
 def run(quick: bool, *, seed: int = 3, work: Path | None = None) -> dict:
@@ -155,8 +168,11 @@ def run(quick: bool, *, seed: int = 3, work: Path | None = None) -> dict:
 def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
     root = work or Path(os.environ.get("NONSTOP_SOAK_DIR") or tempfile.mkdtemp(prefix="soak-"))
     root.mkdir(parents=True, exist_ok=True)
-    print(f"[soak] {len(s.faults)} faults, {s.steps} steps, {s.attempts} attempts; in {root}",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"[soak] {len(s.faults)} faults, {s.steps} steps, {s.attempts} attempts; in {root}",
+        file=sys.stderr,
+        flush=True,
+    )
     t0 = time.monotonic()
     ref = reference_run(s, root, timeout_s=600)
     harness = Harness(s, root, timeout_s=400 if quick else 5400)
@@ -178,17 +194,27 @@ def _run(s: Schedule, quick: bool, work: Path | None) -> dict:
         "better": "lower",
         "scheduled": len(s.faults),
         "scheduled_kinds": dict(Counter(f.kind for f in s.faults)),
-        "injected": r["injected"], "detected": r["detected"], "recovered": r["recovered"],
+        "injected": r["injected"],
+        "detected": r["detected"],
+        "recovered": r["recovered"],
         "injected_kinds": dict(Counter(i["kind"] for i in r["faults"])),
-        "finished": r["finished"], "identical": r["identical"], "lost": r["lost"],
-        "missed": r["missed"], "phantom": r["phantom"], "skipped": r["skipped"],
+        "finished": r["finished"],
+        "identical": r["identical"],
+        "lost": r["lost"],
+        "missed": r["missed"],
+        "phantom": r["phantom"],
+        "skipped": r["skipped"],
         "ledger_equals_injector": ledger["equal"] and not r["missed"] and not r["phantom"],
         "ledger": ledger,
         "pacing_records": sum(1 for x in injector_record(root / "run") if x["spec"] == pacing),
-        "agent": longest, "agent_segments": flat["segments"],
-        "requeues": r["requeues"], "orphans": r["orphans"], "steps": s.steps,
-        "wall_s": round(time.monotonic() - t0, 1), "work_dir": str(root),
-    }  # fmt: skip
+        "agent": longest,
+        "agent_segments": flat["segments"],
+        "requeues": r["requeues"],
+        "orphans": r["orphans"],
+        "steps": s.steps,
+        "wall_s": round(time.monotonic() - t0, 1),
+        "work_dir": str(root),
+    }
     # a soak is one long run (30 min at full length), not repeated: its spread is that of the
     # RSS samples its figures are medians of (5 after warm-up, 5 at the end)
     out["reps"] = 1

@@ -53,8 +53,15 @@ def _ere(pattern: str) -> str:
     """Python regex -> GNU grep ERE (the table uses a small, convertible subset)."""
     p = pattern.replace("(?i)", "").replace("(?:", "(")
     p = re.sub(r"\(\?P<\w+>", "(", p)
-    p = re.sub(r"\[([^\]]*)\]", lambda m: "[" + m.group(1).replace("\\w", "[:alnum:]_")
-               .replace("\\d", "0-9").replace("\\.", ".") + "]", p)  # fmt: skip
+    p = re.sub(
+        r"\[([^\]]*)\]",
+        lambda m: (
+            "["
+            + m.group(1).replace("\\w", "[:alnum:]_").replace("\\d", "0-9").replace("\\.", ".")
+            + "]"
+        ),
+        p,
+    )
     return p.replace("\\d", "[0-9]")
 
 
@@ -72,22 +79,38 @@ def patterns() -> list[str]:
 def _noise(rng: random.Random, i: int) -> str:
     r = rng.randrange(16384)
     return rng.choice(NOISE).format(
-        r=r, r8=r % 8, s=i, l=2 + rng.random(), g=rng.random(), t=rng.randrange(10**6),
-        h=rng.randrange(2048), p=rng.randrange(10**5), p2=rng.randrange(10**5),
-        c=rng.randrange(24), sec=rng.randrange(60), us=rng.randrange(10**6))  # fmt: skip
+        r=r,
+        r8=r % 8,
+        s=i,
+        l=2 + rng.random(),
+        g=rng.random(),
+        t=rng.randrange(10**6),
+        h=rng.randrange(2048),
+        p=rng.randrange(10**5),
+        p2=rng.randrange(10**5),
+        c=rng.randrange(24),
+        sec=rng.randrange(60),
+        us=rng.randrange(10**6),
+    )
 
 
 def _failures() -> list[str]:
-    return [ln for f in sorted(CORPUS.glob("*.log")) if f.name != "clean.log"
-            for ln in f.read_text().splitlines()]  # fmt: skip
+    return [
+        ln
+        for f in sorted(CORPUS.glob("*.log"))
+        if f.name != "clean.log"
+        for ln in f.read_text().splitlines()
+    ]
 
 
 def make_log(path: Path, size_mb: int, seed: int = 0) -> int:
     """A log of about size_mb MiB: a ~2.5 MB block of distinct lines, repeated."""
     rng = random.Random(seed)
     failures = _failures()
-    block = [failures[(i // 1_000) % len(failures)] if i % 1_000 == 500 else _noise(rng, i)
-             for i in range(20_000)]  # fmt: skip
+    block = [
+        failures[(i // 1_000) % len(failures)] if i % 1_000 == 500 else _noise(rng, i)
+        for i in range(20_000)
+    ]
     data = ("\n".join(block) + "\n").encode()
     with open(path, "wb") as f:
         written = 0

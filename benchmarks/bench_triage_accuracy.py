@@ -63,18 +63,30 @@ def evaluate(split: str) -> dict[str, Any]:
         row[v.category] = row.get(v.category, 0) + 1
         arow = actions.setdefault(r["action"], {})
         arow[v.action] = arow.get(v.action, 0) + 1
-    wrong_exclude = [r["id"] for r, v in results
-                     if v.action == "exclude_node" and r["action"] != "exclude_node"]  # fmt: skip
+    wrong_exclude = [
+        r["id"] for r, v in results if v.action == "exclude_node" and r["action"] != "exclude_node"
+    ]
     return {
-        "split": split, "excerpts": n,
-        "category_accuracy": round(cat_ok / n, 4), "action_accuracy": round(act_ok / n, 4),
-        "confusion": dict(confusion.most_common()), "wrong_exclude_node": wrong_exclude,
-        "matrix": dict(sorted(matrix.items())), "action_matrix": dict(sorted(actions.items())),
+        "split": split,
+        "excerpts": n,
+        "category_accuracy": round(cat_ok / n, 4),
+        "action_accuracy": round(act_ok / n, 4),
+        "confusion": dict(confusion.most_common()),
+        "wrong_exclude_node": wrong_exclude,
+        "matrix": dict(sorted(matrix.items())),
+        "action_matrix": dict(sorted(actions.items())),
         "correct": [int(v.category == r["category"]) for r, v in results],
-        "misses": [{"id": r["id"], "true": r["category"], "got": v.category,
-                    "confidence": round(v.confidence, 2)}
-                   for r, v in results if v.category != r["category"]],
-    }  # fmt: skip
+        "misses": [
+            {
+                "id": r["id"],
+                "true": r["category"],
+                "got": v.category,
+                "confidence": round(v.confidence, 2),
+            }
+            for r, v in results
+            if v.category != r["category"]
+        ],
+    }
 
 
 def run(quick: bool) -> dict[str, Any]:
@@ -95,8 +107,12 @@ def run(quick: bool) -> dict[str, Any]:
     ci = lambda x: [round(float(v), 4) for v in np.quantile(x, [0.025, 0.975])]  # noqa: E731
     return {
         "reps": 1,
-        "spread": {"ours": ci(o), "peer": ci(p_), "ratio": ci(o / np.maximum(p_, 1e-9)),
-                   "method": "95% bootstrap over the held-out excerpts (deterministic: 1 rep)"},
+        "spread": {
+            "ours": ci(o),
+            "peer": ci(p_),
+            "ratio": ci(o / np.maximum(p_, 1e-9)),
+            "method": "95% bootstrap over the held-out excerpts (deterministic: 1 rep)",
+        },
         "name": "triage-accuracy",
         "ours": h["category_accuracy"],
         "peer": round(peer, 4),
@@ -105,7 +121,8 @@ def run(quick: bool) -> dict[str, Any]:
         "unit": "held-out category accuracy",
         "better": "higher",
         "detail": {
-            "heldout_excerpts": h["excerpts"], "tuning_excerpts": t["excerpts"],
+            "heldout_excerpts": h["excerpts"],
+            "tuning_excerpts": t["excerpts"],
             "heldout_category_accuracy": h["category_accuracy"],
             "heldout_action_accuracy": h["action_accuracy"],
             "heldout_confusion": h["confusion"],
@@ -115,7 +132,7 @@ def run(quick: bool) -> dict[str, Any]:
             "tuning_category_accuracy": t["category_accuracy"],
             "tuning_action_accuracy": t["action_accuracy"],
         },
-    }  # fmt: skip
+    }
 
 
 if __name__ == "__main__":

@@ -75,7 +75,12 @@ class Batches(torch.utils.data.Dataset[tuple[torch.Tensor, torch.Tensor]]):
 
     def __init__(self, steps: int, batch: int, dim: int, rank: int, hang_step: int | None):
         self.steps, self.batch, self.dim, self.rank, self.hang_step = (
-            steps, batch, dim, rank, hang_step)  # fmt: skip
+            steps,
+            batch,
+            dim,
+            rank,
+            hang_step,
+        )
 
     def __len__(self) -> int:
         return self.steps
@@ -126,14 +131,14 @@ def main() -> int:
     pause_step, pause_s = int(pause.get("step", -1)), pause.get("s", 8.0)
 
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(a.dim, a.dim), torch.nn.ReLU(),
-                                torch.nn.Linear(a.dim, 1))  # fmt: skip
+    model = torch.nn.Sequential(
+        torch.nn.Linear(a.dim, a.dim), torch.nn.ReLU(), torch.nn.Linear(a.dim, 1)
+    )
     ddp = DDP(model)
     opt = torch.optim.SGD(model.parameters(), lr=1e-3)
     loader_hang = int(hang["step"]) if hang_kind == "loader" and mine else None
     data = Batches(a.steps, a.batch_size, a.dim, rank, loader_hang)
-    loader = torch.utils.data.DataLoader(data, batch_size=None, num_workers=1,
-                                         prefetch_factor=2)  # fmt: skip
+    loader = torch.utils.data.DataLoader(data, batch_size=None, num_workers=1, prefetch_factor=2)
 
     timer_s = float(os.environ.get("BENCH_TIMER_S", "0"))
     timer_file = os.environ.get("TORCHELASTIC_TIMER_FILE")

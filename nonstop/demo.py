@@ -64,17 +64,33 @@ def main(argv: list[str]) -> int:
     faults = [] if a.no_faults else default_faults(a.steps, a.ranks)
     # durable checkpoints every 5% of the run, in-memory snapshots every 5 steps: a restart
     # resumes from memory and redoes at most 4 steps
-    args = ["--nproc-per-node", str(a.ranks), "--run-dir", str(root), "--max-restarts", "5",
-            "--memory-checkpoint-every", "5"]  # fmt: skip
+    args = [
+        "--nproc-per-node",
+        str(a.ranks),
+        "--run-dir",
+        str(root),
+        "--max-restarts",
+        "5",
+        "--memory-checkpoint-every",
+        "5",
+    ]
     for f in faults:
         args += ["--inject", f]
     if a.quiet:
         args.append("--quiet")
     every = max(5, a.steps // 20)
-    args += ["-m", "nonstop.workloads.llama.train", "--steps", str(a.steps),
-             "--checkpoint-every", str(every)]  # fmt: skip
-    print(f"nonstop demo: {a.ranks} CPU ranks, {a.steps} steps, checkpoints every {every} steps "
-          "(in memory every 5)")  # fmt: skip
+    args += [
+        "-m",
+        "nonstop.workloads.llama.train",
+        "--steps",
+        str(a.steps),
+        "--checkpoint-every",
+        str(every),
+    ]
+    print(
+        f"nonstop demo: {a.ranks} CPU ranks, {a.steps} steps, checkpoints every {every} steps "
+        "(in memory every 5)"
+    )
     for f in faults:
         print(f"  injecting {f}")
     from nonstop.supervisor.cli import main as run_main

@@ -91,13 +91,21 @@ KEYS: Final[dict[str, frozenset[str]]] = {
 }
 """The keys each kind uses; any other key is refused (a kind missing here: no check)."""
 # Signals that do not end a process by default: a crash that would not crash.
-_NOT_FATAL: Final = frozenset({"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGCONT",
-                               "SIGCHLD", "SIGURG", "SIGWINCH"})  # fmt: skip
+_NOT_FATAL: Final = frozenset(
+    {"SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGCONT", "SIGCHLD", "SIGURG", "SIGWINCH"}
+)
 MAIN_THREAD_SIGNAL: Final = "SIGRTMIN+6"
 """The signal the bootstrap's handler listens on to run time-keyed faults in the main thread
 (a real-time signal: nothing in Python, torch or the scheduler's warnings uses it)."""
-_INT_KEYS: Final = {"rank": "rank", "step": "step", "code": "code", "from": "from_step",
-                    "to": "to_step", "xid": "xid", "bit": "bit"}  # fmt: skip
+_INT_KEYS: Final = {
+    "rank": "rank",
+    "step": "step",
+    "code": "code",
+    "from": "from_step",
+    "to": "to_step",
+    "xid": "xid",
+    "bit": "bit",
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,8 +162,10 @@ def parse(spec: str) -> Fault:
             raise UserError(f"fault {spec!r}: {key}= is given twice")
         seen.add(key)
         if allowed is not None and key in _KNOWN_KEYS and key not in allowed:
-            raise UserError(f"fault {spec!r}: {kind} does not use {key}=; its keys: "
-                            f"{', '.join(sorted(allowed))}")  # fmt: skip
+            raise UserError(
+                f"fault {spec!r}: {kind} does not use {key}=; its keys: "
+                f"{', '.join(sorted(allowed))}"
+            )
         try:
             if key in _INT_KEYS:
                 number = int(value)
@@ -169,16 +179,17 @@ def parse(spec: str) -> Fault:
             elif key in ("after", "factor", "for"):
                 real = float(value)
                 if not math.isfinite(real) or real < 0:
-                    raise UserError(f"fault {spec!r}: {key}={value!r} is not a finite number "
-                                    ">= 0")  # fmt: skip
+                    raise UserError(f"fault {spec!r}: {key}={value!r} is not a finite number >= 0")
                 kw[{"after": "after_s", "for": "for_s"}.get(key, key)] = real
             elif key == "signal":
                 sig = value.upper() if value.upper().startswith("SIG") else "SIG" + value.upper()
                 if sig not in signal.Signals.__members__:
                     raise UserError(f"fault {spec!r}: unknown signal {value!r}")
                 if sig in _NOT_FATAL:
-                    raise UserError(f"fault {spec!r}: {sig} does not end a process; for a "
-                                    "stopped rank use hang@... (how=sigstop)")  # fmt: skip
+                    raise UserError(
+                        f"fault {spec!r}: {sig} does not end a process; for a "
+                        "stopped rank use hang@... (how=sigstop)"
+                    )
                 kw["signal"] = sig
             elif key == "how":
                 if value not in HANG_HOW:
@@ -246,16 +257,21 @@ def parse_all(specs: list[str] | str | None) -> list[Fault]:
 
 
 def check_run(
-    specs: list[str] | str | None, *, nproc_per_node: object = None, nnodes: object = None,
+    specs: list[str] | str | None,
+    *,
+    nproc_per_node: object = None,
+    nnodes: object = None,
     no_python: bool = False,
-) -> list[Fault]:  # fmt: skip
+) -> list[Fault]:
     """What `nonstop run` checks before it starts anything: every spec parses and can fire in
     this job (its rank exists; a collective hang has a peer; the bootstrap runs). UserError
     (exit 2) otherwise. `nproc_per_node` and `nnodes` as torchrun takes them ("4", "1:2")."""
     faults = parse_all(specs)
     if faults and no_python:
-        raise UserError("--inject needs nonstop's bootstrap in every rank, which --no-python "
-                        "leaves out; run the script with python (drop --no-python)")  # fmt: skip
+        raise UserError(
+            "--inject needs nonstop's bootstrap in every rank, which --no-python "
+            "leaves out; run the script with python (drop --no-python)"
+        )
     try:
         per_node = int(str(nproc_per_node))
         world: int | None = per_node * int(str(nnodes).split(":")[-1])
@@ -263,11 +279,14 @@ def check_run(
         world = None
     for f in faults:
         if world is not None and f.rank is not None and f.rank >= world:
-            raise UserError(f"fault {f.spec!r}: rank={f.rank} is not in this job (ranks "
-                            f"0-{world - 1})")  # fmt: skip
+            raise UserError(
+                f"fault {f.spec!r}: rank={f.rank} is not in this job (ranks 0-{world - 1})"
+            )
         if world == 1 and f.kind == "hang" and f.how == "collective":
-            raise UserError(f"fault {f.spec!r}: a collective hang needs a peer; this job has "
-                            "one rank (use how=sleep)")  # fmt: skip
+            raise UserError(
+                f"fault {f.spec!r}: a collective hang needs a peer; this job has "
+                "one rank (use how=sleep)"
+            )
     return faults
 
 
@@ -309,9 +328,13 @@ class Injector:
     bootstrap's watcher thread (`on_tick`)."""
 
     def __init__(
-        self, faults: list[Fault], *, attempt: int, rank: int,
+        self,
+        faults: list[Fault],
+        *,
+        attempt: int,
+        rank: int,
         report: Callable[[Fault, str], None] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.faults = [f for f in faults if f.applies(attempt, rank)]
         self.attempt, self.rank = attempt, rank
         self.report = report or (lambda f, msg: None)
@@ -335,8 +358,7 @@ class Injector:
     def from_env(
         cls, *, attempt: int, rank: int, report: Callable[[Fault, str], None] | None = None
     ) -> Injector:
-        return cls(parse_all(os.environ.get(ENV_FAULTS)), attempt=attempt, rank=rank,
-                   report=report)  # fmt: skip
+        return cls(parse_all(os.environ.get(ENV_FAULTS)), attempt=attempt, rank=rank, report=report)
 
     def __bool__(self) -> bool:
         return bool(self.faults)
@@ -347,8 +369,11 @@ class Injector:
         return set(self._fired)
 
     def needs_main_thread(self) -> bool:
-        return any(f.after_s is not None and (f.kind in ("exception", "slow") or
-                   (f.kind == "hang" and f.how != "sigstop")) for f in self.faults)  # fmt: skip
+        return any(
+            f.after_s is not None
+            and (f.kind in ("exception", "slow") or (f.kind == "hang" and f.how != "sigstop"))
+            for f in self.faults
+        )
 
     def slow_factor(self, step: int) -> float:
         """Multiplier of this step's compute time (1.0 when no slow fault applies). The caller
@@ -443,8 +468,10 @@ class Injector:
                 else:
                     why = "no checkpoint was written while the disk was full"
             elif f.step_keyed and not self.steps_seen:
-                why = ("this script reports no steps (nonstop.runtime's rt.step); key the "
-                       "fault by time with after=SECONDS")  # fmt: skip
+                why = (
+                    "this script reports no steps (nonstop.runtime's rt.step); key the "
+                    "fault by time with after=SECONDS"
+                )
             elif f.kind == "spike":  # keyed by the batch: a rollback's skip passes it by
                 why = f"batch {f.step} was not trained on (not reached, or skipped)"
             elif f.step_keyed:
@@ -544,8 +571,10 @@ def _write_xid(xid: int, rank: int) -> None:
     rank's own log. The line says it was injected, for a human reading dmesg later."""
     from nonstop.diagnose import kernel_log
 
-    text = (f"NVRM: Xid (PCI:0000:{0x18 + rank % 256:02x}:00): {xid}, pid={os.getpid()}, "
-            f"name={os.path.basename(sys.executable)}, injected by nonstop.faults")  # fmt: skip
+    text = (
+        f"NVRM: Xid (PCI:0000:{0x18 + rank % 256:02x}:00): {xid}, pid={os.getpid()}, "
+        f"name={os.path.basename(sys.executable)}, injected by nonstop.faults"
+    )
     if kernel_log.write_kmsg(text):
         return
     path = os.environ.get(kernel_log.ENV_KERNEL_LOG)

@@ -124,8 +124,9 @@ _handler.set_name("nonstop")
 
 def prefix() -> str:
     """`nonstop[host H attempt N rank R] ` with the parts known (empty when none is)."""
-    parts = [f"{key} {_context[key]}" for key in ("host", "attempt", "rank")
-             if _context[key] is not None]  # fmt: skip
+    parts = [
+        f"{key} {_context[key]}" for key in ("host", "attempt", "rank") if _context[key] is not None
+    ]
     return f"nonstop[{' '.join(parts)}] " if parts else ""
 
 
@@ -138,9 +139,15 @@ def set_context(**known: Any) -> None:
         _context.update(known)
 
 
-def setup(role: str, *, host: str | None = None, attempt: int | None = None,
-          rank: int | None = None, level: int | str | None = None,
-          prefix: bool | None = None) -> logging.Logger:  # fmt: skip
+def setup(
+    role: str,
+    *,
+    host: str | None = None,
+    attempt: int | None = None,
+    rank: int | None = None,
+    level: int | str | None = None,
+    prefix: bool | None = None,
+) -> logging.Logger:
     """Configure the one "nonstop" handler for this process; calling it again reconfigures
     (never a second handler). `level` None: NONSTOP_LOG_LEVEL, else INFO; `prefix` None: see the
     module docstring. Returns the "nonstop" logger."""
@@ -186,27 +193,32 @@ class swallowed:  # lower case: used like contextlib.suppress
 
     __slots__ = ("expected", "logger", "what")
 
-    def __init__(self, logger: logging.Logger, what: str, *,
-                 expected: type[BaseException] | tuple[type[BaseException], ...] = Exception
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self,
+        logger: logging.Logger,
+        what: str,
+        *,
+        expected: type[BaseException] | tuple[type[BaseException], ...] = Exception,
+    ) -> None:
         self.logger, self.what, self.expected = logger, what, expected
 
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, typ: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> bool:  # fmt: skip
+    def __exit__(
+        self, typ: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
         if exc is None or not isinstance(exc, Exception):
             return False
         try:
             if isinstance(exc, self.expected):
                 if self.logger.isEnabledFor(logging.DEBUG):
-                    self.logger.debug("%s: %r (ignored)", self.what, exc,
-                                      exc_info=exc)  # fmt: skip
+                    self.logger.debug("%s: %r (ignored)", self.what, exc, exc_info=exc)
             else:
                 debug = self.logger.isEnabledFor(logging.DEBUG)
-                self.logger.warning("%s: %r (ignored)", self.what, exc,
-                                    exc_info=exc if debug else None)  # fmt: skip
+                self.logger.warning(
+                    "%s: %r (ignored)", self.what, exc, exc_info=exc if debug else None
+                )
         except Exception:  # logging itself failed (a closed stream at exit): nothing to tell
             pass
         return True

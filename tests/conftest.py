@@ -52,8 +52,10 @@ class WallTime:
             tr.write_line(f"{d:<{width}}  {seconds:8.1f} s  {int(n):4d} tests  {share:5.1f}%")
         tests = int(sum(n for _, n in self.spent.values()))
         in_tests = sum(s for s, _ in self.spent.values())
-        tr.write_line(f"{'total':<{width}}  {total:8.1f} s  {tests:4d} tests (in the tests "
-                      f"{in_tests:.1f} s, collection and the rest {total - in_tests:.1f} s)")  # fmt: skip
+        tr.write_line(
+            f"{'total':<{width}}  {total:8.1f} s  {tests:4d} tests (in the tests "
+            f"{in_tests:.1f} s, collection and the rest {total - in_tests:.1f} s)"
+        )
 
 
 def pytest_configure(config: pytest.Config) -> None:

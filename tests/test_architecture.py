@@ -10,10 +10,20 @@ import nonstop.cli
 
 @pytest.mark.parametrize(
     "module",
-    ["nonstop", "nonstop.taxonomy", "nonstop.envvars", "nonstop.log", "nonstop.events",
-     "nonstop.rundir", "nonstop.ledger", "nonstop.runtime", "nonstop.sim", "nonstop.plan",
-     "nonstop.cli"],
-)  # fmt: skip
+    [
+        "nonstop",
+        "nonstop.taxonomy",
+        "nonstop.envvars",
+        "nonstop.log",
+        "nonstop.events",
+        "nonstop.rundir",
+        "nonstop.ledger",
+        "nonstop.runtime",
+        "nonstop.sim",
+        "nonstop.plan",
+        "nonstop.cli",
+    ],
+)
 def test_module_does_not_import_torch(module):
     code = f"import sys, {module}; sys.exit(1 if 'torch' in sys.modules else 0)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -22,9 +32,17 @@ def test_module_does_not_import_torch(module):
 
 def test_public_cli_verbs_are_pinned():
     assert list(nonstop.cli.VERBS) == [
-        "run", "demo", "report", "diagnose", "triage", "simulate", "plan", "drain", "restart",
+        "run",
+        "demo",
+        "report",
+        "diagnose",
+        "triage",
+        "simulate",
+        "plan",
+        "drain",
+        "restart",
         "ctl",
-    ]  # fmt: skip
+    ]
 
 
 def test_cli_help_and_unknown_verb(capsys):

@@ -13,14 +13,30 @@ pytestmark = pytest.mark.slow
 def test_demo_recovers_from_injected_faults_and_reports(tmp_path):
     run_dir = tmp_path / "demo"
     r = subprocess.run(
-        [sys.executable, "-m", "nonstop.cli", "demo", "--steps", "40", "--quiet",
-         "--run-dir", str(run_dir)],
-        capture_output=True, text=True, timeout=400, cwd=tmp_path,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "demo",
+            "--steps",
+            "40",
+            "--quiet",
+            "--run-dir",
+            str(run_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Goodput: ETTR" in r.stdout
-    rep = subprocess.run([sys.executable, "-m", "nonstop.cli", "report", str(run_dir), "--json"],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    rep = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "report", str(run_dir), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert rep.returncode == 0, rep.stderr
     s = json.loads(rep.stdout)
     assert s["final_step"] == 39 and s["attempts"] == 3

@@ -52,9 +52,11 @@ def literals(path: Path) -> list[str]:
     """String constants in a module that are exactly a NONSTOP_ variable's name (a docstring
     that mentions one is fine; code reads them through envvars' constants)."""
     tree = ast.parse(path.read_text())
-    return [n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            and NAME.fullmatch(n.value)]  # fmt: skip
+    return [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and NAME.fullmatch(n.value)
+    ]
 
 
 def test_every_nonstop_variable_in_the_repository_is_declared():

@@ -14,8 +14,16 @@ from nonstop.events.schema import SchemaError
 
 
 def test_schema_round_trip():
-    e = Event(run_id="r", attempt=2, rank=3, host="h", mono=1.5, time=1e9, kind="step",
-              payload={"step": 7, "start": 1.0, "end": 2.0, "loss": float("nan")})  # fmt: skip
+    e = Event(
+        run_id="r",
+        attempt=2,
+        rank=3,
+        host="h",
+        mono=1.5,
+        time=1e9,
+        kind="step",
+        payload={"step": 7, "start": 1.0, "end": 2.0, "loss": float("nan")},
+    )
     d = json.loads(e.to_json())
     assert d["schema_version"] == SCHEMA_VERSION
     back = from_dict(d)
@@ -28,14 +36,50 @@ def test_schema_round_trip():
     [
         ([], "not an object"),
         ({"kind": "step"}, "schema_version"),
-        ({"schema_version": 99, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
-          "mono": 0, "time": 0, "kind": "step", "payload": {}}, "newer"),
-        ({"schema_version": 1, "run_id": "r", "attempt": "0", "rank": 0, "host": "h",
-          "mono": 0, "time": 0, "kind": "step", "payload": {}}, "attempt"),
-        ({"schema_version": 1, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
-          "mono": 0, "time": 0, "kind": "step", "payload": {"step": 1}}, "start"),
+        (
+            {
+                "schema_version": 99,
+                "run_id": "r",
+                "attempt": 0,
+                "rank": 0,
+                "host": "h",
+                "mono": 0,
+                "time": 0,
+                "kind": "step",
+                "payload": {},
+            },
+            "newer",
+        ),
+        (
+            {
+                "schema_version": 1,
+                "run_id": "r",
+                "attempt": "0",
+                "rank": 0,
+                "host": "h",
+                "mono": 0,
+                "time": 0,
+                "kind": "step",
+                "payload": {},
+            },
+            "attempt",
+        ),
+        (
+            {
+                "schema_version": 1,
+                "run_id": "r",
+                "attempt": 0,
+                "rank": 0,
+                "host": "h",
+                "mono": 0,
+                "time": 0,
+                "kind": "step",
+                "payload": {"step": 1},
+            },
+            "start",
+        ),
     ],
-)  # fmt: skip
+)
 def test_schema_rejects_bad_records(record, needle):
     with pytest.raises(SchemaError, match=needle):
         from_dict(record)
@@ -43,10 +87,16 @@ def test_schema_rejects_bad_records(record, needle):
 
 def test_concurrent_writers_one_file_each(tmp_path):
     writers = [
-        EventWriter(tmp_path / f"rank-{r}.jsonl", run_id="r", attempt=0, rank=r, host="h",
-                    install_sigterm=False)
+        EventWriter(
+            tmp_path / f"rank-{r}.jsonl",
+            run_id="r",
+            attempt=0,
+            rank=r,
+            host="h",
+            install_sigterm=False,
+        )
         for r in range(4)
-    ]  # fmt: skip
+    ]
 
     def work(w):
         for i in range(2000):
@@ -66,8 +116,15 @@ def test_concurrent_writers_one_file_each(tmp_path):
 
 
 def test_full_queue_drops_instead_of_blocking(tmp_path):
-    w = EventWriter(tmp_path / "e.jsonl", run_id="r", attempt=0, rank=0, host="h",
-                    max_queue=10, install_sigterm=False)  # fmt: skip
+    w = EventWriter(
+        tmp_path / "e.jsonl",
+        run_id="r",
+        attempt=0,
+        rank=0,
+        host="h",
+        max_queue=10,
+        install_sigterm=False,
+    )
     t0 = time.monotonic()
     for i in range(20000):
         w.emit("heartbeat", step=i)
@@ -95,8 +152,9 @@ WRITER_SCRIPT = textwrap.dedent(
 
 def test_kill_9_mid_write_loses_at_most_the_torn_line(tmp_path):
     path = tmp_path / "rank-0.jsonl"
-    with subprocess.Popen([sys.executable, "-c", WRITER_SCRIPT, str(path)],
-                          stdout=subprocess.PIPE, text=True) as proc:  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-c", WRITER_SCRIPT, str(path)], stdout=subprocess.PIPE, text=True
+    ) as proc:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         time.sleep(0.3)
         proc.send_signal(signal.SIGKILL)
@@ -136,8 +194,9 @@ def test_sigterm_flushes_everything(tmp_path):
         time.sleep(60)
         """
     )
-    with subprocess.Popen([sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE,
-                          text=True) as proc:  # fmt: skip
+    with subprocess.Popen(
+        [sys.executable, "-c", script, str(path)], stdout=subprocess.PIPE, text=True
+    ) as proc:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=20) == -signal.SIGTERM
@@ -146,8 +205,16 @@ def test_sigterm_flushes_everything(tmp_path):
 
 
 def test_reader_skips_garbage_and_unknown_kinds_with_warnings(tmp_path):
-    good = Event(run_id="r", attempt=0, rank=0, host="h", mono=0, time=0, kind="heartbeat",
-                 payload={"step": 1}).to_json()  # fmt: skip
+    good = Event(
+        run_id="r",
+        attempt=0,
+        rank=0,
+        host="h",
+        mono=0,
+        time=0,
+        kind="heartbeat",
+        payload={"step": 1},
+    ).to_json()
     unknown = good.replace('"heartbeat"', '"quantum_flux"')
     path = tmp_path / "e.jsonl"
     original = f'{good}\nnot json at all\n{unknown}\n\x00\x01\x02\n{good}\n{{"torn'

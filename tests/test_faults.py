@@ -57,10 +57,24 @@ def test_run_time_checks_need_the_job():
 def test_nonstop_run_refuses_a_fault_that_cannot_fire_with_one_line_and_exit_2(tmp_path):
     script = tmp_path / "never_runs.py"
     script.write_text("raise SystemExit('the run must not start')\n")
-    r = subprocess.run([sys.executable, "-m", "nonstop.cli", "run", "--nproc-per-node", "2",
-                        "--run-dir", str(tmp_path / "run"), "--inject",
-                        "crash@step=4,rank=2", str(script)],
-                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(tmp_path / "run"),
+            "--inject",
+            "crash@step=4,rank=2",
+            str(script),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert r.stderr.strip().count("\n") == 0 and "rank=2 is not in this job" in r.stderr
     assert "Traceback" not in r.stderr

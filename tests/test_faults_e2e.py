@@ -28,23 +28,43 @@ def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
         "crash@step=2,rank=0,attempt=3",  # no steps in this script: never fires, says why
         "diskfull@after=1,rank=1,attempt=3",  # nothing saves through nonstop: never fires
     ]
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--hang-timeout", "4",
-                     "--no-self-test", "--max-restarts", "5",
-                     *[x for s in inject for x in ("--inject", s)], str(script)], timeout=400)  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--hang-timeout",
+            "4",
+            "--no-self-test",
+            "--max-restarts",
+            "5",
+            *[x for s in inject for x in ("--inject", s)],
+            str(script),
+        ],
+        timeout=400,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     # the injector's log, as ingested: exactly the faults that happened, once each
-    logged = rows(run_dir, "SELECT attempt, rank, message FROM errors "
-                           "WHERE message LIKE 'injected %' ORDER BY attempt")  # fmt: skip
+    logged = rows(
+        run_dir,
+        "SELECT attempt, rank, message FROM errors "
+        "WHERE message LIKE 'injected %' ORDER BY attempt",
+    )
     got = sorted((a, rk, m.split("(")[-1].rstrip(")")) for a, rk, m in logged)
     assert got == [(0, 0, inject[0]), (1, 1, inject[1]), (2, 1, inject[2]), (3, 0, inject[3])]
     # and the supervisor saw each of the three that end an attempt, on the right rank
-    found = rows(run_dir, "SELECT attempt, kind, rank FROM detections WHERE kind != 'straggler' "
-                          "ORDER BY attempt")  # fmt: skip
+    found = rows(
+        run_dir,
+        "SELECT attempt, kind, rank FROM detections WHERE kind != 'straggler' ORDER BY attempt",
+    )
     hangs = [(a, rk) for a, k, rk in found if k == "hang"]
     assert hangs == [(0, 0), (2, 1)], found
     assert (1, "exit", 1) in found, found  # its peer may exit too (gloo: connection closed)
-    causes = rows(run_dir, "SELECT attempt, rank, category FROM failures WHERE root_cause = 1 "
-                           "ORDER BY attempt")  # fmt: skip
+    causes = rows(
+        run_dir,
+        "SELECT attempt, rank, category FROM failures WHERE root_cause = 1 ORDER BY attempt",
+    )
     assert [(a, rk) for a, rk, _ in causes] == [(0, 0), (1, 1), (2, 1)], causes
     assert causes[1][2] == "user_code_error"
     # what never fired says so, in the rank's log and as a lifecycle event
@@ -83,8 +103,10 @@ def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_pat
     script.write_text(OWN_LOOP)
     run_dir = tmp_path / "run"
     spec = "diskfull@step=3,rank=0,to=7"
-    r = nonstop_run(["--nproc-per-node", "1", "--run-dir", str(run_dir), "--inject", spec,
-                     str(script)], timeout=280)  # fmt: skip
+    r = nonstop_run(
+        ["--nproc-per-node", "1", "--run-dir", str(run_dir), "--inject", spec, str(script)],
+        timeout=280,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     saves = rows(run_dir, "SELECT step, phase, error FROM checkpoints ORDER BY step, phase")
     failed = [s for s, phase, err in saves if phase == "failed" and "No space" in (err or "")]
@@ -97,7 +119,8 @@ def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_pat
     ]
     # nonstop's own lines in the rank's log say where they come from (nonstop.log)
     log0 = (run_dir / "logs/attempt-0/rank-0.log").read_text()
-    assert re.search(r"^nonstop\[host \S+ attempt 0 rank 0\] nonstop\.faults: injected diskfull",
-                     log0, re.M), log0[-2000:]  # fmt: skip
+    assert re.search(
+        r"^nonstop\[host \S+ attempt 0 rank 0\] nonstop\.faults: injected diskfull", log0, re.M
+    ), log0[-2000:]
     assert run_dir.stat().st_mode & 0o777 == 0o700  # docs/security.md: the owner's only
     assert (run_dir / "config.json").stat().st_mode & 0o077 == 0

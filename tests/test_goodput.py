@@ -45,8 +45,12 @@ def test_restart_seen_as_repeated_step_numbers():
 
 def test_checkpoint_blocking_takes_priority_over_steps_and_gaps():
     # 4 steps of 1 s with a 0.5 s blocking save between steps 1 and 2, one inside step 3
-    s = [StepSpan(0, 0, 0, 1), StepSpan(0, 1, 1, 2), StepSpan(0, 2, 2.5, 3.5),
-         StepSpan(0, 3, 3.5, 4.5)]  # fmt: skip
+    s = [
+        StepSpan(0, 0, 0, 1),
+        StepSpan(0, 1, 1, 2),
+        StepSpan(0, 2, 2.5, 3.5),
+        StepSpan(0, 3, 3.5, 4.5),
+    ]
     tl = Timeline([AttemptSpan(0, 0, 4.5)], s, checkpoint_blocks=[(2.0, 2.5), (4.0, 4.25)])
     g = account(tl)
     check_sum(g)

@@ -34,8 +34,11 @@ class FakeGpu:
         self.kernel_ms, self.queued, self.now = kernel_ms, 0.0, 0.0
 
     def module(self) -> types.SimpleNamespace:
-        return types.SimpleNamespace(Event=lambda enable_timing=False: FakeEvent(self, enable_timing),
-                                     is_available=lambda: True, is_initialized=lambda: True)  # fmt: skip
+        return types.SimpleNamespace(
+            Event=lambda enable_timing=False: FakeEvent(self, enable_timing),
+            is_available=lambda: True,
+            is_initialized=lambda: True,
+        )
 
 
 def test_pairs_resolve_only_once_the_gpu_has_passed_them():
@@ -51,8 +54,9 @@ def test_pairs_resolve_only_once_the_gpu_has_passed_them():
 
 
 def test_no_timer_without_cuda_in_use(monkeypatch):
-    fake = types.SimpleNamespace(cuda=types.SimpleNamespace(is_available=lambda: True,
-                                                            is_initialized=lambda: False))  # fmt: skip
+    fake = types.SimpleNamespace(
+        cuda=types.SimpleNamespace(is_available=lambda: True, is_initialized=lambda: False)
+    )
     monkeypatch.setitem(sys.modules, "torch", fake)
     assert GpuTimer.for_process() is None
 

@@ -17,14 +17,16 @@ def write_run(root, *, attempts=2, steps=5, crash_at=3):
     t = time.time()
     for a in range(attempts):
         for r in range(2):
-            w = EventWriter(rd.events(a, r), run_id="t", attempt=a, rank=r, host=f"h{r}",
-                            install_sigterm=False)  # fmt: skip
+            w = EventWriter(
+                rd.events(a, r), run_id="t", attempt=a, rank=r, host=f"h{r}", install_sigterm=False
+            )
             w.emit("lifecycle", phase="attempt_start")
             first = 0 if a == 0 else crash_at - 1
             last = crash_at if a == 0 else steps
             for s in range(first, last):
-                w.emit("step", step=s, start=t + a * 100 + s, end=t + a * 100 + s + 0.9,
-                       loss=5.0 - s)  # fmt: skip
+                w.emit(
+                    "step", step=s, start=t + a * 100 + s, end=t + a * 100 + s + 0.9, loss=5.0 - s
+                )
             w.close()
     return rd
 
@@ -43,8 +45,9 @@ def test_incremental_ingestion_picks_up_new_lines(tmp_path):
     rd = write_run(tmp_path / "run", attempts=1)
     with open_run(rd.root) as led:
         before = led.rows("SELECT COUNT(*) FROM steps")[0][0]
-    w = EventWriter(rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0",
-                    install_sigterm=False)  # fmt: skip
+    w = EventWriter(
+        rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0", install_sigterm=False
+    )
     w.emit("step", step=99, start=1.0, end=2.0)
     w.close()
     with open_run(rd.root) as led:
@@ -57,8 +60,7 @@ def test_report_json_keys(tmp_path, capsys):
     rd = write_run(tmp_path / "run")
     assert cli(["report", str(rd.root), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    for key in ("ettr", "wall_s", "productive_s", "badput_s", "attempts", "failures",
-                "final_step"):  # fmt: skip
+    for key in ("ettr", "wall_s", "productive_s", "badput_s", "attempts", "failures", "final_step"):
         assert key in out
     assert out["attempts"] == 2 and out["final_step"] == 4 and 0 < out["ettr"] < 1
 
@@ -96,8 +98,9 @@ def test_newer_schema_is_refused_and_left_untouched(tmp_path):
 
 def test_unknown_kinds_are_skipped_with_a_warning(tmp_path):
     rd = write_run(tmp_path / "run", attempts=1)
-    w = EventWriter(rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0",
-                    install_sigterm=False)  # fmt: skip
+    w = EventWriter(
+        rd.events(0, 0), run_id="t", attempt=0, rank=0, host="h0", install_sigterm=False
+    )
     w.emit("from_the_future", x=1)
     w.close()
     with pytest.warns(EventWarning, match="from_the_future"), open_run(rd.root) as led:
@@ -112,10 +115,24 @@ def test_supervisor_records_and_rates(tmp_path):
         led.attempt_ended(0, time_s=t + 4, outcome="failed")
         led.attempt_started(1, time_s=t + 99, world_size=2, nodes=["h0", "h1"])
         led.attempt_ended(1, time_s=t + 106, outcome="succeeded")
-        led.add_failure(attempt=0, time_s=t + 3.2, rank=1, host="h1", category="faulty_gpu",
-                        action="exclude_node", exit_code=-9, signal="SIGKILL")  # fmt: skip
-        led.add_detection(attempt=0, kind="exit", detection_time_s=t + 3.5,
-                          last_progress_time_s=t + 2.9, rank=1, host="h1")  # fmt: skip
+        led.add_failure(
+            attempt=0,
+            time_s=t + 3.2,
+            rank=1,
+            host="h1",
+            category="faulty_gpu",
+            action="exclude_node",
+            exit_code=-9,
+            signal="SIGKILL",
+        )
+        led.add_detection(
+            attempt=0,
+            kind="exit",
+            detection_time_s=t + 3.5,
+            last_progress_time_s=t + 2.9,
+            rank=1,
+            host="h1",
+        )
         s = summarize(led).to_dict()
         from nonstop.ledger import rates_from_ledger
 
@@ -131,8 +148,9 @@ def test_restart_path_inside_the_workers_is_timed(tmp_path):
     rd = rundir.create(tmp_path / "run")
     t = time.time()
     for r in range(2):
-        w = EventWriter(rd.events(1, r), run_id="t", attempt=1, rank=r, host="h",
-                        install_sigterm=False)  # fmt: skip
+        w = EventWriter(
+            rd.events(1, r), run_id="t", attempt=1, rank=r, host="h", install_sigterm=False
+        )
         w.emit("step", step=7, start=t + 4.0, end=t + 4.5 + r)  # rank 1 is the slower one
         w.close()
     with open_run(rd.root) as led:
@@ -144,8 +162,12 @@ def test_restart_path_inside_the_workers_is_timed(tmp_path):
         from nonstop.ledger.ingest import derive_start_phases
 
         derive_start_phases(led)
-        got = {p: round(b - a, 3) for p, a, b in led.rows(
-            "SELECT phase, start, end FROM restart_phases WHERE attempt = 1 AND phase != 'spawn'")}  # fmt: skip
+        got = {
+            p: round(b - a, 3)
+            for p, a, b in led.rows(
+                "SELECT phase, start, end FROM restart_phases WHERE attempt = 1 AND phase != 'spawn'"
+            )
+        }
     assert got == {"interpreter": 0.5, "imports_and_pg": 1.5, "state_load": 1.5, "first_step": 2.0}
 
 
@@ -153,8 +175,9 @@ def test_node_days_count_every_host_that_trained(tmp_path):
     rd = rundir.create(tmp_path / "run")
     t = time.time()
     for r, host in enumerate(("node-a", "node-b")):
-        w = EventWriter(rd.events(0, r), run_id="t", attempt=0, rank=r, host=host,
-                        install_sigterm=False)  # fmt: skip
+        w = EventWriter(
+            rd.events(0, r), run_id="t", attempt=0, rank=r, host=host, install_sigterm=False
+        )
         w.emit("step", step=0, start=t, end=t + 1)
         w.close()
     with open_run(rd.root) as led:

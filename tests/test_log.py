@@ -60,8 +60,10 @@ def test_prefix_follows_the_variable_and_debug(capsys, monkeypatch):
     log.set_context(attempt=4)  # a new attempt
     log.get("agent").debug("c")
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["nonstop[host n1 attempt 1] nonstop run: a",
-                                "nonstop[host n1 attempt 4] nonstop run: c"]  # fmt: skip
+    assert out.splitlines() == [
+        "nonstop[host n1 attempt 1] nonstop run: a",
+        "nonstop[host n1 attempt 4] nonstop run: c",
+    ]
     assert err == "nonstop.faults: b\n"
 
 
@@ -125,8 +127,10 @@ def test_before_setup_records_reach_stderr_and_propagate(caplog, capsys):
 
 
 def test_log_is_standard_library_only():
-    code = ("import sys, nonstop.log; bad = [m for m in sys.modules if m.startswith('nonstop.')"
-            " and m not in ('nonstop.log', 'nonstop.envvars')]; sys.exit(1 if bad or 'torch' in"
-            " sys.modules else 0)")  # fmt: skip
+    code = (
+        "import sys, nonstop.log; bad = [m for m in sys.modules if m.startswith('nonstop.')"
+        " and m not in ('nonstop.log', 'nonstop.envvars')]; sys.exit(1 if bad or 'torch' in"
+        " sys.modules else 0)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr

@@ -53,8 +53,9 @@ def test_nonstop_run_s_replica_server_is_not_on_0_0_0_0(tmp_path, monkeypatch):
     from nonstop.checkpoint.replica import discover
     from nonstop.supervisor.launch import _start_replica_server
 
-    args = argparse.Namespace(memory_checkpoint_every=5, replicas=1, replica_addr=None,
-                              replica_capacity_gb=0.001)  # fmt: skip
+    args = argparse.Namespace(
+        memory_checkpoint_every=5, replicas=1, replica_addr=None, replica_capacity_gb=0.001
+    )
     for var in (envvars.MEMORY_CKPT_EVERY, envvars.REPLICAS):
         monkeypatch.delenv(var, raising=False)
     rd = rundir.create(tmp_path / "run")
@@ -84,8 +85,10 @@ def test_a_checkpoint_whose_metadata_leaves_its_folder_is_refused(tmp_path):
     blob = pickle.dumps(md)
     md_path.write_bytes(blob)
     marker = json.loads((folder / "COMMIT.json").read_text())  # a consistent forgery: the
-    marker["files"][".metadata"] = {"sha256": hashlib.sha256(blob).hexdigest(),
-                                    "bytes": len(blob)}  # checksums pass  # fmt: skip
+    marker["files"][".metadata"] = {
+        "sha256": hashlib.sha256(blob).hexdigest(),
+        "bytes": len(blob),
+    }  # checksums pass
     (folder / "COMMIT.json").write_text(json.dumps(marker))
     ck2 = Checkpointer(tmp_path / "run")
     try:

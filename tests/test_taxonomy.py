@@ -1,12 +1,25 @@
 from nonstop import taxonomy
 
 LLAMA3_TABLE5 = {
-    "faulty_gpu": 148, "gpu_hbm3_memory": 72, "software_bug": 54, "network_switch_cable": 35,
-    "host_maintenance": 32, "gpu_sram_memory": 19, "gpu_system_processor": 17, "nic": 7,
-    "nccl_watchdog_timeout": 7, "silent_data_corruption": 6, "gpu_thermal_interface_sensor": 6,
-    "ssd": 3, "power_supply": 3, "server_chassis": 2, "io_expansion_board": 2, "dependency": 2,
-    "cpu": 2, "system_memory": 2,
-}  # fmt: skip
+    "faulty_gpu": 148,
+    "gpu_hbm3_memory": 72,
+    "software_bug": 54,
+    "network_switch_cable": 35,
+    "host_maintenance": 32,
+    "gpu_sram_memory": 19,
+    "gpu_system_processor": 17,
+    "nic": 7,
+    "nccl_watchdog_timeout": 7,
+    "silent_data_corruption": 6,
+    "gpu_thermal_interface_sensor": 6,
+    "ssd": 3,
+    "power_supply": 3,
+    "server_chassis": 2,
+    "io_expansion_board": 2,
+    "dependency": 2,
+    "cpu": 2,
+    "system_memory": 2,
+}
 JOB_LEVEL = {
     "out_of_memory",
     "storage",

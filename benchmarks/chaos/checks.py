@@ -34,8 +34,15 @@ from typing import Any
 from benchmarks.chaos.harness import Record
 from benchmarks.chaos.schedule import NUMERIC, Schedule
 
-FAILS = ("sigkill", "sigstop", "exception", "kill_mid_write", "bitflip", "rdzv_loss",
-         "kill_in_restart")  # fmt: skip
+FAILS = (
+    "sigkill",
+    "sigstop",
+    "exception",
+    "kill_mid_write",
+    "bitflip",
+    "rdzv_loss",
+    "kill_in_restart",
+)
 
 
 def compare_params(a: Path, b: Path) -> tuple[bool, str]:
@@ -47,8 +54,11 @@ def compare_params(a: Path, b: Path) -> tuple[bool, str]:
     if x.keys() != y.keys():
         return False, f"different tensors: {sorted(set(x) ^ set(y))[:5]}"
     bad = [k for k in x if not torch.equal(x[k], y[k])]
-    return not bad, (f"{len(bad)} of {len(x)} tensors differ: {bad[:3]}" if bad else
-                     f"{len(x)} tensors bitwise equal")  # fmt: skip
+    return not bad, (
+        f"{len(bad)} of {len(x)} tensors differ: {bad[:3]}"
+        if bad
+        else f"{len(x)} tensors bitwise equal"
+    )
 
 
 def injector_record(run_dir: Path) -> list[dict[str, Any]]:
@@ -60,9 +70,16 @@ def injector_record(run_dir: Path) -> list[dict[str, Any]]:
                 e = json.loads(line)
                 p = e["payload"]
                 if e["kind"] == "failure" and p.get("injected"):
-                    out.append({"attempt": e["attempt"], "rank": e["rank"], "time": e["time"],
-                                "fault": p.get("fault"), "spec": p.get("spec"),
-                                "step": p.get("step")})  # fmt: skip
+                    out.append(
+                        {
+                            "attempt": e["attempt"],
+                            "rank": e["rank"],
+                            "time": e["time"],
+                            "fault": p.get("fault"),
+                            "spec": p.get("spec"),
+                            "step": p.get("step"),
+                        }
+                    )
     return out
 
 
@@ -106,8 +123,10 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
         ]
         detections = [dict(r) for r in conn.execute("SELECT attempt, kind, rank FROM detections")]
         actions = [dict(r) for r in conn.execute("SELECT attempt, action FROM actions")]
-        ckpts = [dict(r) for r in conn.execute(
-            "SELECT attempt, rank, step, phase, error FROM checkpoints")]  # fmt: skip
+        ckpts = [
+            dict(r)
+            for r in conn.execute("SELECT attempt, rank, step, phase, error FROM checkpoints")
+        ]
     finally:
         conn.close()
     pacing = s.injects()[-1]  # every rank's pacing slow: not a fault
@@ -115,19 +134,31 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
     items: list[dict[str, Any]] = []
     for r in inj:
         kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"])  # fmt: skip
+            r["fault"], r["fault"]
+        )
         if kind == "spike" and r["rank"] != 0:
             continue  # one poisoned batch, logged by every rank: counted once
-        items.append({"kind": kind, "attempt": r["attempt"], "rank": r["rank"],
-                      "source": "injector", "spec": r["spec"]})  # fmt: skip
+        items.append(
+            {
+                "kind": kind,
+                "attempt": r["attempt"],
+                "rank": r["rank"],
+                "source": "injector",
+                "spec": r["spec"],
+            }
+        )
     for f in record.faults:
-        items.append({"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"],
-                      "source": "harness"})  # fmt: skip
+        items.append(
+            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
+        )
     # what really fired is what the injector logged; a scheduled fault it never logged did
     # not happen, whatever the schedule asked for
-    unfired = [{**f.to_dict(), "why": "the injector never logged it as fired"}
-               for f in s.faults if f.spec() is not None and not any(
-                   r["spec"] == f.spec() and r["attempt"] == f.attempt for r in inj)]  # fmt: skip
+    unfired = [
+        {**f.to_dict(), "why": "the injector never logged it as fired"}
+        for f in s.faults
+        if f.spec() is not None
+        and not any(r["spec"] == f.spec() and r["attempt"] == f.attempt for r in inj)
+    ]
     fired_slow = [it for it in items if it["kind"] == "slow"]
     explained: set[int] = set()
     for it in items:
@@ -135,8 +166,11 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
         acts = [x["action"] for x in actions if x["attempt"] == a]
         if k in FAILS:
             match = [i for i, f in enumerate(failures) if f["attempt"] == a and f["rank"] == r]
-            det = [d for d in detections if d["attempt"] == a and d["rank"] == r
-                   and d["kind"] in ("exit", "hang")]  # fmt: skip
+            det = [
+                d
+                for d in detections
+                if d["attempt"] == a and d["rank"] == r and d["kind"] in ("exit", "hang")
+            ]
             explained.update(match)
             it["detected"] = bool(match and det)
             it["action"] = acts[0] if acts else (failures[match[0]]["action"] if match else None)
@@ -145,39 +179,55 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
                 # the agent records the lost store itself (a `store_lost` detection and a
                 # `dependency` failure on no rank) and reconnects; an older nonstop died of it
                 # and was closed by the next `nonstop run`: recovered only through a requeue
-                lost = [i for i, f in enumerate(failures) if f["attempt"] == a
-                        and "rendezvous store" in (f["message"] or "")]  # fmt: skip
+                lost = [
+                    i
+                    for i, f in enumerate(failures)
+                    if f["attempt"] == a and "rendezvous store" in (f["message"] or "")
+                ]
                 if lost:
                     explained.update(lost)
-                    it["detected"] = any(d["attempt"] == a and d["kind"] == "store_lost"
-                                         for d in detections)  # fmt: skip
+                    it["detected"] = any(
+                        d["attempt"] == a and d["kind"] == "store_lost" for d in detections
+                    )
                     it["action"] = failures[lost[0]]["action"]
                     it["recovered"] = it["detected"] and it["action"] == "restart" and finished
                 else:
-                    match = [i for i, f in enumerate(failures) if f["attempt"] == a
-                             and "supervisor stopped" in (f["message"] or "")]  # fmt: skip
+                    match = [
+                        i
+                        for i, f in enumerate(failures)
+                        if f["attempt"] == a and "supervisor stopped" in (f["message"] or "")
+                    ]
                     explained.update(match)
                     it["detected"] = bool(match)
                     it["action"] = "requeue" if record.requeues else None
                     it["recovered"] = bool(match) and finished and not record.requeues
             if k == "bitflip":  # the next attempt must have refused it and fallen back
-                step = next(f["checkpoint"] for f in record.faults
-                            if f["kind"] == "bitflip" and f["attempt"] == a)  # fmt: skip
+                step = next(
+                    f["checkpoint"]
+                    for f in record.faults
+                    if f["kind"] == "bitflip" and f["attempt"] == a
+                )
                 quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
                 it["recovered"] = it["recovered"] and quarantined
         elif k in NUMERIC:  # the guards' rollback (docs/health.md): one root cause per anomaly
-            match = [i for i, f in enumerate(failures)
-                     if f["attempt"] == a and f["category"] == NUMERIC[k]]  # fmt: skip
+            match = [
+                i
+                for i, f in enumerate(failures)
+                if f["attempt"] == a and f["category"] == NUMERIC[k]
+            ]
             explained.update(match)
             recorded = list((run_dir / "health").glob(f"anomaly-{a}-*.json"))
             it["detected"] = bool(match and recorded)
             it["action"] = failures[match[0]]["action"] if match else None
             it["recovered"] = it["detected"] and it["action"] == "restart" and finished
         elif k == "supervisor_kill":
-            match = [i for i, f in enumerate(failures)
-                     if f["attempt"] == a and "supervisor stopped" in (f["message"] or "")]  # fmt: skip
+            match = [
+                i
+                for i, f in enumerate(failures)
+                if f["attempt"] == a and "supervisor stopped" in (f["message"] or "")
+            ]
             explained.update(match)
             det = [d for d in detections if d["attempt"] == a and d["kind"] == "supervisor_restart"]
             it["detected"] = bool(match and det)
@@ -191,23 +241,38 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
             it["action"] = acts[0] if acts else None
             it["recovered"] = finished and it["action"] == "restart"
         elif k == "diskfull":
-            failed = [c for c in ckpts if c["attempt"] == a and c["phase"] == "failed"
-                      and "No space" in (c["error"] or "")]  # fmt: skip
-            later = [c for c in ckpts if c["attempt"] == a and c["phase"] == "committed"
-                     and failed and c["step"] > min(x["step"] for x in failed)]  # fmt: skip
+            failed = [
+                c
+                for c in ckpts
+                if c["attempt"] == a and c["phase"] == "failed" and "No space" in (c["error"] or "")
+            ]
+            later = [
+                c
+                for c in ckpts
+                if c["attempt"] == a
+                and c["phase"] == "committed"
+                and failed
+                and c["step"] > min(x["step"] for x in failed)
+            ]
             it["detected"] = bool(failed)
             it["action"] = "train_on" if later else None
             it["recovered"] = bool(failed and later)
         elif k == "slow":
-            det = [d for d in detections if d["attempt"] == a and d["rank"] == r
-                   and d["kind"] == "straggler"]  # fmt: skip
+            det = [
+                d
+                for d in detections
+                if d["attempt"] == a and d["rank"] == r and d["kind"] == "straggler"
+            ]
             it["detected"] = bool(det)
             it["action"] = "none (a straggler is flagged, not restarted)"
             it["recovered"] = it["detected"] and finished
     phantom = [f for i, f in enumerate(failures) if i not in explained]
-    stray = [d for d in detections if d["kind"] == "straggler"
-             and not any(f["attempt"] == d["attempt"] and f["rank"] == d["rank"]
-                         for f in fired_slow)]  # fmt: skip
+    stray = [
+        d
+        for d in detections
+        if d["kind"] == "straggler"
+        and not any(f["attempt"] == d["attempt"] and f["rank"] == d["rank"] for f in fired_slow)
+    ]
     return {
         "items": items,
         "injected": len(items),
@@ -237,8 +302,13 @@ def ettr_vs_daly(run_dir: Path) -> dict[str, Any]:
         conn.close()
     bad = summary["badput_s"]
     wall = float(summary["wall_s"])
-    out: dict[str, Any] = {"ettr": summary["ettr"], "wall_s": wall, "badput_s": bad,
-                           "interruptions": n, "attempts": summary["attempts"]}  # fmt: skip
+    out: dict[str, Any] = {
+        "ettr": summary["ettr"],
+        "wall_s": wall,
+        "badput_s": bad,
+        "interruptions": n,
+        "attempts": summary["attempts"],
+    }
     if not n or wall <= 0:
         out["limit"] = None
         return out
@@ -246,8 +316,13 @@ def ettr_vs_daly(run_dir: Path) -> dict[str, Any]:
     mtbi = wall / n
     restart = (bad["detection"] + bad["recovery"]) / n
     tau = max(daly_interval_s(delta, mtbi), 1e-3)
-    out.update(blocking_s=delta, mtbi_s=mtbi, restart_s=restart, daly_interval_s=tau,
-               limit=max(0.0, 1.0 - waste_fraction(tau, delta, mtbi, restart)))  # fmt: skip
+    out.update(
+        blocking_s=delta,
+        mtbi_s=mtbi,
+        restart_s=restart,
+        daly_interval_s=tau,
+        limit=max(0.0, 1.0 - waste_fraction(tau, delta, mtbi, restart)),
+    )
     # the waste model has no start-up term: the same comparison without the first start-up
     out["ettr_after_startup"] = summary["productive_s"] / max(1e-9, wall - bad["startup"])
     return out
@@ -261,14 +336,25 @@ def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[s
     faults = account_faults(s, run_dir, record, finished)
     ettr = ettr_vs_daly(run_dir)
     return {
-        "seed": s.seed, "steps": s.steps, "finished": finished, "identical": identical,
-        "identical_detail": why, "lost": lost, "lost_detail": lost_why,
-        "injected": faults["injected"], "detected": faults["detected"],
-        "recovered": faults["recovered"], "missed": faults["missed"],
-        "phantom": faults["phantom"], "stray_detections": faults["stray_detections"],
-        "faults": faults["items"], "skipped": record.skipped + faults["unfired"],
+        "seed": s.seed,
+        "steps": s.steps,
+        "finished": finished,
+        "identical": identical,
+        "identical_detail": why,
+        "lost": lost,
+        "lost_detail": lost_why,
+        "injected": faults["injected"],
+        "detected": faults["detected"],
+        "recovered": faults["recovered"],
+        "missed": faults["missed"],
+        "phantom": faults["phantom"],
+        "stray_detections": faults["stray_detections"],
+        "faults": faults["items"],
+        "skipped": record.skipped + faults["unfired"],
         "requeues": record.requeues,
-        "orphans": record.orphans, "supervisor_exits": record.supervisor_exits,
+        "orphans": record.orphans,
+        "supervisor_exits": record.supervisor_exits,
         "commits_seen": sorted({x for _, st in record.commits for x in st}),
-        "ettr": ettr, "schedule": s.describe(),
-    }  # fmt: skip
+        "ettr": ettr,
+        "schedule": s.describe(),
+    }

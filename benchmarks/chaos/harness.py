@@ -28,8 +28,22 @@ from typing import Any
 from benchmarks.chaos import procs
 from benchmarks.chaos.schedule import HEALTH_ENV, Schedule
 
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "10"]  # fmt: skip
+TINY = [
+    "--dim",
+    "32",
+    "--layers",
+    "1",
+    "--heads",
+    "2",
+    "--kv-heads",
+    "1",
+    "--seq-len",
+    "32",
+    "--batch-size",
+    "2",
+    "--log-every",
+    "10",
+]
 POLL_S = 0.01
 STORE = (
     "import sys, time\n"
@@ -47,8 +61,17 @@ def free_port() -> int:
 
 
 def train_args(s: Schedule, final: Path) -> list[str]:
-    return ["-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(s.steps),
-            "--checkpoint-every", str(s.checkpoint_every), "--save-final", str(final)]  # fmt: skip
+    return [
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        str(s.steps),
+        "--checkpoint-every",
+        str(s.checkpoint_every),
+        "--save-final",
+        str(final),
+    ]
 
 
 def _env() -> dict[str, str]:
@@ -65,15 +88,31 @@ def reference_run(s: Schedule, work: Path, timeout_s: float = 240) -> Path:
     """A fault-free run with the same seed, flags and world size: the final parameters."""
     work.mkdir(parents=True, exist_ok=True)
     final = work / "reference.pt"
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node",
-           str(s.world_size), "--run-dir", str(work / "reference"), "--no-self-test",
-           *train_args(s, final)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        str(s.world_size),
+        "--run-dir",
+        str(work / "reference"),
+        "--no-self-test",
+        *train_args(s, final),
+    ]
     env = _env()
     if s.skips():  # the batches the faulty run skips after its spikes: the same data
         env["NONSTOP_SKIP_BATCHES"] = s.skips()
     with open(work / "reference.out", "w") as log:
-        r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, timeout=timeout_s,
-                           env=env, start_new_session=True)  # fmt: skip
+        r = subprocess.run(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=timeout_s,
+            env=env,
+            start_new_session=True,
+        )
     if r.returncode != 0 or not final.exists():
         raise RuntimeError(f"reference run failed (exit {r.returncode}); see {work}/reference.out")
     return final
@@ -180,8 +219,10 @@ class Store:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", STORE, str(self.port), str(self.timeout_s)],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with socket.socket() as s:
@@ -218,19 +259,41 @@ class Harness:
     def command(self, port: int) -> list[str]:
         s = self.s
         inject = [x for spec in s.injects() for x in ("--inject", spec)]
-        return [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nnodes", "1",
-                "--nproc-per-node", str(s.world_size), "--rdzv-backend", "c10d",
-                "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
-                "--rdzv-id", f"chaos-{s.seed}", "--run-dir", str(self.run_dir),
-                "--max-restarts", str(len(s.faults) + 3), "--monitor-interval", "0.2",
-                *inject, *train_args(s, self.final)]  # fmt: skip
+        return [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nnodes",
+            "1",
+            "--nproc-per-node",
+            str(s.world_size),
+            "--rdzv-backend",
+            "c10d",
+            "--rdzv-endpoint",
+            f"127.0.0.1:{port}",
+            "--rdzv-conf",
+            "is_host=false",
+            "--rdzv-id",
+            f"chaos-{s.seed}",
+            "--run-dir",
+            str(self.run_dir),
+            "--max-restarts",
+            str(len(s.faults) + 3),
+            "--monitor-interval",
+            "0.2",
+            *inject,
+            *train_args(s, self.final),
+        ]
 
     def _launch(self, cmd: list[str]) -> None:
         log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
         log.write(f"\n=== launch at {time.time():.3f}\n".encode())
         log.flush()
-        self.sup = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=_env(),
-                                    start_new_session=True)  # fmt: skip
+        self.sup = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, env=_env(), start_new_session=True
+        )
         log.close()
         self.all_groups.append(self.sup.pid)
         self.killed_by_us = False
@@ -299,8 +362,11 @@ class Harness:
 
     def _note(self, f: Any, **detail: Any) -> None:
         self.record.faults.append({**f.to_dict(), "time": time.time(), **detail})
-        print(f"[chaos] {f.kind} attempt {f.attempt} rank {f.rank} {detail}", file=sys.stderr,
-              flush=True)  # fmt: skip
+        print(
+            f"[chaos] {f.kind} attempt {f.attempt} rank {f.rank} {detail}",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def _tmp_saves(self) -> list[Path]:
         return list((self.run_dir / "checkpoints").glob("step-*.tmp"))
@@ -352,8 +418,11 @@ class Harness:
                 self._note(f, pid=pid, writing=torn)
                 self.pending.pop(0)
         elif f.kind == "bitflip":
-            committed = sorted(int(p.name[5:]) for p in (self.run_dir / "checkpoints").glob(
-                "step-*") if p.name[5:].isdigit() and (p / "COMMIT.json").exists())  # fmt: skip
+            committed = sorted(
+                int(p.name[5:])
+                for p in (self.run_dir / "checkpoints").glob("step-*")
+                if p.name[5:].isdigit() and (p / "COMMIT.json").exists()
+            )
             pid = procs.workers(self.run_dir).get((f.attempt, f.rank))
             if committed and not self._tmp_saves() and pid is not None:
                 step = committed[-1]

@@ -78,21 +78,43 @@ class PeerHarness(Harness):
         s = self.s
         train = train_args(s, self.final)
         assert train[:2] == ["-m", "nonstop.workloads.llama.train"]
-        return [sys.executable, "-m", "torch.distributed.run", "--nnodes", "1",
-                "--nproc-per-node", str(s.world_size), "--rdzv-backend", "c10d",
-                "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
-                "--rdzv-id", f"chaos-peer-{s.seed}", "--max-restarts", str(len(s.faults) + 3),
-                "--monitor-interval", "0.2", "-m", "benchmarks.chaos.peer_worker",
-                *train[2:]]  # fmt: skip
+        return [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--nnodes",
+            "1",
+            "--nproc-per-node",
+            str(s.world_size),
+            "--rdzv-backend",
+            "c10d",
+            "--rdzv-endpoint",
+            f"127.0.0.1:{port}",
+            "--rdzv-conf",
+            "is_host=false",
+            "--rdzv-id",
+            f"chaos-peer-{s.seed}",
+            "--max-restarts",
+            str(len(s.faults) + 3),
+            "--monitor-interval",
+            "0.2",
+            "-m",
+            "benchmarks.chaos.peer_worker",
+            *train[2:],
+        ]
 
     def env(self) -> dict[str, str]:
         seen = attempts_seen(self.run_dir)
         env = _env()
-        env.update(NONSTOP_RUN_DIR=str(self.run_dir), NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
-                   NONSTOP_FAULTS=";".join(self.s.injects()), NONSTOP_HEALTH="off",
-                   BENCH_PG_TIMEOUT_S=f"{COLLECTIVE_FLOOR_S:g}",
-                   BENCH_ATTEMPT_OFFSET=str(max(seen) + 1 if seen else 0),
-                   TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1")  # fmt: skip
+        env.update(
+            NONSTOP_RUN_DIR=str(self.run_dir),
+            NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
+            NONSTOP_FAULTS=";".join(self.s.injects()),
+            NONSTOP_HEALTH="off",
+            BENCH_PG_TIMEOUT_S=f"{COLLECTIVE_FLOOR_S:g}",
+            BENCH_ATTEMPT_OFFSET=str(max(seen) + 1 if seen else 0),
+            TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1",
+        )
         env.pop("NONSTOP_ATTEMPT", None)
         return env
 
@@ -102,8 +124,9 @@ class PeerHarness(Harness):
         log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
         log.write(f"\n=== launch at {time.time():.3f}\n".encode())
         log.flush()
-        self.sup = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(),
-                                    start_new_session=True)  # fmt: skip
+        self.sup = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(), start_new_session=True
+        )
         log.close()
         self.all_groups.append(self.sup.pid)
         self.killed_by_us = False
@@ -150,22 +173,34 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
         if r["spec"] == pacing:
             continue
         kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"])  # fmt: skip
+            r["fault"], r["fault"]
+        )
         if kind == "spike" and r["rank"] != 0:
             continue
-        items.append({"kind": kind, "attempt": r["attempt"], "rank": r["rank"],
-                      "source": "injector", "spec": r["spec"]})  # fmt: skip
+        items.append(
+            {
+                "kind": kind,
+                "attempt": r["attempt"],
+                "rank": r["rank"],
+                "source": "injector",
+                "spec": r["spec"],
+            }
+        )
     for f in record.faults:
-        items.append({"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"],
-                      "source": "harness"})  # fmt: skip
+        items.append(
+            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
+        )
     for it in items:
         a, k = it["attempt"], it["kind"]
         if k in PEER_ENDS:
             it["detected"] = a + 1 in attempts
             it["action"] = "restart" if it["detected"] else None
             if k == "bitflip":  # the workload's verified load must have refused it
-                step = next(f["checkpoint"] for f in record.faults
-                            if f["kind"] == "bitflip" and f["attempt"] == a)  # fmt: skip
+                step = next(
+                    f["checkpoint"]
+                    for f in record.faults
+                    if f["kind"] == "bitflip" and f["attempt"] == a
+                )
                 quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
@@ -177,9 +212,11 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
             it["detected"] = False
             it["action"] = None
         it["recovered"] = bool(it["detected"] and it["action"] and finished)
-    unfired = [{**f.to_dict(), "why": "the injector never logged it as fired"}
-               for f in s.faults if f.spec() is not None and not any(
-                   i.get("spec") == f.spec() for i in items)]  # fmt: skip
+    unfired = [
+        {**f.to_dict(), "why": "the injector never logged it as fired"}
+        for f in s.faults
+        if f.spec() is not None and not any(i.get("spec") == f.spec() for i in items)
+    ]
     return {
         "items": items,
         "injected": len(items),
@@ -217,30 +254,55 @@ def ettr_from_events(run_dir: Path, wall_s: float, step_s: float | None = None) 
     own durations. Wall: the harness's clock from the first launch to the last exit."""
     durations = list(surviving_steps(run_dir).values())
     useful = len(durations) * step_s if step_s is not None else sum(durations)
-    return {"ettr": useful / wall_s if wall_s > 0 else 0.0, "useful_s": round(useful, 3),
-            "wall_s": round(wall_s, 3), "steps_kept": len(durations),
-            "median_step_s": statistics.median(durations) if durations else None}  # fmt: skip
+    return {
+        "ettr": useful / wall_s if wall_s > 0 else 0.0,
+        "useful_s": round(useful, 3),
+        "wall_s": round(wall_s, 3),
+        "steps_kept": len(durations),
+        "median_step_s": statistics.median(durations) if durations else None,
+    }
 
 
-def evaluate_peer(s: Schedule, work: Path, record: Record, reference: Path, wall_s: float,
-                  step_s: float | None = None) -> dict[str, Any]:  # fmt: skip
+def evaluate_peer(
+    s: Schedule,
+    work: Path,
+    record: Record,
+    reference: Path,
+    wall_s: float,
+    step_s: float | None = None,
+) -> dict[str, Any]:
     run_dir = work / "run"
     finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
     identical, why = compare_params(reference, work / "final.pt")
     lost, lost_why = lost_checkpoints(record)
     faults = account_peer(s, run_dir, record, finished)
-    na = [{**f.to_dict(), "why": "no moment under torchrun (no health checks)"}
-          for f in s.faults if f.kind in PEER_NA]  # fmt: skip
+    na = [
+        {**f.to_dict(), "why": "no moment under torchrun (no health checks)"}
+        for f in s.faults
+        if f.kind in PEER_NA
+    ]
     return {
-        "seed": s.seed, "steps": s.steps, "finished": finished, "identical": identical,
-        "identical_detail": why, "lost": lost, "lost_detail": lost_why,
-        "injected": faults["injected"], "detected": faults["detected"],
-        "recovered": faults["recovered"], "missed": faults["missed"], "faults": faults["items"],
-        "skipped": record.skipped + faults["unfired"], "not_applicable": na,
-        "requeues": record.requeues, "orphans": record.orphans,
-        "supervisor_exits": record.supervisor_exits, "attempts": len(attempts_seen(run_dir)),
-        "ettr": ettr_from_events(run_dir, wall_s, step_s), "schedule": s.describe(),
-    }  # fmt: skip
+        "seed": s.seed,
+        "steps": s.steps,
+        "finished": finished,
+        "identical": identical,
+        "identical_detail": why,
+        "lost": lost,
+        "lost_detail": lost_why,
+        "injected": faults["injected"],
+        "detected": faults["detected"],
+        "recovered": faults["recovered"],
+        "missed": faults["missed"],
+        "faults": faults["items"],
+        "skipped": record.skipped + faults["unfired"],
+        "not_applicable": na,
+        "requeues": record.requeues,
+        "orphans": record.orphans,
+        "supervisor_exits": record.supervisor_exits,
+        "attempts": len(attempts_seen(run_dir)),
+        "ettr": ettr_from_events(run_dir, wall_s, step_s),
+        "schedule": s.describe(),
+    }
 
 
 def run_peer(
@@ -267,8 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--work", default=None)
     a = p.parse_args(argv)
-    s = make_schedule(seed=a.seed, kinds=QUICK_KINDS if a.quick else KINDS,
-                      gap=(7, 9) if a.quick else (9, 13))  # fmt: skip
+    s = make_schedule(
+        seed=a.seed, kinds=QUICK_KINDS if a.quick else KINDS, gap=(7, 9) if a.quick else (9, 13)
+    )
     print(peer_schedule(s).describe(), file=sys.stderr)
     work = Path(a.work or tempfile.mkdtemp(prefix="nonstop-chaos-peer-"))
     ref = reference_run(s, work)

@@ -41,8 +41,14 @@ def processes() -> list[Proc]:
             continue
         try:
             fields = stat.decode(errors="replace").rsplit(")", 1)[1].split()
-            out.append(Proc(int(name), int(fields[1]), fields[0],
-                            cmd.replace(b"\0", b" ").decode(errors="replace")))  # fmt: skip
+            out.append(
+                Proc(
+                    int(name),
+                    int(fields[1]),
+                    fields[0],
+                    cmd.replace(b"\0", b" ").decode(errors="replace"),
+                )
+            )
         except (IndexError, ValueError):
             continue
     return out

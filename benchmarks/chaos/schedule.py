@@ -18,12 +18,23 @@ from dataclasses import dataclass, field
 from typing import Final
 
 # Expressed by nonstop's own injector (`nonstop run --inject`).
-INJECTED: Final = ("sigkill", "sigstop", "slow", "exception", "diskfull", "param_bitflip", "nan",
-                   "spike")  # fmt: skip
+INJECTED: Final = (
+    "sigkill",
+    "sigstop",
+    "slow",
+    "exception",
+    "diskfull",
+    "param_bitflip",
+    "nan",
+    "spike",
+)
 # The numerical faults the runtime's guards catch and roll back (docs/health.md), and the
 # category the ledger must show for each.
-NUMERIC: Final = {"param_bitflip": "silent_data_corruption", "nan": "numerical_nan",
-                  "spike": "loss_spike"}  # fmt: skip
+NUMERIC: Final = {
+    "param_bitflip": "silent_data_corruption",
+    "nan": "numerical_nan",
+    "spike": "loss_spike",
+}
 HEALTH_ENV: Final = "min_history=5,spike_z=8"
 """The guards' settings in chaos runs ($NONSTOP_HEALTH): a spike is called 5 steps after a
 restart (faults come 7+ steps apart), with a margin against the tiny model's noisy loss."""
@@ -97,8 +108,14 @@ class ChaosFault:
         return None
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "attempt": self.attempt, "rank": self.rank,
-                "step": self.step, "to_step": self.to_step, "spec": self.spec()}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "attempt": self.attempt,
+            "rank": self.rank,
+            "step": self.step,
+            "to_step": self.to_step,
+            "spec": self.spec(),
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,8 +145,10 @@ class Schedule:
     def describe(self) -> str:
         lines = [f"seed {self.seed}: {self.steps} steps, checkpoint every {self.checkpoint_every}"]
         for f in self.faults:
-            lines.append(f"  attempt {f.attempt} step {f.step:>3} rank {f.rank}: {f.kind}"
-                         + (f" ({f.spec()})" if f.spec() else " (harness)"))  # fmt: skip
+            lines.append(
+                f"  attempt {f.attempt} step {f.step:>3} rank {f.rank}: {f.kind}"
+                + (f" ({f.spec()})" if f.spec() else " (harness)")
+            )
         return "\n".join(lines)
 
 
@@ -141,8 +160,11 @@ def _order(kinds: list[str], rng: random.Random) -> list[str]:
     if not any(k in SELF_TESTED for k in rest) and during:
         rest.append("sigkill")  # nothing to recover from yet: add a crash to recover from
     for k in during:
-        hosts = [i for i, x in enumerate(rest) if x in SELF_TESTED and
-                 (i + 1 == len(rest) or rest[i + 1] not in DURING_RECOVERY)]  # fmt: skip
+        hosts = [
+            i
+            for i, x in enumerate(rest)
+            if x in SELF_TESTED and (i + 1 == len(rest) or rest[i + 1] not in DURING_RECOVERY)
+        ]
         if k == "kill_in_restart":  # the rank of the next attempt dies: any ending fault will do
             hosts = hosts or [i for i, x in enumerate(rest) if x in ENDS_ATTEMPT]
         i = rng.choice(hosts)
@@ -151,9 +173,13 @@ def _order(kinds: list[str], rng: random.Random) -> list[str]:
 
 
 def make_schedule(
-    *, seed: int, kinds: tuple[str, ...] | list[str] = KINDS, checkpoint_every: int = 5,
-    gap: tuple[int, int] = (9, 13), world_size: int = 2,
-) -> Schedule:  # fmt: skip
+    *,
+    seed: int,
+    kinds: tuple[str, ...] | list[str] = KINDS,
+    checkpoint_every: int = 5,
+    gap: tuple[int, int] = (9, 13),
+    world_size: int = 2,
+) -> Schedule:
     """A schedule with one fault of each of `kinds`, in a seeded order at seeded steps/ranks."""
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
@@ -169,17 +195,29 @@ def make_schedule(
             attempt += kind in ENDS_ATTEMPT
             continue
         if kind == "diskfull":  # long enough for one save to fail, then heal
-            f = ChaosFault(kind=kind, attempt=attempt, rank=rank, step=step,
-                           to_step=step + checkpoint_every + 2)  # fmt: skip
+            f = ChaosFault(
+                kind=kind,
+                attempt=attempt,
+                rank=rank,
+                step=step,
+                to_step=step + checkpoint_every + 2,
+            )
         elif kind == "slow":  # the online check runs every 20 steps over a 20-step window
             # and flags on 2 checks in a row (patience): 60 slow steps cover that in any phase
-            f = ChaosFault(kind=kind, attempt=attempt, rank=rank, step=step, to_step=step + 60,
-                           factor=4.0)  # fmt: skip
+            f = ChaosFault(
+                kind=kind, attempt=attempt, rank=rank, step=step, to_step=step + 60, factor=4.0
+            )
         else:  # a spike poisons every rank's batch: the injector logs it as rank 0's
-            f = ChaosFault(kind=kind, attempt=attempt, rank=0 if kind == "spike" else rank,
-                           step=step)  # fmt: skip
+            f = ChaosFault(
+                kind=kind, attempt=attempt, rank=0 if kind == "spike" else rank, step=step
+            )
         faults.append(f)
         step = (f.to_step or step) + rng.randint(*gap)
         attempt += kind in ENDS_ATTEMPT
-    return Schedule(seed=seed, steps=step + 4, checkpoint_every=checkpoint_every, faults=faults,
-                    world_size=world_size)  # fmt: skip
+    return Schedule(
+        seed=seed,
+        steps=step + 4,
+        checkpoint_every=checkpoint_every,
+        faults=faults,
+        world_size=world_size,
+    )

@@ -232,8 +232,7 @@ class Checkpointer:
                 blocking_s=blocking_s,
                 staging_s=self._clock() - t1,
             )
-            return self._write_and_commit(step, staged, names, t0, blocking_s, nbytes,
-                                          fingerprint)  # fmt: skip
+            return self._write_and_commit(step, staged, names, t0, blocking_s, nbytes, fingerprint)
 
         if background:
             self._inflight = self._executor.submit(job)
@@ -338,9 +337,12 @@ class Checkpointer:
         return result
 
     def _commit(
-        self, step: int, reports: list[dict[str, Any]], names: list[str],
+        self,
+        step: int,
+        reports: list[dict[str, Any]],
+        names: list[str],
         fingerprint: str | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         # The ranks whose own writes failed say why best; DCP's summary is the fallback.
         errors = [f"rank {r}: {rep['error']}" for r, rep in enumerate(reports) if rep["local"]]
         errors = errors or [rep["error"] for rep in reports if rep["error"]]
@@ -549,8 +551,10 @@ class Checkpointer:
             if a["kind"] == "sdc" and good is None:
                 ceiling = int(a["step"])  # no agreed check in that attempt: before detection
             if step > ceiling:
-                return (f"taken after the {a['kind']} anomaly of attempt {attempt} began "
-                        f"(step {a['step']}; newest safe checkpoint step {ceiling})")  # fmt: skip
+                return (
+                    f"taken after the {a['kind']} anomaly of attempt {attempt} began "
+                    f"(step {a['step']}; newest safe checkpoint step {ceiling})"
+                )
         return None
 
     def _verify(self, step: int) -> str | None:

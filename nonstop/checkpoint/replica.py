@@ -115,8 +115,12 @@ def interface_toward(endpoint: str) -> str:
         try:  # our own name on a loopback alias: the interface of the default route
             return _route_source(socket.AF_INET, ("192.0.2.1", 9))  # TEST-NET-1, never sent
         except OSError:
-            log.warning("no interface toward %s but loopback: the replica server listens on "
-                        "%s, which peer nodes cannot reach", endpoint, addr)  # fmt: skip
+            log.warning(
+                "no interface toward %s but loopback: the replica server listens on "
+                "%s, which peer nodes cannot reach",
+                endpoint,
+                addr,
+            )
     return addr
 
 

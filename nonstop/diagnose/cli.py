@@ -66,8 +66,12 @@ def main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     if a.flight:
         folder = Path(a.flight)
-        v = flight.analyze(folder, hosts=_flight_hosts(folder, a.hosts_from),
-                           world_size=a.world_size, workers=a.workers)  # fmt: skip
+        v = flight.analyze(
+            folder,
+            hosts=_flight_hosts(folder, a.hosts_from),
+            world_size=a.world_size,
+            workers=a.workers,
+        )
         if history.weak(v):  # nothing found, or nothing readable: no recommendation
             history.without_recommendation(v, "No action is recommended on this evidence.")
     elif a.run_dir and a.attempt is None:
@@ -95,15 +99,19 @@ def triage_main(argv: list[str]) -> int:
         raise UserError(f"{missing[0]}: no such log file")
     per, joint = triage.triage_files(a.files)
     if a.json:
-        out: dict[str, Any] = {"files": [triage.file_json(v) for v in per],
-                               "overall": joint.to_dict()}  # fmt: skip
+        out: dict[str, Any] = {
+            "files": [triage.file_json(v) for v in per],
+            "overall": joint.to_dict(),
+        }
         print(json.dumps(out, default=str))
         return 0
     for v in per:
         j = triage.file_json(v)
         c = j["culprit"]
-        print(f"{j['file']}: {j['category']} -> {j['action']} (confidence {j['confidence']})"
-              f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}")  # fmt: skip
+        print(
+            f"{j['file']}: {j['category']} -> {j['action']} (confidence {j['confidence']})"
+            f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}"
+        )
         shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows
         for e in shown[:3]:
             print(f"    {e['line']}: [{e['signature']}] {e['text']}")

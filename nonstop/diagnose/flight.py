@@ -96,13 +96,19 @@ class GroupState:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "pg": self.name, "desc": self.desc, "state": self.state,
-            "members": len(self.members), "membership_known": self.membership_known,
-            "frontier": self.frontier, "frontier_op": self.frontier_op,
-            "last_all_completed": self.last_all_completed, "waiting": _cap(self.waiting),
+            "pg": self.name,
+            "desc": self.desc,
+            "state": self.state,
+            "members": len(self.members),
+            "membership_known": self.membership_known,
+            "frontier": self.frontier,
+            "frontier_op": self.frontier_op,
+            "last_all_completed": self.last_all_completed,
+            "waiting": _cap(self.waiting),
             "never_entered": {str(r): s for r, s in list(self.behind.items())[:64]},
-            "missing": _cap(self.missing), "mismatches": self.mismatches[:10],
-        }  # fmt: skip
+            "missing": _cap(self.missing),
+            "mismatches": self.mismatches[:10],
+        }
 
 
 def _cap(ranks: list[int], n: int = 64) -> list[int]:
@@ -147,11 +153,15 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
         frontier = max((v.entered for v in views.values()), default=0)
         front_sig = next((v.last_sig for v in views.values() if v.entered == frontier), None)
         g = GroupState(
-            name=pg, desc=p.pg_desc.get(pg, ""), members=members, membership_known=known,
-            frontier=frontier, frontier_op=_op(front_sig),
+            name=pg,
+            desc=p.pg_desc.get(pg, ""),
+            members=members,
+            membership_known=known,
+            frontier=frontier,
+            frontier_op=_op(front_sig),
             last_all_completed=min((v.completed for v in views.values()), default=None),
             missing=missing,
-        )  # fmt: skip
+        )
         for r, v in views.items():
             failed = r in errored and v.entered == frontier
             if v.entered == frontier and (v.completed < frontier or failed):
@@ -171,20 +181,27 @@ def _pg_order(pg: str) -> tuple[int, str]:
 
 def _mismatches(p: Partial, pg: str, limit: int = 10) -> list[dict[str, Any]]:
     out = []
-    keys = sorted((k for k, vs in p.variants.items() if k[0] == pg and len(vs) > 1),
-                  key=lambda k: k[1])  # fmt: skip
+    keys = sorted(
+        (k for k, vs in p.variants.items() if k[0] == pg and len(vs) > 1), key=lambda k: k[1]
+    )
     for _, seq in keys[:limit]:
         vs = sorted(p.variants[(pg, seq)], key=lambda v: -v[1])
         # Workers count only where they saw a disagreement; the majority is every rank whose
         # buffer covers this collective, less the ranks recorded as differing.
-        covering = sum(1 for views in p.ranks.values()
-                       if (v := views.get(pg)) is not None and v.first <= seq <= v.entered)  # fmt: skip
+        covering = sum(
+            1
+            for views in p.ranks.values()
+            if (v := views.get(pg)) is not None and v.first <= seq <= v.entered
+        )
         others = sum(v[1] for v in vs[1:])
-        out.append({
-            "seq": seq, "expected": _op(vs[0][0]),
-            "ranks_expected": max(vs[0][1], covering - others),
-            "others": [{"op": _op(v[0]), "count": v[1], "ranks": v[2]} for v in vs[1:]],
-        })  # fmt: skip
+        out.append(
+            {
+                "seq": seq,
+                "expected": _op(vs[0][0]),
+                "ranks_expected": max(vs[0][1], covering - others),
+                "others": [{"op": _op(v[0]), "count": v[1], "ranks": v[2]} for v in vs[1:]],
+            }
+        )
     return out
 
 
@@ -200,10 +217,16 @@ def suspect_groups(p: Partial, top: int = 5) -> list[dict[str, Any]]:
         if len(s) < 2:
             continue
         rank, n = late[pg].most_common(1)[0]
-        rows.append({
-            "pg": pg, "desc": p.pg_desc.get(pg, ""), "median_wait_ms": statistics.median(s) / 1e6,
-            "collectives": len(s), "most_often_last": rank, "last_share": n / len(s),
-        })  # fmt: skip
+        rows.append(
+            {
+                "pg": pg,
+                "desc": p.pg_desc.get(pg, ""),
+                "median_wait_ms": statistics.median(s) / 1e6,
+                "collectives": len(s),
+                "most_often_last": rank,
+                "last_share": n / len(s),
+            }
+        )
     rows.sort(key=lambda r: -float(r["median_wait_ms"]))
     return rows[:top]
 
@@ -222,14 +245,19 @@ def analyze(
     if not files:
         raise UserError(f"{folder}: no flight-recorder dumps (files named ...<rank>) found")
     p = load_partial(files, workers)
-    return verdict_from(p, hosts=hosts or {}, world_size=world_size, source=str(folder),
-                        errored=errored)  # fmt: skip
+    return verdict_from(
+        p, hosts=hosts or {}, world_size=world_size, source=str(folder), errored=errored
+    )
 
 
 def verdict_from(
-    p: Partial, *, hosts: dict[int, str], world_size: int | None, source: str,
+    p: Partial,
+    *,
+    hosts: dict[int, str],
+    world_size: int | None,
+    source: str,
     errored: frozenset[int] = frozenset(),
-) -> Verdict:  # fmt: skip
+) -> Verdict:
     known = set(p.files) | set(hosts) | {r for rs in p.pg_ranks.values() for r in rs}
     world = world_size or (max(known) + 1 if known else 0)
     groups = group_states(p, world, errored)
@@ -248,89 +276,127 @@ def verdict_from(
     free = [(g, r) for g in hung for r in g.behind if r not in blocked]
     victims = [(g, r) for g in hung for r in g.behind]
     for h, r in free or victims:
-        blame(r, f"flight {source}: never entered pg {h.name} ({h.desc}) collective "
-                 f"#{h.frontier} {h.frontier_op} (its last was #{h.behind[r]}); "
-                 f"{len(h.waiting)} rank(s) wait in it")  # fmt: skip
+        blame(
+            r,
+            f"flight {source}: never entered pg {h.name} ({h.desc}) collective "
+            f"#{h.frontier} {h.frontier_op} (its last was #{h.behind[r]}); "
+            f"{len(h.waiting)} rank(s) wait in it",
+        )
     for g in hung:
         for r in g.missing:
-            blame(r, f"flight {source}: no dump from rank {r} (dead or never dumped) while "
-                     f"pg {g.name} waits in #{g.frontier}")  # fmt: skip
+            blame(
+                r,
+                f"flight {source}: no dump from rank {r} (dead or never dumped) while "
+                f"pg {g.name} waits in #{g.frontier}",
+            )
     # A rank that left no dump while every peer's last collective is the group's frontier: the
     # peers got that far together and stopped there (done, failed or waiting), so the missing
     # rank is the prime suspect: it died or hung at that point.
-    dead = [(g, r) for g in groups if g.frontier and not g.behind and g not in hung
-            for r in g.missing if r not in culprits]  # fmt: skip
+    dead = [
+        (g, r)
+        for g in groups
+        if g.frontier and not g.behind and g not in hung
+        for r in g.missing
+        if r not in culprits
+    ]
     for g, r in dead:
-        blame(r, f"flight {source}: no dump from rank {r} while every dumped peer's last "
-                 f"collective in pg {g.name} ({g.desc or '?'}) is #{g.frontier} "
-                 f"{g.frontier_op}: the prime suspect (it died or hung there)")  # fmt: skip
+        blame(
+            r,
+            f"flight {source}: no dump from rank {r} while every dumped peer's last "
+            f"collective in pg {g.name} ({g.desc or '?'}) is #{g.frontier} "
+            f"{g.frontier_op}: the prime suspect (it died or hung there)",
+        )
     mism = [g for g in groups if g.mismatches]
     for g in mism:
         m = g.mismatches[0]
         for o in m["others"]:
             for r in o["ranks"]:
-                blame(r, f"flight {source}: pg {g.name} collective #{m['seq']} is {o['op']} "
-                         f"here but {m['expected']} on {m['ranks_expected']} rank(s)")  # fmt: skip
+                blame(
+                    r,
+                    f"flight {source}: pg {g.name} collective #{m['seq']} is {o['op']} "
+                    f"here but {m['expected']} on {m['ranks_expected']} rank(s)",
+                )
 
-    evidence = [f"{len(p.files)} dump(s) read from {source}, format version(s) "
-                f"{', '.join(sorted(p.versions)) or '?'}"]  # fmt: skip
+    evidence = [
+        f"{len(p.files)} dump(s) read from {source}, format version(s) "
+        f"{', '.join(sorted(p.versions)) or '?'}"
+    ]
     if never_dumped:
         evidence.append(f"no dump from {len(never_dumped)} rank(s): {_short(never_dumped)}")
     if p.truncated:
         evidence.append(f"truncated dump(s) salvaged: ranks {_short(sorted(p.truncated))}")
     evidence += [f"unreadable: {f}: {why}" for f, why in p.problems[:10]]
     for g in groups:
-        evidence.append(f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
-                        f"{g.frontier_op}, last completed by all #{g.last_all_completed}")  # fmt: skip
+        evidence.append(
+            f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
+            f"{g.frontier_op}, last completed by all #{g.last_all_completed}"
+        )
 
     if mism:
         category, conf = "user_code_error", 0.8
         g, m = mism[0], mism[0].mismatches[0]
-        text = (f"Mismatched collectives (desync) in pg {g.name} ({g.desc}) at #{m['seq']}: "
-                f"{m['ranks_expected']} rank(s) call {m['expected']}, others "
-                + "; ".join(f"{o['op']} on ranks {_short(o['ranks'])}" for o in m["others"])
-                + ". Ranks issue different collectives: a program bug that a restart repeats.")  # fmt: skip
+        text = (
+            f"Mismatched collectives (desync) in pg {g.name} ({g.desc}) at #{m['seq']}: "
+            f"{m['ranks_expected']} rank(s) call {m['expected']}, others "
+            + "; ".join(f"{o['op']} on ranks {_short(o['ranks'])}" for o in m["others"])
+            + ". Ranks issue different collectives: a program bug that a restart repeats."
+        )
     elif hung:
         category, conf = "nccl_watchdog_timeout", 0.7
-        g = next((g for g in hung if any(r in culprits for r in [*g.behind, *g.missing])),
-                 hung[0])  # fmt: skip
+        g = next((g for g in hung if any(r in culprits for r in [*g.behind, *g.missing])), hung[0])
         names = ", ".join(_who(r, hosts) for r in culprits) or "none found"
-        text = (f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
-                f"#{g.frontier} {g.frontier_op} that {names} never entered. The last collective "
-                f"every rank completed is #{g.last_all_completed}. Look at the culprit's host "
-                f"and log for the root cause; restart without it if it repeats.")  # fmt: skip
+        text = (
+            f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
+            f"#{g.frontier} {g.frontier_op} that {names} never entered. The last collective "
+            f"every rank completed is #{g.last_all_completed}. Look at the culprit's host "
+            f"and log for the root cause; restart without it if it repeats."
+        )
     elif stuck := [g for g in groups if g.state == "in_flight"]:
         category, conf = "nccl_watchdog_timeout", 0.4
         g = stuck[0]
-        text = (f"Every dumped member of pg {g.name} ({g.desc}) waits in collective "
-                f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
-                f"when dumped, or a member without a dump or the transport holds it "
-                f"(give --world-size or the run directory to name missing ranks).")  # fmt: skip
+        text = (
+            f"Every dumped member of pg {g.name} ({g.desc}) waits in collective "
+            f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
+            f"when dumped, or a member without a dump or the transport holds it "
+            f"(give --world-size or the run directory to name missing ranks)."
+        )
     elif dead:
         category, conf = taxonomy.UNKNOWN, 0.5
         g = dead[0][0]
         names = ", ".join(_who(r, hosts) for r in dict.fromkeys(r for _, r in dead))
         failed = sorted(r for r in g.waiting if r in errored)
-        text = (f"{names} left no dump while every dumped peer stopped at collective "
-                f"#{g.frontier} {g.frontier_op} of pg {g.name} ({g.desc or '?'})"
-                + (f", which failed on rank(s) {_short(failed)}" if failed else "")
-                + ": the prime suspect died or hung there. Its own log and its host's kernel "
-                  "log say why.")  # fmt: skip
+        text = (
+            f"{names} left no dump while every dumped peer stopped at collective "
+            f"#{g.frontier} {g.frontier_op} of pg {g.name} ({g.desc or '?'})"
+            + (f", which failed on rank(s) {_short(failed)}" if failed else "")
+            + ": the prime suspect died or hung there. Its own log and its host's kernel "
+            "log say why."
+        )
     elif never_dumped:
         category, conf = taxonomy.UNKNOWN, 0.3
-        text = (f"No hang visible in the dumps, but {len(never_dumped)} rank(s) left no dump "
-                f"({_short(never_dumped)}): they may have died before dumping.")  # fmt: skip
+        text = (
+            f"No hang visible in the dumps, but {len(never_dumped)} rank(s) left no dump "
+            f"({_short(never_dumped)}): they may have died before dumping."
+        )
     else:
         category, conf = taxonomy.UNKNOWN, 0.2
         text = "No hang or mismatch in the flight-recorder dumps: every group is idle."
     details = {
-        "ranks_dumped": len(p.files), "world_size": world, "missing_dumps": _cap(never_dumped),
-        "groups": [g.to_dict() for g in groups], "suspect_groups": suspect_groups(p),
-    }  # fmt: skip
+        "ranks_dumped": len(p.files),
+        "world_size": world,
+        "missing_dumps": _cap(never_dumped),
+        "groups": [g.to_dict() for g in groups],
+        "suspect_groups": suspect_groups(p),
+    }
     return Verdict(
-        verdict=text, category=category, action=taxonomy.action_for(category),
-        culprits=list(culprits.values()), evidence=evidence, confidence=conf, details=details,
-    )  # fmt: skip
+        verdict=text,
+        category=category,
+        action=taxonomy.action_for(category),
+        culprits=list(culprits.values()),
+        evidence=evidence,
+        confidence=conf,
+        details=details,
+    )
 
 
 def _who(rank: int, hosts: dict[int, str]) -> str:

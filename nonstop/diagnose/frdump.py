@@ -67,8 +67,17 @@ def _salvage_pickle(data: bytes) -> dict[str, Any] | None:
     except pickle.UnpicklingError as err:
         if "refused global" in str(err):
             raise
-    except (EOFError, ValueError, IndexError, KeyError, TypeError, AttributeError,
-            OverflowError, MemoryError, struct.error):  # fmt: skip
+    except (
+        EOFError,
+        ValueError,
+        IndexError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        OverflowError,
+        MemoryError,
+        struct.error,
+    ):
         pass
     found: dict[int, dict[str, Any]] = {}
     top: dict[str, Any] = {}
@@ -137,8 +146,17 @@ def load_dump(path: str | Path) -> tuple[dict[str, Any], bool]:
             if "refused global" in str(e):
                 raise DumpError(f"{path}: {e}") from None
             obj = None
-        except (EOFError, ValueError, IndexError, KeyError, TypeError, MemoryError,
-                AttributeError, OverflowError, struct.error):  # fmt: skip
+        except (
+            EOFError,
+            ValueError,
+            IndexError,
+            KeyError,
+            TypeError,
+            MemoryError,
+            AttributeError,
+            OverflowError,
+            struct.error,
+        ):
             obj = None
         if obj is None:
             try:

@@ -27,8 +27,14 @@ from nonstop.diagnose.frdump import DumpError, load_dump, rank_of
 SAMPLE = 16  # ranks kept per collective variant (the rest are counted)
 TAIL = 64  # entries per rank whose enqueue times feed the suspect-group ranking
 
-_ROW = itemgetter("process_group", "collective_seq_id", "profiling_name", "input_sizes",
-                  "input_dtypes", "output_sizes")  # fmt: skip
+_ROW = itemgetter(
+    "process_group",
+    "collective_seq_id",
+    "profiling_name",
+    "input_sizes",
+    "input_dtypes",
+    "output_sizes",
+)
 Row = tuple[Any, ...]
 
 
@@ -89,8 +95,9 @@ def _vote(vs: list[list[Any]], sig: Any, n: int, sample: list[int]) -> None:
     vs.append([sig, n, sample[:SAMPLE]])
 
 
-def _arrive(arrival: dict[tuple[str, int], list[int]], key: Any, t: int, rank: int,
-            t_hi: int | None = None) -> None:  # fmt: skip
+def _arrive(
+    arrival: dict[tuple[str, int], list[int]], key: Any, t: int, rank: int, t_hi: int | None = None
+) -> None:
     hi = t if t_hi is None else t_hi
     a = arrival.get(key)
     if a is None:
@@ -161,15 +168,25 @@ def _rows(entries: list[dict[str, Any]]) -> list[Row]:
     try:
         rows = list(map(_ROW, entries))
     except KeyError:  # older formats: seq_id instead of collective_seq_id, no dtypes
-        rows = [(e.get("process_group"), e.get("collective_seq_id", e.get("seq_id", 0)),
-                 e.get("profiling_name"), e.get("input_sizes"), e.get("input_dtypes"),
-                 e.get("output_sizes")) for e in entries]  # fmt: skip
+        rows = [
+            (
+                e.get("process_group"),
+                e.get("collective_seq_id", e.get("seq_id", 0)),
+                e.get("profiling_name"),
+                e.get("input_sizes"),
+                e.get("input_dtypes"),
+                e.get("output_sizes"),
+            )
+            for e in entries
+        ]
     if rows and not isinstance(rows[0][0], tuple):  # JSON: (name, desc) came back as a list
         rows = [(tuple(r[0]) if isinstance(r[0], list) else (str(r[0]), ""), *r[1:]) for r in rows]
     return rows
 
 
-def _views(p: Partial, rows: list[Row], entries: list[dict[str, Any]], status: Any) -> dict[str, PgView]:  # fmt: skip
+def _views(
+    p: Partial, rows: list[Row], entries: list[dict[str, Any]], status: Any
+) -> dict[str, PgView]:
     views: dict[str, PgView] = {}
     for pg in set(map(itemgetter(0), rows)):
         name = str(pg[0])

@@ -96,14 +96,24 @@ def diagnose_history(run_dir: str | Path) -> Verdict:
     last = attempts[-1]
     if last.outcome == "succeeded":
         if failed:
-            text = (f"The run finished: attempt {last.attempt} succeeded after "
-                    f"{len(failed)} interruption(s), each recovered: " + "; ".join(history) + ".")  # fmt: skip
+            text = (
+                f"The run finished: attempt {last.attempt} succeeded after "
+                f"{len(failed)} interruption(s), each recovered: " + "; ".join(history) + "."
+            )
             worst = max(verdicts.values(), key=lambda v: v.confidence)
-            v = Verdict(verdict=text, category=worst.category, action="none",
-                        culprits=worst.culprits, confidence=worst.confidence)  # fmt: skip
+            v = Verdict(
+                verdict=text,
+                category=worst.category,
+                action="none",
+                culprits=worst.culprits,
+                confidence=worst.confidence,
+            )
         else:
-            v = Verdict(verdict=f"The run finished: attempt {last.attempt} succeeded with no "
-                        "interruption.", action="none", confidence=1.0)  # fmt: skip
+            v = Verdict(
+                verdict=f"The run finished: attempt {last.attempt} succeeded with no interruption.",
+                action="none",
+                confidence=1.0,
+            )
         v.evidence = history
         v.details = {"attempts": len(attempts), "failed_attempts": [a.attempt for a in failed]}
         return v
@@ -111,22 +121,32 @@ def diagnose_history(run_dir: str | Path) -> Verdict:
         v = join.diagnose_run(rd.root, last.attempt)
         state = "is running" if last.outcome is None else f"ended {last.outcome}"
         if weak(v):
-            v = Verdict(verdict=f"No failure so far: attempt {last.attempt} {state}.",
-                        action="none", confidence=0.5, details=v.details)  # fmt: skip
+            v = Verdict(
+                verdict=f"No failure so far: attempt {last.attempt} {state}.",
+                action="none",
+                confidence=0.5,
+                details=v.details,
+            )
         return v
     newest = failed[-1]
     v = verdicts[newest.attempt]
     if weak(v):
         did = ", ".join(newest.actions) or "no action recorded"
-        without_recommendation(v, f"No action is recommended on this evidence; nonstop run "
-                                  f"decided: {did}.")  # fmt: skip
+        without_recommendation(
+            v, f"No action is recommended on this evidence; nonstop run decided: {did}."
+        )
     if last.attempt != newest.attempt:
         state = "is running" if last.outcome is None else f"ended {last.outcome}"
-        v.verdict = (f"Recovered: attempt {last.attempt} {state} after {len(failed)} "
-                     f"interruption(s). The newest, attempt {newest.attempt}: {v.verdict}")  # fmt: skip
+        v.verdict = (
+            f"Recovered: attempt {last.attempt} {state} after {len(failed)} "
+            f"interruption(s). The newest, attempt {newest.attempt}: {v.verdict}"
+        )
         if v.action != "none":
             v.action = "none"  # nonstop run already acted; the run goes on
     v.evidence = history + v.evidence
-    v.details = {**v.details, "attempts": len(attempts),
-                 "failed_attempts": [a.attempt for a in failed]}  # fmt: skip
+    v.details = {
+        **v.details,
+        "attempts": len(attempts),
+        "failed_attempts": [a.attempt for a in failed],
+    }
     return v

@@ -42,13 +42,26 @@ FLIGHT_SPECIFICITY = {
 
 # Health-check name fragment -> category (first match wins; checks are named by the supervisor).
 HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
-    ("ecc", "gpu_hbm3_memory"), ("remap", "gpu_hbm3_memory"), ("hbm", "gpu_hbm3_memory"),
-    ("gsp", "gpu_system_processor"), ("thermal", "gpu_thermal_interface_sensor"),
-    ("nvlink", "faulty_gpu"), ("gpu", "faulty_gpu"), ("nvml", "faulty_gpu"),
-    ("nic", "nic"), ("ib", "nic"), ("network", "nic"), ("rdma", "nic"),
-    ("disk", "ssd"), ("nvme", "ssd"), ("storage", "storage"), ("fs", "storage"),
-    ("memory", "system_memory"), ("cpu", "cpu"), ("power", "power_supply"),
-)  # fmt: skip
+    ("ecc", "gpu_hbm3_memory"),
+    ("remap", "gpu_hbm3_memory"),
+    ("hbm", "gpu_hbm3_memory"),
+    ("gsp", "gpu_system_processor"),
+    ("thermal", "gpu_thermal_interface_sensor"),
+    ("nvlink", "faulty_gpu"),
+    ("gpu", "faulty_gpu"),
+    ("nvml", "faulty_gpu"),
+    ("nic", "nic"),
+    ("ib", "nic"),
+    ("network", "nic"),
+    ("rdma", "nic"),
+    ("disk", "ssd"),
+    ("nvme", "ssd"),
+    ("storage", "storage"),
+    ("fs", "storage"),
+    ("memory", "system_memory"),
+    ("cpu", "cpu"),
+    ("power", "power_supply"),
+)
 # Log signatures that mean a rank's collective failed because a peer went away.
 COLLECTIVE_FAILED = frozenset({"peer_closed", "gloo_conn", "nccl_remote", "nccl_watchdog"})
 _PASSING = {"pass", "passed", "ok", "healthy", "skip", "skipped"}
@@ -104,9 +117,19 @@ def _health_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
         name = str(r.get("name", "?"))
         cat = next((c for frag, c in HEALTH_CATEGORIES if frag in name.lower()), "faulty_gpu")
         text = f"health check {name} on {r.get('host')}: {r.get('status')} {r.get('detail') or ''}"
-        hits.append(triage.Hit(f"health_{name}", cat, HEALTH_SPECIFICITY, 0.9,
-                               f"health check {name} failed", "ledger:health_checks", i,
-                               text.strip(), host=r.get("host")))  # fmt: skip
+        hits.append(
+            triage.Hit(
+                f"health_{name}",
+                cat,
+                HEALTH_SPECIFICITY,
+                0.9,
+                f"health check {name} failed",
+                "ledger:health_checks",
+                i,
+                text.strip(),
+                host=r.get("host"),
+            )
+        )
     return hits
 
 
@@ -121,9 +144,20 @@ def _anomaly_hits(rd: RunDir, attempt: int) -> list[triage.Hit]:
         where = f"{HEALTH_DIR}/anomaly-{attempt}-{a['step']}.json"
         for r in a.get("ranks") or [None]:
             host = hosts[r] if r is not None and 0 <= r < len(hosts) else None
-            hits.append(triage.Hit(f"guard_{a['kind']}", CATEGORY[a["kind"]], ANOMALY_SPECIFICITY,
-                                   0.95, "the ranks' numerical guards agreed", where, 1,
-                                   str(a.get("detail", "")), host=host, rank=r))  # fmt: skip
+            hits.append(
+                triage.Hit(
+                    f"guard_{a['kind']}",
+                    CATEGORY[a["kind"]],
+                    ANOMALY_SPECIFICITY,
+                    0.95,
+                    "the ranks' numerical guards agreed",
+                    where,
+                    1,
+                    str(a.get("detail", "")),
+                    host=host,
+                    rank=r,
+                )
+            )
     return hits
 
 
@@ -131,13 +165,26 @@ def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
     hits = []
     for i, r in enumerate(sorted(rows, key=lambda r: r.get("time") or 0), start=1):
         cat = r.get("category") if r.get("category") in taxonomy.IDS else taxonomy.UNKNOWN
-        text = (f"rank {r.get('rank')} on {r.get('host')}: exit code {r.get('exit_code')}, "
-                f"signal {r.get('signal')}: {r.get('message') or ''}").strip()  # fmt: skip
+        text = (
+            f"rank {r.get('rank')} on {r.get('host')}: exit code {r.get('exit_code')}, "
+            f"signal {r.get('signal')}: {r.get('message') or ''}"
+        ).strip()
         # the supervisor's own reading; earliest failure first, as torchrun's root-cause rank
         spec = 30 if cat != taxonomy.UNKNOWN else 5
-        hits.append(triage.Hit(f"exit_{cat}", str(cat), spec, 0.5, "the supervisor recorded a "
-                               "failed worker", "ledger:failures", i, text, host=r.get("host"),
-                               rank=r.get("rank")))  # fmt: skip
+        hits.append(
+            triage.Hit(
+                f"exit_{cat}",
+                str(cat),
+                spec,
+                0.5,
+                "the supervisor recorded a failed worker",
+                "ledger:failures",
+                i,
+                text,
+                host=r.get("host"),
+                rank=r.get("rank"),
+            )
+        )
     return hits
 
 
@@ -167,8 +214,9 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
 
     # ranks whose log shows their last collective failed (a peer vanished): the flight
     # analysis must not read that collective as completed
-    errored = frozenset(h.rank for h in hits if h.rank is not None
-                        and h.signature in COLLECTIVE_FAILED)  # fmt: skip
+    errored = frozenset(
+        h.rank for h in hits if h.rank is not None and h.signature in COLLECTIVE_FAILED
+    )
     fv: Verdict | None = None
     fdir = rd.flight_dir(attempt)
     if fdir.is_dir() and flight.find_dumps(fdir):
@@ -192,8 +240,10 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
         for h in hits
     ]
     report = stragglers.detect_stragglers(rd.root, attempt)
-    details["stragglers"] = {"flagged_ranks": report.flagged_ranks,
-                             "flagged_hosts": report.flagged_hosts}  # fmt: skip
+    details["stragglers"] = {
+        "flagged_ranks": report.flagged_ranks,
+        "flagged_hosts": report.flagged_hosts,
+    }
     for r, why in report.flagged_ranks.items():
         evidence.append(f"straggler: rank {r} on {hosts.get(r, '?')}: {why}")
 
@@ -202,8 +252,13 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     if fv is not None and fv.category == taxonomy.UNKNOWN and fv.culprits:
         flight_spec = DEAD_RANK_SPECIFICITY  # a named dead rank outranks its peers' symptoms
     if fv is not None and flight_spec and (best is None or best.specificity < flight_spec):
-        v = Verdict(verdict=fv.verdict, category=fv.category, action=fv.action,
-                    culprits=fv.culprits, confidence=fv.confidence)  # fmt: skip
+        v = Verdict(
+            verdict=fv.verdict,
+            category=fv.category,
+            action=fv.action,
+            culprits=fv.culprits,
+            confidence=fv.confidence,
+        )
         if best is not None:
             evidence.append(f"symptom: {best.file}:{best.line}: [{best.signature}] {best.text}")
     elif best is not None:
@@ -219,13 +274,19 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             verdict="No failure signature; persistent straggler(s): "
             + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
             + ". Exclude the slow host if it keeps the whole job waiting.",
-            action="exclude_node", confidence=0.5,
-            culprits=[Culprit(rank=r, host=hosts.get(r), evidence=[why])
-                      for r, why in report.flagged_ranks.items()],
-        )  # fmt: skip
+            action="exclude_node",
+            confidence=0.5,
+            culprits=[
+                Culprit(rank=r, host=hosts.get(r), evidence=[why])
+                for r, why in report.flagged_ranks.items()
+            ],
+        )
     else:
-        v = Verdict(verdict=f"Nothing conclusive for attempt {attempt}: no failure signature, "
-                    "no hang and no straggler found.", confidence=0.1)  # fmt: skip
+        v = Verdict(
+            verdict=f"Nothing conclusive for attempt {attempt}: no failure signature, "
+            "no hang and no straggler found.",
+            confidence=0.1,
+        )
     v.evidence = v.evidence + evidence
     v.details = {**details, "triage": v.details.get("evidence_lines", [])}
     return v

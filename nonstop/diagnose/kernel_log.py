@@ -124,12 +124,12 @@ def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | No
             if t.tzinfo is None:
                 t = t.astimezone()
             if 0 <= t.timestamp() < _LAST_S:  # a stamp past 9999 UTC cannot be written back
-                return t.timestamp(), line[m.end():]  # fmt: skip
+                return t.timestamp(), line[m.end() :]
     if m := _SYSLOG.match(line):
         y = year or time.localtime().tm_year
         with contextlib.suppress(ValueError):
             t = _dt.datetime.strptime(f"{y} {m.group('ts')}", "%Y %b %d %H:%M:%S")
-            return t.timestamp(), line[m.end():]  # fmt: skip
+            return t.timestamp(), line[m.end() :]
     return None, line
 
 
@@ -188,8 +188,11 @@ class KernelLog:
                     break
                 tried.append(why)
         if not self.source:
-            self.why = ("no kernel log readable: " + "; ".join(tried)
-                        + f" (run as root, or set {ENV_KERNEL_LOG}=FILE to a readable copy)")  # fmt: skip
+            self.why = (
+                "no kernel log readable: "
+                + "; ".join(tried)
+                + f" (run as root, or set {ENV_KERNEL_LOG}=FILE to a readable copy)"
+            )
         elif tried:
             self.why = f"{self.source}, because " + "; ".join(tried)
         if self.extra_file:
@@ -201,16 +204,29 @@ class KernelLog:
     def _command(self, cmd: str) -> list[str]:
         if cmd == "journalctl":
             since = max(0.0, self.since_s - 2)
-            return ["journalctl", "-k", "-q", "--no-pager", "-o", "short-iso-precise",
-                    "--since", f"@{since:.0f}"]  # fmt: skip
+            return [
+                "journalctl",
+                "-k",
+                "-q",
+                "--no-pager",
+                "-o",
+                "short-iso-precise",
+                "--since",
+                f"@{since:.0f}",
+            ]
         return ["dmesg", "--time-format", "iso"]
 
     def _try_command(self, cmd: str) -> tuple[bool, str]:
         if shutil.which(cmd) is None:
             return False, f"{cmd}: not installed"
         try:
-            r = subprocess.run(self._command(cmd), capture_output=True, text=True,
-                               timeout=COMMAND_TIMEOUT_S, errors="replace")  # fmt: skip
+            r = subprocess.run(
+                self._command(cmd),
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT_S,
+                errors="replace",
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             return False, f"{cmd}: {e}"
         if r.returncode != 0 or (cmd == "journalctl" and "No journal files" in r.stderr):
@@ -273,8 +289,13 @@ class KernelLog:
 
     def _read_command(self, cmd: str) -> list[KernelLine]:
         try:
-            r = subprocess.run(self._command(cmd), capture_output=True, text=True,
-                               timeout=COMMAND_TIMEOUT_S, errors="replace")  # fmt: skip
+            r = subprocess.run(
+                self._command(cmd),
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT_S,
+                errors="replace",
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             self.why = f"{cmd} failed: {e}"
             return []
@@ -377,8 +398,14 @@ class NodeKernelWatch:
     as ``logs/attempt-N/kernel-HOST.log`` (this node's lines: its ranks' and the node's own) and
     ``kernel-HOST.json`` (source, why, counts, lines left out as another process's)."""
 
-    def __init__(self, run_root: str | os.PathLike[str], host: str, *,
-                 min_interval_s: float = 2.0, kmsg_path: str = KMSG) -> None:  # fmt: skip
+    def __init__(
+        self,
+        run_root: str | os.PathLike[str],
+        host: str,
+        *,
+        min_interval_s: float = 2.0,
+        kmsg_path: str = KMSG,
+    ) -> None:
         self.root, self.host = Path(run_root), host
         self.min_interval_s = min_interval_s
         self.kmsg_path = kmsg_path
@@ -408,8 +435,13 @@ class NodeKernelWatch:
         self.lines += new[:room]
         self.dropped += max(0, len(new) - room)
 
-    def keep(self, attempt: int, attempt_start_s: float, pids: dict[int, int],
-             gpu_ranks: dict[str, int] | None = None) -> Path:  # fmt: skip
+    def keep(
+        self,
+        attempt: int,
+        attempt_start_s: float,
+        pids: dict[int, int],
+        gpu_ranks: dict[str, int] | None = None,
+    ) -> Path:
         """Read what is new, attribute it, and write this node's lines under the run dir."""
         import json
 
@@ -421,17 +453,27 @@ class NodeKernelWatch:
         folder.mkdir(parents=True, exist_ok=True)
         out = folder / f"kernel-{self.host}.log"
         tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text("".join(
-            a.line.format(self.host, f"rank {a.rank}, pid {a.line.pid}" if a.rank is not None
-                          else "") + "\n" for a in mine))  # fmt: skip
+        tmp.write_text(
+            "".join(
+                a.line.format(
+                    self.host, f"rank {a.rank}, pid {a.line.pid}" if a.rank is not None else ""
+                )
+                + "\n"
+                for a in mine
+            )
+        )
         os.replace(tmp, out)
         meta = {
-            "source": self.klog.source or None, "why": self.klog.why, "since_s": self.klog.since_s,
-            "floor_seq": self.klog.floor_seq, "lines": len(mine), "dropped": self.dropped,
+            "source": self.klog.source or None,
+            "why": self.klog.why,
+            "since_s": self.klog.since_s,
+            "floor_seq": self.klog.floor_seq,
+            "lines": len(mine),
+            "dropped": self.dropped,
             "foreign": sum(a.foreign for a in att),
             "ranks": sorted({a.rank for a in mine if a.rank is not None}),
             "pids": {str(p): r for p, r in pids.items()},
-        }  # fmt: skip
+        }
         (folder / f"kernel-{self.host}.json").write_text(json.dumps(meta, indent=1) + "\n")
         return out
 

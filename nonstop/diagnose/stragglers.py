@@ -152,17 +152,23 @@ class StragglerDetector:
             for rank, med in sorted(medians.items()):
                 own = self._best.get((rank, metric), med)
                 own = self._best[(rank, metric)] = min(own, med)
-                s = RankScore(rank=rank, host=self.hosts.get(rank, "?"), metric=metric,
-                              median_s=med, relative=_ratio(best, med),
-                              individual=_ratio(own, med),
-                              samples=len(self._samples[(rank, metric)]))  # fmt: skip
+                s = RankScore(
+                    rank=rank,
+                    host=self.hosts.get(rank, "?"),
+                    metric=metric,
+                    median_s=med,
+                    relative=_ratio(best, med),
+                    individual=_ratio(own, med),
+                    samples=len(self._samples[(rank, metric)]),
+                )
                 report.scores.append(s)
                 low = min(s.relative, s.individual)
                 material = med - min(best, own) >= self.min_share * busy_ref
                 if low < self.threshold and material and rank not in slow_now:
                     kind = "relative" if s.relative <= s.individual else "individual"
-                    slow_now[rank] = (f"{metric} median {med:.4g}s, {kind} score {low:.2f} "
-                                      f"< {self.threshold}")  # fmt: skip
+                    slow_now[rank] = (
+                        f"{metric} median {med:.4g}s, {kind} score {low:.2f} < {self.threshold}"
+                    )
         for rank in {r for r, _ in self._samples}:
             self._strikes[rank] = self._strikes.get(rank, 0) + 1 if rank in slow_now else 0
             if self._strikes[rank] >= self.patience:
@@ -195,8 +201,9 @@ def rank_groups(
         scored = [(worst[r], r) for r in ranks if r in worst]
         if scored:
             score, rank = min(scored)
-            rows.append({"pg": name, "slowest_rank": rank, "score": round(score, 3),
-                         "members": len(ranks)})  # fmt: skip
+            rows.append(
+                {"pg": name, "slowest_rank": rank, "score": round(score, 3), "members": len(ranks)}
+            )
     return sorted(rows, key=lambda r: r["score"])[:top]
 
 

@@ -27,18 +27,29 @@ STEP_NS = 2_000_000
 
 def _entry(i: int, pg: str, seq: int, *, state: str, size: int, t_ns: int) -> dict[str, Any]:
     return {
-        "record_id": i, "pg_id": int(pg), "process_group": (pg, "default_pg" if pg == "0"
-                                                            else "dp_replicate"),
-        "collective_seq_id": seq, "p2p_seq_id": 0, "op_id": seq,
+        "record_id": i,
+        "pg_id": int(pg),
+        "process_group": (pg, "default_pg" if pg == "0" else "dp_replicate"),
+        "collective_seq_id": seq,
+        "p2p_seq_id": 0,
+        "op_id": seq,
         "profiling_name": "nccl:all_reduce",
-        "time_created_ns": t_ns, "duration_ms": 1.25 if state == "completed" else None,
-        "input_sizes": [[size, 4096]], "input_dtypes": ["BFloat16"],
-        "output_sizes": [[size, 4096]], "output_dtypes": ["BFloat16"], "state": state,
+        "time_created_ns": t_ns,
+        "duration_ms": 1.25 if state == "completed" else None,
+        "input_sizes": [[size, 4096]],
+        "input_dtypes": ["BFloat16"],
+        "output_sizes": [[size, 4096]],
+        "output_dtypes": ["BFloat16"],
+        "state": state,
         "time_discovered_started_ns": t_ns + 1000,
         "time_discovered_completed_ns": t_ns + 50_000 if state == "completed" else None,
-        "retired": state == "completed", "timeout_ms": 600_000, "is_p2p": False,
-        "thread_id": "140211", "thread_name": "pt_main_thread", "frames": [],
-    }  # fmt: skip
+        "retired": state == "completed",
+        "timeout_ms": 600_000,
+        "is_p2p": False,
+        "thread_id": "140211",
+        "thread_name": "pt_main_thread",
+        "frames": [],
+    }
 
 
 def make_dump(
@@ -54,17 +65,34 @@ def make_dump(
         state = "started" if i == entries - 1 else "completed"
         size = 1024 + (8 if mismatch and i == entries // 2 else 0)
         out.append(_entry(i, pg, seq, state=state, size=size, t_ns=T0_NS + i * STEP_NS + jitter_ns))
-    last = {pg: max((e["collective_seq_id"] for e in out if e["process_group"][0] == pg
-                     and e["state"] == "completed"), default=0) for pg in ("0", "1")}  # fmt: skip
+    last = {
+        pg: max(
+            (
+                e["collective_seq_id"]
+                for e in out
+                if e["process_group"][0] == pg and e["state"] == "completed"
+            ),
+            default=0,
+        )
+        for pg in ("0", "1")
+    }
     return {
-        "version": VERSION, "comm_lib_version": "2.21.5",
-        "pg_config": {pg: {"name": pg, "desc": d, "ranks": members}
-                      for pg, d in (("0", "default_pg"), ("1", "dp_replicate"))},
-        "pg_status": {pg: {"last_enqueued_collective": (n - int(pg) + 1) // 2,
-                           "last_started_collective": (n - int(pg) + 1) // 2,
-                           "last_completed_collective": last[pg]} for pg in ("0", "1")},
+        "version": VERSION,
+        "comm_lib_version": "2.21.5",
+        "pg_config": {
+            pg: {"name": pg, "desc": d, "ranks": members}
+            for pg, d in (("0", "default_pg"), ("1", "dp_replicate"))
+        },
+        "pg_status": {
+            pg: {
+                "last_enqueued_collective": (n - int(pg) + 1) // 2,
+                "last_started_collective": (n - int(pg) + 1) // 2,
+                "last_completed_collective": last[pg],
+            }
+            for pg in ("0", "1")
+        },
         "entries": out,
-    }  # fmt: skip
+    }
 
 
 def write_job(
@@ -93,8 +121,15 @@ def write_job(
         if r in dead_ranks:
             continue
         if r in (hang_rank, mismatch_rank):
-            data = encode(make_dump(ranks, entries, short=r == hang_rank,
-                                    mismatch=r == mismatch_rank, jitter_ns=900_000))  # fmt: skip
+            data = encode(
+                make_dump(
+                    ranks,
+                    entries,
+                    short=r == hang_rank,
+                    mismatch=r == mismatch_rank,
+                    jitter_ns=900_000,
+                )
+            )
         else:
             data = healthy[r % variants]
         (folder / f"rank-{r}{suffix}").write_bytes(data)
@@ -110,8 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mismatch-rank", type=int, default=None)
     p.add_argument("--json", action="store_true", help="write JSON dumps instead of pickle")
     a = p.parse_args(argv)
-    write_job(a.out, a.ranks, a.entries, hang_rank=a.hang_rank, mismatch_rank=a.mismatch_rank,
-              fmt="json" if a.json else "pickle")  # fmt: skip
+    write_job(
+        a.out,
+        a.ranks,
+        a.entries,
+        hang_rank=a.hang_rank,
+        mismatch_rank=a.mismatch_rank,
+        fmt="json" if a.json else "pickle",
+    )
     return 0
 
 

@@ -72,8 +72,13 @@ class Hit:
     pci: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "text": self.text,
-                "signature": self.signature, "meaning": self.meaning}  # fmt: skip
+        return {
+            "file": self.file,
+            "line": self.line,
+            "text": self.text,
+            "signature": self.signature,
+            "meaning": self.meaning,
+        }
 
 
 @dataclass
@@ -147,8 +152,12 @@ def _xid_class(code: int, line: bytes) -> tuple[str, int, float, str]:
     if code == 154:
         action = recovery_action(line.decode("utf-8", "replace")) or ""
         if action and action.lower() != "none":
-            return ("faulty_gpu", 85, 0.8,
-                    f"GPU recovery action changed to {action}: the GPU needs a reset")  # fmt: skip
+            return (
+                "faulty_gpu",
+                85,
+                0.8,
+                f"GPU recovery action changed to {action}: the GPU needs a reset",
+            )
     cat, spec, conf, meaning = XIDS.get(code, _UNLISTED_XID)
     if b"Nonfatal" in line or b"Non-fatal" in line:
         return taxonomy.UNKNOWN, 25, 0.25, f"{meaning} (reported as non-fatal)"
@@ -221,8 +230,11 @@ def decide(
     """Pick the most specific hit and build the verdict (culprit from its line, then defaults)."""
     pci_map = pci_map or {}
     if not hits:
-        return Verdict(verdict="No known failure signature in the logs.", confidence=0.1,
-                       culprits=[default] if default and default.rank is not None else [])  # fmt: skip
+        return Verdict(
+            verdict="No known failure signature in the logs.",
+            confidence=0.1,
+            culprits=[default] if default and default.rank is not None else [],
+        )
     best = max(hits, key=lambda h: (h.specificity, -h.line))
     same = [h for h in hits if h.category == best.category]
     gpus = (h.gpu if h.gpu is not None else pci_map.get(h.pci or "") for h in [best, *same])
@@ -246,26 +258,42 @@ def decide(
         culprit.evidence.append(f"{weak}: not enough to exclude the node")
         return Verdict(
             verdict=f"{weak}; not enough to exclude the node. Action: restart.",
-            category=taxonomy.UNKNOWN, action=taxonomy.action_for(taxonomy.UNKNOWN),
-            culprits=[culprit], confidence=min(conf, 0.3),
+            category=taxonomy.UNKNOWN,
+            action=taxonomy.action_for(taxonomy.UNKNOWN),
+            culprits=[culprit],
+            confidence=min(conf, 0.3),
             evidence=[f"{h.file}:{h.line}: [{h.signature}] {h.text}" for h in hits[:MAX_EVIDENCE]],
-            details={"evidence_lines": [h.to_dict() for h in hits[:MAX_EVIDENCE]],
-                     "weak_category": best.category},
-        )  # fmt: skip
+            details={
+                "evidence_lines": [h.to_dict() for h in hits[:MAX_EVIDENCE]],
+                "weak_category": best.category,
+            },
+        )
     where = ", ".join(
-        f"{k} {v}" for k, v in (("host", culprit.host), ("rank", culprit.rank),
-                                ("GPU", culprit.gpu)) if v is not None
-    )  # fmt: skip
+        f"{k} {v}"
+        for k, v in (("host", culprit.host), ("rank", culprit.rank), ("GPU", culprit.gpu))
+        if v is not None
+    )
     others = sorted({h.signature for h in hits if h.category != best.category})
-    text = (f"{cat.name}: {best.meaning}" + (f" ({where})" if where else "")
-            + f". Action: {cat.action}." + (f" Also seen, read as symptoms or lesser causes: "
-                                            f"{', '.join(others[:6])}." if others else ""))  # fmt: skip
+    text = (
+        f"{cat.name}: {best.meaning}"
+        + (f" ({where})" if where else "")
+        + f". Action: {cat.action}."
+        + (
+            f" Also seen, read as symptoms or lesser causes: {', '.join(others[:6])}."
+            if others
+            else ""
+        )
+    )
     ordered = sorted(hits, key=lambda h: (h is not best, -h.specificity, h.file, h.line))
     return Verdict(
-        verdict=text, category=best.category, action=cat.action, culprits=[culprit],
+        verdict=text,
+        category=best.category,
+        action=cat.action,
+        culprits=[culprit],
         evidence=[f"{h.file}:{h.line}: [{h.signature}] {h.text}" for h in ordered[:MAX_EVIDENCE]],
-        confidence=conf, details={"evidence_lines": [h.to_dict() for h in ordered[:MAX_EVIDENCE]]},
-    )  # fmt: skip
+        confidence=conf,
+        details={"evidence_lines": [h.to_dict() for h in ordered[:MAX_EVIDENCE]]},
+    )
 
 
 def triage_file(
@@ -308,11 +336,16 @@ def file_json(v: Verdict) -> dict[str, Any]:
     """The per-input JSON of `nonstop triage --json`."""
     c = v.culprits[0] if v.culprits else Culprit()
     return {
-        "file": v.details.get("file"), "verdict": v.verdict, "category": v.category,
-        "action": v.action, "culprit": {"host": c.host, "rank": c.rank, "gpu": c.gpu},
-        "evidence": v.details.get("evidence_lines", []), "confidence": round(v.confidence, 3),
-        "lines": v.details.get("lines"), "bytes": v.details.get("bytes"),
-    }  # fmt: skip
+        "file": v.details.get("file"),
+        "verdict": v.verdict,
+        "category": v.category,
+        "action": v.action,
+        "culprit": {"host": c.host, "rank": c.rank, "gpu": c.gpu},
+        "evidence": v.details.get("evidence_lines", []),
+        "confidence": round(v.confidence, 3),
+        "lines": v.details.get("lines"),
+        "bytes": v.details.get("bytes"),
+    }
 
 
 # NVML events the telemetry thread records (nonstop.runtime.telemetry) -> a hit. Single-bit ECC
@@ -345,8 +378,7 @@ def nvml_hits(events: list[Any], file: str) -> list[Hit]:
         else:
             continue  # single-bit ECC (corrected) and other throttle reasons: context only
         text = f"NVML event {kind} on GPU {gpu}: " + ", ".join(f"{k}={v:g}" for k, v in m.items())
-        hits.append(Hit(sid, cat, spec, conf, meaning, file, i, text,
-                        rank=p.get("rank"), gpu=gpu))  # fmt: skip
+        hits.append(Hit(sid, cat, spec, conf, meaning, file, i, text, rank=p.get("rank"), gpu=gpu))
     return hits
 
 
@@ -380,8 +412,7 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str) -> Verdict:
     if events.exists():
         from nonstop.events import iter_events
 
-        nv = [e for e in iter_events(events) if e.kind == "telemetry" and
-              e.payload.get("event")]  # fmt: skip
+        nv = [e for e in iter_events(events) if e.kind == "telemetry" and e.payload.get("event")]
         got = nvml_hits(nv, str(events))
         for h in got:
             h.rank, h.host = rank, host

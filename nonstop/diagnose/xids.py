@@ -200,8 +200,7 @@ _TABLE: Final[tuple[tuple[int, str, str], ...]] = (
     (159, "ROBUST_CHANNEL_CHI_NON_DATA_ERROR", "CHECK_UVM"),
     (160, "CHANNEL_RETIREMENT_EVENT", "RESTART_BM"),
     (161, "CHANNEL_RETIREMENT_FAILURE", "IGNORE"),
-
-)  # fmt: skip
+)
 
 CATALOG: Final[dict[int, XidEntry]] = {c: XidEntry(c, m, b) for c, m, b in _TABLE}
 
@@ -225,8 +224,18 @@ BUCKETS: Final[dict[str, tuple[str, int, float]]] = {
 
 # Codes whose meaning the bucket alone does not carry (the catalog's descriptions).
 OVERRIDES: Final[dict[int, tuple[str, int, float, str]]] = {
-    13: ("software_bug", 45, 0.5, "Graphics Engine Exception: usually an out-of-range access in a kernel"),
-    31: ("software_bug", 45, 0.5, "GPU memory page fault: usually an illegal address in an application kernel"),
+    13: (
+        "software_bug",
+        45,
+        0.5,
+        "Graphics Engine Exception: usually an out-of-range access in a kernel",
+    ),
+    31: (
+        "software_bug",
+        45,
+        0.5,
+        "GPU memory page fault: usually an illegal address in an application kernel",
+    ),
     43: ("software_bug", 40, 0.5, "GPU stopped processing: an application fault reset the channel"),
     52: ("gpu_thermal_interface_sensor", 70, 0.6, "Level transition due to a temperature rise"),
     53: ("gpu_thermal_interface_sensor", 70, 0.6, "Clocks reduced for temperature"),
@@ -238,13 +247,28 @@ OVERRIDES: Final[dict[int, tuple[str, int, float, str]]] = {
     64: ("gpu_hbm3_memory", 90, 0.9, "ECC page retirement or row-remapper recording failure"),
     92: ("gpu_hbm3_memory", 50, 0.4, "High single-bit ECC error rate"),
     94: ("gpu_sram_memory", 90, 0.85, "Contained ECC error: the faulting application was stopped"),
-    95: ("gpu_sram_memory", 93, 0.9, "Uncontained ECC error: every application on the GPU is affected"),
-    119: ("gpu_system_processor", 95, 0.9, "GSP RPC timeout: the GPU System Processor stopped answering"),
+    95: (
+        "gpu_sram_memory",
+        93,
+        0.9,
+        "Uncontained ECC error: every application on the GPU is affected",
+    ),
+    119: (
+        "gpu_system_processor",
+        95,
+        0.9,
+        "GSP RPC timeout: the GPU System Processor stopped answering",
+    ),
     120: ("gpu_system_processor", 95, 0.9, "GSP error: the GPU System Processor reported a fault"),
-    140: ("gpu_hbm3_memory", 92, 0.9, "Unrecovered ECC error: an uncorrectable error the GPU could not contain"),
+    140: (
+        "gpu_hbm3_memory",
+        92,
+        0.9,
+        "Unrecovered ECC error: an uncorrectable error the GPU could not contain",
+    ),
     143: ("faulty_gpu", 90, 0.85, "GPU initialization failure"),
     156: ("gpu_hbm3_memory", 80, 0.7, "Resource retirement event: reset the GPU"),
-}  # fmt: skip
+}
 
 
 def _describe(mnemonic: str) -> str:

@@ -59,8 +59,9 @@ def iter_events(
                 event = from_dict(json.loads(line))
             except (ValueError, SchemaError) as e:  # JSONDecodeError and UnicodeDecodeError too
                 stats.corrupt += 1
-                warnings.warn(f"{path}:{lineno}: skipped a bad event line ({e})", EventWarning,
-                              stacklevel=2)  # fmt: skip
+                warnings.warn(
+                    f"{path}:{lineno}: skipped a bad event line ({e})", EventWarning, stacklevel=2
+                )
                 continue
             if not event.known:
                 n = stats.unknown_kinds.get(event.kind, 0)

@@ -105,9 +105,13 @@ class EventWriter:
         self._thread.join(timeout_s)
         self._report_losses()
         if self.dropped or self.write_errors:
-            _log.warning("rank %s lost %d event record(s) to a full queue and %d to write "
-                         "errors (%s)", self.rank, self.dropped, self.write_errors,
-                         self.path)  # fmt: skip
+            _log.warning(
+                "rank %s lost %d event record(s) to a full queue and %d to write errors (%s)",
+                self.rank,
+                self.dropped,
+                self.write_errors,
+                self.path,
+            )
         with log.swallowed(_log, "unregistering the writer's atexit hook"):
             atexit.unregister(self.close)
 

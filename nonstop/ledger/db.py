@@ -171,9 +171,15 @@ class Ledger:
     # -- what the supervisor writes ----------------------------------------------------------
 
     def attempt_started(
-        self, attempt: int, *, time_s: float, world_size: int | None = None,
-        nodes: list[str] | None = None, restart_path: str | None = None, planned: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        attempt: int,
+        *,
+        time_s: float,
+        world_size: int | None = None,
+        nodes: list[str] | None = None,
+        restart_path: str | None = None,
+        planned: bool = False,
+    ) -> None:
         self.conn.execute(
             "INSERT INTO attempts (attempt, start_time, world_size, nodes, restart_path, planned)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(attempt) DO UPDATE SET"
@@ -186,8 +192,9 @@ class Ledger:
         `mixed` when the nodes of one attempt disagree."""
         self.conn.execute(
             "UPDATE attempts SET restart_path = CASE WHEN restart_path IS NULL OR"
-            " restart_path = ? THEN ? ELSE 'mixed' END WHERE attempt = ?", (path, path, attempt),
-        )  # fmt: skip
+            " restart_path = ? THEN ? ELSE 'mixed' END WHERE attempt = ?",
+            (path, path, attempt),
+        )
 
     def attempt_ended(self, attempt: int, *, time_s: float, outcome: str) -> None:
         """outcome: succeeded, failed, stopped, planned (a drain or preemption)."""
@@ -197,47 +204,95 @@ class Ledger:
         )
 
     def add_failure(
-        self, *, attempt: int, time_s: float, category: str, action: str,
-        rank: int | None = None, host: str | None = None, exit_code: int | None = None,
-        signal: str | None = None, message: str | None = None,
-        evidence: dict[str, Any] | None = None, planned: bool = False, root_cause: bool = True,
-    ) -> int:  # fmt: skip
+        self,
+        *,
+        attempt: int,
+        time_s: float,
+        category: str,
+        action: str,
+        rank: int | None = None,
+        host: str | None = None,
+        exit_code: int | None = None,
+        signal: str | None = None,
+        message: str | None = None,
+        evidence: dict[str, Any] | None = None,
+        planned: bool = False,
+        root_cause: bool = True,
+    ) -> int:
         """One failure. `root_cause=False` marks a rank that only echoed another's failure
         (a peer's connection closed): kept as evidence, not counted as an interruption."""
         cur = self.conn.execute(
             "INSERT INTO failures (attempt, time, rank, host, category, action, exit_code,"
             " signal, message, evidence, planned, root_cause) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (attempt, time_s, rank, host, category, action, exit_code, signal, message,
-             json.dumps(evidence or {}), int(planned), int(root_cause)),
-        )  # fmt: skip
+            (
+                attempt,
+                time_s,
+                rank,
+                host,
+                category,
+                action,
+                exit_code,
+                signal,
+                message,
+                json.dumps(evidence or {}),
+                int(planned),
+                int(root_cause),
+            ),
+        )
         return int(cur.lastrowid or 0)
 
     def add_detection(
-        self, *, attempt: int, kind: str, detection_time_s: float,
-        last_progress_time_s: float | None = None, rank: int | None = None,
-        host: str | None = None, evidence_path: str | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        *,
+        attempt: int,
+        kind: str,
+        detection_time_s: float,
+        last_progress_time_s: float | None = None,
+        rank: int | None = None,
+        host: str | None = None,
+        evidence_path: str | None = None,
+    ) -> None:
         latency = None if last_progress_time_s is None else detection_time_s - last_progress_time_s
         self.conn.execute(
             "INSERT INTO detections (attempt, kind, rank, host, last_progress_time,"
             " detection_time, latency_s, evidence_path) VALUES (?,?,?,?,?,?,?,?)",
-            (attempt, kind, rank, host, last_progress_time_s, detection_time_s, latency,
-             evidence_path),
-        )  # fmt: skip
+            (
+                attempt,
+                kind,
+                rank,
+                host,
+                last_progress_time_s,
+                detection_time_s,
+                latency,
+                evidence_path,
+            ),
+        )
 
     def add_action(
-        self, *, attempt: int, time_s: float, action: str, host: str | None = None,
+        self,
+        *,
+        attempt: int,
+        time_s: float,
+        action: str,
+        host: str | None = None,
         reason: str | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.conn.execute(
             "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
             (attempt, time_s, action, host, reason),
         )
 
     def add_health_check(
-        self, *, attempt: int, time_s: float, name: str, status: str,
-        host: str | None = None, detail: str | None = None, duration_s: float | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        *,
+        attempt: int,
+        time_s: float,
+        name: str,
+        status: str,
+        host: str | None = None,
+        detail: str | None = None,
+        duration_s: float | None = None,
+    ) -> None:
         self.conn.execute(
             "INSERT INTO health_checks (attempt, time, host, name, status, detail, duration_s)"
             " VALUES (?,?,?,?,?,?,?)",
@@ -257,11 +312,20 @@ class Ledger:
             seen = self.last_progress_time(attempt)
             t = seen if seen is not None else now_s
             self.attempt_ended(attempt, time_s=t, outcome="failed")
-            self.add_detection(attempt=attempt, kind="supervisor_restart", detection_time_s=now_s,
-                               last_progress_time_s=t)  # fmt: skip
-            self.add_failure(attempt=attempt, time_s=t, category="unknown", action="restart",
-                             message="the supervisor stopped during this attempt (killed?); "
-                                     "a new `nonstop run` resumed the run")  # fmt: skip
+            self.add_detection(
+                attempt=attempt,
+                kind="supervisor_restart",
+                detection_time_s=now_s,
+                last_progress_time_s=t,
+            )
+            self.add_failure(
+                attempt=attempt,
+                time_s=t,
+                category="unknown",
+                action="restart",
+                message="the supervisor stopped during this attempt (killed?); "
+                "a new `nonstop run` resumed the run",
+            )
 
     # -- what the supervisor reads -----------------------------------------------------------
 
@@ -274,8 +338,12 @@ class Ledger:
 
     def open_attempts(self, *, before: int) -> list[int]:
         """Attempts below `before` that have no end time."""
-        return [int(r[0]) for r in self.conn.execute(
-            "SELECT attempt FROM attempts WHERE end_time IS NULL AND attempt < ?", (before,))]  # fmt: skip
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT attempt FROM attempts WHERE end_time IS NULL AND attempt < ?", (before,)
+            )
+        ]
 
     def attempt_is_open(self, attempt: int) -> bool:
         """Whether the attempt was recorded as started and has no end time yet."""
@@ -288,8 +356,9 @@ class Ledger:
         """The attempt's last step end or lifecycle event, whichever is later."""
         (t,) = self.conn.execute(
             "SELECT MAX(t) FROM (SELECT MAX(end) AS t FROM steps WHERE attempt = ?"
-            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)", (attempt, attempt),
-        ).fetchone()  # fmt: skip
+            " UNION ALL SELECT MAX(time) FROM lifecycle WHERE attempt = ?)",
+            (attempt, attempt),
+        ).fetchone()
         return None if t is None else float(t)
 
     def lifecycle_seen(self, attempt: int, phase: str) -> bool:
@@ -318,8 +387,9 @@ class Ledger:
         killed between a failure and its action)."""
         (n,) = self.conn.execute(
             "SELECT COUNT(*) FROM failures f WHERE f.attempt = ? AND f.root_cause = 1"
-            " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.attempt = f.attempt)", (attempt,),
-        ).fetchone()  # fmt: skip
+            " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.attempt = f.attempt)",
+            (attempt,),
+        ).fetchone()
         return int(n)
 
     def observed_mtbi_s(self) -> float | None:
@@ -336,15 +406,23 @@ class Ledger:
     def actions_for_request(self, request_id: str) -> list[tuple[str, str]]:
         """(action, reason) of the actions that name a planned-stop request ("[id]" in the
         reason), oldest first."""
-        return [(str(a), str(r)) for a, r in self.conn.execute(
-            "SELECT action, reason FROM actions WHERE reason LIKE ? ORDER BY time",
-            (f"%[{request_id}]%",))]  # fmt: skip
+        return [
+            (str(a), str(r))
+            for a, r in self.conn.execute(
+                "SELECT action, reason FROM actions WHERE reason LIKE ? ORDER BY time",
+                (f"%[{request_id}]%",),
+            )
+        ]
 
     def hosts_of_last_attempt(self) -> list[str]:
         """The hosts whose ranks reported lifecycle events in the newest such attempt."""
-        return sorted(str(r[0]) for r in self.conn.execute(
-            "SELECT DISTINCT host FROM lifecycle WHERE host IS NOT NULL AND attempt ="
-            " (SELECT MAX(attempt) FROM lifecycle)"))  # fmt: skip
+        return sorted(
+            str(r[0])
+            for r in self.conn.execute(
+                "SELECT DISTINCT host FROM lifecycle WHERE host IS NOT NULL AND attempt ="
+                " (SELECT MAX(attempt) FROM lifecycle)"
+            )
+        )
 
     # -- reading -----------------------------------------------------------------------------
 

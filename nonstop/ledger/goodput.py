@@ -27,11 +27,27 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-BADPUT = ("startup", "checkpoint", "lost_progress", "detection", "recovery", "planned",
-          "straggler", "idle")  # fmt: skip
+BADPUT = (
+    "startup",
+    "checkpoint",
+    "lost_progress",
+    "detection",
+    "recovery",
+    "planned",
+    "straggler",
+    "idle",
+)
 # Highest priority first: a checkpoint save inside a step's span is checkpoint, not productive.
-PRIORITY = ("checkpoint", "detection", "recovery", "lost_progress", "straggler", "productive",
-            "planned", "startup")  # fmt: skip
+PRIORITY = (
+    "checkpoint",
+    "detection",
+    "recovery",
+    "lost_progress",
+    "straggler",
+    "productive",
+    "planned",
+    "startup",
+)
 MAD_K = 3.0  # steps slower than median + 3 MAD are stragglers (Google ml-goodput-measurement)
 MAD_SCALE = 1.4826  # MAD of a normal distribution's sigma
 

@@ -35,25 +35,50 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
     if event.kind == "step":
         return (
             "INSERT OR IGNORE INTO steps VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (a, r, int(p["step"]), float(p["start"]), float(p["end"]), h, p.get("data_s"),
-             p.get("compute_s"), p.get("optimizer_s"), p.get("tokens"), p.get("loss")),
-        )  # fmt: skip
+            (
+                a,
+                r,
+                int(p["step"]),
+                float(p["start"]),
+                float(p["end"]),
+                h,
+                p.get("data_s"),
+                p.get("compute_s"),
+                p.get("optimizer_s"),
+                p.get("tokens"),
+                p.get("loss"),
+            ),
+        )
     if event.kind == "checkpoint":
         path = p.get("path")
         if p.get("source"):  # a load: memory:<node that held the replica>, or storage:<path>
             path = f"{p['source']}:{p.get('replica_from') or path or ''}"
         return (
             "INSERT OR IGNORE INTO checkpoints VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (a, r, int(p["step"]), str(p["phase"]), event.time, p.get("bytes"),
-             p.get("blocking_s"), p.get("total_s", p.get("load_s")), path, p.get("error")),
-        )  # fmt: skip
+            (
+                a,
+                r,
+                int(p["step"]),
+                str(p["phase"]),
+                event.time,
+                p.get("bytes"),
+                p.get("blocking_s"),
+                p.get("total_s", p.get("load_s")),
+                path,
+                p.get("error"),
+            ),
+        )
     if event.kind == "lifecycle" and p.get("phase") == "skipped_batches" and r == 0:
         # the workers' own decision after a loss spike's rollback (nonstop.runtime.guards);
         # every rank skips the same batches: rank 0's event is the ledger's one row
-        why = (f"step {p.get('step')}: skipped {p.get('batches')} batch(es), data positions "
-               f"{p.get('from_position')}..{p.get('to_position')} (after a loss spike)")  # fmt: skip
-        return ("INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
-                (a, event.time, "skip_batches", h, why))  # fmt: skip
+        why = (
+            f"step {p.get('step')}: skipped {p.get('batches')} batch(es), data positions "
+            f"{p.get('from_position')}..{p.get('to_position')} (after a loss spike)"
+        )
+        return (
+            "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
+            (a, event.time, "skip_batches", h, why),
+        )
     if event.kind == "lifecycle":
         return (
             "INSERT OR IGNORE INTO lifecycle VALUES (?,?,?,?,?,?)",
@@ -62,9 +87,17 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
     if event.kind == "failure":
         return (
             "INSERT OR IGNORE INTO errors VALUES (?,?,?,?,?,?,?,?)",
-            (a, r, event.time, h, p.get("type"), str(p["message"]), p.get("step"),
-             p.get("category")),
-        )  # fmt: skip
+            (
+                a,
+                r,
+                event.time,
+                h,
+                p.get("type"),
+                str(p["message"]),
+                p.get("step"),
+                p.get("category"),
+            ),
+        )
     if event.kind == "telemetry":
         return (
             "INSERT OR IGNORE INTO telemetry VALUES (?,?,?,?,?,?)",
@@ -95,10 +128,13 @@ def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
                     OverflowError,
                     sqlite3.ProgrammingError,
                     sqlite3.InterfaceError,
-                ) as e:  # fmt: skip  (a payload of wrong types)
+                ) as e:  # a payload of wrong types
                     read.corrupt += 1
-                    warnings.warn(f"{path}: skipped a malformed {event.kind} event: {e}",
-                                      EventWarning, stacklevel=2)  # fmt: skip
+                    warnings.warn(
+                        f"{path}: skipped a malformed {event.kind} event: {e}",
+                        EventWarning,
+                        stacklevel=2,
+                    )
             conn.execute(
                 "INSERT INTO ingested VALUES (?,?,?,?,?) ON CONFLICT(path) DO UPDATE SET"
                 " offset = excluded.offset, torn = excluded.torn,"
@@ -158,5 +194,7 @@ def derive_start_phases(ledger: Ledger) -> None:
                 m["resumed"] = m["pg_ready"]  # a fresh start: nothing to load
             for phase, a, b in START_PHASES:
                 if a in m and b in m and m[b] >= m[a]:
-                    conn.execute("INSERT OR REPLACE INTO restart_phases VALUES (?,?,?,?)",
-                                 (attempt, phase, m[a], m[b]))  # fmt: skip
+                    conn.execute(
+                        "INSERT OR REPLACE INTO restart_phases VALUES (?,?,?,?)",
+                        (attempt, phase, m[a], m[b]),
+                    )

@@ -14,8 +14,15 @@ from typing import Any
 from nonstop.ledger.db import Ledger
 
 BEFORE = ("evidence", "health_checks", "teardown")
-AFTER = ("rendezvous", "spawn", "handover", "interpreter", "imports_and_pg", "state_load",
-         "first_step")  # fmt: skip
+AFTER = (
+    "rendezvous",
+    "spawn",
+    "handover",
+    "interpreter",
+    "imports_and_pg",
+    "state_load",
+    "first_step",
+)
 COLUMNS = ("detection", *BEFORE, *AFTER)
 
 
@@ -23,18 +30,24 @@ def restarts(ledger: Ledger) -> list[dict[str, Any]]:
     attempts = ledger.rows("SELECT attempt, restart_path FROM attempts ORDER BY attempt")
     out = []
     for (prev, _), (attempt, path) in itertools.pairwise(attempts):
-        row: dict[str, Any] = {"attempt": attempt, "path": path or "", "source": "",
-                               "phases": {}, "total_s": None}  # fmt: skip
+        row: dict[str, Any] = {
+            "attempt": attempt,
+            "path": path or "",
+            "source": "",
+            "phases": {},
+            "total_s": None,
+        }
         for phase, start, end in ledger.rows(
             "SELECT phase, start, end FROM restart_phases WHERE (attempt = ? AND phase IN"
             f" ({_marks(BEFORE)})) OR (attempt = ? AND phase IN ({_marks(AFTER)}))",
             (prev, *BEFORE, attempt, *AFTER),
-        ):  # fmt: skip
+        ):
             row["phases"][phase] = float(end) - float(start)
         det = ledger.rows(
             "SELECT MIN(detection_time), MIN(latency_s) FROM detections WHERE attempt = ?"
-            " AND kind != 'straggler'", (prev,),
-        )[0]  # fmt: skip
+            " AND kind != 'straggler'",
+            (prev,),
+        )[0]
         if det[1] is not None:
             row["phases"]["detection"] = float(det[1])
         first = ledger.rows("SELECT MIN(end) FROM steps WHERE attempt = ?", (attempt,))[0][0]
@@ -43,7 +56,7 @@ def restarts(ledger: Ledger) -> list[dict[str, Any]]:
         loaded = ledger.rows(
             "SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded' LIMIT 1",
             (attempt,),
-        )  # fmt: skip
+        )
         if loaded and loaded[0][0]:
             row["source"] = "memory" if str(loaded[0][0]).startswith("memory") else "storage"
         out.append(row)

@@ -82,8 +82,11 @@ def load_timeline(ledger: Ledger) -> Timeline:
             end = r[2] if r[2] is not None else seen.get(n, (r[1], r[1]))[1]
             failed = r[3] == "failed" or (r[3] not in ORDERLY and n != last)
             if r[3] == "planned":
-                attempts.append(AttemptSpan(n, float(r[1]), float(end), False,
-                                            planned_at.get(n), None, planned=True))  # fmt: skip
+                attempts.append(
+                    AttemptSpan(
+                        n, float(r[1]), float(end), False, planned_at.get(n), None, planned=True
+                    )
+                )
                 continue
             fault, detect = detections.get(n, (None, None))
             attempts.append(AttemptSpan(n, float(r[1]), float(end), failed, fault, detect))
@@ -123,12 +126,21 @@ class RunSummary:
 def summarize(ledger: Ledger) -> RunSummary:
     tl = load_timeline(ledger)
     failures = [
-        {"attempt": r[0], "time": r[1], "rank": r[2], "host": r[3], "category": r[4],
-         "action": r[5], "exit_code": r[6], "signal": r[7], "message": r[8],
-         "planned": bool(r[9])}
+        {
+            "attempt": r[0],
+            "time": r[1],
+            "rank": r[2],
+            "host": r[3],
+            "category": r[4],
+            "action": r[5],
+            "exit_code": r[6],
+            "signal": r[7],
+            "message": r[8],
+            "planned": bool(r[9]),
+        }
         for r in ledger.rows(
             "SELECT attempt, time, rank, host, category, action, exit_code, signal, message,"
             " planned FROM failures WHERE root_cause = 1 ORDER BY time"
         )
-    ]  # fmt: skip
+    ]
     return RunSummary(account(tl), len(tl.attempts), failures, restarts(ledger))

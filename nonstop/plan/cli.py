@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(budget defaults to Llama 3 405B's 3.8e25 FLOPs)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    return p  # fmt: skip
+    return p
 
 
 def request_from_args(a: argparse.Namespace) -> PlanRequest:

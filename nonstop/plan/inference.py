@@ -37,8 +37,11 @@ SWEEP_RATIOS: Final = (0.0, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 """Default inference demands of the sweep, as multiples of the compute-optimal training tokens."""
 
 # Llama 3 models as trained (arXiv:2407.21783: 405B on 15.6T tokens; 8B and 70B on about 15T).
-LLAMA3_MODELS: Final = (("Llama 3 405B", 405e9, 15.6e12), ("Llama 3 70B", 70e9, 15e12),
-                        ("Llama 3 8B", 8e9, 15e12))  # fmt: skip
+LLAMA3_MODELS: Final = (
+    ("Llama 3 405B", 405e9, 15.6e12),
+    ("Llama 3 70B", 70e9, 15e12),
+    ("Llama 3 8B", 8e9, 15e12),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,8 +144,9 @@ def optimize_for_loss(fit: LossFit, target_loss: float, inference_tokens: float)
     costs = [log_cost(x) for x in grid]
     i = int(np.argmin(costs))
     bracket = (grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)])
-    res = optimize.minimize_scalar(log_cost, bounds=bracket, method="bounded",
-                                   options={"xatol": 1e-10})  # fmt: skip
+    res = optimize.minimize_scalar(
+        log_cost, bounds=bracket, method="bounded", options={"xatol": 1e-10}
+    )
     log_n = float(res.x) if res.fun <= costs[i] else float(grid[i])
     n = math.exp(log_n)
     best = point(fit, n, fit.tokens_for_loss(n, target_loss), inference_tokens)

@@ -38,20 +38,35 @@ from nonstop.report.svg import (
     tip,
     x_axis,
     y_axis,
-)  # fmt: skip
+)
 
 COLORS = {
-    "productive": "#2f9e44", "startup": "#868e96", "checkpoint": "#1c7ed6",
-    "lost_progress": "#e8590c", "detection": "#f59f00", "recovery": "#c2255c",
-    "planned": "#0ca678", "straggler": "#7048e8", "idle": "#adb5bd",
-}  # fmt: skip
+    "productive": "#2f9e44",
+    "startup": "#868e96",
+    "checkpoint": "#1c7ed6",
+    "lost_progress": "#e8590c",
+    "detection": "#f59f00",
+    "recovery": "#c2255c",
+    "planned": "#0ca678",
+    "straggler": "#7048e8",
+    "idle": "#adb5bd",
+}
 GROUP_COLORS = {
-    taxonomy.GPU: "#c92a2a", taxonomy.HOST: "#e8590c", taxonomy.NETWORK: "#1c7ed6",
-    taxonomy.DEPENDENCY: "#7048e8", taxonomy.UNPLANNED_MAINTENANCE: "#f59f00",
-    taxonomy.UNKNOWN_GROUP: "#868e96", taxonomy.JOB: "#495057",
-}  # fmt: skip
-PHASE_COLORS = {"rendezvous": "#74c0fc", "spawn": "#4dabf7", "teardown": "#ced4da",
-                "health_checks": "#ffa94d", "evidence": "#ffd43b"}  # fmt: skip
+    taxonomy.GPU: "#c92a2a",
+    taxonomy.HOST: "#e8590c",
+    taxonomy.NETWORK: "#1c7ed6",
+    taxonomy.DEPENDENCY: "#7048e8",
+    taxonomy.UNPLANNED_MAINTENANCE: "#f59f00",
+    taxonomy.UNKNOWN_GROUP: "#868e96",
+    taxonomy.JOB: "#495057",
+}
+PHASE_COLORS = {
+    "rendezvous": "#74c0fc",
+    "spawn": "#4dabf7",
+    "teardown": "#ced4da",
+    "health_checks": "#ffa94d",
+    "evidence": "#ffd43b",
+}
 LINE = ["#1c7ed6", "#2f9e44", "#e8590c", "#7048e8", "#c2255c", "#0c8599", "#f59f00", "#495057"]
 FULL, HALF = 1240, 620
 MAX_SERIES = 8
@@ -60,8 +75,11 @@ MAX_SERIES = 8
 def clock(data: rd.ReportData) -> tuple[str, Callable[[float], str], Callable[[float], float]]:
     """(axis label, tick formatter for wall times, wall time -> seconds since start)."""
     unit, per = time_unit(data.end - data.start)
-    return (f"time since start ({unit})", lambda t: num((t - data.start) / per),
-            lambda t: t - data.start)  # fmt: skip
+    return (
+        f"time since start ({unit})",
+        lambda t: num((t - data.start) / per),
+        lambda t: t - data.start,
+    )
 
 
 def time_ticks(data: rd.ReportData, n: int) -> list[float]:
@@ -85,8 +103,14 @@ def waterfall(data: rd.ReportData) -> str:
     unit, per = time_unit(wall)
     fr = Frame(HALF, 270, 0, len(cols), 0, wall * 1.08, left=52, right=34, bottom=56, top=10)
     slot = fr.plot_w / len(cols)
-    body = [y_axis(fr, nice_ticks(0, wall * 1.08), f"seconds ({unit})" if unit != "s"
-                   else "seconds", fmt=lambda v: num(v / per))]  # fmt: skip
+    body = [
+        y_axis(
+            fr,
+            nice_ticks(0, wall * 1.08),
+            f"seconds ({unit})" if unit != "s" else "seconds",
+            fmt=lambda v: num(v / per),
+        )
+    ]
     for i, (name, lo, hi, color) in enumerate(cols):
         x = fr.left + i * slot + slot * 0.15
         h = max(fr.y(lo) - fr.y(hi), 0.8 if hi > lo else 0)
@@ -100,8 +124,10 @@ def waterfall(data: rd.ReportData) -> str:
             f'rotate(35)" font-size="11">{esc(name.replace("_", " "))}</text>'
         )
         if 0 < i < len(cols) - 1:  # connectors: each step starts where the previous ended
-            body.append(f'<line x1="{f(x - slot * 0.3)}" x2="{f(x)}" y1="{f(fr.y(hi))}" '
-                        f'y2="{f(fr.y(hi))}" stroke="{MUTED}" stroke-dasharray="2 2"/>')  # fmt: skip
+            body.append(
+                f'<line x1="{f(x - slot * 0.3)}" x2="{f(x)}" y1="{f(fr.y(hi))}" '
+                f'y2="{f(fr.y(hi))}" stroke="{MUTED}" stroke-dasharray="2 2"/>'
+            )
     return svg(HALF, 270, "".join(body), "badput waterfall")
 
 
@@ -111,8 +137,17 @@ def timeline(data: rd.ReportData) -> str:
     lanes = ["attempts", "training", "restart", "checkpoints", "failures"]
     label, fmt, _ = clock(data)
     lane_h = 30
-    fr = Frame(FULL, 40 + lane_h * len(lanes), data.start, data.end, 0, len(lanes),
-               left=96, top=6, bottom=34)  # fmt: skip
+    fr = Frame(
+        FULL,
+        40 + lane_h * len(lanes),
+        data.start,
+        data.end,
+        0,
+        len(lanes),
+        left=96,
+        top=6,
+        bottom=34,
+    )
     body = [x_axis(fr, time_ticks(data, 12), fmt, label)]
 
     def y(lane: str) -> float:
@@ -120,18 +155,29 @@ def timeline(data: rd.ReportData) -> str:
 
     def bar(lane: str, t0: float, t1: float, color: str, text: str, h: float = 20) -> str:
         w = max(fr.x(t1) - fr.x(t0), 1.5)
-        return (f'<rect x="{f(fr.x(t0))}" y="{f(y(lane) + (20 - h) / 2)}" width="{f(w)}" '
-                f'height="{f(h)}" fill="{color}"{tip(text)}/>')  # fmt: skip
+        return (
+            f'<rect x="{f(fr.x(t0))}" y="{f(y(lane) + (20 - h) / 2)}" width="{f(w)}" '
+            f'height="{f(h)}" fill="{color}"{tip(text)}/>'
+        )
 
     for lane in lanes:
-        body.append(f'<text x="{f(fr.left - 8)}" y="{f(y(lane) + 14)}" text-anchor="end" '
-                    f'fill="{MUTED}">{lane}</text>')  # fmt: skip
+        body.append(
+            f'<text x="{f(fr.left - 8)}" y="{f(y(lane) + 14)}" text-anchor="end" '
+            f'fill="{MUTED}">{lane}</text>'
+        )
     rel = clock(data)[2]
     for a in data.attempts:
         color = {"succeeded": "#69db7c", "failed": "#ff8787"}.get(a["outcome"], "#ced4da")
-        body.append(bar("attempts", a["start"], a["end"], color,
-                        f"attempt {a['attempt']} ({a['outcome']}): t+{rel(a['start']):.1f} s "
-                        f"to t+{rel(a['end']):.1f} s"))  # fmt: skip
+        body.append(
+            bar(
+                "attempts",
+                a["start"],
+                a["end"],
+                color,
+                f"attempt {a['attempt']} ({a['outcome']}): t+{rel(a['start']):.1f} s "
+                f"to t+{rel(a['end']):.1f} s",
+            )
+        )
         if fr.x(a["end"]) - fr.x(a["start"]) > 70:
             x0, y0 = fr.x(a["start"]) + 4, y("attempts") + 14
             body.append(
@@ -139,19 +185,42 @@ def timeline(data: rd.ReportData) -> str:
             )
     for t0, t1, survived, n in _trained_spans(data):
         what = "progress kept" if survived else "progress lost (redone)"
-        body.append(bar("training", t0, t1, COLORS["productive" if survived else "lost_progress"],
-                        f"{n} steps, {what}: t+{rel(t0):.1f} to t+{rel(t1):.1f} s"))  # fmt: skip
+        body.append(
+            bar(
+                "training",
+                t0,
+                t1,
+                COLORS["productive" if survived else "lost_progress"],
+                f"{n} steps, {what}: t+{rel(t0):.1f} to t+{rel(t1):.1f} s",
+            )
+        )
     for p in data.phases:
-        body.append(bar("restart", p["start"], p["end"], PHASE_COLORS.get(p["phase"], "#ced4da"),
-                        f"attempt {p['attempt']} {p['phase']}: {p['end'] - p['start']:.2f} s"))  # fmt: skip
+        body.append(
+            bar(
+                "restart",
+                p["start"],
+                p["end"],
+                PHASE_COLORS.get(p["phase"], "#ced4da"),
+                f"attempt {p['attempt']} {p['phase']}: {p['end'] - p['start']:.2f} s",
+            )
+        )
     for t0, t1 in data.blocks:
-        body.append(bar("checkpoints", t0, t1, COLORS["checkpoint"],
-                        f"checkpoint save blocked training {t1 - t0:.2f} s at t+{rel(t0):.1f} s",
-                        h=14))  # fmt: skip
+        body.append(
+            bar(
+                "checkpoints",
+                t0,
+                t1,
+                COLORS["checkpoint"],
+                f"checkpoint save blocked training {t1 - t0:.2f} s at t+{rel(t0):.1f} s",
+                h=14,
+            )
+        )
     for fl in data.summary["failures"]:
         x, yy = fr.x(fl["time"]), y("failures")
-        body.append(f'<path d="M{f(x - 6)},{f(yy + 2)}h12l-6,12z" fill="#c92a2a"'
-                    f'{tip(_failure_text(fl, rel))}/>')  # fmt: skip
+        body.append(
+            f'<path d="M{f(x - 6)},{f(yy + 2)}h12l-6,12z" fill="#c92a2a"'
+            f"{tip(_failure_text(fl, rel))}/>"
+        )
     for d in data.detections:
         x, yy = fr.x(d["time"]), y("failures") + 10
         lat = "" if d["latency_s"] is None else f" {d['latency_s']:.2f} s after last progress"
@@ -163,8 +232,10 @@ def timeline(data: rd.ReportData) -> str:
 def _failure_text(fl: dict, rel: Callable[[float], float]) -> str:
     cat = fl.get("category") or "unknown"
     name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
-    return (f"failure at t+{rel(fl['time']):.1f} s, rank {fl['rank']} on {fl['host']}: {name} "
-            f"-> {fl['action']}. {str(fl.get('message') or '')[:160]}")  # fmt: skip
+    return (
+        f"failure at t+{rel(fl['time']):.1f} s, rank {fl['rank']} on {fl['host']}: {name} "
+        f"-> {fl['action']}. {str(fl.get('message') or '')[:160]}"
+    )
 
 
 def _trained_spans(data: rd.ReportData) -> list[tuple[float, float, bool, int]]:
@@ -185,8 +256,14 @@ def failure_bars(data: rd.ReportData) -> str:
     rows = []
     for c in rd.failures_by_category(data):
         ref = f"; {c['llama3_share']:.1%} of Llama 3's 419" if c["llama3_share"] else ""
-        rows.append((c["name"], float(c["count"]), GROUP_COLORS.get(c["group"], "#868e96"),
-                     f"{c['name']} ({c['group']}): {c['count']}, default action {c['action']}{ref}"))  # fmt: skip
+        rows.append(
+            (
+                c["name"],
+                float(c["count"]),
+                GROUP_COLORS.get(c["group"], "#868e96"),
+                f"{c['name']} ({c['group']}): {c['count']}, default action {c['action']}{ref}",
+            )
+        )
     return hbars(rows, width=HALF, label="failures by category")
 
 
@@ -207,13 +284,24 @@ def step_heatmap(data: rd.ReportData, max_rows: int = 48) -> tuple[str, str]:
         note = f"showing the {max_rows} slowest of {len(hm.ranks)} ranks"
     row_h = 18 if len(rows) <= 16 else 10
     label, fmt, rel = clock(data)
-    fr = Frame(FULL, 66 + row_h * len(rows), hm.edges[0], hm.edges[-1], 0, len(rows),
-               left=70, top=8, bottom=58)  # fmt: skip
+    fr = Frame(
+        FULL,
+        66 + row_h * len(rows),
+        hm.edges[0],
+        hm.edges[-1],
+        0,
+        len(rows),
+        left=70,
+        top=8,
+        bottom=58,
+    )
     body = [x_axis(fr, time_ticks(data, 12), fmt, label)]
     for i, (rank, cells) in enumerate(rows):
         yy = fr.top + i * row_h
-        body.append(f'<text x="{f(fr.left - 6)}" y="{f(yy + row_h - 4)}" text-anchor="end" '
-                    f'font-size="{11 if row_h > 12 else 8}">rank {rank}</text>')  # fmt: skip
+        body.append(
+            f'<text x="{f(fr.left - 6)}" y="{f(yy + row_h - 4)}" text-anchor="end" '
+            f'font-size="{11 if row_h > 12 else 8}">rank {rank}</text>'
+        )
         for c, v in enumerate(cells):
             if v is None:
                 continue
@@ -230,11 +318,15 @@ def step_heatmap(data: rd.ReportData, max_rows: int = 48) -> tuple[str, str]:
     ly = fr.height - 16
     for j, r in enumerate((0.5, 0.75, 1.0, 1.25, 1.5, 2.0)):
         x = FULL - 330 + j * 52
-        body.append(f'<rect x="{f(x)}" y="{f(ly - 9)}" width="16" height="10" '
-                    f'fill="{color_scale(r)}" stroke="{GRID}"/><text x="{f(x + 19)}" '
-                    f'y="{f(ly)}" font-size="10">{r:g}x</text>')  # fmt: skip
-    body.append(f'<text x="{f(FULL - 336)}" y="{f(ly)}" text-anchor="end" font-size="10" '
-                f'fill="{MUTED}">busy time / run median {hm.reference_s * 1000:.0f} ms</text>')  # fmt: skip
+        body.append(
+            f'<rect x="{f(x)}" y="{f(ly - 9)}" width="16" height="10" '
+            f'fill="{color_scale(r)}" stroke="{GRID}"/><text x="{f(x + 19)}" '
+            f'y="{f(ly)}" font-size="10">{r:g}x</text>'
+        )
+    body.append(
+        f'<text x="{f(FULL - 336)}" y="{f(ly)}" text-anchor="end" font-size="10" '
+        f'fill="{MUTED}">busy time / run median {hm.reference_s * 1000:.0f} ms</text>'
+    )
     return svg(FULL, fr.height, "".join(body), "step-time heatmap per rank"), note
 
 
@@ -260,9 +352,17 @@ def telemetry_chart(data: rd.ReportData, metric: str, y_label: str) -> str:
     if tput:
         series.append(Series("tokens/s", "#495057", tput, dash=True, width=1.2, right=True))
     bands = [Band(t0, t1, "#c92a2a", text) for t0, t1, text in outages(data)]
-    ch = LineChart(series, label, y_label, "tokens / s", x_range=(data.start, data.end),
-                   x_fmt=fmt, x_ticks=lambda lo, hi: time_ticks(data, 8), bands=bands,
-                   y_zero=False)  # fmt: skip
+    ch = LineChart(
+        series,
+        label,
+        y_label,
+        "tokens / s",
+        x_range=(data.start, data.end),
+        x_fmt=fmt,
+        x_ticks=lambda lo, hi: time_ticks(data, 8),
+        bands=bands,
+        y_zero=False,
+    )
     return ch.render(f"{y_label} over time")
 
 
@@ -309,23 +409,37 @@ def checkpoint_chart(data: rd.ReportData) -> str:
     label, fmt, rel = clock(data)
     top = max(max(float(c["total_s"] or 0), float(c["blocking_s"] or 0)) for c in cks) or 1.0
     fr = Frame(HALF, 250, data.start, data.end, 0, top * 1.1, top=26)
-    body = [x_axis(fr, time_ticks(data, 8), fmt, label),
-            y_axis(fr, nice_ticks(0, top * 1.1), "seconds")]  # fmt: skip
+    body = [
+        x_axis(fr, time_ticks(data, 8), fmt, label),
+        y_axis(fr, nice_ticks(0, top * 1.1), "seconds"),
+    ]
     w = max(3.0, min(14.0, fr.plot_w / (len(cks) * 2)))
     for c in cks:
         x = fr.x(c["time"]) - w / 2
         total, blocking = float(c["total_s"] or 0), float(c["blocking_s"] or 0)
         size = f", {c['bytes'] / 1e6:.1f} MB" if c["bytes"] else ""
-        text = (f"step {c['step']} at t+{rel(c['time']):.1f} s: blocked training {blocking:.3f} s"
-                f" of a {total:.3f} s save{size}" + (" (failed)" if c["failed"] else ""))  # fmt: skip
+        text = (
+            f"step {c['step']} at t+{rel(c['time']):.1f} s: blocked training {blocking:.3f} s"
+            f" of a {total:.3f} s save{size}" + (" (failed)" if c["failed"] else "")
+        )
         if total > 0:
-            body.append(f'<rect x="{f(x)}" y="{f(fr.y(total))}" width="{f(w)}" '
-                        f'height="{f(fr.y(0) - fr.y(total))}" fill="#a5d8ff"{tip(text)}/>')  # fmt: skip
+            body.append(
+                f'<rect x="{f(x)}" y="{f(fr.y(total))}" width="{f(w)}" '
+                f'height="{f(fr.y(0) - fr.y(total))}" fill="#a5d8ff"{tip(text)}/>'
+            )
         body.append(
             f'<rect x="{f(x)}" y="{f(fr.y(blocking))}" width="{f(w)}" '
             f'height="{f(max(fr.y(0) - fr.y(blocking), 1))}" '
             f'fill="{"#c92a2a" if c["failed"] else COLORS["checkpoint"]}"{tip(text)}/>'
         )
-    body.append(legend([Series("blocking", COLORS["checkpoint"], [(0, 0)]),
-                        Series("whole save (async)", "#a5d8ff", [(0, 0)])], fr.left + 4, 4))  # fmt: skip
+    body.append(
+        legend(
+            [
+                Series("blocking", COLORS["checkpoint"], [(0, 0)]),
+                Series("whole save (async)", "#a5d8ff", [(0, 0)]),
+            ],
+            fr.left + 4,
+            4,
+        )
+    )
     return svg(HALF, 250, "".join(body), "checkpoint blocking over time")

@@ -26,15 +26,26 @@ def build_parser() -> argparse.ArgumentParser:
         "side by side.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  " + "\n  ".join(__doc__.strip().split("\n")[3:]),
-    )  # fmt: skip
+    )
     p.add_argument("run_dir", help="a run directory made by `nonstop run` or `nonstop demo`")
-    p.add_argument("run_b", nargs="?", default=None,
-                   help="a second run directory: compare the two (B - A)")  # fmt: skip
+    p.add_argument(
+        "run_b", nargs="?", default=None, help="a second run directory: compare the two (B - A)"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--html", nargs="?", const="", default=None, metavar="OUT",
-                   help="also write a self-contained HTML page (default RUN_DIR/report.html)")  # fmt: skip
-    p.add_argument("--tensorboard", default=None, metavar="OUTDIR",
-                   help="also export the scalars for TensorBoard into OUTDIR/<run_id>/")  # fmt: skip
+    p.add_argument(
+        "--html",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="OUT",
+        help="also write a self-contained HTML page (default RUN_DIR/report.html)",
+    )
+    p.add_argument(
+        "--tensorboard",
+        default=None,
+        metavar="OUTDIR",
+        help="also export the scalars for TensorBoard into OUTDIR/<run_id>/",
+    )
     return p
 
 

@@ -17,10 +17,24 @@ from typing import Any
 from nonstop.report import data as rd
 
 # Figures whose difference is meaningful; None on either side gives a None delta.
-NUMERIC = ("ettr", "wall_s", "productive_s", "attempts", "failure_count", "final_step",
-           "steps_total", "steps_lost", "ideal_step_s", "tokens_per_s", "checkpoints",
-           "checkpoint_blocking_mean_s", "checkpoint_blocking_max_s",
-           "checkpoint_blocking_total_s", "peak_power_w", "peak_temp_c")  # fmt: skip
+NUMERIC = (
+    "ettr",
+    "wall_s",
+    "productive_s",
+    "attempts",
+    "failure_count",
+    "final_step",
+    "steps_total",
+    "steps_lost",
+    "ideal_step_s",
+    "tokens_per_s",
+    "checkpoints",
+    "checkpoint_blocking_mean_s",
+    "checkpoint_blocking_max_s",
+    "checkpoint_blocking_total_s",
+    "peak_power_w",
+    "peak_temp_c",
+)
 
 
 def full_summary(data: rd.ReportData) -> dict[str, Any]:
@@ -59,6 +73,7 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     cats = sorted(set(a["badput_s"]) | set(b["badput_s"]))
     delta["badput_s"] = {k: b["badput_s"].get(k, 0.0) - a["badput_s"].get(k, 0.0) for k in cats}
     fa, fb = a.get("failures_by_category", {}), b.get("failures_by_category", {})
-    delta["failures_by_category"] = {k: fb.get(k, 0) - fa.get(k, 0)
-                                     for k in sorted(set(fa) | set(fb))}  # fmt: skip
+    delta["failures_by_category"] = {
+        k: fb.get(k, 0) - fa.get(k, 0) for k in sorted(set(fa) | set(fb))
+    }
     return {"a": a, "b": b, "delta": delta}

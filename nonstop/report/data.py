@@ -82,7 +82,8 @@ def load(run_dir: str | os.PathLike[str]) -> ReportData:
         with open_run(run_dir) as ledger:
             data = from_ledger(ledger, run_dir)
     data.warnings = [str(w.message) for w in caught if issubclass(w.category, EventWarning)] + (
-        data.warnings)  # fmt: skip
+        data.warnings
+    )
     return data
 
 
@@ -101,35 +102,47 @@ def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportD
     )
     outcome = {int(r[0]): r[1] for r in ledger.rows("SELECT attempt, outcome FROM attempts")}
     data.attempts = [
-        {"attempt": a.attempt, "start": a.start, "end": a.end, "failed": a.failed,
-         "outcome": outcome.get(a.attempt) or ("failed" if a.failed else "succeeded")}
+        {
+            "attempt": a.attempt,
+            "start": a.start,
+            "end": a.end,
+            "failed": a.failed,
+            "outcome": outcome.get(a.attempt) or ("failed" if a.failed else "succeeded"),
+        }
         for a in sorted(tl.attempts, key=lambda a: a.start)
-    ]  # fmt: skip
+    ]
     data.phases = [dict(r) for r in ledger.rows("SELECT * FROM restart_phases ORDER BY start")]
     data.restarts = restarts(ledger)
     data.detections = [
-        dict(r) for r in ledger.rows(
+        dict(r)
+        for r in ledger.rows(
             "SELECT attempt, kind, rank, host, detection_time AS time, latency_s FROM detections"
-            " ORDER BY detection_time")
-    ]  # fmt: skip
+            " ORDER BY detection_time"
+        )
+    ]
     data.actions = [dict(r) for r in ledger.rows("SELECT * FROM actions ORDER BY time")]
     data.health = [dict(r) for r in ledger.rows("SELECT * FROM health_checks ORDER BY time")]
     data.checkpoints = [
-        dict(r) for r in ledger.rows(
+        dict(r)
+        for r in ledger.rows(
             "SELECT attempt, step, MIN(time) AS time, MAX(blocking_s) AS blocking_s,"
             " MAX(total_s) AS total_s, SUM(bytes) AS bytes,"
             " MAX(phase = 'committed') AS committed, MAX(phase = 'failed') AS failed"
             " FROM checkpoints WHERE phase IN ('begin', 'staged', 'committed', 'failed')"
-            " GROUP BY attempt, step ORDER BY time")
-    ]  # fmt: skip
+            " GROUP BY attempt, step ORDER BY time"
+        )
+    ]
     data.blocks = list(tl.checkpoint_blocks)
     if os.fspath(run_dir):
         _from_run_dir(data, Path(run_dir))
     data.steps = _steps(ledger)
     for r in ledger.rows("SELECT time, rank, host, source, metrics FROM telemetry ORDER BY time"):
         try:
-            metrics = {k: float(v) for k, v in json.loads(r[4]).items()
-                       if isinstance(v, int | float) and not isinstance(v, bool)}  # fmt: skip
+            metrics = {
+                k: float(v)
+                for k, v in json.loads(r[4]).items()
+                if isinstance(v, int | float) and not isinstance(v, bool)
+            }
         except (ValueError, AttributeError):
             continue
         data.telemetry.append((float(r[0]), int(r[1]), str(r[2]), str(r[3]), metrics))
@@ -151,9 +164,11 @@ def _from_run_dir(data: ReportData, root: Path) -> None:
         dropped, errors = read_losses(path)
         if dropped or errors:
             lost += dropped + errors
-            data.warnings.append(f"{path.parent.name}, {path.stem}: its event writer lost "
-                                 f"{dropped} record(s) to a full queue and {errors} to write "
-                                 "errors; figures from its events miss them")  # fmt: skip
+            data.warnings.append(
+                f"{path.parent.name}, {path.stem}: its event writer lost "
+                f"{dropped} record(s) to a full queue and {errors} to write "
+                "errors; figures from its events miss them"
+            )
     data.summary["events_lost"] = lost
     data.summary["measured"] = bool(data.summary.get("steps_total"))
     if not data.summary["measured"]:
@@ -182,10 +197,19 @@ def _steps(ledger: Ledger) -> list[Step]:
             busy = float(r[5] or 0) + float(r[7] or 0)
         else:
             busy = wall
-        out.append(Step(int(r[0]), int(r[1]), int(r[2]), float(r[3]), float(r[4]), busy,
-                        None if r[8] is None else int(r[8]),
-                        None if r[9] is None else float(r[9]),
-                        alive[(int(r[0]), int(r[2]))]))  # fmt: skip
+        out.append(
+            Step(
+                int(r[0]),
+                int(r[1]),
+                int(r[2]),
+                float(r[3]),
+                float(r[4]),
+                busy,
+                None if r[8] is None else int(r[8]),
+                None if r[9] is None else float(r[9]),
+                alive[(int(r[0]), int(r[2]))],
+            )
+        )
     return out
 
 
@@ -202,8 +226,9 @@ def lead_rank_steps(data: ReportData) -> list[Step]:
 
 def loss_series(data: ReportData) -> list[tuple[int, float, int, bool]]:
     """(step, loss, attempt, survived) of the lead rank, in time order."""
-    return [(s.step, s.loss, s.attempt, s.survived) for s in lead_rank_steps(data)
-            if s.loss is not None]  # fmt: skip
+    return [
+        (s.step, s.loss, s.attempt, s.survived) for s in lead_rank_steps(data) if s.loss is not None
+    ]
 
 
 def throughput_series(data: ReportData, bins: int = 100) -> list[tuple[float, float]]:
@@ -287,10 +312,16 @@ def failures_by_category(data: ReportData) -> list[dict[str, Any]]:
     out = []
     for cat, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         known = taxonomy.get(cat) if cat in taxonomy.IDS else None
-        out.append({"category": cat, "name": known.name if known else cat,
-                    "group": known.group if known else "Unknown", "count": n,
-                    "action": known.action if known else taxonomy.action_for(cat),
-                    "llama3_share": known.share if known else None})  # fmt: skip
+        out.append(
+            {
+                "category": cat,
+                "name": known.name if known else cat,
+                "group": known.group if known else "Unknown",
+                "count": n,
+                "action": known.action if known else taxonomy.action_for(cat),
+                "llama3_share": known.share if known else None,
+            }
+        )
     return out
 
 

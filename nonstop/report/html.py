@@ -50,9 +50,14 @@ def render(data: rd.ReportData) -> str:
         legend=_badput_legend(),
     )
     if data.estimate is not None:  # no steps: the badput split would rest on nothing
-        where = _card("Progress, estimated", "the script does not report steps through "
-                      "nonstop.runtime: what its collectives and logs show", "", "",
-                      extra=_estimate_table(data.estimate))  # fmt: skip
+        where = _card(
+            "Progress, estimated",
+            "the script does not report steps through "
+            "nonstop.runtime: what its collectives and logs show",
+            "",
+            "",
+            extra=_estimate_table(data.estimate),
+        )
     cards = [
         _headline(data),
         where,
@@ -135,55 +140,85 @@ def write(data: rd.ReportData, out: str | os.PathLike[str] | None = None) -> Pat
 
 def _header(data: rd.ReportData) -> str:
     when = dt.datetime.fromtimestamp(data.start, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    return (f"<header><h1>nonstop report: {escape(data.run_id)}</h1><span class=meta>"
-            f"{escape(data.run_dir)} &middot; started {when} &middot; nonstop {__version__}"
-            "</span></header>")  # fmt: skip
+    return (
+        f"<header><h1>nonstop report: {escape(data.run_id)}</h1><span class=meta>"
+        f"{escape(data.run_dir)} &middot; started {when} &middot; nonstop {__version__}"
+        "</span></header>"
+    )
 
 
-def _card(title: str, sub: str, chart: str, name: str, *, full: bool = False, extra: str = "",
-          legend: str = "") -> str:  # fmt: skip
+def _card(
+    title: str,
+    sub: str,
+    chart: str,
+    name: str,
+    *,
+    full: bool = False,
+    extra: str = "",
+    legend: str = "",
+) -> str:
     body = f'<div class="chart" id="chart-{name}">{chart}</div>' if chart else ""
-    return (f'<section class="card{" full" if full else ""}"><h2>{escape(title)}</h2>'
-            f'<p class="sub">{escape(sub)}</p>{body}{legend}{extra}</section>')  # fmt: skip
+    return (
+        f'<section class="card{" full" if full else ""}"><h2>{escape(title)}</h2>'
+        f'<p class="sub">{escape(sub)}</p>{body}{legend}{extra}</section>'
+    )
 
 
 def _badput_legend() -> str:
     items = [("productive", "steps whose progress survived"), *BADPUT_HELP.items()]
-    return '<div class="legend">' + "".join(
-        f'<span title="{escape(help_)}"><i style="background:{charts.COLORS[k]}"></i>'
-        f"{escape(k.replace('_', ' '))}</span>"
-        for k, help_ in items
-    ) + "</div>"  # fmt: skip
+    return (
+        '<div class="legend">'
+        + "".join(
+            f'<span title="{escape(help_)}"><i style="background:{charts.COLORS[k]}"></i>'
+            f"{escape(k.replace('_', ' '))}</span>"
+            for k, help_ in items
+        )
+        + "</div>"
+    )
 
 
 def _unmeasured_headline(data: rd.ReportData) -> str:
     """No steps: ETTR, productive time and the final step are not measured; the estimate from
     collective progress is shown as one, with its basis."""
     s, est = data.summary, data.estimate or {}
-    figs = [(dur(s["wall_s"]), "wall time"),
-            (dur(est.get("collective_s")), "collectives advancing (estimate)"),
-            ("-" if est.get("ettr_at_most") is None else f"{est['ettr_at_most']:.1%}",
-             "ETTR at most (estimate)"),
-            (str(s["attempts"]), "attempts"),
-            (failure_count(s["failures"]), "failures (root causes)"),
-            ("not measured", "steps")]  # fmt: skip
+    figs = [
+        (dur(s["wall_s"]), "wall time"),
+        (dur(est.get("collective_s")), "collectives advancing (estimate)"),
+        (
+            "-" if est.get("ettr_at_most") is None else f"{est['ettr_at_most']:.1%}",
+            "ETTR at most (estimate)",
+        ),
+        (str(s["attempts"]), "attempts"),
+        (failure_count(s["failures"]), "failures (root causes)"),
+        ("not measured", "steps"),
+    ]
     cells = "".join(f"<div><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in figs)
-    return (f'<section class="card headline" id="headline"><div><h2>Effective training time'
-            f' ratio</h2><p class="sub">{escape(str(est.get("why", "")))}</p>'
-            f'<div class="ettr unmeasured" data-ettr="">not measured</div>'
-            f'<p class="note">estimate from {escape(str(est.get("basis", "nothing")))}</p>'
-            f'</div><div class="figs">{cells}</div></section>')  # fmt: skip
+    return (
+        f'<section class="card headline" id="headline"><div><h2>Effective training time'
+        f' ratio</h2><p class="sub">{escape(str(est.get("why", "")))}</p>'
+        f'<div class="ettr unmeasured" data-ettr="">not measured</div>'
+        f'<p class="note">estimate from {escape(str(est.get("basis", "nothing")))}</p>'
+        f'</div><div class="figs">{cells}</div></section>'
+    )
 
 
 def _estimate_table(est: dict[str, Any]) -> str:
     rows = []
     for a in est.get("attempts", []):
         r = a.get("resumed_from")
-        rows.append([a["attempt"], "not seen" if a["collectives"] is None else a["collectives"],
-                     "not seen" if a["active_s"] is None else dur(a["active_s"]),
-                     f"{r['unit']} {r['at']}: {r['line']}" if r else ""])  # fmt: skip
-    return _table(["attempt", "collectives", "advancing", "resumed from (log)"], rows,
-                  numeric=frozenset({1, 2}))  # fmt: skip
+        rows.append(
+            [
+                a["attempt"],
+                "not seen" if a["collectives"] is None else a["collectives"],
+                "not seen" if a["active_s"] is None else dur(a["active_s"]),
+                f"{r['unit']} {r['at']}: {r['line']}" if r else "",
+            ]
+        )
+    return _table(
+        ["attempt", "collectives", "advancing", "resumed from (log)"],
+        rows,
+        numeric=frozenset({1, 2}),
+    )
 
 
 def _headline(data: rd.ReportData) -> str:
@@ -207,17 +242,25 @@ def _headline(data: rd.ReportData) -> str:
         ("-" if s["ideal_step_s"] is None else f"{s['ideal_step_s'] * 1000:.0f} ms", "ideal step"),
         ("-" if tps is None else f"{tps:,.0f}", "tokens/s while training"),
         (str(ck["checkpoints"]), "checkpoints"),
-        ("-" if ck["checkpoint_blocking_mean_s"] is None
-         else f"{ck['checkpoint_blocking_mean_s']:.2f} s", "mean checkpoint blocking"),
-        (f"{peak:.0f} W", "peak power (one device)") if peak is not None
-        else (f"{temp:.0f} °C", "peak temperature") if temp is not None
+        (
+            "-"
+            if ck["checkpoint_blocking_mean_s"] is None
+            else f"{ck['checkpoint_blocking_mean_s']:.2f} s",
+            "mean checkpoint blocking",
+        ),
+        (f"{peak:.0f} W", "peak power (one device)")
+        if peak is not None
+        else (f"{temp:.0f} °C", "peak temperature")
+        if temp is not None
         else ("-", "power (no GPU telemetry)"),
-    ]  # fmt: skip
+    ]
     cells = "".join(f"<div><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in figs)
-    return (f'<section class="card headline" id="headline"><div><h2>Effective training time'
-            f' ratio</h2><p class="sub">productive time over wall time (ETTR, goodput)</p>'
-            f'<div class="ettr {grade}" data-ettr="{ettr:.6f}">{ettr:.1%}<small>ETTR</small>'
-            f'</div></div><div class="figs">{cells}</div></section>')  # fmt: skip
+    return (
+        f'<section class="card headline" id="headline"><div><h2>Effective training time'
+        f' ratio</h2><p class="sub">productive time over wall time (ETTR, goodput)</p>'
+        f'<div class="ettr {grade}" data-ettr="{ettr:.6f}">{ettr:.1%}<small>ETTR</small>'
+        f'</div></div><div class="figs">{cells}</div></section>'
+    )
 
 
 def _peak(data: rd.ReportData, metric: str) -> float | None:
@@ -228,11 +271,15 @@ def _peak(data: rd.ReportData, metric: str) -> float | None:
 def _table(head: list[str], rows: list[list[Any]], numeric: frozenset[int] = frozenset()) -> str:
     th = "".join(f"<th>{escape(h)}</th>" for h in head)
     body = "".join(
-        "<tr>" + "".join(
+        "<tr>"
+        + "".join(
             f'<td class="{"num" if i in numeric else "msg" if i == len(r) - 1 else ""}">'
-            f"{escape('' if v is None else str(v))}</td>" for i, v in enumerate(r)) + "</tr>"
+            f"{escape('' if v is None else str(v))}</td>"
+            for i, v in enumerate(r)
+        )
+        + "</tr>"
         for r in rows
-    )  # fmt: skip
+    )
     # inside a scroller: a wide table scrolls in its card, never the page sideways
     return f'<div class="scroll"><table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -246,14 +293,25 @@ def _failure_table(data: rd.ReportData) -> str:
         cat = fl.get("category") or taxonomy.UNKNOWN
         name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
         detail = fl.get("detail") or fl.get("message") or ""
-        rows.append([fl["attempt"], f"t+{fl['time'] - data.start:.1f} s", fl["rank"], fl["host"],
-                     name, fl["action"], str(detail)[:300]])  # fmt: skip
+        rows.append(
+            [
+                fl["attempt"],
+                f"t+{fl['time'] - data.start:.1f} s",
+                fl["rank"],
+                fl["host"],
+                name,
+                fl["action"],
+                str(detail)[:300],
+            ]
+        )
     table = _table(["attempt", "when", "rank", "host", "category", "action", "detail"], rows)
     summary = f"{failure_count(fails)} failure(s)"
     own = "".join(
         f"<details><summary>attempt {fl['attempt']}, rank {fl['rank']}: its last lines</summary>"
         f"<pre>{escape(chr(10).join(fl['last_lines']))}</pre></details>"
-        for fl in fails if fl.get("last_lines"))  # fmt: skip
+        for fl in fails
+        if fl.get("last_lines")
+    )
     return f"<details open><summary>{summary}</summary>{table}{own}</details>"
 
 
@@ -261,9 +319,11 @@ def _checkpoint_note(data: rd.ReportData) -> str:
     ck = rd.checkpoint_stats(data)
     if not ck["checkpoints"]:
         return ""
-    return (f'<p class="note">{ck["checkpoints"]} saves; blocking mean '
-            f'{ck["checkpoint_blocking_mean_s"] or 0:.3f} s, max {ck["checkpoint_blocking_max_s"] or 0:.3f} s, '
-            f'total {ck["checkpoint_blocking_total_s"] or 0:.1f} s</p>')  # fmt: skip
+    return (
+        f'<p class="note">{ck["checkpoints"]} saves; blocking mean '
+        f"{ck['checkpoint_blocking_mean_s'] or 0:.3f} s, max {ck['checkpoint_blocking_max_s'] or 0:.3f} s, "
+        f"total {ck['checkpoint_blocking_total_s'] or 0:.1f} s</p>"
+    )
 
 
 def _recovery_tables(data: rd.ReportData) -> str:
@@ -272,32 +332,79 @@ def _recovery_tables(data: rd.ReportData) -> str:
 
     out = []
     if data.detections:
-        out.append("<details open><summary>detections</summary>" + _table(
-            ["attempt", "when", "kind", "rank", "host", "latency"],
-            [[d["attempt"], rel(d["time"]), d["kind"], d["rank"], d["host"],
-              "" if d["latency_s"] is None else f"{d['latency_s']:.2f} s"] for d in data.detections],
-        ) + "</details>")  # fmt: skip
+        out.append(
+            "<details open><summary>detections</summary>"
+            + _table(
+                ["attempt", "when", "kind", "rank", "host", "latency"],
+                [
+                    [
+                        d["attempt"],
+                        rel(d["time"]),
+                        d["kind"],
+                        d["rank"],
+                        d["host"],
+                        "" if d["latency_s"] is None else f"{d['latency_s']:.2f} s",
+                    ]
+                    for d in data.detections
+                ],
+            )
+            + "</details>"
+        )
     if data.actions:
-        out.append("<details open><summary>actions</summary>" + _table(
-            ["attempt", "when", "action", "host", "reason"],
-            [[a["attempt"], rel(a["time"]), a["action"], a["host"], a["reason"]]
-             for a in data.actions]) + "</details>")  # fmt: skip
+        out.append(
+            "<details open><summary>actions</summary>"
+            + _table(
+                ["attempt", "when", "action", "host", "reason"],
+                [
+                    [a["attempt"], rel(a["time"]), a["action"], a["host"], a["reason"]]
+                    for a in data.actions
+                ],
+            )
+            + "</details>"
+        )
     if data.health:
-        out.append("<details><summary>health checks</summary>" + _table(
-            ["attempt", "when", "check", "status", "host", "detail"],
-            [[h["attempt"], rel(h["time"]), h["name"], h["status"], h["host"], h["detail"]]
-             for h in data.health]) + "</details>")  # fmt: skip
+        out.append(
+            "<details><summary>health checks</summary>"
+            + _table(
+                ["attempt", "when", "check", "status", "host", "detail"],
+                [
+                    [h["attempt"], rel(h["time"]), h["name"], h["status"], h["host"], h["detail"]]
+                    for h in data.health
+                ],
+            )
+            + "</details>"
+        )
     if data.restarts:
         cols = [c for c in RESTART_COLUMNS if any(c in r["phases"] for r in data.restarts)]
-        out.append("<details open><summary>restarts: seconds per phase</summary>" + _table(
-            ["attempt", "workers", "state from", *cols, "total"],
-            [[r["attempt"], r["path"], r["source"],
-              *[f"{r['phases'][c]:.2f}" if c in r["phases"] else "" for c in cols],
-              "" if r["total_s"] is None else f"{r['total_s']:.2f}"] for r in data.restarts],
-            numeric=frozenset(range(3, len(cols) + 4))) + "</details>")  # fmt: skip
+        out.append(
+            "<details open><summary>restarts: seconds per phase</summary>"
+            + _table(
+                ["attempt", "workers", "state from", *cols, "total"],
+                [
+                    [
+                        r["attempt"],
+                        r["path"],
+                        r["source"],
+                        *[f"{r['phases'][c]:.2f}" if c in r["phases"] else "" for c in cols],
+                        "" if r["total_s"] is None else f"{r['total_s']:.2f}",
+                    ]
+                    for r in data.restarts
+                ],
+                numeric=frozenset(range(3, len(cols) + 4)),
+            )
+            + "</details>"
+        )
     if data.phases:
-        out.append("<details><summary>restart phases</summary>" + _table(
-            ["attempt", "phase", "start", "seconds"],
-            [[p["attempt"], p["phase"], rel(p["start"]), f"{p['end'] - p['start']:.2f}"]
-             for p in data.phases], numeric=frozenset({3})) + "</details>")  # fmt: skip
+        out.append(
+            "<details><summary>restart phases</summary>"
+            + _table(
+                ["attempt", "phase", "start", "seconds"],
+                [
+                    [p["attempt"], p["phase"], rel(p["start"]), f"{p['end'] - p['start']:.2f}"]
+                    for p in data.phases
+                ],
+                numeric=frozenset({3}),
+            )
+            + "</details>"
+        )
     return "".join(out) or '<p class="note">Nothing to recover from: no detections or actions.</p>'

@@ -40,8 +40,15 @@ TELEMETRY = {
 class MetricsExporter:
     """Serves a run's metrics over HTTP from a background thread (prometheus-client's server)."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, run_id: str = "",
-                 node: str = "", clock: Callable[[], float] = time.time) -> None:  # fmt: skip
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        run_id: str = "",
+        node: str = "",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.host, self.port = host, port
         self.run_id, self.node = run_id, node
         self.registry = CollectorRegistry()
@@ -154,35 +161,60 @@ class MetricsExporter:
             return list(self._families())
 
     def _families(self) -> Iterator[Metric]:
-        info = GaugeMetricFamily("nonstop_run_info", "The run this agent supervises",
-                                 labels=["run_id", "node"])  # fmt: skip
+        info = GaugeMetricFamily(
+            "nonstop_run_info", "The run this agent supervises", labels=["run_id", "node"]
+        )
         info.add_metric([self.run_id, self.node], 1)
         yield info
         if self._attempt is not None:
-            yield GaugeMetricFamily("nonstop_attempt", "Current attempt number",
-                                    value=self._attempt)  # fmt: skip
+            yield GaugeMetricFamily(
+                "nonstop_attempt", "Current attempt number", value=self._attempt
+            )
         if self._step is not None:
-            yield GaugeMetricFamily("nonstop_step", "Last completed training step",
-                                    value=self._step)  # fmt: skip
-        yield CounterMetricFamily("nonstop_steps", "Steps completed (lead rank), all attempts",
-                                  value=self._steps_total)  # fmt: skip
-        yield CounterMetricFamily("nonstop_tokens", "Tokens trained, all attempts",
-                                  value=self._tokens_total)  # fmt: skip
+            yield GaugeMetricFamily(
+                "nonstop_step", "Last completed training step", value=self._step
+            )
+        yield CounterMetricFamily(
+            "nonstop_steps", "Steps completed (lead rank), all attempts", value=self._steps_total
+        )
+        yield CounterMetricFamily(
+            "nonstop_tokens", "Tokens trained, all attempts", value=self._tokens_total
+        )
         if self._tokens_per_s is not None:
-            yield GaugeMetricFamily("nonstop_throughput_tokens_per_second",
-                                    "Tokens per second of the last step", value=self._tokens_per_s)  # fmt: skip
-        yield _by_rank(GaugeMetricFamily, "nonstop_step_duration_seconds",
-                       "Wall time of each rank's last step", self._step_s)  # fmt: skip
+            yield GaugeMetricFamily(
+                "nonstop_throughput_tokens_per_second",
+                "Tokens per second of the last step",
+                value=self._tokens_per_s,
+            )
+        yield _by_rank(
+            GaugeMetricFamily,
+            "nonstop_step_duration_seconds",
+            "Wall time of each rank's last step",
+            self._step_s,
+        )
         now = self._clock()
         ages = {r: max(0.0, now - t) for r, t in self._last_seen.items()}
-        yield _by_rank(GaugeMetricFamily, "nonstop_heartbeat_age_seconds",
-                       "Seconds since each rank's last event (heartbeat, step, ...)", ages)  # fmt: skip
-        yield _by_rank(GaugeMetricFamily, "nonstop_checkpoint_last_blocking_seconds",
-                       "Seconds the last checkpoint save blocked training", self._ckpt_last)  # fmt: skip
-        yield _by_rank(CounterMetricFamily, "nonstop_checkpoint_blocking_seconds",
-                       "Seconds checkpoint saves blocked training", self._ckpt_total)  # fmt: skip
-        yield CounterMetricFamily("nonstop_checkpoints", "Checkpoints committed (rank 0)",
-                                  value=self._ckpt_committed)  # fmt: skip
+        yield _by_rank(
+            GaugeMetricFamily,
+            "nonstop_heartbeat_age_seconds",
+            "Seconds since each rank's last event (heartbeat, step, ...)",
+            ages,
+        )
+        yield _by_rank(
+            GaugeMetricFamily,
+            "nonstop_checkpoint_last_blocking_seconds",
+            "Seconds the last checkpoint save blocked training",
+            self._ckpt_last,
+        )
+        yield _by_rank(
+            CounterMetricFamily,
+            "nonstop_checkpoint_blocking_seconds",
+            "Seconds checkpoint saves blocked training",
+            self._ckpt_total,
+        )
+        yield CounterMetricFamily(
+            "nonstop_checkpoints", "Checkpoints committed (rank 0)", value=self._ckpt_committed
+        )
         for metric, (name, help_) in TELEMETRY.items():
             fam = GaugeMetricFamily(name, help_, labels=["rank", "source"])
             for (m, rank, source), value in sorted(self._telemetry.items()):
@@ -194,19 +226,24 @@ class MetricsExporter:
 
     @staticmethod
     def _ledger_families(s: dict[str, Any]) -> Iterator[Metric]:
-        yield GaugeMetricFamily("nonstop_ettr_ratio", "Effective training time ratio "
-                                "(productive / wall time)", value=s["ettr"])  # fmt: skip
-        yield GaugeMetricFamily("nonstop_wall_seconds", "Wall time of the run so far",
-                                value=s["wall_s"])  # fmt: skip
-        yield GaugeMetricFamily("nonstop_productive_seconds", "Productive time of the run",
-                                value=s["productive_s"])  # fmt: skip
-        bad = GaugeMetricFamily("nonstop_badput_seconds", "Badput by category",
-                                labels=["category"])  # fmt: skip
+        yield GaugeMetricFamily(
+            "nonstop_ettr_ratio",
+            "Effective training time ratio (productive / wall time)",
+            value=s["ettr"],
+        )
+        yield GaugeMetricFamily(
+            "nonstop_wall_seconds", "Wall time of the run so far", value=s["wall_s"]
+        )
+        yield GaugeMetricFamily(
+            "nonstop_productive_seconds", "Productive time of the run", value=s["productive_s"]
+        )
+        bad = GaugeMetricFamily("nonstop_badput_seconds", "Badput by category", labels=["category"])
         for cat in BADPUT:
             bad.add_metric([cat], float(s["badput_s"].get(cat, 0.0)))
         yield bad
-        fails = CounterMetricFamily("nonstop_failures", "Root-cause failures by taxonomy "
-                                    "category", labels=["category"])  # fmt: skip
+        fails = CounterMetricFamily(
+            "nonstop_failures", "Root-cause failures by taxonomy category", labels=["category"]
+        )
         for cat, n in sorted(s["failures_by_category"].items()):
             fails.add_metric([cat], n)
         yield fails

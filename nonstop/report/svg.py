@@ -103,9 +103,11 @@ def svg(width: float, height: float, body: str, label: str) -> str:
 
 
 def empty(width: float, height: float, message: str) -> str:
-    body = (f'<rect x="0.5" y="0.5" width="{f(width - 1)}" height="{f(height - 1)}" fill="#fafbfc" '
-            f'stroke="{GRID}"/><text x="{f(width / 2)}" y="{f(height / 2)}" text-anchor="middle" '
-            f'fill="{MUTED}">{esc(message)}</text>')  # fmt: skip
+    body = (
+        f'<rect x="0.5" y="0.5" width="{f(width - 1)}" height="{f(height - 1)}" fill="#fafbfc" '
+        f'stroke="{GRID}"/><text x="{f(width / 2)}" y="{f(height / 2)}" text-anchor="middle" '
+        f'fill="{MUTED}">{esc(message)}</text>'
+    )
     return svg(width, height, body, message)
 
 
@@ -115,15 +117,26 @@ def x_axis(fr: Frame, ticks: Sequence[float], fmt: Callable[[float], str], label
     for t in ticks:
         if fr.x0 - 1e-9 <= t <= fr.x1 + 1e-9:
             x = f(fr.x(t))
-            out.append(f'<line x1="{x}" x2="{x}" y1="{f(fr.top)}" y2="{f(base)}" stroke="{GRID}"/>'
-                       f'<text x="{x}" y="{f(base + 15)}" text-anchor="middle">{esc(fmt(t))}</text>')  # fmt: skip
-    out.append(f'<text x="{f(fr.left + fr.plot_w / 2)}" y="{f(fr.height - 3)}" '
-               f'text-anchor="middle" fill="{MUTED}">{esc(label)}</text>')  # fmt: skip
+            out.append(
+                f'<line x1="{x}" x2="{x}" y1="{f(fr.top)}" y2="{f(base)}" stroke="{GRID}"/>'
+                f'<text x="{x}" y="{f(base + 15)}" text-anchor="middle">{esc(fmt(t))}</text>'
+            )
+    out.append(
+        f'<text x="{f(fr.left + fr.plot_w / 2)}" y="{f(fr.height - 3)}" '
+        f'text-anchor="middle" fill="{MUTED}">{esc(label)}</text>'
+    )
     return "".join(out)
 
 
-def y_axis(fr: Frame, ticks: Sequence[float], label: str, *, right: bool = False,
-           color: str = MUTED, fmt: Callable[[float], str] = num) -> str:  # fmt: skip
+def y_axis(
+    fr: Frame,
+    ticks: Sequence[float],
+    label: str,
+    *,
+    right: bool = False,
+    color: str = MUTED,
+    fmt: Callable[[float], str] = num,
+) -> str:
     out = []
     x = fr.width - fr.right + 5 if right else fr.left - 5
     anchor = "start" if right else "end"
@@ -131,14 +144,20 @@ def y_axis(fr: Frame, ticks: Sequence[float], label: str, *, right: bool = False
         if fr.y0 - 1e-9 <= t <= fr.y1 + 1e-9:
             y = f(fr.y(t))
             if not right:
-                out.append(f'<line x1="{f(fr.left)}" x2="{f(fr.width - fr.right)}" y1="{y}" '
-                           f'y2="{y}" stroke="{GRID}"/>')  # fmt: skip
-            out.append(f'<text x="{f(x)}" y="{y}" dy="4" text-anchor="{anchor}" '
-                       f'fill="{color}">{esc(fmt(t))}</text>')  # fmt: skip
+                out.append(
+                    f'<line x1="{f(fr.left)}" x2="{f(fr.width - fr.right)}" y1="{y}" '
+                    f'y2="{y}" stroke="{GRID}"/>'
+                )
+            out.append(
+                f'<text x="{f(x)}" y="{y}" dy="4" text-anchor="{anchor}" '
+                f'fill="{color}">{esc(fmt(t))}</text>'
+            )
     lx = fr.width - 10 if right else 12
     ly = fr.top + fr.plot_h / 2
-    out.append(f'<text transform="translate({f(lx)},{f(ly)}) rotate({90 if right else -90})" '
-               f'text-anchor="middle" fill="{color}">{esc(label)}</text>')  # fmt: skip
+    out.append(
+        f'<text transform="translate({f(lx)},{f(ly)}) rotate({90 if right else -90})" '
+        f'text-anchor="middle" fill="{color}">{esc(label)}</text>'
+    )
     return "".join(out)
 
 
@@ -186,16 +205,22 @@ class LineChart:
         x0, x1 = self.x_range or (min(xs), max(xs))
         ticks = self.x_ticks(x0, x1) if self.x_ticks else nice_ticks(x0, x1, 8)
         fr = _frame(self, left, x0, x1)
-        body = [f'<rect x="{f(fr.x(b.x0))}" y="{f(fr.top)}" width="{f(max(1.0, fr.x(b.x1) - fr.x(b.x0)))}" '
-                f'height="{f(fr.plot_h)}" fill="{b.color}" opacity="0.16"'
-                f'{tip(b.tip) if b.tip else ""}/>' for b in self.bands]  # fmt: skip
+        body = [
+            f'<rect x="{f(fr.x(b.x0))}" y="{f(fr.top)}" width="{f(max(1.0, fr.x(b.x1) - fr.x(b.x0)))}" '
+            f'height="{f(fr.plot_h)}" fill="{b.color}" opacity="0.16"'
+            f"{tip(b.tip) if b.tip else ''}/>"
+            for b in self.bands
+        ]
         body.append(x_axis(fr, ticks, self.x_fmt, self.x_label))
         body.append(y_axis(fr, nice_ticks(fr.y0, fr.y1), self.y_label))
         body += [_polyline(fr, s) for s in left]
         if right:
             fr2 = _frame(self, right, x0, x1)
-            body.append(y_axis(fr2, nice_ticks(fr2.y0, fr2.y1), self.y2_label, right=True,
-                               color=right[0].color))  # fmt: skip
+            body.append(
+                y_axis(
+                    fr2, nice_ticks(fr2.y0, fr2.y1), self.y2_label, right=True, color=right[0].color
+                )
+            )
             body += [_polyline(fr2, s) for s in right]
         body.append(legend(self.series, fr.left + 4, 4))
         return svg(self.width, self.height, "".join(body), label)
@@ -208,15 +233,25 @@ def _frame(ch: LineChart, series: list[Series], x0: float, x1: float) -> Frame:
         hi = lo + (abs(lo) or 1.0)
     pad = (hi - lo) * 0.05
     right = 64 if any(s.right for s in ch.series if s.points) else 16
-    return Frame(ch.width, ch.height, x0, x1 if x1 > x0 else x0 + 1, lo if ch.y_zero and lo == 0
-                 else lo - pad, hi + pad, right=right, top=26)  # fmt: skip
+    return Frame(
+        ch.width,
+        ch.height,
+        x0,
+        x1 if x1 > x0 else x0 + 1,
+        lo if ch.y_zero and lo == 0 else lo - pad,
+        hi + pad,
+        right=right,
+        top=26,
+    )
 
 
 def _polyline(fr: Frame, s: Series) -> str:
     pts = " ".join(f"{f(fr.x(x))},{f(fr.y(y))}" for x, y in s.points if math.isfinite(y))
     dash = ' stroke-dasharray="5 3"' if s.dash else ""
-    return (f'<polyline points="{pts}" fill="none" stroke="{s.color}" stroke-width="{s.width}"'
-            f' stroke-linejoin="round"{dash}{tip(s.name)}/>')  # fmt: skip
+    return (
+        f'<polyline points="{pts}" fill="none" stroke="{s.color}" stroke-width="{s.width}"'
+        f' stroke-linejoin="round"{dash}{tip(s.name)}/>'
+    )
 
 
 def legend(series: Sequence[Series], x: float, y: float) -> str:
@@ -224,14 +259,17 @@ def legend(series: Sequence[Series], x: float, y: float) -> str:
     for s in series:
         if not s.points:
             continue
-        out.append(f'<rect x="{f(cx)}" y="{f(y + 4)}" width="14" height="4" fill="{s.color}"/>'
-                   f'<text x="{f(cx + 18)}" y="{f(y + 11)}">{esc(s.name)}</text>')  # fmt: skip
+        out.append(
+            f'<rect x="{f(cx)}" y="{f(y + 4)}" width="14" height="4" fill="{s.color}"/>'
+            f'<text x="{f(cx + 18)}" y="{f(y + 11)}">{esc(s.name)}</text>'
+        )
         cx += 30 + 6.6 * len(s.name)
     return "".join(out)
 
 
-def hbars(rows: Sequence[tuple[str, float, str, str]], *, width: float = 620,
-          unit: str = "", label: str) -> str:  # fmt: skip
+def hbars(
+    rows: Sequence[tuple[str, float, str, str]], *, width: float = 620, unit: str = "", label: str
+) -> str:
     """Horizontal bars: (label, value, color, tooltip) per row, longest label on the left."""
     if not rows:
         return empty(width, 80, f"none: {label}")
@@ -242,10 +280,12 @@ def hbars(rows: Sequence[tuple[str, float, str, str]], *, width: float = 620,
     for i, (name, value, color, tooltip) in enumerate(rows):
         y = 6 + i * row_h
         w = (width - left - 70) * value / top
-        body.append(f'<text x="{f(left - 8)}" y="{f(y + 15)}" text-anchor="end">{esc(name)}</text>'
-                    f'<rect x="{f(left)}" y="{f(y + 3)}" width="{f(max(w, 1))}" height="16" '
-                    f'fill="{color}"{tip(tooltip)}/><text x="{f(left + w + 6)}" y="{f(y + 15)}">'
-                    f"{esc(num(value))}{esc(unit)}</text>")  # fmt: skip
+        body.append(
+            f'<text x="{f(left - 8)}" y="{f(y + 15)}" text-anchor="end">{esc(name)}</text>'
+            f'<rect x="{f(left)}" y="{f(y + 3)}" width="{f(max(w, 1))}" height="16" '
+            f'fill="{color}"{tip(tooltip)}/><text x="{f(left + w + 6)}" y="{f(y + 15)}">'
+            f"{esc(num(value))}{esc(unit)}</text>"
+        )
     return svg(width, height, "".join(body), label)
 
 

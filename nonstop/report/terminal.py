@@ -27,9 +27,17 @@ BADPUT_HELP = {
     "straggler": "slow steps over the ideal step time",
     "idle": "gaps, shutdown, supervisor down",
 }
-STYLE = {"productive": "green", "startup": "grey62", "checkpoint": "blue", "lost_progress":
-         "dark_orange", "detection": "yellow", "recovery": "magenta", "planned": "cyan", "straggler": "purple",
-         "idle": "grey50"}  # fmt: skip
+STYLE = {
+    "productive": "green",
+    "startup": "grey62",
+    "checkpoint": "blue",
+    "lost_progress": "dark_orange",
+    "detection": "yellow",
+    "recovery": "magenta",
+    "planned": "cyan",
+    "straggler": "purple",
+    "idle": "grey50",
+}
 
 
 def dur(s: float | None) -> str:
@@ -57,8 +65,11 @@ def headline(summary: dict[str, Any]) -> Panel:
         return _unmeasured_headline(summary)
     ettr = summary["ettr"]
     color = "green" if ettr >= 0.9 else "yellow" if ettr >= 0.7 else "red"
-    title = Text.assemble(("ETTR ", "bold"), (f"{ettr:.1%}", f"bold {color}"),
-                          f"  of {dur(summary['wall_s'])} wall time")  # fmt: skip
+    title = Text.assemble(
+        ("ETTR ", "bold"),
+        (f"{ettr:.1%}", f"bold {color}"),
+        f"  of {dur(summary['wall_s'])} wall time",
+    )
     figs = [
         ("productive", dur(summary["productive_s"])),
         ("badput", dur(sum(summary["badput_s"].values()))),
@@ -77,8 +88,12 @@ def headline(summary: dict[str, Any]) -> Panel:
     if summary.get("peak_temp_c") is not None:
         figs.append(("peak temperature", f"{summary['peak_temp_c']:.0f} °C"))
     line = Text("   ").join(Text.assemble((k + " ", "dim"), v) for k, v in figs)
-    return Panel(Group(title, line), title=summary.get("run_id") or "nonstop report",
-                 title_align="left", expand=False)  # fmt: skip
+    return Panel(
+        Group(title, line),
+        title=summary.get("run_id") or "nonstop report",
+        title_align="left",
+        expand=False,
+    )
 
 
 def goodput_table(summary: dict[str, Any], title: str = "Goodput") -> Table:
@@ -92,8 +107,14 @@ def goodput_table(summary: dict[str, Any], title: str = "Goodput") -> Table:
     rows = [("productive", summary["productive_s"], "steps whose progress survived")]
     rows += [(k, v, BADPUT_HELP.get(k, "")) for k, v in summary["badput_s"].items()]
     for k, v, meaning in rows:
-        t.add_row(k, f"{v:.1f}", f"{v / wall:.1%}", Text(_bar(v / wall), STYLE.get(k, "")),
-                  meaning, style="green" if k == "productive" else "")  # fmt: skip
+        t.add_row(
+            k,
+            f"{v:.1f}",
+            f"{v / wall:.1%}",
+            Text(_bar(v / wall), STYLE.get(k, "")),
+            meaning,
+            style="green" if k == "productive" else "",
+        )
     return t
 
 
@@ -113,10 +134,17 @@ def failures_table(failures: list[dict[str, Any]]) -> Table:
     for f in failures:
         cat = f.get("category") or "unknown"
         name = taxonomy.get(cat).name if cat in taxonomy.IDS else cat
-        detail = f.get("detail") or f.get("message") or f.get("signal") or (
-            f"exit {f.get('exit_code')}")  # fmt: skip
-        t.add_row(str(f.get("attempt")), str(f.get("rank")), str(f.get("host")), name,
-                  str(f.get("action")), str(detail)[:160])  # fmt: skip
+        detail = (
+            f.get("detail") or f.get("message") or f.get("signal") or (f"exit {f.get('exit_code')}")
+        )
+        t.add_row(
+            str(f.get("attempt")),
+            str(f.get("rank")),
+            str(f.get("host")),
+            name,
+            str(f.get("action")),
+            str(detail)[:160],
+        )
     return t
 
 
@@ -135,11 +163,11 @@ def restarts_table(restarts: list[dict[str, Any]], limit: int = 6) -> Table:
     t.add_row("state from", *[r["source"] or "-" for r in shown])
     for col in RESTART_COLUMNS:
         if any(col in r["phases"] for r in shown):
-            t.add_row(col, *[f"{r['phases'][col]:.2f}" if col in r["phases"] else "-"
-                             for r in shown])  # fmt: skip
+            t.add_row(
+                col, *[f"{r['phases'][col]:.2f}" if col in r["phases"] else "-" for r in shown]
+            )
     if any(r["total_s"] is not None for r in shown):
-        t.add_row("total", *["-" if r["total_s"] is None else f"{r['total_s']:.2f}"
-                             for r in shown])  # fmt: skip
+        t.add_row("total", *["-" if r["total_s"] is None else f"{r['total_s']:.2f}" for r in shown])
     return t
 
 
@@ -147,17 +175,27 @@ def _unmeasured_headline(summary: dict[str, Any]) -> Panel:
     """A run without nonstop.runtime steps: what is not measured and why, and the estimate
     from collective progress, labelled as one; never a made-up zero."""
     est = summary.get("estimate") or {}
-    title = Text.assemble(("ETTR ", "bold"), ("not measured", "bold yellow"),
-                          f"  ({est.get('why', 'no steps reported')})")  # fmt: skip
-    figs = [("wall time", dur(summary["wall_s"])), ("attempts", str(summary["attempts"])),
-            ("failures", failure_count(summary["failures"]))]  # fmt: skip
+    title = Text.assemble(
+        ("ETTR ", "bold"),
+        ("not measured", "bold yellow"),
+        f"  ({est.get('why', 'no steps reported')})",
+    )
+    figs = [
+        ("wall time", dur(summary["wall_s"])),
+        ("attempts", str(summary["attempts"])),
+        ("failures", failure_count(summary["failures"])),
+    ]
     if est.get("collective_s") is not None:
         figs.insert(1, ("collectives advancing (estimate)", dur(est["collective_s"])))
         figs.append(("ETTR at most (estimate)", f"{est['ettr_at_most']:.1%}"))
     line = Text("   ").join(Text.assemble((k + " ", "dim"), v) for k, v in figs)
     basis = Text(f"estimate from {est.get('basis', 'nothing')}", style="dim")
-    return Panel(Group(title, line, basis), title=summary.get("run_id") or "nonstop report",
-                 title_align="left", expand=False)  # fmt: skip
+    return Panel(
+        Group(title, line, basis),
+        title=summary.get("run_id") or "nonstop report",
+        title_align="left",
+        expand=False,
+    )
 
 
 def estimate_table(summary: dict[str, Any]) -> Table:
@@ -166,14 +204,19 @@ def estimate_table(summary: dict[str, Any]) -> Table:
     est = summary.get("estimate") or {}
     t = Table(title="Progress, estimated from collectives (no nonstop.runtime steps)")
     for col in ("attempt", "collectives", "advancing", "resumed from"):
-        t.add_column(col, no_wrap=col != "resumed from", justify="right" if col in (
-            "collectives", "advancing") else "left")  # fmt: skip
+        t.add_column(
+            col,
+            no_wrap=col != "resumed from",
+            justify="right" if col in ("collectives", "advancing") else "left",
+        )
     for a in est.get("attempts", []):
         r = a.get("resumed_from")
-        t.add_row(str(a["attempt"]),
-                  "not seen" if a["collectives"] is None else str(a["collectives"]),
-                  "not seen" if a["active_s"] is None else dur(a["active_s"]),
-                  f"{r['unit']} {r['at']}: {r['line'][:60]}" if r else "-")  # fmt: skip
+        t.add_row(
+            str(a["attempt"]),
+            "not seen" if a["collectives"] is None else str(a["collectives"]),
+            "not seen" if a["active_s"] is None else dur(a["active_s"]),
+            f"{r['unit']} {r['at']}: {r['line'][:60]}" if r else "-",
+        )
     return t
 
 
@@ -242,8 +285,12 @@ def compare_table(result: dict[str, Any]) -> Table:
         style = "" if not d else ("green" if (d > 0) == better else "red")
         if key in ("wall_s", "attempts", "steps_total", "checkpoints", "ideal_step_s"):
             style = ""  # neither better nor worse by itself
-        t.add_row(label, _fmt(lookup(a, key), kind), _fmt(lookup(b, key), kind),
-                  Text(_fmt(d, kind, signed=True), style=style))  # fmt: skip
+        t.add_row(
+            label,
+            _fmt(lookup(a, key), kind),
+            _fmt(lookup(b, key), kind),
+            Text(_fmt(d, kind, signed=True), style=style),
+        )
     return t
 
 

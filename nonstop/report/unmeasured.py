@@ -37,8 +37,10 @@ RESUME = re.compile(
 )
 # Noise a rank's log ends with that says nothing about the failure itself.
 NOISE = re.compile(r"^(\[W\d{4} |W\d{4} |\[rank\d+\]:\[W)|^\s*$")
-EXCEPTION = re.compile(r"^(?:\[rank\d+\]:\s*)?([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))"
-                       r"(?::\s.*)?$")  # fmt: skip
+EXCEPTION = re.compile(
+    r"^(?:\[rank\d+\]:\s*)?([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit))"
+    r"(?::\s.*)?$"
+)
 
 
 def _heartbeats(path: Path) -> tuple[float | None, float | None, int]:
@@ -66,8 +68,9 @@ def _heartbeats(path: Path) -> tuple[float | None, float | None, int]:
 def resumed_from(run_dir: Path, attempt: int) -> dict[str, Any] | None:
     """The first resume line in the lowest rank's log of an attempt: {"unit" (step or
     epoch), "at", "line"}."""
-    logs = sorted((run_dir / "logs" / f"attempt-{attempt}").glob("rank-*.log"),
-                  key=lambda p: p.name)  # fmt: skip
+    logs = sorted(
+        (run_dir / "logs" / f"attempt-{attempt}").glob("rank-*.log"), key=lambda p: p.name
+    )
     logs = [p for p in logs if p.name.count(".") == 1]  # rank-R.log, not .stderr/.stacks
     for path in logs[:1]:
         try:
@@ -76,8 +79,7 @@ def resumed_from(run_dir: Path, attempt: int) -> dict[str, Any] | None:
                     m = RESUME.search(line)
                     if m:
                         unit = "epoch" if m.group(2).lower() == "epoch" else "step"
-                        return {"unit": unit, "at": int(m.group(3)),
-                                "line": line.strip()[:200]}  # fmt: skip
+                        return {"unit": unit, "at": int(m.group(3)), "line": line.strip()[:200]}
         except OSError:
             return None
     return None
@@ -111,15 +113,18 @@ def estimate(run_dir: str | Path, *, wall_s: float) -> dict[str, Any]:
     out: dict[str, Any] = {"measured": False, "why": NOT_MEASURED, "attempts": attempts}
     if active:
         total = sum(active)
-        out["basis"] = ("collective progress from the flight recorder (the bootstrap's "
-                        "heartbeats, every 0.5 s): the time in which the ranks' completed "
-                        "collectives advanced; an upper bound, since work a restart redid is "
-                        "not known")  # fmt: skip
+        out["basis"] = (
+            "collective progress from the flight recorder (the bootstrap's "
+            "heartbeats, every 0.5 s): the time in which the ranks' completed "
+            "collectives advanced; an upper bound, since work a restart redid is "
+            "not known"
+        )
         out["collective_s"] = total
         out["ettr_at_most"] = min(1.0, total / wall_s) if wall_s > 0 else None
     else:
-        out["basis"] = ("none: no collective was seen either (no process group, or a "
-                        "--no-python program)")  # fmt: skip
+        out["basis"] = (
+            "none: no collective was seen either (no process group, or a --no-python program)"
+        )
         out["collective_s"] = out["ettr_at_most"] = None
     return out
 

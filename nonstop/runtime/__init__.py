@@ -113,9 +113,15 @@ class Runtime:
     """The per-process handle. Create it with `init()`."""
 
     def __init__(
-        self, *, run_dir: Path | None, run_id: str, attempt: int, rank: int, world_size: int,
+        self,
+        *,
+        run_dir: Path | None,
+        run_id: str,
+        attempt: int,
+        rank: int,
+        world_size: int,
         host: str,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.run_dir, self.run_id = run_dir, run_id
         self.attempt, self.rank, self.world_size, self.host = attempt, rank, world_size, host
         self.current_step = -1
@@ -185,8 +191,14 @@ class Runtime:
 
     def _fault_fired(self, fault: Fault, message: str) -> None:
         # Written and flushed before the fault fires: the injector's own record of it.
-        self.emit("failure", message=message, injected=True, fault=fault.kind,
-                  step=self.current_step, spec=fault.spec)  # fmt: skip
+        self.emit(
+            "failure",
+            message=message,
+            injected=True,
+            fault=fault.kind,
+            step=self.current_step,
+            spec=fault.spec,
+        )
         if self.writer is not None:
             self.writer.flush(timeout_s=2.0)
 
@@ -222,8 +234,13 @@ class Runtime:
 
     def failure(self, exc: BaseException) -> None:
         tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
-        self.emit("failure", type=type(exc).__name__, message=str(exc)[:2000],
-                  step=self.current_step, traceback=tb)  # fmt: skip
+        self.emit(
+            "failure",
+            type=type(exc).__name__,
+            message=str(exc)[:2000],
+            step=self.current_step,
+            traceback=tb,
+        )
 
     def close(self) -> None:
         if self.faults:  # which injected faults never fired here, and why

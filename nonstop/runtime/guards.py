@@ -55,8 +55,19 @@ CATEGORY: Final[dict[str, str]] = {
 MAD_SCALE: Final = 1.4826  # MAD x this estimates the standard deviation of normal noise
 
 # One row per rank in the all-reduced vector.
-SLOTS: Final = ("present", "loss_bad", "grad_bad", "loss", "grad_norm", "fp_present",
-                "fp0", "fp1", "fp2", "fp3", "params_bad")  # fmt: skip
+SLOTS: Final = (
+    "present",
+    "loss_bad",
+    "grad_bad",
+    "loss",
+    "grad_norm",
+    "fp_present",
+    "fp0",
+    "fp1",
+    "fp2",
+    "fp3",
+    "params_bad",
+)
 _I = {name: i for i, name in enumerate(SLOTS)}
 
 
@@ -108,8 +119,9 @@ class GuardConfig:
         if not (math.isfinite(self.spike_ratio) and self.spike_ratio >= 1.0):
             raise ValueError(f"spike_ratio must be >= 1, got {self.spike_ratio!r}")
         if self.min_history > self.window:
-            raise ValueError(f"min_history ({self.min_history}) must not exceed window "
-                             f"({self.window})")  # fmt: skip
+            raise ValueError(
+                f"min_history ({self.min_history}) must not exceed window ({self.window})"
+            )
 
     @classmethod
     def from_spec(cls, text: str | None) -> GuardConfig:
@@ -124,8 +136,9 @@ class GuardConfig:
             key, eq, value = item.partition("=")
             key = key.strip().replace("-", "_")
             if not eq or key not in kinds:
-                raise ValueError(f"{ENV_HEALTH}: {item!r} is not one of "
-                                 f"{', '.join(k + '=' for k in kinds)}")  # fmt: skip
+                raise ValueError(
+                    f"{ENV_HEALTH}: {item!r} is not one of {', '.join(k + '=' for k in kinds)}"
+                )
             typ = str(kinds[key])
             try:
                 if typ == "bool":
@@ -254,8 +267,12 @@ class Guards:
         if bad_loss or bad_grad or bad_params:
             named = bad_loss or bad_grad or bad_params
             what = "loss" if bad_loss else ("gradient norm" if bad_grad else "parameters")
-            return Anomaly(kind="nan", step=step, ranks=named,
-                           detail=f"non-finite {what} on rank(s) {_list(named)} at step {step}")  # fmt: skip
+            return Anomaly(
+                kind="nan",
+                step=step,
+                ranks=named,
+                detail=f"non-finite {what} on rank(s) {_list(named)} at step {step}",
+            )
         sdc = self._replicas(step, rows)
         if sdc is not None:
             return sdc
@@ -263,16 +280,25 @@ class Guards:
         loss = sum(losses) / len(losses) if losses else 0.0
         grad = max((rows[r][_I["grad_norm"]] for r in ranks), default=0.0)
         has_grad = any(rows[r][_I["grad_norm"]] for r in ranks)
-        for name, base, x, z, ratio in (("loss", self.loss, loss, c.spike_z, c.spike_ratio),
-                                        ("gradient norm", self.grad, grad, c.grad_z, 1.0)):  # fmt: skip
+        for name, base, x, z, ratio in (
+            ("loss", self.loss, loss, c.spike_z, c.spike_ratio),
+            ("gradient norm", self.grad, grad, c.grad_z, 1.0),
+        ):
             if name == "gradient norm" and not (has_grad and c.grad_spikes):
                 continue
             if len(base) >= max(1, c.min_history):
                 hit, med, score = base.spike(x, z=z, ratio=ratio)
                 if hit:
-                    return Anomaly(kind="spike", step=step, ranks=[], value=x, baseline=med,
-                                   score=score, detail=f"{name} spike at step {step}: {x:.4g} "
-                                   f"against a median of {med:.4g} ({score:.1f} robust sd)")  # fmt: skip
+                    return Anomaly(
+                        kind="spike",
+                        step=step,
+                        ranks=[],
+                        value=x,
+                        baseline=med,
+                        score=score,
+                        detail=f"{name} spike at step {step}: {x:.4g} "
+                        f"against a median of {med:.4g} ({score:.1f} robust sd)",
+                    )
         self.loss.add(loss)
         if has_grad:
             self.grad.add(grad)
@@ -288,15 +314,23 @@ class Guards:
             self.last_agreed_step = step
             return None
         hexes = {r: f"{v:016x}" for r, v in fps.items()}
-        why = ("differ from the majority" if majority else
-               f"disagree with no majority among {len(fps)} replicas")  # fmt: skip
+        why = (
+            "differ from the majority"
+            if majority
+            else f"disagree with no majority among {len(fps)} replicas"
+        )
         since = (
             "" if self.last_agreed_step is None else f" (agreed at step {self.last_agreed_step})"
         )
-        return Anomaly(kind="sdc", step=step, ranks=named, majority=majority,
-                       last_good_step=self.last_agreed_step, fingerprints=hexes,
-                       detail=f"parameter fingerprints of rank(s) {_list(named)} {why} at step "
-                              f"{step}{since}")  # fmt: skip
+        return Anomaly(
+            kind="sdc",
+            step=step,
+            ranks=named,
+            majority=majority,
+            last_good_step=self.last_agreed_step,
+            fingerprints=hexes,
+            detail=f"parameter fingerprints of rank(s) {_list(named)} {why} at step {step}{since}",
+        )
 
 
 def odd_ones(fingerprints: Mapping[int, int]) -> tuple[list[int], bool]:
@@ -402,8 +436,11 @@ class Health:
         ps = list(params.parameters() if hasattr(params, "parameters") else params)
         replicated = [p for p in ps if not _is_sharded(p)]
         if len(replicated) < len(ps):
-            _log.warning("%d sharded parameter(s) not fingerprinted (FSDP): silent-corruption "
-                         "checks cover the rest only", len(ps) - len(replicated))  # fmt: skip
+            _log.warning(
+                "%d sharded parameter(s) not fingerprinted (FSDP): silent-corruption "
+                "checks cover the rest only",
+                len(ps) - len(replicated),
+            )
         self.params, self.group = replicated, group
 
     def before_rollback(self, fn: Callable[[], Any]) -> None:
@@ -458,8 +495,12 @@ class Health:
 
             fp, finite = fingerprint_of(self.params or [])
             self.last_fingerprint = f"{fp:016x}"
-        row = make_row(loss=fields.get("loss"), grad_norm=fields.get("grad_norm"),
-                       fingerprint=fp, params_finite=finite)  # fmt: skip
+        row = make_row(
+            loss=fields.get("loss"),
+            grad_norm=fields.get("grad_norm"),
+            fingerprint=fp,
+            params_finite=finite,
+        )
         rows = self._gather(row)
         if spikes:
             anomaly = self.guards.decide(step, rows)
@@ -491,9 +532,14 @@ class Health:
         EXIT_ROLLBACK; the supervisor restarts from the newest checkpoint before it."""
         self.anomaly = anomaly
         rt = self.rt
-        record = {**anomaly.to_dict(), "attempt": rt.attempt, "world_size": rt.world_size,
-                  "hosts": self._hosts(), "skip_batches": self.config.skip_batches
-                  if anomaly.kind == "spike" else 0, "config": asdict(self.config)}  # fmt: skip
+        record = {
+            **anomaly.to_dict(),
+            "attempt": rt.attempt,
+            "world_size": rt.world_size,
+            "hosts": self._hosts(),
+            "skip_batches": self.config.skip_batches if anomaly.kind == "spike" else 0,
+            "config": asdict(self.config),
+        }
         mine = rt.rank in anomaly.ranks
         with rt.section("checkpoint"):  # a save in flight may take a while: not a hang
             for fn in self._before_rollback:
@@ -506,8 +552,16 @@ class Health:
                 write_anomaly(rt.run_dir, record)
             except OSError as e:
                 _log.warning("could not write the anomaly record: %s", e)
-        rt.emit("failure", type="NumericalAnomaly", category=anomaly.category, step=anomaly.step,
-                message=anomaly.detail, anomaly=anomaly.kind, named=mine, ranks=anomaly.ranks)  # fmt: skip
+        rt.emit(
+            "failure",
+            type="NumericalAnomaly",
+            category=anomaly.category,
+            step=anomaly.step,
+            message=anomaly.detail,
+            anomaly=anomaly.kind,
+            named=mine,
+            ranks=anomaly.ranks,
+        )
         _log.warning("rank %s: %s; rolling back (exit %d)", rt.rank, anomaly.detail, EXIT_ROLLBACK)
         if rt.writer is not None:
             rt.writer.close()

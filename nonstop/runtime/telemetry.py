@@ -59,8 +59,15 @@ class TelemetrySampler(threading.Thread):
     None samples only the host. host: also emit a `cpu` sample of the host each interval.
     """
 
-    def __init__(self, rt: Any, interval_s: float = DEFAULT_INTERVAL_S, nvml: Any = None, *,
-                 device: int = 0, host: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        rt: Any,
+        interval_s: float = DEFAULT_INTERVAL_S,
+        nvml: Any = None,
+        *,
+        device: int = 0,
+        host: bool | None = None,
+    ) -> None:
         if not interval_s > 0:
             raise ValueError(f"interval_s must be positive, got {interval_s!r}")
         super().__init__(name="nonstop-telemetry", daemon=True)
@@ -132,8 +139,12 @@ class TelemetrySampler(threading.Thread):
             self.errors += 1
             if not self._logged:
                 self._logged = True
-                log.warning("%s failed (%s: %s); sampling goes on, further errors are "
-                            "logged at debug only", what, type(e).__name__, e)  # fmt: skip
+                log.warning(
+                    "%s failed (%s: %s); sampling goes on, further errors are logged at debug only",
+                    what,
+                    type(e).__name__,
+                    e,
+                )
             else:
                 log.debug("%s failed: %r", what, e)
 
@@ -191,7 +202,8 @@ class TelemetrySampler(threading.Thread):
         elif name == "clock_throttle":
             # a clock change: worth recording only when a slowdown reason set it
             reasons = getattr(n, "nvmlDeviceGetCurrentClocksEventReasons", None) or getattr(
-                n, "nvmlDeviceGetCurrentClocksThrottleReasons", None)  # fmt: skip
+                n, "nvmlDeviceGetCurrentClocksThrottleReasons", None
+            )
             value = int(reasons(self._handle)) if reasons is not None else 0
             if not value & SLOWDOWN_REASONS or value == self._last_reasons:
                 self._last_reasons = value
@@ -202,8 +214,9 @@ class TelemetrySampler(threading.Thread):
             metrics["count"] = float(getattr(data, "eventData", 0) or 0)
         else:
             return
-        self.rt.emit("telemetry", source="nvml", event=name, metrics=metrics,
-                     pid=os.getpid(), pci=self._pci)  # fmt: skip
+        self.rt.emit(
+            "telemetry", source="nvml", event=name, metrics=metrics, pid=os.getpid(), pci=self._pci
+        )
 
     def _read(self, name: str, fn: Any, *args: Any) -> Any:
         """fn(*args), or None when the device does not support it (then never asked again)."""
@@ -213,8 +226,10 @@ class TelemetrySampler(threading.Thread):
         try:
             return fn(*args)
         except n.NVMLError as e:
-            if getattr(e, "value", None) in (n.NVML_ERROR_NOT_SUPPORTED,
-                                              getattr(n, "NVML_ERROR_FUNCTION_NOT_FOUND", -1)):  # fmt: skip
+            if getattr(e, "value", None) in (
+                n.NVML_ERROR_NOT_SUPPORTED,
+                getattr(n, "NVML_ERROR_FUNCTION_NOT_FOUND", -1),
+            ):
                 self._unsupported.add(name)
                 return None
             raise
@@ -231,9 +246,11 @@ class TelemetrySampler(threading.Thread):
         put("energy_j", self._read("energy", n.nvmlDeviceGetTotalEnergyConsumption, h), 1e-3)
         put("temp_c", self._read("temp", n.nvmlDeviceGetTemperature, h, n.NVML_TEMPERATURE_GPU))
         put("sm_clock_mhz", self._read("sm_clock", n.nvmlDeviceGetClockInfo, h, n.NVML_CLOCK_SM))
-        put("mem_clock_mhz", self._read("mem_clock", n.nvmlDeviceGetClockInfo, h,
-                                        n.NVML_CLOCK_MEM))  # fmt: skip
-        reasons = getattr(n, "nvmlDeviceGetCurrentClocksEventReasons", None) or n.nvmlDeviceGetCurrentClocksThrottleReasons  # fmt: skip
+        put("mem_clock_mhz", self._read("mem_clock", n.nvmlDeviceGetClockInfo, h, n.NVML_CLOCK_MEM))
+        reasons = (
+            getattr(n, "nvmlDeviceGetCurrentClocksEventReasons", None)
+            or n.nvmlDeviceGetCurrentClocksThrottleReasons
+        )
         put("throttle_reasons", self._read("throttle", reasons, h))
         util = self._read("util", n.nvmlDeviceGetUtilizationRates, h)
         if util is not None:
@@ -242,14 +259,22 @@ class TelemetrySampler(threading.Thread):
         mem = self._read("memory", n.nvmlDeviceGetMemoryInfo, h)
         if mem is not None:
             put("mem_used_bytes", mem.used)
-        for name, kind in (("ecc_corrected", n.NVML_MEMORY_ERROR_TYPE_CORRECTED),
-                           ("ecc_uncorrected", n.NVML_MEMORY_ERROR_TYPE_UNCORRECTED)):  # fmt: skip
-            put(name, self._read(name, n.nvmlDeviceGetTotalEccErrors, h, kind,
-                                 n.NVML_VOLATILE_ECC))  # fmt: skip
+        for name, kind in (
+            ("ecc_corrected", n.NVML_MEMORY_ERROR_TYPE_CORRECTED),
+            ("ecc_uncorrected", n.NVML_MEMORY_ERROR_TYPE_UNCORRECTED),
+        ):
+            put(name, self._read(name, n.nvmlDeviceGetTotalEccErrors, h, kind, n.NVML_VOLATILE_ECC))
         rows = self._read("remapped", n.nvmlDeviceGetRemappedRows, h)
         if rows is not None:
-            for name, value in zip(("remapped_rows_correctable", "remapped_rows_uncorrectable",
-                                    "remap_pending", "remap_failure"), rows):  # fmt: skip
+            for name, value in zip(
+                (
+                    "remapped_rows_correctable",
+                    "remapped_rows_uncorrectable",
+                    "remap_pending",
+                    "remap_failure",
+                ),
+                rows,
+            ):
                 put(name, value)
         return m
 
@@ -258,8 +283,11 @@ class TelemetrySampler(threading.Thread):
     def _sample_host(self) -> dict[str, float]:
         ps = self._psutil
         vm = ps.virtual_memory()
-        m = {"cpu_util_pct": float(ps.cpu_percent(interval=None)),
-             "mem_used_pct": float(vm.percent), "mem_used_bytes": float(vm.used)}  # fmt: skip
+        m = {
+            "cpu_util_pct": float(ps.cpu_percent(interval=None)),
+            "mem_used_pct": float(vm.percent),
+            "mem_used_bytes": float(vm.used),
+        }
         with contextlib.suppress(OSError, AttributeError):
             m["load_1m"] = float(os.getloadavg()[0])
         if "sensors" not in self._unsupported:
@@ -313,8 +341,9 @@ def maybe_start_telemetry(rt: Any, nvml: Any = None) -> TelemetrySampler | None:
                 raise ValueError(raw)
         except ValueError:
             interval = DEFAULT_INTERVAL_S
-            log.warning("%s=%r is not a number of seconds; using %g",
-                        ENV_INTERVAL, raw, DEFAULT_INTERVAL_S)  # fmt: skip
+            log.warning(
+                "%s=%r is not a number of seconds; using %g", ENV_INTERVAL, raw, DEFAULT_INTERVAL_S
+            )
         if interval <= 0:
             return None
     local_rank = int(os.environ.get(envvars.LOCAL_RANK, "0") or 0)

@@ -203,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds per step of the guards' all-reduce (0.0005)",
     )
     a("--json", action="store_true", help="print one JSON object")
-    return p  # fmt: skip
+    return p
 
 
 def health_config(ns: argparse.Namespace, config: SimConfig) -> HealthConfig:
@@ -212,13 +212,20 @@ def health_config(ns: argparse.Namespace, config: SimConfig) -> HealthConfig:
     extra = {} if ns.sdc_rate is None else {"sdc_per_node_day": ns.sdc_rate}
     try:
         return HealthConfig(
-            gpus=config.gpus, gpus_per_node=config.gpus_per_node, days=config.days,
-            step_s=ns.step_time, spikes_per_day=ns.spike_rate,
-            fingerprint_every=ns.fingerprint_every, fingerprint_s=ns.fingerprint_cost,
-            guard_s=ns.guard_cost, checkpoint_interval_s=auto_interval_s(config),
-            restart_s=config.restart_s, trials=min(config.trials, 2000), seed=config.seed,
+            gpus=config.gpus,
+            gpus_per_node=config.gpus_per_node,
+            days=config.days,
+            step_s=ns.step_time,
+            spikes_per_day=ns.spike_rate,
+            fingerprint_every=ns.fingerprint_every,
+            fingerprint_s=ns.fingerprint_cost,
+            guard_s=ns.guard_cost,
+            checkpoint_interval_s=auto_interval_s(config),
+            restart_s=config.restart_s,
+            trials=min(config.trials, 2000),
+            seed=config.seed,
             **extra,
-        )  # fmt: skip
+        )
     except ValueError as e:
         raise UserError(f"--health: {e}") from None
 

@@ -77,8 +77,7 @@ class HealthConfig:
             v = getattr(self, name)
             if not (math.isfinite(v) and v > 0):
                 raise ValueError(f"{name} must be a positive number, got {v!r}")
-        for name in ("sdc_per_node_day", "spikes_per_day", "fingerprint_s", "guard_s",
-                     "restart_s"):  # fmt: skip
+        for name in ("sdc_per_node_day", "spikes_per_day", "fingerprint_s", "guard_s", "restart_s"):
             v = getattr(self, name)
             if not (math.isfinite(v) and v >= 0):
                 raise ValueError(f"{name} must be a number >= 0, got {v!r}")

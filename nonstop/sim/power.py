@@ -147,8 +147,10 @@ def power_summary(result: SimResult, power: PowerConfig | None = None) -> dict[s
         "idle_mw": idle_mw,
         "mean_mw": energy * 3600.0 / window_s,
         "energy_mwh": energy,
-        "badput_energy_mwh": (train_mw * (busy - result.ettr.mean() * window_s)
-                              + idle_mw * (short + long)) / 3600.0,
+        "badput_energy_mwh": (
+            train_mw * (busy - result.ettr.mean() * window_s) + idle_mw * (short + long)
+        )
+        / 3600.0,
         "step_swing_mw": n * (pw.compute_w - pw.comm_w) * mw,
         "stall_swing_mw": swing,
         "stops_per_day": stops / c.days,
@@ -156,9 +158,11 @@ def power_summary(result: SimResult, power: PowerConfig | None = None) -> dict[s
         "mitigations": {
             "none": row(swing, swing / pw.edge_s, swing / pw.edge_s, 0.0),
             "staggered_ramp": row(swing, swing / pw.ramp_s, swing / pw.edge_s, ramp_mwh),
-            "power_floor": row(floor_swing, floor_swing / pw.edge_s, floor_swing / pw.edge_s,
-                               floor_mwh),
-            "both": row(floor_swing, floor_swing / pw.ramp_s, floor_swing / pw.edge_s,
-                        floor_mwh + ramp_mwh),
+            "power_floor": row(
+                floor_swing, floor_swing / pw.edge_s, floor_swing / pw.edge_s, floor_mwh
+            ),
+            "both": row(
+                floor_swing, floor_swing / pw.ramp_s, floor_swing / pw.edge_s, floor_mwh + ramp_mwh
+            ),
         },
-    }  # fmt: skip
+    }

@@ -171,9 +171,11 @@ def health_table(d: dict[str, Any]) -> Table:
     overhead, the compute lost to SDC and spike rollbacks, their sum (mean, p95 over trials)
     and the mean SDC detection latency. K = saves: checked only before each checkpoint."""
     c = d["config"]
-    t = Table(title=f"Training health: {d['sdc_expected']:.1f} SDC and {d['spikes_expected']:.1f} "
-                    f"loss spikes expected; step {c['step_s']:g} s, checkpoint every "
-                    f"{_h(c['checkpoint_interval_s'])}; K* = {d['k_star']:.0f}")  # fmt: skip
+    t = Table(
+        title=f"Training health: {d['sdc_expected']:.1f} SDC and {d['spikes_expected']:.1f} "
+        f"loss spikes expected; step {c['step_s']:g} s, checkpoint every "
+        f"{_h(c['checkpoint_interval_s'])}; K* = {d['k_star']:.0f}"
+    )
     for col in ("K", "guards", "SDC", "spikes", "wasted", "p95", "detection"):
         t.add_column(col, justify="right")
 

@@ -60,16 +60,24 @@ def _detection(c: SimConfig, v: float) -> SimConfig:
 
 KNOBS: tuple[Knob, ...] = (
     Knob("checkpoint interval", "s", auto_interval_s, _field("checkpoint_interval_s")),
-    Knob("checkpoint blocking", "s", lambda c: c.checkpoint_blocking_s,
-         _field("checkpoint_blocking_s")),
+    Knob(
+        "checkpoint blocking",
+        "s",
+        lambda c: c.checkpoint_blocking_s,
+        _field("checkpoint_blocking_s"),
+    ),
     Knob("failure rate", "/node-day", lambda c: sum(c.resolved_rates().values()), _scaled_rates),
     Knob("detection", "s", lambda c: c.detection_s, _detection),
     Knob("restart", "s", lambda c: c.restart_s, _field("restart_s")),
     Knob("health check", "s", lambda c: c.health_check_s, _field("health_check_s")),
     Knob("manual intervention", "s", lambda c: c.manual_s, _field("manual_s")),
-    Knob("straggler rate", "/node-day", lambda c: c.straggler_rate_per_node_day,
-         _field("straggler_rate_per_node_day")),
-)  # fmt: skip
+    Knob(
+        "straggler rate",
+        "/node-day",
+        lambda c: c.straggler_rate_per_node_day,
+        _field("straggler_rate_per_node_day"),
+    ),
+)
 
 _SPARES = Knob(
     "spare nodes",
@@ -169,10 +177,14 @@ def target_search(
     interval = auto_interval_s(recipe)
     lo = hi = None
     if reachable and ok(recipe):
-        below = _largest(lambda d: ok(recipe.with_(checkpoint_interval_s=interval - d)),
-                         interval / 4, interval * 0.999)  # fmt: skip
-        above = _largest(lambda d: ok(recipe.with_(checkpoint_interval_s=interval + d)),
-                         interval, 100 * interval)  # fmt: skip
+        below = _largest(
+            lambda d: ok(recipe.with_(checkpoint_interval_s=interval - d)),
+            interval / 4,
+            interval * 0.999,
+        )
+        above = _largest(
+            lambda d: ok(recipe.with_(checkpoint_interval_s=interval + d)), interval, 100 * interval
+        )
         lo, hi = interval - (below or 0.0), interval + (above or 0.0)
     spares = _fewest_spares(recipe, ok) if reachable else None
     return {

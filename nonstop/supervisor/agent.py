@@ -66,14 +66,26 @@ CULPRIT_WAIT_S = 3.0
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
 # next attempt, and torchrun's plain restart is the bar to beat on recovery time.
 SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
-    "nccl_watchdog_timeout", "hang", "network_switch_cable",
-}  # fmt: skip
+    "nccl_watchdog_timeout",
+    "hang",
+    "network_switch_cable",
+}
 
 
 class NonstopAgent(PlannedStops, LocalElasticAgent):
-    def __init__(self, *, spec: Any, logs: RunDirLogs, start_method: str, cfg: SupervisorConfig,
-                 ledger: Ledger, first_attempt: int, live: Any = None,
-                 metrics: Any = None, standbys: StandbyPool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        spec: Any,
+        logs: RunDirLogs,
+        start_method: str,
+        cfg: SupervisorConfig,
+        ledger: Ledger,
+        first_attempt: int,
+        live: Any = None,
+        metrics: Any = None,
+        standbys: StandbyPool | None = None,
+    ) -> None:
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
@@ -152,10 +164,14 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             if self.ledger.attempt_is_open(self.attempt):
                 now = time.time()
                 self.ledger.attempt_ended(self.attempt, time_s=now, outcome="resized")
-                self.ledger.add_action(attempt=self.attempt, time_s=now,
-                                       action="membership_change", host=self.cfg.host,
-                                       reason="a node joined the rendezvous: the job restarts "
-                                              "with it from the last checkpoint")  # fmt: skip
+                self.ledger.add_action(
+                    attempt=self.attempt,
+                    time_s=now,
+                    action="membership_change",
+                    host=self.cfg.host,
+                    reason="a node joined the rendezvous: the job restarts "
+                    "with it from the last checkpoint",
+                )
         super()._restart_workers(worker_group)
 
     def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
@@ -189,11 +205,12 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self._save_learned()  # what the last attempt taught, before it is replaced
         self.watchdog = Watchdog(
-            ranks=list(range(world)), hang_timeout_s=self._hang_timeout_s,
+            ranks=list(range(world)),
+            hang_timeout_s=self._hang_timeout_s,
             startup_timeout_s=self.cfg.startup_timeout_s,
             section_timeout_s=self.cfg.section_timeout_s,
             learned=Learned.load(learned_path(self.cfg.run_dir.root)),
-        )  # fmt: skip
+        )
         self.offsets = {}
         self._culprit_deadline = None
         from nonstop.diagnose.stragglers import StragglerDetector
@@ -221,8 +238,11 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         pool = self.standbys
         if pool is not None:
             pool.fill()  # short after a quick failure: waiting for new ones costs no more than cold
-        standbys, why = (None, "standbys off") if pool is None else pool.take(
-            len(kwargs["args"]), wait_s=self.cfg.standby_wait_s)  # fmt: skip
+        standbys, why = (
+            (None, "standbys off")
+            if pool is None
+            else pool.take(len(kwargs["args"]), wait_s=self.cfg.standby_wait_s)
+        )
         if standbys is None:
             if why != self._cold_why:  # said once, not at every restart
                 _log.info(f"cold start of attempt {self.attempt}: {why}")
@@ -253,8 +273,9 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
     def _phase(self, phase: str, t0: float) -> None:
         attempt = self.attempt + (1 if phase == "rendezvous" else 0)
         with log.swallowed(_log, f"recording the {phase} phase"):
-            self.ledger.add_restart_phase(attempt=attempt, phase=phase, start_s=t0,
-                                          end_s=time.time())  # fmt: skip
+            self.ledger.add_restart_phase(
+                attempt=attempt, phase=phase, start_s=t0, end_s=time.time()
+            )
 
     # -- monitoring ------------------------------------------------------------------------
 
@@ -285,8 +306,9 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             import traceback
 
             traceback.print_exc()
-            _log.warning(f"internal error while handling a failure ({e!r}); "
-                  "falling back to a plain restart")  # fmt: skip
+            _log.warning(
+                f"internal error while handling a failure ({e!r}); falling back to a plain restart"
+            )
         if result.state == WorkerState.SUCCEEDED:
             self.ledger.attempt_ended(self.attempt, time_s=time.time(), outcome="succeeded")
             self._ingest(force=True)
@@ -340,8 +362,13 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             if "straggler_every" in changed:
                 self._straggler_every = int(changed["straggler_every"])
             what = describe(changed) or "(no change)"
-            self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action="reconfigure",
-                                   host=self.cfg.host, reason=f"{what} [settings v{version}]")  # fmt: skip
+            self.ledger.add_action(
+                attempt=self.attempt,
+                time_s=time.time(),
+                action="reconfigure",
+                host=self.cfg.host,
+                reason=f"{what} [settings v{version}]",
+            )
             _log.info(f"settings v{version} applied: {what}")
         except Exception as e:  # a bad settings file must never cost the job
             _log.warning(f"could not apply live settings ({e!r})")
@@ -381,17 +408,22 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         report = self.stragglers.check()
         # only ranks slower than their peers: a whole job slowing down together (a busy
         # machine, a slow phase) is not a straggler
-        slower = {s.rank for s in report.scores
-                  if s.rank in report.flagged_ranks and s.relative < self.stragglers.threshold}  # fmt: skip
+        slower = {
+            s.rank
+            for s in report.scores
+            if s.rank in report.flagged_ranks and s.relative < self.stragglers.threshold
+        }
         for rank in sorted(slower - self._flagged):
             self._flagged.add(rank)
             st = self.watchdog.ranks.get(rank) if self.watchdog else None
             self.ledger.add_detection(
-                attempt=self.attempt, kind="straggler", detection_time_s=time.time(), rank=rank,
+                attempt=self.attempt,
+                kind="straggler",
+                detection_time_s=time.time(),
+                rank=rank,
                 host=st.host if st else None,
-            )  # fmt: skip
-            _log.info(f"rank {rank} is a straggler (scores below "
-                  f"{self.stragglers.threshold})")  # fmt: skip
+            )
+            _log.info(f"rank {rank} is a straggler (scores below {self.stragglers.threshold})")
 
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""
@@ -451,33 +483,50 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         infos = []
         for grank, failure in sorted(result.failures.items()):
             st = self.watchdog.ranks.get(grank) if self.watchdog else None
-            infos.append(FailureInfo(
-                rank=grank, host=self.cfg.host, exit_code=failure.exitcode,
-                message=evidence.failure_message(failure, self.cfg.run_dir.log(self.attempt, grank)),
-                log_path=self.cfg.run_dir.log(self.attempt, grank),
-                step=st.step if st else None, attempt=self.attempt,
-                progressed=self.watchdog.progressed if self.watchdog else None,
-                anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
-                if failure.exitcode == EXIT_ROLLBACK else [],
-            ))  # fmt: skip
+            infos.append(
+                FailureInfo(
+                    rank=grank,
+                    host=self.cfg.host,
+                    exit_code=failure.exitcode,
+                    message=evidence.failure_message(
+                        failure, self.cfg.run_dir.log(self.attempt, grank)
+                    ),
+                    log_path=self.cfg.run_dir.log(self.attempt, grank),
+                    step=st.step if st else None,
+                    attempt=self.attempt,
+                    progressed=self.watchdog.progressed if self.watchdog else None,
+                    anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
+                    if failure.exitcode == EXIT_ROLLBACK
+                    else [],
+                )
+            )
         dumps = self._collect_evidence(worker_group, dead={i.rank for i in infos})
         # torch's process context SIGTERMs the rest of the group once one worker fails: those
         # ranks are collateral, not causes (policy.mark_collateral)
         decisions = policy.mark_collateral(infos, [self.policy.decide(i) for i in infos])
         for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
-                attempt=self.attempt, kind="exit", detection_time_s=detect, rank=info.rank,
-                host=info.host, last_progress_time_s=self._fault_time(info.rank),
+                attempt=self.attempt,
+                kind="exit",
+                detection_time_s=detect,
+                rank=info.rank,
+                host=info.host,
+                last_progress_time_s=self._fault_time(info.rank),
                 evidence_path=str(info.log_path),
-            )  # fmt: skip
+            )
             self.ledger.add_failure(
-                attempt=self.attempt, time_s=self._fault_time(info.rank) or detect,
-                category=d.category, action=d.action if d.root_cause else "none",
-                rank=info.rank, host=info.host, exit_code=info.exit_code,
-                signal=signal_name(info.exit_code), message=d.reason[:2000],
+                attempt=self.attempt,
+                time_s=self._fault_time(info.rank) or detect,
+                category=d.category,
+                action=d.action if d.root_cause else "none",
+                rank=info.rank,
+                host=info.host,
+                exit_code=info.exit_code,
+                signal=signal_name(info.exit_code),
+                message=d.reason[:2000],
                 evidence={"dumps": dumps, "triage": d.evidence[:10]},
                 root_cause=d.root_cause,
-            )  # fmt: skip
+            )
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
         root, culprits = policy.pick_root(decisions, self.cfg.host)
         self._act(root, culprit_hosts=culprits)
@@ -494,25 +543,48 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         dumps = self._collect_evidence(worker_group, dead=set(stopped))
         culprit = (mine or hang.culprits)[0]
         reason = hang.reason + (f"; ranks {stopped} are stopped (SIGSTOP)" if stopped else "")
-        info = FailureInfo(rank=culprit, host=self.cfg.host, hang_reason=reason,
-                           step=hang.ranks.get(culprit, {}).get("step"),
-                           attempt=self.attempt)  # fmt: skip
+        info = FailureInfo(
+            rank=culprit,
+            host=self.cfg.host,
+            hang_reason=reason,
+            step=hang.ranks.get(culprit, {}).get("step"),
+            attempt=self.attempt,
+        )
         d = self.policy.decide(info)
-        d.evidence += [f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s "
-                       f"({hang.basis})"]  # fmt: skip
+        d.evidence += [
+            f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
+        ]
         self.ledger.add_detection(
-            attempt=self.attempt, kind="hang", detection_time_s=detect, rank=culprit,
-            host=self.cfg.host, last_progress_time_s=hang.last_progress_time,
+            attempt=self.attempt,
+            kind="hang",
+            detection_time_s=detect,
+            rank=culprit,
+            host=self.cfg.host,
+            last_progress_time_s=hang.last_progress_time,
             evidence_path=str(self.cfg.run_dir.flight_dir(self.attempt)),
-        )  # fmt: skip
+        )
         self.ledger.add_failure(
-            attempt=self.attempt, time_s=hang.last_progress_time, category=d.category,
-            action=d.action, rank=culprit, host=self.cfg.host, message=d.reason[:2000],
-            evidence={"dumps": dumps, "hang": {"culprits": hang.culprits, "basis": hang.basis,
-                      "timeout_s": hang.timeout_s, "ranks": hang.ranks}},
-        )  # fmt: skip
-        _log.info(f"hang detected after {hang.stalled_s:.1f} s without progress "
-              f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}")  # fmt: skip
+            attempt=self.attempt,
+            time_s=hang.last_progress_time,
+            category=d.category,
+            action=d.action,
+            rank=culprit,
+            host=self.cfg.host,
+            message=d.reason[:2000],
+            evidence={
+                "dumps": dumps,
+                "hang": {
+                    "culprits": hang.culprits,
+                    "basis": hang.basis,
+                    "timeout_s": hang.timeout_s,
+                    "ranks": hang.ranks,
+                },
+            },
+        )
+        _log.info(
+            f"hang detected after {hang.stalled_s:.1f} s without progress "
+            f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}"
+        )
         failures = {}
         for w in worker_group.workers:  # SIGKILL works on stopped processes too
             with contextlib.suppress(ProcessLookupError, TypeError):
@@ -542,15 +614,27 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
                 with contextlib.suppress(ProcessLookupError, TypeError):
                     os.kill(int(w.id), signal.SIGKILL)
         for r in hang.culprits:
-            self.ledger.add_detection(attempt=self.attempt, kind="exit_hang", detection_time_s=now,
-                                      rank=r, host=self.cfg.host,
-                                      last_progress_time_s=hang.last_progress_time)  # fmt: skip
-        self.ledger.add_action(attempt=self.attempt, time_s=now, action="none", host=self.cfg.host,
-                               reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
-                                      "after their peers finished; killed, the run is complete")  # fmt: skip
-        _log.info(f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
-              "after every peer had finished (stuck tearing down); killed them: the training "
-              "is complete")  # fmt: skip
+            self.ledger.add_detection(
+                attempt=self.attempt,
+                kind="exit_hang",
+                detection_time_s=now,
+                rank=r,
+                host=self.cfg.host,
+                last_progress_time_s=hang.last_progress_time,
+            )
+        self.ledger.add_action(
+            attempt=self.attempt,
+            time_s=now,
+            action="none",
+            host=self.cfg.host,
+            reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
+            "after their peers finished; killed, the run is complete",
+        )
+        _log.info(
+            f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
+            "after every peer had finished (stuck tearing down); killed them: the training "
+            "is complete"
+        )
         return RunResult(
             state=WorkerState.SUCCEEDED,
             return_values={w.global_rank: None for w in worker_group.workers},
@@ -561,10 +645,15 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         keep this node's kernel-log lines of the attempt (nonstop.supervisor.evidence)."""
         t0 = time.time()
         files = evidence.collect(
-            self, self.cfg.run_dir, self.attempt, worker_group.workers, dead=dead,
-            host=self.cfg.host, timeout_s=self.cfg.evidence_timeout_s,
+            self,
+            self.cfg.run_dir,
+            self.attempt,
+            worker_group.workers,
+            dead=dead,
+            host=self.cfg.host,
+            timeout_s=self.cfg.evidence_timeout_s,
             attempt_start=self.attempt_start,
-        )  # fmt: skip
+        )
         self._phase("evidence", t0)
         return files
 
@@ -579,9 +668,15 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         except Exception as e:
             d.evidence.append(f"diagnose failed: {type(e).__name__}: {e}")
             return d, hosts
-        return policy.refine(d, hosts, category=v.category, action=v.action,
-                             confidence=v.confidence, verdict=v.verdict,
-                             hosts=list(v.hosts or []))  # fmt: skip
+        return policy.refine(
+            d,
+            hosts,
+            category=v.category,
+            action=v.action,
+            confidence=v.confidence,
+            verdict=v.verdict,
+            hosts=list(v.hosts or []),
+        )
 
     def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
         self.last_decision = d
@@ -590,10 +685,13 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
         d, culprit_hosts = self._refine(d, culprit_hosts)
         health = self._health_checks(d)
         res = policy.resolve(
-            d, culprits=culprit_hosts, host=self.cfg.host, exclude=self.cfg.exclude,
+            d,
+            culprits=culprit_hosts,
+            host=self.cfg.host,
+            exclude=self.cfg.exclude,
             health_failed=tuple(r.detail for r in health if r.failed),
             restarts_left=torch_compat.restarts_left(self),
-        )  # fmt: skip
+        )
         d = self.last_decision = res.decision
         action = res.action
         if res.stop_restarts:
@@ -602,12 +700,17 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             self.leaving = True
         if res.exit_code is not None:
             self.exit_code, self.exit_message = res.exit_code, res.message
-        self.ledger.add_action(attempt=self.attempt, time_s=time.time(), action=action,
-                               host=self.cfg.host, reason=d.reason[:2000])  # fmt: skip
+        self.ledger.add_action(
+            attempt=self.attempt,
+            time_s=time.time(),
+            action=action,
+            host=self.cfg.host,
+            reason=d.reason[:2000],
+        )
         self._ingest(force=True)
         if self.live is not None:
             self.live.failure(self.attempt, d, action)
-        _log.info(f"attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}")  # fmt: skip
+        _log.info(f"attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}")
 
     def _health_checks(self, d: Decision) -> list[Any]:
         names = list(self.cfg.health_checks)
@@ -620,11 +723,17 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
             local_world_size=torch_compat.local_world_size(self),
             timeout_s=self.cfg.health_timeout_s,
-        )  # fmt: skip
+        )
         results = run_checks(names, cfg)
         for r in results:
-            self.ledger.add_health_check(attempt=self.attempt, time_s=time.time(), name=r.name,
-                                         status=r.status, host=self.cfg.host, detail=r.detail,
-                                         duration_s=r.duration_s)  # fmt: skip
+            self.ledger.add_health_check(
+                attempt=self.attempt,
+                time_s=time.time(),
+                name=r.name,
+                status=r.status,
+                host=self.cfg.host,
+                detail=r.detail,
+                duration_s=r.duration_s,
+            )
         self._phase("health_checks", t0)
         return results

@@ -210,8 +210,11 @@ class Watcher(threading.Thread):
         progress = collective_progress()
         # the process's CPU seconds (every thread): the watchdog tells a rank that computes
         # (an evaluation, a save) from one that sleeps or waits
-        payload: dict[str, Any] = {"step": self.rt.current_step, "source": "bootstrap",
-                                   "cpu_s": round(time.process_time(), 3)}  # fmt: skip
+        payload: dict[str, Any] = {
+            "step": self.rt.current_step,
+            "source": "bootstrap",
+            "cpu_s": round(time.process_time(), 3),
+        }
         if progress:
             payload["pgs"] = progress
             payload["coll_enq"] = max(v[0] for v in progress.values())

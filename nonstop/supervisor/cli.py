@@ -51,13 +51,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.description = __doc__.split("\n")[0]
     p.set_defaults(max_restarts=DEFAULT_MAX_RESTARTS)
     g = p.add_argument_group("nonstop")
-    g.add_argument("--run-dir", default=None,
-                   help="run directory (default: runs/<rdzv-id>, or a new one under runs/); "
-                        "running the same command again resumes it")  # fmt: skip
-    g.add_argument("--hang-timeout", default="auto",
-                   help="seconds without progress that make a hang, or 'auto' (default): "
-                        "3x the median step with nonstop.runtime, 5x the longest gap between "
-                        "collectives without it")  # fmt: skip
+    g.add_argument(
+        "--run-dir",
+        default=None,
+        help="run directory (default: runs/<rdzv-id>, or a new one under runs/); "
+        "running the same command again resumes it",
+    )
+    g.add_argument(
+        "--hang-timeout",
+        default="auto",
+        help="seconds without progress that make a hang, or 'auto' (default): "
+        "3x the median step with nonstop.runtime, 5x the longest gap between "
+        "collectives without it",
+    )
     g.add_argument(
         "--startup-timeout",
         type=float,
@@ -72,14 +78,24 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {default('section_timeout_s'):g})",
     )
     checks = ",".join(default("health_checks"))
-    g.add_argument("--health-checks", default=checks,
-                   help="checks between attempts, comma-separated, or 'none' "
-                        f"(disk, memory, gpu, collective; default {checks})")  # fmt: skip
-    g.add_argument("--no-self-test", action="store_true",
-                   help="never run the collective self-test (default: after hardware, hang "
-                        "and network failures)")  # fmt: skip
-    g.add_argument("--health-timeout", type=float, default=default("health_timeout_s"),
-                   help="seconds per check")  # fmt: skip
+    g.add_argument(
+        "--health-checks",
+        default=checks,
+        help="checks between attempts, comma-separated, or 'none' "
+        f"(disk, memory, gpu, collective; default {checks})",
+    )
+    g.add_argument(
+        "--no-self-test",
+        action="store_true",
+        help="never run the collective self-test (default: after hardware, hang "
+        "and network failures)",
+    )
+    g.add_argument(
+        "--health-timeout",
+        type=float,
+        default=default("health_timeout_s"),
+        help="seconds per check",
+    )
     g.add_argument(
         "--no-exclude", action="store_true", help="never exclude this node; restart instead"
     )
@@ -97,10 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FAULT",
         help="inject a fault, e.g. crash@step=40,rank=1 (see nonstop.faults)",
     )
-    g.add_argument("--grace-period", type=float, default=default("grace_period_s"), metavar="SECONDS",
-                   help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
-                        "every rank to checkpoint before it is stopped anyway "
-                        f"(default {default('grace_period_s'):g})")  # fmt: skip
+    g.add_argument(
+        "--grace-period",
+        type=float,
+        default=default("grace_period_s"),
+        metavar="SECONDS",
+        help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
+        "every rank to checkpoint before it is stopped anyway "
+        f"(default {default('grace_period_s'):g})",
+    )
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
     )
@@ -116,12 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=default("metrics_host"),
         help=f"address for --metrics-port (default {default('metrics_host')}; 0.0.0.0 for all)",
     )
-    g.add_argument("--memory-checkpoint-every", type=int,
-                   default=default("memory_checkpoint_every"), metavar="STEPS",
-                   help="also snapshot every rank's checkpoint state into CPU memory every this "
-                        "many steps, kept by this node's agent and replicated to --replicas "
-                        "peer nodes; restarts load from there (default 0: off). The training "
-                        "script must save through nonstop.checkpoint")  # fmt: skip
+    g.add_argument(
+        "--memory-checkpoint-every",
+        type=int,
+        default=default("memory_checkpoint_every"),
+        metavar="STEPS",
+        help="also snapshot every rank's checkpoint state into CPU memory every this "
+        "many steps, kept by this node's agent and replicated to --replicas "
+        "peer nodes; restarts load from there (default 0: off). The training "
+        "script must save through nonstop.checkpoint",
+    )
     g.add_argument(
         "--replicas",
         type=int,
@@ -130,10 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="peer nodes that keep a copy of each rank's memory snapshot "
         f"(default {default('replicas')})",
     )
-    g.add_argument("--replica-addr", default=None, metavar="ADDR",
-                   help="address this node's replica server listens on and peers use (default: "
-                        "127.0.0.1 with a loopback rendezvous, else this host's name, listening "
-                        "on all interfaces)")  # fmt: skip
+    g.add_argument(
+        "--replica-addr",
+        default=None,
+        metavar="ADDR",
+        help="address this node's replica server listens on and peers use (default: "
+        "127.0.0.1 with a loopback rendezvous, else this host's name, listening "
+        "on all interfaces)",
+    )
     g.add_argument(
         "--replica-capacity-gb",
         type=float,
@@ -142,9 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"CPU memory this node's replica server may hold "
         f"(default {default('replica_capacity_gb'):g})",
     )
-    g.add_argument("--no-standby", action="store_true",
-                   help="spawn every worker cold (default: keep one warm standby per local "
-                        "rank, interpreter and imports done, to hand restarts to)")  # fmt: skip
+    g.add_argument(
+        "--no-standby",
+        action="store_true",
+        help="spawn every worker cold (default: keep one warm standby per local "
+        "rank, interpreter and imports done, to hand restarts to)",
+    )
     g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
     return p
 
@@ -211,8 +243,10 @@ def _check_flags(args: argparse.Namespace) -> None:
         except ValueError:
             ranks = []
         if not ranks or min(ranks) < 0:
-            raise UserError("--local-ranks-filter must be comma-separated local ranks, e.g. 0,1; "
-                            f"got {args.local_ranks_filter!r}")  # fmt: skip
+            raise UserError(
+                "--local-ranks-filter must be comma-separated local ranks, e.g. 0,1; "
+                f"got {args.local_ranks_filter!r}"
+            )
     for flag, value in (("--redirects", args.redirects), ("--tee", args.tee)):
         if not _std_ok(value):
             raise UserError(f"{flag} must be 0-3 or LOCAL_RANK:0-3,..., got {value!r}")
@@ -292,8 +326,9 @@ def main(argv: list[str]) -> int:
     _hang_timeout(args.hang_timeout)  # a usage error before anything starts
     faults = ";".join(args.inject)
     # validate now: a typo, or a fault that could never fire, is a usage error
-    check_run(faults, nproc_per_node=args.nproc_per_node, nnodes=args.nnodes,
-              no_python=args.no_python)  # fmt: skip
+    check_run(
+        faults, nproc_per_node=args.nproc_per_node, nnodes=args.nnodes, no_python=args.no_python
+    )
     checks = [] if args.health_checks == "none" else args.health_checks.split(",")
     from nonstop.supervisor.health import CHECKS
 
@@ -339,8 +374,7 @@ def main(argv: list[str]) -> int:
     if not previous:
         rd.write_config(config)
     if not resumable:  # the next identical command starts a new run: say how to resume this one
-        _log.info(f"run directory {root}; to resume it later: "
-              f"{resume_command(root, argv)}")  # fmt: skip
+        _log.info(f"run directory {root}; to resume it later: {resume_command(root, argv)}")
     from nonstop.supervisor.launch import launch
 
     return launch(cfg, torchrun)

@@ -101,20 +101,33 @@ class SupervisorConfig:
             ) from None
         checks = () if args.health_checks == "none" else tuple(args.health_checks.split(","))
         return cls(
-            run_dir=run_dir, run_id=run_id, host=host, hang_timeout_s=hang,
-            startup_timeout_s=args.startup_timeout, section_timeout_s=args.section_timeout,
-            evidence_timeout_s=args.evidence_timeout, health_checks=checks,
-            self_test=not args.no_self_test, health_timeout_s=args.health_timeout,
-            exclude=not args.no_exclude, faults=";".join(args.inject),
+            run_dir=run_dir,
+            run_id=run_id,
+            host=host,
+            hang_timeout_s=hang,
+            startup_timeout_s=args.startup_timeout,
+            section_timeout_s=args.section_timeout,
+            evidence_timeout_s=args.evidence_timeout,
+            health_checks=checks,
+            self_test=not args.no_self_test,
+            health_timeout_s=args.health_timeout,
+            exclude=not args.no_exclude,
+            faults=";".join(args.inject),
             multi_node=int(args.nnodes.split(":")[-1]) > 1,
-            grace_period_s=args.grace_period, standbys=not args.no_standby,
-            memory_checkpoint_every=args.memory_checkpoint_every, replicas=args.replicas,
-            replica_addr=args.replica_addr, replica_capacity_gb=args.replica_capacity_gb,
-            metrics_port=args.metrics_port, metrics_host=args.metrics_host, quiet=args.quiet,
+            grace_period_s=args.grace_period,
+            standbys=not args.no_standby,
+            memory_checkpoint_every=args.memory_checkpoint_every,
+            replicas=args.replicas,
+            replica_addr=args.replica_addr,
+            replica_capacity_gb=args.replica_capacity_gb,
+            metrics_port=args.metrics_port,
+            metrics_host=args.metrics_host,
+            quiet=args.quiet,
             numa_binding=args.numa_binding is not None,
             signals_to_forward=signals_to_forward(args.signals_to_handle),
-            console_prefix=args.tee not in ("", "0"), log_dir=args.log_dir,
-        )  # fmt: skip
+            console_prefix=args.tee not in ("", "0"),
+            log_dir=args.log_dir,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved values, as config.json records them (the run directory as its path)."""

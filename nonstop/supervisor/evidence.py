@@ -57,9 +57,16 @@ def failure_message(failure: ProcessFailure, log: Path) -> str:
 
 
 def collect(
-    owner: object, run_dir: rundir.RunDir, attempt: int, workers: Iterable[Any], *,
-    dead: set[int], host: str, timeout_s: float, attempt_start: float,
-) -> list[str]:  # fmt: skip
+    owner: object,
+    run_dir: rundir.RunDir,
+    attempt: int,
+    workers: Iterable[Any],
+    *,
+    dead: set[int],
+    host: str,
+    timeout_s: float,
+    attempt_start: float,
+) -> list[str]:
     """Ask every live rank of `workers` (torch's Worker objects) for its flight-recorder trace
     and Python stacks, wait up to `timeout_s` for them, and keep the node's kernel-log lines of
     the attempt. Returns the evidence files. `owner` keys the node's kernel-log watch (one per

@@ -109,8 +109,9 @@ def check_gpu(cfg: HealthConfig, nvml: Any = None, **_: Any) -> CheckResult:
     for i in range(n):
         h = nv.nvmlDeviceGetHandleByIndex(i)
         try:
-            ecc = nv.nvmlDeviceGetTotalEccErrors(h, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-                                                 nv.NVML_VOLATILE_ECC)  # fmt: skip
+            ecc = nv.nvmlDeviceGetTotalEccErrors(
+                h, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, nv.NVML_VOLATILE_ECC
+            )
             if ecc > 0:
                 problems.append(f"GPU {i}: {ecc} uncorrectable ECC errors")
         except nv.NVMLError:
@@ -164,10 +165,13 @@ def check_collective(cfg: HealthConfig, **_: Any) -> CheckResult:
         port = s.getsockname()[1]
     init = f"tcp://127.0.0.1:{port}"
     procs = [
-        subprocess.Popen([sys.executable, "-c", SELF_TEST, str(r), str(world), init,
-                          str(cfg.timeout_s)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        subprocess.Popen(
+            [sys.executable, "-c", SELF_TEST, str(r), str(world), init, str(cfg.timeout_s)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         for r in range(world)
-    ]  # fmt: skip
+    ]
     deadline = time.monotonic() + cfg.timeout_s
     failures = []
     for r, p in enumerate(procs):
@@ -229,6 +233,7 @@ def _bounded(
     thread.start()
     thread.join(cfg.timeout_s)
     if thread.is_alive() or not box:
-        return CheckResult(name, "failed", f"did not finish within {cfg.timeout_s:g} s "
-                                           "(a hung mount or device?)")  # fmt: skip
+        return CheckResult(
+            name, "failed", f"did not finish within {cfg.timeout_s:g} s (a hung mount or device?)"
+        )
     return box[0]

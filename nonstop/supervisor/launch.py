@@ -45,19 +45,27 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
         if multi_node:
             return last + 1
         ledger.close_abandoned(before=last + 1, now_s=time.time())
-        _log.info(f"resuming {run_dir.root}: attempt {last} was left open; "
-              f"continuing with attempt {last + 1}")  # fmt: skip
+        _log.info(
+            f"resuming {run_dir.root}: attempt {last} was left open; "
+            f"continuing with attempt {last + 1}"
+        )
     else:
         # killed between a failure and its action (evidence, health checks): record that the
         # recovery was interrupted, so that every failure has a detection and an action
         if ledger.unanswered_failures(last):
             now = time.time()
             ledger.add_detection(attempt=last, kind="supervisor_restart", detection_time_s=now)
-            ledger.add_action(attempt=last, time_s=now, action="restart",
-                              reason="recovery interrupted: the supervisor stopped before "
-                                     "acting; a new `nonstop run` resumed the run")  # fmt: skip
-            _log.info(f"resuming {run_dir.root}: the recovery of attempt {last} was "
-                  "interrupted; restarting")  # fmt: skip
+            ledger.add_action(
+                attempt=last,
+                time_s=now,
+                action="restart",
+                reason="recovery interrupted: the supervisor stopped before "
+                "acting; a new `nonstop run` resumed the run",
+            )
+            _log.info(
+                f"resuming {run_dir.root}: the recovery of attempt {last} was "
+                "interrupted; restarting"
+            )
     return last + 1
 
 
@@ -66,17 +74,32 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
     _log.warning(f"lost the rendezvous store ({e}); reconnecting")
     with log.swallowed(_log, "recording the lost store"):
         ledger.attempt_ended(agent.attempt, time_s=now, outcome="failed")
-        ledger.add_detection(attempt=agent.attempt, kind="store_lost", detection_time_s=now,
-                             last_progress_time_s=agent._fault_time(0))  # fmt: skip
-        ledger.add_failure(attempt=agent.attempt, time_s=now, category="dependency",
-                           action="restart", host=agent.cfg.host,
-                           message=f"rendezvous store unreachable: {e}")  # fmt: skip
-        ledger.add_action(attempt=agent.attempt, time_s=now, action="restart",
-                          host=agent.cfg.host, reason="reconnect to the rendezvous store")  # fmt: skip
+        ledger.add_detection(
+            attempt=agent.attempt,
+            kind="store_lost",
+            detection_time_s=now,
+            last_progress_time_s=agent._fault_time(0),
+        )
+        ledger.add_failure(
+            attempt=agent.attempt,
+            time_s=now,
+            category="dependency",
+            action="restart",
+            host=agent.cfg.host,
+            message=f"rendezvous store unreachable: {e}",
+        )
+        ledger.add_action(
+            attempt=agent.attempt,
+            time_s=now,
+            action="restart",
+            host=agent.cfg.host,
+            reason="reconnect to the rendezvous store",
+        )
 
 
-def _start_replica_server(cfg: SupervisorConfig, rd: rundir.RunDir, host: str,
-                          endpoint: str) -> Any:  # fmt: skip
+def _start_replica_server(
+    cfg: SupervisorConfig, rd: rundir.RunDir, host: str, endpoint: str
+) -> Any:
     """This node's in-memory checkpoint replica server (nonstop.checkpoint.replica), published
     in the run directory; the workers learn the snapshot interval from their environment
     (NonstopAgent._start_workers)."""
@@ -131,37 +154,48 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
-        _log.info("--no-python scripts run without the bootstrap (no collective "
-              "progress watching)")  # fmt: skip
+        _log.info("--no-python scripts run without the bootstrap (no collective progress watching)")
         entrypoint, worker_args = cmd, entry_args
     else:
         rest = [a for a in cmd_args if a != "-u"]
         entrypoint, worker_args = cmd, ["-u", "-m", "nonstop.supervisor.bootstrap", *rest]
     params = RendezvousParameters(
-        backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
-        min_nodes=config.min_nodes, max_nodes=config.max_nodes, local_addr=config.local_addr,
+        backend=config.rdzv_backend,
+        endpoint=config.rdzv_endpoint,
+        run_id=config.run_id,
+        min_nodes=config.min_nodes,
+        max_nodes=config.max_nodes,
+        local_addr=config.local_addr,
         **config.rdzv_configs,
-    )  # fmt: skip
+    )
     from torch.distributed.elastic.agent.server.api import WorkerSpec
 
     master_addr, master_port = torch_compat.master_addr_and_port(params)
 
     def make_spec() -> WorkerSpec:
         return WorkerSpec(
-            role=config.role, local_world_size=config.nproc_per_node, entrypoint=entrypoint,
-            args=tuple(worker_args), rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
-            max_restarts=config.max_restarts, monitor_interval=min(config.monitor_interval, 0.5),
-            master_addr=master_addr, master_port=master_port, local_addr=config.local_addr,
-            event_log_handler=config.event_log_handler, numa_options=config.numa_options,
+            role=config.role,
+            local_world_size=config.nproc_per_node,
+            entrypoint=entrypoint,
+            args=tuple(worker_args),
+            rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
+            max_restarts=config.max_restarts,
+            monitor_interval=min(config.monitor_interval, 0.5),
+            master_addr=master_addr,
+            master_port=master_port,
+            local_addr=config.local_addr,
+            event_log_handler=config.event_log_handler,
+            numa_options=config.numa_options,
             duplicate_stdout_filters=config.duplicate_stdout_filters,
             virtual_local_rank=config.virtual_local_rank,
-        )  # fmt: skip
+        )
 
     spec = make_spec()
     ls = config.logs_specs  # torch's, from the flags: nonstop keeps its settings, not its files
     redirects, tee, ranks_filter = torch_compat.logs_spec_settings(ls)
-    logs = RunDirLogs(rd, redirects=redirects, tee=tee, local_ranks_filter=ranks_filter,
-                      log_dir=cfg.log_dir)  # fmt: skip
+    logs = RunDirLogs(
+        rd, redirects=redirects, tee=tee, local_ranks_filter=ranks_filter, log_dir=cfg.log_dir
+    )
     ledger = Ledger.open(rd.ledger)
     first = _resume(ledger, rd, multi_node=cfg.multi_node)
     live = None if cfg.quiet or not sys.stdout.isatty() else LiveView(rd.root)
@@ -174,14 +208,24 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     replicas = _start_replica_server(cfg, rd, host, config.rdzv_endpoint)
     standbys = None
     if cfg.numa_binding and cfg.standbys:
-        _log.info("--numa-binding: standbys off (a standby's CPUs are set before it "
-              "knows its rank)")  # fmt: skip
+        _log.info(
+            "--numa-binding: standbys off (a standby's CPUs are set before it knows its rank)"
+        )
     elif cfg.standbys and "nonstop.supervisor.bootstrap" in worker_args:
-        standbys = StandbyPool(list(worker_args), config.nproc_per_node,
-                               rd.root / "logs" / f"standby-{host}")  # fmt: skip
-    agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method, cfg=cfg,
-                            ledger=ledger, first_attempt=first, live=live,
-                            metrics=metrics, standbys=standbys)  # fmt: skip
+        standbys = StandbyPool(
+            list(worker_args), config.nproc_per_node, rd.root / "logs" / f"standby-{host}"
+        )
+    agent = ag.NonstopAgent(
+        spec=spec,
+        logs=logs,
+        start_method=config.start_method,
+        cfg=cfg,
+        ledger=ledger,
+        first_attempt=first,
+        live=live,
+        metrics=metrics,
+        standbys=standbys,
+    )
     _console(agent, config, cfg)
     code = policy.EXIT_FAILED
     store_losses = 0
@@ -208,9 +252,17 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 with log.swallowed(_log, "shutting the lost rendezvous down"):
                     spec.rdzv_handler.shutdown()
                 spec = make_spec()
-                agent = ag.NonstopAgent(spec=spec, logs=logs, start_method=config.start_method,
-                                        cfg=cfg, ledger=ledger, first_attempt=agent.attempt + 1,
-                                        live=live, metrics=metrics, standbys=standbys)  # fmt: skip
+                agent = ag.NonstopAgent(
+                    spec=spec,
+                    logs=logs,
+                    start_method=config.start_method,
+                    cfg=cfg,
+                    ledger=ledger,
+                    first_attempt=agent.attempt + 1,
+                    live=live,
+                    metrics=metrics,
+                    standbys=standbys,
+                )
                 _console(agent, config, cfg)
                 continue
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
@@ -240,6 +292,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         done = agent.exit_message or "finished"
         print(f"nonstop run: {done}; see `nonstop report {rd.root}`")
     else:
-        print(f"nonstop run: {agent.exit_message or 'failed'} (exit {code}); "
-              f"see `nonstop diagnose {rd.root}`")  # fmt: skip
+        print(
+            f"nonstop run: {agent.exit_message or 'failed'} (exit {code}); "
+            f"see `nonstop diagnose {rd.root}`"
+        )
     return code

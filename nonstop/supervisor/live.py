@@ -97,5 +97,6 @@ class LiveView:
             t.add_row("collectives", done, "steps", "not measured (no nonstop.runtime)")
             ettr = "not measured"
         t.add_row("ETTR so far", ettr, "last failure", self.last_failure)
-        return Group(Text(f"nonstop run  {self.run_dir}  {time.strftime('%H:%M:%S')}",
-                          style="bold"), t)  # fmt: skip
+        return Group(
+            Text(f"nonstop run  {self.run_dir}  {time.strftime('%H:%M:%S')}", style="bold"), t
+        )

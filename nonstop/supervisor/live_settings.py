@@ -35,9 +35,13 @@ from nonstop import rundir
 from nonstop.errors import UserError
 
 __all__ = [
-    "KEYS", "LiveSettings", "parse_assignment", "parse_hang_timeout", "read_settings",
+    "KEYS",
+    "LiveSettings",
+    "parse_assignment",
+    "parse_hang_timeout",
+    "read_settings",
     "write_settings",
-]  # fmt: skip
+]
 
 
 def _seconds(v: str) -> float:
@@ -196,6 +200,8 @@ def ctl_main(argv: list[str]) -> int:
         raise UserError("`set` needs at least one KEY=VALUE; settings: " + ", ".join(KEYS))
     changes = dict(parse_assignment(x) for x in a.assignments)
     version = write_settings(rd.root, changes)
-    print(f"version {version}: {describe(changes)}; agents and ranks apply it within a second "
-          "or two (ranks: at their watcher's next tick)")  # fmt: skip
+    print(
+        f"version {version}: {describe(changes)}; agents and ranks apply it within a second "
+        "or two (ranks: at their watcher's next tick)"
+    )
     return 0

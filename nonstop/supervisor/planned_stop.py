@@ -152,9 +152,15 @@ def _well_typed(p: StopPlan) -> bool:
         return isinstance(x, int) and not isinstance(x, bool)
 
     number = (integer(p.time) or isinstance(p.time, float)) and math.isfinite(p.time)
-    return (integer(p.attempt) and integer(p.step) and p.kind in KINDS and number
-            and (p.host is None or isinstance(p.host, str))
-            and isinstance(p.reason, str) and isinstance(p.request_id, str))  # fmt: skip
+    return (
+        integer(p.attempt)
+        and integer(p.step)
+        and p.kind in KINDS
+        and number
+        and (p.host is None or isinstance(p.host, str))
+        and isinstance(p.reason, str)
+        and isinstance(p.request_id, str)
+    )
 
 
 def write_request(run_dir: Path, kind: str, *, host: str | None, reason: str) -> str:
@@ -206,8 +212,10 @@ def _wait_for_outcome(run_dir: Path, rid: str, timeout_s: float) -> int:
             action, reason = done[-1]
             print(f"{action}: {reason}")
             if action == "stopped":
-                print("the job stopped after the checkpoint (nonstop run exits 75): requeue it "
-                      "to resume on other nodes")  # fmt: skip
+                print(
+                    "the job stopped after the checkpoint (nonstop run exits 75): requeue it "
+                    "to resume on other nodes"
+                )
             return 1 if action == "planned_stop_failed" else 0
     print(f"no outcome within {timeout_s:g} s; the request stays queued ({rid})")
     return 1
@@ -230,8 +238,13 @@ def _parser(prog: str, with_host: bool) -> argparse.ArgumentParser:
     if with_host:
         p.add_argument("--host", required=True, help="the node to take out (its --host-name)")
     p.add_argument("--reason", default="", help="recorded in the ledger")
-    p.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
-                   help="wait this long for the outcome (default: return at once)")  # fmt: skip
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long for the outcome (default: return at once)",
+    )
     return p
 
 
@@ -243,12 +256,16 @@ def _request(argv: list[str], kind: str) -> int:
     host = getattr(a, "host", None)
     hosts = known_hosts(rd.root) if host is not None else []
     if hosts and host not in hosts:  # a typo must not become a restart of the whole job
-        raise UserError(f"unknown host {host!r}: the run's hosts are {', '.join(hosts)} "
-                        f"(names as in --host-name); nothing was requested")  # fmt: skip
+        raise UserError(
+            f"unknown host {host!r}: the run's hosts are {', '.join(hosts)} "
+            f"(names as in --host-name); nothing was requested"
+        )
     rid = write_request(rd.root, kind, host=host, reason=a.reason)
     what = f"drain {host}" if kind == "drain" else "restart"
-    print(f"requested {what} ({rid}): every rank checkpoints at the next agreed step, then "
-          f"the job {'continues without ' + str(host) if host else 'restarts'}")  # fmt: skip
+    print(
+        f"requested {what} ({rid}): every rank checkpoints at the next agreed step, then "
+        f"the job {'continues without ' + str(host) if host else 'restarts'}"
+    )
     return _wait_for_outcome(rd.root, rid, a.wait) if a.wait > 0 else 0
 
 
@@ -355,16 +372,21 @@ class PlannedStops:
         printed, and never turned into something else."""
         self._done_requests.add(rid)
         if worker_group.group_rank in (0, None):
-            self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
-                                   action="planned_stop_failed", host=self.cfg.host,
-                                   reason=f"{why} [{rid}]")  # fmt: skip
+            self.ledger.add_action(
+                attempt=self.attempt,
+                time_s=time.time(),
+                action="planned_stop_failed",
+                host=self.cfg.host,
+                reason=f"{why} [{rid}]",
+            )
         req = self.cfg.run_dir.control / f"request-{rid}.json"
         with contextlib.suppress(OSError):
             req.rename(req.with_suffix(".refused"))
         _log.info(f"request {rid} refused: {why}")
 
-    def _check_drain(self, worker_group: WorkerGroup, kind: str, host: str | None,
-                     reason: str, rid: str) -> tuple[str, str] | None:  # fmt: skip
+    def _check_drain(
+        self, worker_group: WorkerGroup, kind: str, host: str | None, reason: str, rid: str
+    ) -> tuple[str, str] | None:
         """A drain names a host of this job, and leaves enough nodes to train; one that leaves
         too few becomes a stop after a checkpoint (exit 75: requeue the job elsewhere).
         Returns the (kind, reason) to plan (kind `wait`: not known yet), or None when refused."""
@@ -373,16 +395,22 @@ class PlannedStops:
         if not hosts:
             return "wait", reason  # no rank has reported yet
         if host not in hosts:
-            self._refuse(worker_group, rid, f"drain of unknown host {host!r}: this job's hosts "
-                                            f"are {', '.join(hosts)}; nothing was stopped")  # fmt: skip
+            self._refuse(
+                worker_group,
+                rid,
+                f"drain of unknown host {host!r}: this job's hosts "
+                f"are {', '.join(hosts)}; nothing was stopped",
+            )
             return None
         from nonstop.supervisor import torch_compat
 
         min_nodes = torch_compat.rendezvous_min_nodes(worker_group.spec.rdzv_handler)
         left = len(hosts) - 1
         if left < min_nodes:
-            return "preempt", (f"drain of {host} leaves {left} node(s) to train on, fewer "
-                               f"than --nnodes allows ({min_nodes}); {reason}".rstrip("; "))  # fmt: skip
+            return "preempt", (
+                f"drain of {host} leaves {left} node(s) to train on, fewer "
+                f"than --nnodes allows ({min_nodes}); {reason}".rstrip("; ")
+            )
         return kind, reason
 
     def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
@@ -418,13 +446,24 @@ class PlannedStops:
                 waited = time.monotonic() - self._stop_trigger_time
                 urgent = rid in ("signal-SIGTERM", "signal-ranks")
                 asked = self._lifecycle_seen("stop_checks")
-                if not asked and result.state == WorkerState.HEALTHY and (
-                    waited < (2.0 if urgent else min(ASK_WAIT_S, self.cfg.grace_period_s))
-                    and (self._stop_step() >= 0 or not urgent)
-                ):  # fmt: skip
+                if (
+                    not asked
+                    and result.state == WorkerState.HEALTHY
+                    and (
+                        waited < (2.0 if urgent else min(ASK_WAIT_S, self.cfg.grace_period_s))
+                        and (self._stop_step() >= 0 or not urgent)
+                    )
+                ):
                     return None  # the first step's `stop_checks` may be on its way
-                plan = StopPlan(attempt=self.attempt, step=self._stop_step(), kind=kind,
-                                host=host, reason=reason, request_id=rid, time=time.time())  # fmt: skip
+                plan = StopPlan(
+                    attempt=self.attempt,
+                    step=self._stop_step(),
+                    kind=kind,
+                    host=host,
+                    reason=reason,
+                    request_id=rid,
+                    time=time.time(),
+                )
                 self.stop_plan = claim_stop(root, plan)
             p = self.stop_plan
             assert self._stop_trigger_time is not None
@@ -435,13 +474,18 @@ class PlannedStops:
             self._stop_asked = self._lifecycle_seen("stop_checks")
             after = f" after step {p.step}" if p.step >= 0 else ""
             self.ledger.add_action(
-                attempt=self.attempt, time_s=time.time(), action="planned_stop", host=p.host,
+                attempt=self.attempt,
+                time_s=time.time(),
+                action="planned_stop",
+                host=p.host,
                 reason=f"{p.kind}{after}: {p.reason} [{p.request_id}]",
-            )  # fmt: skip
+            )
             then = "stops" if p.kind == "preempt" else "the job restarts"
             if self._stop_asked:
-                _log.info(f"planned {p.kind} ({p.reason}): every rank checkpoints "
-                      f"at its next step boundary, then {then}")  # fmt: skip
+                _log.info(
+                    f"planned {p.kind} ({p.reason}): every rank checkpoints "
+                    f"at its next step boundary, then {then}"
+                )
         p = self.stop_plan
         done = result.state == WorkerState.SUCCEEDED
         late = time.monotonic() > self._stop_deadline
@@ -478,36 +522,48 @@ class PlannedStops:
         if clean:
             lost = resume = ""
         elif not asked:
-            lost = ("the script cannot be asked to checkpoint (no rank has called "
-                    "nonstop.runtime's planned_stop_due in this attempt), so its ranks were "
-                    "stopped without one")  # fmt: skip
+            lost = (
+                "the script cannot be asked to checkpoint (no rank has called "
+                "nonstop.runtime's planned_stop_due in this attempt), so its ranks were "
+                "stopped without one"
+            )
             resume = "from the script's own last checkpoint, if any"
         else:
-            cause = (f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
-                     if time.monotonic() > self._stop_deadline else "a rank failed")  # fmt: skip
-            lost = (f"{cause} before every rank had checkpointed, so its ranks were stopped; "
-                    f"the steps since the last checkpoint ({since}) are lost")  # fmt: skip
+            cause = (
+                f"the grace period ({self._stop_grace_s:g} s, --grace-period) ran out"
+                if time.monotonic() > self._stop_deadline
+                else "a rank failed"
+            )
+            lost = (
+                f"{cause} before every rank had checkpointed, so its ranks were stopped; "
+                f"the steps since the last checkpoint ({since}) are lost"
+            )
             resume = f"from the last checkpoint ({since})"
         if worker_group.group_rank in (0, None):  # one interruption, one row (not one a node)
             self.ledger.add_failure(
-                attempt=self.attempt, time_s=p.time, category="host_maintenance",
-                action="exclude_node" if p.kind == "drain" else "restart", host=p.host,
+                attempt=self.attempt,
+                time_s=p.time,
+                category="host_maintenance",
+                action="exclude_node" if p.kind == "drain" else "restart",
+                host=p.host,
                 message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
                 planned=True,
-            )  # fmt: skip
+            )
         self._done_requests.add(p.request_id)
         req = self.cfg.run_dir.control / f"request-{p.request_id}.json"
         with contextlib.suppress(OSError):
             req.rename(req.with_suffix(".done"))
         failed = bool(lost) and asked  # a checkpoint was asked for and not made
         outcome = "drained" if mine else ("stopped" if leaves else "planned_restart")
-        self.ledger.add_action(attempt=self.attempt, time_s=time.time(),
-                               action="planned_stop_failed" if failed else outcome,
-                               host=self.cfg.host,
-                               reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "")
-                                      + f" [{p.request_id}]")  # fmt: skip
+        self.ledger.add_action(
+            attempt=self.attempt,
+            time_s=time.time(),
+            action="planned_stop_failed" if failed else outcome,
+            host=self.cfg.host,
+            reason=f"{what}: {p.reason}" + (f"; {lost}" if lost else "") + f" [{p.request_id}]",
+        )
         if lost:
-            _log.info(f"{what} ({p.reason}): {lost}; a restart resumes {resume}")  # fmt: skip
+            _log.info(f"{what} ({p.reason}): {lost}; a restart resumes {resume}")
         self.stop_plan, self.signal_received = None, None
         self._peer_drained = p.kind == "drain" and not mine
         if leaves:
@@ -516,21 +572,28 @@ class PlannedStops:
             if mine:
                 self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
                 self.exit_message = f"drained by request: {p.reason}" + (
-                    f"; {lost}" if failed else "")  # fmt: skip
+                    f"; {lost}" if failed else ""
+                )
             elif clean:
                 self.exit_code = EXIT_REQUEUE
-                self.exit_message = (f"stopped after a checkpoint at step {p.step} ({p.reason}); "
-                                     f"requeue the job to resume")  # fmt: skip
+                self.exit_message = (
+                    f"stopped after a checkpoint at step {p.step} ({p.reason}); "
+                    f"requeue the job to resume"
+                )
             else:
                 self.exit_code = EXIT_REQUEUE
-                self.exit_message = (f"stopped ({p.reason}) without the planned checkpoint; "
-                                     f"requeue the job to resume {resume}")  # fmt: skip
+                self.exit_message = (
+                    f"stopped ({p.reason}) without the planned checkpoint; "
+                    f"requeue the job to resume {resume}"
+                )
             if clean and not mine:
                 return result  # every rank saved and exited 0
             if mine:  # leave now: the others restart without us (no exit barrier with them)
                 return RunResult(state=WorkerState.FAILED)
-            failures = {w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
-                        for w in worker_group.workers}  # fmt: skip
+            failures = {
+                w.global_rank: ProcessFailure(w.local_rank, int(w.id or 0), -15, "")
+                for w in worker_group.workers
+            }
             return RunResult(state=WorkerState.FAILED, failures=failures)
         _log.info(f"{what} done; restarting")
         self._restart_workers(worker_group)

@@ -40,8 +40,11 @@ def _load_seen(path: Path) -> dict[str, list[int]]:
         return {}
     if not isinstance(raw, dict):
         return {}
-    return {str(k): [int(a) for a in v if isinstance(a, int)]
-            for k, v in raw.items() if isinstance(v, list)}  # fmt: skip
+    return {
+        str(k): [int(a) for a in v if isinstance(a, int)]
+        for k, v in raw.items()
+        if isinstance(v, list)
+    }
 
 
 # Lines that show a rank failed because a peer went away: consequences, not causes.
@@ -102,9 +105,14 @@ class Decision:
     """The culprit nodes when the decision names them (empty: the failed rank's own)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"category": self.category, "action": self.action, "reason": self.reason,
-                "root_cause": self.root_cause, "evidence": self.evidence[:20],
-                "confidence": self.confidence}  # fmt: skip
+        return {
+            "category": self.category,
+            "action": self.action,
+            "reason": self.reason,
+            "root_cause": self.root_cause,
+            "evidence": self.evidence[:20],
+            "confidence": self.confidence,
+        }
 
 
 def signal_name(exit_code: int | None) -> str | None:
@@ -146,8 +154,13 @@ def classify(info: FailureInfo) -> Decision:
     if info.hang_reason is not None:
         # nonstop's watchdog saw no progress: a hang, whatever the backend (gloo has no NCCL
         # watchdog); the flight recorder or a log signature may name a better cause later
-        return Decision("hang", "restart", f"hang: {info.hang_reason}",
-                        signature=f"hang:{info.hang_reason[:40]}", confidence=0.6)  # fmt: skip
+        return Decision(
+            "hang",
+            "restart",
+            f"hang: {info.hang_reason}",
+            signature=f"hang:{info.hang_reason[:40]}",
+            confidence=0.6,
+        )
     category, confidence, evidence = _triage(info)
     tail = _log_tail(info.log_path)
     peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
@@ -166,8 +179,15 @@ def classify(info: FailureInfo) -> Decision:
     # A peer's disappearance shows up as a gloo/store connection error in every survivor: those
     # are consequences unless the log also names something specific to this rank's hardware.
     echo = peer and category in ECHO_CATEGORIES
-    return Decision(category, taxonomy.action_for(category), why, root_cause=not echo,
-                    signature=signature, evidence=evidence, confidence=confidence)  # fmt: skip
+    return Decision(
+        category,
+        taxonomy.action_for(category),
+        why,
+        root_cause=not echo,
+        signature=signature,
+        evidence=evidence,
+        confidence=confidence,
+    )
 
 
 def _exception_line(text: str) -> str:
@@ -230,8 +250,10 @@ class Policy:
         count = self._count(key, info.attempt)
         if info.progressed is False and d.category in STARTUP_DETERMINISTIC:
             d.action = "stop_and_page"
-            d.reason += ("; raised before the job made any progress (at import or in setup): "
-                         "a restart would run the same code, so it is not retried")  # fmt: skip
+            d.reason += (
+                "; raised before the job made any progress (at import or in setup): "
+                "a restart would run the same code, so it is not retried"
+            )
         elif d.action == "stop_and_page" and count == 1:
             d.action = "restart"
             d.reason += "; retrying once: the job stops if it happens again at this step"
@@ -255,9 +277,16 @@ class Policy:
         key = f"rollback|attempt={attempt}"
         first = key not in self.seen
         self.seen.setdefault(key, []).append(info.rank)
-        return Decision(r["category"], r["action"], r["reason"], root_cause=first,
-                        signature=f"rollback|{r['category']}", evidence=r["evidence"],
-                        confidence=1.0, hosts=r["hosts"])  # fmt: skip
+        return Decision(
+            r["category"],
+            r["action"],
+            r["reason"],
+            root_cause=first,
+            signature=f"rollback|{r['category']}",
+            evidence=r["evidence"],
+            confidence=1.0,
+            hosts=r["hosts"],
+        )
 
 
 # -- what this node does about a failure: pure functions of what was decided ----------------
@@ -284,8 +313,13 @@ def mark_collateral(infos: list[FailureInfo], decisions: list[Decision]) -> list
     out = []
     for info, d in zip(infos, decisions, strict=True):
         if info.rank in collateral and d.root_cause:
-            d = replace(d, root_cause=False, evidence=list(d.evidence), hosts=list(d.hosts),
-                        reason=f"secondary (stopped by the agent after a peer failed): {d.reason}")  # fmt: skip
+            d = replace(
+                d,
+                root_cause=False,
+                evidence=list(d.evidence),
+                hosts=list(d.hosts),
+                reason=f"secondary (stopped by the agent after a peer failed): {d.reason}",
+            )
         out.append(d)
     return out
 
@@ -301,16 +335,27 @@ def pick_root(decisions: list[Decision], host: str) -> tuple[Decision, list[str]
 
 
 def refine(
-    d: Decision, culprits: list[str], *, category: str, action: str, confidence: float,
-    verdict: str, hosts: list[str],
-) -> tuple[Decision, list[str]]:  # fmt: skip
+    d: Decision,
+    culprits: list[str],
+    *,
+    category: str,
+    action: str,
+    confidence: float,
+    verdict: str,
+    hosts: list[str],
+) -> tuple[Decision, list[str]]:
     """Merge the whole-attempt diagnosis (nonstop.diagnose.diagnose_run's verdict) into the
     decision: a more confident (> max(own, 0.8)), specific verdict overrides the per-rank
     classification and may name the culprit on another node."""
     d = replace(d, evidence=[*d.evidence, f"diagnose: {verdict[:300]}"], hosts=list(d.hosts))
     if category != taxonomy.UNKNOWN and confidence > max(d.confidence, 0.8):
-        d = replace(d, category=category, action=action, confidence=confidence,  # type: ignore[arg-type]
-                    reason=d.reason + f"; diagnose: {verdict[:200]}")  # fmt: skip
+        d = replace(
+            d,
+            category=category,
+            action=action,
+            confidence=confidence,  # type: ignore[arg-type]
+            reason=d.reason + f"; diagnose: {verdict[:200]}",
+        )
         return d, hosts or culprits
     return d, culprits
 
@@ -334,9 +379,14 @@ class Resolution:
 
 
 def resolve(
-    d: Decision, *, culprits: list[str], host: str, exclude: bool = True,
-    health_failed: tuple[str, ...] = (), restarts_left: int = 1,
-) -> Resolution:  # fmt: skip
+    d: Decision,
+    *,
+    culprits: list[str],
+    host: str,
+    exclude: bool = True,
+    health_failed: tuple[str, ...] = (),
+    restarts_left: int = 1,
+) -> Resolution:
     """The action and exit code of one failure on node `host`, from the decision, the culprit
     nodes, whether exclusion is allowed (--no-exclude), the details of the health checks that
     failed between attempts and the restarts torch has left.
@@ -346,28 +396,48 @@ def resolve(
     the culprit is this one, so exclusion stops here with EXIT_EXCLUDE, telling the scheduler
     to replace the machine rather than requeue on it."""
     if health_failed and exclude:
-        d = replace(d, action="exclude_node", evidence=list(d.evidence), hosts=list(d.hosts),
-                    reason=d.reason + "; health check failed: " + "; ".join(health_failed))  # fmt: skip
+        d = replace(
+            d,
+            action="exclude_node",
+            evidence=list(d.evidence),
+            hosts=list(d.hosts),
+            reason=d.reason + "; health check failed: " + "; ".join(health_failed),
+        )
         culprits = [host]
     action = d.action
     if action == "exclude_node" and (not exclude or host not in culprits):
         action = "restart"  # the bad node is another one: it leaves, we restart without it
     if action == "stop_and_page":
-        return Resolution(decision=d, action=action, exit_code=EXIT_PAGE, stop_restarts=True,
-                          leaving=False,
-                          message=f"stopped: {d.reason} [{d.category}]; a human must look")  # fmt: skip
+        return Resolution(
+            decision=d,
+            action=action,
+            exit_code=EXIT_PAGE,
+            stop_restarts=True,
+            leaving=False,
+            message=f"stopped: {d.reason} [{d.category}]; a human must look",
+        )
     if action == "exclude_node":
         return Resolution(
-            decision=d, action=action, exit_code=EXIT_EXCLUDE, stop_restarts=True, leaving=True,
+            decision=d,
+            action=action,
+            exit_code=EXIT_EXCLUDE,
+            stop_restarts=True,
+            leaving=True,
             message=f"excluding node {host}: {d.reason} [{d.category}]; "
-                    f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here",
-        )  # fmt: skip
+            f"exit {EXIT_EXCLUDE} tells the scheduler not to requeue here",
+        )
     if restarts_left <= 0:
-        return Resolution(decision=d, action=action, exit_code=EXIT_FAILED, stop_restarts=False,
-                          leaving=False,
-                          message=f"no restarts left (--max-restarts): {d.reason}")  # fmt: skip
-    return Resolution(decision=d, action=action, exit_code=None, message="",
-                      stop_restarts=False, leaving=False)  # fmt: skip
+        return Resolution(
+            decision=d,
+            action=action,
+            exit_code=EXIT_FAILED,
+            stop_restarts=False,
+            leaving=False,
+            message=f"no restarts left (--max-restarts): {d.reason}",
+        )
+    return Resolution(
+        decision=d, action=action, exit_code=None, message="", stop_restarts=False, leaving=False
+    )
 
 
 def exit_code(decided: int | None, *, failed: bool) -> int:

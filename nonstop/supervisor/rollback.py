@@ -37,9 +37,14 @@ def decide(anomalies: Sequence[Mapping[str, Any]], attempt: int) -> dict[str, An
     of the run (oldest first). No record for the attempt: category unknown, restart."""
     mine = [a for a in anomalies if int(a.get("attempt", -1)) == attempt]
     if not mine:
-        return {"category": "unknown", "action": "restart", "hosts": [], "evidence": [],
-                "reason": f"the ranks exited for a rollback but left no record under "
-                          f"{HEALTH_DIR}/ (restarting from the newest checkpoint)"}  # fmt: skip
+        return {
+            "category": "unknown",
+            "action": "restart",
+            "hosts": [],
+            "evidence": [],
+            "reason": f"the ranks exited for a rollback but left no record under "
+            f"{HEALTH_DIR}/ (restarting from the newest checkpoint)",
+        }
     cur = max(mine, key=lambda a: int(a["step"]))
     earlier = [a for a in anomalies if int(a.get("attempt", -1)) < attempt]
     kind, step = str(cur["kind"]), int(cur["step"])
@@ -47,10 +52,17 @@ def decide(anomalies: Sequence[Mapping[str, Any]], attempt: int) -> dict[str, An
     named = [int(r) for r in cur.get("ranks") or []]
     where = ", ".join(f"rank {r} on {_host(hosts, r)}" for r in named)
     evidence = [f"{HEALTH_DIR}/anomaly-{attempt}-{step}.json: {cur.get('detail', '')}"]
-    evidence += [f"attempt {a['attempt']} step {a['step']}: {a.get('detail', '')}" for a in earlier
-                 if a.get("kind") == kind][-5:]  # fmt: skip
-    out: dict[str, Any] = {"category": CATEGORY.get(kind, "unknown"), "action": "restart",
-                           "hosts": [], "evidence": evidence}  # fmt: skip
+    evidence += [
+        f"attempt {a['attempt']} step {a['step']}: {a.get('detail', '')}"
+        for a in earlier
+        if a.get("kind") == kind
+    ][-5:]
+    out: dict[str, Any] = {
+        "category": CATEGORY.get(kind, "unknown"),
+        "action": "restart",
+        "hosts": [],
+        "evidence": evidence,
+    }
     if kind == "sdc":
         suspects = sorted({_host(hosts, r) for r in named})
         before = [a for a in earlier if a.get("kind") == "sdc"]
@@ -58,42 +70,62 @@ def decide(anomalies: Sequence[Mapping[str, Any]], attempt: int) -> dict[str, An
         again = sorted(set(suspects) & seen)
         if again and not cur.get("majority", True) and len(suspects) > 1:
             out["action"] = "stop_and_page"
-            out["reason"] = (f"replica fingerprints disagree again at step {step} ({where}) and "
-                             f"no majority says which of {', '.join(suspects)} is wrong")  # fmt: skip
+            out["reason"] = (
+                f"replica fingerprints disagree again at step {step} ({where}) and "
+                f"no majority says which of {', '.join(suspects)} is wrong"
+            )
         elif again:
             out["action"], out["hosts"] = "exclude_node", again
-            out["reason"] = (f"silent data corruption again on {', '.join(again)} ({where}, "
-                             f"step {step}): excluding the node")  # fmt: skip
+            out["reason"] = (
+                f"silent data corruption again on {', '.join(again)} ({where}, "
+                f"step {step}): excluding the node"
+            )
         else:
             good = cur.get("last_good_step")
             since = f"; replicas last agreed at step {good}" if good is not None else ""
             tie = "" if cur.get("majority", True) else " (a tie: no majority among the replicas)"
-            out["reason"] = (f"replica parameters disagree at step {step}: {where} suspect{tie}"
-                             f"{since}; re-running from the newest verified checkpoint, the "
-                             f"node is excluded if it happens again")  # fmt: skip
+            out["reason"] = (
+                f"replica parameters disagree at step {step}: {where} suspect{tie}"
+                f"{since}; re-running from the newest verified checkpoint, the "
+                f"node is excluded if it happens again"
+            )
     elif kind == "nan":
-        prev = [a for a in earlier if a.get("kind") == "nan"
-                and abs(int(a["step"]) - step) <= NAN_RECUR_STEPS]  # fmt: skip
+        prev = [
+            a
+            for a in earlier
+            if a.get("kind") == "nan" and abs(int(a["step"]) - step) <= NAN_RECUR_STEPS
+        ]
         if prev:
             out["action"] = "stop_and_page"
-            out["reason"] = (f"NaN/Inf again at step {step} ({where or 'every rank'}) after the "
-                             f"rollback from step {prev[-1]['step']}: not transient; a human "
-                             f"must look (learning rate, data, model)")  # fmt: skip
+            out["reason"] = (
+                f"NaN/Inf again at step {step} ({where or 'every rank'}) after the "
+                f"rollback from step {prev[-1]['step']}: not transient; a human "
+                f"must look (learning rate, data, model)"
+            )
         else:
-            out["reason"] = (f"{cur.get('detail', 'NaN/Inf')}; rolling back to the newest "
-                             f"checkpoint before step {step}")  # fmt: skip
+            out["reason"] = (
+                f"{cur.get('detail', 'NaN/Inf')}; rolling back to the newest "
+                f"checkpoint before step {step}"
+            )
     elif kind == "spike":
-        near = [a for a in earlier if a.get("kind") == "spike"
-                and abs(int(a["step"]) - step) <= SPIKE_RECUR_STEPS]  # fmt: skip
+        near = [
+            a
+            for a in earlier
+            if a.get("kind") == "spike" and abs(int(a["step"]) - step) <= SPIKE_RECUR_STEPS
+        ]
         if len(near) + 1 >= SPIKE_LIMIT:
             out["action"] = "stop_and_page"
-            out["reason"] = (f"loss spike {len(near) + 1} times within {SPIKE_RECUR_STEPS} steps "
-                             f"(now at step {step}): skipping batches does not help")  # fmt: skip
+            out["reason"] = (
+                f"loss spike {len(near) + 1} times within {SPIKE_RECUR_STEPS} steps "
+                f"(now at step {step}): skipping batches does not help"
+            )
         else:
             n = int(cur.get("skip_batches", 0))
             skip = f", skipping batches of steps {step}..{step + n - 1}" if n else ""
-            out["reason"] = (f"{cur.get('detail', 'loss spike')}; rolling back to the newest "
-                             f"checkpoint before step {step}{skip}")  # fmt: skip
+            out["reason"] = (
+                f"{cur.get('detail', 'loss spike')}; rolling back to the newest "
+                f"checkpoint before step {step}{skip}"
+            )
     return out
 
 

@@ -199,9 +199,12 @@ class Standby:
         self._log: IO[str] = open(log, "a")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
             [sys.executable, "-u", "-m", "nonstop.supervisor.standby", *argv],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
             start_new_session=True,  # as torchrun's workers: the agent kills the process group
-        )  # fmt: skip
+        )
         self.started = time.monotonic()
         self.state = "starting"  # starting, ready, cold (with why), gone
         self.why = ""
@@ -219,8 +222,9 @@ class Standby:
             for _ in out:  # until the standby exits or takes over (its fd 1 becomes a log)
                 pass
 
-    def hand_over(self, env: dict[str, str], args: tuple, stdout: str | None,
-                  stderr: str | None) -> None:  # fmt: skip
+    def hand_over(
+        self, env: dict[str, str], args: tuple, stdout: str | None, stderr: str | None
+    ) -> None:
         assert self.proc.stdin is not None
         msg = {"env": env, "args": [str(a) for a in args], "stdout": stdout, "stderr": stderr}
         self.proc.stdin.write(json.dumps(msg) + "\n")
@@ -326,8 +330,12 @@ class StandbyContext(SubprocessContext):
         base = os.environ.copy()
         for local_rank, standby in enumerate(self._standbys):
             env = {**base, **self.envs[local_rank]}
-            standby.hand_over(env, self.args[local_rank], self.stdouts[local_rank] or None,
-                              self.stderrs[local_rank] or None)  # fmt: skip
+            standby.hand_over(
+                env,
+                self.args[local_rank],
+                self.stdouts[local_rank] or None,
+                self.stderrs[local_rank] or None,
+            )
         adopted: dict[int, Any] = {r: _Adopted(s, r) for r, s in enumerate(self._standbys)}
         self.subprocess_handlers = adopted  # what SubprocessContext polls and closes
 

@@ -167,13 +167,20 @@ DONE_PHASES = ("finished", "planned_stop")
 
 class Watchdog:
     def __init__(
-        self, *, ranks: list[int], hang_timeout_s: float | None = None,
-        startup_timeout_s: float = 300.0, section_timeout_s: float = 1800.0,
-        exit_timeout_s: float = 60.0, floor_s: float = STEP_FLOOR_S,
-        collective_floor_s: float = COLLECTIVE_FLOOR_S, warmup_steps: int = 5,
-        silent_after_s: float = 3.0, learned: Learned | None = None,
+        self,
+        *,
+        ranks: list[int],
+        hang_timeout_s: float | None = None,
+        startup_timeout_s: float = 300.0,
+        section_timeout_s: float = 1800.0,
+        exit_timeout_s: float = 60.0,
+        floor_s: float = STEP_FLOOR_S,
+        collective_floor_s: float = COLLECTIVE_FLOOR_S,
+        warmup_steps: int = 5,
+        silent_after_s: float = 3.0,
+        learned: Learned | None = None,
         clock: Callable[[], float] = time.monotonic,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.clock = clock
         self.hang_timeout_s = hang_timeout_s
         self.startup_timeout_s = startup_timeout_s
@@ -331,21 +338,35 @@ class Watchdog:
         ):
             return None  # `auto`: the ranks holding the job up are computing, not hung
         return Hang(
-            culprits=culprits, reason=reason, stalled_s=stalled, timeout_s=timeout, basis=basis,
+            culprits=culprits,
+            reason=reason,
+            stalled_s=stalled,
+            timeout_s=timeout,
+            basis=basis,
             last_progress_time=self._last_progress_wall or time.time() - stalled,
-            ranks={s.rank: {"host": s.host, "step": s.step, "coll_enq": s.coll_enq,
-                            "coll_done": s.coll_done, "sections": sorted(s.sections),
-                            "exited": s.exited,
-                            "silent_s": None if s.last_alive is None else now - s.last_alive}
-                   for s in states},
-        )  # fmt: skip
+            ranks={
+                s.rank: {
+                    "host": s.host,
+                    "step": s.step,
+                    "coll_enq": s.coll_enq,
+                    "coll_done": s.coll_done,
+                    "sections": sorted(s.sections),
+                    "exited": s.exited,
+                    "silent_s": None if s.last_alive is None else now - s.last_alive,
+                }
+                for s in states
+            },
+        )
 
     def _culprits(self, now: float) -> tuple[list[int], str]:
         states = [s for s in self.ranks.values() if not s.exited]
         if not states:
             return [], "every rank exited"
-        silent = [s.rank for s in states
-                  if s.last_alive is None or now - s.last_alive > self.silent_after_s]  # fmt: skip
+        silent = [
+            s.rank
+            for s in states
+            if s.last_alive is None or now - s.last_alive > self.silent_after_s
+        ]
         if silent and len(silent) < len(states):
             return silent, "stopped answering (stopped process or a lock held); peers are alive"
         if silent:

@@ -24,11 +24,21 @@ class RunDirLogs(LogsSpecs):
     when given). With --log-dir, torchrun's layout there too: links
     LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,error.json} to these files."""
 
-    def __init__(self, run_dir: rundir.RunDir, *, redirects: Std | dict[int, Std] = Std.NONE,
-                 tee: Std | dict[int, Std] = Std.NONE, local_ranks_filter: set[int] | None = None,
-                 log_dir: str | None = None) -> None:  # fmt: skip
-        super().__init__(log_dir=str(run_dir.root / "logs"), redirects=redirects, tee=tee,
-                         local_ranks_filter=local_ranks_filter)  # fmt: skip
+    def __init__(
+        self,
+        run_dir: rundir.RunDir,
+        *,
+        redirects: Std | dict[int, Std] = Std.NONE,
+        tee: Std | dict[int, Std] = Std.NONE,
+        local_ranks_filter: set[int] | None = None,
+        log_dir: str | None = None,
+    ) -> None:
+        super().__init__(
+            log_dir=str(run_dir.root / "logs"),
+            redirects=redirects,
+            tee=tee,
+            local_ranks_filter=local_ranks_filter,
+        )
         self.run_dir = run_dir
         self.redirects, self.tee, self.local_ranks_filter = redirects, tee, local_ranks_filter
         self.attempt = 0
@@ -43,7 +53,8 @@ class RunDirLogs(LogsSpecs):
         """What torchrun prints for this rank: its stream unless redirected without a tee,
         and only for the ranks in --local-ranks-filter when one is given."""
         out = not (to_map(self.redirects, n)[local_rank] & Std.OUT) or bool(
-            to_map(self.tee, n)[local_rank] & Std.OUT)  # fmt: skip
+            to_map(self.tee, n)[local_rank] & Std.OUT
+        )
         chosen = not self.local_ranks_filter or local_rank in self.local_ranks_filter
         return out and chosen
 
@@ -69,8 +80,9 @@ class RunDirLogs(LogsSpecs):
         dest.filtered_stderr = os.devnull
         return dest
 
-    def _link_torchrun_layout(self, env: dict[str, str], local_rank: int, log: Path,
-                              err: Path) -> None:  # fmt: skip
+    def _link_torchrun_layout(
+        self, env: dict[str, str], local_rank: int, log: Path, err: Path
+    ) -> None:
         """torchrun's --log-dir layout (DefaultLogsSpecs), as links to the run directory's
         files; attempt_N counts nonstop's attempts, which is torchrun's restart count on one
         node."""

@@ -15,16 +15,22 @@ from nonstop.rundir import create
 
 
 def test_peer_schedule_keeps_the_faults_and_renumbers_attempts() -> None:
-    s = Schedule(seed=0, steps=60, checkpoint_every=5, faults=[
-        ChaosFault(kind="nan", attempt=0, rank=1, step=12),
-        ChaosFault(kind="sigkill", attempt=1, rank=0, step=22),
-        ChaosFault(kind="kill_in_restart", attempt=2, rank=1, step=0),
-        ChaosFault(kind="diskfull", attempt=3, rank=0, step=30, to_step=37),
-        ChaosFault(kind="sigstop", attempt=3, rank=1, step=45),
-    ])  # fmt: skip
+    s = Schedule(
+        seed=0,
+        steps=60,
+        checkpoint_every=5,
+        faults=[
+            ChaosFault(kind="nan", attempt=0, rank=1, step=12),
+            ChaosFault(kind="sigkill", attempt=1, rank=0, step=22),
+            ChaosFault(kind="kill_in_restart", attempt=2, rank=1, step=0),
+            ChaosFault(kind="diskfull", attempt=3, rank=0, step=30, to_step=37),
+            ChaosFault(kind="sigstop", attempt=3, rank=1, step=45),
+        ],
+    )
     p = peer_schedule(s)
     assert [(f.kind, f.rank, f.step) for f in p.faults] == [
-        (f.kind, f.rank, f.step) for f in s.faults]  # fmt: skip
+        (f.kind, f.rank, f.step) for f in s.faults
+    ]
     # no guards under torchrun: the NaN ends no attempt, so every later key moves down one
     assert [f.attempt for f in p.faults] == [0, 0, 1, 2, 2]
     full = make_schedule(seed=1, kinds=KINDS)
@@ -33,8 +39,9 @@ def test_peer_schedule_keeps_the_faults_and_renumbers_attempts() -> None:
 
 def _steps(rd_root: Path, attempt: int, steps: list[tuple[int, float]]) -> None:
     rd = create(rd_root) if not rd_root.exists() else None
-    path = (rd.events(attempt, 0) if rd else rd_root / "events" / f"attempt-{attempt}" /
-            "rank-0.jsonl")  # fmt: skip
+    path = (
+        rd.events(attempt, 0) if rd else rd_root / "events" / f"attempt-{attempt}" / "rank-0.jsonl"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     w = EventWriter(path, run_id="r", attempt=attempt, rank=0, host="h", install_sigterm=False)
     for step, dur in steps:
@@ -53,10 +60,24 @@ def test_ettr_counts_each_step_once_in_the_latest_attempt(tmp_path: Path) -> Non
 
 
 def _side(ettr: float, wall: float, **kw: object) -> dict[str, object]:
-    base = {"finished": True, "identical": True, "injected": 4, "detected": 4, "recovered": 4,
-            "lost": 0, "missed": [], "skipped": [], "phantom": [], "not_applicable": []}  # fmt: skip
-    return {**base, **kw, "ettr": {"ettr": ettr, "wall_s": wall, "limit": 0.4},
-            "ettr_events": {"ettr": ettr, "wall_s": wall}}  # fmt: skip
+    base = {
+        "finished": True,
+        "identical": True,
+        "injected": 4,
+        "detected": 4,
+        "recovered": 4,
+        "lost": 0,
+        "missed": [],
+        "skipped": [],
+        "phantom": [],
+        "not_applicable": [],
+    }
+    return {
+        **base,
+        **kw,
+        "ettr": {"ettr": ettr, "wall_s": wall, "limit": 0.4},
+        "ettr_events": {"ettr": ettr, "wall_s": wall},
+    }
 
 
 def test_summary_is_ours_over_torchrun_ettr_with_both_sides() -> None:

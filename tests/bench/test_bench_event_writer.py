@@ -47,8 +47,10 @@ def test_writer_throughput_writes_everything(tmp_path: Path) -> None:
 
 
 def test_summary_follows_the_harness_contract() -> None:
-    o = [{"cpu_us": 2.0, "caller_us": 1.0, "written": 5, "dropped": 0, "write_errors": 0},
-         {"cpu_us": 4.0, "caller_us": 1.0, "written": 5, "dropped": 1, "write_errors": 0}]  # fmt: skip
+    o = [
+        {"cpu_us": 2.0, "caller_us": 1.0, "written": 5, "dropped": 0, "write_errors": 0},
+        {"cpu_us": 4.0, "caller_us": 1.0, "written": 5, "dropped": 1, "write_errors": 0},
+    ]
     p = [{"cpu_us": 6.0, "caller_us": 2.0, "written": 5}] * 2
     thr = {"records_per_s": 1e5, "records": 5, "written": 5, "dropped": 0}
     out = be.summarize(o, p, thr, 5)

@@ -45,8 +45,10 @@ def real_dump(tmp_path_factory: pytest.TempPathFactory) -> dict:
     d = tmp_path_factory.mktemp("real")
     (d / "w.py").write_text(WORKER)
     port = _port()
-    procs = [subprocess.Popen([sys.executable, str(d / "w.py"), str(r), str(port), str(d)])
-             for r in range(2)]  # fmt: skip
+    procs = [
+        subprocess.Popen([sys.executable, str(d / "w.py"), str(r), str(port), str(d)])
+        for r in range(2)
+    ]
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     return pickle.loads((d / "rank-1").read_bytes())
 

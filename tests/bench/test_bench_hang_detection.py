@@ -19,8 +19,7 @@ from nonstop.rundir import create
 
 def _fault_event(root: Path) -> float:
     rd = create(root)
-    w = EventWriter(rd.events(0, 1), run_id="r", attempt=0, rank=1, host="h",
-                    install_sigterm=False)  # fmt: skip
+    w = EventWriter(rd.events(0, 1), run_id="r", attempt=0, rank=1, host="h", install_sigterm=False)
     w.emit("lifecycle", phase="attempt_start", pid=4321)
     w.emit("step", step=3, start=10.0, end=10.1)
     w.emit("failure", message="injected hang", injected=True, fault="hang", step=4)
@@ -33,10 +32,16 @@ def test_detection_is_fault_event_to_first_ledger_hang(tmp_path: Path) -> None:
     t = _fault_event(tmp_path / "run")
     with Ledger.open(tmp_path / "run" / "ledger.db") as led:
         led.add_detection(attempt=0, kind="straggler", detection_time_s=t + 1.0)
-        led.add_detection(attempt=0, kind="hang", detection_time_s=t + 5.5, rank=1,
-                          last_progress_time_s=t)  # fmt: skip
-        led.add_failure(attempt=0, time_s=t, category="hang", action="restart",
-                        evidence={"hang": {"timeout_s": 5.0, "basis": "steps"}})  # fmt: skip
+        led.add_detection(
+            attempt=0, kind="hang", detection_time_s=t + 5.5, rank=1, last_progress_time_s=t
+        )
+        led.add_failure(
+            attempt=0,
+            time_s=t,
+            category="hang",
+            action="restart",
+            evidence={"hang": {"timeout_s": 5.0, "basis": "steps"}},
+        )
     r = bh.detection(tmp_path / "run")
     assert r["ok"] and r["detected_rank"] == 1
     assert math.isclose(r["detection_s"], 5.5, abs_tol=1e-6)
@@ -74,12 +79,16 @@ def test_every_kind_hangs_rank_1_the_same_way_on_both_sides(tmp_path: Path) -> N
 
 
 def test_summary_counts_false_hangs_of_each_side() -> None:
-    rows = {"collective": {
-        "ours": [{"ok": True, "detection_s": 5.5, "basis": "steps"}],
-        "peer": [{"ok": True, "detected": True, "detection_s": 5.1, "first_gone": "ranks [1]"}],
-    }}  # fmt: skip
-    fp = {"eval": {"ours": {"false_hangs": 0}, "peer": {"false_hangs": 1}},
-          "save": {"ours": {"false_hangs": 1}, "peer": {"false_hangs": 1}}}  # fmt: skip
+    rows = {
+        "collective": {
+            "ours": [{"ok": True, "detection_s": 5.5, "basis": "steps"}],
+            "peer": [{"ok": True, "detected": True, "detection_s": 5.1, "first_gone": "ranks [1]"}],
+        }
+    }
+    fp = {
+        "eval": {"ours": {"false_hangs": 0}, "peer": {"false_hangs": 1}},
+        "save": {"ours": {"false_hangs": 1}, "peer": {"false_hangs": 1}},
+    }
     out = bh.combine(rows, fp, ("collective",), load=[1.0, 1.0])
     assert not [k for k in REQUIRED if k not in out]
     assert out["ours"] == 5.5 and out["peer"] == 5.1 and out["reps"] == 1

@@ -17,8 +17,15 @@ from nonstop.sim import SimConfig, engine
 
 def test_no_interruptions_is_pure_compute_and_saves() -> None:
     """Without arrivals the job's ETTR is arithmetic: startup, then interval/(interval+save)."""
-    c = SimConfig(gpus=8, days=1.0, failure_rate_per_node_day=0.0, planned=False,
-                  checkpoint_interval_s=1000.0, checkpoint_blocking_s=10.0, startup_s=100.0)  # fmt: skip
+    c = SimConfig(
+        gpus=8,
+        days=1.0,
+        failure_rate_per_node_day=0.0,
+        planned=False,
+        checkpoint_interval_s=1000.0,
+        checkpoint_blocking_s=10.0,
+        startup_s=100.0,
+    )
     r = run_trial(c, seed=0)
     p = engine.resolve(c)
     up = p.duration_s - 100.0

@@ -51,8 +51,13 @@ def make_state(rank: int, seed: int) -> dict[str, Any]:
     random.seed(seed + rank)  # other seeds per launch: only restored state can match
     np.random.seed(seed + rank)
     torch.manual_seed(seed + rank)
-    return {"model": net, "optimizer": opt, "lr_scheduler": sched, "data": Data(rank),
-            "extras": {"tokens_seen": 0}}  # fmt: skip
+    return {
+        "model": net,
+        "optimizer": opt,
+        "lr_scheduler": sched,
+        "data": Data(rank),
+        "extras": {"tokens_seen": 0},
+    }
 
 
 def snapshot(state: dict[str, Any]) -> dict[str, torch.Tensor]:
@@ -102,8 +107,12 @@ def load(spec: dict[str, Any], rank: int) -> None:
         torch.save(snapshot(state), out / f"{name}-{rank}.pt")
         info = ckpt.last_load
         assert info is not None
-        record = {"step": info.step, "source": info.source, "replica_from": info.replica_from,
-                  "messages": info.messages}  # fmt: skip
+        record = {
+            "step": info.step,
+            "source": info.source,
+            "replica_from": info.replica_from,
+            "messages": info.messages,
+        }
         (out / f"{name}-{rank}.json").write_text(json.dumps(record))
 
 

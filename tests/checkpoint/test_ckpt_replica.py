@@ -109,8 +109,11 @@ def test_put_get_list_and_replacement(server: ReplicaServer) -> None:
 def test_wrong_token_is_refused(server: ReplicaServer) -> None:
     put_bytes(peer(server), KEY, b"data")
     bad = peer(server, token="guess")
-    for call in (lambda: put_bytes(bad, KEY, b"evil"), lambda: get(bad, KEY),
-                 lambda: list_entries(bad)):  # fmt: skip
+    for call in (
+        lambda: put_bytes(bad, KEY, b"evil"),
+        lambda: get(bad, KEY),
+        lambda: list_entries(bad),
+    ):
         with pytest.raises(ReplicaError, match="wrong token"):
             call()
     assert get(peer(server), KEY) == bytearray(b"data")
@@ -127,11 +130,19 @@ def test_wrong_token_is_refused(server: ReplicaServer) -> None:
         frame({"op": "list", "token": "secret", "x": [1] * 10}) + os.urandom(64),
         frame({"op": "fly", "token": "secret"}),
         frame({"op": "put", "token": "secret", **asdict(KEY), "sha256": "0" * 64, "size": -5}),
-        frame({"op": "get", "token": "secret", "rank": "0", "world_size": 2, "step": 1,
-               "lineage": "abc"}),
+        frame(
+            {
+                "op": "get",
+                "token": "secret",
+                "rank": "0",
+                "world_size": 2,
+                "step": 1,
+                "lineage": "abc",
+            }
+        ),
         os.urandom(4096),
     ],
-)  # fmt: skip
+)
 def test_garbage_does_not_kill_the_server(server: ReplicaServer, payload: bytes) -> None:
     raw(server, payload)
     raw(server, payload, close_early=True)
@@ -181,8 +192,9 @@ def test_server_arguments_are_validated() -> None:
         ReplicaServer(token="t", capacity_bytes=0)
 
 
-def test_publish_discover_unpublish(tmp_path: Path, server: ReplicaServer,
-                                    caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_publish_discover_unpublish(
+    tmp_path: Path, server: ReplicaServer, caplog: pytest.LogCaptureFixture
+) -> None:
     path = publish(tmp_path, "node-a", server, host="10.1.2.3")
     assert path == tmp_path / "control" / "replicas" / "node-a.json"
     assert path.stat().st_mode & 0o777 == 0o600  # it holds the token
@@ -275,8 +287,9 @@ def _train(run: Path, steps: int, events: Events) -> tuple[nn.Module, Checkpoint
     torch.manual_seed(0)
     net = nn.Linear(4, 3)
     opt = torch.optim.AdamW(net.parameters(), lr=0.1)
-    ckpt = Checkpointer(run, config=CheckpointConfig(every_steps=3, memory_every_steps=2),
-                        events=events)  # fmt: skip
+    ckpt = Checkpointer(
+        run, config=CheckpointConfig(every_steps=3, memory_every_steps=2), events=events
+    )
     for step in range(1, steps + 1):
         net(torch.randn(2, 4)).sum().backward()
         opt.step()
@@ -289,8 +302,9 @@ def _train(run: Path, steps: int, events: Events) -> tuple[nn.Module, Checkpoint
 def _load(run: Path, events: Events) -> tuple[nn.Module, Checkpointer]:
     net = nn.Linear(4, 3)
     opt = torch.optim.AdamW(net.parameters(), lr=0.1)
-    ckpt = Checkpointer(run, config=CheckpointConfig(every_steps=3, memory_every_steps=2),
-                        events=events)  # fmt: skip
+    ckpt = Checkpointer(
+        run, config=CheckpointConfig(every_steps=3, memory_every_steps=2), events=events
+    )
     ckpt.load_latest({"model": net, "optimizer": opt})
     ckpt.close()
     return net, ckpt
@@ -311,17 +325,23 @@ def test_single_process_memory_load(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert ckpt.last_load is not None
         assert (ckpt.last_load.step, ckpt.last_load.source) == (4, "memory")
         assert ckpt.last_load.replica_from == "solo"
-        assert events.seen[-1] == {"kind": "checkpoint", "phase": "loaded", "step": 4,
-                                   "source": "memory", "replica_from": "solo",
-                                   "load_s": ckpt.last_load.load_s}  # fmt: skip
+        assert events.seen[-1] == {
+            "kind": "checkpoint",
+            "phase": "loaded",
+            "step": 4,
+            "source": "memory",
+            "replica_from": "solo",
+            "load_s": ckpt.last_load.load_s,
+        }
         for k, v in trained.state_dict().items():
             assert torch.equal(v, loaded.state_dict()[k]), k
     finally:
         srv.stop()
 
 
-def test_without_a_server_snapshots_are_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_without_a_server_snapshots_are_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setenv("NONSTOP_HOST", "lonely")
     events = Events()
     with caplog.at_level(logging.INFO, logger="nonstop.checkpoint"):
@@ -380,15 +400,26 @@ def launch(spec: dict[str, Any], env: dict[str, str] | None = None, timeout_s: f
 
 def start_server(run: Path, node: str) -> subprocess.Popen[str]:
     """A node's replica server in its own process, published in the run directory."""
-    proc = subprocess.Popen([sys.executable, str(WORKER), "serve", str(run), node],
-                            cwd=ROOT, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, str(WORKER), "serve", str(run), node],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
     return proc
 
 
 def train(run: Path, out: Path, nodes: list[str], *, steps: int, every: int) -> None:
-    spec = {"scenario": "train", "run_dir": str(run), "out": str(out), "nodes": nodes,
-            "seed": 1, "steps": steps, "every": every}  # fmt: skip
+    spec = {
+        "scenario": "train",
+        "run_dir": str(run),
+        "out": str(out),
+        "nodes": nodes,
+        "seed": 1,
+        "steps": steps,
+        "every": every,
+    }
     launch(spec, env={ENV_MEMORY_EVERY: "1", ENV_REPLICAS: "1"})  # as `nonstop run` sets them
 
 
@@ -415,21 +446,29 @@ def storage_record(out: Path, rank: int) -> dict[str, Any]:
 @pytest.mark.timeout(120)
 def test_memory_load_equals_durable_load(tmp_path: Path) -> None:
     run, out = tmp_path / "run", tmp_path
-    servers = {n: ReplicaServer(token=new_token(), capacity_bytes=16 << 20).start()
-               for n in ("node-a", "node-b")}  # fmt: skip
+    servers = {
+        n: ReplicaServer(token=new_token(), capacity_bytes=16 << 20).start()
+        for n in ("node-a", "node-b")
+    }
     try:
         for node, srv in servers.items():
             publish(run, node, srv)
         train(run, out, ["node-a", "node-b"], steps=6, every=3)  # durable 3 and 6, memory 1..6
         for srv in servers.values():  # each node holds its rank and its peer's
             assert sorted((e.key.rank, e.key.step) for e in srv.entries()) == [
-                (0, 5), (0, 6), (1, 5), (1, 6)]  # the two newest of each rank  # fmt: skip
+                (0, 5),
+                (0, 6),
+                (1, 5),
+                (1, 6),
+            ]  # the two newest of each rank
         got = load(run, out, ["node-a", "node-b"])
     finally:
         for srv in servers.values():
             srv.stop()
     assert [(g["step"], g["source"], g["replica_from"]) for g in got] == [
-        (6, "memory", "node-a"), (6, "memory", "node-b")]  # fmt: skip
+        (6, "memory", "node-a"),
+        (6, "memory", "node-b"),
+    ]
     assert [storage_record(out, r)["source"] for r in (0, 1)] == ["storage", "storage"]
     assert storage_record(out, 0)["step"] == 6
     assert_same(out, "memory", "storage")
@@ -452,7 +491,9 @@ def test_losing_one_of_two_nodes_recovers_from_the_survivor(tmp_path: Path) -> N
             p.kill()
             p.communicate()  # reaps it and closes its pipe
     assert [(g["step"], g["source"], g["replica_from"]) for g in got] == [
-        (6, "memory", "node-a"), (6, "memory", "node-a")]  # fmt: skip
+        (6, "memory", "node-a"),
+        (6, "memory", "node-a"),
+    ]
     assert any("replica server of node-b not asked: cannot reach" in m for m in got[1]["messages"])
     assert_same(out, "memory", "storage")
     assert_same(out, "memory", "trained")
@@ -470,18 +511,23 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         srv.flip_byte(1)  # step 5 of rank 1: every rank still holds step 4 in memory
         got = load(run, out, ["node-a", "node-a"])
         assert [(g["step"], g["source"]) for g in got] == [(4, "memory"), (4, "memory")]
-        assert any(m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
-                   for m in got[1]["messages"])  # fmt: skip
+        assert any(
+            m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+            for m in got[1]["messages"]
+        )
         srv.flip_byte(1, step=4)  # and now step 4 too: only storage is left
         got = load(run, out, ["node-a", "node-a"])
         assert [(g["step"], g["source"]) for g in got] == [(4, "storage"), (4, "storage")]
-        for why in ("in-memory replica of step 5 not used: rank 1: no verified copy of step 5",
-                    "in-memory replicas not used, loading from storage: rank 1: no verified "
-                    "copy of step 4"):  # fmt: skip
+        for why in (
+            "in-memory replica of step 5 not used: rank 1: no verified copy of step 5",
+            "in-memory replicas not used, loading from storage: rank 1: no verified copy of step 4",
+        ):
             for g in got:
                 assert any(m.startswith(why) and "sha256 mismatch" in m for m in g["messages"])
-        assert any(m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
-                   for m in got[1]["messages"])  # fmt: skip
+        assert any(
+            m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+            for m in got[1]["messages"]
+        )
         assert_same(out, "memory", "storage")
 
         # Incomplete: node-a's server now holds rank 0's snapshot only.
@@ -495,6 +541,9 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         srv.stop()
         spare.stop()
     assert [(g["step"], g["source"]) for g in got] == [(4, "storage"), (4, "storage")]
-    assert all("in-memory replicas not used, loading from storage: no replica found for rank(s) 1"
-               in g["messages"] for g in got)  # fmt: skip
+    assert all(
+        "in-memory replicas not used, loading from storage: no replica found for rank(s) 1"
+        in g["messages"]
+        for g in got
+    )
     assert_same(out, "memory", "storage")

@@ -43,18 +43,30 @@ def test_crash_and_hang_like_torchrun_and_better(tmp_path: Path) -> None:
 
     # a crash: torchrun with one restart resumes from the epoch-2 snapshot and ends exactly
     # where the fault-free run ends
-    theirs = torchrun("ddp_tutorial.py", args(tmp_path / "tc"), tmp_path / "tc",
-                      fault="crash@20", restarts=1)  # fmt: skip
+    theirs = torchrun(
+        "ddp_tutorial.py", args(tmp_path / "tc"), tmp_path / "tc", fault="crash@20", restarts=1
+    )
     # a hang: torchrun waits on the stopped rank (gloo's 30 min timeout)
-    stuck = torchrun("ddp_tutorial.py", args(tmp_path / "th"), tmp_path / "th",
-                     fault="hang@20", restarts=1, stuck=("client fault: hang", 20.0))  # fmt: skip
+    stuck = torchrun(
+        "ddp_tutorial.py",
+        args(tmp_path / "th"),
+        tmp_path / "th",
+        fault="hang@20",
+        restarts=1,
+        stuck=("client fault: hang", 20.0),
+    )
     assert "client fault: hang at step 20 on rank 1" in stuck.out, stuck.out[-3000:]
     assert stuck.code is None and stuck.final_loss is None, stuck.out[-3000:]
     # nonstop run, one run for both: the crash, then the hang at the same step of the restarted
     # attempt, detected; each time it resumes from the snapshot, and it ends where the
     # fault-free run ends
-    ours = nonstop("ddp_tutorial.py", args(tmp_path / "nc"), tmp_path / "nc",
-                   fault="crash@20,hang@20@1", flags=("--hang-timeout", "10"))  # fmt: skip
+    ours = nonstop(
+        "ddp_tutorial.py",
+        args(tmp_path / "nc"),
+        tmp_path / "nc",
+        fault="crash@20,hang@20@1",
+        flags=("--hang-timeout", "10"),
+    )
     for r in (theirs, ours):
         assert r.code == 0, r.out[-3000:]
         assert "client fault: crash at step 20 on rank 1" in r.out

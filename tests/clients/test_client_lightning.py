@@ -37,12 +37,18 @@ def test_lightning_like_torchrun(tmp_path: Path) -> None:
     )
     assert ours.lines(same) == ref.lines(same) and len(ref.lines(same)) >= 5
 
-    crashed = torchrun("lightning_ddp.py", args(tmp_path / "tc"), tmp_path / "tc",
-                       fault="crash@12", restarts=1)  # fmt: skip
+    crashed = torchrun(
+        "lightning_ddp.py", args(tmp_path / "tc"), tmp_path / "tc", fault="crash@12", restarts=1
+    )
     # one nonstop run for both faults: the crash, then a hang at the same step of the restarted
     # attempt; each resumes from last.ckpt, and it ends with torchrun's loss after the crash
-    ours = nonstop("lightning_ddp.py", args(tmp_path / "nc"), tmp_path / "nc",
-                   fault="crash@12,hang@12@1", flags=("--hang-timeout", "10"))  # fmt: skip
+    ours = nonstop(
+        "lightning_ddp.py",
+        args(tmp_path / "nc"),
+        tmp_path / "nc",
+        fault="crash@12,hang@12@1",
+        flags=("--hang-timeout", "10"),
+    )
     for r in (crashed, ours):
         assert r.code == 0, r.out[-3000:]
         assert "client fault: crash at step 12 on rank 1" in r.out

@@ -45,12 +45,18 @@ def test_transformers_trainer_like_torchrun(tmp_path: Path) -> None:
         f"nonstop run {step_ms(ours)} ms"
     )
 
-    crashed = torchrun("hf_trainer.py", args(tmp_path / "tc"), tmp_path / "tc",
-                       fault="crash@12", restarts=1)  # fmt: skip
+    crashed = torchrun(
+        "hf_trainer.py", args(tmp_path / "tc"), tmp_path / "tc", fault="crash@12", restarts=1
+    )
     # one nonstop run for both faults: the crash, then a hang at the same step of the restarted
     # attempt; each resumes from checkpoint-10, and it ends with torchrun's loss after the crash
-    ours = nonstop("hf_trainer.py", args(tmp_path / "nc"), tmp_path / "nc",
-                   fault="crash@12,hang@12@1", flags=("--hang-timeout", "10"))  # fmt: skip
+    ours = nonstop(
+        "hf_trainer.py",
+        args(tmp_path / "nc"),
+        tmp_path / "nc",
+        fault="crash@12,hang@12@1",
+        flags=("--hang-timeout", "10"),
+    )
     for r in (crashed, ours):
         assert r.code == 0, r.out[-3000:]
         assert "client fault: crash at step 12 on rank 1" in r.out

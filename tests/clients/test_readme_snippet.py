@@ -67,11 +67,34 @@ def run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_readme_snippet_under_plain_torchrun_and_under_nonstop_run(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(snippet())
-    plain = run([sys.executable, "-m", "torch.distributed.run", "--standalone",
-                 "--nproc-per-node", "2", "train.py"], tmp_path)  # fmt: skip
+    plain = run(
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc-per-node",
+            "2",
+            "train.py",
+        ],
+        tmp_path,
+    )
     assert plain.returncode == 0, plain.stdout[-2000:] + plain.stderr[-3000:]
     assert plain.stdout.count("done at step 6 from 0") == 2
-    ours = run([sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-                "--run-dir", "run", "train.py"], tmp_path)  # fmt: skip
+    ours = run(
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            "run",
+            "train.py",
+        ],
+        tmp_path,
+    )
     assert ours.returncode == 0, ours.stdout[-2000:] + ours.stderr[-3000:]
     assert ours.stdout.count("done at step 6 from 0") == 2

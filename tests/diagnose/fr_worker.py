@@ -29,13 +29,23 @@ from nonstop.rundir import RunDir
 
 DUMP_AFTER_S = 1.5
 
-rank, world, port, run_dir, mode = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
-                                    sys.argv[4], sys.argv[5])  # fmt: skip
+rank, world, port, run_dir, mode = (
+    int(sys.argv[1]),
+    int(sys.argv[2]),
+    int(sys.argv[3]),
+    sys.argv[4],
+    sys.argv[5],
+)
 rd = RunDir(__import__("pathlib").Path(run_dir))
-w = EventWriter(rd.events(0, rank), run_id="t", attempt=0, rank=rank,
-                host=f"node-{rank // 2}", install_sigterm=False)  # fmt: skip
-dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
-                        world_size=world)  # fmt: skip
+w = EventWriter(
+    rd.events(0, rank),
+    run_id="t",
+    attempt=0,
+    rank=rank,
+    host=f"node-{rank // 2}",
+    install_sigterm=False,
+)
+dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
 x = torch.ones(4)
 for step in range(3):
     t0 = time.time()

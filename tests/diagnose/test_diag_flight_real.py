@@ -32,10 +32,22 @@ def _run(run_dir: Path, mode: str) -> None:
     procs = []
     for r in range(WORLD):
         with open(logs / f"rank-{r}.log", "wb") as out:
-            procs.append(subprocess.Popen(
-                [sys.executable, str(WORKER), str(r), str(WORLD), str(port), str(run_dir), mode],
-                env=env, stdout=out, stderr=subprocess.STDOUT,
-            ))  # fmt: skip
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        str(WORKER),
+                        str(r),
+                        str(WORLD),
+                        str(port),
+                        str(run_dir),
+                        mode,
+                    ],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            )
     waiting = procs[: WORLD - 1]
     try:
         deadline = time.monotonic() + 60

@@ -124,10 +124,19 @@ def test_mismatched_collective_is_a_desync(tmp_path: Path) -> None:
 def test_victim_waiting_elsewhere_is_not_the_culprit(tmp_path: Path) -> None:
     # ranks 0-3 in group A; rank 3 waits in group B (ranks 3, 4) for rank 4 that never came.
     def entry(i: int, pg: str, seq: int, state: str) -> dict:
-        return {"record_id": i, "pg_id": int(pg), "process_group": (pg, "A" if pg == "1" else "B"),
-                "collective_seq_id": seq, "profiling_name": "nccl:all_reduce", "input_sizes": [[4]],
-                "input_dtypes": ["Float"], "output_sizes": [[4]], "state": state,
-                "retired": state == "completed", "time_created_ns": i}  # fmt: skip
+        return {
+            "record_id": i,
+            "pg_id": int(pg),
+            "process_group": (pg, "A" if pg == "1" else "B"),
+            "collective_seq_id": seq,
+            "profiling_name": "nccl:all_reduce",
+            "input_sizes": [[4]],
+            "input_dtypes": ["Float"],
+            "output_sizes": [[4]],
+            "state": state,
+            "retired": state == "completed",
+            "time_created_ns": i,
+        }
 
     dumps = {
         0: [entry(0, "1", 1, "completed"), entry(1, "1", 2, "started")],

@@ -11,8 +11,22 @@ import pytest
 
 from nonstop.cli import main
 
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
+TINY = [
+    "--dim",
+    "32",
+    "--layers",
+    "1",
+    "--heads",
+    "2",
+    "--kv-heads",
+    "1",
+    "--seq-len",
+    "32",
+    "--batch-size",
+    "2",
+    "--log-every",
+    "5",
+]
 
 
 @pytest.fixture(scope="module")
@@ -20,12 +34,32 @@ def recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real two-rank run whose rank 1 was SIGKILLed once, then finished."""
     run_dir = tmp_path_factory.mktemp("hist") / "run"
     r = subprocess.run(
-        [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-         "--run-dir", str(run_dir), "--health-checks", "none",
-         "--inject", "crash@step=6,rank=1,signal=SIGKILL",
-         "-m", "nonstop.workloads.llama.train", *TINY, "--steps", "12", "--checkpoint-every", "4"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            "--inject",
+            "crash@step=6,rank=1,signal=SIGKILL",
+            "-m",
+            "nonstop.workloads.llama.train",
+            *TINY,
+            "--steps",
+            "12",
+            "--checkpoint-every",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return run_dir
 

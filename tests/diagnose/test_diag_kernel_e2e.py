@@ -28,8 +28,10 @@ EXIT_EXCLUDE = 93
 
 def _start(run_dir: Path, script: Path, klog: Path, *extra: str) -> subprocess.Popen[str]:
     env = {"NONSTOP_KERNEL_LOG": str(klog), "NONSTOP_HOST": "node-k"}
-    return start(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--no-self-test", *extra,
-                  str(script)], env=env)  # fmt: skip
+    return start(
+        ["--nproc-per-node", "2", "--run-dir", str(run_dir), "--no-self-test", *extra, str(script)],
+        env=env,
+    )
 
 
 def _failures(run_dir: Path) -> list[tuple]:
@@ -45,8 +47,10 @@ def test_xid79_in_the_kernel_log_for_a_ranks_pid_then_its_death_excludes_the_nod
     pid = pid_of(run_dir, 1)
     time.sleep(1.0)  # the agent's first kernel-log read of the attempt has happened
     # what NVIDIA's driver prints when a GPU falls off the bus, for this process
-    text = (f"NVRM: Xid (PCI:0000:3b:00): 79, pid={pid}, name=python3, GPU has fallen off the "
-            "bus. (written by nonstop's test suite)")  # fmt: skip
+    text = (
+        f"NVRM: Xid (PCI:0000:3b:00): 79, pid={pid}, name=python3, GPU has fallen off the "
+        "bus. (written by nonstop's test suite)"
+    )
     where = "kmsg" if kernel_log.write_kmsg(text) else "file"
     if where == "file":
         kernel_log.write_file_line(klog, text)

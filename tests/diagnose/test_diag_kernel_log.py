@@ -48,8 +48,9 @@ def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
     f = tmp_path / "kern.log"
     now = time.time()
     kl.write_file_line(f, "old line from a previous attempt", now - 60)
-    klog = kl.KernelLog(since_s=now - 1, extra_file=str(f), kmsg_path="/nonexistent",
-                        use_commands=False)  # fmt: skip
+    klog = kl.KernelLog(
+        since_s=now - 1, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
+    )
     kl.write_file_line(f, XID.format(pid=41))
     first = klog.read()
     assert [ln.text for ln in first] == [XID.format(pid=41)] and first[0].pid == 41
@@ -60,24 +61,31 @@ def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
 
 
 def test_no_readable_source_says_what_was_tried() -> None:
-    klog = kl.KernelLog(since_s=0, extra_file=None, kmsg_path="/nonexistent/kmsg",
-                        use_commands=False)  # fmt: skip
+    klog = kl.KernelLog(
+        since_s=0, extra_file=None, kmsg_path="/nonexistent/kmsg", use_commands=False
+    )
     assert klog.read() == []
     assert klog.source == "" and "no kernel log readable" in klog.why
     assert "/nonexistent/kmsg" in klog.why and kl.ENV_KERNEL_LOG in klog.why
 
 
 def test_attribution_by_pid_bus_id_and_node() -> None:
-    lines = [kl.KernelLine(1.0, XID.format(pid=100), "file"),  # our rank 3
-             kl.KernelLine(2.0, XID.format(pid=999), "file"),  # another process on the host
-             kl.KernelLine(3.0, "NVRM: Xid (PCI:0000:5d:00): 48, pid='<unknown>', DBE", "file"),
-             kl.KernelLine(4.0, "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 6", "file"),
-             kl.KernelLine(5.0, "python invoked oom-killer: gfp_mask=0x100cca", "file"),
-             kl.KernelLine(6.0, "Out of memory: Killed process 100 (python)", "file")]  # fmt: skip
+    lines = [
+        kl.KernelLine(1.0, XID.format(pid=100), "file"),  # our rank 3
+        kl.KernelLine(2.0, XID.format(pid=999), "file"),  # another process on the host
+        kl.KernelLine(3.0, "NVRM: Xid (PCI:0000:5d:00): 48, pid='<unknown>', DBE", "file"),
+        kl.KernelLine(4.0, "mce: [Hardware Error]: CPU 3: Machine Check: 0 Bank 6", "file"),
+        kl.KernelLine(5.0, "python invoked oom-killer: gfp_mask=0x100cca", "file"),
+        kl.KernelLine(6.0, "Out of memory: Killed process 100 (python)", "file"),
+    ]
     got = kl.attribute(lines, {100: 3}, {"5d:00": 1})
     assert [(a.line.time_s, a.rank, a.foreign) for a in got] == [
-        (1.0, 3, False), (2.0, None, True), (3.0, 1, False), (4.0, None, False),
-        (6.0, 3, False)]  # fmt: skip
+        (1.0, 3, False),
+        (2.0, None, True),
+        (3.0, 1, False),
+        (4.0, None, False),
+        (6.0, 3, False),
+    ]
 
 
 def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -> None:
@@ -85,8 +93,9 @@ def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -
     t0 = time.time()
     kl.write_file_line(f, XID.format(pid=1), t0 - 30)  # before the attempt: never counts
     watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
-    watch.klog = kl.KernelLog(since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent",
-                              use_commands=False)  # fmt: skip
+    watch.klog = kl.KernelLog(
+        since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
+    )
     watch.attempt = 0
     kl.write_file_line(f, XID.format(pid=1), t0)  # rank 0's
     kl.write_file_line(f, XID.format(pid=2), t0)  # a process of another node's agent
@@ -132,8 +141,9 @@ def test_bare_sigkill_with_the_oom_killer_in_the_kernel_log_is_out_of_memory(
     f = tmp_path / "kern.log"
     t0 = time.time()
     watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
-    watch.klog = kl.KernelLog(since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent",
-                              use_commands=False)  # fmt: skip
+    watch.klog = kl.KernelLog(
+        since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
+    )
     watch.attempt = 0
     kl.write_file_line(f, "Out of memory: Killed process 4242 (python3) total-vm:81234567kB", t0)
     kept = watch.keep(0, t0 - 5, {4242: 1, 4343: 0})

@@ -21,15 +21,31 @@ from nonstop.diagnose import analyze_flight, synth
 from nonstop.supervisor import bootstrap
 
 GLOO = {  # the generic recorder: one gloo group "2", its last collective completed
-    "version": "2.10", "pg_config": {"2": {"name": "2", "desc": "gloo_side", "ranks": "[0, 1]"}},
+    "version": "2.10",
+    "pg_config": {"2": {"name": "2", "desc": "gloo_side", "ranks": "[0, 1]"}},
     "pg_status": {"2": {"last_enqueued_collective": 3, "last_completed_collective": 3}},
-    "entries": [{"record_id": i, "pg_id": 2, "process_group": ("2", "gloo_side"),
-                 "collective_seq_id": i + 1, "p2p_seq_id": 0, "op_id": i + 1,
-                 "profiling_name": "gloo:all_reduce", "time_created_ns": 1000 + i,
-                 "input_sizes": [[4]], "input_dtypes": ["Float"], "output_sizes": [[4]],
-                 "output_dtypes": ["Float"], "state": "scheduled", "retired": True,
-                 "is_p2p": False, "frames": []} for i in range(3)],
-}  # fmt: skip
+    "entries": [
+        {
+            "record_id": i,
+            "pg_id": 2,
+            "process_group": ("2", "gloo_side"),
+            "collective_seq_id": i + 1,
+            "p2p_seq_id": 0,
+            "op_id": i + 1,
+            "profiling_name": "gloo:all_reduce",
+            "time_created_ns": 1000 + i,
+            "input_sizes": [[4]],
+            "input_dtypes": ["Float"],
+            "output_sizes": [[4]],
+            "output_dtypes": ["Float"],
+            "state": "scheduled",
+            "retired": True,
+            "is_p2p": False,
+            "frames": [],
+        }
+        for i in range(3)
+    ],
+}
 
 
 def _fake(monkeypatch: pytest.MonkeyPatch, nccl: dict[str, Any] | None) -> list[tuple]:
@@ -90,8 +106,10 @@ def test_nccl_buffer_size_is_set_like_the_generic_one(tmp_path: Path) -> None:
     """torch >= 2.8 reads TORCH_FR_BUFFER_SIZE for NCCL's recorder too (the old name would only
     warn on every rank); before 2.8 NCCL's reads only TORCH_NCCL_TRACE_BUFFER_SIZE, set to match."""
     script = tmp_path / "show.py"
-    script.write_text("import os\nprint(os.environ['TORCH_FR_BUFFER_SIZE'], "
-                      "os.environ.get('TORCH_NCCL_TRACE_BUFFER_SIZE', '-'))\n")  # fmt: skip
+    script.write_text(
+        "import os\nprint(os.environ['TORCH_FR_BUFFER_SIZE'], "
+        "os.environ.get('TORCH_NCCL_TRACE_BUFFER_SIZE', '-'))\n"
+    )
     env = {k: v for k, v in os.environ.items() if "BUFFER_SIZE" not in k}
     run = [sys.executable, "-m", "nonstop.supervisor.bootstrap", str(script)]
     old = bootstrap._torch_before_shared_fr_size()

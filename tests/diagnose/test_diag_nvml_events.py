@@ -106,10 +106,22 @@ def test_classification_uses_the_ranks_nvml_events(tmp_path: Path) -> None:
     log.write_text("step 41 loss 2.31\nRuntimeError: CUDA error: unknown error\n")
     bare = classify(FailureInfo(rank=1, host="h", exit_code=1, log_path=log))
     assert bare.category != "gpu_hbm3_memory"
-    w = EventWriter(run / "events" / "attempt-0" / "rank-1.jsonl", run_id="r", attempt=0,
-                    rank=1, host="h", install_sigterm=False)  # fmt: skip
-    w.emit("telemetry", source="nvml", event="ecc_dbe", metrics={"gpu": 1.0, "count": 1.0},
-           pid=4242, pci="00000000:3B:00.0")  # fmt: skip
+    w = EventWriter(
+        run / "events" / "attempt-0" / "rank-1.jsonl",
+        run_id="r",
+        attempt=0,
+        rank=1,
+        host="h",
+        install_sigterm=False,
+    )
+    w.emit(
+        "telemetry",
+        source="nvml",
+        event="ecc_dbe",
+        metrics={"gpu": 1.0, "count": 1.0},
+        pid=4242,
+        pci="00000000:3B:00.0",
+    )
     w.close()
     d = classify(FailureInfo(rank=1, host="h", exit_code=1, log_path=log))
     assert (d.category, d.action) == ("gpu_hbm3_memory", "exclude_node"), d

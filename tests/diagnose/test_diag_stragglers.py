@@ -12,15 +12,25 @@ from nonstop.rundir import RunDir
 STEP_S = 0.1
 
 
-def write_run(root: Path, *, steps: int, seed: int, slow: dict[int, float], ranks: int = 4,
-              slow_from: int = 0) -> RunDir:  # fmt: skip
+def write_run(
+    root: Path, *, steps: int, seed: int, slow: dict[int, float], ranks: int = 4, slow_from: int = 0
+) -> RunDir:
     """Synthetic attempt-0 streams: compute_s ~ 0.1 s x lognormal noise x rare spikes; the
     ranks in `slow` run `factor` times slower from step `slow_from`. Step wall times are equal
     on all ranks, as in synchronous data-parallel training."""
     rng = random.Random(seed)
     rd = RunDir(root)
-    writers = [EventWriter(rd.events(0, r), run_id="s", attempt=0, rank=r, host=f"node-{r // 2}",
-                           install_sigterm=False) for r in range(ranks)]  # fmt: skip
+    writers = [
+        EventWriter(
+            rd.events(0, r),
+            run_id="s",
+            attempt=0,
+            rank=r,
+            host=f"node-{r // 2}",
+            install_sigterm=False,
+        )
+        for r in range(ranks)
+    ]
     t = 1_000.0
     for step in range(steps):
         busy = []
@@ -82,8 +92,10 @@ def test_rank_that_slows_down_is_flagged_and_a_slow_host_too(tmp_path: Path) -> 
 def test_sections_are_scored(tmp_path: Path) -> None:
     rd = RunDir(tmp_path)
     rng = random.Random(3)
-    writers = [EventWriter(rd.events(0, r), run_id="s", attempt=0, rank=r, host="h",
-                           install_sigterm=False) for r in range(3)]  # fmt: skip
+    writers = [
+        EventWriter(rd.events(0, r), run_id="s", attempt=0, rank=r, host="h", install_sigterm=False)
+        for r in range(3)
+    ]
     det = StragglerDetector(metrics=())
     for _ in range(30):
         for w in writers:

@@ -79,8 +79,13 @@ def test_every_required_xid_has_a_row_with_a_taxonomy_category() -> None:
 
 
 def test_root_cause_in_one_file_wins_over_symptoms_in_others() -> None:
-    per, joint = triage_files([CORPUS / "nccl_watchdog_timeout.log", CORPUS / "gloo_connection_reset.log",
-                               CORPUS / "xid79_then_watchdog.log"])  # fmt: skip
+    per, joint = triage_files(
+        [
+            CORPUS / "nccl_watchdog_timeout.log",
+            CORPUS / "gloo_connection_reset.log",
+            CORPUS / "xid79_then_watchdog.log",
+        ]
+    )
     assert [v.category for v in per] == ["nccl_watchdog_timeout", "unknown", "faulty_gpu"]
     assert joint.category == "faulty_gpu" and joint.action == "exclude_node"
     assert joint.hosts == ["node-b"] and joint.culprits[0].gpu == 2
@@ -95,14 +100,16 @@ def test_streaming_chunks_give_identical_hits(tmp_path: Path, chunk: int) -> Non
     ref = triage.scan(big)
     got = triage.scan(big, chunk_bytes=chunk)
     assert [(h.signature, h.line, h.text) for h in got.hits] == [
-        (h.signature, h.line, h.text) for h in ref.hits]  # fmt: skip
+        (h.signature, h.line, h.text) for h in ref.hits
+    ]
     assert got.lines == ref.lines == big.read_bytes().count(b"\n") + 1
     assert ref.hits[-1].signature == "cuda_oom" and ref.hits[-1].line == ref.lines
 
 
 def test_cli_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
-    rc = nonstop_main(["triage", str(CORPUS / "xid48_double_bit_ecc.log"), str(CORPUS / "clean.log"),
-                       "--json"])  # fmt: skip
+    rc = nonstop_main(
+        ["triage", str(CORPUS / "xid48_double_bit_ecc.log"), str(CORPUS / "clean.log"), "--json"]
+    )
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     first = out["files"][0]
@@ -119,10 +126,16 @@ def test_prefilter_loses_no_line_any_signature_matches() -> None:
     """Every corpus line that some row's full regex matches is found through the needles."""
     for path in sorted(CORPUS.glob("*.log")):
         lines = path.read_bytes().split(b"\n")
-        direct = {(i + 1, sid) for i, ln in enumerate(lines)
-                  for sid, pat in signatures.COMPILED if pat.search(ln)}  # fmt: skip
-        via = {(h.line, "xid" if h.signature.startswith("xid_") else h.signature)
-               for h in triage.scan(path).hits}  # fmt: skip
+        direct = {
+            (i + 1, sid)
+            for i, ln in enumerate(lines)
+            for sid, pat in signatures.COMPILED
+            if pat.search(ln)
+        }
+        via = {
+            (h.line, "xid" if h.signature.startswith("xid_") else h.signature)
+            for h in triage.scan(path).hits
+        }
         assert via == direct, path.name
 
 
@@ -130,4 +143,7 @@ def test_needle_trie_matches_exactly_the_needles() -> None:
     rx = signatures.literal_trie({"cuda error", "cuda", "nccl", "nvrm: xid"})
     assert rx.pattern.count(b"|") < 4
     assert [m.group() for m in rx.finditer(b"x cuda error; nccl nvrm: xid nvrm")] == [
-        b"cuda", b"nccl", b"nvrm: xid"]  # fmt: skip
+        b"cuda",
+        b"nccl",
+        b"nvrm: xid",
+    ]

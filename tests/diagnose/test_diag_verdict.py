@@ -19,8 +19,14 @@ def make_run(root: Path, *, ranks: int = 4, attempt: int = 0) -> RunDir:
     rd = create(root)
     rd.write_config({"world_size": ranks})
     for r in range(ranks):
-        w = EventWriter(rd.events(attempt, r), run_id="v", attempt=attempt, rank=r,
-                        host=f"node-{r // 2}", install_sigterm=False)  # fmt: skip
+        w = EventWriter(
+            rd.events(attempt, r),
+            run_id="v",
+            attempt=attempt,
+            rank=r,
+            host=f"node-{r // 2}",
+            install_sigterm=False,
+        )
         for step in range(3):
             w.emit("step", step=step, start=float(step), end=step + 1.0, compute_s=0.5)
         w.close()
@@ -31,8 +37,10 @@ def make_run(root: Path, *, ranks: int = 4, attempt: int = 0) -> RunDir:
 
 def ledger(rd: RunDir, failures: list[tuple], checks: list[tuple]) -> None:
     con = sqlite3.connect(rd.ledger)
-    con.execute("CREATE TABLE failures (attempt, time, rank, host, category, action, exit_code,"
-                " signal, message)")  # fmt: skip
+    con.execute(
+        "CREATE TABLE failures (attempt, time, rank, host, category, action, exit_code,"
+        " signal, message)"
+    )
     con.execute("CREATE TABLE health_checks (attempt, host, name, status, detail)")
     con.executemany("INSERT INTO failures VALUES (?,?,?,?,?,?,?,?,?)", failures)
     con.executemany("INSERT INTO health_checks VALUES (?,?,?,?,?)", checks)
@@ -71,10 +79,17 @@ def test_hang_without_signatures_is_the_flight_verdict(tmp_path: Path) -> None:
 
 def test_ledger_health_check_and_exit_codes(tmp_path: Path) -> None:
     rd = make_run(tmp_path, attempt=1)
-    ledger(rd, failures=[(1, 100.0, 1, "node-0", "unknown", "restart", -9, 9, "killed"),
-                         (0, 50.0, 3, "node-1", "user_code_error", "stop_and_page", 1, None, "old")],
-           checks=[(1, "node-0", "gpu_ecc", "fail", "GPU 1: 2 uncorrectable ECC errors"),
-                   (1, "node-1", "gpu_ecc", "pass", "")])  # fmt: skip
+    ledger(
+        rd,
+        failures=[
+            (1, 100.0, 1, "node-0", "unknown", "restart", -9, 9, "killed"),
+            (0, 50.0, 3, "node-1", "user_code_error", "stop_and_page", 1, None, "old"),
+        ],
+        checks=[
+            (1, "node-0", "gpu_ecc", "fail", "GPU 1: 2 uncorrectable ECC errors"),
+            (1, "node-1", "gpu_ecc", "pass", ""),
+        ],
+    )
     v = diagnose_run(tmp_path)  # latest attempt: 1; the attempt-0 row is ignored
     assert (v.category, v.action, v.hosts) == ("gpu_hbm3_memory", "exclude_node", ["node-0"])
     assert v.details["ledger"] == {"failures": 1, "health_checks": 2}

@@ -67,9 +67,13 @@ def test_numeric_fault_specs_parse(spec):
 
 @pytest.mark.parametrize(
     ("spec", "why"),
-    [("bitflip@rank=1", "needs step"), ("spike@step=5,rank=0", "does not use rank"),
-     ("spike@step=5,factor=1", "factor > 1"), ("bitflip@step=1,bit=64", "0-63")],
-)  # fmt: skip
+    [
+        ("bitflip@rank=1", "needs step"),
+        ("spike@step=5,rank=0", "does not use rank"),
+        ("spike@step=5,factor=1", "factor > 1"),
+        ("bitflip@step=1,bit=64", "0-63"),
+    ],
+)
 def test_bad_numeric_specs_say_why(spec, why):
     from nonstop import faults
     from nonstop.errors import UserError
@@ -81,8 +85,9 @@ def test_bad_numeric_specs_say_why(spec, why):
 def test_injector_scales_the_loss_of_the_poisoned_batch_and_flips_once():
     from nonstop import faults
 
-    inj = faults.Injector(faults.parse_all("nan@step=2,rank=1;spike@step=5;bitflip@step=3,rank=1"),
-                          attempt=0, rank=1)  # fmt: skip
+    inj = faults.Injector(
+        faults.parse_all("nan@step=2,rank=1;spike@step=5;bitflip@step=3,rank=1"), attempt=0, rank=1
+    )
     assert inj.loss_scale(1) == 1.0 and inj.loss_scale(2) != inj.loss_scale(2)  # NaN
     assert inj.loss_scale(5, batch=15) == 1.0  # step 5 trains another batch after a skip
     assert inj.loss_scale(9, batch=5) == 1000.0

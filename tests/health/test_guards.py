@@ -27,9 +27,14 @@ def test_config_spec_parses_validates_and_turns_off():
     assert (c.spike_z, c.fingerprint_every, c.skip_batches) == (8.0, 100, 0)
     assert not g.GuardConfig.from_spec("off").enabled
     assert g.GuardConfig.from_spec("") == g.GuardConfig()
-    for bad, field in [("window=0", "window"), ("spike_z=-1", "spike_z"), ("nope=1", "nope"),
-                       ("spike_ratio=0.5", "spike_ratio"), ("window=abc", "window"),
-                       ("min_history=50,window=10", "min_history")]:  # fmt: skip
+    for bad, field in [
+        ("window=0", "window"),
+        ("spike_z=-1", "spike_z"),
+        ("nope=1", "nope"),
+        ("spike_ratio=0.5", "spike_ratio"),
+        ("window=abc", "window"),
+        ("min_history=50,window=10", "min_history"),
+    ]:
         with pytest.raises(ValueError, match=field):
             g.GuardConfig.from_spec(bad)
 
@@ -39,8 +44,9 @@ def test_nan_on_one_rank_is_named_from_step_zero():
     a = guards.decide(0, rows(2.0, math.nan, 2.0))
     assert a is not None and (a.kind, a.ranks, a.category) == ("nan", [1], "numerical_nan")
     # a NaN loss spreads through DDP's all-reduce to every gradient: the loss's rank is named
-    a = guards.decide(1, [g.make_row(loss=1.0, grad_norm=math.inf),
-                          g.make_row(loss=math.inf, grad_norm=math.inf)])  # fmt: skip
+    a = guards.decide(
+        1, [g.make_row(loss=1.0, grad_norm=math.inf), g.make_row(loss=math.inf, grad_norm=math.inf)]
+    )
     assert a.ranks == [1] and "loss" in a.detail
 
 

@@ -28,20 +28,55 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
+TINY = [
+    "--dim",
+    "32",
+    "--layers",
+    "1",
+    "--heads",
+    "2",
+    "--kv-heads",
+    "1",
+    "--seq-len",
+    "32",
+    "--batch-size",
+    "2",
+    "--log-every",
+    "5",
+]
 STEPS = 30
 K = 5
 
 
-def run(run_dir: Path, nproc: int, *inject: str, health: str = f"fingerprint_every={K}",
-        timeout: float = 300) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def run(
+    run_dir: Path,
+    nproc: int,
+    *inject: str,
+    health: str = f"fingerprint_every={K}",
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, NONSTOP_HEALTH=health)
     env.pop("NONSTOP_FAULTS", None)
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", str(nproc),
-           "--run-dir", str(run_dir), *(x for s in inject for x in ("--inject", s)),
-           "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(STEPS),
-           "--checkpoint-every", "5", "--ordered-allreduce"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        str(nproc),
+        "--run-dir",
+        str(run_dir),
+        *(x for s in inject for x in ("--inject", s)),
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        str(STEPS),
+        "--checkpoint-every",
+        "5",
+        "--ordered-allreduce",
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -52,15 +87,22 @@ def finished_sha(run_dir: Path) -> str:
     shas = []
     for path in sorted(run_dir.glob("events/attempt-*/rank-0.jsonl")):
         events, _ = read_events(path)
-        shas += [e.payload["state_sha256"] for e in events
-                 if e.kind == "lifecycle" and e.payload.get("phase") == "finished"]  # fmt: skip
+        shas += [
+            e.payload["state_sha256"]
+            for e in events
+            if e.kind == "lifecycle" and e.payload.get("phase") == "finished"
+        ]
     assert len(shas) == 1, shas
     return shas[0]
 
 
 def cli_json(*argv: str) -> dict:
-    r = subprocess.run([sys.executable, "-m", "nonstop.cli", *argv, "--json"],
-                       capture_output=True, text=True, timeout=120)  # fmt: skip
+    r = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", *argv, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -127,8 +169,9 @@ def test_bitflip_is_caught_before_a_checkpoint_could_keep_it(tmp_path, reference
     # while the previous one still writes is deferred, on a loaded host); two replicas: a tie
     assert (a["kind"], a["ranks"], a["majority"]) == ("sdc", [0, 1], False)
     assert a["step"] >= 14, a
-    committed = ledger(d, "SELECT step FROM checkpoints WHERE attempt = 0 AND phase = 'committed'"
-                          " AND rank = 0")  # fmt: skip
+    committed = ledger(
+        d, "SELECT step FROM checkpoints WHERE attempt = 0 AND phase = 'committed' AND rank = 0"
+    )
     assert max(s for (s,) in committed) <= 12  # the corrupted step 15 was never saved
     assert finished_sha(d) == reference(2)
 
@@ -190,5 +233,7 @@ def test_a_replica_corrupted_again_after_the_rerun_excludes_its_node(tmp_path):
     assert r.returncode == 93, r.stdout + r.stderr  # EXIT_EXCLUDE: do not requeue here
     assert [(a["attempt"], a["ranks"]) for a in anomalies(d)] == [(0, [2]), (1, [2])]
     rows = ledger(d, "SELECT category, action FROM failures WHERE root_cause = 1 ORDER BY attempt")
-    assert rows == [("silent_data_corruption", "restart"), ("silent_data_corruption",
-                                                             "exclude_node")]  # fmt: skip
+    assert rows == [
+        ("silent_data_corruption", "restart"),
+        ("silent_data_corruption", "exclude_node"),
+    ]

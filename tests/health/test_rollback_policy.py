@@ -8,8 +8,16 @@ from nonstop.supervisor.policy import FailureInfo, Policy
 
 
 def sdc(attempt, step, ranks, hosts=("n0", "n1", "n2"), majority=True):
-    return {"kind": "sdc", "attempt": attempt, "step": step, "ranks": ranks, "hosts": list(hosts),
-            "majority": majority, "last_good_step": step - 5, "detail": "fingerprints differ"}  # fmt: skip
+    return {
+        "kind": "sdc",
+        "attempt": attempt,
+        "step": step,
+        "ranks": ranks,
+        "hosts": list(hosts),
+        "majority": majority,
+        "last_good_step": step - 5,
+        "detail": "fingerprints differ",
+    }
 
 
 def test_sdc_first_reruns_then_excludes_the_same_node():
@@ -59,7 +67,11 @@ def test_no_record_restarts_and_says_so():
 def test_policy_counts_one_root_cause_per_anomaly_not_per_rank():
     records = [sdc(0, 14, [1])]
     p = Policy()
-    ds = [p.decide(FailureInfo(rank=r, host="n0", exit_code=EXIT_ROLLBACK, attempt=0,
-                               anomalies=records)) for r in range(3)]  # fmt: skip
+    ds = [
+        p.decide(
+            FailureInfo(rank=r, host="n0", exit_code=EXIT_ROLLBACK, attempt=0, anomalies=records)
+        )
+        for r in range(3)
+    ]
     assert [d.root_cause for d in ds] == [True, False, False]
     assert {d.category for d in ds} == {"silent_data_corruption"} and ds[0].confidence == 1.0

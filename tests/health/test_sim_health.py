@@ -38,11 +38,26 @@ def test_bad_values_name_the_field(field, value):
 
 
 def test_cli_health_json_and_usage_errors(capsys):
-    assert cli.main(["simulate", "--gpus", "64", "--trials", "20", "--health", "--spike-rate",
-                     "1", "--json"]) == 0  # fmt: skip
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--gpus",
+                "64",
+                "--trials",
+                "20",
+                "--health",
+                "--spike-rate",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["health"]["config"]["spikes_per_day"] == 1.0
     assert {s["fingerprint_every"] for s in out["health"]["sweep"]} >= {1, 10, 100}
-    assert cli.main(["simulate", "--gpus", "64", "--trials", "5", "--health",
-                     "--step-time", "0"]) == 2  # fmt: skip
+    assert (
+        cli.main(["simulate", "--gpus", "64", "--trials", "5", "--health", "--step-time", "0"]) == 2
+    )
     assert "step_s" in capsys.readouterr().err

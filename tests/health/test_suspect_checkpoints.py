@@ -18,8 +18,11 @@ def model_state():
 def test_rollback_loads_the_newest_checkpoint_before_the_anomaly(tmp_path, monkeypatch):
     monkeypatch.setenv("NONSTOP_ATTEMPT", "0")
     seen = []
-    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False, keep_last=5),
-                      verify=lambda s: seen.append(s) or "00ff") as ck:  # fmt: skip
+    with Checkpointer(
+        tmp_path,
+        config=CheckpointConfig(async_save=False, keep_last=5),
+        verify=lambda s: seen.append(s) or "00ff",
+    ) as ck:
         state = model_state()
         for step in (5, 10, 15):
             ck.save(step, state)

@@ -23,8 +23,18 @@ def plan(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
 
 def test_llama3_405b_on_16k_h100(capsys: pytest.CaptureFixture[str]) -> None:
     out = plan(capsys, *LLAMA3_405B, *ON_16K_H100)
-    for key in ("params", "tokens", "flops", "days_compute", "days_wall", "ettr", "gpu_hours",
-                "expected_interruptions", "energy_mwh", "optimal_checkpoint_interval_s"):  # fmt: skip
+    for key in (
+        "params",
+        "tokens",
+        "flops",
+        "days_compute",
+        "days_wall",
+        "ettr",
+        "gpu_hours",
+        "expected_interruptions",
+        "energy_mwh",
+        "optimal_checkpoint_interval_s",
+    ):
         assert isinstance(out[key], float), key
     assert out["flops"] == pytest.approx(3.79e25, rel=1e-3)
     assert out["days_compute"] == pytest.approx(66.9, abs=0.05)
@@ -45,8 +55,17 @@ def test_llama3_405b_on_16k_h100(capsys: pytest.CaptureFixture[str]) -> None:
 def test_text_output_names_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["plan", *LLAMA3_405B, *ON_16K_H100]) == 0
     text = capsys.readouterr().out
-    for expected in ("405B", "15.6T", "3.79e+25", "days of compute", "66.9", "ETTR", "MWh",
-                     "Daly (2006)", "Assumptions"):  # fmt: skip
+    for expected in (
+        "405B",
+        "15.6T",
+        "3.79e+25",
+        "days of compute",
+        "66.9",
+        "ETTR",
+        "MWh",
+        "Daly (2006)",
+        "Assumptions",
+    ):
         assert expected in text, expected
 
 
@@ -175,11 +194,25 @@ def test_bad_input_is_one_line_and_exit_2(
 
 def test_public_api_is_pinned() -> None:
     assert nonstop.plan.__all__ == [
-        "BESIROGLU_FIT", "CHINCHILLA_FIT", "GPUS", "LAWS", "Cluster", "Gpu", "InferencePlan",
-        "Law", "LossFit", "PlanRequest", "Point", "get_gpu", "get_law",
-        "implied_inference_tokens", "make_plan", "optimize_for_compute", "optimize_for_loss",
+        "BESIROGLU_FIT",
+        "CHINCHILLA_FIT",
+        "GPUS",
+        "LAWS",
+        "Cluster",
+        "Gpu",
+        "InferencePlan",
+        "Law",
+        "LossFit",
+        "PlanRequest",
+        "Point",
+        "get_gpu",
+        "get_law",
+        "implied_inference_tokens",
+        "make_plan",
+        "optimize_for_compute",
+        "optimize_for_loss",
         "training_flops",
-    ]  # fmt: skip
+    ]
 
 
 def test_plan_loads_no_torch() -> None:

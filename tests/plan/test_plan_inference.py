@@ -104,8 +104,10 @@ def test_sweep_savings_grow_with_demand_and_pays_from_is_the_1pct_point() -> Non
 
 
 def test_llama3_models_against_the_compute_optimum() -> None:
-    rows = {(c.name, c.fit_name): c for c in compare_llama3(
-        {"chinchilla-fit": CHINCHILLA_FIT, "besiroglu": BESIROGLU_FIT})}  # fmt: skip
+    rows = {
+        (c.name, c.fit_name): c
+        for c in compare_llama3({"chinchilla-fit": CHINCHILLA_FIT, "besiroglu": BESIROGLU_FIT})
+    }
     assert len(rows) == 6
     for fit_name in ("chinchilla-fit", "besiroglu"):
         small = rows[("Llama 3 8B", fit_name)]

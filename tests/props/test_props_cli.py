@@ -10,23 +10,55 @@ from support.bounded import bounded
 
 from nonstop import cli
 
-SETTINGS = settings(max_examples=50, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-numbers = st.sampled_from(["0", "-1", "1", "2", "1e9", "1e999", "nan", "inf", "-inf", "0.5",
-                           "x", "", "3:4", "1e-300"])  # fmt: skip
+SETTINGS = settings(
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+numbers = st.sampled_from(
+    ["0", "-1", "1", "2", "1e9", "1e999", "nan", "inf", "-inf", "0.5", "x", "", "3:4", "1e-300"]
+)
 FLAGS = {
-    "simulate": ["--gpus", "--gpus-per-node", "--days", "--seed", "--failure-rate",
-                 "--weibull-shape", "--checkpoint-interval", "--checkpoint-blocking",
-                 "--detection", "--restart", "--health-check", "--manual-prob", "--manual",
-                 "--spares", "--node-repair", "--straggler-rate", "--straggler-slowdown",
-                 "--straggler-detection", "--diurnal-dvfs", "--target-ettr", "--json", "--power",
-                 "--no-planned", "--no-exclusion"],
-    "plan": ["--compute", "--params", "--tokens", "--gpus", "--gpu", "--mfu", "--pue", "--seed",
-             "--json", "--days"],
+    "simulate": [
+        "--gpus",
+        "--gpus-per-node",
+        "--days",
+        "--seed",
+        "--failure-rate",
+        "--weibull-shape",
+        "--checkpoint-interval",
+        "--checkpoint-blocking",
+        "--detection",
+        "--restart",
+        "--health-check",
+        "--manual-prob",
+        "--manual",
+        "--spares",
+        "--node-repair",
+        "--straggler-rate",
+        "--straggler-slowdown",
+        "--straggler-detection",
+        "--diurnal-dvfs",
+        "--target-ettr",
+        "--json",
+        "--power",
+        "--no-planned",
+        "--no-exclusion",
+    ],
+    "plan": [
+        "--compute",
+        "--params",
+        "--tokens",
+        "--gpus",
+        "--gpu",
+        "--mfu",
+        "--pue",
+        "--seed",
+        "--json",
+        "--days",
+    ],
     "report": ["--json", "--html"],
     "diagnose": ["--attempt", "--world-size", "--workers", "--json", "--flight"],
     "triage": ["--json"],
-}  # fmt: skip
+}
 
 
 def run(argv):

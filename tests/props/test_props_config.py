@@ -16,8 +16,14 @@ from nonstop.checkpoint.config import CheckpointConfig, mtbi_from_env, parse_int
 from nonstop.errors import UserError
 
 SETTINGS = settings(max_examples=100, deadline=None)
-anything = (st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats()
-            | st.text(max_size=8) | st.lists(st.integers(), max_size=2))  # fmt: skip
+anything = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats()
+    | st.text(max_size=8)
+    | st.lists(st.integers(), max_size=2)
+)
 FIELDS = [f.name for f in dataclasses.fields(CheckpointConfig)]
 
 
@@ -62,15 +68,46 @@ def test_mtbi_from_env(raw):
 
 
 spec_parts = st.sampled_from(["crash", "hang", "slow", "exception", "diskfull", "boom", ""])
-keys = st.sampled_from(["rank", "step", "attempt", "after", "signal", "code", "xid", "how",
-                        "factor", "from", "to", "nope"])  # fmt: skip
-values = st.sampled_from(["1", "-1", "0", "*", "1.5", "inf", "nan", "SIGKILL", "kill", "sleep",
-                          "", "x", "1e999", "99999999999999999999"])  # fmt: skip
+keys = st.sampled_from(
+    [
+        "rank",
+        "step",
+        "attempt",
+        "after",
+        "signal",
+        "code",
+        "xid",
+        "how",
+        "factor",
+        "from",
+        "to",
+        "nope",
+    ]
+)
+values = st.sampled_from(
+    [
+        "1",
+        "-1",
+        "0",
+        "*",
+        "1.5",
+        "inf",
+        "nan",
+        "SIGKILL",
+        "kill",
+        "sleep",
+        "",
+        "x",
+        "1e999",
+        "99999999999999999999",
+    ]
+)
 
 
 @SETTINGS
-@given(kind=spec_parts, items=st.lists(st.tuples(keys, values), max_size=5),
-       noise=st.text(max_size=6))  # fmt: skip
+@given(
+    kind=spec_parts, items=st.lists(st.tuples(keys, values), max_size=5), noise=st.text(max_size=6)
+)
 def test_fault_specs_parse_or_user_error(kind, items, noise):
     spec = kind + "@" + ",".join(f"{k}={v}" for k, v in items) + noise
     try:

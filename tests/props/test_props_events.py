@@ -12,8 +12,9 @@ from support.bounded import bounded, digest
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.events.schema import KINDS, Event
 
-SETTINGS = settings(max_examples=80, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+SETTINGS = settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
 json_values = st.recursive(
@@ -29,10 +30,16 @@ json_values = st.recursive(
 def valid_events(draw: st.DrawFn) -> Event:
     kind = draw(st.sampled_from(sorted(KINDS)))
     payload = {f: draw(st.integers(0, 10**6) | st.text(max_size=10)) for f in KINDS[kind]}
-    return Event(run_id=draw(st.text(max_size=10)), attempt=draw(st.integers(0, 100)),
-                 rank=draw(st.integers(0, 10**5)), host=draw(st.text(max_size=10)),
-                 mono=draw(st.floats(0, 1e9)), time=draw(st.floats(0, 2e9)), kind=kind,
-                 payload=payload)  # fmt: skip
+    return Event(
+        run_id=draw(st.text(max_size=10)),
+        attempt=draw(st.integers(0, 100)),
+        rank=draw(st.integers(0, 10**5)),
+        host=draw(st.text(max_size=10)),
+        mono=draw(st.floats(0, 1e9)),
+        time=draw(st.floats(0, 2e9)),
+        kind=kind,
+        payload=payload,
+    )
 
 
 def read_all(path):
@@ -90,9 +97,25 @@ def test_every_valid_line_comes_back_in_order_among_garbage(tmp_path, lines, tor
 
 
 @SETTINGS
-@given(header=st.dictionaries(
-    st.sampled_from(["schema_version", "run_id", "attempt", "rank", "host", "mono", "time",
-                     "kind", "payload"]), json_values, max_size=9))  # fmt: skip
+@given(
+    header=st.dictionaries(
+        st.sampled_from(
+            [
+                "schema_version",
+                "run_id",
+                "attempt",
+                "rank",
+                "host",
+                "mono",
+                "time",
+                "kind",
+                "payload",
+            ]
+        ),
+        json_values,
+        max_size=9,
+    )
+)
 def test_any_json_object_is_an_event_or_skipped(tmp_path, header):
     path = tmp_path / "rank-0.jsonl"
     path.write_text(json.dumps(header) + "\n")
@@ -102,8 +125,17 @@ def test_any_json_object_is_an_event_or_skipped(tmp_path, header):
 
 def test_huge_integer_times_are_skipped_not_raised(tmp_path):
     path = tmp_path / "rank-0.jsonl"
-    rec = {"schema_version": 1, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
-           "mono": 10**400, "time": 0, "kind": "heartbeat", "payload": {"step": 1}}  # fmt: skip
+    rec = {
+        "schema_version": 1,
+        "run_id": "r",
+        "attempt": 0,
+        "rank": 0,
+        "host": "h",
+        "mono": 10**400,
+        "time": 0,
+        "kind": "heartbeat",
+        "payload": {"step": 1},
+    }
     path.write_text(json.dumps(rec) + "\n")
     events, stats = read_all(path)
     assert events == [] and stats.corrupt == 1

@@ -14,8 +14,9 @@ from support.bounded import bounded
 from nonstop.diagnose.frdump import DumpError, load_dump
 from nonstop.diagnose.synth import make_dump
 
-SETTINGS = settings(max_examples=80, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+SETTINGS = settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 # The same examples every run: these once found real bugs (see docs/chaos.md); keep them fixed.
 STABLE = settings(SETTINGS, derandomize=True, phases=[Phase.explicit, Phase.generate])
 DUMP = make_dump(4, 12)

@@ -26,13 +26,16 @@ json_values = st.recursive(
 )
 plan_fields = ["attempt", "step", "kind", "host", "reason", "request_id", "time", "extra"]
 plan_like = st.dictionaries(st.sampled_from(plan_fields), json_values, max_size=8) | (
-    st.fixed_dictionaries({f: json_values | st.sampled_from(["drain", 1, "x"])
-                           for f in plan_fields[:-1]})  # every field there, any type
-)  # fmt: skip
-content = (st.binary(max_size=200)
-           | json_values.map(lambda v: json.dumps(v).encode())
-           | plan_like.map(lambda v: json.dumps(v).encode())
-           | st.just(b'{"version": 1e999, "settings": {}}'))  # fmt: skip
+    st.fixed_dictionaries(
+        {f: json_values | st.sampled_from(["drain", 1, "x"]) for f in plan_fields[:-1]}
+    )  # every field there, any type
+)
+content = (
+    st.binary(max_size=200)
+    | json_values.map(lambda v: json.dumps(v).encode())
+    | plan_like.map(lambda v: json.dumps(v).encode())
+    | st.just(b'{"version": 1e999, "settings": {}}')
+)
 
 
 def write(tmp_path, name: str, data: bytes):
@@ -44,8 +47,10 @@ def write(tmp_path, name: str, data: bytes):
 
 @SETTINGS
 @given(data=content)
-@example(data=b'{"attempt":null,"step":null,"kind":null,"host":null,"reason":null,'
-              b'"request_id":null,"time":null}')  # taken as a plan before  # fmt: skip
+@example(
+    data=b'{"attempt":null,"step":null,"kind":null,"host":null,"reason":null,'
+    b'"request_id":null,"time":null}'
+)  # taken as a plan before
 def test_a_stop_plan_file_is_none_or_a_well_typed_plan(tmp_path_factory, data):
     run = tmp_path_factory.mktemp("run")
     write(run, "stop-attempt-0.json", data)
@@ -60,8 +65,11 @@ def test_a_stop_plan_file_is_none_or_a_well_typed_plan(tmp_path_factory, data):
         assert math.isfinite(plan.time)
 
 
-request_like = st.dictionaries(st.sampled_from(["id", "kind", "host", "reason", "time"]),
-                               json_values | st.sampled_from(["drain", "restart"]), max_size=5)  # fmt: skip
+request_like = st.dictionaries(
+    st.sampled_from(["id", "kind", "host", "reason", "time"]),
+    json_values | st.sampled_from(["drain", "restart"]),
+    max_size=5,
+)
 
 
 @SETTINGS
@@ -81,8 +89,11 @@ def test_operator_requests_are_skipped_or_well_typed(tmp_path_factory, files):
 
 
 settings_like = st.fixed_dictionaries(
-    {"version": json_values, "settings": st.dictionaries(
-        st.sampled_from([*ctl.KEYS, "other"]), json_values, max_size=5)})  # fmt: skip
+    {
+        "version": json_values,
+        "settings": st.dictionaries(st.sampled_from([*ctl.KEYS, "other"]), json_values, max_size=5),
+    }
+)
 
 
 @SETTINGS
@@ -105,9 +116,15 @@ def test_live_settings_file_gives_defaults_or_values_the_parsers_accept(tmp_path
 
 
 @SETTINGS
-@given(text=st.text(max_size=30) | st.builds(lambda k, v: f"{k}={v}", st.sampled_from(
-    [*ctl.KEYS, "nope", ""]), st.text(max_size=10) | st.sampled_from(
-        ["nan", "inf", "-1", "0", "1e999", "auto", "on", "off", "5", "1e7"])))  # fmt: skip
+@given(
+    text=st.text(max_size=30)
+    | st.builds(
+        lambda k, v: f"{k}={v}",
+        st.sampled_from([*ctl.KEYS, "nope", ""]),
+        st.text(max_size=10)
+        | st.sampled_from(["nan", "inf", "-1", "0", "1e999", "auto", "on", "off", "5", "1e7"]),
+    )
+)
 def test_ctl_assignments_parse_or_user_error(text):
     try:
         with bounded(5):

@@ -13,11 +13,46 @@ from nonstop import faults
 from nonstop.errors import UserError
 
 SETTINGS = settings(max_examples=200, deadline=None)
-KEYS = ["rank", "step", "attempt", "after", "for", "signal", "code", "xid", "how", "factor",
-        "from", "to", "nope", ""]  # fmt: skip
-VALUES = st.sampled_from(["0", "1", "3", "-1", "*", "0.5", "2", "1e999", "nan", "SIGKILL",
-                          "segv", "SIGSTOP", "_DFL", "sleep", "collective", "", " 7 ", "٣",
-                          "99999999999999999999", "256"]) | st.text(max_size=6)  # fmt: skip
+KEYS = [
+    "rank",
+    "step",
+    "attempt",
+    "after",
+    "for",
+    "signal",
+    "code",
+    "xid",
+    "how",
+    "factor",
+    "from",
+    "to",
+    "nope",
+    "",
+]
+VALUES = st.sampled_from(
+    [
+        "0",
+        "1",
+        "3",
+        "-1",
+        "*",
+        "0.5",
+        "2",
+        "1e999",
+        "nan",
+        "SIGKILL",
+        "segv",
+        "SIGSTOP",
+        "_DFL",
+        "sleep",
+        "collective",
+        "",
+        " 7 ",
+        "٣",
+        "99999999999999999999",
+        "256",
+    ]
+) | st.text(max_size=6)
 specs = st.builds(
     lambda kind, items, sep: kind + sep + ",".join(f"{k}={v}" for k, v in items),
     st.sampled_from([*faults.KINDS, "boom", "", " crash"]),
@@ -43,13 +78,16 @@ def test_a_spec_is_a_fault_or_a_one_line_user_error(spec):
 
 
 @SETTINGS
-@given(specs=st.lists(specs, max_size=4), nproc=st.sampled_from(["1", "2", "auto", "x", "0"]),
-       nnodes=st.sampled_from(["1", "1:2", "2", ":", "a:b"]), no_python=st.booleans())  # fmt: skip
+@given(
+    specs=st.lists(specs, max_size=4),
+    nproc=st.sampled_from(["1", "2", "auto", "x", "0"]),
+    nnodes=st.sampled_from(["1", "1:2", "2", ":", "a:b"]),
+    no_python=st.booleans(),
+)
 def test_nonstop_run_s_check_is_a_list_or_a_user_error(specs, nproc, nnodes, no_python):
     try:
         with bounded(5):
-            got = faults.check_run(specs, nproc_per_node=nproc, nnodes=nnodes,
-                                   no_python=no_python)  # fmt: skip
+            got = faults.check_run(specs, nproc_per_node=nproc, nnodes=nnodes, no_python=no_python)
     except UserError as e:
         assert "\n" not in str(e)
         return
@@ -64,8 +102,9 @@ harmless = st.builds(
     st.integers(0, 6),
     st.sampled_from(["", ",factor=2", ",for=2", ",to=9", ",rank=0", ",attempt=*"]),
 )
-events = st.lists(st.tuples(st.sampled_from(["step", "tick", "refused"]), st.integers(0, 12)),
-                  max_size=30)  # fmt: skip
+events = st.lists(
+    st.tuples(st.sampled_from(["step", "tick", "refused"]), st.integers(0, 12)), max_size=30
+)
 
 
 @SETTINGS

@@ -17,18 +17,33 @@ from nonstop.events import EventWarning
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.rundir import create
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
-HEADER = {"schema_version": 1, "run_id": "r", "attempt": 0, "rank": 0, "host": "h",
-          "mono": 1.0, "time": 1.0}  # fmt: skip
+HEADER = {
+    "schema_version": 1,
+    "run_id": "r",
+    "attempt": 0,
+    "rank": 0,
+    "host": "h",
+    "mono": 1.0,
+    "time": 1.0,
+}
 typed = {
-    "step": st.integers(0, 10**6), "start": st.floats(0, 2e9), "end": st.floats(0, 2e9),
-    "phase": st.text(max_size=8), "message": st.text(max_size=20), "source": st.text(max_size=5),
+    "step": st.integers(0, 10**6),
+    "start": st.floats(0, 2e9),
+    "end": st.floats(0, 2e9),
+    "phase": st.text(max_size=8),
+    "message": st.text(max_size=20),
+    "source": st.text(max_size=5),
     "metrics": st.dictionaries(st.text(max_size=5), st.floats(0, 1), max_size=2),
-    "bytes": st.integers(0, 10**9), "loss": st.floats(0, 10), "tokens": st.integers(0, 10**9),
-    "path": st.text(max_size=10), "error": st.text(max_size=10),
-}  # fmt: skip
+    "bytes": st.integers(0, 10**9),
+    "loss": st.floats(0, 10),
+    "tokens": st.integers(0, 10**9),
+    "path": st.text(max_size=10),
+    "error": st.text(max_size=10),
+}
 payload_values = (
     st.none()
     | st.booleans()
@@ -38,8 +53,22 @@ payload_values = (
     | st.lists(st.integers(), max_size=2)
 )
 kinds = st.sampled_from(["step", "checkpoint", "lifecycle", "failure", "telemetry", "heartbeat"])
-fields = st.sampled_from(["step", "start", "end", "phase", "message", "source", "metrics",
-                          "bytes", "loss", "tokens", "path", "error"])  # fmt: skip
+fields = st.sampled_from(
+    [
+        "step",
+        "start",
+        "end",
+        "phase",
+        "message",
+        "source",
+        "metrics",
+        "bytes",
+        "loss",
+        "tokens",
+        "path",
+        "error",
+    ]
+)
 
 
 @st.composite
@@ -52,8 +81,13 @@ def event_lines(draw: st.DrawFn, wrong_types: bool = False) -> bytes:
     else:
         keys = draw(st.lists(fields, max_size=6, unique=True))
         payload = {k: draw(typed[k]) for k in keys}
-    rec = {**HEADER, "kind": draw(kinds), "payload": payload,
-           "attempt": draw(st.integers(0, 3)), "rank": draw(st.integers(0, 3))}  # fmt: skip
+    rec = {
+        **HEADER,
+        "kind": draw(kinds),
+        "payload": payload,
+        "attempt": draw(st.integers(0, 3)),
+        "rank": draw(st.integers(0, 3)),
+    }
     return json.dumps(rec).encode()
 
 
@@ -67,16 +101,25 @@ def run_dir_with(tmp_path, files: dict[tuple[int, int], bytes]):
 
 
 @SETTINGS
-@given(files=st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)),
-                             st.lists(event_lines(), max_size=12).map(b"\n".join), max_size=4))  # fmt: skip
+@given(
+    files=st.dictionaries(
+        st.tuples(st.integers(0, 2), st.integers(0, 2)),
+        st.lists(event_lines(), max_size=12).map(b"\n".join),
+        max_size=4,
+    )
+)
 def test_ingest_survives_any_event_files_and_leaves_them_alone(tmp_path_factory, files):
     check_ingest(tmp_path_factory.mktemp("ingest"), files)
 
 
 @settings(SETTINGS, max_examples=40, derandomize=True, phases=[Phase.generate])
-@given(files=st.dictionaries(st.tuples(st.integers(0, 2), st.integers(0, 2)),
-                             st.lists(event_lines(wrong_types=True), max_size=12).map(b"\n".join),
-                             max_size=4))  # fmt: skip
+@given(
+    files=st.dictionaries(
+        st.tuples(st.integers(0, 2), st.integers(0, 2)),
+        st.lists(event_lines(wrong_types=True), max_size=12).map(b"\n".join),
+        max_size=4,
+    )
+)
 def test_ingest_survives_payloads_of_wrong_types(tmp_path_factory, files):
     check_ingest(tmp_path_factory.mktemp("ingest"), files)
 
@@ -97,8 +140,9 @@ def check_ingest(tmp, files):
         first = ingest_run(rd, ledger)
         n = ledger.rows("SELECT (SELECT COUNT(*) FROM steps) + (SELECT COUNT(*) FROM errors)")
         second = ingest_run(rd, ledger)  # idempotent: nothing new the second time
-        assert ledger.rows("SELECT (SELECT COUNT(*) FROM steps) + "
-                           "(SELECT COUNT(*) FROM errors)") == n  # fmt: skip
+        assert (
+            ledger.rows("SELECT (SELECT COUNT(*) FROM steps) + (SELECT COUNT(*) FROM errors)") == n
+        )
     assert first.files <= len(before)
     assert second.events == 0
     assert {p: digest(p) for p in before} == before
@@ -127,8 +171,9 @@ def test_garbage_ledger_is_refused_and_left_byte_identical(tmp_path_factory, dat
 
 
 def test_infinite_step_is_skipped_as_malformed(tmp_path):
-    line = json.dumps({**HEADER, "kind": "step", "payload": {"step": float("inf"), "start": 0,
-                                                             "end": 1}})  # fmt: skip
+    line = json.dumps(
+        {**HEADER, "kind": "step", "payload": {"step": float("inf"), "start": 0, "end": 1}}
+    )
     rd = run_dir_with(tmp_path, {(0, 0): line.encode() + b"\n"})
     with warnings.catch_warnings(), Ledger.open(rd.ledger) as ledger:
         warnings.simplefilter("ignore", EventWarning)
@@ -137,8 +182,9 @@ def test_infinite_step_is_skipped_as_malformed(tmp_path):
 
 
 def test_huge_integer_payload_is_skipped_as_malformed(tmp_path):
-    line = json.dumps({**HEADER, "kind": "step", "payload": {"step": 1, "start": 0, "end": 1,
-                                                             "tokens": 2**63}})  # fmt: skip
+    line = json.dumps(
+        {**HEADER, "kind": "step", "payload": {"step": 1, "start": 0, "end": 1, "tokens": 2**63}}
+    )
     rd = run_dir_with(tmp_path, {(0, 0): line.encode() + b"\n"})
     with warnings.catch_warnings(), Ledger.open(rd.ledger) as ledger:
         warnings.simplefilter("ignore", EventWarning)

@@ -10,15 +10,33 @@ from nonstop import cli, taxonomy
 from nonstop.diagnose.signatures import BY_ID
 from nonstop.diagnose.triage import CHUNK_BYTES, scan, triage_file
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 CATEGORIES = {c.id for c in taxonomy.CATEGORIES} | {taxonomy.UNKNOWN}
-NEEDLES = st.sampled_from(["NCCL WARN", "Xid", "CUDA error", "out of memory", "Traceback",
-                           "Watchdog caught collective operation timeout", "NVRM: Xid (PCI:",
-                           "[rank1]:", "ECC", "No space left on device", "Segmentation fault"])  # fmt: skip
-lines = st.lists(st.one_of(st.text(max_size=120), NEEDLES,
-                           st.tuples(st.text(max_size=20), NEEDLES, st.text(max_size=40))
-                           .map("".join)), max_size=40)  # fmt: skip
+NEEDLES = st.sampled_from(
+    [
+        "NCCL WARN",
+        "Xid",
+        "CUDA error",
+        "out of memory",
+        "Traceback",
+        "Watchdog caught collective operation timeout",
+        "NVRM: Xid (PCI:",
+        "[rank1]:",
+        "ECC",
+        "No space left on device",
+        "Segmentation fault",
+    ]
+)
+lines = st.lists(
+    st.one_of(
+        st.text(max_size=120),
+        NEEDLES,
+        st.tuples(st.text(max_size=20), NEEDLES, st.text(max_size=40)).map("".join),
+    ),
+    max_size=40,
+)
 
 
 def check(path, rank=None):

@@ -32,27 +32,53 @@ def chromium() -> str:
     pytest.skip(msg)
 
 
-def load(page: Path, profile: Path, *, screenshot: Path | None = None,
-         size: str = "1366,768") -> tuple[str, list[str]]:  # fmt: skip
+def load(
+    page: Path, profile: Path, *, screenshot: Path | None = None, size: str = "1366,768"
+) -> tuple[str, list[str]]:
     """(DOM after scripts ran, console lines). With `screenshot`, also save a PNG."""
-    args = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
-            f"--window-size={size}", "--hide-scrollbars"]  # fmt: skip
+    args = [
+        chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--window-size={size}",
+        "--hide-scrollbars",
+    ]
     target = page.resolve().as_uri()
-    done = subprocess.run([*args, "--dump-dom", target], capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [*args, "--dump-dom", target], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     if screenshot is not None:
-        shot = subprocess.run([*args, f"--screenshot={screenshot}", target],
-                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        shot = subprocess.run(
+            [*args, f"--screenshot={screenshot}", target],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert shot.returncode == 0 and screenshot.exists(), shot.stderr[-2000:]
     console = [line for line in done.stderr.splitlines() if CONSOLE.search(line)]
     return done.stdout, console
 
 
-CHARTS = {"waterfall", "timeline", "failures", "loss", "heatmap", "power", "temperature",
-          "checkpoints"}  # fmt: skip
+CHARTS = {
+    "waterfall",
+    "timeline",
+    "failures",
+    "loss",
+    "heatmap",
+    "power",
+    "temperature",
+    "checkpoints",
+}
 
 
 class Charts(HTMLParser):

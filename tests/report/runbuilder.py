@@ -28,8 +28,16 @@ class Streams:
         self.lines: dict[Path, list[str]] = {}
 
     def emit(self, attempt: int, rank: int, t: float, kind: str, **payload: object) -> None:
-        e = Event(run_id=self.run_id, attempt=attempt, rank=rank, host=HOSTS[rank],
-                  mono=t - T0, time=t, kind=kind, payload=payload)  # fmt: skip
+        e = Event(
+            run_id=self.run_id,
+            attempt=attempt,
+            rank=rank,
+            host=HOSTS[rank],
+            mono=t - T0,
+            time=t,
+            kind=kind,
+            payload=payload,
+        )
         self.lines.setdefault(self.rd.events(attempt, rank), []).append(e.to_json())
 
     def write(self) -> None:
@@ -38,8 +46,16 @@ class Streams:
             path.write_text("\n".join(lines) + "\n")
 
 
-def _attempt(s: Streams, attempt: int, t: float, first: int, last: int, *,
-             fail_at: int | None = None, ckpt_every: int = 10) -> float:  # fmt: skip
+def _attempt(
+    s: Streams,
+    attempt: int,
+    t: float,
+    first: int,
+    last: int,
+    *,
+    fail_at: int | None = None,
+    ckpt_every: int = 10,
+) -> float:
     """Emit one attempt's events from wall time t; return the time its training stopped."""
     for r in HOSTS:
         s.emit(attempt, r, t, "lifecycle", phase="attempt_start", world_size=4)
@@ -49,24 +65,60 @@ def _attempt(s: Streams, attempt: int, t: float, first: int, last: int, *,
             s.emit(attempt, r, t, "lifecycle", phase="resumed", step=first - 1)
     for step in range(first, last + 1):
         if step == fail_at:
-            s.emit(attempt, 3, t + 0.1, "failure", message="Watchdog caught collective "
-                   "operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE)", step=step)  # fmt: skip
+            s.emit(
+                attempt,
+                3,
+                t + 0.1,
+                "failure",
+                message="Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE)",
+                step=step,
+            )
             return t + 0.1
         end = t + STEP_S
         loss = 6.0 * math.exp(-step / 25) + 2.0 + 0.03 * math.sin(step)
         for r in HOSTS:
             busy = STEP_S * (0.95 if r == 2 else 0.6)  # rank 2 computes slowest
             s.emit(attempt, r, t, "heartbeat", step=step)
-            s.emit(attempt, r, end, "step", step=step, start=t, end=end, data_s=0.01,
-                   compute_s=busy, optimizer_s=0.02, tokens=4096, loss=loss)  # fmt: skip
+            s.emit(
+                attempt,
+                r,
+                end,
+                "step",
+                step=step,
+                start=t,
+                end=end,
+                data_s=0.01,
+                compute_s=busy,
+                optimizer_s=0.02,
+                tokens=4096,
+                loss=loss,
+            )
         t = end
         if (step + 1) % ckpt_every == 0:
             for r in HOSTS:
                 s.emit(attempt, r, t, "checkpoint", phase="begin", step=step + 1)
-                s.emit(attempt, r, t + 0.08, "checkpoint", phase="staged", step=step + 1,
-                       blocking_s=0.08, bytes=50_000_000)  # fmt: skip
-                s.emit(attempt, r, t + 0.9, "checkpoint", phase="committed", step=step + 1,
-                       blocking_s=0.08, total_s=0.9, bytes=50_000_000)  # fmt: skip
+                s.emit(
+                    attempt,
+                    r,
+                    t + 0.08,
+                    "checkpoint",
+                    phase="staged",
+                    step=step + 1,
+                    blocking_s=0.08,
+                    bytes=50_000_000,
+                )
+                s.emit(
+                    attempt,
+                    r,
+                    t + 0.9,
+                    "checkpoint",
+                    phase="committed",
+                    step=step + 1,
+                    blocking_s=0.08,
+                    total_s=0.9,
+                    bytes=50_000_000,
+                )
             t += 0.08
     for r in HOSTS:
         s.emit(attempt, r, t, "lifecycle", phase="finished", step=last)
@@ -78,16 +130,38 @@ def _telemetry(s: Streams, attempt: int, t0: float, t1: float) -> None:
     while t < t1:
         for r in HOSTS:
             phase = (t - T0) / 30
-            s.emit(attempt, r, t, "telemetry", source="nvml",
-                   metrics={"gpu": r % 2, "power_w": 520 + 140 * math.sin(phase) + 9 * r,
-                            "temp_c": 64 + 6 * math.sin(phase / 2) + r, "sm_clock_mhz": 1980})  # fmt: skip
-        s.emit(attempt, 0, t, "telemetry", source="cpu",
-               metrics={"cpu_util_pct": 40 + 10 * math.cos(t), "mem_used_pct": 31.0})  # fmt: skip
+            s.emit(
+                attempt,
+                r,
+                t,
+                "telemetry",
+                source="nvml",
+                metrics={
+                    "gpu": r % 2,
+                    "power_w": 520 + 140 * math.sin(phase) + 9 * r,
+                    "temp_c": 64 + 6 * math.sin(phase / 2) + r,
+                    "sm_clock_mhz": 1980,
+                },
+            )
+        s.emit(
+            attempt,
+            0,
+            t,
+            "telemetry",
+            source="cpu",
+            metrics={"cpu_util_pct": 40 + 10 * math.cos(t), "mem_used_pct": 31.0},
+        )
         t += 1.0
 
 
-def build_run(root: Path, *, run_id: str = "synthetic-run", fail: bool = True,
-              ckpt_every: int = 10, steps: int = 60) -> Path:  # fmt: skip
+def build_run(
+    root: Path,
+    *,
+    run_id: str = "synthetic-run",
+    fail: bool = True,
+    ckpt_every: int = 10,
+    steps: int = 60,
+) -> Path:
     """Write the run directory under root and return it."""
     rd = rundir.create(root)
     rd.write_config({"run_id": run_id})
@@ -105,22 +179,55 @@ def build_run(root: Path, *, run_id: str = "synthetic-run", fail: bool = True,
         stop = _attempt(s, 0, T0, 0, steps - 1, fail_at=25, ckpt_every=ckpt_every)
         _telemetry(s, 0, T0 + 1, stop)
         detect = stop + 4.0
-        ledger.add_detection(attempt=0, kind="hang", detection_time_s=detect, rank=3,
-                             host="node-b", last_progress_time_s=stop)  # fmt: skip
-        ledger.add_failure(attempt=0, time_s=stop, category="nccl_watchdog_timeout",
-                           action="restart", rank=3, host="node-b",
-                           message="collective ALLREDUCE timed out <on rank 3>")  # fmt: skip
-        ledger.add_failure(attempt=0, time_s=stop + 0.2, category="unknown", action="none",
-                           rank=1, host="node-a", message="peer closed", root_cause=False)  # fmt: skip
+        ledger.add_detection(
+            attempt=0,
+            kind="hang",
+            detection_time_s=detect,
+            rank=3,
+            host="node-b",
+            last_progress_time_s=stop,
+        )
+        ledger.add_failure(
+            attempt=0,
+            time_s=stop,
+            category="nccl_watchdog_timeout",
+            action="restart",
+            rank=3,
+            host="node-b",
+            message="collective ALLREDUCE timed out <on rank 3>",
+        )
+        ledger.add_failure(
+            attempt=0,
+            time_s=stop + 0.2,
+            category="unknown",
+            action="none",
+            rank=1,
+            host="node-a",
+            message="peer closed",
+            root_cause=False,
+        )
         ledger.add_restart_phase(attempt=0, phase="evidence", start_s=detect, end_s=detect + 1)
-        ledger.add_restart_phase(attempt=0, phase="health_checks", start_s=detect + 1,
-                                 end_s=detect + 3)  # fmt: skip
+        ledger.add_restart_phase(
+            attempt=0, phase="health_checks", start_s=detect + 1, end_s=detect + 3
+        )
         for name in ("disk", "memory", "gpu"):
-            ledger.add_health_check(attempt=0, time_s=detect + 3, name=name, status="passed",
-                                    host="node-b", detail="ok", duration_s=0.5)  # fmt: skip
+            ledger.add_health_check(
+                attempt=0,
+                time_s=detect + 3,
+                name=name,
+                status="passed",
+                host="node-b",
+                detail="ok",
+                duration_s=0.5,
+            )
         ledger.attempt_ended(0, time_s=detect + 3, outcome="failed")
-        ledger.add_action(attempt=0, time_s=detect + 3, action="restart", host="node-b",
-                          reason="NCCL watchdog timeout")  # fmt: skip
+        ledger.add_action(
+            attempt=0,
+            time_s=detect + 3,
+            action="restart",
+            host="node-b",
+            reason="NCCL watchdog timeout",
+        )
         t1 = detect + 3.5
         ledger.add_restart_phase(attempt=1, phase="rendezvous", start_s=detect + 3, end_s=t1)
         ledger.attempt_started(1, time_s=t1, world_size=4, nodes=["node-a", "node-b"])

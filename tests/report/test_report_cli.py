@@ -14,15 +14,28 @@ from nonstop.ledger import summarize_run
 from nonstop.report.terminal import print_summary
 
 # Keys scripts already read from `nonstop report --json`: none may go.
-STABLE = {"ettr", "wall_s", "productive_s", "badput_s", "attempts", "failures", "final_step",
-          "steps_total", "steps_lost", "ideal_step_s", "warnings"}  # fmt: skip
+STABLE = {
+    "ettr",
+    "wall_s",
+    "productive_s",
+    "badput_s",
+    "attempts",
+    "failures",
+    "final_step",
+    "steps_total",
+    "steps_lost",
+    "ideal_step_s",
+    "warnings",
+}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("cli")
-    return (build_run(base / "before", run_id="before", ckpt_every=10),
-            build_run(base / "after", run_id="after", ckpt_every=5))  # fmt: skip
+    return (
+        build_run(base / "before", run_id="before", ckpt_every=10),
+        build_run(base / "after", run_id="after", ckpt_every=5),
+    )
 
 
 def _json(capsys: pytest.CaptureFixture, *args: str) -> dict:
@@ -30,8 +43,9 @@ def _json(capsys: pytest.CaptureFixture, *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_json_keeps_every_key_and_agrees_with_the_ledger(runs: tuple[Path, Path],
-                                                         capsys: pytest.CaptureFixture) -> None:  # fmt: skip
+def test_json_keeps_every_key_and_agrees_with_the_ledger(
+    runs: tuple[Path, Path], capsys: pytest.CaptureFixture
+) -> None:
     out = _json(capsys, str(runs[0]))
     assert set(out) >= STABLE
     ref = summarize_run(runs[0]).to_dict()
@@ -39,7 +53,8 @@ def test_json_keeps_every_key_and_agrees_with_the_ledger(runs: tuple[Path, Path]
         assert out[key] == ref[key], key
     # each failure keeps the ledger's keys; the report adds the rank's last lines and a detail
     assert [{k: f[k] for k in r} for f, r in zip(out["failures"], ref["failures"])] == ref[
-        "failures"]  # fmt: skip
+        "failures"
+    ]
     assert all("detail" in f and "last_lines" in f for f in out["failures"])
     assert out["warnings"] == []
     assert out["run_id"] == "before"
@@ -60,8 +75,9 @@ def test_json_output_stays_one_object_when_writing_files(
     assert (tmp_path / "r.html").exists()
 
 
-def test_terminal_report_has_the_headline(runs: tuple[Path, Path],
-                                          capsys: pytest.CaptureFixture) -> None:  # fmt: skip
+def test_terminal_report_has_the_headline(
+    runs: tuple[Path, Path], capsys: pytest.CaptureFixture
+) -> None:
     assert nonstop(["report", str(runs[0])]) == 0
     out = capsys.readouterr().out
     ettr = summarize_run(runs[0]).goodput.ettr
@@ -78,8 +94,9 @@ def test_print_summary_takes_the_plain_ledger_summary(runs: tuple[Path, Path]) -
     assert "ETTR" in text and "recovery" in text and "Failures (1)" in text
 
 
-def test_compare_json_has_both_summaries_and_deltas(runs: tuple[Path, Path],
-                                                    capsys: pytest.CaptureFixture) -> None:  # fmt: skip
+def test_compare_json_has_both_summaries_and_deltas(
+    runs: tuple[Path, Path], capsys: pytest.CaptureFixture
+) -> None:
     out = _json(capsys, str(runs[0]), str(runs[1]))
     a, b, d = out["a"], out["b"], out["delta"]
     assert (a["run_id"], b["run_id"]) == ("before", "after")
@@ -99,8 +116,9 @@ def test_compare_in_the_terminal(runs: tuple[Path, Path], capsys: pytest.Capture
     assert "badput: checkpoint" in out and "+7" in out
 
 
-def test_user_mistakes_get_one_line(tmp_path: Path, runs: tuple[Path, Path],
-                                    capsys: pytest.CaptureFixture) -> None:  # fmt: skip
+def test_user_mistakes_get_one_line(
+    tmp_path: Path, runs: tuple[Path, Path], capsys: pytest.CaptureFixture
+) -> None:
     assert nonstop(["report", str(tmp_path / "nope")]) == 2
     assert "no such run directory" in capsys.readouterr().err
     assert nonstop(["report", str(runs[0]), str(runs[1]), "--html"]) == 2

@@ -18,8 +18,9 @@ from nonstop.events.writer import read_losses
 def test_dropped_records_reach_the_report(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     run = build_run(tmp_path / "run", run_id="lossy")
     stream = run / "events" / "attempt-1" / "rank-0.jsonl"
-    w = EventWriter(stream, run_id="lossy", attempt=1, rank=0, host="node-a", max_queue=1,
-                    install_sigterm=False)  # fmt: skip
+    w = EventWriter(
+        stream, run_id="lossy", attempt=1, rank=0, host="node-a", max_queue=1, install_sigterm=False
+    )
     for i in range(2000):  # far faster than one queue slot drains
         w.emit("heartbeat", step=i)
     w.close()

@@ -47,8 +47,10 @@ def test_data_series_find_the_straggler_and_the_outage(run: Path) -> None:
     data = rd.load(run)
     hm = rd.heatmap(data)
     assert hm is not None and hm.ranks == [0, 1, 2, 3]
-    medians = {r: sorted(v for v in row if v is not None)[len(row) // 4]
-               for r, row in zip(hm.ranks, hm.cells)}  # fmt: skip
+    medians = {
+        r: sorted(v for v in row if v is not None)[len(row) // 4]
+        for r, row in zip(hm.ranks, hm.cells)
+    }
     assert medians[2] / hm.reference_s > 1.4
     assert all(abs(medians[r] / hm.reference_s - 1) < 0.05 for r in (0, 1, 3))
     lost = [step for step, _, attempt, ok in rd.loss_series(data) if not ok]

@@ -22,18 +22,24 @@ def scrape(exporter: MetricsExporter) -> dict[tuple[str, tuple[tuple[str, str], 
     with urllib.request.urlopen(exporter.url, timeout=10) as r:
         assert r.status == 200
         text = r.read().decode()
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for fam in text_string_to_metric_families(text) for s in fam.samples}  # fmt: skip
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for fam in text_string_to_metric_families(text)
+        for s in fam.samples
+    }
 
 
 @pytest.fixture
 def fed(tmp_path: Path):
     root = build_run(tmp_path / "run")
-    events = sorted((e for _, _, p in rundir.RunDir(root).event_files() for e in iter_events(p)),
-                    key=lambda e: e.time)  # fmt: skip
+    events = sorted(
+        (e for _, _, p in rundir.RunDir(root).event_files() for e in iter_events(p)),
+        key=lambda e: e.time,
+    )
     now = [events[-1].time + 2.5]
-    exporter = MetricsExporter("127.0.0.1", 0, run_id="synthetic-run", node="node-a",
-                               clock=lambda: now[0])  # fmt: skip
+    exporter = MetricsExporter(
+        "127.0.0.1", 0, run_id="synthetic-run", node="node-a", clock=lambda: now[0]
+    )
     exporter.start()
     for e in events:
         exporter.observe(e)
@@ -63,8 +69,11 @@ def test_scrape_has_progress_goodput_failures_and_power(fed) -> None:
     assert ("nonstop_failures_total", (("category", "unknown"),)) not in m  # not a root cause
     assert m[("nonstop_checkpoint_last_blocking_seconds", (("rank", "0"),))] == pytest.approx(0.08)
     assert m[("nonstop_checkpoints_total", ())] == 6
-    last_power = [e for e in events if e.kind == "telemetry" and e.rank == 3
-                  and "power_w" in e.payload["metrics"]][-1]  # fmt: skip
+    last_power = [
+        e
+        for e in events
+        if e.kind == "telemetry" and e.rank == 3 and "power_w" in e.payload["metrics"]
+    ][-1]
     key = ("nonstop_power_watts", (("rank", "3"), ("source", "nvml")))
     assert m[key] == pytest.approx(last_power.payload["metrics"]["power_w"])
     assert ("nonstop_temperature_celsius", (("rank", "0"), ("source", "nvml"))) in m

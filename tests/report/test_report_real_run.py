@@ -17,9 +17,23 @@ from nonstop.report import data as rd
 @pytest.mark.slow
 def test_report_of_a_real_run_with_a_crash(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    done = nonstop("run", "--quiet", "--nproc-per-node", "2", "--run-dir", str(run),
-                   "--inject", "crash@step=8,rank=1", "-m", "nonstop.workloads.llama.train",
-                   "--steps", "20", "--checkpoint-every", "5", *TINY)  # fmt: skip
+    done = nonstop(
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run),
+        "--inject",
+        "crash@step=8,rank=1",
+        "-m",
+        "nonstop.workloads.llama.train",
+        "--steps",
+        "20",
+        "--checkpoint-every",
+        "5",
+        *TINY,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
     out = nonstop("report", str(run), "--json", "--html")

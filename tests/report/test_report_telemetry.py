@@ -114,8 +114,9 @@ def test_interval_must_be_positive(bad: float) -> None:
         TelemetrySampler(Recorder(), bad)
 
 
-def test_maybe_start_reads_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                           caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_maybe_start_reads_the_environment(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setenv("LOCAL_RANK", "0")
     monkeypatch.setenv("NONSTOP_TELEMETRY_S", "0")
     assert maybe_start_telemetry(Recorder(), nvml=FakeNvml()) is None

@@ -32,9 +32,17 @@ def test_export_is_readable_by_tensorboard(tmp_path: Path, capsys: pytest.Captur
     [event_file] = logdir.glob("events.out.tfevents.*.nonstop")
     acc = read(logdir)
     tags = set(acc.Tags()["scalars"])
-    assert {"train/loss", "train/tokens_per_s", "time/step_s", "time/busy_max_s",
-            "checkpoint/blocking_s", "goodput/ettr", "badput/recovery_s",
-            "failures/nccl_watchdog_timeout", "telemetry/power_w/node-b_r2"} <= tags  # fmt: skip
+    assert {
+        "train/loss",
+        "train/tokens_per_s",
+        "time/step_s",
+        "time/busy_max_s",
+        "checkpoint/blocking_s",
+        "goodput/ettr",
+        "badput/recovery_s",
+        "failures/nccl_watchdog_timeout",
+        "telemetry/power_w/node-b_r2",
+    } <= tags
     loss = acc.Scalars("train/loss")
     assert [e.step for e in loss] == list(range(60))  # the surviving trajectory, once each
     data = rd.load(run)
@@ -54,8 +62,9 @@ def test_export_is_readable_by_tensorboard(tmp_path: Path, capsys: pytest.Captur
     assert len(read(logdir).Scalars("train/loss")) == 60
 
 
-def test_missing_tensorboard_is_a_clear_error(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_missing_tensorboard_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run = build_run(tmp_path / "run")
     monkeypatch.setitem(sys.modules, "torch.utils.tensorboard", None)  # import now fails
     with pytest.raises(UserError, match=r"pip install 'nonstop\[tensorboard\]'"):

@@ -43,8 +43,9 @@ dist.destroy_process_group()
 @pytest.mark.slow
 def test_report_of_an_unmodified_script(tmp_path: Path) -> None:
     (tmp_path / "plain.py").write_text(SCRIPT)
-    done = nonstop("run", "--quiet", "--nproc-per-node", "2", "--run-dir", "run", "plain.py",
-                   cwd=tmp_path)  # fmt: skip
+    done = nonstop(
+        "run", "--quiet", "--nproc-per-node", "2", "--run-dir", "run", "plain.py", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     run = tmp_path / "run"
 
@@ -55,8 +56,11 @@ def test_report_of_an_unmodified_script(tmp_path: Path) -> None:
     assert "flight recorder" in est["basis"] and "upper bound" in est["basis"]
     a0, a1 = est["attempts"]
     assert a0["collectives"] > 0 and a1["collectives"] > 0
-    assert a1["resumed_from"]["at"] in (20, 30) and a1["resumed_from"]["unit"] == "step" and "resumed from checkpoint" in (
-        a1["resumed_from"]["line"])  # fmt: skip
+    assert (
+        a1["resumed_from"]["at"] in (20, 30)
+        and a1["resumed_from"]["unit"] == "step"
+        and "resumed from checkpoint" in (a1["resumed_from"]["line"])
+    )
     assert 0 < est["ettr_at_most"] <= 1
     (fail,) = s["failures"]
     assert fail["rank"] == 1 and "rank 1 about to fail: bad data shard" in fail["detail"]
@@ -81,8 +85,10 @@ def test_report_of_an_unmodified_script(tmp_path: Path) -> None:
 def test_failure_detail_replaces_torchelastic_boilerplate(tmp_path: Path) -> None:
     log = tmp_path / "logs" / "attempt-0" / "rank-1.log"
     log.parent.mkdir(parents=True)
-    log.write_text("step 1\nTraceback (most recent call last):\n  File \"t.py\", line 3\n"
-                   "ValueError: bad shard 7\n[W1201 10:00:00 warn.cpp:1] noise\n\n")  # fmt: skip
+    log.write_text(
+        'step 1\nTraceback (most recent call last):\n  File "t.py", line 3\n'
+        "ValueError: bad shard 7\n[W1201 10:00:00 warn.cpp:1] noise\n\n"
+    )
     lines = last_lines(tmp_path, attempt=0, rank=1)
     assert lines[-1] == "ValueError: bad shard 7"
     old = {"message": "exit 1: To enable traceback see: https://pytorch.org/docs/stable/elastic"}

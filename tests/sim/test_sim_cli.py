@@ -85,8 +85,9 @@ def test_sensitivity_target_and_power_sections(capsys: pytest.CaptureFixture[str
     assert restart["low_ettr"] > restart["ettr"] > restart["high_ettr"]
     assert d["target"]["recipe"]["fewest_spares"] >= 0
     assert d["power"]["stall_swing_mw"] > 0
-    assert cli.main([*FAST, "--gpus", "1024", "--sensitivity", "--target-ettr", "0.9",
-                     "--power"]) == 0  # fmt: skip
+    assert (
+        cli.main([*FAST, "--gpus", "1024", "--sensitivity", "--target-ettr", "0.9", "--power"]) == 0
+    )
     assert "Mitigations" in capsys.readouterr().out
 
 
@@ -155,16 +156,26 @@ def test_a_window_too_long_to_simulate_is_a_clear_error(capsys):
 def test_a_rate_from_few_failures_comes_with_its_interval_and_a_warning() -> None:
     from nonstop.sim.calibrate import calibration
 
-    few = ObservedRates(node_days=0.001, failures_by_category={"faulty_gpu": 2}, planned=0,
-                        mean_restart_s=None, mean_checkpoint_blocking_s=None,
-                        mean_detection_s=None)  # fmt: skip
+    few = ObservedRates(
+        node_days=0.001,
+        failures_by_category={"faulty_gpu": 2},
+        planned=0,
+        mean_restart_s=None,
+        mean_checkpoint_blocking_s=None,
+        mean_detection_s=None,
+    )
     c = calibration(few)
     assert c["failures"] == 2 and c["rate_per_node_day"] == pytest.approx(2000)
     lo, hi = c["rate_95"]
     assert lo == pytest.approx(242.2, rel=1e-3) and hi == pytest.approx(7225.0, rel=1e-3)
     assert "2 failure(s) in 0.024 node-hours" in c["warning"]
-    many = ObservedRates(node_days=100.0, failures_by_category={"faulty_gpu": 40}, planned=0,
-                         mean_restart_s=None, mean_checkpoint_blocking_s=None,
-                         mean_detection_s=None)  # fmt: skip
+    many = ObservedRates(
+        node_days=100.0,
+        failures_by_category={"faulty_gpu": 40},
+        planned=0,
+        mean_restart_s=None,
+        mean_checkpoint_blocking_s=None,
+        mean_detection_s=None,
+    )
     c = calibration(many)
     assert c["warning"] is None and c["rate_95"][0] < 0.4 < c["rate_95"][1]

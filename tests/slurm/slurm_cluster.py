@@ -78,8 +78,9 @@ PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubsc
 
 def _answers(root: Path) -> bool:
     try:
-        r = subprocess.run(["sinfo", "-h", "-o", "%T"], env=env(root), capture_output=True,
-                           text=True, timeout=10)  # fmt: skip
+        r = subprocess.run(
+            ["sinfo", "-h", "-o", "%T"], env=env(root), capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return r.returncode == 0 and any(s in r.stdout for s in ("idle", "mix", "alloc"))

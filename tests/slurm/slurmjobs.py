@@ -13,19 +13,46 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SBATCH = ROOT / "examples/slurm/nonstop.sbatch"
 # a small model: an attempt costs the interpreter's start, not the training (as tests/supervisor)
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "500"]  # fmt: skip
+TINY = [
+    "--dim",
+    "32",
+    "--layers",
+    "1",
+    "--heads",
+    "2",
+    "--kv-heads",
+    "1",
+    "--seq-len",
+    "32",
+    "--batch-size",
+    "2",
+    "--log-every",
+    "500",
+]
 FINISHED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY")
 
 
 def train(steps: int, every: int = 1000) -> list[str]:
-    return ["-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(steps),
-            "--checkpoint-every", str(every)]  # fmt: skip
+    return [
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        str(steps),
+        "--checkpoint-every",
+        str(every),
+    ]
 
 
 class Job:
-    def __init__(self, conf: Path, workdir: Path, sbatch_flags: list[str], args: list[str],
-                 env: dict[str, str] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        conf: Path,
+        workdir: Path,
+        sbatch_flags: list[str],
+        args: list[str],
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.env = dict(os.environ, SLURM_CONF=str(conf), **(env or {}))
         # the tasks run what this test runs: this venv's nonstop; the numerical guards are off,
         # since a tiny model's gradient norms spike for real now and then (not what is tested)
@@ -38,14 +65,19 @@ class Job:
         self.out = workdir / "slurm.out"
         r = subprocess.run(
             ["sbatch", "--parsable", f"--output={self.out}", *sbatch_flags, str(SBATCH), *args],
-            env=self.env, cwd=workdir, capture_output=True, text=True, timeout=30,
-        )  # fmt: skip
+            env=self.env,
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert r.returncode == 0, r.stderr
         self.id = r.stdout.strip().split(";")[0]
 
     def scontrol(self, *args: str) -> str:
-        r = subprocess.run(["scontrol", *args], env=self.env, capture_output=True, text=True,
-                           timeout=30)  # fmt: skip
+        r = subprocess.run(
+            ["scontrol", *args], env=self.env, capture_output=True, text=True, timeout=30
+        )
         assert r.returncode == 0, r.stderr
         return r.stdout
 
@@ -54,16 +86,19 @@ class Job:
         out = self.scontrol("show", "job", "-o", self.id)
         return dict(w.split("=", 1) for w in out.split() if "=" in w)
 
-    def wait(self, done: Callable[[dict[str, str]], bool], timeout_s: float,
-             what: str) -> dict[str, str]:  # fmt: skip
+    def wait(
+        self, done: Callable[[dict[str, str]], bool], timeout_s: float, what: str
+    ) -> dict[str, str]:
         deadline = time.monotonic() + timeout_s
         while True:
             info = self.info()
             if done(info):
                 return info
             if time.monotonic() > deadline:
-                raise AssertionError(f"job {self.id}: not {what} after {timeout_s:g} s: "
-                                     f"{info.get('JobState')}\n{self.output()}")  # fmt: skip
+                raise AssertionError(
+                    f"job {self.id}: not {what} after {timeout_s:g} s: "
+                    f"{info.get('JobState')}\n{self.output()}"
+                )
             time.sleep(1.0)
 
     def wait_finished(self, timeout_s: float) -> dict[str, str]:
@@ -72,8 +107,9 @@ class Job:
     def wait_requeued(self, timeout_s: float) -> dict[str, str]:
         """Back in the queue after a requeue; Slurm holds a requeued job (BeginTime, about
         2 minutes): release it at once, as an operator would with the same command."""
-        info = self.wait(lambda j: int(j["Restarts"]) >= 1 and j["JobState"] == "PENDING",
-                         timeout_s, "requeued")  # fmt: skip
+        info = self.wait(
+            lambda j: int(j["Restarts"]) >= 1 and j["JobState"] == "PENDING", timeout_s, "requeued"
+        )
         return info
 
     def release(self, time_limit: str | None = None) -> None:

@@ -35,21 +35,27 @@ def assert_resumed_once(job: Job, steps: int, signal_name: str) -> None:
     """Trained every step exactly once over a planned stop and its requeue; no failure."""
     assert job.steps_trained() == list(range(steps)), "a step was trained twice or skipped"
     assert job.rows("SELECT outcome FROM attempts ORDER BY attempt") == [
-        ("planned",), ("succeeded",)]  # fmt: skip
+        ("planned",),
+        ("succeeded",),
+    ]
     ((planned, message),) = job.rows("SELECT planned, message FROM failures")
     assert planned == 1 and signal_name in message and "lost" not in message, message
     ((stop,),) = job.rows("SELECT MAX(step) FROM steps WHERE attempt = 0")
     ((first,),) = job.rows("SELECT MIN(step) FROM steps WHERE attempt = 1")
     assert first == stop + 1
-    ((saved,),) = job.rows("SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'"
-                           " AND attempt = 0")  # fmt: skip
+    ((saved,),) = job.rows(
+        "SELECT MAX(step) FROM checkpoints WHERE phase = 'committed' AND attempt = 0"
+    )
     assert saved == stop + 1  # the emergency checkpoint: steps done at the stop
 
 
 def test_time_limit_warning_requeues_the_job_which_resumes_with_no_step_twice(submit):
     steps = 6000  # longer than the first run's 30 s (the warning comes 30 s before its minute)
-    job = submit(["--time", "1", "--signal", "B:USR1@30"], ["--nproc-per-node", "2",
-                 *train(steps)], env={"NONSTOP_WARN_S": "30"})  # fmt: skip
+    job = submit(
+        ["--time", "1", "--signal", "B:USR1@30"],
+        ["--nproc-per-node", "2", *train(steps)],
+        env={"NONSTOP_WARN_S": "30"},
+    )
     job.wait_requeued(240)
     out = job.output()
     assert "planned interruption (exit 75): requeueing job" in out, out
@@ -79,10 +85,21 @@ def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_t
 
 def test_two_agents_by_srun_train_survive_a_killed_rank_and_a_preemption(submit):
     steps = 500
-    job = submit(["--ntasks-per-node", "2"], ["--nproc-per-node", "1", "--inject",
-                 "crash@step=60,rank=1,signal=SIGKILL", *train(steps, every=50)])  # fmt: skip
-    job.wait(lambda j: job.seen("SELECT 1 FROM steps WHERE attempt = 1 AND step >= 150"), 400,
-             "restarted")  # fmt: skip
+    job = submit(
+        ["--ntasks-per-node", "2"],
+        [
+            "--nproc-per-node",
+            "1",
+            "--inject",
+            "crash@step=60,rank=1,signal=SIGKILL",
+            *train(steps, every=50),
+        ],
+    )
+    job.wait(
+        lambda j: job.seen("SELECT 1 FROM steps WHERE attempt = 1 AND step >= 150"),
+        400,
+        "restarted",
+    )
     job.scontrol("requeue", job.id)  # both agents and both ranks get SIGTERM
     job.wait_requeued(120)
     job.release()

@@ -47,14 +47,42 @@ def rank_lines(out: str) -> list[str]:
     return sorted(re.findall(r"(?:\[default\d\]:)?rank \d (?:step \d sum \d|to stderr)", out))
 
 
-def both(tmp_path: Path, flags: list[str], script: str = "train.py",
-         ours_only: tuple[str, ...] = ()) -> tuple[Any, Any]:  # fmt: skip
+def both(
+    tmp_path: Path, flags: list[str], script: str = "train.py", ours_only: tuple[str, ...] = ()
+) -> tuple[Any, Any]:
     # --standalone: a free port, no clash with another test's torchrun on 29500
-    torchrun = run([sys.executable, "-m", "torch.distributed.run", "--standalone",
-                    "--nproc-per-node", "2", *flags, script], tmp_path)  # fmt: skip
-    ours = run([sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-                "--max-restarts", "0", "--run-dir", "run", *ours_only, *flags, script],
-               tmp_path)  # fmt: skip
+    torchrun = run(
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc-per-node",
+            "2",
+            *flags,
+            script,
+        ],
+        tmp_path,
+    )
+    ours = run(
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nproc-per-node",
+            "2",
+            "--max-restarts",
+            "0",
+            "--run-dir",
+            "run",
+            *ours_only,
+            *flags,
+            script,
+        ],
+        tmp_path,
+    )
     return torchrun, ours
 
 
@@ -119,8 +147,20 @@ def test_script_that_raises_at_import_shows_its_traceback(work: Path) -> None:
 
 @pytest.mark.slow
 def test_a_run_without_run_dir_says_how_to_resume_and_that_command_resumes(work: Path) -> None:
-    first = run([sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-                 "--no-standby", "train.py"], work)  # fmt: skip
+    first = run(
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nproc-per-node",
+            "2",
+            "--no-standby",
+            "train.py",
+        ],
+        work,
+    )
     assert first.returncode == 0, first.stdout + first.stderr
     hint = next(ln for ln in first.stdout.splitlines() if "to resume it later: " in ln)
     command = shlex.split(hint.split("to resume it later: ", 1)[1])

@@ -21,8 +21,16 @@ def text(view: LiveView) -> str:
 
 
 def event(kind: str, **payload: object) -> Event:
-    return Event(run_id="r", attempt=0, rank=0, host="h", mono=1.0, time=1.0, kind=kind,
-                 payload=dict(payload))  # fmt: skip
+    return Event(
+        run_id="r",
+        attempt=0,
+        rank=0,
+        host="h",
+        mono=1.0,
+        time=1.0,
+        kind=kind,
+        payload=dict(payload),
+    )
 
 
 def test_unmodified_script_shows_collectives_and_says_not_measured(tmp_path: Path) -> None:

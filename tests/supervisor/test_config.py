@@ -25,14 +25,29 @@ def _cfg(*flags: str) -> SupervisorConfig:
 
 def test_defaults_are_the_dataclass_fields():
     cfg = _cfg()
-    for f in ("startup_timeout_s", "section_timeout_s", "evidence_timeout_s", "health_timeout_s",
-              "grace_period_s", "memory_checkpoint_every", "replicas", "replica_capacity_gb",
-              "metrics_host", "health_checks", "metrics_port", "replica_addr"):  # fmt: skip
+    for f in (
+        "startup_timeout_s",
+        "section_timeout_s",
+        "evidence_timeout_s",
+        "health_timeout_s",
+        "grace_period_s",
+        "memory_checkpoint_every",
+        "replicas",
+        "replica_capacity_gb",
+        "metrics_host",
+        "health_checks",
+        "metrics_port",
+        "replica_addr",
+    ):
         assert getattr(cfg, f) == default(f), f
     assert cfg.hang_timeout_s is None  # auto
     assert (cfg.exclude, cfg.self_test, cfg.standbys, cfg.quiet) == (True, True, True, False)
     assert (cfg.faults, cfg.multi_node, cfg.console_prefix, cfg.numa_binding) == (
-        "", False, False, False)  # fmt: skip
+        "",
+        False,
+        False,
+        False,
+    )
 
 
 def test_the_flags_help_states_the_fields_defaults():
@@ -52,21 +67,29 @@ FLAGS = [
     (["--health-checks", "none"], {"health_checks": ()}),
     (["--health-checks", "disk,collective"], {"health_checks": ("disk", "collective")}),
     (["--no-exclude", "--no-self-test"], {"exclude": False, "self_test": False}),
-    (["--inject", "crash@step=3,rank=1", "--inject", "hang@step=5"],
-     {"faults": "crash@step=3,rank=1;hang@step=5"}),
+    (
+        ["--inject", "crash@step=3,rank=1", "--inject", "hang@step=5"],
+        {"faults": "crash@step=3,rank=1;hang@step=5"},
+    ),
     (["--nnodes", "1:2"], {"multi_node": True}),
     (["--nnodes", "2"], {"multi_node": True}),
     (["--nnodes", "1"], {"multi_node": False}),
     (["--no-standby", "--quiet"], {"standbys": False, "quiet": True}),
     (["--tee", "3"], {"console_prefix": True}),
     (["--signals-to-handle", "SIGTERM,SIGINT,SIGUSR1"], {"signals_to_forward": "SIGINT"}),
-    (["--memory-checkpoint-every", "5", "--replicas", "2"],
-     {"memory_checkpoint_every": 5, "replicas": 2}),
-    (["--metrics-port", "9100", "--metrics-host", "0.0.0.0"],
-     {"metrics_port": 9100, "metrics_host": "0.0.0.0"}),
-    (["--startup-timeout", "12", "--grace-period", "7"],
-     {"startup_timeout_s": 12.0, "grace_period_s": 7.0}),
-]  # fmt: skip
+    (
+        ["--memory-checkpoint-every", "5", "--replicas", "2"],
+        {"memory_checkpoint_every": 5, "replicas": 2},
+    ),
+    (
+        ["--metrics-port", "9100", "--metrics-host", "0.0.0.0"],
+        {"metrics_port": 9100, "metrics_host": "0.0.0.0"},
+    ),
+    (
+        ["--startup-timeout", "12", "--grace-period", "7"],
+        {"startup_timeout_s": 12.0, "grace_period_s": 7.0},
+    ),
+]
 
 
 @pytest.mark.parametrize(("flags", "want"), FLAGS, ids=[" ".join(f) for f, _ in FLAGS])
@@ -75,10 +98,13 @@ def test_from_args(flags, want):
     assert {k: getattr(cfg, k) for k in want} == want
 
 
-@pytest.mark.parametrize(("flags", "msg"), [
-    (["--hang-timeout", "soon"], "--hang-timeout must be seconds above 0 or 'auto'"),
-    (["--signals-to-handle", "SIGNOPE"], "--signals-to-handle: unknown signal 'SIGNOPE'"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("flags", "msg"),
+    [
+        (["--hang-timeout", "soon"], "--hang-timeout must be seconds above 0 or 'auto'"),
+        (["--signals-to-handle", "SIGNOPE"], "--signals-to-handle: unknown signal 'SIGNOPE'"),
+    ],
+)
 def test_from_args_refuses_bad_values(flags, msg):
     with pytest.raises(UserError, match=msg):
         _cfg(*flags)
@@ -88,8 +114,9 @@ def test_to_dict_round_trips(tmp_path):
     args = cli.build_parser().parse_args(
         ["--hang-timeout", "9", "--inject", "crash@step=1", "x.py"]
     )
-    cfg = SupervisorConfig.from_args(args, run_dir=rundir.RunDir(tmp_path), run_id="r1",
-                                     host="node-a")  # fmt: skip
+    cfg = SupervisorConfig.from_args(
+        args, run_dir=rundir.RunDir(tmp_path), run_id="r1", host="node-a"
+    )
     back = SupervisorConfig.from_dict(json.loads(json.dumps(cfg.to_dict())))
     assert back == cfg
 
@@ -123,11 +150,31 @@ def test_a_run_records_the_resolved_config_and_leaves_the_supervisors_environ_al
     env = {k: v for k, v in os.environ.items() if not k.startswith("NONSTOP_")}
     env["NONSTOP_HEALTH"] = "off"
     r = subprocess.run(
-        [sys.executable, "-c", SUPERVISOR, str(sup_out), "--quiet", "--no-standby",
-         "--nproc-per-node", "1", "--run-dir", str(run), "--health-checks", "none",
-         "--hang-timeout", "40", "--inject", "crash@step=100000", str(script), str(out)],
-        capture_output=True, text=True, timeout=300, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            SUPERVISOR,
+            str(sup_out),
+            "--quiet",
+            "--no-standby",
+            "--nproc-per-node",
+            "1",
+            "--run-dir",
+            str(run),
+            "--health-checks",
+            "none",
+            "--hang-timeout",
+            "40",
+            "--inject",
+            "crash@step=100000",
+            str(script),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     got = json.loads(sup_out.read_text())
     before, after = got["before"], got["after"]

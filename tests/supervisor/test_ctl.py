@@ -21,9 +21,14 @@ def test_assignments_are_checked_with_clear_messages():
     assert ctl.parse_assignment("hang_timeout=auto") == ("hang_timeout", None)
     assert ctl.parse_assignment("fr_stacks=off") == ("fr_stacks", False)
     assert ctl.parse_assignment(" straggler_every = 5 ") == ("straggler_every", 5)
-    for bad, msg in [("hang_timeout", "KEY=VALUE"), ("warp=9", "unknown setting 'warp'"),
-                     ("hang_timeout=-1", "seconds"), ("straggler_every=0.5", "steps"),
-                     ("fr_stacks=maybe", "on/off"), ("telemetry_s=nan", "seconds")]:  # fmt: skip
+    for bad, msg in [
+        ("hang_timeout", "KEY=VALUE"),
+        ("warp=9", "unknown setting 'warp'"),
+        ("hang_timeout=-1", "seconds"),
+        ("straggler_every=0.5", "steps"),
+        ("fr_stacks=maybe", "on/off"),
+        ("telemetry_s=nan", "seconds"),
+    ]:
         with pytest.raises(UserError, match=msg):
             ctl.parse_assignment(bad)
 
@@ -67,11 +72,29 @@ def test_garbage_settings_file_is_ignored_and_the_cli_refuses_bad_input(tmp_path
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_live_hang_timeout_change_takes_effect_without_a_restart(run_dir: Path):
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(run_dir), "--no-self-test", "--hang-timeout", "60",
-           "--inject", "hang@step=300,rank=1,how=sigstop",
-           "-m", "nonstop.workloads.llama.train", *TINY, "--steps", "400",
-           "--checkpoint-every", "100"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run_dir),
+        "--no-self-test",
+        "--hang-timeout",
+        "60",
+        "--inject",
+        "hang@step=300,rank=1,how=sigstop",
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        "400",
+        "--checkpoint-every",
+        "100",
+    ]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as p:
         deadline = time.monotonic() + 120
         while last_step(run_dir) < 20 and time.monotonic() < deadline and p.poll() is None:
@@ -86,12 +109,14 @@ def test_a_live_hang_timeout_change_takes_effect_without_a_restart(run_dir: Path
     assert "(timeout 3.0 s, explicit): rank 1" in out[detected:], out[detected:][:300]
     assert applied < detected
     ((attempt, kind, rank, stalled_from, detected_at),) = rows(
-        run_dir, "SELECT attempt, kind, rank, last_progress_time, detection_time FROM detections"
-        " WHERE kind = 'hang'"
-    )  # fmt: skip
+        run_dir,
+        "SELECT attempt, kind, rank, last_progress_time, detection_time FROM detections"
+        " WHERE kind = 'hang'",
+    )
     assert (attempt, kind, rank) == (0, "hang", 1)
-    reason, applied_at = rows(run_dir, "SELECT reason, time FROM actions"
-                                       " WHERE action = 'reconfigure' ORDER BY time")[0]  # fmt: skip
+    reason, applied_at = rows(
+        run_dir, "SELECT reason, time FROM actions WHERE action = 'reconfigure' ORDER BY time"
+    )[0]
     assert "hang_timeout=3.0" in reason and "[settings v1]" in reason
     # in order: the change was applied, then the rank stopped, then the hang was called
     assert applied_at <= stalled_from < detected_at, (applied_at, stalled_from, detected_at)

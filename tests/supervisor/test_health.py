@@ -16,8 +16,9 @@ from nonstop.supervisor.health import CheckResult, HealthConfig, run_checks
 def test_disk_and_memory_pass_and_fail_on_their_thresholds(tmp_path):
     ok = run_checks(["disk", "memory"], HealthConfig(paths=(tmp_path,)))
     assert [r.status for r in ok] == ["passed", "passed"], ok
-    bad = run_checks(["disk", "memory"], HealthConfig(paths=(tmp_path,), min_free_gb=1e9,
-                                                      min_free_memory_gb=1e9))  # fmt: skip
+    bad = run_checks(
+        ["disk", "memory"], HealthConfig(paths=(tmp_path,), min_free_gb=1e9, min_free_memory_gb=1e9)
+    )
     assert [r.status for r in bad] == ["failed", "failed"], bad
     assert all(r.failed for r in bad)
 
@@ -65,6 +66,7 @@ def test_gpu_check_skips_without_a_gpu(tmp_path):
 
 @pytest.mark.slow
 def test_the_collective_self_test_runs_real_processes(tmp_path):
-    (r,) = run_checks(["collective"], HealthConfig(paths=(tmp_path,), local_world_size=2,
-                                                   timeout_s=120))  # fmt: skip
+    (r,) = run_checks(
+        ["collective"], HealthConfig(paths=(tmp_path,), local_world_size=2, timeout_s=120)
+    )
     assert r.status == "passed", r

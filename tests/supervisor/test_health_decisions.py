@@ -38,9 +38,13 @@ def hangs(cfg: HealthConfig, **_: object) -> CheckResult:
 
 @pytest.fixture
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, check in {"ok": returns("passed"), "bad": returns("failed", "2 GB free"),
-                        "na": returns("skipped", "no GPU"), "raises": raises,
-                        "hangs": hangs}.items():  # fmt: skip
+    for name, check in {
+        "ok": returns("passed"),
+        "bad": returns("failed", "2 GB free"),
+        "na": returns("skipped", "no GPU"),
+        "raises": raises,
+        "hangs": hangs,
+    }.items():
         monkeypatch.setitem(health.CHECKS, name, check)
     RELEASE.clear()
     yield
@@ -52,17 +56,21 @@ VERDICTS = {
     "all passed: healthy": (["ok", "ok"], ["passed", "passed"], False),
     "one failed: unhealthy": (["ok", "bad"], ["passed", "failed"], True),
     "skipped is no evidence": (["na", "ok"], ["skipped", "passed"], False),
-    "a check that raises is nonstop's error, not the node's": (["raises", "ok"],
-                                                               ["error", "passed"], False),
+    "a check that raises is nonstop's error, not the node's": (
+        ["raises", "ok"],
+        ["error", "passed"],
+        False,
+    ),
     "an unknown name is an error, not the node's": (["warp-drive"], ["error"], False),
     "a check that does not finish failed": (["hangs", "ok"], ["failed", "passed"], True),
     "an error does not hide a failure": (["raises", "bad"], ["error", "failed"], True),
     "nothing asked: healthy": ([], [], False),
-}  # fmt: skip
+}
 
 
-@pytest.mark.parametrize(("names", "statuses", "unhealthy"), list(VERDICTS.values()),
-                         ids=list(VERDICTS))  # fmt: skip
+@pytest.mark.parametrize(
+    ("names", "statuses", "unhealthy"), list(VERDICTS.values()), ids=list(VERDICTS)
+)
 def test_verdicts(tmp_path, fakes, names, statuses, unhealthy):
     results = run_checks(names, HealthConfig(paths=(tmp_path,), timeout_s=0.3))
     assert [r.status for r in results] == statuses, results
@@ -113,9 +121,12 @@ GPU = {
     "thermal slowdown": ({"throttle": 0x40 | 0x4}, "failed", "hw_thermal"),
     "power brake": ({"throttle": 0x80}, "failed", "hw_power_brake"),
     "ECC not supported is no evidence": ({"unsupported": {"ecc"}}, "passed", "2 GPUs"),
-    "row remapping not supported is no evidence": ({"unsupported": {"remapped"}}, "passed",
-                                                   "2 GPUs"),
-}  # fmt: skip
+    "row remapping not supported is no evidence": (
+        {"unsupported": {"remapped"}},
+        "passed",
+        "2 GPUs",
+    ),
+}
 
 
 @pytest.mark.parametrize(("attrs", "status", "phrase"), list(GPU.values()), ids=list(GPU))

@@ -36,8 +36,12 @@ rt.close()
 
 
 def run_rank(tmp_path, mode):
-    return subprocess.run([sys.executable, "-c", RANK, str(tmp_path), mode], capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-c", RANK, str(tmp_path), mode],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_a_scheduler_sigterm_becomes_a_planned_stop_at_the_next_check(tmp_path):

@@ -28,10 +28,24 @@ def log(tmp_path: Path, name: str, text: str) -> Path:
     return p
 
 
-def info(path: Path, *, rank: int = 0, attempt: int = 0, exit_code: int = 1, step: int = -1,
-         progressed: bool | None = True) -> FailureInfo:  # fmt: skip
-    return FailureInfo(rank=rank, host="node-a", exit_code=exit_code, log_path=path, step=step,
-                       attempt=attempt, progressed=progressed)  # fmt: skip
+def info(
+    path: Path,
+    *,
+    rank: int = 0,
+    attempt: int = 0,
+    exit_code: int = 1,
+    step: int = -1,
+    progressed: bool | None = True,
+) -> FailureInfo:
+    return FailureInfo(
+        rank=rank,
+        host="node-a",
+        exit_code=exit_code,
+        log_path=path,
+        step=step,
+        attempt=attempt,
+        progressed=progressed,
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,6 +91,7 @@ def test_the_same_bug_memory_survives_a_supervisor_restart(tmp_path):
 
 
 def test_a_hang_is_a_hang_not_an_nccl_watchdog_timeout(tmp_path):
-    d = Policy().decide(FailureInfo(rank=1, host="node-a", hang_reason="stopped answering",
-                                    attempt=0))  # fmt: skip
+    d = Policy().decide(
+        FailureInfo(rank=1, host="node-a", hang_reason="stopped answering", attempt=0)
+    )
     assert d.category == "hang" and d.action == "restart"

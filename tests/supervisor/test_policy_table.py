@@ -56,24 +56,29 @@ class Case:
 
 # One failure, a fresh policy: the category, its action and whether it is a root cause.
 SINGLE = {
-    "an uncaught exception is the user's, retried once": Case("user_error", 1, "user_code_error",
-                                                              "restart"),
+    "an uncaught exception is the user's, retried once": Case(
+        "user_error", 1, "user_code_error", "restart"
+    ),
     "CUDA out of memory, retried once": Case("oom", 1, "out_of_memory", "restart"),
     "Xid 79 excludes the node": Case("xid79", -9, "faulty_gpu", "exclude_node"),
     "uncorrectable ECC excludes the node": Case("ecc", 1, "gpu_hbm3_memory", "exclude_node"),
     "a full disk is storage: restart": Case("disk_full", 1, "storage", "restart"),
     "the NCCL watchdog: restart": Case("nccl_timeout", -6, "nccl_watchdog_timeout", "restart"),
-    "InfiniBand retry exceeded is the network": Case("ib_retry", 1, "network_switch_cable",
-                                                     "restart"),
+    "InfiniBand retry exceeded is the network": Case(
+        "ib_retry", 1, "network_switch_cable", "restart"
+    ),
     "a store timeout is a dependency": Case("store_timeout", 1, "dependency", "restart"),
     "a segfault is a software bug": Case("segfault", -11, "software_bug", "restart"),
-    "a bare SIGKILL is unknown (OOM killer or an operator)": Case("empty", -9, "unknown",
-                                                                  "restart"),
-    "a survivor echoing its dead peer is secondary": Case("peer_closed", 1, "unknown", "restart",
-                                                          root_cause=False),
-    "an echo that also names the GPU is a root cause": Case("peer_closed_after_xid", 1,
-                                                            "faulty_gpu", "exclude_node"),
-}  # fmt: skip
+    "a bare SIGKILL is unknown (OOM killer or an operator)": Case(
+        "empty", -9, "unknown", "restart"
+    ),
+    "a survivor echoing its dead peer is secondary": Case(
+        "peer_closed", 1, "unknown", "restart", root_cause=False
+    ),
+    "an echo that also names the GPU is a root cause": Case(
+        "peer_closed_after_xid", 1, "faulty_gpu", "exclude_node"
+    ),
+}
 
 
 def write_log(tmp_path: Path, name: str) -> Path:
@@ -82,12 +87,25 @@ def write_log(tmp_path: Path, name: str) -> Path:
     return path
 
 
-def failure(tmp_path: Path, log: str, *, exit_code: int | None = 1, rank: int = 0,
-            attempt: int | None = 0, step: int | None = 40,
-            progressed: bool | None = True) -> FailureInfo:  # fmt: skip
-    return FailureInfo(rank=rank, host="node-a", exit_code=exit_code,
-                       log_path=write_log(tmp_path, log), step=step, attempt=attempt,
-                       progressed=progressed)  # fmt: skip
+def failure(
+    tmp_path: Path,
+    log: str,
+    *,
+    exit_code: int | None = 1,
+    rank: int = 0,
+    attempt: int | None = 0,
+    step: int | None = 40,
+    progressed: bool | None = True,
+) -> FailureInfo:
+    return FailureInfo(
+        rank=rank,
+        host="node-a",
+        exit_code=exit_code,
+        log_path=write_log(tmp_path, log),
+        step=step,
+        attempt=attempt,
+        progressed=progressed,
+    )
 
 
 @pytest.mark.parametrize("case", list(SINGLE.values()), ids=list(SINGLE))
@@ -100,26 +118,32 @@ def test_one_failure(tmp_path: Path, case: Case) -> None:
 
 # The same failure (same log, same step) in attempts 0, 1, 2 with a fresh policy: the actions.
 REPEATED = {
-    "user code: a retry, then stop": ("user_error", 1, ["restart", "stop_and_page",
-                                                        "stop_and_page"]),
-    "out of memory: a retry, then stop": ("oom", 1, ["restart", "stop_and_page",
-                                                     "stop_and_page"]),
-    "a segfault at the same step twice is deterministic": ("segfault", -11,
-                                                           ["restart", "stop_and_page",
-                                                            "stop_and_page"]),
-    "a full disk with an exception line twice stops": ("disk_full", 1, ["restart",
-                                                                        "stop_and_page",
-                                                                        "stop_and_page"]),
-    "the NCCL watchdog (no exception line) keeps restarting": ("nccl_timeout", -6,
-                                                               ["restart"] * 3),
+    "user code: a retry, then stop": (
+        "user_error",
+        1,
+        ["restart", "stop_and_page", "stop_and_page"],
+    ),
+    "out of memory: a retry, then stop": ("oom", 1, ["restart", "stop_and_page", "stop_and_page"]),
+    "a segfault at the same step twice is deterministic": (
+        "segfault",
+        -11,
+        ["restart", "stop_and_page", "stop_and_page"],
+    ),
+    "a full disk with an exception line twice stops": (
+        "disk_full",
+        1,
+        ["restart", "stop_and_page", "stop_and_page"],
+    ),
+    "the NCCL watchdog (no exception line) keeps restarting": ("nccl_timeout", -6, ["restart"] * 3),
     "the network keeps restarting": ("ib_retry", 1, ["restart"] * 3),
     "a bad GPU is excluded every time": ("xid79", -9, ["exclude_node"] * 3),
     "a secondary failure is never counted": ("peer_closed", 1, ["restart"] * 3),
-}  # fmt: skip
+}
 
 
-@pytest.mark.parametrize(("log", "exit_code", "actions"), list(REPEATED.values()),
-                         ids=list(REPEATED))  # fmt: skip
+@pytest.mark.parametrize(
+    ("log", "exit_code", "actions"), list(REPEATED.values()), ids=list(REPEATED)
+)
 def test_the_same_failure_in_three_attempts(tmp_path, log, exit_code, actions):
     policy = Policy()
     got = [policy.decide(failure(tmp_path, log, exit_code=exit_code, attempt=a)) for a in range(3)]
@@ -151,8 +175,10 @@ def test_without_an_attempt_number_each_report_is_a_new_attempt(tmp_path):
 
 def test_the_same_exception_at_another_step_is_a_new_failure(tmp_path):
     policy = Policy()
-    got = [policy.decide(failure(tmp_path, "user_error", attempt=a, step=s)).action
-           for a, s in enumerate((40, 80, 120))]  # fmt: skip
+    got = [
+        policy.decide(failure(tmp_path, "user_error", attempt=a, step=s)).action
+        for a, s in enumerate((40, 80, 120))
+    ]
     assert got == ["restart", "restart", "restart"]
     assert policy.decide(failure(tmp_path, "user_error", attempt=3, step=80)).action == (
         "stop_and_page"
@@ -172,18 +198,23 @@ def test_a_secondary_failure_does_not_use_up_the_retry_of_the_root_cause(tmp_pat
 NO_PROGRESS = {
     "an exception at import is not retried": ("user_error", 1, False, "stop_and_page"),
     "a missing module is not retried": ("import_error", 1, False, "stop_and_page"),
-    "a dependency that fails at startup is not retried": ("store_timeout", 1, False,
-                                                          "stop_and_page"),
+    "a dependency that fails at startup is not retried": (
+        "store_timeout",
+        1,
+        False,
+        "stop_and_page",
+    ),
     "progress unknown: the usual single retry": ("user_error", 1, None, "restart"),
     "after progress: the usual single retry": ("user_error", 1, True, "restart"),
     "storage before progress is still transient": ("disk_full", 1, False, "restart"),
     "a bad GPU before progress is still the GPU": ("xid79", -9, False, "exclude_node"),
     "a segfault before progress is restarted": ("segfault", -11, False, "restart"),
-}  # fmt: skip
+}
 
 
-@pytest.mark.parametrize(("log", "exit_code", "progressed", "action"),
-                         list(NO_PROGRESS.values()), ids=list(NO_PROGRESS))  # fmt: skip
+@pytest.mark.parametrize(
+    ("log", "exit_code", "progressed", "action"), list(NO_PROGRESS.values()), ids=list(NO_PROGRESS)
+)
 def test_no_retry_before_progress(tmp_path, log, exit_code, progressed, action):
     d = Policy().decide(failure(tmp_path, log, exit_code=exit_code, progressed=progressed))
     assert d.action == action, d.reason
@@ -193,20 +224,31 @@ def test_no_retry_before_progress(tmp_path, log, exit_code, progressed, action):
 
 def test_a_hang_restarts_however_often_it_repeats():
     policy = Policy()
-    got = [policy.decide(FailureInfo(rank=1, host="node-a", hang_reason="stopped answering",
-                                     step=12, attempt=a)) for a in range(3)]  # fmt: skip
+    got = [
+        policy.decide(
+            FailureInfo(rank=1, host="node-a", hang_reason="stopped answering", step=12, attempt=a)
+        )
+        for a in range(3)
+    ]
     assert [(d.category, d.action) for d in got] == [("hang", "restart")] * 3
 
 
 def test_a_rollback_exit_has_one_root_cause_per_attempt_and_the_others_echo_it():
     nan = {"kind": "nan", "attempt": 0, "step": 20, "ranks": [1], "detail": "non-finite loss"}
     policy = Policy()
-    first, second = (policy.decide(FailureInfo(rank=r, host="node-a", exit_code=EXIT_ROLLBACK,
-                                               anomalies=[nan], attempt=0)) for r in (0, 1))  # fmt: skip
+    first, second = (
+        policy.decide(
+            FailureInfo(rank=r, host="node-a", exit_code=EXIT_ROLLBACK, anomalies=[nan], attempt=0)
+        )
+        for r in (0, 1)
+    )
     assert (first.category, first.action, first.root_cause) == ("numerical_nan", "restart", True)
     assert (second.category, second.root_cause) == ("numerical_nan", False)
     # a NaN again near the same step after the rollback: stop and page
     again = {**nan, "attempt": 1, "detail": "again"}
-    d = policy.decide(FailureInfo(rank=0, host="node-a", exit_code=EXIT_ROLLBACK,
-                                  anomalies=[nan, again], attempt=1))  # fmt: skip
+    d = policy.decide(
+        FailureInfo(
+            rank=0, host="node-a", exit_code=EXIT_ROLLBACK, anomalies=[nan, again], attempt=1
+        )
+    )
     assert (d.action, d.root_cause) == ("stop_and_page", True), d.reason

@@ -29,8 +29,9 @@ HOST = "node-a"
 
 
 def _d(action="restart", *, root=True, category="unknown", hosts=(), confidence=0.5, reason="r"):
-    return Decision(category, action, reason, root_cause=root, confidence=confidence,
-                    hosts=list(hosts))  # fmt: skip
+    return Decision(
+        category, action, reason, root_cause=root, confidence=confidence, hosts=list(hosts)
+    )
 
 
 def _info(rank, exit_code):
@@ -49,8 +50,9 @@ COLLATERAL = [
 ]
 
 
-@pytest.mark.parametrize(("codes", "before", "after"), [c[1:] for c in COLLATERAL],
-                         ids=[c[0] for c in COLLATERAL])  # fmt: skip
+@pytest.mark.parametrize(
+    ("codes", "before", "after"), [c[1:] for c in COLLATERAL], ids=[c[0] for c in COLLATERAL]
+)
 def test_collateral_ranks_are_secondary(codes, before, after):
     infos = [_info(r, c) for r, c in enumerate(codes)]
     decisions = [_d(root=b) for b in before]
@@ -72,8 +74,9 @@ PICKS = [
 ]
 
 
-@pytest.mark.parametrize(("decisions", "index", "culprits"), [p[1:] for p in PICKS],
-                         ids=[p[0] for p in PICKS])  # fmt: skip
+@pytest.mark.parametrize(
+    ("decisions", "index", "culprits"), [p[1:] for p in PICKS], ids=[p[0] for p in PICKS]
+)
 def test_pick_root(decisions, index, culprits):
     d, hosts = pick_root(decisions, HOST)
     assert d is decisions[index]
@@ -85,29 +88,95 @@ def test_pick_root(decisions, index, culprits):
 # (id, decision action, culprits, resolve keywords, action, exit code, stop restarts, leaving)
 RESOLVE = [
     ("restart with restarts left", "restart", [HOST], {}, "restart", None, False, False),
-    ("restart, none left", "restart", [HOST], {"restarts_left": 0}, "restart", EXIT_FAILED,
-     False, False),
-    ("single node: exclusion stops with 93", "exclude_node", [HOST], {}, "exclude_node",
-     EXIT_EXCLUDE, True, True),
-    ("exclusion of another node: restart without it", "exclude_node", ["node-b"], {},
-     "restart", None, False, False),
-    ("all secondary (no culprit here): exclusion is a restart", "exclude_node", [], {},
-     "restart", None, False, False),
-    ("--no-exclude: restart instead", "exclude_node", [HOST], {"exclude": False}, "restart",
-     None, False, False),
-    ("a failed health check excludes this node", "restart", ["node-b"],
-     {"health_failed": ("disk: full",)}, "exclude_node", EXIT_EXCLUDE, True, True),
-    ("a failed health check with --no-exclude restarts", "restart", [HOST],
-     {"health_failed": ("disk: full",), "exclude": False}, "restart", None, False, False),
-    ("stop_and_page: exit 3", "stop_and_page", [HOST], {}, "stop_and_page", EXIT_PAGE, True,
-     False),
-    ("stop_and_page with no restarts left is still 3", "stop_and_page", [HOST],
-     {"restarts_left": 0}, "stop_and_page", EXIT_PAGE, True, False),
-]  # fmt: skip
+    (
+        "restart, none left",
+        "restart",
+        [HOST],
+        {"restarts_left": 0},
+        "restart",
+        EXIT_FAILED,
+        False,
+        False,
+    ),
+    (
+        "single node: exclusion stops with 93",
+        "exclude_node",
+        [HOST],
+        {},
+        "exclude_node",
+        EXIT_EXCLUDE,
+        True,
+        True,
+    ),
+    (
+        "exclusion of another node: restart without it",
+        "exclude_node",
+        ["node-b"],
+        {},
+        "restart",
+        None,
+        False,
+        False,
+    ),
+    (
+        "all secondary (no culprit here): exclusion is a restart",
+        "exclude_node",
+        [],
+        {},
+        "restart",
+        None,
+        False,
+        False,
+    ),
+    (
+        "--no-exclude: restart instead",
+        "exclude_node",
+        [HOST],
+        {"exclude": False},
+        "restart",
+        None,
+        False,
+        False,
+    ),
+    (
+        "a failed health check excludes this node",
+        "restart",
+        ["node-b"],
+        {"health_failed": ("disk: full",)},
+        "exclude_node",
+        EXIT_EXCLUDE,
+        True,
+        True,
+    ),
+    (
+        "a failed health check with --no-exclude restarts",
+        "restart",
+        [HOST],
+        {"health_failed": ("disk: full",), "exclude": False},
+        "restart",
+        None,
+        False,
+        False,
+    ),
+    ("stop_and_page: exit 3", "stop_and_page", [HOST], {}, "stop_and_page", EXIT_PAGE, True, False),
+    (
+        "stop_and_page with no restarts left is still 3",
+        "stop_and_page",
+        [HOST],
+        {"restarts_left": 0},
+        "stop_and_page",
+        EXIT_PAGE,
+        True,
+        False,
+    ),
+]
 
 
-@pytest.mark.parametrize(("given", "culprits", "kw", "action", "code", "stops", "leaves"),
-                         [r[1:] for r in RESOLVE], ids=[r[0] for r in RESOLVE])  # fmt: skip
+@pytest.mark.parametrize(
+    ("given", "culprits", "kw", "action", "code", "stops", "leaves"),
+    [r[1:] for r in RESOLVE],
+    ids=[r[0] for r in RESOLVE],
+)
 def test_resolve(given, culprits, kw, action, code, stops, leaves):
     d = _d(given, category="gpu_hbm3_memory", reason="boom")
     r = resolve(d, culprits=culprits, host=HOST, **kw)
@@ -141,14 +210,16 @@ def test_the_same_exception_twice_stops_and_pages(tmp_path):
     p = Policy(path=tmp_path / "policy.json")
     codes = []
     for attempt in (0, 1):
-        info = FailureInfo(rank=0, host=HOST, exit_code=1, log_path=log, step=7,
-                           attempt=attempt, progressed=True)  # fmt: skip
+        info = FailureInfo(
+            rank=0, host=HOST, exit_code=1, log_path=log, step=7, attempt=attempt, progressed=True
+        )
         d, culprits = pick_root(mark_collateral([info], [p.decide(info)]), HOST)
         codes.append((d.action, resolve(d, culprits=culprits, host=HOST).exit_code))
     assert codes == [("restart", None), ("stop_and_page", EXIT_PAGE)]
     # the memory outlives the supervisor: a third attempt read back from the file stops too
-    info = FailureInfo(rank=0, host=HOST, exit_code=1, log_path=log, step=7, attempt=2,
-                       progressed=True)  # fmt: skip
+    info = FailureInfo(
+        rank=0, host=HOST, exit_code=1, log_path=log, step=7, attempt=2, progressed=True
+    )
     assert Policy(path=Path(tmp_path / "policy.json")).decide(info).action == "stop_and_page"
 
 
@@ -161,20 +232,37 @@ REFINE = [
 ]
 
 
-@pytest.mark.parametrize(("category", "conf", "hosts", "after", "culprits"),
-                         [r[1:] for r in REFINE], ids=[r[0] for r in REFINE])  # fmt: skip
+@pytest.mark.parametrize(
+    ("category", "conf", "hosts", "after", "culprits"),
+    [r[1:] for r in REFINE],
+    ids=[r[0] for r in REFINE],
+)
 def test_refine(category, conf, hosts, after, culprits):
     d = _d("restart", confidence=0.3)
-    out, got = refine(d, [HOST], category=category, action="exclude_node", confidence=conf,
-                      verdict="v", hosts=hosts)  # fmt: skip
+    out, got = refine(
+        d,
+        [HOST],
+        category=category,
+        action="exclude_node",
+        confidence=conf,
+        verdict="v",
+        hosts=hosts,
+    )
     assert (out.category, got) == (after, culprits)
     assert out.evidence[-1] == "diagnose: v"
     assert d.evidence == []  # the input is not changed
 
 
-@pytest.mark.parametrize(("decided", "failed", "code"), [
-    (None, False, EXIT_OK), (None, True, EXIT_FAILED), (EXIT_EXCLUDE, False, EXIT_EXCLUDE),
-    (EXIT_PAGE, True, EXIT_PAGE), (policy.EXIT_REQUEUE, False, 75), (policy.EXIT_DRAINED, True, 0),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("decided", "failed", "code"),
+    [
+        (None, False, EXIT_OK),
+        (None, True, EXIT_FAILED),
+        (EXIT_EXCLUDE, False, EXIT_EXCLUDE),
+        (EXIT_PAGE, True, EXIT_PAGE),
+        (policy.EXIT_REQUEUE, False, 75),
+        (policy.EXIT_DRAINED, True, 0),
+    ],
+)
 def test_exit_code(decided, failed, code):
     assert exit_code(decided, failed=failed) == code

@@ -17,8 +17,19 @@ def report(run_dir):
 
 
 def test_crash_of_one_rank_restarts_and_finishes(run_dir):
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir),
-                     "--inject", "crash@step=8,rank=1,signal=SIGKILL", *TRAIN, "--steps", "20"])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--inject",
+            "crash@step=8,rank=1,signal=SIGKILL",
+            *TRAIN,
+            "--steps",
+            "20",
+        ]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     s = report(run_dir)
     assert s["attempts"] == 2 and s["final_step"] == 19
@@ -32,8 +43,20 @@ def test_crash_of_one_rank_restarts_and_finishes(run_dir):
 
 @pytest.mark.parametrize("how", ["sigstop", "sleep", "collective"])
 def test_hang_is_detected_within_a_few_step_times(run_dir, how):
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--no-self-test",
-                     "--inject", f"hang@step=12,rank=1,how={how}", *TRAIN, "--steps", "20"])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--no-self-test",
+            "--inject",
+            f"hang@step=12,rank=1,how={how}",
+            *TRAIN,
+            "--steps",
+            "20",
+        ]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "hang detected" in r.stdout
     found = rows(
@@ -56,8 +79,21 @@ def test_hang_is_detected_within_a_few_step_times(run_dir, how):
 
 
 def test_repeated_exception_stops_without_a_restart_loop(run_dir):
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--max-restarts", "5",
-                     "--inject", "exception@step=4,rank=0,attempt=*", *TRAIN, "--steps", "20"])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--max-restarts",
+            "5",
+            "--inject",
+            "exception@step=4,rank=0,attempt=*",
+            *TRAIN,
+            "--steps",
+            "20",
+        ]
+    )
     assert r.returncode == 3, r.stdout + r.stderr
     assert "a human must look" in r.stdout
     actions = rows(run_dir, "SELECT attempt, action FROM actions ORDER BY attempt")
@@ -68,9 +104,23 @@ def test_repeated_exception_stops_without_a_restart_loop(run_dir):
 
 def test_unmodified_script_hang_from_collective_progress(run_dir, tmp_path):
     script = write_script(tmp_path, unmodified(400))
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--max-restarts", "0",
-                     "--hang-timeout", "3", "--no-self-test",
-                     "--inject", "hang@after=5,rank=1", str(script)], timeout=120)  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--max-restarts",
+            "0",
+            "--hang-timeout",
+            "3",
+            "--no-self-test",
+            "--inject",
+            "hang@after=5,rank=1",
+            str(script),
+        ],
+        timeout=120,
+    )
     assert r.returncode == 1  # no restarts allowed: detected, recorded, stopped
     ((kind, rank, latency),) = rows(
         run_dir, "SELECT kind, rank, latency_s FROM detections WHERE kind != 'straggler'"
@@ -82,10 +132,22 @@ def test_unmodified_script_hang_from_collective_progress(run_dir, tmp_path):
 
 def test_slow_rank_is_flagged_online_as_a_straggler(run_dir):
     # the default demo model, so that a rank's forward time is well above timer noise
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir),
-                     "--inject", "slow@rank=1,factor=1.5,from=10,attempt=*",
-                     "-m", "nonstop.workloads.llama.train", "--steps", "100",
-                     "--checkpoint-every", "0"])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--inject",
+            "slow@rank=1,factor=1.5,from=10,attempt=*",
+            "-m",
+            "nonstop.workloads.llama.train",
+            "--steps",
+            "100",
+            "--checkpoint-every",
+            "0",
+        ]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     flagged = rows(run_dir, "SELECT rank FROM detections WHERE kind = 'straggler'")
     assert flagged == [(1,)], flagged
@@ -101,10 +163,27 @@ def test_metrics_endpoint_of_a_running_job_is_scraped(run_dir):
     from support import free_port
 
     port = free_port()
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(run_dir), "--metrics-port", str(port), "--no-self-test",
-           "--inject", "crash@step=10,rank=1", *TRAIN, "--steps", "3000",
-           "--checkpoint-every", "0"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run_dir),
+        "--metrics-port",
+        str(port),
+        "--no-self-test",
+        "--inject",
+        "crash@step=10,rank=1",
+        *TRAIN,
+        "--steps",
+        "3000",
+        "--checkpoint-every",
+        "0",
+    ]
     body = ""
     with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as sup:
         try:

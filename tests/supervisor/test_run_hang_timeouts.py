@@ -53,9 +53,23 @@ def test_auto_survives_unmarked_evaluation_pauses_and_learns_them(tmp_path):
     # checked); 19 steps after it, so that the progress that ends it is seen before the ranks
     # say they are done (a pause is learned only while every rank is still training)
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", "--hang-timeout", "auto", str(_script(tmp_path)), "40", "20", "20"],
-                    timeout=400)  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            "--hang-timeout",
+            "auto",
+            str(_script(tmp_path)),
+            "40",
+            "20",
+            "20",
+        ],
+        timeout=400,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert rows(run_dir, "SELECT COUNT(*) FROM failures")[0][0] == 0, r.stdout
     assert rows(run_dir, "SELECT COUNT(*) FROM attempts")[0][0] == 1
@@ -66,9 +80,27 @@ def test_auto_survives_unmarked_evaluation_pauses_and_learns_them(tmp_path):
 
 def test_an_explicit_hang_timeout_holds_after_a_restart(tmp_path):
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", "--no-self-test", "--max-restarts", "1", "--hang-timeout", "10",
-                     str(_script(tmp_path)), "400", "0", "0", "4"], timeout=300)  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            "--no-self-test",
+            "--max-restarts",
+            "1",
+            "--hang-timeout",
+            "10",
+            str(_script(tmp_path)),
+            "400",
+            "0",
+            "0",
+            "4",
+        ],
+        timeout=300,
+    )
     assert r.returncode != 0, r.stdout
     assert "timeout 10.0 s, explicit" in r.stdout, r.stdout
     kinds = rows(run_dir, "SELECT attempt, kind, rank FROM detections ORDER BY attempt")
@@ -96,8 +128,18 @@ def test_a_rank_stuck_at_exit_after_its_peers_finished_is_killed_and_the_run_suc
     script = tmp_path / "stuck.py"
     script.write_text(STUCK_AT_EXIT)
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", str(script)], timeout=300)  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            str(script),
+        ],
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ranks [1] were still running" in r.stdout, r.stdout
     assert rows(run_dir, "SELECT attempt, outcome FROM attempts") == [(0, "succeeded")]

@@ -17,13 +17,41 @@ pytestmark = pytest.mark.slow
 
 
 def agent(run_dir, port, host, nnodes, *extra, steps=30, ckpt_every=5, train=()):
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nnodes", nnodes,
-           "--nproc-per-node", "1", "--rdzv-backend", "c10d",
-           "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
-           "--rdzv-id", "mn", "--run-dir", str(run_dir),
-           "--host-name", host, "--no-self-test", "--monitor-interval", "0.2", *extra,
-           "-m", "nonstop.workloads.llama.train", *TINY, "--steps", str(steps),
-           "--checkpoint-every", str(ckpt_every), *train]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nnodes",
+        nnodes,
+        "--nproc-per-node",
+        "1",
+        "--rdzv-backend",
+        "c10d",
+        "--rdzv-endpoint",
+        f"127.0.0.1:{port}",
+        "--rdzv-conf",
+        "is_host=false",
+        "--rdzv-id",
+        "mn",
+        "--run-dir",
+        str(run_dir),
+        "--host-name",
+        host,
+        "--no-self-test",
+        "--monitor-interval",
+        "0.2",
+        *extra,
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        str(steps),
+        "--checkpoint-every",
+        str(ckpt_every),
+        *train,
+    ]
     log = open(run_dir.parent / f"{host}.out", "w")  # noqa: SIM115 - closed in finish()
     # injected Xids go to /dev/kmsg (root) or, where it is not writable, to this file-backed
     # kernel log, which every agent reads too (nonstop.diagnose.kernel_log)
@@ -110,8 +138,7 @@ def test_excluded_node_leaves_and_a_spare_joins(tmp_path, store):
     # node numbered the attempts alike (one attempt, one world, one directory)
     assert not rows(run_dir, "SELECT * FROM failures WHERE message LIKE '%supervisor stopped%'")
     for (attempt,) in rows(run_dir, "SELECT DISTINCT attempt FROM steps"):
-        ranks = rows(run_dir, "SELECT DISTINCT rank, host FROM steps WHERE attempt = ?",
-                     (attempt,))  # fmt: skip
+        ranks = rows(run_dir, "SELECT DISTINCT rank, host FROM steps WHERE attempt = ?", (attempt,))
         assert len({r for r, _ in ranks}) == len(ranks), (attempt, ranks)
     # the spare's standbys were ready before it joined: the attempt it trains in started warm
     last = "SELECT restart_path FROM attempts WHERE attempt = (SELECT MAX(attempt) FROM attempts)"
@@ -132,13 +159,29 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
     deadline = time.monotonic() + 120
     while not any_steps(run_dir) and time.monotonic() < deadline:
         time.sleep(0.5)
-    r = subprocess.run([sys.executable, "-m", "nonstop.cli", "drain", str(run_dir),
-                        "--host", "node-b", "--reason", "firmware upgrade", "--wait", "60"],
-                       capture_output=True, text=True, timeout=90)  # fmt: skip
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "drain",
+            str(run_dir),
+            "--host",
+            "node-b",
+            "--reason",
+            "firmware upgrade",
+            "--wait",
+            "60",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     if r.returncode != 0:
         logs = {h: finish(p, timeout=1)[1] for h, p in nodes.items()}
-        raise AssertionError(r.stdout + r.stderr + "\n".join(f"--- {h}\n{o}" for h, o in
-                                                             logs.items()))  # fmt: skip
+        raise AssertionError(
+            r.stdout + r.stderr + "\n".join(f"--- {h}\n{o}" for h, o in logs.items())
+        )
     cb, ob = finish(nodes["node-b"])
     assert cb == 0 and "drained by request" in ob, ob
     ca, oa = finish(nodes["node-a"])
@@ -149,8 +192,9 @@ def test_drain_takes_a_host_out_without_losing_progress(tmp_path, store):
     assert hosts_after == {"node-a"}
     assert any(f["planned"] and "firmware" in f["message"] for f in s["failures"])
     # node-a knew node-b was drained: its next round did not wait torch's 30 s last call
-    ((rdzv_s,),) = rows(run_dir, "SELECT end - start FROM restart_phases"
-                                 " WHERE attempt = 1 AND phase = 'rendezvous'")  # fmt: skip
+    ((rdzv_s,),) = rows(
+        run_dir, "SELECT end - start FROM restart_phases WHERE attempt = 1 AND phase = 'rendezvous'"
+    )
     assert rdzv_s < 15, rdzv_s
 
 
@@ -169,8 +213,10 @@ def test_losing_a_node_recovers_from_the_surviving_replica(tmp_path, store):
     mem = ["--memory-checkpoint-every", "1", "--replicas", "1"]
     final = ("--save-final", str(tmp_path / "final.pt"))
     steps = 150  # node-b dies at step 60 or later: the rest is trained from the replicas
-    nodes = {h: agent(run_dir, port, h, "2", *mem, steps=steps, ckpt_every=1000, train=final)
-             for h in ("node-a", "node-b")}  # fmt: skip
+    nodes = {
+        h: agent(run_dir, port, h, "2", *mem, steps=steps, ckpt_every=1000, train=final)
+        for h in ("node-a", "node-b")
+    }
     deadline = time.monotonic() + 120
     while last_step_any(run_dir) < 60 and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -179,8 +225,11 @@ def test_losing_a_node_recovers_from_the_surviving_replica(tmp_path, store):
     spare = agent(run_dir, port, "node-c", "2", *mem, steps=steps, ckpt_every=1000, train=final)
     (ca, oa), (cs, os_) = finish(nodes["node-a"]), finish(spare)
     assert (ca, cs) == (0, 0), oa + os_
-    loads = rows(run_dir, "SELECT rank, step, path FROM checkpoints WHERE phase = 'loaded'"
-                          " AND attempt = (SELECT MAX(attempt) FROM attempts)")  # fmt: skip
+    loads = rows(
+        run_dir,
+        "SELECT rank, step, path FROM checkpoints WHERE phase = 'loaded'"
+        " AND attempt = (SELECT MAX(attempt) FROM attempts)",
+    )
     assert len(loads) == 2 and all(p.startswith("memory:node-a") for _, _, p in loads), loads
     assert {s for _, s, _ in loads} == {loads[0][1]} and loads[0][1] >= 60
     assert not (run_dir / "checkpoints").exists() or not any(
@@ -188,10 +237,30 @@ def test_losing_a_node_recovers_from_the_surviving_replica(tmp_path, store):
     )  # nothing durable: the state came from memory
     ref_dir = tmp_path / "ref"
     ref = subprocess.run(
-        [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-         "--run-dir", str(ref_dir), "-m", "nonstop.workloads.llama.train", *TINY, "--steps",
-         str(steps), "--checkpoint-every", "1000", "--save-final", str(tmp_path / "ref.pt")],
-        capture_output=True, text=True, timeout=240)  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(ref_dir),
+            "-m",
+            "nonstop.workloads.llama.train",
+            *TINY,
+            "--steps",
+            str(steps),
+            "--checkpoint-every",
+            "1000",
+            "--save-final",
+            str(tmp_path / "ref.pt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert ref.returncode == 0, ref.stdout + ref.stderr
     import torch
 

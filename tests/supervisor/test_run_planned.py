@@ -19,9 +19,25 @@ pytestmark = pytest.mark.slow
 
 
 def command(run_dir, steps, *flags):
-    return [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-            "--run-dir", str(run_dir), *flags, "-m", "nonstop.workloads.llama.train", *TINY,
-            "--steps", str(steps), "--checkpoint-every", "1000"]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run_dir),
+        *flags,
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        str(steps),
+        "--checkpoint-every",
+        "1000",
+    ]
 
 
 # The numerical guards (another feature) stay out of these runs: a tiny model's gradient norm
@@ -31,8 +47,13 @@ POPEN = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "
 
 
 def ctl(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "nonstop.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, env=ENV)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
 
 
 def wait_for_step(run_dir, step, attempt=0, timeout=120):
@@ -60,8 +81,12 @@ def test_preemption_signal_checkpoints_stops_75_and_resumes_with_nothing_lost(ru
     assert [f["planned"] for f in s["failures"]] == [True]
     outcomes = rows(run_dir, "SELECT outcome FROM attempts ORDER BY attempt")
     assert outcomes == [("planned",), ("succeeded",)]
-    report = subprocess.run([sys.executable, "-m", "nonstop.cli", "report", str(run_dir)],
-                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    report = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "report", str(run_dir)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert report.returncode == 0, report.stderr
     assert "0 + 1 planned" in report.stdout  # a planned stop is not counted as a failure
 
@@ -69,9 +94,22 @@ def test_preemption_signal_checkpoints_stops_75_and_resumes_with_nothing_lost(ru
 def test_operator_restart_checkpoints_and_restarts_in_place(run_dir):
     with subprocess.Popen(command(run_dir, 2500), **POPEN) as sup:
         wait_for_step(run_dir, 50)
-        r = subprocess.run([sys.executable, "-m", "nonstop.cli", "restart", str(run_dir),
-                            "--reason", "new dataset mix", "--wait", "60"],
-                           capture_output=True, text=True, timeout=90)  # fmt: skip
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nonstop.cli",
+                "restart",
+                str(run_dir),
+                "--reason",
+                "new dataset mix",
+                "--wait",
+                "60",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
         assert r.returncode == 0, r.stdout + r.stderr
         assert "planned_restart" in r.stdout
         out, _ = sup.communicate(timeout=240)
@@ -104,8 +142,9 @@ def test_sigterm_to_every_process_at_once_still_checkpoints_then_resumes(run_dir
     assert step == stop + 1 > 30
     ranks = rows(run_dir, "SELECT rank FROM lifecycle WHERE phase = 'planned_stop' ORDER BY rank")
     assert ranks == [(0,), (1,)]  # both ranks saved and said so: none died of the SIGTERM
-    r = subprocess.run(command(run_dir, step + 10), capture_output=True, text=True, timeout=180,
-                       env=ENV)  # fmt: skip
+    r = subprocess.run(
+        command(run_dir, step + 10), capture_output=True, text=True, timeout=180, env=ENV
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert rows(run_dir, "SELECT MIN(step) FROM steps WHERE attempt = 1")[0][0] == step
     s = summarize_run(run_dir).to_dict()
@@ -133,8 +172,18 @@ def test_sigterm_on_a_script_without_the_runtime_says_that_no_checkpoint_was_mad
     asked to checkpoint at all."""
     script = tmp_path / "plain.py"
     script.write_text(UNMODIFIED)
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(run_dir), str(script)]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run_dir),
+        str(script),
+    ]
     with subprocess.Popen(cmd, **POPEN) as sup:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not rows_or_none(
@@ -148,9 +197,11 @@ def test_sigterm_on_a_script_without_the_runtime_says_that_no_checkpoint_was_mad
     assert "cannot be asked to checkpoint" in out and "own last checkpoint, if any" in out, out
     assert "step -1" not in out and "after a checkpoint" not in out, out
     recorded = rows(run_dir, "SELECT reason FROM actions") + rows(
-        run_dir, "SELECT message FROM failures")  # fmt: skip
-    assert recorded and all("step -1" not in r and "after a checkpoint" not in r
-                            for (r,) in recorded), recorded  # fmt: skip
+        run_dir, "SELECT message FROM failures"
+    )
+    assert recorded and all(
+        "step -1" not in r and "after a checkpoint" not in r for (r,) in recorded
+    ), recorded
     ((message,),) = rows(run_dir, "SELECT message FROM failures WHERE planned = 1")
     assert "without one" in message, message
     assert rows(run_dir, "SELECT COUNT(*) FROM checkpoints") == [(0,)]
@@ -167,8 +218,14 @@ def test_a_grace_period_overrun_says_so_and_the_operator_command_fails(run_dir):
     """Rank 1 sleeps at step 60, so the agreed checkpoint never comes; after --grace-period the
     ranks are stopped, the ledger says planned_stop_failed and `nonstop restart --wait` exits 1
     with the reason. The job then restarts from its last checkpoint and finishes."""
-    flags = ["--grace-period", "3", "--hang-timeout", "600", "--inject",
-             "hang@step=60,rank=1,how=sleep"]  # fmt: skip
+    flags = [
+        "--grace-period",
+        "3",
+        "--hang-timeout",
+        "600",
+        "--inject",
+        "hang@step=60,rank=1,how=sleep",
+    ]
     with subprocess.Popen(command(run_dir, 150, *flags), **POPEN) as sup:
         wait_for_step(run_dir, 59)
         r = ctl("restart", str(run_dir), "--reason", "new dataset mix", "--wait", "90")
@@ -186,8 +243,14 @@ def test_a_sigterm_stop_has_the_shorter_sigterm_grace_and_an_overrun_says_so(run
     """NONSTOP_SIGTERM_GRACE_S (Slurm's KillWait, set by the sbatch example) bounds a stop
     after SIGTERM, while --grace-period stays long for warnings; the run still exits 75 (requeue:
     it resumes from the last checkpoint) and says that it did so without the planned one."""
-    flags = ["--grace-period", "600", "--hang-timeout", "600", "--inject",
-             "hang@step=60,rank=1,how=sleep"]  # fmt: skip
+    flags = [
+        "--grace-period",
+        "600",
+        "--hang-timeout",
+        "600",
+        "--inject",
+        "hang@step=60,rank=1,how=sleep",
+    ]
     env = dict(ENV, NONSTOP_SIGTERM_GRACE_S="3")
     with subprocess.Popen(command(run_dir, 100000, *flags), **{**POPEN, "env": env}) as sup:
         wait_for_step(run_dir, 59)

@@ -13,9 +13,24 @@ pytestmark = pytest.mark.slow
 
 
 def test_killed_supervisor_resumes_the_same_run(run_dir):
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(run_dir), "-m", "nonstop.workloads.llama.train", *TINY,
-           "--steps", "60", "--checkpoint-every", "5"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(run_dir),
+        "-m",
+        "nonstop.workloads.llama.train",
+        *TINY,
+        "--steps",
+        "60",
+        "--checkpoint-every",
+        "5",
+    ]
     with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as sup:
         deadline = time.monotonic() + 120
         while last_step(run_dir) < 25 and time.monotonic() < deadline:
@@ -28,8 +43,11 @@ def test_killed_supervisor_resumes_the_same_run(run_dir):
     frozen = last_step(run_dir)
     time.sleep(2.0)
     assert last_step(run_dir) == frozen
-    committed = [int(p.name[5:]) for p in (run_dir / "checkpoints").glob("step-*")
-                 if p.name[5:].isdigit() and (p / "COMMIT.json").exists()]  # fmt: skip
+    committed = [
+        int(p.name[5:])
+        for p in (run_dir / "checkpoints").glob("step-*")
+        if p.name[5:].isdigit() and (p / "COMMIT.json").exists()
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "resuming" in r.stdout

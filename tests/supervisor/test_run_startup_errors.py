@@ -12,8 +12,19 @@ def test_a_script_that_raises_at_import_is_not_retried(tmp_path):
     script = tmp_path / "broken.py"
     script.write_text("import os\nraise RuntimeError('boom at import')\n")
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", "--max-restarts", "3", str(script)])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            "--max-restarts",
+            "3",
+            str(script),
+        ]
+    )
     assert r.returncode == 3, r.stdout + r.stderr  # EXIT_PAGE: a human must look
     assert rows(run_dir, "SELECT COUNT(*) FROM attempts")[0][0] == 1, r.stdout
     actions = rows(run_dir, "SELECT action FROM actions WHERE attempt = 0")

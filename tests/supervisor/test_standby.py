@@ -20,14 +20,31 @@ def test_a_killed_rank_recovers_through_a_standby_bitwise_equal_to_a_cold_restar
     for how, flags in (("warm", []), ("cold", ["--no-standby"])):
         run_dir = tmp_path / how
         final = tmp_path / f"{how}.pt"
-        r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), *flags, *CRASH,
-                         *TRAIN, "--save-final", str(final)])  # fmt: skip
+        r = nonstop_run(
+            [
+                "--nproc-per-node",
+                "2",
+                "--run-dir",
+                str(run_dir),
+                *flags,
+                *CRASH,
+                *TRAIN,
+                "--save-final",
+                str(final),
+            ]
+        )
         assert r.returncode == 0, r.stdout + r.stderr
         paths = dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts"))
         assert paths == {0: how, 1: how}, paths  # standbys were ready before the rendezvous ended
         phase = "handover" if how == "warm" else "spawn"
-        assert rows(run_dir, "SELECT COUNT(*) FROM restart_phases WHERE attempt = 1 AND phase = ?",
-                    (phase,))[0][0] == 1  # fmt: skip
+        assert (
+            rows(
+                run_dir,
+                "SELECT COUNT(*) FROM restart_phases WHERE attempt = 1 AND phase = ?",
+                (phase,),
+            )[0][0]
+            == 1
+        )
         finals[how] = torch.load(final, weights_only=True)
     assert finals["warm"].keys() == finals["cold"].keys()
     for k in finals["warm"]:
@@ -48,8 +65,19 @@ def test_torchrun_contract_holds_after_a_hand_over(tmp_path):
     """)
     )
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", str(script), "--flag", "x"])  # fmt: skip
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            str(script),
+            "--flag",
+            "x",
+        ]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
         0: "warm",
@@ -78,24 +106,29 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
     """`os.environ.get("RANK", "0")` at import raises nothing: in a standby (which imports
     before the rank's environment exists) it silently gave every rank 0 and WORLD_SIZE 1.
     The standby must notice the read and leave that script to a cold start."""
-    (tmp_path / "shard.py").write_text(textwrap.dedent("""
+    (tmp_path / "shard.py").write_text(
+        textwrap.dedent("""
         import os
         RANK = int(os.environ.get("RANK", "0"))
         WORLD = int(os.getenv("WORLD_SIZE", "1"))
         LOCAL = "LOCAL_RANK" in os.environ
-    """))  # fmt: skip
+    """)
+    )
     script = tmp_path / "train.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import os, sys
         import shard
         print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL}",
               flush=True)
         if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
             sys.exit(7)
-    """))  # fmt: skip
+    """)
+    )
     run_dir = tmp_path / "run"
-    r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                     "none", str(script)])  # fmt: skip
+    r = nonstop_run(
+        ["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks", "none", str(script)]
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     for attempt in (0, 1):
         for rank in (0, 1):
@@ -103,15 +136,18 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
             assert f"import-time rank={rank} world=2 local=True" in log, (attempt, rank, log)
     assert "shard reads $RANK at import" in r.stdout, r.stdout
     assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
-        0: "cold", 1: "cold",
-    }  # fmt: skip
+        0: "cold",
+        1: "cold",
+    }
 
 
 def test_script_imports_are_read_without_running_the_script(tmp_path):
     script = tmp_path / "s.py"
-    script.write_text("from __future__ import annotations\nimport os, json as j\n"
-                      "from collections import deque\nraise SystemExit('ran!')\n"
-                      "def f():\n    import secret_inner\n")  # fmt: skip
+    script.write_text(
+        "from __future__ import annotations\nimport os, json as j\n"
+        "from collections import deque\nraise SystemExit('ran!')\n"
+        "def f():\n    import secret_inner\n"
+    )
     assert script_imports([str(script)]) == ["os", "json", "collections"]
     mods = script_imports(["-m", "nonstop.workloads.llama.train"])
     assert "torch" in mods and "nonstop.workloads.llama.model" in mods
@@ -189,8 +225,18 @@ def test_a_warm_worker_starts_in_the_state_a_cold_one_does(tmp_path):
     state = {}
     for how, flags in (("warm", []), ("cold", ["--no-standby"])):
         run_dir = tmp_path / how
-        r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks",
-                         "none", *flags, str(script)])  # fmt: skip
+        r = nonstop_run(
+            [
+                "--nproc-per-node",
+                "2",
+                "--run-dir",
+                str(run_dir),
+                "--health-checks",
+                "none",
+                *flags,
+                str(script),
+            ]
+        )
         assert r.returncode == 0, r.stdout + r.stderr
         assert rows(run_dir, "SELECT restart_path FROM attempts") == [(how,)]
         log = (run_dir / "logs/attempt-0/rank-1.log").read_text()

@@ -82,8 +82,14 @@ def test_short_last_call_and_leave_round_on_a_real_handler():
     the min_nodes read, and leaving a round that was never joined is a no-op."""
     from torch.distributed.elastic.rendezvous import registry
 
-    params = RendezvousParameters(backend="c10d", endpoint=f"127.0.0.1:{_port()}", run_id="t",
-                                  min_nodes=1, max_nodes=2, is_host=True)  # fmt: skip
+    params = RendezvousParameters(
+        backend="c10d",
+        endpoint=f"127.0.0.1:{_port()}",
+        run_id="t",
+        min_nodes=1,
+        max_nodes=2,
+        is_host=True,
+    )
     handler = registry.get_rendezvous_handler(params)
     try:
         before = handler._settings.timeout.last_call
@@ -143,6 +149,7 @@ def test_logs_specs_internals():
 
 def test_launcher_addr_and_port():
     assert _params(launcher_api._get_addr_and_port) == ["rdzv_parameters"]
-    params = RendezvousParameters(backend="static", endpoint="127.0.0.1:1234", run_id="t",
-                                  min_nodes=1, max_nodes=1)  # fmt: skip
+    params = RendezvousParameters(
+        backend="static", endpoint="127.0.0.1:1234", run_id="t", min_nodes=1, max_nodes=1
+    )
     assert torch_compat.master_addr_and_port(params) == ("127.0.0.1", 1234)

@@ -65,14 +65,22 @@ def test_sections_outrank_everything():
     assert wd.timeout() == (60.0, "exit")
 
 
-def collectives(wd: Watchdog, clock: Clock, n: int, *, gap_s: float = 0.1, start: int = 0,
-                cpu: dict[int, float] | None = None) -> int:  # fmt: skip
+def collectives(
+    wd: Watchdog,
+    clock: Clock,
+    n: int,
+    *,
+    gap_s: float = 0.1,
+    start: int = 0,
+    cpu: dict[int, float] | None = None,
+) -> int:
     """n job-level collective completions on ranks 0 and 1 (an unmodified script)."""
     for i in range(start, start + n):
         clock.t += gap_s
         for r in (0, 1):
-            wd.observe(ev(r, "heartbeat", step=-1, coll_enq=i, coll_done=i,
-                          cpu_s=(cpu or {}).get(r, 0.0)))  # fmt: skip
+            wd.observe(
+                ev(r, "heartbeat", step=-1, coll_enq=i, coll_done=i, cpu_s=(cpu or {}).get(r, 0.0))
+            )
     return start + n
 
 

@@ -42,18 +42,32 @@ STARTUP = {
     "a fast startup learned: the floor": (300.0, None, 5.0, (STARTUP_FLOOR_S, "startup")),
     "a slow startup learned: 3x it": (300.0, None, 40.0, (120.0, "startup")),
     "never longer than configured": (300.0, None, 200.0, (300.0, "startup")),
-    "an explicit timeout shorter than startup waits for startup": (300.0, 20.0, None,
-                                                                   (300.0, "startup")),
-    "an explicit timeout longer than startup replaces it": (300.0, 600.0, None,
-                                                            (600.0, "explicit")),
-}  # fmt: skip
+    "an explicit timeout shorter than startup waits for startup": (
+        300.0,
+        20.0,
+        None,
+        (300.0, "startup"),
+    ),
+    "an explicit timeout longer than startup replaces it": (
+        300.0,
+        600.0,
+        None,
+        (600.0, "explicit"),
+    ),
+}
 
 
-@pytest.mark.parametrize(("startup_s", "explicit_s", "learned_s", "want"), list(STARTUP.values()),
-                         ids=list(STARTUP))  # fmt: skip
+@pytest.mark.parametrize(
+    ("startup_s", "explicit_s", "learned_s", "want"), list(STARTUP.values()), ids=list(STARTUP)
+)
 def test_timeout_before_any_progress(startup_s, explicit_s, learned_s, want):
-    wd = Watchdog(ranks=[0, 1], startup_timeout_s=startup_s, hang_timeout_s=explicit_s,
-                  learned=Learned(startup_s=learned_s), clock=Clock())  # fmt: skip
+    wd = Watchdog(
+        ranks=[0, 1],
+        startup_timeout_s=startup_s,
+        hang_timeout_s=explicit_s,
+        learned=Learned(startup_s=learned_s),
+        clock=Clock(),
+    )
     assert wd.timeout() == want
     assert not wd.progressed
 
@@ -69,8 +83,9 @@ def test_a_stall_before_the_first_progress_is_a_hang_after_the_startup_timeout()
     assert "no rank answers" in hang.reason  # nothing was ever heard from either rank
 
 
-def running(kind: str, value: float, *, learned: Learned | None = None,
-            explicit_s: float | None = None) -> tuple[float, str]:  # fmt: skip
+def running(
+    kind: str, value: float, *, learned: Learned | None = None, explicit_s: float | None = None
+) -> tuple[float, str]:
     clock = Clock()
     wd = Watchdog(ranks=[0, 1], hang_timeout_s=explicit_s, learned=learned, clock=clock)
     if kind == "steps":
@@ -86,35 +101,77 @@ def running(kind: str, value: float, *, learned: Learned | None = None,
 RUNNING = {
     "fast steps: the step floor": ("steps", 0.1, None, None, (STEP_FLOOR_S, "steps")),
     "slow steps: 3x the median": ("steps", 4.0, None, None, (12.0, "steps")),
-    "few steps, nothing learned: the startup timeout": ("few steps", 0.1, None, None,
-                                                        (STARTUP_FLOOR_S, "startup")),
-    "few steps, a learned step time: 3x it": ("few steps", 0.1, Learned(step_s=3.0), None,
-                                              (9.0, "steps")),
-    "fast collectives: the collective floor": ("collectives", 0.1, None, None,
-                                               (COLLECTIVE_FLOOR_S, "collectives")),
-    "slow collectives: 5x the longest gap": ("collectives", 15.0, None, None,
-                                             (75.0, "collectives")),
-    "a learned gap counts from the first collective": ("collectives", 0.1, Learned(gap_s=20.0),
-                                                       None, (100.0, "collectives")),
-    "a learned pause outranks the steps": ("steps", 0.1, Learned(pause_s=10.0), None,
-                                           (30.0, "pause")),
-    "a learned pause below the timeout changes nothing": ("steps", 4.0, Learned(pause_s=2.0),
-                                                          None, (12.0, "steps")),
-    "explicit holds over steps and pauses": ("steps", 4.0, Learned(pause_s=100.0), 7.0,
-                                             (7.0, "explicit")),
-}  # fmt: skip
+    "few steps, nothing learned: the startup timeout": (
+        "few steps",
+        0.1,
+        None,
+        None,
+        (STARTUP_FLOOR_S, "startup"),
+    ),
+    "few steps, a learned step time: 3x it": (
+        "few steps",
+        0.1,
+        Learned(step_s=3.0),
+        None,
+        (9.0, "steps"),
+    ),
+    "fast collectives: the collective floor": (
+        "collectives",
+        0.1,
+        None,
+        None,
+        (COLLECTIVE_FLOOR_S, "collectives"),
+    ),
+    "slow collectives: 5x the longest gap": (
+        "collectives",
+        15.0,
+        None,
+        None,
+        (75.0, "collectives"),
+    ),
+    "a learned gap counts from the first collective": (
+        "collectives",
+        0.1,
+        Learned(gap_s=20.0),
+        None,
+        (100.0, "collectives"),
+    ),
+    "a learned pause outranks the steps": (
+        "steps",
+        0.1,
+        Learned(pause_s=10.0),
+        None,
+        (30.0, "pause"),
+    ),
+    "a learned pause below the timeout changes nothing": (
+        "steps",
+        4.0,
+        Learned(pause_s=2.0),
+        None,
+        (12.0, "steps"),
+    ),
+    "explicit holds over steps and pauses": (
+        "steps",
+        4.0,
+        Learned(pause_s=100.0),
+        7.0,
+        (7.0, "explicit"),
+    ),
+}
 
 
-@pytest.mark.parametrize(("kind", "value", "learned", "explicit_s", "want"),
-                         list(RUNNING.values()), ids=list(RUNNING))  # fmt: skip
+@pytest.mark.parametrize(
+    ("kind", "value", "learned", "explicit_s", "want"), list(RUNNING.values()), ids=list(RUNNING)
+)
 def test_running_timeout(kind, value, learned, explicit_s, want):
     timeout, basis = running(kind, value, learned=learned, explicit_s=explicit_s)
     assert (round(timeout, 6), basis) == want
 
 
 def test_a_learned_pause_does_not_stretch_the_startup_timeout():
-    wd = Watchdog(ranks=[0, 1], startup_timeout_s=300.0, learned=Learned(pause_s=500.0),
-                  clock=Clock())  # fmt: skip
+    wd = Watchdog(
+        ranks=[0, 1], startup_timeout_s=300.0, learned=Learned(pause_s=500.0), clock=Clock()
+    )
     assert wd.timeout() == (300.0, "startup")
 
 
@@ -135,24 +192,43 @@ def stalled(ranks_heard: dict[int, dict[str, int]], *, silent: tuple[int, ...] =
 
 # Who is named when the job stalls: heartbeats per rank -> (culprits, a phrase of the reason).
 CULPRITS = {
-    "a silent rank among live ones": ({0: {"step": 9}, 1: {"step": 9}}, (1,), [1],
-                                      "stopped answering"),
+    "a silent rank among live ones": (
+        {0: {"step": 9}, 1: {"step": 9}},
+        (1,),
+        [1],
+        "stopped answering",
+    ),
     "every rank silent": ({0: {"step": 9}, 1: {"step": 9}}, (0, 1), [0, 1], "no rank answers"),
     "a rank that never entered the collective": (
-        {0: {"step": 9, "coll_enq": 8, "coll_done": 7}, 1: {"step": 9, "coll_enq": 7,
-                                                            "coll_done": 7}},
-        (), [1], "never entered collective #8"),
-    "a rank behind on steps": ({0: {"step": 12}, 1: {"step": 10}, 2: {"step": 12}}, (), [1],
-                               "behind: others reached step 12"),
+        {
+            0: {"step": 9, "coll_enq": 8, "coll_done": 7},
+            1: {"step": 9, "coll_enq": 7, "coll_done": 7},
+        },
+        (),
+        [1],
+        "never entered collective #8",
+    ),
+    "a rank behind on steps": (
+        {0: {"step": 12}, 1: {"step": 10}, 2: {"step": 12}},
+        (),
+        [1],
+        "behind: others reached step 12",
+    ),
     "all in the same collective: everyone": (
-        {0: {"step": 9, "coll_enq": 8, "coll_done": 7}, 1: {"step": 9, "coll_enq": 8,
-                                                            "coll_done": 7}},
-        (), [0, 1], "every rank waits in the same collective"),
-}  # fmt: skip
+        {
+            0: {"step": 9, "coll_enq": 8, "coll_done": 7},
+            1: {"step": 9, "coll_enq": 8, "coll_done": 7},
+        },
+        (),
+        [0, 1],
+        "every rank waits in the same collective",
+    ),
+}
 
 
-@pytest.mark.parametrize(("heard", "silent", "culprits", "phrase"), list(CULPRITS.values()),
-                         ids=list(CULPRITS))  # fmt: skip
+@pytest.mark.parametrize(
+    ("heard", "silent", "culprits", "phrase"), list(CULPRITS.values()), ids=list(CULPRITS)
+)
 def test_culprits(heard, silent, culprits, phrase):
     hang = stalled(heard, silent=silent).check()
     assert hang is not None and hang.basis == "steps"
@@ -170,13 +246,20 @@ def test_when_every_rank_exited_nobody_is_the_culprit():
     assert all(info["exited"] for info in hang.ranks.values())
 
 
-def computing(explicit_s: float | None = None, *, pending: bool = False, cpu_per_s: float = 0.9,
-              section_timeout_s: float = 1800.0, seconds: float = 30.0) -> Watchdog:  # fmt: skip
+def computing(
+    explicit_s: float | None = None,
+    *,
+    pending: bool = False,
+    cpu_per_s: float = 0.9,
+    section_timeout_s: float = 1800.0,
+    seconds: float = 30.0,
+) -> Watchdog:
     """Rank 0 stops making progress and burns `cpu_per_s` of a core for `seconds`; rank 1
     waits in the next collective."""
     clock = Clock()
-    wd = Watchdog(ranks=[0, 1], hang_timeout_s=explicit_s, section_timeout_s=section_timeout_s,
-                  clock=clock)  # fmt: skip
+    wd = Watchdog(
+        ranks=[0, 1], hang_timeout_s=explicit_s, section_timeout_s=section_timeout_s, clock=clock
+    )
     i = collectives(wd, clock, 20, 0.1)
     cpu = 0.0
     for _ in range(int(seconds / 0.5)):
@@ -191,12 +274,14 @@ def computing(explicit_s: float | None = None, *, pending: bool = False, cpu_per
 # Rank 0 computing while rank 1 waits: is the job called hung?
 BUSY = {
     "auto past its timeout: a busy rank is spared": ({"seconds": 100.0}, False),
-    "a rank with its own collective pending is not busy": ({"seconds": 100.0, "pending": True},
-                                                           True),
+    "a rank with its own collective pending is not busy": (
+        {"seconds": 100.0, "pending": True},
+        True,
+    ),
     "too little CPU is not busy": ({"seconds": 100.0, "cpu_per_s": 0.1}, True),
     "an explicit timeout is never stretched": ({"seconds": 100.0, "explicit_s": 20.0}, True),
     "busy, but past the section timeout": ({"seconds": 100.0, "section_timeout_s": 80.0}, True),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize(("how", "hung"), list(BUSY.values()), ids=list(BUSY))
@@ -222,11 +307,13 @@ def test_busy_needs_half_a_window_of_cpu_samples():
 LOAD = {
     "numbers are kept": ({"startup_s": 12.0, "step_s": 0.5}, Learned(startup_s=12.0, step_s=0.5)),
     "zero, negatives, NaN and infinity are dropped": (
-        {"startup_s": 0, "step_s": -1.0, "gap_s": math.nan, "pause_s": math.inf}, Learned()),
+        {"startup_s": 0, "step_s": -1.0, "gap_s": math.nan, "pause_s": math.inf},
+        Learned(),
+    ),
     "booleans and strings are dropped": ({"startup_s": True, "gap_s": "5"}, Learned()),
     "a list is an empty memory": ([1, 2], Learned()),
     "unknown keys are ignored": ({"future_s": 3.0, "gap_s": 2.0}, Learned(gap_s=2.0)),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize(("raw", "want"), list(LOAD.values()), ids=list(LOAD))

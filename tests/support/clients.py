@@ -18,8 +18,13 @@ from support.procs import clean_env, kill_tree
 
 CLIENTS = Path(__file__).resolve().parents[1] / "clients"
 FINAL = re.compile(r"final loss ([-\d.]+|nan)")
-OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "TOKENIZERS_PARALLELISM": "false", "PYTHONWARNINGS": "ignore"}  # fmt: skip
+OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "TOKENIZERS_PARALLELISM": "false",
+    "PYTHONWARNINGS": "ignore",
+}
 
 
 @dataclass
@@ -49,15 +54,27 @@ def _env(fault: str) -> dict[str, str]:
     return env
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout_s: float,
-         stuck: tuple[str, float] | None = None) -> Ran:  # fmt: skip
+def _run(
+    cmd: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    timeout_s: float,
+    stuck: tuple[str, float] | None = None,
+) -> Ran:
     """Run to the end, or until `timeout_s`; with `stuck=(marker, s)`, stop it `s` seconds after
     `marker` appeared in its output if it is still running then (a hang left alone)."""
     t0 = time.monotonic()
     log = cwd / f"console-{time.monotonic_ns()}.txt"
     with open(log, "w") as f:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=f, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
         seen_at = None
         code: int | None = None
         while time.monotonic() - t0 < timeout_s:
@@ -76,20 +93,57 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout_s: float,
     return Ran(code, log.read_text(errors="replace"), time.monotonic() - t0)
 
 
-def torchrun(script: str, args: list[str], cwd: Path, *, fault: str = "", restarts: int = 0,
-             timeout_s: float = 300, stuck: tuple[str, float] | None = None) -> Ran:  # fmt: skip
+def torchrun(
+    script: str,
+    args: list[str],
+    cwd: Path,
+    *,
+    fault: str = "",
+    restarts: int = 0,
+    timeout_s: float = 300,
+    stuck: tuple[str, float] | None = None,
+) -> Ran:
     """tests/clients/`script` under torchrun, 2 processes."""
     env = _env(fault)
     if restarts:
         env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] = "1"
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node",
-           "2", "--max-restarts", str(restarts), str(CLIENTS / script), *args]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node",
+        "2",
+        "--max-restarts",
+        str(restarts),
+        str(CLIENTS / script),
+        *args,
+    ]
     return _run(cmd, cwd, env, timeout_s, stuck)
 
 
-def nonstop(script: str, args: list[str], cwd: Path, *, fault: str = "", flags: tuple = (),
-            timeout_s: float = 300) -> Ran:  # fmt: skip
+def nonstop(
+    script: str,
+    args: list[str],
+    cwd: Path,
+    *,
+    fault: str = "",
+    flags: tuple = (),
+    timeout_s: float = 300,
+) -> Ran:
     """tests/clients/`script` under `nonstop run`, 2 processes, run directory `cwd/run`."""
-    cmd = [sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--nproc-per-node", "2",
-           "--run-dir", str(cwd / "run"), *flags, str(CLIENTS / script), *args]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        "--nproc-per-node",
+        "2",
+        "--run-dir",
+        str(cwd / "run"),
+        *flags,
+        str(CLIENTS / script),
+        *args,
+    ]
     return _run(cmd, cwd, _env(fault), timeout_s)

@@ -39,8 +39,10 @@ class FakeNvml:
         self.temp_c = 71
         self.clocks = {self.NVML_CLOCK_SM: 1980, self.NVML_CLOCK_MEM: 2619}
         self.throttle = 0x4  # SW power cap
-        self.ecc = {self.NVML_MEMORY_ERROR_TYPE_CORRECTED: 3,
-                    self.NVML_MEMORY_ERROR_TYPE_UNCORRECTED: 0}  # fmt: skip
+        self.ecc = {
+            self.NVML_MEMORY_ERROR_TYPE_CORRECTED: 3,
+            self.NVML_MEMORY_ERROR_TYPE_UNCORRECTED: 0,
+        }
         self.remapped = (2, 0, 0, 0)
         self.unsupported: set[str] = set()
         self.broken: set[str] = set()
@@ -114,8 +116,9 @@ class FakeNvml:
         self._call("wait")
         if not self.xids:
             raise NVMLError(self.NVML_ERROR_TIMEOUT)
-        return SimpleNamespace(eventType=self.nvmlEventTypeXidCriticalError,
-                               eventData=self.xids.popleft(), device=None)  # fmt: skip
+        return SimpleNamespace(
+            eventType=self.nvmlEventTypeXidCriticalError, eventData=self.xids.popleft(), device=None
+        )
 
     def nvmlEventSetFree(self, event_set: Any) -> None:
         self.freed += 1

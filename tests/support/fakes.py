@@ -40,5 +40,13 @@ class Clock:
 
 def event(rank: int, kind: str, **payload: Any) -> Event:
     """An event from `rank` on host h<rank>, as the supervisor reads it."""
-    return Event(run_id="r", attempt=0, rank=rank, host=f"h{rank}", mono=0.0, time=0.0,
-                 kind=kind, payload=dict(payload))  # fmt: skip
+    return Event(
+        run_id="r",
+        attempt=0,
+        rank=rank,
+        host=f"h{rank}",
+        mono=0.0,
+        time=0.0,
+        kind=kind,
+        payload=dict(payload),
+    )

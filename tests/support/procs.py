@@ -15,8 +15,22 @@ from pathlib import Path
 
 # A small model for nonstop.workloads.llama.train, so that an attempt costs the interpreter
 # start, not the training.
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "5"]  # fmt: skip
+TINY = [
+    "--dim",
+    "32",
+    "--layers",
+    "1",
+    "--heads",
+    "2",
+    "--kv-heads",
+    "1",
+    "--seq-len",
+    "32",
+    "--batch-size",
+    "2",
+    "--log-every",
+    "5",
+]
 
 CLI = [sys.executable, "-m", "nonstop.cli"]
 
@@ -34,24 +48,38 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def nonstop_cli(*args: str, cwd: Path | None = None, timeout: float = 240,
-                env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def nonstop_cli(
+    *args: str, cwd: Path | None = None, timeout: float = 240, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`nonstop ARGS...` to the end, output captured."""
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout,
-                          env=clean_env(env), cwd=cwd)  # fmt: skip
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=timeout, env=clean_env(env), cwd=cwd
+    )
 
 
-def nonstop_run(args: list[str], *, timeout: float = 180, env: Mapping[str, str] | None = None,
-                cwd: Path | None = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def nonstop_run(
+    args: list[str],
+    *,
+    timeout: float = 180,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
     """`nonstop run --quiet ARGS...` to the end, output captured."""
     return nonstop_cli("run", "--quiet", *args, cwd=cwd, timeout=timeout, env=env)
 
 
-def start(args: list[str], *, env: Mapping[str, str] | None = None,
-          cwd: Path | None = None) -> subprocess.Popen[str]:  # fmt: skip
+def start(
+    args: list[str], *, env: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.Popen[str]:
     """`nonstop run --quiet ARGS...` started, stdout and stderr together (see `finish`)."""
-    return subprocess.Popen([*CLI, "run", "--quiet", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env=clean_env(env), cwd=cwd)  # fmt: skip
+    return subprocess.Popen(
+        [*CLI, "run", "--quiet", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=clean_env(env),
+        cwd=cwd,
+    )
 
 
 def finish(p: subprocess.Popen[str], timeout_s: float = 180) -> tuple[int, str]:

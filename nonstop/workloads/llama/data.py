@@ -28,9 +28,10 @@ def _files_under(root: Path) -> list[Path]:
     if root.is_file():
         return [root]
     return sorted(
-        p for p in root.rglob("*")
+        p
+        for p in root.rglob("*")
         if p.is_file() and p.suffix in TEXT_SUFFIXES and "__pycache__" not in p.parts
-    )  # fmt: skip
+    )
 
 
 def load_corpus(path: str | Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> np.ndarray:
@@ -64,9 +65,15 @@ class ResumableLoader:
     """Yields (inputs, targets) batches for one rank; `state_dict()` is its exact position."""
 
     def __init__(
-        self, corpus: np.ndarray, *, seq_len: int, batch_size: int, rank: int, world_size: int,
+        self,
+        corpus: np.ndarray,
+        *,
+        seq_len: int,
+        batch_size: int,
+        rank: int,
+        world_size: int,
         seed: int = 0,
-    ) -> None:  # fmt: skip
+    ) -> None:
         if seq_len <= 0 or batch_size <= 0:
             raise ValueError(f"seq_len={seq_len} and batch_size={batch_size} must be positive")
         self.corpus = corpus
@@ -117,8 +124,12 @@ class ResumableLoader:
         return start, self.position
 
     def state_dict(self) -> dict[str, Any]:
-        return {"epoch": self.epoch, "index": self.index, "seed": self.seed,
-                "fingerprint": self.fingerprint}  # fmt: skip
+        return {
+            "epoch": self.epoch,
+            "index": self.index,
+            "seed": self.seed,
+            "fingerprint": self.fingerprint,
+        }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         if state.get("fingerprint") not in (None, self.fingerprint):

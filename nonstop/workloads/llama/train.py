@@ -43,20 +43,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--data", default=None, help="text file or folder (default: Python's stdlib)")
     p.add_argument("--log-every", type=int, default=10)
-    p.add_argument("--save-final", default=None, metavar="PATH",
-                   help="rank 0 writes the final parameters here (torch.save), for comparing "
-                        "runs bit for bit")  # fmt: skip
-    p.add_argument("--ordered-allreduce", action="store_true",
-                   help="sum the gradients in rank order (all_gather, then a local sum) so that "
-                        "a resumed run is bitwise identical to an uninterrupted one at any world "
-                        "size (costs world-size x the all-reduce's traffic; for tests)")  # fmt: skip
-    p.add_argument("--checkpoint-every", default="auto",
-                   help="steps between checkpoints, 'auto' (Daly's optimum from the measured "
-                        "save time and the run's MTBI) or 0 for none (default auto)")  # fmt: skip
+    p.add_argument(
+        "--save-final",
+        default=None,
+        metavar="PATH",
+        help="rank 0 writes the final parameters here (torch.save), for comparing runs bit for bit",
+    )
+    p.add_argument(
+        "--ordered-allreduce",
+        action="store_true",
+        help="sum the gradients in rank order (all_gather, then a local sum) so that "
+        "a resumed run is bitwise identical to an uninterrupted one at any world "
+        "size (costs world-size x the all-reduce's traffic; for tests)",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        default="auto",
+        help="steps between checkpoints, 'auto' (Daly's optimum from the measured "
+        "save time and the run's MTBI) or 0 for none (default auto)",
+    )
     a = p.parse_args(argv)
     if a.checkpoint_every != "auto" and not a.checkpoint_every.isdigit():
-        p.error(f"--checkpoint-every must be a number of steps, 'auto' or 0, "
-                f"got {a.checkpoint_every!r}")  # fmt: skip
+        p.error(
+            f"--checkpoint-every must be a number of steps, 'auto' or 0, got {a.checkpoint_every!r}"
+        )
     for name in ("steps", "batch_size", "seq_len", "log_every"):
         if getattr(a, name) <= 0:
             p.error(f"--{name.replace('_', '-')} must be positive, got {getattr(a, name)}")
@@ -92,8 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     rank, world, device = setup_distributed()
     rt.lifecycle("pg_ready", world_size=world)
     torch.manual_seed(a.seed)  # identical initial weights on every rank
-    cfg = LlamaConfig(dim=a.dim, n_layers=a.layers, n_heads=a.heads, n_kv_heads=a.kv_heads,
-                      max_seq_len=max(256, a.seq_len))  # fmt: skip
+    cfg = LlamaConfig(
+        dim=a.dim,
+        n_layers=a.layers,
+        n_heads=a.heads,
+        n_kv_heads=a.kv_heads,
+        max_seq_len=max(256, a.seq_len),
+    )
     model = Llama(cfg).to(device)
     rt.health.watch(model)  # NaN/spike guards and replica fingerprints (docs/health.md)
     ddp = DDP(model) if world > 1 else model
@@ -103,8 +118,14 @@ def main(argv: list[str] | None = None) -> int:
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: cosine_lr(s, warmup=a.warmup, total=a.steps)
     )
-    loader = ResumableLoader(load_corpus(a.data), seq_len=a.seq_len, batch_size=a.batch_size,
-                             rank=rank, world_size=world, seed=a.seed)  # fmt: skip
+    loader = ResumableLoader(
+        load_corpus(a.data),
+        seq_len=a.seq_len,
+        batch_size=a.batch_size,
+        rank=rank,
+        world_size=world,
+        seed=a.seed,
+    )
     ckpt = _checkpointer(a, rt)
     if ckpt is not None:  # a save in flight at a rollback predates the anomaly: keep it
         rt.health.before_rollback(lambda: ckpt.wait(timeout_s=120))
@@ -113,19 +134,25 @@ def main(argv: list[str] | None = None) -> int:
     if start > 0:
         rt.lifecycle("resumed", step=start - 1)
     if rank == 0:
-        print(f"[train] {model.num_params() / 1e6:.2f} M params, world {world}, "
-              f"steps {start}..{a.steps}", flush=True)  # fmt: skip
+        print(
+            f"[train] {model.num_params() / 1e6:.2f} M params, world {world}, "
+            f"steps {start}..{a.steps}",
+            flush=True,
+        )
     t_log = time.perf_counter()
     planned = False
     skips = rt.health.skip_plan()  # after a loss spike's rollback: batches not to train on again
     for step in range(start, a.steps):
         if step in skips:
             lo, hi = loader.skip(skips[step])
-            rt.lifecycle("skipped_batches", step=step, batches=skips[step], from_position=lo,
-                         to_position=hi)  # fmt: skip
+            rt.lifecycle(
+                "skipped_batches", step=step, batches=skips[step], from_position=lo, to_position=hi
+            )
             if rank == 0:
-                print(f"[train] step {step}: skipped batches {lo}..{hi - 1} (a loss spike)",
-                      flush=True)  # fmt: skip
+                print(
+                    f"[train] step {step}: skipped batches {lo}..{hi - 1} (a loss spike)",
+                    flush=True,
+                )
         with rt.step(step) as st:
             with st.phase("data"):
                 batch = loader.position
@@ -145,8 +172,12 @@ def main(argv: list[str] | None = None) -> int:
                 opt.step()
                 opt.zero_grad(set_to_none=True)
                 sched.step()
-            st.record(loss=loss.item(), tokens=x.numel() * world, lr=sched.get_last_lr()[0],
-                      grad_norm=norm.item())  # fmt: skip
+            st.record(
+                loss=loss.item(),
+                tokens=x.numel() * world,
+                lr=sched.get_last_lr()[0],
+                grad_norm=norm.item(),
+            )
         if ckpt is not None:
             ckpt.maybe_save(step + 1, state)  # blocks only while staging to CPU memory
         if rt.planned_stop_due(step + 1):  # drain, restart or preemption: save, then stop
@@ -160,8 +191,10 @@ def main(argv: list[str] | None = None) -> int:
             break
         if rank == 0 and (step + 1) % a.log_every == 0:
             dt = (time.perf_counter() - t_log) / a.log_every
-            print(f"[train] step {step + 1}/{a.steps} loss {loss.item():.4f} "
-                  f"{dt * 1000:.0f} ms/step", flush=True)  # fmt: skip
+            print(
+                f"[train] step {step + 1}/{a.steps} loss {loss.item():.4f} {dt * 1000:.0f} ms/step",
+                flush=True,
+            )
             t_log = time.perf_counter()
     if ckpt is not None:
         with rt.section("checkpoint"):  # the last write may take a while: not a hang
@@ -189,8 +222,14 @@ def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
     cfg = CheckpointConfig(every_steps=every, keep_last=2)
     storage = None  # an injected full disk (diskfull@...): the Checkpointer wires it itself
     run_config = {k: v for k, v in vars(a).items() if k not in ("save_final", "log_every")}
-    return Checkpointer(rt.run_dir, config=cfg, events=rt, run_config=run_config,
-                        storage=storage, verify=rt.health.verify)  # fmt: skip
+    return Checkpointer(
+        rt.run_dir,
+        config=cfg,
+        events=rt,
+        run_config=run_config,
+        storage=storage,
+        verify=rt.health.verify,
+    )
 
 
 def _ordered_allreduce(state, bucket):  # type: ignore[no-untyped-def]  # DDP checks annotations
