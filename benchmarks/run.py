@@ -26,14 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # name -> one line. The module is benchmarks/bench_<name with _ for ->.py.
 BENCHMARKS: dict[str, str] = {
     "event-writer": "per-record cost of the JSONL event writer vs a plain file write+flush",
-    "checkpoint": "blocking time per save: async Checkpointer vs synchronous dcp.save and torch.save",
+    "checkpoint": "blocking per save, measured from outside: Checkpointer vs dcp.async_save/save",
     "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
     "flight-recorder": "flight-recorder dump analysis at 1k-16k ranks vs torchfrtrace",
     "triage": "log triage throughput (MB/s) vs grep -E over the same signature patterns",
     "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
     "recovery": "seconds from a SIGKILLed rank to the first resumed step vs torchrun --max-restarts",
     "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
-    "overhead": "median step time under nonstop run vs plain torchrun, same script (ABAB)",
+    "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 ABAB pairs",
     "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",
     "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "rundir-scale": "ingest, report and diagnose of a 16,384-rank run directory vs torchfrtrace",
