@@ -3,6 +3,8 @@
     python benchmarks/run.py NAME [--quick] [--json]   # one benchmark
     python benchmarks/run.py all [--quick]              # a table of every benchmark
     python benchmarks/run.py list
+    python benchmarks/run.py NAME --save                 # also keep it in benchmarks/results/
+    python benchmarks/run.py results                     # the kept results, as a Markdown table
 
 Each benchmark is a module ``benchmarks/bench_<name>.py`` (dashes become underscores) with
 ``run(quick: bool) -> dict``. The dict has at least ``name``, ``ours``, ``peer``, ``peer_name``,
@@ -25,13 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # name -> one line. The module is benchmarks/bench_<name with _ for ->.py.
 BENCHMARKS: dict[str, str] = {
-    "event-writer": "per-record cost of the JSONL event writer vs a plain file write+flush",
+    "event-writer": "CPU per record, every thread: JSONL event writer vs logging QueueHandler/Listener",
     "checkpoint": "blocking per save, measured from outside: Checkpointer vs dcp.async_save/save",
     "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
     "flight-recorder": "flight-recorder dump analysis at 1k-16k ranks vs torchfrtrace",
-    "triage": "log triage throughput (MB/s) vs grep -E over the same signature patterns",
+    "triage": "log triage throughput (MB/s) vs rg and grep -E over the same signature patterns",
     "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
-    "recovery": "seconds from a SIGKILLed rank to the first resumed step vs torchrun --max-restarts",
+    "recovery": "SIGKILLed rank until back at the crashed step: 4 arms vs torchrun + DCP, node kill",
     "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
     "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 ABAB pairs",
     "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",
@@ -41,6 +43,64 @@ BENCHMARKS: dict[str, str] = {
 }
 
 REQUIRED = ("name", "ours", "peer", "peer_name", "ratio", "unit", "better")
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def save(result: dict) -> Path:
+    """Keep a full run's JSON line in benchmarks/results/NAME.json, with its date and the
+    machine's load average (the figures README.md quotes come from these files)."""
+    import datetime
+    import os
+
+    out = dict(result)
+    out.setdefault("date", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    out.setdefault("load", [round(x, 2) for x in os.getloadavg()])
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{result['name']}.json"
+    path.write_text(json.dumps(out) + "\n")
+    return path
+
+
+def _cell(x: object) -> str:
+    if x is None or x == "":
+        return "-"
+    if isinstance(x, float):
+        return _fmt(x)
+    if isinstance(x, list) and len(x) == 2 and all(isinstance(v, int | float) for v in x):
+        return f"{_fmt(float(x[0]))}-{_fmt(float(x[1]))}"
+    return str(x)
+
+
+def results_table() -> str:
+    """The kept full-run results as a Markdown table: medians, spread, reps, date, load."""
+    rows = [
+        "| benchmark | ours | peer | ratio (95% CI) | unit | reps | date | load (1 min) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(RESULTS.glob("*.json")):
+        text = path.read_text().strip().splitlines()
+        if not text:
+            continue
+        try:
+            r = json.loads(text[-1])
+        except json.JSONDecodeError as e:
+            rows.append(f"| {path.stem} | unreadable: {e} | | | | | | |")
+            continue
+        spread = r.get("spread") or {}
+        ratio = _cell(r.get("ratio"))
+        if spread.get("ratio"):
+            ratio += f" ({_cell(spread['ratio'])})"
+        load = r.get("load")
+        if isinstance(load, dict):  # some benchmarks keep the load at several stages
+            load = next((v for v in load.values() if isinstance(v, list)), None)
+        load_1m = _cell(load[0]) if isinstance(load, list) and load else "-"
+        peer = f"{_cell(r.get('peer'))} ({r.get('peer_name', '')})"
+        rows.append(
+            f"| {r.get('name', path.stem)} | {_cell(r.get('ours'))} | {peer} | {ratio} "
+            f"| {r.get('unit', '')} | {_cell(r.get('reps'))} | {str(r.get('date', ''))[:16]} "
+            f"| {load_1m} |"
+        )
+    return "\n".join(rows)
 
 
 def run_one(name: str, quick: bool) -> dict:
@@ -66,13 +126,21 @@ def _fmt(x: object) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
-    p.add_argument("name", help="a benchmark name, 'all' or 'list'")
+    p.add_argument("name", help="a benchmark name, 'all', 'list' or 'results'")
     p.add_argument("--quick", action="store_true", help="a short version (seconds, not minutes)")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.add_argument(
+        "--save",
+        action="store_true",
+        help="keep each full run's JSON line in benchmarks/results/NAME.json",
+    )
     a = p.parse_args(argv)
     if a.name == "list":
         for n, doc in BENCHMARKS.items():
             print(f"{n:20s} {doc}")
+        return 0
+    if a.name == "results":
+        print(results_table())
         return 0
     names = list(BENCHMARKS) if a.name == "all" else [a.name]
     unknown = [n for n in names if n not in BENCHMARKS]
@@ -83,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         print(f"[{n}] running{' (quick)' if a.quick else ''}...", file=sys.stderr, flush=True)
         results.append(run_one(n, a.quick))
+        if a.save and not a.quick:
+            print(f"[{n}] kept in {save(results[-1])}", file=sys.stderr)
     if a.name == "all":
         from rich.console import Console
         from rich.table import Table
@@ -100,7 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{r['name']}: ours {_fmt(r['ours'])} {r['unit']} vs {r['peer_name']} {_fmt(r['peer'])}"
         f" {r['unit']} -> ratio {_fmt(r['ratio'])} ({r['better']} is better)"
-        + (f"; limit {_fmt(r['limit'])}" if "limit" in r else "")
+        + (f"; limit {_fmt(r['limit'])}" if r.get("limit") is not None else "")
+        + (
+            f"; {r['reps']} reps, ratio 95% CI {r['spread']['ratio']}"
+            if r.get("reps") and (r.get("spread") or {}).get("ratio")
+            else ""
+        )
     )
     if a.json:
         print(json.dumps(r))
