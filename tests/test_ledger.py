@@ -2,6 +2,7 @@ import sqlite3
 import time
 
 import pytest
+from support.rundir import two_rank_run as write_run
 
 from nonstop import rundir
 from nonstop.cli import main as cli
@@ -9,26 +10,6 @@ from nonstop.errors import UserError
 from nonstop.events import EventWarning, EventWriter
 from nonstop.ledger import Ledger, open_run, summarize
 from nonstop.ledger.db import SCHEMA_VERSION
-
-
-def write_run(root, *, attempts=2, steps=5, crash_at=3):
-    rd = rundir.create(root)
-    rd.write_config({"run_id": "t"})
-    t = time.time()
-    for a in range(attempts):
-        for r in range(2):
-            w = EventWriter(
-                rd.events(a, r), run_id="t", attempt=a, rank=r, host=f"h{r}", install_sigterm=False
-            )
-            w.emit("lifecycle", phase="attempt_start")
-            first = 0 if a == 0 else crash_at - 1
-            last = crash_at if a == 0 else steps
-            for s in range(first, last):
-                w.emit(
-                    "step", step=s, start=t + a * 100 + s, end=t + a * 100 + s + 0.9, loss=5.0 - s
-                )
-            w.close()
-    return rd
 
 
 def test_ingestion_is_idempotent(tmp_path):

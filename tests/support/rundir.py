@@ -43,3 +43,28 @@ def pid_of(run_dir: Path, rank: int, attempt: int = 0, timeout_s: float = 120) -
                 return int(e.payload["pid"])
         time.sleep(0.2)
     raise AssertionError(f"rank {rank} never reported its pid")
+
+
+def two_rank_run(root: Path, *, attempts: int = 2, steps: int = 5, crash_at: int = 3) -> Any:
+    """A run directory written by the real event writer: 2 ranks on hosts h0/h1; attempt 0
+    steps 0..crash_at-1, each later attempt from crash_at-1 to steps-1 (one step redone)."""
+    from nonstop import rundir
+    from nonstop.events import EventWriter
+
+    rd = rundir.create(root)
+    rd.write_config({"run_id": "t"})
+    t = time.time()
+    for a in range(attempts):
+        for r in range(2):
+            w = EventWriter(
+                rd.events(a, r), run_id="t", attempt=a, rank=r, host=f"h{r}", install_sigterm=False
+            )
+            w.emit("lifecycle", phase="attempt_start")
+            first = 0 if a == 0 else crash_at - 1
+            last = crash_at if a == 0 else steps
+            for s in range(first, last):
+                w.emit(
+                    "step", step=s, start=t + a * 100 + s, end=t + a * 100 + s + 0.9, loss=5.0 - s
+                )
+            w.close()
+    return rd
