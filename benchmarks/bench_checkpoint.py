@@ -115,9 +115,14 @@ class _Ours:
 
 
 class _Dcp:
-    def __init__(self, root: Path, model: nn.Module, opt: torch.optim.Optimizer,
-                 mode: AsyncCheckpointerType | None, stager: DefaultStager | None,
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self,
+        root: Path,
+        model: nn.Module,
+        opt: torch.optim.Optimizer,
+        mode: AsyncCheckpointerType | None,
+        stager: DefaultStager | None,
+    ) -> None:
         self.name = "dcp-sync" if mode is None else f"dcp-async-{mode.value}"
         self.root, self.model, self.opt = root / self.name, model, opt
         self.mode, self.stager = mode, stager
@@ -136,8 +141,9 @@ class _Dcp:
             dcp.save(sd, checkpoint_id=self.last)
             self.t_done = time.perf_counter()
             return
-        self.resp = dcp.async_save(sd, checkpoint_id=self.last, async_checkpointer_type=self.mode,
-                                   async_stager=self.stager)  # fmt: skip
+        self.resp = dcp.async_save(
+            sd, checkpoint_id=self.last, async_checkpointer_type=self.mode, async_stager=self.stager
+        )
         self.resp.upload_completion.add_done_callback(self._done)
 
     def done(self) -> bool:
@@ -173,8 +179,14 @@ def _compute(a: torch.Tensor, out: torch.Tensor) -> None:
         torch.mm(a, a, out=out)
 
 
-def _window(steps: int, opt: torch.optim.Optimizer, method: Any, save_step: int | None,
-            a: torch.Tensor, out: torch.Tensor) -> tuple[float, float, int]:  # fmt: skip
+def _window(
+    steps: int,
+    opt: torch.optim.Optimizer,
+    method: Any,
+    save_step: int | None,
+    a: torch.Tensor,
+    out: torch.Tensor,
+) -> tuple[float, float, int]:
     """Wall seconds of a window of training-like steps, seconds to durable (0 without a save)
     and the number of steps. With `save_step`, the save is issued after step 1 and the window
     goes on past `steps` until the save is durable."""
@@ -213,13 +225,19 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
     a, out = torch.randn(MM_SIZE, MM_SIZE), torch.empty(MM_SIZE, MM_SIZE)
     root = root / f"{total_mb}mb"  # each size its own folders: no step of another size to see
     root.mkdir(parents=True, exist_ok=True)
-    opts = StagingOptions(use_pinned_memory=False, use_shared_memory=True, use_async_staging=True,
-                          use_non_blocking_copy=False)  # fmt: skip
+    opts = StagingOptions(
+        use_pinned_memory=False,
+        use_shared_memory=True,
+        use_async_staging=True,
+        use_non_blocking_copy=False,
+    )
     stager = DefaultStager(opts)
-    methods = [_Ours(root, model, opt),
-               _Dcp(root, model, opt, AsyncCheckpointerType.PROCESS, stager),
-               _Dcp(root, model, opt, AsyncCheckpointerType.THREAD, stager),
-               _Dcp(root, model, opt, None, None)]  # fmt: skip
+    methods = [
+        _Ours(root, model, opt),
+        _Dcp(root, model, opt, AsyncCheckpointerType.PROCESS, stager),
+        _Dcp(root, model, opt, AsyncCheckpointerType.THREAD, stager),
+        _Dcp(root, model, opt, None, None),
+    ]
     t0 = time.perf_counter()
     for _ in range(3):
         _compute(a, out)
@@ -314,10 +332,15 @@ def run(quick: bool) -> dict[str, Any]:
     samples = [r.pop("_samples") for r in rows]
     big, s = rows[-1], samples[-1]
     best = big["best_peer"]
-    out = summarize(s["ours"]["blocking_s"], s[best]["blocking_s"], name="checkpoint",
-                    unit="s blocked per save (extra window time)", better="lower",
-                    peer_name=f"{best} ({big['state_mb']:.0f} MB, best of "
-                              "dcp.async_save process/thread and dcp.save)")  # fmt: skip
+    out = summarize(
+        s["ours"]["blocking_s"],
+        s[best]["blocking_s"],
+        name="checkpoint",
+        unit="s blocked per save (extra window time)",
+        better="lower",
+        peer_name=f"{best} ({big['state_mb']:.0f} MB, best of "
+        "dcp.async_save process/thread and dcp.save)",
+    )
     out.update(
         limit=big["disk_write_mbps"],
         limit_unit="MB/s sequential disk write (fsync), same run",

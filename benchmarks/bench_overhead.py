@@ -49,8 +49,14 @@ LINE = re.compile(r"\[train\] step (\d+)/(\d+) loss \S+ (\d+) ms/step")
 
 
 def _common(steps: int) -> list[str]:
-    return ["--steps", str(steps), "--checkpoint-every", str(DURABLE_EVERY),
-            "--log-every", str(LOG_EVERY)]  # fmt: skip
+    return [
+        "--steps",
+        str(steps),
+        "--checkpoint-every",
+        str(DURABLE_EVERY),
+        "--log-every",
+        str(LOG_EVERY),
+    ]
 
 
 def train_args(steps: int) -> list[str]:
@@ -60,8 +66,7 @@ def train_args(steps: int) -> list[str]:
 
 def peer_args(steps: int, ckpt_dir: Path) -> list[str]:
     """The peer: the same workload with dcp.async_save (benchmarks/peer_dcp_train.py)."""
-    return ["-m", "benchmarks.peer_dcp_train", *_common(steps), "--checkpoint-dir",
-            str(ckpt_dir)]  # fmt: skip
+    return ["-m", "benchmarks.peer_dcp_train", *_common(steps), "--checkpoint-dir", str(ckpt_dir)]
 
 
 def window_ms(text: str) -> list[tuple[int, float]]:
@@ -77,10 +82,16 @@ def step_time_ms(text: str, warmup: int) -> float | None:
 
 def summarize(ours: list[float], peer: list[float], **detail: Any) -> dict[str, Any]:
     """The harness's JSON object from per-run step times (ms), in ABAB order (paired)."""
-    out = summarize_reps(ours, peer, name="overhead", unit="ms/step", better="lower",
-                         peer_name="torchrun + dcp.async_save (process, cached stager), same "
-                                   f"durable cadence (every {DURABLE_EVERY} steps)",
-                         paired=True)  # fmt: skip
+    out = summarize_reps(
+        ours,
+        peer,
+        name="overhead",
+        unit="ms/step",
+        better="lower",
+        peer_name="torchrun + dcp.async_save (process, cached stager), same "
+        f"durable cadence (every {DURABLE_EVERY} steps)",
+        paired=True,
+    )
     ratio = out["ratio"]
     out.update(
         overhead_pct=(ratio - 1) * 100,
@@ -96,17 +107,35 @@ def _one(root: Path, tag: str, steps: int, warmup: int, *, ours: bool) -> float:
     out = root / f"{tag}.out"
     if ours:
         run_dir = root / tag
-        cmd = [PY, "-m", "nonstop.cli", "run", "--nproc-per-node", str(WORLD), "--quiet",
-               "--run-dir", str(run_dir), "--memory-checkpoint-every", str(MEMORY_EVERY),
-               *train_args(steps)]  # fmt: skip
+        cmd = [
+            PY,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--nproc-per-node",
+            str(WORLD),
+            "--quiet",
+            "--run-dir",
+            str(run_dir),
+            "--memory-checkpoint-every",
+            str(MEMORY_EVERY),
+            *train_args(steps),
+        ]
         rc, _ = run_group(cmd, env=None, out=out)
         log = run_dir / "logs" / "attempt-0" / "rank-0.log"  # rank 0's stdout under nonstop
         text = log.read_text(errors="replace") if log.exists() else ""
         shutil.rmtree(run_dir / "checkpoints", ignore_errors=True)
     else:
         ckpt = root / f"{tag}-ckpt"
-        cmd = [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node",
-               str(WORLD), *peer_args(steps, ckpt)]  # fmt: skip
+        cmd = [
+            PY,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            "--nproc-per-node",
+            str(WORLD),
+            *peer_args(steps, ckpt),
+        ]
         rc, _ = run_group(cmd, env=_plain_env(), out=out)
         text = out.read_text(errors="replace")
         shutil.rmtree(ckpt, ignore_errors=True)
@@ -128,17 +157,23 @@ def run(quick: bool) -> dict[str, Any]:
     for i in range(pairs):
         ours.append(_one(root, f"ours-{i}", steps, warmup, ours=True))
         peer.append(_one(root, f"torchrun-{i}", steps, warmup, ours=False))
-    return summarize(ours, peer, pairs=pairs, steps=steps, warmup_steps=warmup,
-                     workload=" ".join(train_args(steps)),
-                     ours_flags=f"nonstop run --memory-checkpoint-every {MEMORY_EVERY} "
-                                "(warm standbys on by default)",
-                     peer_workload=" ".join(peer_args(steps, Path("CKPT"))),
-                     order="ABAB (ours first)",
-                     method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
-                     "median over runs; ratio = median pair ratio, paired bootstrap CI",
-                     load=[round(x, 2) for x in (*load_before, *os.getloadavg())],
-                     date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                     run_root=str(root))  # fmt: skip
+    return summarize(
+        ours,
+        peer,
+        pairs=pairs,
+        steps=steps,
+        warmup_steps=warmup,
+        workload=" ".join(train_args(steps)),
+        ours_flags=f"nonstop run --memory-checkpoint-every {MEMORY_EVERY} "
+        "(warm standbys on by default)",
+        peer_workload=" ".join(peer_args(steps, Path("CKPT"))),
+        order="ABAB (ours first)",
+        method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
+        "median over runs; ratio = median pair ratio, paired bootstrap CI",
+        load=[round(x, 2) for x in (*load_before, *os.getloadavg())],
+        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        run_root=str(root),
+    )
 
 
 if __name__ == "__main__":

@@ -87,8 +87,12 @@ class Size:
     """one run's limit"""
 
 
-QUICK = Size(model=("--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"),
-             steps=106, every=40, crash=100)  # fmt: skip
+QUICK = Size(
+    model=("--dim", "64", "--layers", "2", "--batch-size", "4", "--seq-len", "64"),
+    steps=106,
+    every=40,
+    crash=100,
+)
 MAIN = Size(model=(), steps=80, every=10, crash=65)  # the default model: 0.8 M params, ~10 MB
 # the node kill: the small model (two agents' standbys and a replacement's start share the host)
 NODE = Size(model=QUICK.model, steps=80, every=10, crash=65)
@@ -104,8 +108,17 @@ SIZE_REPS = {"100MB": 3, "1GB": 1}  # what fits in the full run's hour beside th
 
 def workload(model: list[str], steps: int, every: int) -> list[str]:
     """The training command after the launcher's flags, the same for every side."""
-    return ["-m", "nonstop.workloads.llama.train", "--steps", str(steps),
-            "--checkpoint-every", str(every), "--log-every", "5", *model]  # fmt: skip
+    return [
+        "-m",
+        "nonstop.workloads.llama.train",
+        "--steps",
+        str(steps),
+        "--checkpoint-every",
+        str(every),
+        "--log-every",
+        "5",
+        *model,
+    ]
 
 
 def crash_spec(step: int) -> str:
@@ -113,31 +126,78 @@ def crash_spec(step: int) -> str:
 
 
 def nonstop_cmd(run_dir: Path, train: list[str], *, inject: str, extra: list[str]) -> list[str]:
-    return [PY, "-m", "nonstop.cli", "run", "--nproc-per-node", str(WORLD), "--quiet",
-            "--run-dir", str(run_dir), "--inject", inject, *extra, *train]  # fmt: skip
+    return [
+        PY,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--nproc-per-node",
+        str(WORLD),
+        "--quiet",
+        "--run-dir",
+        str(run_dir),
+        "--inject",
+        inject,
+        *extra,
+        *train,
+    ]
 
 
 def torchrun_cmd(train: list[str], *, max_restarts: int) -> list[str]:
-    return [PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(WORLD),
-            "--max-restarts", str(max_restarts), *train]  # fmt: skip
+    return [
+        PY,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node",
+        str(WORLD),
+        "--max-restarts",
+        str(max_restarts),
+        *train,
+    ]
 
 
-def node_cmd(side: str, run_dir: Path, port: int, host: str, train: list[str],
-             extra: list[str]) -> list[str]:  # fmt: skip
+def node_cmd(
+    side: str, run_dir: Path, port: int, host: str, train: list[str], extra: list[str]
+) -> list[str]:
     """One of two agents (one rank each) on this machine, joining the c10d store at `port`."""
-    rdzv = ["--nnodes", "2", "--nproc-per-node", "1", "--rdzv-backend", "c10d",
-            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-conf", "is_host=false",
-            "--rdzv-id", run_dir.name]  # fmt: skip
+    rdzv = [
+        "--nnodes",
+        "2",
+        "--nproc-per-node",
+        "1",
+        "--rdzv-backend",
+        "c10d",
+        "--rdzv-endpoint",
+        f"127.0.0.1:{port}",
+        "--rdzv-conf",
+        "is_host=false",
+        "--rdzv-id",
+        run_dir.name,
+    ]
     if side == "torchrun":
         return [PY, "-m", "torch.distributed.run", *rdzv, "--max-restarts", "3", *train]
-    return [PY, "-m", "nonstop.cli", "run", "--quiet", *rdzv, "--run-dir", str(run_dir),
-            "--host-name", host, *extra, *train]  # fmt: skip
+    return [
+        PY,
+        "-m",
+        "nonstop.cli",
+        "run",
+        "--quiet",
+        *rdzv,
+        "--run-dir",
+        str(run_dir),
+        "--host-name",
+        host,
+        *extra,
+        *train,
+    ]
 
 
 def torchrun_env(run_dir: Path, faults: str, *, share_store: bool = False) -> dict[str, str]:
     """The environment under which plain torchrun + the same script writes the same events."""
-    env = dict(os.environ, NONSTOP_RUN_DIR=str(run_dir), NONSTOP_RUN_ID=run_dir.name,
-               NONSTOP_FAULTS=faults)  # fmt: skip
+    env = dict(
+        os.environ, NONSTOP_RUN_DIR=str(run_dir), NONSTOP_RUN_ID=run_dir.name, NONSTOP_FAULTS=faults
+    )
     env.pop("NONSTOP_ATTEMPT", None)  # torchrun's TORCHELASTIC_RESTART_COUNT numbers attempts
     if share_store:
         env.pop("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", None)
@@ -146,14 +206,22 @@ def torchrun_env(run_dir: Path, faults: str, *, share_store: bool = False) -> di
     return env
 
 
-def run_group(cmd: list[str], *, env: dict[str, str] | None, out: Path,
-              timeout_s: float = TIMEOUT_S) -> tuple[int | None, float]:  # fmt: skip
+def run_group(
+    cmd: list[str], *, env: dict[str, str] | None, out: Path, timeout_s: float = TIMEOUT_S
+) -> tuple[int | None, float]:
     """Run a launcher in its own process group with a timeout; kill the group when it runs over.
     Returns (exit code or None on timeout, seconds)."""
     t0 = time.monotonic()
     with open(out, "wb") as f:
-        p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=f, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+        p = subprocess.Popen(
+            cmd,
+            cwd=REPO,
+            env=env,
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             rc: int | None = p.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -241,8 +309,12 @@ def step_events(run_dir: Path) -> list[tuple[int, float]]:
     Attempts are not compared by number: a replacement torchrun agent counts its own restarts
     from 0, so the wall clock alone says what came after the fault."""
     attempts = {a for a, _, _ in RunDir(run_dir).event_files()}
-    return [(int(e.payload["step"]), float(e.payload["start"]))
-            for a in sorted(attempts) for e in _events(run_dir, a) if e.kind == "step"]  # fmt: skip
+    return [
+        (int(e.payload["step"]), float(e.payload["start"]))
+        for a in sorted(attempts)
+        for e in _events(run_dir, a)
+        if e.kind == "step"
+    ]
 
 
 def injected_failure(run_dir: Path) -> tuple[int, int, float] | None:
@@ -266,14 +338,23 @@ def back_at_crash(run_dir: Path, t_fault: float) -> dict[str, Any]:
     before = [s for s, start in steps if start < t_fault]
     after = sorted((start, s) for s, start in steps if start >= t_fault)
     if not before or not after:
-        return {"ok": False, "why": "no step before the fault" if not before else
-                "no step after the fault", "fault_time": t_fault}  # fmt: skip
+        return {
+            "ok": False,
+            "why": "no step before the fault" if not before else "no step after the fault",
+            "fault_time": t_fault,
+        }
     crash_step = max(before) + 1
     t_first, resumed = after[0]
     back = [start for start, s in after if s == crash_step]
-    out = {"ok": bool(back), "fault_time": t_fault, "crash_step": crash_step,
-           "resumed_at_step": resumed, "lost_steps": crash_step - resumed,
-           "first_step_start": t_first, "recovery_s": t_first - t_fault}  # fmt: skip
+    out = {
+        "ok": bool(back),
+        "fault_time": t_fault,
+        "crash_step": crash_step,
+        "resumed_at_step": resumed,
+        "lost_steps": crash_step - resumed,
+        "first_step_start": t_first,
+        "recovery_s": t_first - t_fault,
+    }
     if not back:
         return {**out, "why": f"step {crash_step} never ran again"}
     return {**out, "back_s": back[0] - t_fault, "redo_s": back[0] - t_first}
@@ -309,8 +390,9 @@ def ledger_breakdown(run_dir: Path, attempt: int, fault_time: float) -> dict[str
             "SELECT phase, start, end FROM restart_phases WHERE"
             " (attempt = ? AND phase IN ('evidence', 'health_checks', 'teardown'))"
             " OR (attempt = ? AND phase IN ('rendezvous', 'spawn', 'handover', 'interpreter',"
-            " 'imports_and_pg', 'state_load', 'first_step'))", (attempt, attempt + 1),
-        ):  # fmt: skip
+            " 'imports_and_pg', 'state_load', 'first_step'))",
+            (attempt, attempt + 1),
+        ):
             out[f"{phase}_s"] = float(end) - float(start)
             if phase in ("spawn", "handover"):
                 out["_spawn_end"] = float(end)
@@ -346,15 +428,25 @@ def restart_info(run_dir: Path, attempt: int) -> dict[str, Any]:
 
     with Ledger.open(RunDir(run_dir).ledger, create=False, readonly=True) as led:
         path = led.rows("SELECT restart_path FROM attempts WHERE attempt = ?", (attempt,))
-        src = led.rows("SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded'",
-                       (attempt,))  # fmt: skip
+        src = led.rows(
+            "SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded'", (attempt,)
+        )
         rows = restarts(led)
     state = None if not src or not src[0][0] else str(src[0][0]).split(":")[0]
-    return {"restart_path": path[0][0] if path else None, "state_from": state,
-            "restarts": [{"attempt": r["attempt"], "path": r["path"], "source": r["source"],
-                          "total_s": r["total_s"],
-                          "phases": {k: round(v, 4) for k, v in r["phases"].items()}}
-                         for r in rows]}  # fmt: skip
+    return {
+        "restart_path": path[0][0] if path else None,
+        "state_from": state,
+        "restarts": [
+            {
+                "attempt": r["attempt"],
+                "path": r["path"],
+                "source": r["source"],
+                "total_s": r["total_s"],
+                "phases": {k: round(v, 4) for k, v in r["phases"].items()},
+            }
+            for r in rows
+        ],
+    }
 
 
 def state_mb(run_dir: Path) -> float | None:
@@ -388,8 +480,12 @@ def _phases(rows: list[dict[str, Any]]) -> dict[str, float]:
 def side(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """One arm's medians and ranges over its repetitions."""
     back = _vals(rows, "back_s")
-    out: dict[str, Any] = {"back_s": _median(back), "back_range_s": span(back),
-                           "ok": sum(bool(r.get("ok")) for r in rows), "reps": len(rows)}  # fmt: skip
+    out: dict[str, Any] = {
+        "back_s": _median(back),
+        "back_range_s": span(back),
+        "ok": sum(bool(r.get("ok")) for r in rows),
+        "reps": len(rows),
+    }
     for key in ("recovery_s", "redo_s", "lost_steps"):
         out[key] = _median(_vals(rows, key))
     for key in ("restart_path", "state_from"):
@@ -405,36 +501,65 @@ def compare(ours: list[dict[str, Any]], peer: list[dict[str, Any]], **extra: Any
     """ours vs peer back_s (medians, ranges, a bootstrap CI of the ratio) and both sides."""
     o, p = _vals(ours, "back_s"), _vals(peer, "back_s")
     if not o or not p:
-        return {"ours": _median(o), "peer": _median(p), "ratio": None,
-                "ours_side": side(ours), "peer_side": side(peer), **extra}  # fmt: skip
+        return {
+            "ours": _median(o),
+            "peer": _median(p),
+            "ratio": None,
+            "ours_side": side(ours),
+            "peer_side": side(peer),
+            **extra,
+        }
     s = stats_summary(o, p, name="recovery", unit="s", peer_name="", better="lower")
-    return {"ours": s["ours"], "peer": s["peer"], "ratio": round(s["ratio"], 4),
-            "spread": s["spread"], "reps": s["reps"], "ours_side": side(ours),
-            "peer_side": side(peer), **extra}  # fmt: skip
+    return {
+        "ours": s["ours"],
+        "peer": s["peer"],
+        "ratio": round(s["ratio"], 4),
+        "spread": s["spread"],
+        "reps": s["reps"],
+        "ours_side": side(ours),
+        "peer_side": side(peer),
+        **extra,
+    }
 
 
-PEER_NAME = ("torchrun --max-restarts 1 (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1) + the same "
-             "script's DCP checkpoints at the same cadence, resuming from the newest")  # fmt: skip
+PEER_NAME = (
+    "torchrun --max-restarts 1 (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1) + the same "
+    "script's DCP checkpoints at the same cadence, resuming from the newest"
+)
 UNIT = "s from a SIGKILLed rank until training is back at the step it crashed on"
 
 
-def summarize(arms: dict[str, list[dict[str, Any]]], peer: list[dict[str, Any]],
-              **detail: Any) -> dict[str, Any]:  # fmt: skip
+def summarize(
+    arms: dict[str, list[dict[str, Any]]], peer: list[dict[str, Any]], **detail: Any
+) -> dict[str, Any]:
     """The harness's JSON object: the best arm (lowest median back_s) against torchrun."""
-    medians = {a: statistics.median(_vals(r, "back_s")) for a, r in arms.items()
-               if _vals(r, "back_s")}  # fmt: skip
+    medians = {
+        a: statistics.median(_vals(r, "back_s")) for a, r in arms.items() if _vals(r, "back_s")
+    }
     best = min(medians, key=medians.__getitem__) if medians else next(iter(arms))
     o, p = _vals(arms[best], "back_s"), _vals(peer, "back_s")
-    head: dict[str, Any] = {"name": "recovery", "ours": float("nan"), "peer": float("nan"),
-                            "ratio": float("nan"), "spread": {}, "reps": 0}  # fmt: skip
+    head: dict[str, Any] = {
+        "name": "recovery",
+        "ours": float("nan"),
+        "peer": float("nan"),
+        "ratio": float("nan"),
+        "spread": {},
+        "reps": 0,
+    }
     if o and p:
-        head = stats_summary(o, p, name="recovery", unit=UNIT, peer_name=PEER_NAME,
-                             better="lower")  # fmt: skip
-    head.update(peer_name=PEER_NAME, unit=UNIT, better="lower", best_arm=best,
-                limit=None,  # no physical floor measured: back_s >= 0 steps redone + detection
-                arms={a: side(r) for a, r in arms.items()}, torchrun=side(peer),
-                ratio_per_arm={a: round(m / statistics.median(p), 4) if p else None
-                               for a, m in medians.items()})  # fmt: skip
+        head = stats_summary(o, p, name="recovery", unit=UNIT, peer_name=PEER_NAME, better="lower")
+    head.update(
+        peer_name=PEER_NAME,
+        unit=UNIT,
+        better="lower",
+        best_arm=best,
+        limit=None,  # no physical floor measured: back_s >= 0 steps redone + detection
+        arms={a: side(r) for a, r in arms.items()},
+        torchrun=side(peer),
+        ratio_per_arm={
+            a: round(m / statistics.median(p), 4) if p else None for a, m in medians.items()
+        },
+    )
     head.update(detail)
     return head
 
@@ -464,8 +589,9 @@ def _torchrun_once(
     train = workload(list(size.model), size.steps, size.every)
     env = torchrun_env(run_dir, crash_spec(size.crash), share_store=share_store)
     load = round(os.getloadavg()[0], 2)
-    rc, wall = run_group(torchrun_cmd(train, max_restarts=1), env=env, out=out,
-                         timeout_s=size.timeout_s)  # fmt: skip
+    rc, wall = run_group(
+        torchrun_cmd(train, max_restarts=1), env=env, out=out, timeout_s=size.timeout_s
+    )
     r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2), "load_1m": load}
     r["state_mb"] = state_mb(run_dir)
     r["gloo_connect_full_mesh_failed"] = "connectFullMesh failed" in out.read_text(errors="replace")
@@ -499,9 +625,15 @@ def _node_kill_once(root: Path, tag: str, who: str, size: Size) -> dict[str, Any
     def start(host: str) -> None:
         log = open(root / f"{tag}-{host}.out", "wb")  # noqa: SIM115 - closed below
         logs.append(log)
-        procs[host] = subprocess.Popen(node_cmd(who, run_dir, port, host, train, extra), cwd=REPO,
-                                       env=env, stdout=log, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+        procs[host] = subprocess.Popen(
+            node_cmd(who, run_dir, port, host, train, extra),
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     r: dict[str, Any] = {"tag": tag, "load_1m": round(os.getloadavg()[0], 2)}
     try:
@@ -540,9 +672,15 @@ def _log(msg: str) -> None:
     print(f"[recovery] {time.strftime('%H:%M:%S')} {msg}", file=sys.stderr, flush=True)
 
 
-def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
-        size_reps: int | None = None, node_reps: int = 3,
-        node_kill: bool = True) -> dict[str, Any]:  # fmt: skip
+def run(
+    quick: bool,
+    *,
+    reps: int = 5,
+    sizes: tuple[str, ...] = tuple(SIZES),
+    size_reps: int | None = None,
+    node_reps: int = 3,
+    node_kill: bool = True,
+) -> dict[str, Any]:
     """--quick: one repetition of the best-guess arm and torchrun on the tiny model. Full: `reps`
     repetitions of every arm and torchrun, then the node kill (`node_reps`) and the sizes
     (`size_reps` each, else SIZE_REPS), the best-guess arm against torchrun, so that the whole
@@ -574,8 +712,11 @@ def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
         for a in arm_names:
             arms[a].append(_nonstop_once(root, f"{a}-{i}", size, ARMS[a]))
         peer.append(_torchrun_once(root, f"torchrun-{i}", size))
-        _log(f"rep {i}: " + ", ".join(f"{a} {arms[a][-1].get('back_s')}" for a in arm_names)
-             + f", torchrun {peer[-1].get('back_s')}")  # fmt: skip
+        _log(
+            f"rep {i}: "
+            + ", ".join(f"{a} {arms[a][-1].get('back_s')}" for a in arm_names)
+            + f", torchrun {peer[-1].get('back_s')}"
+        )
     detail["state_mb"] = next((r["state_mb"] for r in peer if r.get("state_mb")), None)
     done("arms")
     if not quick and node_kill:
@@ -587,9 +728,13 @@ def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
             peer_n.append(_node_kill_once(root, f"node-torchrun-{i}", "torchrun", NODE))
             _log(f"node kill {i}: {ours_n[-1].get('back_s')} vs {peer_n[-1].get('back_s')}")
         detail["node_kill"] = compare(
-            ours_n, peer_n, arm=BEST_GUESS, kill_after_step=NODE.crash - 1,
+            ours_n,
+            peer_n,
+            arm=BEST_GUESS,
+            kill_after_step=NODE.crash - 1,
             workload=" ".join(workload(list(NODE.model), NODE.steps, NODE.every)),
-            peer_name="two torchrun agents, --max-restarts 3, the same c10d store")  # fmt: skip
+            peer_name="two torchrun agents, --max-restarts 3, the same c10d store",
+        )
         done("node kill")
     for name in () if quick else sizes:
         s, k = SIZES[name], size_reps or SIZE_REPS[name]
@@ -601,9 +746,13 @@ def run(quick: bool, *, reps: int = 5, sizes: tuple[str, ...] = tuple(SIZES),
             peer_s.append(_torchrun_once(root, f"{name}-torchrun-{i}", s))
             _log(f"{name} {i}: {ours_s[-1].get('back_s')} vs {peer_s[-1].get('back_s')}")
         detail.setdefault("sizes", {})[name] = compare(
-            ours_s, peer_s, arm=BEST_GUESS, fault=crash_spec(s.crash),
+            ours_s,
+            peer_s,
+            arm=BEST_GUESS,
+            fault=crash_spec(s.crash),
             workload=" ".join(workload(list(s.model), s.steps, s.every)),
-            state_mb=next((r["state_mb"] for r in peer_s if r.get("state_mb")), None))  # fmt: skip
+            state_mb=next((r["state_mb"] for r in peer_s if r.get("state_mb")), None),
+        )
         done(name)
     detail["load"] = {"start": load, "end": [round(x, 2) for x in os.getloadavg()]}
     return {**summarize(arms, peer, **detail), "runs": runs}
@@ -622,8 +771,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-node-kill", action="store_true")
     a = p.parse_args(argv)
     sizes = tuple(x for x in a.sizes.split(",") if x)
-    out = run(a.quick, reps=a.reps, sizes=sizes, size_reps=a.size_reps, node_reps=a.node_reps,
-              node_kill=not a.no_node_kill)  # fmt: skip
+    out = run(
+        a.quick,
+        reps=a.reps,
+        sizes=sizes,
+        size_reps=a.size_reps,
+        node_reps=a.node_reps,
+        node_kill=not a.no_node_kill,
+    )
     print(json.dumps(out))
     return 0
 

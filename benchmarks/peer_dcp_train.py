@@ -38,9 +38,19 @@ from nonstop.workloads.llama.train import _ddp_loss, cosine_lr, setup_distribute
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="peer_dcp_train.py", description=__doc__)
-    for name, default in (("steps", 300), ("batch-size", 8), ("seq-len", 128), ("dim", 128),
-                          ("layers", 4), ("heads", 4), ("kv-heads", 2), ("warmup", 20),
-                          ("seed", 1234), ("log-every", 10), ("checkpoint-every", 10)):  # fmt: skip
+    for name, default in (
+        ("steps", 300),
+        ("batch-size", 8),
+        ("seq-len", 128),
+        ("dim", 128),
+        ("layers", 4),
+        ("heads", 4),
+        ("kv-heads", 2),
+        ("warmup", 20),
+        ("seed", 1234),
+        ("log-every", 10),
+        ("checkpoint-every", 10),
+    ):
         p.add_argument(f"--{name}", type=int, default=default)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--checkpoint-dir", required=True)
@@ -54,25 +64,41 @@ class AsyncDcp:
     def __init__(self, root: Path, mode: str) -> None:
         self.root = root
         self.mode = AsyncCheckpointerType(mode)
-        self.stager = DefaultStager(StagingOptions(use_pinned_memory=False, use_shared_memory=True,
-                                                   use_async_staging=True,
-                                                   use_non_blocking_copy=False))  # fmt: skip
+        self.stager = DefaultStager(
+            StagingOptions(
+                use_pinned_memory=False,
+                use_shared_memory=True,
+                use_async_staging=True,
+                use_non_blocking_copy=False,
+            )
+        )
         self.resp: Any = None
         self.saved: list[Path] = []
 
-    def save(self, step: int, model: torch.nn.Module, opt: torch.optim.Optimizer,
-             sched: Any, loader: ResumableLoader) -> None:  # fmt: skip
+    def save(
+        self,
+        step: int,
+        model: torch.nn.Module,
+        opt: torch.optim.Optimizer,
+        sched: Any,
+        loader: ResumableLoader,
+    ) -> None:
         if self.resp is not None:  # one save in flight at a time
             self.resp.upload_completion.result()
         if len(self.saved) > 2 and dist.get_rank() == 0:
             shutil.rmtree(self.saved.pop(0), ignore_errors=True)
         msd, osd = get_state_dict(model, opt)
-        sd = {"model": msd, "optimizer": osd, "lr_scheduler": sched.state_dict(),
-              f"data_rank{dist.get_rank()}": loader.state_dict()}  # fmt: skip
+        sd = {
+            "model": msd,
+            "optimizer": osd,
+            "lr_scheduler": sched.state_dict(),
+            f"data_rank{dist.get_rank()}": loader.state_dict(),
+        }
         path = self.root / f"step-{step}"
         self.saved.append(path)
-        self.resp = dcp.async_save(sd, checkpoint_id=path, async_checkpointer_type=self.mode,
-                                   async_stager=self.stager)  # fmt: skip
+        self.resp = dcp.async_save(
+            sd, checkpoint_id=path, async_checkpointer_type=self.mode, async_stager=self.stager
+        )
 
     def before_optimizer_step(self) -> None:
         if self.resp is not None:
@@ -88,20 +114,33 @@ def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     rank, world, device = setup_distributed()
     torch.manual_seed(a.seed)
-    cfg = LlamaConfig(dim=a.dim, n_layers=a.layers, n_heads=a.heads, n_kv_heads=a.kv_heads,
-                      max_seq_len=max(256, a.seq_len))  # fmt: skip
+    cfg = LlamaConfig(
+        dim=a.dim,
+        n_layers=a.layers,
+        n_heads=a.heads,
+        n_kv_heads=a.kv_heads,
+        max_seq_len=max(256, a.seq_len),
+    )
     model = Llama(cfg).to(device)
     ddp = DDP(model)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.1, betas=(0.9, 0.95))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: cosine_lr(s, warmup=a.warmup, total=a.steps)
     )
-    loader = ResumableLoader(load_corpus(None), seq_len=a.seq_len, batch_size=a.batch_size,
-                             rank=rank, world_size=world, seed=a.seed)  # fmt: skip
+    loader = ResumableLoader(
+        load_corpus(None),
+        seq_len=a.seq_len,
+        batch_size=a.batch_size,
+        rank=rank,
+        world_size=world,
+        seed=a.seed,
+    )
     ckpt = AsyncDcp(Path(a.checkpoint_dir), a.async_mode) if a.checkpoint_every else None
     if rank == 0:
-        print(f"[train] {model.num_params() / 1e6:.2f} M params, world {world}, "
-              f"steps 0..{a.steps}", flush=True)  # fmt: skip
+        print(
+            f"[train] {model.num_params() / 1e6:.2f} M params, world {world}, steps 0..{a.steps}",
+            flush=True,
+        )
     t_log = time.perf_counter()
     for step in range(a.steps):
         x, y = loader.next_batch()
@@ -119,8 +158,10 @@ def main(argv: list[str] | None = None) -> int:
             ckpt.save(step + 1, model, opt, sched, loader)
         if rank == 0 and (step + 1) % a.log_every == 0:
             dt = (time.perf_counter() - t_log) / a.log_every
-            print(f"[train] step {step + 1}/{a.steps} loss {loss.item():.4f} "
-                  f"{dt * 1000:.0f} ms/step", flush=True)  # fmt: skip
+            print(
+                f"[train] step {step + 1}/{a.steps} loss {loss.item():.4f} {dt * 1000:.0f} ms/step",
+                flush=True,
+            )
             t_log = time.perf_counter()
     if ckpt is not None:
         ckpt.close()

@@ -19,8 +19,13 @@ METHODS = ("ours", "dcp-async-process", "dcp-async-thread", "dcp-sync")
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_quick_run_reports_every_method_and_size() -> None:
-    p = subprocess.run([sys.executable, "benchmarks/run.py", "checkpoint", "--quick", "--json"],
-                       cwd=REPO, capture_output=True, text=True, timeout=110)  # fmt: skip
+    p = subprocess.run(
+        [sys.executable, "benchmarks/run.py", "checkpoint", "--quick", "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     out = json.loads(p.stdout.strip().splitlines()[-1])
     assert not [k for k in REQUIRED if k not in out]

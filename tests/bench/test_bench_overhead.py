@@ -22,8 +22,7 @@ W1129 noise from torchrun [train] step 99/99 loss nan ms/step
 
 
 def test_windows_are_parsed_and_warmup_dropped() -> None:
-    assert bo.window_ms(LOG) == [(10, 400.0), (20, 101.0), (30, 103.0), (40, 99.0),
-                                 (50, 100.0)]  # fmt: skip
+    assert bo.window_ms(LOG) == [(10, 400.0), (20, 101.0), (30, 103.0), (40, 99.0), (50, 100.0)]
     assert bo.step_time_ms(LOG, warmup=10) == pytest.approx((101 + 103 + 99 + 100) / 4)
     assert bo.step_time_ms(LOG, warmup=0) == pytest.approx((400 + 101 + 103 + 99 + 100) / 5)
     assert bo.step_time_ms(LOG, warmup=15) == pytest.approx((103 + 99 + 100) / 3)
@@ -58,11 +57,28 @@ def test_both_sides_run_the_same_workload_at_the_recovery_cadence() -> None:
 def test_peer_script_saves_with_async_dcp(tmp_path: Path) -> None:
     """The peer really trains and writes DCP checkpoints that load back."""
     ckpt = tmp_path / "ckpt"
-    cmd = [bo.PY, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
-           *bo.peer_args(10, ckpt), "--checkpoint-every", "5", "--log-every", "5",
-           "--dim", "32", "--layers", "1", "--seq-len", "32"]  # fmt: skip
-    p = subprocess.run(cmd, cwd=br.REPO, env=bo._plain_env(), capture_output=True, text=True,
-                       timeout=110)  # fmt: skip
+    cmd = [
+        bo.PY,
+        "-m",
+        "torch.distributed.run",
+        "--standalone",
+        "--nproc-per-node",
+        "2",
+        *bo.peer_args(10, ckpt),
+        "--checkpoint-every",
+        "5",
+        "--log-every",
+        "5",
+        "--dim",
+        "32",
+        "--layers",
+        "1",
+        "--seq-len",
+        "32",
+    ]
+    p = subprocess.run(
+        cmd, cwd=br.REPO, env=bo._plain_env(), capture_output=True, text=True, timeout=110
+    )
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     assert [end for end, _ in bo.window_ms(p.stdout)] == [5, 10]
     assert sorted(d.name for d in ckpt.iterdir()) == ["step-10", "step-5"]

@@ -16,12 +16,19 @@ from nonstop.rundir import RunDir, create
 
 
 def _writer(rd: RunDir, attempt: int, rank: int) -> EventWriter:
-    return EventWriter(rd.events(attempt, rank), run_id="r", attempt=attempt, rank=rank,
-                       host="h", install_sigterm=False)  # fmt: skip
+    return EventWriter(
+        rd.events(attempt, rank),
+        run_id="r",
+        attempt=attempt,
+        rank=rank,
+        host="h",
+        install_sigterm=False,
+    )
 
 
-def _synthetic_run(root: Path, *, restarted: bool = True, resume_at: int = 1,
-                   last: int | None = None) -> tuple[RunDir, float]:  # fmt: skip
+def _synthetic_run(
+    root: Path, *, restarted: bool = True, resume_at: int = 1, last: int | None = None
+) -> tuple[RunDir, float]:
     """Rank 1 fails at step 1 of attempt 0; attempt 1 runs from `resume_at` to `last`."""
     rd = create(root)
     for rank in (0, 1):
@@ -42,14 +49,24 @@ def _synthetic_run(root: Path, *, restarted: bool = True, resume_at: int = 1,
         t = fail.time
         led.attempt_started(0, time_s=t - 10.0, world_size=2, restart_path="cold")
         led.attempt_started(1, time_s=t + 1.5, world_size=2, restart_path="warm")
-        led.add_detection(attempt=0, kind="straggler", detection_time_s=t - 5.0, rank=0,
-                          last_progress_time_s=t - 5.0)  # fmt: skip
-        led.add_detection(attempt=0, kind="exit", detection_time_s=t + 0.25, rank=1,
-                          last_progress_time_s=t)  # fmt: skip
-        for attempt, phase, a, b in ((0, "evidence", 0.3, 0.4), (0, "health_checks", 0.4, 1.4),
-                                     (0, "teardown", 1.4, 1.5), (1, "rendezvous", 1.5, 1.7),
-                                     (1, "spawn", 1.7, 1.8),
-                                     (0, "rendezvous", -9.0, -8.0)):  # fmt: skip
+        led.add_detection(
+            attempt=0,
+            kind="straggler",
+            detection_time_s=t - 5.0,
+            rank=0,
+            last_progress_time_s=t - 5.0,
+        )
+        led.add_detection(
+            attempt=0, kind="exit", detection_time_s=t + 0.25, rank=1, last_progress_time_s=t
+        )
+        for attempt, phase, a, b in (
+            (0, "evidence", 0.3, 0.4),
+            (0, "health_checks", 0.4, 1.4),
+            (0, "teardown", 1.4, 1.5),
+            (1, "rendezvous", 1.5, 1.7),
+            (1, "spawn", 1.7, 1.8),
+            (0, "rendezvous", -9.0, -8.0),
+        ):
             led.add_restart_phase(attempt=attempt, phase=phase, start_s=t + a, end_s=t + b)
     return rd, fail.time
 
@@ -113,11 +130,12 @@ def _row(back: float | None, **kw: object) -> dict[str, object]:
 
 def test_summary_follows_the_harness_contract() -> None:
     arms = {
-        "standby+memory": [_row(0.5, lost_steps=0, restart_path="warm",
-                                restarts=[{"phases": {"handover": 0.01}}]),
-                           _row(0.7, lost_steps=0)],
+        "standby+memory": [
+            _row(0.5, lost_steps=0, restart_path="warm", restarts=[{"phases": {"handover": 0.01}}]),
+            _row(0.7, lost_steps=0),
+        ],
         "cold": [_row(3.0, lost_steps=5), _row(None)],
-    }  # fmt: skip
+    }
     peer = [_row(2.0, lost_steps=5), _row(2.4, lost_steps=5)]
     out = br.summarize(arms, peer, load={"start": [1.0, 1.0, 1.0]})
     assert not [k for k in (*REQUIRED, "limit", "spread", "reps") if k not in out]
@@ -137,7 +155,7 @@ def test_commands_run_the_same_workload_and_fault() -> None:
     train = br.workload(["--dim", "64"], 30, 5)
     ours = br.nonstop_cmd(Path("/x"), train, inject=br.crash_spec(7), extra=[])
     peer = br.torchrun_cmd(train, max_restarts=1)
-    assert ours[-len(train):] == train and peer[-len(train):] == train  # fmt: skip
+    assert ours[-len(train) :] == train and peer[-len(train) :] == train
     assert "crash@step=7,rank=1,signal=SIGKILL" in ours
     env = br.torchrun_env(Path("/x/run"), br.crash_spec(7))
     assert env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] == "1" and env["NONSTOP_RUN_ID"] == "run"
@@ -146,12 +164,15 @@ def test_commands_run_the_same_workload_and_fault() -> None:
 
 
 def test_kill_group_stops_a_launcher_and_its_stopped_children() -> None:
-    code = ("import os, signal, subprocess, sys, time\n"
-            "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
-            " start_new_session=True)\n"
-            "os.kill(c.pid, signal.SIGSTOP); print(c.pid, flush=True); time.sleep(60)\n")  # fmt: skip
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         start_new_session=True)  # fmt: skip
+    code = (
+        "import os, signal, subprocess, sys, time\n"
+        "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],"
+        " start_new_session=True)\n"
+        "os.kill(c.pid, signal.SIGSTOP); print(c.pid, flush=True); time.sleep(60)\n"
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True
+    )
     assert p.stdout is not None
     child = int(p.stdout.readline())
     assert child in br.proc_tree(p.pid)
