@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
-import signal
 import time
 import warnings
 from pathlib import Path
@@ -27,15 +25,13 @@ from typing import Any
 
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
-from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
-from nonstop import envvars, log, rundir, taxonomy
+from nonstop import envvars, log, rundir
 from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
-from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
-from nonstop.supervisor import bootstrap, evidence, policy, torch_compat
+from nonstop.supervisor import bootstrap, evidence, torch_compat
 from nonstop.supervisor.config import SupervisorConfig
-from nonstop.supervisor.health import HealthConfig, run_checks
+from nonstop.supervisor.failures import CULPRIT_WAIT_S, SELF_TEST_AFTER, FailureHandling  # noqa: F401
 from nonstop.supervisor.live_settings import LiveSettings, describe
 from nonstop.supervisor.planned_stop import PlannedStops
 from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop run's)
@@ -52,27 +48,15 @@ from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop r
     signal_name,
 )
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
-from nonstop.supervisor.watchdog import Hang, Learned, Watchdog, learned_path
+from nonstop.supervisor.watchdog import Learned, Watchdog, learned_path
 from nonstop.supervisor.worker_logs import RunDirLogs
 
 _log = log.get("supervisor")
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
-# only echoes of a peer's failure exited: how long the still-running ranks get to exit with
-# their own status before torch stops them (the culprit is often still tearing down)
-CULPRIT_WAIT_S = 3.0
-
-# Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
-# hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
-# next attempt, and torchrun's plain restart is the bar to beat on recovery time.
-SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
-    "nccl_watchdog_timeout",
-    "hang",
-    "network_switch_cable",
-}
 
 
-class NonstopAgent(PlannedStops, LocalElasticAgent):
+class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     def __init__(
         self,
         *,
@@ -316,37 +300,6 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             self._ingest()
         return result
 
-    def _awaiting_culprit(self, worker_group: WorkerGroup) -> bool:
-        """Whether to hold torch's reaction to a failure for a moment: every rank that exited
-        so far only echoes a peer's failure (gloo's "Connection closed by peer") while other
-        ranks still run. The peer that caused it is then usually in its interpreter's teardown
-        (a `sys.exit(3)` takes longer to finish than its peers' exit after the error), and
-        torch would SIGTERM it now, losing its exit status and its last words: the failure
-        would be recorded as nobody's. Waits at most CULPRIT_WAIT_S per attempt."""
-        codes = torch_compat.subprocess_exit_codes(self)
-        if not codes:
-            return False
-        failed = [lr for lr, c in codes.items() if c not in (None, 0)]
-        running = [lr for lr, c in codes.items() if c is None]
-        if not failed or not running:
-            return False
-        now = time.monotonic()
-        if self._culprit_deadline is None:
-            workers = worker_group.workers
-            for lr in failed:
-                rank = workers[lr].global_rank if lr < len(workers) else lr
-                info = FailureInfo(
-                    rank=rank,
-                    host=self.cfg.host,
-                    exit_code=codes[lr],
-                    log_path=self.cfg.run_dir.log(self.attempt, rank),
-                )
-                if classify(info).root_cause:
-                    self._culprit_deadline = now  # the cause is known: no wait
-                    return False
-            self._culprit_deadline = now + CULPRIT_WAIT_S
-        return now < self._culprit_deadline
-
     def _apply_settings(self) -> None:
         """`nonstop ctl RUN set ...`: apply this node's share (hang timeout, straggler interval)
         to the running attempt, and record the version in the ledger."""
@@ -472,268 +425,3 @@ class NonstopAgent(PlannedStops, LocalElasticAgent):
             self.live.refresh_ledger(self.ledger)
 
     # -- failures --------------------------------------------------------------------------
-
-    def _fault_time(self, rank: int) -> float | None:
-        st = self.watchdog.ranks.get(rank) if self.watchdog else None
-        return st.last_event_time if st else None
-
-    def _on_failure(self, worker_group: WorkerGroup, result: RunResult) -> None:
-        detect = time.time()
-        self._poll_events()  # the ranks' last words: the step each failed at
-        infos = []
-        for grank, failure in sorted(result.failures.items()):
-            st = self.watchdog.ranks.get(grank) if self.watchdog else None
-            infos.append(
-                FailureInfo(
-                    rank=grank,
-                    host=self.cfg.host,
-                    exit_code=failure.exitcode,
-                    message=evidence.failure_message(
-                        failure, self.cfg.run_dir.log(self.attempt, grank)
-                    ),
-                    log_path=self.cfg.run_dir.log(self.attempt, grank),
-                    step=st.step if st else None,
-                    attempt=self.attempt,
-                    progressed=self.watchdog.progressed if self.watchdog else None,
-                    anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
-                    if failure.exitcode == EXIT_ROLLBACK
-                    else [],
-                )
-            )
-        dumps = self._collect_evidence(worker_group, dead={i.rank for i in infos})
-        # torch's process context SIGTERMs the rest of the group once one worker fails: those
-        # ranks are collateral, not causes (policy.mark_collateral)
-        decisions = policy.mark_collateral(infos, [self.policy.decide(i) for i in infos])
-        for info, d in zip(infos, decisions, strict=True):
-            self.ledger.add_detection(
-                attempt=self.attempt,
-                kind="exit",
-                detection_time_s=detect,
-                rank=info.rank,
-                host=info.host,
-                last_progress_time_s=self._fault_time(info.rank),
-                evidence_path=str(info.log_path),
-            )
-            self.ledger.add_failure(
-                attempt=self.attempt,
-                time_s=self._fault_time(info.rank) or detect,
-                category=d.category,
-                action=d.action if d.root_cause else "none",
-                rank=info.rank,
-                host=info.host,
-                exit_code=info.exit_code,
-                signal=signal_name(info.exit_code),
-                message=d.reason[:2000],
-                evidence={"dumps": dumps, "triage": d.evidence[:10]},
-                root_cause=d.root_cause,
-            )
-        # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
-        root, culprits = policy.pick_root(decisions, self.cfg.host)
-        self._act(root, culprit_hosts=culprits)
-
-    def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
-        local = {w.global_rank: w for w in worker_group.workers}
-        mine = [r for r in hang.culprits if r in local]
-        if not mine and hang.stalled_s < 2 * hang.timeout_s:
-            return None  # the culprit's own node acts first
-        if self._finished_by_peers(hang):
-            return self._exit_hang(worker_group, hang, mine)
-        detect = time.time()
-        stopped = [r for r in mine if evidence.proc_state(local[r].id) == "T"]
-        dumps = self._collect_evidence(worker_group, dead=set(stopped))
-        culprit = (mine or hang.culprits)[0]
-        reason = hang.reason + (f"; ranks {stopped} are stopped (SIGSTOP)" if stopped else "")
-        info = FailureInfo(
-            rank=culprit,
-            host=self.cfg.host,
-            hang_reason=reason,
-            step=hang.ranks.get(culprit, {}).get("step"),
-            attempt=self.attempt,
-        )
-        d = self.policy.decide(info)
-        d.evidence += [
-            f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
-        ]
-        self.ledger.add_detection(
-            attempt=self.attempt,
-            kind="hang",
-            detection_time_s=detect,
-            rank=culprit,
-            host=self.cfg.host,
-            last_progress_time_s=hang.last_progress_time,
-            evidence_path=str(self.cfg.run_dir.flight_dir(self.attempt)),
-        )
-        self.ledger.add_failure(
-            attempt=self.attempt,
-            time_s=hang.last_progress_time,
-            category=d.category,
-            action=d.action,
-            rank=culprit,
-            host=self.cfg.host,
-            message=d.reason[:2000],
-            evidence={
-                "dumps": dumps,
-                "hang": {
-                    "culprits": hang.culprits,
-                    "basis": hang.basis,
-                    "timeout_s": hang.timeout_s,
-                    "ranks": hang.ranks,
-                },
-            },
-        )
-        _log.info(
-            f"hang detected after {hang.stalled_s:.1f} s without progress "
-            f"(timeout {hang.timeout_s:.1f} s, {hang.basis}): rank {culprit} {reason}"
-        )
-        failures = {}
-        for w in worker_group.workers:  # SIGKILL works on stopped processes too
-            with contextlib.suppress(ProcessLookupError, TypeError):
-                os.kill(int(w.id), signal.SIGKILL)
-            if w.global_rank in mine or not mine:
-                failures[w.global_rank] = ProcessFailure(w.local_rank, int(w.id), -9, "")
-        self._act(d, culprit_hosts=[self.cfg.host])
-        return RunResult(state=WorkerState.FAILED, failures=failures)
-
-    def _finished_by_peers(self, hang: Hang) -> bool:
-        """Every rank but the stuck ones finished its script (or exited): in synchronous
-        training no rank finishes while a peer still needs it, so the job's work is done and
-        the stuck ranks hang in teardown (torch's exit-time deadlocks: a gloo thread waiting for
-        the GIL that ~ProcessGroupGloo holds)."""
-        wd = self.watchdog
-        if wd is None or hang.basis != "exit" or not hang.culprits:
-            return False
-        others = [st for r, st in wd.ranks.items() if r not in hang.culprits]
-        return bool(others) and all(st.done for st in others)
-
-    def _exit_hang(self, worker_group: WorkerGroup, hang: Hang, mine: list[int]) -> RunResult:
-        """Kill the ranks stuck after their peers finished, and let the attempt succeed: the
-        training is over (torchrun would wait on them forever)."""
-        now = time.time()
-        for w in worker_group.workers:
-            if w.global_rank in mine:
-                with contextlib.suppress(ProcessLookupError, TypeError):
-                    os.kill(int(w.id), signal.SIGKILL)
-        for r in hang.culprits:
-            self.ledger.add_detection(
-                attempt=self.attempt,
-                kind="exit_hang",
-                detection_time_s=now,
-                rank=r,
-                host=self.cfg.host,
-                last_progress_time_s=hang.last_progress_time,
-            )
-        self.ledger.add_action(
-            attempt=self.attempt,
-            time_s=now,
-            action="none",
-            host=self.cfg.host,
-            reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
-            "after their peers finished; killed, the run is complete",
-        )
-        _log.info(
-            f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
-            "after every peer had finished (stuck tearing down); killed them: the training "
-            "is complete"
-        )
-        return RunResult(
-            state=WorkerState.SUCCEEDED,
-            return_values={w.global_rank: None for w in worker_group.workers},
-        )
-
-    def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
-        """Ask every live rank for its flight-recorder trace and Python stacks, briefly, and
-        keep this node's kernel-log lines of the attempt (nonstop.supervisor.evidence)."""
-        t0 = time.time()
-        files = evidence.collect(
-            self,
-            self.cfg.run_dir,
-            self.attempt,
-            worker_group.workers,
-            dead=dead,
-            host=self.cfg.host,
-            timeout_s=self.cfg.evidence_timeout_s,
-            attempt_start=self.attempt_start,
-        )
-        self._phase("evidence", t0)
-        return files
-
-    def _refine(self, d: Decision, hosts: list[str]) -> tuple[Decision, list[str]]:
-        """Join flight dumps, every rank's log and the ledger (nonstop.diagnose); a more
-        confident, more specific verdict overrides the per-rank classification
-        (policy.refine)."""
-        try:
-            from nonstop.diagnose import diagnose_run
-
-            v = diagnose_run(self.cfg.run_dir.root, attempt=self.attempt)
-        except Exception as e:
-            d.evidence.append(f"diagnose failed: {type(e).__name__}: {e}")
-            return d, hosts
-        return policy.refine(
-            d,
-            hosts,
-            category=v.category,
-            action=v.action,
-            confidence=v.confidence,
-            verdict=v.verdict,
-            hosts=list(v.hosts or []),
-        )
-
-    def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
-        self.last_decision = d
-        now = time.time()
-        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="failed")
-        d, culprit_hosts = self._refine(d, culprit_hosts)
-        health = self._health_checks(d)
-        res = policy.resolve(
-            d,
-            culprits=culprit_hosts,
-            host=self.cfg.host,
-            exclude=self.cfg.exclude,
-            health_failed=tuple(r.detail for r in health if r.failed),
-            restarts_left=torch_compat.restarts_left(self),
-        )
-        d = self.last_decision = res.decision
-        action = res.action
-        if res.stop_restarts:
-            torch_compat.no_more_restarts(self)
-        if res.leaving:
-            self.leaving = True
-        if res.exit_code is not None:
-            self.exit_code, self.exit_message = res.exit_code, res.message
-        self.ledger.add_action(
-            attempt=self.attempt,
-            time_s=time.time(),
-            action=action,
-            host=self.cfg.host,
-            reason=d.reason[:2000],
-        )
-        self._ingest(force=True)
-        if self.live is not None:
-            self.live.failure(self.attempt, d, action)
-        _log.info(f"attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}")
-
-    def _health_checks(self, d: Decision) -> list[Any]:
-        names = list(self.cfg.health_checks)
-        if self.cfg.self_test and d.category in SELF_TEST_AFTER:
-            names.append("collective")
-        if not names:
-            return []
-        t0 = time.time()
-        cfg = HealthConfig(
-            paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
-            local_world_size=torch_compat.local_world_size(self),
-            timeout_s=self.cfg.health_timeout_s,
-        )
-        results = run_checks(names, cfg)
-        for r in results:
-            self.ledger.add_health_check(
-                attempt=self.attempt,
-                time_s=time.time(),
-                name=r.name,
-                status=r.status,
-                host=self.cfg.host,
-                detail=r.detail,
-                duration_s=r.duration_s,
-            )
-        self._phase("health_checks", t0)
-        return results
