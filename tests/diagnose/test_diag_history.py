@@ -8,25 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import TINY
 
 from nonstop.cli import main
-
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "5",
-]
 
 
 @pytest.fixture(scope="module")

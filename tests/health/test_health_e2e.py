@@ -25,25 +25,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import TINY
 
 pytestmark = pytest.mark.slow
 
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "5",
-]
 STEPS = 30
 K = 5
 
