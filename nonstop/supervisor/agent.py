@@ -97,6 +97,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.restart_path = "cold"
         self._cold_why = ""
         self._culprit_deadline: float | None = None
+        self._finish_deadline: float | None = None
         self._rendezvoused = False
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
@@ -196,7 +197,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             learned=Learned.load(learned_path(self.cfg.run_dir.root)),
         )
         self.offsets = {}
-        self._culprit_deadline = None
+        self._culprit_deadline = self._finish_deadline = None
         from nonstop.diagnose.stragglers import StragglerDetector
 
         # online: stricter than the offline default (0.85, 2 checks), because ranks sharing
@@ -264,7 +265,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
-        if self._awaiting_culprit(worker_group):
+        if self._awaiting_culprit(worker_group) or self._awaiting_finish(worker_group):
             return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
         self._apply_settings()
@@ -284,6 +285,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
                 hang = self.watchdog.check()
                 if hang is not None:
                     result = self._on_hang(worker_group, hang) or result
+            elif result.state == WorkerState.FAILED and self._finished_then_crashed(result):
+                result = self._exit_crash(worker_group, result)
             elif result.state == WorkerState.FAILED:
                 self._on_failure(worker_group, result)
         except Exception as e:  # our own bug must never cost the job: fall back to torchrun's way

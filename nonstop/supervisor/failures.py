@@ -2,6 +2,10 @@
 mixin of the agent (as planned_stop.PlannedStops is its planned-stop machine).
 
     _awaiting_culprit   hold torch's reaction while only echoes of a peer's failure exited
+    _awaiting_finish    hold it while the ranks that failed had all finished their script
+                        (a crash in the interpreter's teardown) and others still run
+    _exit_crash         every rank finished its script and one crashed in teardown after it:
+                        the attempt succeeds instead of training again
     _on_failure         per failed rank: its last words, evidence, policy.decide, collateral
                         ranks, ledger rows; then _act
     _on_hang            the watchdog's hang: the culprit on this node, evidence, SIGKILL of
@@ -37,6 +41,9 @@ _log = log.get("supervisor")
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
 # their own status before torch stops them (the culprit is often still tearing down)
 CULPRIT_WAIT_S = 3.0
+# every rank that failed had finished its script (it crashed in teardown): how long the ranks
+# still running get to finish theirs (a rank 0 saving the final model) before torch stops them
+FINISH_WAIT_S = 60.0
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
@@ -63,6 +70,7 @@ class FailureHandling:
     leaving: bool
     last_decision: Decision | None
     _culprit_deadline: float | None
+    _finish_deadline: float | None
     if TYPE_CHECKING:  # the agent's methods
 
         def _poll_events(self) -> None: ...
@@ -99,6 +107,75 @@ class FailureHandling:
                     return False
             self._culprit_deadline = now + CULPRIT_WAIT_S
         return now < self._culprit_deadline
+
+    def _awaiting_finish(self, worker_group: WorkerGroup) -> bool:
+        """Whether to hold torch's reaction while every rank that failed so far had finished
+        its script (torch 2.13 aborts now and then in an unmodified script's interpreter
+        teardown: "terminate called without an active exception", SIGABRT) and other ranks
+        still run: they may be finishing theirs (rank 0 saving the final model), which torch's
+        SIGTERM would cut short. At most FINISH_WAIT_S per attempt."""
+        codes = torch_compat.subprocess_exit_codes(self)
+        wd = self.watchdog
+        if not codes or wd is None:
+            return False
+        failed = [lr for lr, c in codes.items() if c not in (None, 0)]
+        running = [lr for lr, c in codes.items() if c is None]
+        if not failed or not running:
+            return False
+        self._poll_events()
+        workers = worker_group.workers
+        for lr in failed:
+            st = wd.ranks.get(workers[lr].global_rank if lr < len(workers) else lr)
+            if st is None or not st.finished:
+                return False
+        now = time.monotonic()
+        if self._finish_deadline is None:
+            self._finish_deadline = now + FINISH_WAIT_S
+        return now < self._finish_deadline
+
+    def _finished_then_crashed(self, result: RunResult) -> bool:
+        """Every rank of the job finished its script, so the ranks in `result.failures` died
+        in their teardown (or were stopped by torch after a peer did): the training is over."""
+        wd = self.watchdog
+        if wd is None or not wd.ranks or not result.failures:
+            return False
+        if any(r not in wd.ranks for r in result.failures):
+            return False
+        return all(st.finished for st in wd.ranks.values())
+
+    def _exit_crash(self, worker_group: WorkerGroup, result: RunResult) -> RunResult:
+        """The attempt succeeds: torchrun would call it failed and train again (with no
+        restarts left, fail a job whose training had completed)."""
+        now = time.time()
+        how = ", ".join(
+            f"rank {r} {signal_name(f.exitcode) or f'exit {f.exitcode}'}"
+            for r, f in sorted(result.failures.items())
+        )
+        for r in sorted(result.failures):
+            self.ledger.add_detection(
+                attempt=self.attempt,
+                kind="exit_crash",
+                detection_time_s=now,
+                rank=r,
+                host=self.cfg.host,
+                last_progress_time_s=self._fault_time(r),
+                evidence_path=str(self.cfg.run_dir.log(self.attempt, r)),
+            )
+        self.ledger.add_action(
+            attempt=self.attempt,
+            time_s=now,
+            action="none",
+            host=self.cfg.host,
+            reason=f"{how} after every rank had finished its script; the run is complete",
+        )
+        _log.info(
+            f"{how} in the interpreter's teardown, after every rank had finished its script: "
+            "the training is complete, not restarted"
+        )
+        return RunResult(
+            state=WorkerState.SUCCEEDED,
+            return_values={w.global_rank: None for w in worker_group.workers},
+        )
 
     def _fault_time(self, rank: int) -> float | None:
         st = self.watchdog.ranks.get(rank) if self.watchdog else None

@@ -130,6 +130,9 @@ class RankState:
     sections: dict[str, float] = field(default_factory=dict)
     done: bool = False
     """The rank reported lifecycle finished or planned_stop, or its process exited."""
+    finished: bool = False
+    """Its script returned (lifecycle finished): whatever its process does after that is
+    teardown, not training."""
     exited: bool = False
     """Its process is gone (the agent says so): never a culprit."""
     last_event_time: float | None = None
@@ -237,6 +240,7 @@ class Watchdog:
             self._progress(st, now, event.time, pause=False)
         elif event.kind == "lifecycle" and p.get("phase") in DONE_PHASES:
             st.done = True
+            st.finished = st.finished or p.get("phase") == "finished"
             self._progress(st, now, event.time, pause=False)
 
     def exited(self, rank: int) -> None:
