@@ -147,3 +147,29 @@ def test_needle_trie_matches_exactly_the_needles() -> None:
         b"nccl",
         b"nvrm: xid",
     ]
+
+
+def test_word_end_needles_skip_words_that_only_start_with_them() -> None:
+    """`inf` and `nan` (nan_loss) are candidates only as words: every NCCL INFO line was one."""
+    rx = signatures.literal_trie({"inf", "infiniband", "nan"}, frozenset({"inf", "nan"}))
+    text = b"nccl info; loss inf; nan, nanosecond infiniband -inf information"
+    assert [m.group() for m in rx.finditer(text)] == [b"inf", b"nan", b"infiniband", b"inf"]
+    assert signatures.covers("inf", "loss -inf", signatures.WORD_END)
+    assert not signatures.covers("inf", "info", signatures.WORD_END)
+    assert signatures.covers("inf", "info")  # without word_end, any occurrence
+
+
+@pytest.mark.skipif(triage._grep() is None, reason="no GNU grep on PATH")
+def test_grep_prefilter_gives_the_python_scan_on_every_corpus_log() -> None:
+    """The fast path for big files (GNU grep finds the candidate lines) loses and adds nothing."""
+    for path in sorted(CORPUS.glob("*.log")):
+        py, gr = triage.scan(path, grep=False), triage.scan(path, grep=True)
+        assert [(h.signature, h.line, h.text) for h in gr.hits] == [
+            (h.signature, h.line, h.text) for h in py.hits
+        ], path.name
+        assert (gr.counts, gr.pci_map, gr.lines, gr.bytes) == (
+            py.counts,
+            py.pci_map,
+            py.lines,
+            py.bytes,
+        )

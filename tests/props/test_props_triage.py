@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.bounded import bounded, digest
 
 from nonstop import cli, taxonomy
 from nonstop.diagnose.signatures import BY_ID
-from nonstop.diagnose.triage import CHUNK_BYTES, scan, triage_file
+from nonstop.diagnose.triage import CHUNK_BYTES, _grep, scan, triage_file
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -85,3 +86,41 @@ def test_triage_cli_on_garbage(tmp_path, data, capsys):
     with bounded(20):
         assert cli.main(["triage", str(path), "--json"]) == 0
     capsys.readouterr()
+
+
+def _same_scan(path):
+    """The grep-found candidate lines give exactly the Python scan's result."""
+    py, gr = scan(path, grep=False), scan(path, grep=True)
+    key = [(h.signature, h.line, h.text, h.host, h.rank, h.gpu, h.pci) for h in py.hits]
+    assert [(h.signature, h.line, h.text, h.host, h.rank, h.gpu, h.pci) for h in gr.hits] == key
+    assert (gr.counts, gr.pci_map, gr.lines, gr.bytes) == (
+        py.counts,
+        py.pci_map,
+        py.lines,
+        py.bytes,
+    )
+
+
+@pytest.mark.skipif(_grep() is None, reason="no GNU grep on PATH")
+@SETTINGS
+@given(data=st.binary(max_size=4096))
+def test_grep_prefilter_equals_the_python_scan_on_any_bytes(tmp_path, data):
+    path = tmp_path / "x.log"
+    path.write_bytes(data)
+    _same_scan(path)
+
+
+@pytest.mark.skipif(_grep() is None, reason="no GNU grep on PATH")
+@SETTINGS
+@given(
+    text=lines,
+    extra=st.lists(
+        st.sampled_from(["loss inf", "loss=nan", "INFO", "nanosecond", "Loss: -inf", "infiniband"]),
+        max_size=5,
+    ),
+    sep=st.sampled_from(["\n", "\r\n"]),
+)
+def test_grep_prefilter_equals_the_python_scan_on_signature_text(tmp_path, text, extra, sep):
+    path = tmp_path / "x.log"
+    path.write_bytes(sep.join(text + extra).encode("utf-8", "surrogatepass"))
+    _same_scan(path)

@@ -29,6 +29,8 @@ TINY = [
     "--log-every",
     "500",
 ]
+# seconds between a requeue and the release of the job (Job.release)
+REVOKE_GAP_S = 2.0
 FINISHED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY")
 
 
@@ -63,6 +65,7 @@ class Job:
         self.run_dir = workdir / "run"
         self.env["NONSTOP_RUN_DIR"] = str(self.run_dir)
         self.out = workdir / "slurm.out"
+        self.requeued_at = 0.0
         r = subprocess.run(
             ["sbatch", "--parsable", f"--output={self.out}", *sbatch_flags, str(SBATCH), *args],
             env=self.env,
@@ -110,9 +113,18 @@ class Job:
         info = self.wait(
             lambda j: int(j["Restarts"]) >= 1 and j["JobState"] == "PENDING", timeout_s, "requeued"
         )
+        self.requeued_at = time.time()
         return info
 
     def release(self, time_limit: str | None = None) -> None:
+        """Start the requeued job now. Not within the second of its requeue: slurmd revokes the
+        old run's credential then, to the second, and refuses a launch whose credential was
+        issued in that same second (slurmctld: "Killing non-startable batch JobId=45: Job
+        credential revoked", the job FAILED; CI saw it when released 0.12 s after the
+        requeue). Slurm's own ~2 minute BeginTime hold is what normally keeps them apart."""
+        wait = self.requeued_at + REVOKE_GAP_S - time.time()
+        if wait > 0:
+            time.sleep(wait)
         extra = [f"TimeLimit={time_limit}"] if time_limit else []
         self.scontrol("update", f"JobId={self.id}", "StartTime=now", *extra)
 
