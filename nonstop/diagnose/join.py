@@ -200,8 +200,7 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     pci_map: dict[str, int] = {}
     logs = rd.root / "logs" / f"attempt-{attempt}"
     files = sorted(p for p in logs.iterdir() if p.is_file()) if logs.is_dir() else []
-    for path in files:
-        s = triage.scan(path)
+    for path, s in zip(files, triage.scan_all(files), strict=True):
         pci_map.update(s.pci_map)
         m = _RANK_FILE.match(path.name)
         rank = int(m.group(1)) if m else None

@@ -190,10 +190,10 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
         except OSError:
             grep = False
     if grep and _grep() is not None:
-        with f:
-            got = _scan_with_grep(path, f, chunk_bytes)
+        f.close()
+        got = _grep_scans([path], chunk_bytes)
         if got is not None:
-            return got
+            return got[0]
         f = open(path, "rb")  # noqa: SIM115 - closed below
     result = Scan(file=str(path))
     lineno, carry = 1, b""
@@ -281,15 +281,19 @@ GREP_ARGS: list[str] = [
 ]
 
 
-def _scan_with_grep(path: Path, f: BinaryIO, chunk_bytes: int) -> Scan | None:
-    """The candidate lines from GNU grep (`N:line`), classified here; lines and bytes counted
-    from the file itself. None when grep failed (the caller scans in Python)."""
-    result = Scan(file=str(path))
+def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
+    """Each file's scan from the candidate lines one GNU grep prints for all of them
+    (`FILE\\0N:line`), classified here; lines and bytes counted from the files themselves.
+    None when grep failed or a name repeats (the caller scans in Python)."""
+    names = [os.fsencode(str(p)) for p in paths]
+    if len(set(names)) != len(names):
+        return None
+    scans = {n: Scan(file=str(p)) for n, p in zip(names, paths, strict=True)}
     exe = _grep()
     assert exe is not None
     try:
         proc = subprocess.Popen(
-            [exe, "-E", "-i", "-a", "-n", *GREP_ARGS, "--", str(path)],
+            [exe, "-E", "-i", "-a", "-n", "-H", "-Z", *GREP_ARGS, "--", *map(str, paths)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env={**os.environ, "LC_ALL": "C"},
@@ -299,20 +303,54 @@ def _scan_with_grep(path: Path, f: BinaryIO, chunk_bytes: int) -> Scan | None:
     assert proc.stdout is not None
     with proc.stdout:
         for out in proc.stdout:
-            no, sep, line = out.partition(b":")
-            if not sep or not no.isdigit():
+            name, nul, rest = out.partition(b"\0")
+            no, sep, line = rest.partition(b":")
+            result = scans.get(name)
+            if not nul or not sep or not no.isdigit() or result is None:
                 continue
             _take(result, line[:-1] if line.endswith(b"\n") else line, int(no))
     if proc.wait() not in (0, 1):
         return None
-    size, newlines, last = 0, 0, b""
-    while block := f.read(chunk_bytes):
-        size += len(block)
-        newlines += block.count(b"\n")
-        last = block[-1:]
-    result.bytes = size
-    result.lines = newlines + (1 if size and last != b"\n" else 0)
-    return result
+    for path, result in zip(paths, scans.values(), strict=True):
+        size, newlines, last = 0, 0, b""
+        try:
+            with open(path, "rb") as f:
+                while block := f.read(chunk_bytes):
+                    size += len(block)
+                    newlines += block.count(b"\n")
+                    last = block[-1:]
+        except OSError:
+            return None
+        result.bytes = size
+        result.lines = newlines + (1 if size and last != b"\n" else 0)
+    return list(scans.values())
+
+
+GREP_BATCH = 512  # files per grep process: a bounded argument list
+
+
+def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) -> list[Scan]:
+    """`scan` of each file, in order. With GNU grep (`grep`: None when the files hold
+    GREP_MIN_BYTES or more together), one grep process per GREP_BATCH files finds the candidate
+    lines of all of them: 4,096 rank logs of 32 KB took 4 s through Python's regex engine."""
+    files = [Path(p) for p in paths]
+    if len(files) < 2 or grep is False or _grep() is None:
+        return [scan(p, grep=grep) for p in files]
+    if grep is None:
+        total = 0
+        for p in files:
+            try:
+                total += p.stat().st_size
+            except OSError:
+                return [scan(p) for p in files]  # scan names the unreadable one
+        if total < GREP_MIN_BYTES:
+            return [scan(p, grep=False) for p in files]
+    out: list[Scan] = []
+    for i in range(0, len(files), GREP_BATCH):
+        batch = files[i : i + GREP_BATCH]
+        got = _grep_scans(batch)
+        out.extend(got if got is not None else [scan(p, grep=False) for p in batch])
+    return out
 
 
 def decide(
@@ -410,7 +448,7 @@ def triage_files(
     paths: list[str | Path], *, pci_map: dict[str, int] | None = None
 ) -> tuple[list[Verdict], Verdict]:
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins)."""
-    scans = [scan(p) for p in paths]
+    scans = scan_all(paths)
     pmap: dict[str, int] = {}
     for s in scans:
         pmap.update(s.pci_map)

@@ -8,6 +8,7 @@ import pytest
 from nonstop import taxonomy
 from nonstop.cli import main as nonstop_main
 from nonstop.diagnose import signatures, triage, triage_file, triage_files
+from nonstop.errors import UserError
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "logs"
 
@@ -173,3 +174,29 @@ def test_grep_prefilter_gives_the_python_scan_on_every_corpus_log() -> None:
             py.lines,
             py.bytes,
         )
+
+
+@pytest.mark.skipif(triage._grep() is None, reason="no GNU grep on PATH")
+def test_one_grep_for_many_files_gives_each_file_its_python_scan(tmp_path, monkeypatch) -> None:
+    """scan_all: one grep per batch of files, each file's hits, counts and lines its own."""
+    paths = sorted(CORPUS.glob("*.log"))
+    odd = tmp_path / "name with: colon.log"  # grep's separators must not confuse the parse
+    odd.write_bytes(b"INFO all good\nloss inf at step 3\nno newline at the end")
+    paths.append(odd)
+    monkeypatch.setattr(triage, "GREP_BATCH", 7)  # several batches
+    want = [triage.scan(p, grep=False) for p in paths]
+    got = triage.scan_all(paths, grep=True)
+    assert [s.file for s in got] == [str(p) for p in paths]
+    for g, w in zip(got, want, strict=True):
+        assert [(h.signature, h.line, h.text) for h in g.hits] == [
+            (h.signature, h.line, h.text) for h in w.hits
+        ], g.file
+        assert (g.counts, g.pci_map, g.lines, g.bytes) == (w.counts, w.pci_map, w.lines, w.bytes)
+    assert [h.signature for h in got[-1].hits] == ["nan_loss"]
+
+
+def test_scan_all_names_an_unreadable_file(tmp_path) -> None:
+    ok = tmp_path / "a.log"
+    ok.write_text("fine\n")
+    with pytest.raises(UserError, match=r"missing\.log"):
+        triage.scan_all([ok, tmp_path / "missing.log"])
