@@ -8,9 +8,13 @@ merge associatively in the parent.
 Speed: decoding a dump costs ~1.5 us per entry; the analysis must not add much to that. Rows
 (group, seq, op, sizes, dtypes) are extracted with `operator.itemgetter` at C speed, and a rank
 whose rows equal a reference rank's over their overlap (one C-level list comparison) is done:
-it agrees on every collective there. Only ranks that differ are compared entry by entry. Ranks
-with different group names (tensor-parallel peers) get their own reference. Frontiers come from
-scanning back from each buffer's end, and arrival spreads from the last `TAIL` entries only.
+it agrees on every collective there. Only ranks that differ are compared entry by entry. The
+reference is per process group: each rank's rows are split by group, and the first rank seen in
+a group is that group's reference. (Keyed by the set of groups a rank is in, as before, every
+rank of a 3D-parallel job was its own reference under tensor x pipeline x data parallelism: no
+rank was compared with any other, and a worker held every rank's rows, 7 GB at 16,384 ranks.)
+Frontiers come from scanning back from each buffer's end, and arrival spreads from the last
+`TAIL` entries only.
 """
 
 from __future__ import annotations
@@ -111,18 +115,19 @@ def _arrive(
 
 @dataclass
 class _Ref:
-    """A reference rank of one worker: its rows, and the spans other ranks agreed on."""
+    """A process group's reference rank in one worker: its rows of that group, and the spans
+    other ranks of the group agreed on."""
 
     rank: int
     rows: list[Row]
-    index: dict[tuple[str, int], int]
+    index: dict[int, int]  # sequence id -> position in rows
     spans: list[tuple[int, int, int]] = field(default_factory=list)  # (start, stop, rank)
 
 
 def summarize(paths: list[str]) -> Partial:
     """Read dumps and reduce them (a worker). Unreadable files become `problems`."""
     p = Partial()
-    refs: dict[frozenset[str], _Ref] = {}
+    refs: dict[str, _Ref] = {}
     enabled = gc.isenabled()
     gc.disable()  # millions of short-lived dicts, no cycles: let refcounting free them
     try:
@@ -135,7 +140,7 @@ def summarize(paths: list[str]) -> Partial:
     return p
 
 
-def _one(p: Partial, refs: dict[frozenset[str], _Ref], path: Path) -> None:
+def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
     try:
         dump, truncated = load_dump(path)
     except DumpError as err:
@@ -225,43 +230,51 @@ def _views(
     return views
 
 
-def _compare(p: Partial, refs: dict[frozenset[str], _Ref], rank: int, rows: list[Row]) -> None:
-    if not rows:
-        return
-    groups = frozenset(str(r[0][0]) for r in rows[-TAIL:])
-    ref = refs.get(groups)
-    if ref is None:
-        refs[groups] = _Ref(rank, rows, {(str(r[0][0]), r[1]): i for i, r in enumerate(rows)})
-        return
-    i = ref.index.get((str(rows[0][0][0]), rows[0][1]))
-    j = 0
-    if i is None:  # this rank's buffer starts before the reference's: find the ref's start
-        start = (str(ref.rows[0][0][0]), ref.rows[0][1])
-        j = next((k for k, r in enumerate(rows) if (str(r[0][0]), r[1]) == start), len(rows))
-        i = 0
-    n = min(len(rows) - j, len(ref.rows) - i)
-    if n > 0:
-        ref.spans.append((i, i + n, rank))  # agrees on the overlap, except where recorded below
-        if rows[j : j + n] == ref.rows[i : i + n]:  # the common case: one C-level comparison
-            return
-    for row in rows:  # slow path: entry by entry against the reference
-        key = (str(row[0][0]), row[1])
-        k = ref.index.get(key)
-        if k is not None and ref.rows[k] != row:
-            _vote(p.variants.setdefault(key, []), row[2:], 1, [rank])
-
-
-def _count_agreement(p: Partial, refs: dict[frozenset[str], _Ref]) -> None:
-    """For each disagreement, count the reference and the ranks that agreed with it there."""
-    for ref in refs.values():
-        for key, vs in p.variants.items():
-            k = ref.index.get(key)
-            if k is None or any(v[0] == ref.rows[k][2:] and ref.rank in v[2] for v in vs):
+def _compare(p: Partial, refs: dict[str, _Ref], rank: int, rows: list[Row]) -> None:
+    by_group: dict[str, list[Row]] = {}
+    for r in rows:
+        g = r[0][0]
+        got = by_group.get(g)
+        if got is None:
+            by_group[g] = [r]
+        else:
+            got.append(r)
+    for g, grows in by_group.items():
+        name = str(g)
+        ref = refs.get(name)
+        if ref is None:
+            refs[name] = _Ref(rank, grows, {r[1]: i for i, r in enumerate(grows)})
+            continue
+        i = ref.index.get(grows[0][1])
+        j = 0
+        if i is None:  # this rank's buffer starts before the reference's: find the ref's start
+            start = ref.rows[0][1]
+            j = next((k for k, r in enumerate(grows) if r[1] == start), len(grows))
+            i = 0
+        n = min(len(grows) - j, len(ref.rows) - i)
+        if n > 0:
+            ref.spans.append((i, i + n, rank))  # agrees on the overlap, except as recorded below
+            if grows[j : j + n] == ref.rows[i : i + n]:  # the common case: one C-level comparison
                 continue
-            agree = [ref.rank] + [r for a, b, r in ref.spans if a <= k < b]
-            differing = {r for v in vs for r in v[2]}
-            agree = [r for r in agree if r not in differing]
-            _vote(vs, ref.rows[k][2:], len(agree), agree)
+        for row in grows:  # slow path: entry by entry against the reference
+            k = ref.index.get(row[1])
+            if k is not None and ref.rows[k] != row:
+                _vote(p.variants.setdefault((name, row[1]), []), row[2:], 1, [rank])
+
+
+def _count_agreement(p: Partial, refs: dict[str, _Ref]) -> None:
+    """For each disagreement, count its group's reference and the ranks that agreed with it."""
+    for (name, seq), vs in p.variants.items():
+        ref = refs.get(name)
+        k = ref.index.get(seq) if ref is not None else None
+        if ref is None or k is None:
+            continue
+        if any(v[0] == ref.rows[k][2:] and ref.rank in v[2] for v in vs):
+            continue
+        agree = [ref.rank] + [r for a, b, r in ref.spans if a <= k < b]
+        differing = {r for v in vs for r in v[2]}
+        agree = [r for r in agree if r not in differing]
+        _vote(vs, ref.rows[k][2:], len(agree), agree)
 
 
 def _pg_config(p: Partial, cfg: Any) -> None:

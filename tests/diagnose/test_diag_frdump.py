@@ -169,3 +169,43 @@ def test_mismatch_on_the_reference_rank_itself(tmp_path: Path) -> None:
     assert [c.rank for c in v.culprits] == [0]
     m = next(g for g in v.details["groups"] if g["mismatches"])["mismatches"][0]
     assert m["ranks_expected"] == 7 and m["others"][0]["ranks"] == [0]
+
+
+def test_mismatch_inside_a_tensor_parallel_group_of_a_3d_job(tmp_path: Path) -> None:
+    """Every rank of a tp x dp job is in its own set of groups; the ranks of one group must
+    still be compared with each other (a reference per group set compared no rank at all)."""
+    tp = {r: "10" if r < 4 else "11" for r in range(8)}  # tp groups [0-3], [4-7]
+    dp = {r: f"2{r % 4}" for r in range(8)}  # dp pairs [0, 4], [1, 5], [2, 6], [3, 7]
+    members = {"0": str(list(range(8))), "10": "[0, 1, 2, 3]", "11": "[4, 5, 6, 7]"}
+    members |= {f"2{i}": f"[{i}, {i + 4}]" for i in range(4)}
+
+    def entry(i: int, pg: str, seq: int, size: int) -> dict:
+        return {
+            "record_id": i,
+            "pg_id": int(pg),
+            "process_group": (pg, {"0": "default_pg", "1": "tp", "2": "dp"}[pg[0]]),
+            "collective_seq_id": seq,
+            "profiling_name": "nccl:all_reduce",
+            "input_sizes": [[size]],
+            "input_dtypes": ["Float"],
+            "output_sizes": [[size]],
+            "state": "completed",
+            "retired": True,
+            "time_created_ns": i,
+        }
+
+    for r in range(8):
+        es, i = [], 0
+        for seq in range(1, 7):
+            for pg in ("0", tp[r], dp[r]):
+                size = 999 if (r == 6 and pg == tp[r] and seq == 4) else 64
+                es.append(entry(i, pg, seq, size))
+                i += 1
+        cfg = {g: {"desc": "", "ranks": m} for g, m in members.items()}
+        dump = {"version": "2.4", "pg_config": cfg, "entries": es}
+        (tmp_path / f"rank-{r}").write_bytes(pickle.dumps(dump))
+    v = analyze_flight(tmp_path, workers=1)
+    assert v.category == "user_code_error", v.to_dict()
+    assert [c.rank for c in v.culprits] == [6], v.to_dict()
+    m = next(g for g in v.details["groups"] if g["mismatches"])["mismatches"][0]
+    assert m["others"][0]["ranks"] == [6] and "999" in m["others"][0]["op"]
