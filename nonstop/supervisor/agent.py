@@ -265,7 +265,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
-        if self._awaiting_culprit(worker_group) or self._awaiting_finish(worker_group):
+        if self._holding(worker_group):
             return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
         self._apply_settings()

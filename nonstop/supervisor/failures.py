@@ -55,6 +55,15 @@ SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
 }
 
 
+def _split(codes: dict[int, int | None] | None) -> tuple[list[int], list[int]]:
+    """(local ranks that failed, local ranks still running) from their exit codes."""
+    codes = codes or {}
+    return (
+        [lr for lr, c in codes.items() if c not in (None, 0)],
+        [lr for lr, c in codes.items() if c is None],
+    )
+
+
 class FailureHandling:
     """NonstopAgent's reaction to failed and hung ranks (the module's docstring)."""
 
@@ -77,19 +86,24 @@ class FailureHandling:
         def _phase(self, phase: str, t0: float) -> None: ...
         def _ingest(self, force: bool = False) -> None: ...
 
-    def _awaiting_culprit(self, worker_group: WorkerGroup) -> bool:
+    def _holding(self, worker_group: WorkerGroup) -> bool:
+        """Whether to hold torch's reaction to a failed rank this tick (either reason below)."""
+        codes = torch_compat.subprocess_exit_codes(self)
+        return self._awaiting_culprit(worker_group, codes) or self._awaiting_finish(
+            worker_group, codes
+        )
+
+    def _awaiting_culprit(
+        self, worker_group: WorkerGroup, codes: dict[int, int | None] | None
+    ) -> bool:
         """Whether to hold torch's reaction to a failure for a moment: every rank that exited
         so far only echoes a peer's failure (gloo's "Connection closed by peer") while other
         ranks still run. The peer that caused it is then usually in its interpreter's teardown
         (a `sys.exit(3)` takes longer to finish than its peers' exit after the error), and
         torch would SIGTERM it now, losing its exit status and its last words: the failure
         would be recorded as nobody's. Waits at most CULPRIT_WAIT_S per attempt."""
-        codes = torch_compat.subprocess_exit_codes(self)
-        if not codes:
-            return False
-        failed = [lr for lr, c in codes.items() if c not in (None, 0)]
-        running = [lr for lr, c in codes.items() if c is None]
-        if not failed or not running:
+        failed, running = _split(codes)
+        if not codes or not failed or not running:
             return False
         now = time.monotonic()
         if self._culprit_deadline is None:
@@ -108,19 +122,17 @@ class FailureHandling:
             self._culprit_deadline = now + CULPRIT_WAIT_S
         return now < self._culprit_deadline
 
-    def _awaiting_finish(self, worker_group: WorkerGroup) -> bool:
+    def _awaiting_finish(
+        self, worker_group: WorkerGroup, codes: dict[int, int | None] | None
+    ) -> bool:
         """Whether to hold torch's reaction while every rank that failed so far had finished
         its script (torch 2.13 aborts now and then in an unmodified script's interpreter
         teardown: "terminate called without an active exception", SIGABRT) and other ranks
         still run: they may be finishing theirs (rank 0 saving the final model), which torch's
         SIGTERM would cut short. At most FINISH_WAIT_S per attempt."""
-        codes = torch_compat.subprocess_exit_codes(self)
         wd = self.watchdog
-        if not codes or wd is None:
-            return False
-        failed = [lr for lr, c in codes.items() if c not in (None, 0)]
-        running = [lr for lr, c in codes.items() if c is None]
-        if not failed or not running:
+        failed, running = _split(codes)
+        if not codes or wd is None or not failed or not running:
             return False
         self._poll_events()
         workers = worker_group.workers
@@ -146,32 +158,46 @@ class FailureHandling:
     def _exit_crash(self, worker_group: WorkerGroup, result: RunResult) -> RunResult:
         """The attempt succeeds: torchrun would call it failed and train again (with no
         restarts left, fail a job whose training had completed)."""
-        now = time.time()
         how = ", ".join(
             f"rank {r} {signal_name(f.exitcode) or f'exit {f.exitcode}'}"
             for r, f in sorted(result.failures.items())
         )
-        for r in sorted(result.failures):
+        return self._complete_after_teardown(
+            worker_group,
+            "exit_crash",
+            {r: self._fault_time(r) for r in sorted(result.failures)},
+            reason=f"{how} after every rank had finished its script; the run is complete",
+            said=f"{how} in the interpreter's teardown, after every rank had finished its "
+            "script: the training is complete, not restarted",
+        )
+
+    def _complete_after_teardown(
+        self,
+        worker_group: WorkerGroup,
+        kind: str,
+        ranks: dict[int, float | None],
+        *,
+        reason: str,
+        said: str,
+    ) -> RunResult:
+        """The attempt succeeds although `ranks` (rank -> last progress time) hung or crashed
+        after the training was over: a detection each, one action `none`, a line on the
+        console (exit_hang, exit_crash)."""
+        now = time.time()
+        for r, last in ranks.items():
             self.ledger.add_detection(
                 attempt=self.attempt,
-                kind="exit_crash",
+                kind=kind,
                 detection_time_s=now,
                 rank=r,
                 host=self.cfg.host,
-                last_progress_time_s=self._fault_time(r),
+                last_progress_time_s=last,
                 evidence_path=str(self.cfg.run_dir.log(self.attempt, r)),
             )
         self.ledger.add_action(
-            attempt=self.attempt,
-            time_s=now,
-            action="none",
-            host=self.cfg.host,
-            reason=f"{how} after every rank had finished its script; the run is complete",
+            attempt=self.attempt, time_s=now, action="none", host=self.cfg.host, reason=reason
         )
-        _log.info(
-            f"{how} in the interpreter's teardown, after every rank had finished its script: "
-            "the training is complete, not restarted"
-        )
+        _log.info(said)
         return RunResult(
             state=WorkerState.SUCCEEDED,
             return_values={w.global_rank: None for w in worker_group.workers},
@@ -312,36 +338,19 @@ class FailureHandling:
     def _exit_hang(self, worker_group: WorkerGroup, hang: Hang, mine: list[int]) -> RunResult:
         """Kill the ranks stuck after their peers finished, and let the attempt succeed: the
         training is over (torchrun would wait on them forever)."""
-        now = time.time()
         for w in worker_group.workers:
             if w.global_rank in mine:
                 with contextlib.suppress(ProcessLookupError, TypeError):
                     os.kill(int(w.id), signal.SIGKILL)
-        for r in hang.culprits:
-            self.ledger.add_detection(
-                attempt=self.attempt,
-                kind="exit_hang",
-                detection_time_s=now,
-                rank=r,
-                host=self.cfg.host,
-                last_progress_time_s=hang.last_progress_time,
-            )
-        self.ledger.add_action(
-            attempt=self.attempt,
-            time_s=now,
-            action="none",
-            host=self.cfg.host,
+        return self._complete_after_teardown(
+            worker_group,
+            "exit_hang",
+            dict.fromkeys(hang.culprits, hang.last_progress_time),
             reason=f"ranks {hang.culprits} did not exit {hang.stalled_s:.0f} s "
             "after their peers finished; killed, the run is complete",
-        )
-        _log.info(
-            f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
+            said=f"ranks {hang.culprits} were still running {hang.stalled_s:.0f} s "
             "after every peer had finished (stuck tearing down); killed them: the training "
-            "is complete"
-        )
-        return RunResult(
-            state=WorkerState.SUCCEEDED,
-            return_values={w.global_rank: None for w in worker_group.workers},
+            "is complete",
         )
 
     def _collect_evidence(self, worker_group: WorkerGroup, dead: set[int]) -> list[str]:
