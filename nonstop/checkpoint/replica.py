@@ -15,6 +15,8 @@ server's secret token; a request with a wrong token, a malformed frame or a bad 
 
     put   -> {op, token, rank, world_size, step, lineage, sha256, size}
           <- {ok: true} (room reserved: send the bytes)   -> <size bytes>   <- {ok: true}
+          (sha256 "": the sender trusts the transport, a server on its own host; the server
+          keeps the digest of what it received, which every `get` is checked against)
     get   -> {op, token, rank, world_size, step, lineage}  <- {ok, sha256, size} <size bytes>
     list  -> {op, token}                                   <- {ok, entries: [{...}, ...]}
 
@@ -284,14 +286,14 @@ class ReplicaServer:
 
     def _put(self, sock: socket.socket, header: dict[str, Any]) -> None:
         key, size, sha = _key(header), _int(header, "size", 0), str(header.get("sha256", ""))
-        if not _SHA.match(sha):
-            raise ReplicaError("sha256 must be 64 lowercase hex digits")
+        if sha and not _SHA.match(sha):
+            raise ReplicaError("sha256 must be 64 lowercase hex digits, or empty")
         with self.store.reservation(size):
             send_frame(sock, {"ok": True})
             blob, digest = recv_body(sock, size)
-            if digest != sha:
+            if sha and digest != sha:
                 raise ReplicaError(f"sha256 mismatch: received {digest[:12]}, sent {sha[:12]}")
-            self.store.put(Entry(key=key, size=size, sha256=sha), blob)
+            self.store.put(Entry(key=key, size=size, sha256=digest), blob)
         send_frame(sock, {"ok": True})
 
     def _get(self, sock: socket.socket, header: dict[str, Any]) -> None:
@@ -418,7 +420,9 @@ def _check(reply: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def put(peer: Peer, key: Key, data: memoryview, sha256: str, *, timeout_s: float = 60.0) -> None:
-    """Store `data` (whose sha256 the caller computed) under `key` on `peer`'s server."""
+    """Store `data` (whose sha256 the caller computed, or "" to have the server take the digest
+    of what it receives: for a server on the caller's own host) under `key` on `peer`'s
+    server."""
     header = {"op": "put", **asdict(key), "sha256": sha256, "size": data.nbytes}
     with _request(peer, header, timeout_s) as (sock, _):
         sock.sendall(data)

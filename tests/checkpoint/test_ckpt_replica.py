@@ -177,6 +177,20 @@ def test_corrupt_snapshot_is_detected_by_the_client(server: ReplicaServer) -> No
         get(peer(server), KEY)
 
 
+def test_a_put_without_digest_is_hashed_by_the_server(server: ReplicaServer) -> None:
+    """A rank's own node's server takes the digest of what it receives (no wire between)."""
+    p = peer(server)
+    put(p, KEY, memoryview(b"local bytes"), "", timeout_s=5)
+    (entry,) = list_entries(p)
+    assert entry.sha256 == hashlib.sha256(b"local bytes").hexdigest()
+    assert get(p, KEY) == bytearray(b"local bytes")
+    server.flip_byte(KEY.rank, 0)
+    with pytest.raises(CorruptReplica, match="sha256 mismatch"):
+        get(p, KEY)
+    with pytest.raises(ReplicaError, match="64 lowercase hex digits, or empty"):
+        put(p, KEY, memoryview(b"x"), "abc", timeout_s=5)
+
+
 def test_a_stopped_server_is_unreachable() -> None:
     srv = ReplicaServer(token=new_token(), capacity_bytes=10).start()
     p = peer(srv)
