@@ -17,7 +17,10 @@ cadence (`bench_recovery.FULL`):
   `dcp.async_save` in its best configuration here (checkpoint process, cached shared-memory
   stager, see benchmarks/peer_dcp_train.py).
 
-Runs alternate A B A B ... (ours first) so drift on a shared machine falls on both sides alike.
+Runs alternate A B C A B C ... (ours first) so drift on a shared machine falls on every arm
+alike. C is a third arm that is not the headline: `nonstop run` without `--memory-checkpoint-every`
+(standbys, durable async saves and everything else as in A), to split A's cost into the in-memory
+snapshots and the rest (`detail.no_memory`, its own median and paired ratio to the peer).
 
 How a step is timed, identically on both sides: rank 0 prints `[train] step X/Y loss L NN
 ms/step` every `--log-every 10` steps, the mean wall time per step over those 10 steps
@@ -103,7 +106,9 @@ def summarize(ours: list[float], peer: list[float], **detail: Any) -> dict[str, 
     return out
 
 
-def _one(root: Path, tag: str, steps: int, warmup: int, *, ours: bool) -> float:
+def _one(
+    root: Path, tag: str, steps: int, warmup: int, *, ours: bool, memory: bool = True
+) -> float:
     out = root / f"{tag}.out"
     if ours:
         run_dir = root / tag
@@ -117,8 +122,7 @@ def _one(root: Path, tag: str, steps: int, warmup: int, *, ours: bool) -> float:
             "--quiet",
             "--run-dir",
             str(run_dir),
-            "--memory-checkpoint-every",
-            str(MEMORY_EVERY),
+            *(["--memory-checkpoint-every", str(MEMORY_EVERY)] if memory else []),
             *train_args(steps),
         ]
         rc, _ = run_group(cmd, env=None, out=out)
@@ -153,10 +157,14 @@ def run(quick: bool) -> dict[str, Any]:
     pairs, steps, warmup = (2, 40, 10) if quick else (10, 70, 30)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-overhead-"))
     load_before = os.getloadavg()
-    ours, peer = [], []
+    ours, peer, bare = [], [], []
     for i in range(pairs):
         ours.append(_one(root, f"ours-{i}", steps, warmup, ours=True))
         peer.append(_one(root, f"torchrun-{i}", steps, warmup, ours=False))
+        bare.append(_one(root, f"ours-no-memory-{i}", steps, warmup, ours=True, memory=False))
+    no_memory = summarize_reps(
+        bare, peer, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
+    )
     return summarize(
         ours,
         peer,
@@ -167,7 +175,18 @@ def run(quick: bool) -> dict[str, Any]:
         ours_flags=f"nonstop run --memory-checkpoint-every {MEMORY_EVERY} "
         "(warm standbys on by default)",
         peer_workload=" ".join(peer_args(steps, Path("CKPT"))),
-        order="ABAB (ours first)",
+        order="ABCABC (ours first; C: ours without in-memory snapshots)",
+        detail={
+            "no_memory": {
+                "flags": "nonstop run (no --memory-checkpoint-every; standbys on)",
+                "ms_per_step": no_memory["ours"],
+                "ratio": no_memory["ratio"],
+                "spread": {k: no_memory["spread"][k] for k in ("ours", "ratio")},
+                "samples": bare,
+            },
+            "snapshot_share": (statistics.median(ours) - no_memory["ours"])
+            / max(statistics.median(ours) - statistics.median(peer), 1e-9),
+        },
         method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
         "median over runs; ratio = median pair ratio, paired bootstrap CI",
         load=[round(x, 2) for x in (*load_before, *os.getloadavg())],

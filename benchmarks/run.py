@@ -35,7 +35,7 @@ BENCHMARKS: dict[str, str] = {
     "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
     "recovery": "SIGKILLed rank until back at the crashed step: 4 arms vs torchrun + DCP, node kill",
     "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
-    "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 ABAB pairs",
+    "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 triples (+ ours w/o snapshots)",
     "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",
     "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "rundir-scale": "ingest, report and diagnose of a 16,384-rank run directory vs torchfrtrace",
