@@ -225,3 +225,44 @@ def test_reader_skips_garbage_and_unknown_kinds_with_warnings(tmp_path):
     assert stats.unknown_kinds == {"quantum_flux": 1}
     assert any("quantum_flux" in str(w.message) for w in record)
     assert path.read_text() == original  # kept, never rewritten
+
+
+SIGNAL_EMIT_SCRIPT = textwrap.dedent(
+    """
+    import signal, sys, time
+    from pathlib import Path
+    from nonstop.events import EventWriter, read_events
+    path = Path(sys.argv[1])
+    w = EventWriter(path, run_id="r", attempt=0, rank=0, host="h", install_sigterm=False)
+    fired = 0
+    def handler(signum, frame):  # what the SIGTERM handlers do: emit on the interrupted thread
+        global fired
+        fired += 1
+        w.emit("lifecycle", phase="stop_signal", n=fired)
+    signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.0005, 0.0005)
+    t0, n = time.monotonic(), 0
+    while time.monotonic() - t0 < 2.0:
+        w.emit("heartbeat", step=n)
+        n += 1
+    signal.setitimer(signal.ITIMER_REAL, 0, 0)
+    w.close()
+    events, _ = read_events(path)
+    assert fired > 100 and len(events) + w.dropped == n + fired, (n, fired, len(events))
+    print("ok", n, fired)
+    """
+)
+
+
+def test_an_emit_from_a_signal_handler_that_interrupts_an_emit_does_not_deadlock(tmp_path):
+    """A SIGTERM handler's emit landing inside the main thread's emit deadlocked on
+    queue.Queue's mutex and froze every thread of the rank (its watcher too: no heartbeats, no
+    dumps): a CI run saw a Slurm requeue read as a hang. A timer signal every 0.5 ms hits
+    that window within seconds on the old writer."""
+    r = subprocess.run(
+        [sys.executable, "-c", SIGNAL_EMIT_SCRIPT, str(tmp_path / "e.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-2000:]

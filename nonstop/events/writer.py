@@ -56,7 +56,11 @@ class EventWriter:
         self.write_errors = 0
         self._reported = (0, 0)
         self._flush_interval_s = flush_interval_s
-        self._queue: queue.Queue[object] = queue.Queue(maxsize=max_queue)
+        # SimpleQueue, not Queue: its put is reentrant, so an emit from a signal handler (the
+        # SIGTERM handlers here and in the bootstrap) that interrupts an emit on the same thread
+        # cannot deadlock on Queue's mutex, which would freeze every thread that emits.
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._max_queue = max_queue
         self._closed = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "a+b")  # noqa: SIM115 - owned by the writer thread
@@ -84,24 +88,25 @@ class EventWriter:
             kind=kind,
             payload=payload,
         )
-        try:
-            self._queue.put_nowait(event)
-        except queue.Full:
+        if self._queue.qsize() >= self._max_queue:
             self.dropped += 1
+        else:
+            self._queue.put(event)
 
     def flush(self, timeout_s: float = 5.0) -> None:
         """Wait (up to timeout_s) until everything emitted so far is written and flushed."""
-        deadline = time.monotonic() + timeout_s
-        while self._queue.unfinished_tasks and time.monotonic() < deadline:
-            time.sleep(0.005)
+        if self._closed or not self._thread.is_alive():
+            return
+        written = threading.Event()
+        self._queue.put(written)  # set by the writer thread once everything before it is written
+        written.wait(timeout_s)
 
     def close(self, timeout_s: float = 5.0) -> None:
         """Write what is queued, stop the thread and close the file. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        with contextlib.suppress(queue.Full):
-            self._queue.put(_STOP, timeout=timeout_s)
+        self._queue.put(_STOP)
         self._thread.join(timeout_s)
         self._report_losses()
         if self.dropped or self.write_errors:
@@ -155,9 +160,11 @@ class EventWriter:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            lines = []
+            lines, flushes = [], []
             for item in batch:
-                if item is _STOP:
+                if isinstance(item, threading.Event):
+                    flushes.append(item)
+                elif item is _STOP:
                     stop = True
                 elif isinstance(item, Event):
                     try:
@@ -174,8 +181,8 @@ class EventWriter:
                 _log.warning("could not write events to %s: %s", self.path, e)
             finally:
                 self._report_losses()
-                for _ in batch:
-                    self._queue.task_done()
+                for written in flushes:
+                    written.set()
         with contextlib.suppress(OSError):
             self._file.close()
 
