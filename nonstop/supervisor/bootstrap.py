@@ -184,11 +184,66 @@ def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
         return False
 
 
+def thread_schedstats(exclude_tid: int | None = None) -> dict[int, tuple[int, int]] | None:
+    """{thread id: (ns on a CPU, ns runnable but waiting for one)} of this process's threads
+    but `exclude_tid`, from /proc/self/task/*/schedstat; None where the kernel keeps none."""
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    out: dict[int, tuple[int, int]] = {}
+    for tid in tids:
+        if exclude_tid is not None and tid == str(exclude_tid):
+            continue
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat", "rb") as f:
+                run, wait = f.read().split()[:2]
+            out[int(tid)] = (int(run), int(wait))
+        except (OSError, ValueError):
+            continue  # the thread ended between the listing and the read
+    return out or None
+
+
+class RunnableMeter:
+    """How much of the time this process's busiest thread wanted a CPU: on it, or waiting in
+    the run queue for one.
+
+    On an oversubscribed host a rank that computes gets a fraction of a core, and its CPU time
+    alone looks like a rank that sleeps (at load 17 on 2 cores, 18% of a core: the watchdog
+    called an evaluation a hang). A computing thread is runnable all the time, whatever share
+    it gets; a hung rank's threads are not (blocked in a lock, a sleep, a socket), although
+    their wake-ups queue on a crowded CPU too (gloo's I/O loop: ~15% of the time at 7 runnable
+    per core), which is why this is the busiest thread's figure, not the sum of all.
+
+    `sample()` returns a cumulative count of seconds, to be differenced over a window like CPU
+    time: each call adds the largest per-thread increase of (on CPU + waiting) since the last."""
+
+    def __init__(self, exclude_tid: int | None = None) -> None:
+        self.exclude_tid = exclude_tid
+        self.total_s = 0.0
+        self._last: dict[int, tuple[int, int]] | None = None
+
+    def sample(self) -> float | None:
+        now = thread_schedstats(self.exclude_tid)
+        if now is None:
+            return None
+        if self._last is not None:
+            grown = [
+                (run + wait) - sum(self._last[tid])
+                for tid, (run, wait) in now.items()
+                if tid in self._last
+            ]
+            self.total_s += max([0, *grown]) / 1e9
+        self._last = now
+        return self.total_s
+
+
 class Watcher(threading.Thread):
     """Liveness, collective progress, dump requests and time-keyed faults, off the main thread."""
 
     def __init__(self, rt: Runtime) -> None:
         super().__init__(name="nonstop-watcher", daemon=True)
+        self.runnable: RunnableMeter | None = None
         self.rt = rt
         self.t0 = time.monotonic()
         self.req = dump_request_path(rt.run_dir, rt.attempt) if rt.run_dir else None
@@ -215,6 +270,11 @@ class Watcher(threading.Thread):
             "source": "bootstrap",
             "cpu_s": round(time.process_time(), 3),
         }
+        if self.runnable is None:  # here: the thread's id exists once it runs
+            self.runnable = RunnableMeter(exclude_tid=threading.get_native_id())
+        runnable = self.runnable.sample()
+        if runnable is not None:
+            payload["runnable_s"] = round(runnable, 3)
         if progress:
             payload["pgs"] = progress
             payload["coll_enq"] = max(v[0] for v in progress.values())

@@ -62,6 +62,10 @@ BUSY_WINDOW_S = 10.0
 BUSY_CPU_FRACTION = 0.2
 """A rank whose process used at least this fraction of one core over the last BUSY_WINDOW_S
 is working, not hung."""
+BUSY_RUNNABLE_FRACTION = 0.5
+"""... and so is one whose busiest thread wanted a CPU (ran or waited in the run queue) at
+least this fraction of that window: on an oversubscribed host a computing rank gets a sliver of
+a core but is runnable all the time (bootstrap.RunnableMeter)."""
 
 
 @dataclass
@@ -139,16 +143,27 @@ class RankState:
     """Wall time written by the rank on its newest event (for the ledger's fault time)."""
     cpu: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
+    runnable: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
+    """(monotonic time, its busiest thread's runnable seconds), where the kernel says."""
 
     def busy(self, now: float) -> bool:
-        """Working on its own: no collective of its own pending and its CPU time advancing."""
-        if self.coll_enq > self.coll_done or len(self.cpu) < 2:
+        """Working on its own: no collective of its own pending, and its CPU time advancing or
+        its busiest thread runnable most of the time (a computing rank on a crowded host)."""
+        if self.coll_enq > self.coll_done:
             return False
-        recent = [(t, c) for t, c in self.cpu if now - t <= BUSY_WINDOW_S]
-        if len(recent) < 2 or recent[-1][0] - recent[0][0] < BUSY_WINDOW_S / 2:
-            return False
-        (t0, c0), (t1, c1) = recent[0], recent[-1]
-        return (c1 - c0) >= BUSY_CPU_FRACTION * (t1 - t0)
+        return _grew(self.cpu, now, BUSY_CPU_FRACTION) or _grew(
+            self.runnable, now, BUSY_RUNNABLE_FRACTION
+        )
+
+
+def _grew(samples: deque[tuple[float, float]], now: float, fraction: float) -> bool:
+    """A cumulative count of seconds grew by at least `fraction` of the wall time over the
+    last BUSY_WINDOW_S (which at least half the window of samples must cover)."""
+    recent = [(t, c) for t, c in samples if now - t <= BUSY_WINDOW_S]
+    if len(recent) < 2 or recent[-1][0] - recent[0][0] < BUSY_WINDOW_S / 2:
+        return False
+    (t0, c0), (t1, c1) = recent[0], recent[-1]
+    return (c1 - c0) >= fraction * (t1 - t0)
 
 
 @dataclass(frozen=True)
@@ -218,9 +233,10 @@ class Watchdog:
             st.step = max(st.step, int(p["step"]))
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
-            cpu = p.get("cpu_s")
-            if isinstance(cpu, int | float):
-                st.cpu.append((now, float(cpu)))
+            for key, samples in (("cpu_s", st.cpu), ("runnable_s", st.runnable)):
+                v = p.get(key)
+                if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
+                    samples.append((now, float(v)))
             step = int(p.get("step", -1))
             if step > st.step:
                 st.step = step

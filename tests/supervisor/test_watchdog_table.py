@@ -251,22 +251,28 @@ def computing(
     *,
     pending: bool = False,
     cpu_per_s: float = 0.9,
+    runnable_per_s: float | None = None,
     section_timeout_s: float = 1800.0,
     seconds: float = 30.0,
 ) -> Watchdog:
-    """Rank 0 stops making progress and burns `cpu_per_s` of a core for `seconds`; rank 1
-    waits in the next collective."""
+    """Rank 0 stops making progress and burns `cpu_per_s` of a core for `seconds` (with
+    `runnable_per_s`, its busiest thread runnable that fraction of the time); rank 1 waits in the next
+    collective."""
     clock = Clock()
     wd = Watchdog(
         ranks=[0, 1], hang_timeout_s=explicit_s, section_timeout_s=section_timeout_s, clock=clock
     )
     i = collectives(wd, clock, 20, 0.1)
-    cpu = 0.0
+    cpu = runnable = 0.0
     for _ in range(int(seconds / 0.5)):
         clock.t += 0.5
         cpu += 0.5 * cpu_per_s
         enq = i if pending else i - 1
-        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=enq, coll_done=i - 1, cpu_s=cpu))
+        extra = {}
+        if runnable_per_s is not None:
+            runnable += 0.5 * runnable_per_s
+            extra["runnable_s"] = runnable
+        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=enq, coll_done=i - 1, cpu_s=cpu, **extra))
         wd.observe(ev(1, "heartbeat", step=-1, coll_enq=i, coll_done=i - 1, cpu_s=1.0))
     return wd
 
@@ -279,8 +285,18 @@ BUSY = {
         True,
     ),
     "too little CPU is not busy": ({"seconds": 100.0, "cpu_per_s": 0.1}, True),
-    "an explicit timeout is never stretched": ({"seconds": 100.0, "explicit_s": 20.0}, True),
-    "busy, but past the section timeout": ({"seconds": 100.0, "section_timeout_s": 80.0}, True),
+    "little CPU but runnable all the time (a crowded host) is busy": (
+        {"seconds": 100.0, "cpu_per_s": 0.1, "runnable_per_s": 0.95},
+        False,
+    ),
+    "little CPU, runnable only now and then (its wake-ups queue) is not busy": (
+        {"seconds": 100.0, "cpu_per_s": 0.01, "runnable_per_s": 0.2},
+        True,
+    ),
+    "runnable all the time, but with its own collective pending, is not busy": (
+        {"seconds": 100.0, "cpu_per_s": 0.1, "runnable_per_s": 0.95, "pending": True},
+        True,
+    ),
 }
 
 
@@ -290,6 +306,15 @@ def test_busy_ranks(how, hung):
     assert (hang is not None) is hung, hang
     if hang is not None:
         assert 0 in hang.culprits, hang
+
+
+def test_garbage_busy_figures_in_a_heartbeat_are_ignored():
+    clock = Clock()
+    wd = Watchdog(ranks=[0], clock=clock)
+    for bad in ("lots", True, None, float("nan"), [1.0]):
+        wd.observe(ev(0, "heartbeat", step=-1, cpu_s=bad, runnable_s=bad))
+    st = wd.ranks[0]
+    assert not st.cpu and not st.runnable
 
 
 def test_busy_needs_half_a_window_of_cpu_samples():
