@@ -58,6 +58,7 @@ TICK_S: Final = "NONSTOP_TICK_S"
 STOP_CHECK_EVERY: Final = "NONSTOP_STOP_CHECK_EVERY"
 SIGTERM_GRACE_S: Final = "NONSTOP_SIGTERM_GRACE_S"
 KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
+TRIAGE_SEARCH: Final = "NONSTOP_TRIAGE_SEARCH"
 LOG_LEVEL: Final = "NONSTOP_LOG_LEVEL"
 LOG_PREFIX: Final = "NONSTOP_LOG_PREFIX"
 # read by the Slurm job script and our harnesses, not by the package
@@ -212,6 +213,14 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="diagnose.kernel_log, faults",
         meaning="a file read as the kernel log besides /dev/kmsg (a mounted kern.log)",
         default="none",
+    ),
+    EnvVar(
+        name=TRIAGE_SEARCH,
+        set_by="user, tests",
+        read_by="diagnose.triage",
+        meaning="which program finds the candidate lines of big logs: `rg` (ripgrep), `grep` "
+        "(GNU grep) or `python` (no external program)",
+        default="ripgrep if usable, else GNU grep, else Python",
     ),
     EnvVar(
         name=LOG_LEVEL,

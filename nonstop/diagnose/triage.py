@@ -8,10 +8,12 @@ each signature. Memory is one chunk plus a capped list of evidence lines, whatev
 size. Bytes are never decoded except for evidence lines.
 
 Python's regex engine scans that prefilter at ~25 MB/s. For a file of GREP_MIN_BYTES or more,
-GNU grep finds the same candidate lines (the same needles as an ERE, `-i` in the C locale: the
-same ASCII case folding and word boundaries as the lower-cased bytes regex) at ~300 MB/s, and
-Python classifies what it prints; without a usable grep, or when it fails, the Python scan runs.
-tests/props pins that both give the same hits on any bytes.
+an external searcher finds the same candidate lines and Python classifies what it prints:
+ripgrep where it is installed (~540 MB/s here; the needles with Unicode off, `(?-u)`: ASCII
+case folding and word boundaries), else GNU grep (~340 MB/s; the needles as an ERE, `-i` in
+the C locale: the same semantics), else, or when the program fails, the Python scan.
+NONSTOP_TRIAGE_SEARCH picks one. tests/props pins that each gives the Python scan's hits on any
+bytes.
 
 When several signatures match, the most specific wins (highest `specificity`, then earliest):
 an ``NCCL watchdog timeout`` after ``Xid 79`` is a faulty GPU on the Xid's host. The culprit's
@@ -26,12 +28,13 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from nonstop import taxonomy
+from nonstop import envvars, taxonomy
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -178,7 +181,8 @@ def _xid_class(code: int, line: bytes) -> tuple[str, int, float, str]:
 
 def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None = None) -> Scan:
     """Scan one file (streaming, bounded memory) for signature hits. `grep`: find candidate
-    lines with GNU grep (None: when the file has GREP_MIN_BYTES or more and grep is usable)."""
+    lines with an external searcher, ripgrep or GNU grep (None: when the file has
+    GREP_MIN_BYTES or more and one is usable; see `_search`)."""
     path = Path(path)
     try:
         f: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed below
@@ -189,7 +193,7 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
             grep = os.fstat(f.fileno()).st_size >= GREP_MIN_BYTES
         except OSError:
             grep = False
-    if grep and _grep() is not None:
+    if grep and _search() is not None:
         f.close()
         got = _grep_scans([path], chunk_bytes)
         if got is not None:
@@ -248,70 +252,81 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
             result.hits.append(h)
 
 
-_GREP: list[str | None] = []  # [path of a usable GNU grep, or None], once per process
+@dataclass(frozen=True)
+class Searcher:
+    """An external program that prints each candidate line as `FILE\\0N:line`."""
 
-
-def _grep() -> str | None:
-    """GNU grep, if it is on PATH and handles the needles' ERE (`\\b` is a GNU extension)."""
-    if not _GREP:
-        exe = shutil.which("grep")
-        ok = False
-        if exe is not None:
-            try:
-                probe = subprocess.run(
-                    [exe, "-E", "-i", "-a", "-c", "-e", r"inf\b", "-"],
-                    input=b"INFO\nloss inf\n",
-                    capture_output=True,
-                    env={**os.environ, "LC_ALL": "C"},
-                    timeout=10,
-                )
-                ok = probe.returncode == 0 and probe.stdout.strip() == b"1"
-            except (OSError, subprocess.SubprocessError):
-                ok = False
-        _GREP.append(exe if ok else None)
-    return _GREP[0]
+    name: str
+    argv: tuple[str, ...]
+    """Everything before `-- FILE...`."""
 
 
 def _needle_ere(needle: str) -> str:
     return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", needle) + (r"\b" if needle in WORD_END else "")
 
 
-GREP_ARGS: list[str] = [
-    a for n in sorted({n for ns in NEEDLES.values() for n in ns}) for a in ("-e", _needle_ere(n))
-]
+_ALL_NEEDLES = sorted({n for ns in NEEDLES.values() for n in ns})
+GREP_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", _needle_ere(n))]
+RG_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", "(?-u)" + _needle_ere(n))]
+"""The same patterns for ripgrep's Rust regex; `(?-u)`: ASCII case folding and word
+boundaries on raw bytes, as grep's in the C locale and the lower-cased bytes regex."""
+
+_SEARCHERS: dict[str, Searcher | None] = {}  # by name, probed once per process
 
 
-def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
-    """Each file's scan from the candidate lines one GNU grep prints for all of them
-    (`FILE\\0N:line`), classified here; lines and bytes counted from the files themselves.
-    None when grep failed or a name repeats (the caller scans in Python)."""
-    names = [os.fsencode(str(p)) for p in paths]
-    if len(set(names)) != len(names):
+def _probe(name: str) -> Searcher | None:
+    """The searcher `name` ("rg" or "grep") if it is on PATH and gets a word-end needle right
+    (`\\b` is a GNU extension to ERE; an old or odd program fails this and is not used)."""
+    if name in _SEARCHERS:
+        return _SEARCHERS[name]
+    exe = shutil.which(name)
+    found = None
+    if exe is not None:
+        if name == "rg":
+            base = ("--no-config", "-i", "-a", "-n", "-H", "--null", "--no-heading")
+            s = Searcher("rg", (exe, *base, "--color", "never", "--no-messages", *RG_ARGS))
+            probe = [exe, "--no-config", "-i", "-a", "-c", "-e", r"(?-u)inf\b", "-"]
+        else:
+            s = Searcher("grep", (exe, "-E", "-i", "-a", "-n", "-H", "-Z", *GREP_ARGS))
+            probe = [exe, "-E", "-i", "-a", "-c", "-e", r"inf\b", "-"]
+        try:
+            r = subprocess.run(
+                probe,
+                input=b"INFO\nloss inf\n",
+                capture_output=True,
+                env={**os.environ, "LC_ALL": "C"},
+                timeout=10,
+            )
+            if r.returncode == 0 and r.stdout.strip() == b"1":
+                found = s
+        except (OSError, subprocess.SubprocessError):
+            pass
+    _SEARCHERS[name] = found
+    return found
+
+
+def _search() -> Searcher | None:
+    """The searcher for big logs: NONSTOP_TRIAGE_SEARCH (rg, grep, python) if set, else ripgrep
+    if usable, else GNU grep; None: the Python scan."""
+    want = os.environ.get(envvars.TRIAGE_SEARCH, "").strip().lower()
+    if want == "python":
         return None
-    scans = {n: Scan(file=str(p)) for n, p in zip(names, paths, strict=True)}
-    exe = _grep()
-    assert exe is not None
-    try:
-        proc = subprocess.Popen(
-            [exe, "-E", "-i", "-a", "-n", "-H", "-Z", *GREP_ARGS, "--", *map(str, paths)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "LC_ALL": "C"},
-        )
-    except OSError:
-        return None
-    assert proc.stdout is not None
-    with proc.stdout:
-        for out in proc.stdout:
-            name, nul, rest = out.partition(b"\0")
-            no, sep, line = rest.partition(b":")
-            result = scans.get(name)
-            if not nul or not sep or not no.isdigit() or result is None:
-                continue
-            _take(result, line[:-1] if line.endswith(b"\n") else line, int(no))
-    if proc.wait() not in (0, 1):
-        return None
-    for path, result in zip(paths, scans.values(), strict=True):
+    if want in ("rg", "grep"):
+        return _probe(want)
+    return _probe("rg") or _probe("grep")
+
+
+def _grep() -> str | None:
+    """GNU grep's path, if usable (kept for callers that ask for grep by name)."""
+    s = _probe("grep")
+    return None if s is None else s.argv[0]
+
+
+def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
+    """(bytes, lines) of each file (a last line without a newline counts); None if one is
+    unreadable."""
+    out = []
+    for path in paths:
         size, newlines, last = 0, 0, b""
         try:
             with open(path, "rb") as f:
@@ -321,8 +336,50 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
                     last = block[-1:]
         except OSError:
             return None
-        result.bytes = size
-        result.lines = newlines + (1 if size and last != b"\n" else 0)
+        out.append((size, newlines + (1 if size and last != b"\n" else 0)))
+    return out
+
+
+def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
+    """Each file's scan from the candidate lines one searcher process (ripgrep or GNU grep)
+    prints for all of them (`FILE\\0N:line`), classified here; bytes and lines counted from
+    the files by a thread meanwhile (the searcher prints only candidates). None when the
+    searcher failed or a name repeats (the caller scans in Python)."""
+    names = [os.fsencode(str(p)) for p in paths]
+    if len(set(names)) != len(names):
+        return None
+    scans = {n: Scan(file=str(p)) for n, p in zip(names, paths, strict=True)}
+    searcher = _search()
+    if searcher is None:
+        return None
+    try:
+        proc = subprocess.Popen(
+            [*searcher.argv, "--", *map(str, paths)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "LC_ALL": "C"},
+        )
+    except OSError:
+        return None
+    counted: list[list[tuple[int, int]] | None] = []
+    counter = threading.Thread(
+        target=lambda: counted.append(_count(paths, chunk_bytes)), name="triage-count"
+    )
+    counter.start()  # overlaps the search: the parse below mostly waits on the pipe
+    assert proc.stdout is not None
+    with proc.stdout:
+        for out in proc.stdout:
+            name, nul, rest = out.partition(b"\0")
+            no, sep, line = rest.partition(b":")
+            result = scans.get(name)
+            if not nul or not sep or not no.isdigit() or result is None:
+                continue
+            _take(result, line[:-1] if line.endswith(b"\n") else line, int(no))
+    counter.join()
+    if proc.wait() not in (0, 1) or not counted or counted[0] is None:
+        return None
+    for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
+        result.bytes, result.lines = size, lines
     return list(scans.values())
 
 
@@ -330,11 +387,12 @@ GREP_BATCH = 512  # files per grep process: a bounded argument list
 
 
 def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) -> list[Scan]:
-    """`scan` of each file, in order. With GNU grep (`grep`: None when the files hold
-    GREP_MIN_BYTES or more together), one grep process per GREP_BATCH files finds the candidate
-    lines of all of them: 4,096 rank logs of 32 KB took 4 s through Python's regex engine."""
+    """`scan` of each file, in order. With an external searcher (ripgrep or GNU grep; `grep`:
+    None when the files hold GREP_MIN_BYTES or more together), one process per GREP_BATCH files
+    finds the candidate lines of all of them: 4,096 rank logs of 32 KB took 4 s through
+    Python's regex engine."""
     files = [Path(p) for p in paths]
-    if len(files) < 2 or grep is False or _grep() is None:
+    if len(files) < 2 or grep is False or _search() is None:
         return [scan(p, grep=grep) for p in files]
     if grep is None:
         total = 0

@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.searchers import SEARCHERS, using
 
 from nonstop import taxonomy
 from nonstop.cli import main as nonstop_main
@@ -160,11 +161,14 @@ def test_word_end_needles_skip_words_that_only_start_with_them() -> None:
     assert signatures.covers("inf", "info")  # without word_end, any occurrence
 
 
-@pytest.mark.skipif(triage._grep() is None, reason="no GNU grep on PATH")
-def test_grep_prefilter_gives_the_python_scan_on_every_corpus_log() -> None:
-    """The fast path for big files (GNU grep finds the candidate lines) loses and adds nothing."""
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_grep_prefilter_gives_the_python_scan_on_every_corpus_log(searcher) -> None:
+    """The fast path for big files (ripgrep or GNU grep finds the candidate lines) loses and
+    adds nothing."""
     for path in sorted(CORPUS.glob("*.log")):
-        py, gr = triage.scan(path, grep=False), triage.scan(path, grep=True)
+        py = triage.scan(path, grep=False)
+        with using(searcher):
+            gr = triage.scan(path, grep=True)
         assert [(h.signature, h.line, h.text) for h in gr.hits] == [
             (h.signature, h.line, h.text) for h in py.hits
         ], path.name
@@ -176,16 +180,20 @@ def test_grep_prefilter_gives_the_python_scan_on_every_corpus_log() -> None:
         )
 
 
-@pytest.mark.skipif(triage._grep() is None, reason="no GNU grep on PATH")
-def test_one_grep_for_many_files_gives_each_file_its_python_scan(tmp_path, monkeypatch) -> None:
-    """scan_all: one grep per batch of files, each file's hits, counts and lines its own."""
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_one_grep_for_many_files_gives_each_file_its_python_scan(
+    tmp_path, monkeypatch, searcher
+) -> None:
+    """scan_all: one searcher process per batch of files, each file's hits, counts and lines
+    its own."""
     paths = sorted(CORPUS.glob("*.log"))
     odd = tmp_path / "name with: colon.log"  # grep's separators must not confuse the parse
     odd.write_bytes(b"INFO all good\nloss inf at step 3\nno newline at the end")
     paths.append(odd)
     monkeypatch.setattr(triage, "GREP_BATCH", 7)  # several batches
     want = [triage.scan(p, grep=False) for p in paths]
-    got = triage.scan_all(paths, grep=True)
+    with using(searcher):
+        got = triage.scan_all(paths, grep=True)
     assert [s.file for s in got] == [str(p) for p in paths]
     for g, w in zip(got, want, strict=True):
         assert [(h.signature, h.line, h.text) for h in g.hits] == [
