@@ -106,9 +106,22 @@ def side(runs: list[dict[str, Any]], who: str) -> dict[str, Any]:
     }
 
 
+def incomparable(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """The faults of the peer's schedule that never fired on it (beyond those with no moment
+    under torchrun): a seed with any did not give both sides the same work, so its ETTR pair is
+    left out of `ours`, `peer` and `ratio` (listed under `incomparable`)."""
+    return list(run["peer"]["skipped"])
+
+
 def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    ours = [r["ours"]["ettr_events"]["ettr"] for r in runs]
-    peer = [r["peer"]["ettr"]["ettr"] for r in runs]
+    same = [r for r in runs if not incomparable(r)]
+    if not same:
+        print(
+            "[chaos] no seed gave both sides the same faults: ETTR over every seed", file=sys.stderr
+        )
+    scored = same or runs
+    ours = [r["ours"]["ettr_events"]["ettr"] for r in scored]
+    peer = [r["peer"]["ettr"]["ettr"] for r in scored]
     out = summarize(
         ours,
         peer,
@@ -132,6 +145,8 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         phantom=[p for r in runs for p in r["ours"]["phantom"]],
         peer_not_applicable=[x for r in runs for x in r["peer"]["not_applicable"]],
         seeds=[r["seed"] for r in runs],
+        scored_seeds=[r["seed"] for r in scored],
+        incomparable={str(r["seed"]): incomparable(r) for r in runs if incomparable(r)},
         runs=runs,
         **extra,
     )

@@ -137,10 +137,12 @@ class PeerHarness(Harness):
         procs.kill(self.sup.pid)
         self.sup.wait(timeout=30)
         self.killed_by_us = True
-        time.sleep(1.0)
         alive = list(procs.workers(self.run_dir).values())
         self.record.orphans += len(alive)  # torchrun's ranks have no parent-death signal
-        for pid in set(ranks) | set(alive):  # what a scheduler's job kill does
+        # at once, as a scheduler's job kill takes the whole cgroup: orphans left training for
+        # a second (as this harness once did) wrote a checkpoint past the next fault's step,
+        # which then never fired, and every later fault keyed to a later attempt with it
+        for pid in set(ranks) | set(alive):
             for sig in (signal.SIGCONT, signal.SIGKILL):
                 procs.kill(pid, sig)
         procs.kill_group(self.sup.pid)

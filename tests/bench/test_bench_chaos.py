@@ -95,3 +95,22 @@ def test_summary_is_ours_over_torchrun_ettr_with_both_sides() -> None:
     assert out["better"] == "higher" and out["reps"] == 1
     assert out["peer_side"]["detected"] == 3 and out["ours_side"]["identical"]
     assert out["daly_limit_from_nonstop_costs"] == 0.4 and out["limit"] == 0.3
+
+
+def test_a_seed_whose_peer_missed_faults_is_left_out_of_the_ratio() -> None:
+    """A peer run that never got some faults did less work: its ETTR is not comparable."""
+    never = {"kind": "sigkill", "attempt": 2, "why": "the injector never logged it as fired"}
+    runs = [
+        {"seed": 1, "ours": _side(0.2, 60.0), "peer": _side(0.1, 100.0), "fault_free": {}},
+        {
+            "seed": 2,
+            "ours": _side(0.2, 60.0),
+            "peer": _side(0.9, 10.0, skipped=[never]),
+            "fault_free": {},
+        },
+    ]
+    out = bc.combine(runs, load={"start": [1.0], "end": [1.0]})
+    assert out["scored_seeds"] == [1] and out["reps"] == 1
+    assert out["peer"] == 0.1 and math.isclose(out["ratio"], 2.0)
+    assert out["incomparable"] == {"2": [never]}
+    assert out["seeds"] == [1, 2] and out["peer_side"]["skipped"] == [never]
