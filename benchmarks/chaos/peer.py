@@ -18,7 +18,9 @@ Harness code, with real signals, at the same steps. What differs, all on torchru
 - the schedule's attempt keys are renumbered for torchrun (`peer_schedule`): a fault that ends
   an attempt under nonstop but goes unnoticed under torchrun (nan, spike, param_bitflip) does not
   start a new attempt there, so the next fault keyed to "the next attempt" would never fire;
-  `kill_in_health_check` has no moment under torchrun (no health checks) and is skipped.
+  for the same reason a `kill_in_restart` that follows such a fault moves to torchrun's next
+  restart (`peer_order`); `kill_in_health_check` has no moment under torchrun (no health
+  checks) and is skipped.
 
 Detection for torchrun (it keeps no ledger) is read from the run directory: a fault that ends
 an attempt is detected when a next attempt started (torchrun restarted, or the harness requeued
@@ -51,11 +53,35 @@ PEER_NA = frozenset({"kill_in_health_check"})
 """Faults with no moment under torchrun (it runs no health checks)."""
 
 
+def peer_order(faults: list[Any]) -> list[Any]:
+    """The faults in the order torchrun meets them: a `kill_in_restart` (a rank of the next
+    attempt killed before its first step) that follows a fault ending no attempt under torchrun
+    (a NaN, a spike, a flipped parameter train on) waits for the next fault that does; keyed
+    where it stood, it killed the very attempt that was to run the numerical fault, which then
+    never fired (seeds 5 and 6, 2026-12-02)."""
+    out: list[Any] = []
+    held: list[Any] = []
+    ends = True  # the start of the run: as if after an ending fault
+    for f in faults:
+        if f.kind == "kill_in_restart" and not ends:
+            held.append(f)
+            continue
+        out.append(f)
+        if f.kind == "kill_in_restart":
+            continue  # it ends the attempt it kills: `ends` stays as it was (true)
+        ends = f.kind in PEER_ENDS
+        if ends:
+            out.extend(held)
+            held = []
+    return out + held
+
+
 def peer_schedule(s: Schedule) -> Schedule:
-    """The same faults (kinds, ranks, steps, order), keyed to torchrun's attempt numbers."""
+    """The same faults (kinds, ranks, steps; the order of `peer_order`), keyed to torchrun's
+    attempt numbers."""
     faults = []
     attempt = 0
-    for f in s.faults:
+    for f in peer_order(list(s.faults)):
         owner = attempt - 1 if f.kind == "kill_in_health_check" else attempt
         faults.append(dataclasses.replace(f, attempt=max(0, owner)))
         attempt += f.kind in PEER_ENDS

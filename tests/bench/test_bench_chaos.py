@@ -114,3 +114,28 @@ def test_a_seed_whose_peer_missed_faults_is_left_out_of_the_ratio() -> None:
     assert out["peer"] == 0.1 and math.isclose(out["ratio"], 2.0)
     assert out["incomparable"] == {"2": [never]}
     assert out["seeds"] == [1, 2] and out["peer_side"]["skipped"] == [never]
+
+
+def test_a_kill_in_restart_after_a_numerical_fault_waits_for_torchruns_next_restart() -> None:
+    """Under torchrun a flipped parameter ends no attempt: the restart whose rank is killed is
+    the one after the next crash, not the start of the attempt that was to flip the bit."""
+    s = Schedule(
+        seed=0,
+        steps=60,
+        checkpoint_every=5,
+        faults=[
+            ChaosFault(kind="sigkill", attempt=0, rank=0, step=12),
+            ChaosFault(kind="param_bitflip", attempt=1, rank=0, step=20),
+            ChaosFault(kind="kill_in_restart", attempt=2, rank=1, step=0),
+            ChaosFault(kind="rdzv_loss", attempt=3, rank=0, step=30),
+            ChaosFault(kind="sigstop", attempt=4, rank=1, step=45),
+        ],
+    )
+    p = peer_schedule(s)
+    assert [(f.kind, f.attempt) for f in p.faults] == [
+        ("sigkill", 0),
+        ("param_bitflip", 1),  # attempt 1 is no longer killed at its start: the bit flips
+        ("rdzv_loss", 1),
+        ("kill_in_restart", 2),  # the start of the attempt after the store loss
+        ("sigstop", 3),
+    ]
