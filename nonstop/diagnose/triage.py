@@ -316,12 +316,6 @@ def _search() -> Searcher | None:
     return _probe("rg") or _probe("grep")
 
 
-def _grep() -> str | None:
-    """GNU grep's path, if usable (kept for callers that ask for grep by name)."""
-    s = _probe("grep")
-    return None if s is None else s.argv[0]
-
-
 def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
     """(bytes, lines) of each file (a last line without a newline counts); None if one is
     unreadable."""
