@@ -111,6 +111,18 @@ def _ledger(run_dir: Path) -> sqlite3.Connection:
     return conn
 
 
+def supervisor_actions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The supervisor's actions (restart, exclude, ...) in time order: its responses to an
+    attempt's failure. The workers' own `skip_batches` (recorded at the start of the attempt
+    after a loss spike's rollback) is left out: it answered the previous attempt's spike, and
+    read first it was taken for the response to this attempt's fault (a SIGSTOP counted as
+    unrecovered, chaos seed 6)."""
+    rows = conn.execute(
+        "SELECT attempt, action FROM actions WHERE action != 'skip_batches' ORDER BY time, id"
+    )
+    return [{"attempt": a, "action": act} for a, act in rows]
+
+
 def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -> dict[str, Any]:
     """Match every injected fault to the ledger's failures, detections and actions."""
     conn = _ledger(run_dir)
@@ -122,7 +134,7 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
             )
         ]
         detections = [dict(r) for r in conn.execute("SELECT attempt, kind, rank FROM detections")]
-        actions = [dict(r) for r in conn.execute("SELECT attempt, action FROM actions")]
+        actions = supervisor_actions(conn)
         ckpts = [
             dict(r)
             for r in conn.execute("SELECT attempt, rank, step, phase, error FROM checkpoints")

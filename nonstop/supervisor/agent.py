@@ -194,6 +194,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             hang_timeout_s=self._hang_timeout_s,
             startup_timeout_s=self.cfg.startup_timeout_s,
             section_timeout_s=self.cfg.section_timeout_s,
+            exit_timeout_s=self.cfg.exit_timeout_s,
             learned=Learned.load(learned_path(self.cfg.run_dir.root)),
         )
         self.offsets = {}

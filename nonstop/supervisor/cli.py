@@ -23,6 +23,7 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import json
+import math
 import os
 import shlex
 import shutil
@@ -76,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=default("section_timeout_s"),
         help="seconds a named section (checkpoint, eval) may take "
         f"(default {default('section_timeout_s'):g})",
+    )
+    g.add_argument(
+        "--exit-timeout",
+        type=float,
+        default=default("exit_timeout_s"),
+        help="seconds the ranks get to exit once one has finished its script (teardown, "
+        "a final save) before a rank still running is an exit hang "
+        f"(default {default('exit_timeout_s'):g})",
     )
     checks = ",".join(default("health_checks"))
     g.add_argument(
@@ -204,6 +213,16 @@ def _resolve_run_dir(args: argparse.Namespace) -> Path:
     return rundir.default_root()
 
 
+# the flags that take seconds, and whether 0 means something (no wait) rather than a mistake
+SECONDS_FLAGS = {
+    "--startup-timeout": False,
+    "--section-timeout": False,
+    "--exit-timeout": False,
+    "--health-timeout": False,
+    "--evidence-timeout": True,
+    "--grace-period": True,
+}
+
 # torchrun flags nonstop run cannot honour, refused rather than silently ignored (docs/run.md
 # has the table of every flag)
 REFUSED = {
@@ -229,6 +248,11 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise UserError(f"--nnodes must be N or MIN:MAX with 0 < MIN <= MAX, got {args.nnodes!r}")
     if args.max_restarts < 0:
         raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
+    for flag, zero_ok in SECONDS_FLAGS.items():
+        value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            least = "0 or more" if zero_ok else "above 0"
+            raise UserError(f"{flag} must be seconds {least}, got {value:g}")
     n = args.nproc_per_node
     if n.lstrip("-").isdigit():
         if int(n) <= 0:

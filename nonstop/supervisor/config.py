@@ -38,6 +38,9 @@ class SupervisorConfig:
     """Seconds allowed before the first progress of an attempt (--startup-timeout)."""
     section_timeout_s: float = 1800.0
     """Seconds a named section (checkpoint, eval) may take (--section-timeout)."""
+    exit_timeout_s: float = 60.0
+    """Seconds the job's ranks get to exit once one has finished its script: its interpreter
+    teardown, or a peer still saving the final model (--exit-timeout)."""
     evidence_timeout_s: float = 3.0
     """Seconds to wait for live ranks' flight-recorder dumps and stacks (--evidence-timeout)."""
     health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
@@ -107,6 +110,7 @@ class SupervisorConfig:
             hang_timeout_s=hang,
             startup_timeout_s=args.startup_timeout,
             section_timeout_s=args.section_timeout,
+            exit_timeout_s=args.exit_timeout,
             evidence_timeout_s=args.evidence_timeout,
             health_checks=checks,
             self_test=not args.no_self_test,

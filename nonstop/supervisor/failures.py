@@ -41,10 +41,6 @@ _log = log.get("supervisor")
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
 # their own status before torch stops them (the culprit is often still tearing down)
 CULPRIT_WAIT_S = 3.0
-# every rank that failed had finished its script (it crashed in teardown): how long the ranks
-# still running get to finish theirs (a rank 0 saving the final model) before torch stops them
-FINISH_WAIT_S = 60.0
-
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
 # next attempt, and torchrun's plain restart is the bar to beat on recovery time.
@@ -129,7 +125,7 @@ class FailureHandling:
         its script (torch 2.13 aborts now and then in an unmodified script's interpreter
         teardown: "terminate called without an active exception", SIGABRT) and other ranks
         still run: they may be finishing theirs (rank 0 saving the final model), which torch's
-        SIGTERM would cut short. At most FINISH_WAIT_S per attempt."""
+        SIGTERM would cut short. At most --exit-timeout per attempt."""
         wd = self.watchdog
         failed, running = _split(codes)
         if not codes or wd is None or not failed or not running:
@@ -142,7 +138,7 @@ class FailureHandling:
                 return False
         now = time.monotonic()
         if self._finish_deadline is None:
-            self._finish_deadline = now + FINISH_WAIT_S
+            self._finish_deadline = now + self.cfg.exit_timeout_s
         return now < self._finish_deadline
 
     def _finished_then_crashed(self, result: RunResult) -> bool:

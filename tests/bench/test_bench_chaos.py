@@ -139,3 +139,24 @@ def test_a_kill_in_restart_after_a_numerical_fault_waits_for_torchruns_next_rest
         ("kill_in_restart", 2),  # the start of the attempt after the store loss
         ("sigstop", 3),
     ]
+
+
+def test_a_workers_skip_batches_is_not_the_response_to_the_attempts_failure(tmp_path: Path) -> None:
+    """Seed 6: attempt 9 began by skipping the spike's batches (the workers' action, recorded
+    first), then a SIGSTOP'd rank was restarted; the fault's action is the restart."""
+    import sqlite3
+
+    from benchmarks.chaos.checks import supervisor_actions
+    from nonstop.ledger.db import Ledger
+
+    with Ledger.open(tmp_path / "ledger.db") as led:
+        led.add_action(attempt=8, time_s=10.0, action="restart", reason="loss spike")
+        led.add_action(attempt=9, time_s=11.0, action="skip_batches", reason="after a spike")
+        led.add_action(attempt=9, time_s=30.0, action="restart", reason="hang of rank 0")
+    conn = sqlite3.connect(tmp_path / "ledger.db")
+    try:
+        acts = supervisor_actions(conn)
+    finally:
+        conn.close()
+    assert [a["action"] for a in acts if a["attempt"] == 9] == ["restart"]
+    assert [a["attempt"] for a in acts] == [8, 9]

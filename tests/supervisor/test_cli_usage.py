@@ -48,6 +48,12 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["--duplicate-stderr-filters", "oops"], "--duplicate-stderr-filters"),
         (["--signals-to-handle", "SIGNOPE"], "SIGNOPE"),
         (["--rdzv-conf", "=x"], "rendezvous configuration"),
+        (["--exit-timeout", "0"], "--exit-timeout must be seconds above 0, got 0"),
+        (["--startup-timeout", "-5"], "--startup-timeout must be seconds above 0, got -5"),
+        (["--section-timeout", "nan"], "--section-timeout must be seconds above 0"),
+        (["--health-timeout", "inf"], "--health-timeout"),
+        (["--evidence-timeout", "-1"], "--evidence-timeout must be seconds 0 or more"),
+        (["--grace-period", "-0.5"], "--grace-period must be seconds 0 or more"),
     ],
 )
 def test_bad_flag_is_one_line_exit_2_and_leaves_no_run_dir(

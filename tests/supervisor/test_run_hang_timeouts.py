@@ -7,6 +7,7 @@ and learn them; an explicit --hang-timeout must hold after a restart (issue 14).
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -136,12 +137,19 @@ def test_a_rank_stuck_at_exit_after_its_peers_finished_is_killed_and_the_run_suc
             str(run_dir),
             "--health-checks",
             "none",
+            "--hang-timeout",
+            "5",
+            "--exit-timeout",
+            "15",
             str(script),
         ],
         timeout=300,
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ranks [1] were still running" in r.stdout, r.stdout
+    # --exit-timeout 15 (over --hang-timeout 5) took effect: the default waits 60 s
+    stalled = float(re.search(r"were still running (\d+) s", r.stdout).group(1))
+    assert 15 <= stalled < 60, r.stdout
     assert rows(run_dir, "SELECT attempt, outcome FROM attempts") == [(0, "succeeded")]
     assert rows(run_dir, "SELECT kind, rank FROM detections") == [("exit_hang", 1)]
     assert rows(run_dir, "SELECT COUNT(*) FROM failures")[0][0] == 0
