@@ -751,7 +751,11 @@ def literal_trie(words: set[str], word_end: frozenset[str] = frozenset()) -> re.
     A word in `word_end` matches only where a word ends after it (`inf` in "loss inf", not in
     "INFO"): a word boundary after its last letter.
     """
-    kept = {w for w in words if not any(o != w and covers(o, w, word_end) for o in words)}
+    # `o in w` first: a substring test in C, where covers() is a Python call (115k pairs at
+    # import time were 60 ms of every `nonstop triage`)
+    kept = {
+        w for w in words if not any(o != w and o in w and covers(o, w, word_end) for o in words)
+    }
     trie: dict[Any, Any] = {}
     for w in kept:
         node = trie
@@ -791,9 +795,13 @@ def _rows_by_needle() -> dict[bytes, tuple[str, ...]]:
     out: dict[bytes, list[str]] = {}
     every = {n for ns in NEEDLES.values() for n in ns}
     for kept in every:
-        if any(o != kept and covers(o, kept, WORD_END) for o in every):
+        if any(o != kept and o in kept and covers(o, kept, WORD_END) for o in every):
             continue
-        rows = [row for row, ns in NEEDLES.items() if any(covers(kept, n, WORD_END) for n in ns)]
+        rows = [
+            row
+            for row, ns in NEEDLES.items()
+            if any(kept in n and covers(kept, n, WORD_END) for n in ns)
+        ]
         out[kept.encode()] = rows + (["xid_loose"] if "xid" in rows else [])
     return {k: tuple(v) for k, v in out.items()}
 

@@ -190,7 +190,7 @@ def test_one_grep_for_many_files_gives_each_file_its_python_scan(
     odd = tmp_path / "name with: colon.log"  # grep's separators must not confuse the parse
     odd.write_bytes(b"INFO all good\nloss inf at step 3\nno newline at the end")
     paths.append(odd)
-    monkeypatch.setattr(triage, "GREP_BATCH", 7)  # several batches
+    monkeypatch.setattr(triage, "GREP_ARG_BYTES", 200)  # several batches
     want = [triage.scan(p, grep=False) for p in paths]
     with using(searcher):
         got = triage.scan_all(paths, grep=True)
@@ -201,6 +201,16 @@ def test_one_grep_for_many_files_gives_each_file_its_python_scan(
         ], g.file
         assert (g.counts, g.pci_map, g.lines, g.bytes) == (w.counts, w.pci_map, w.lines, w.bytes)
     assert [h.signature for h in got[-1].hits] == ["nan_loss"]
+
+
+def test_batches_keep_the_order_and_cut_at_the_argument_budget() -> None:
+    files = [Path(f"/logs/rank-{i}.log") for i in range(10)]  # 17 or 18 bytes each + a NUL
+    got = triage._batches(files, 40)
+    assert [p for b in got for p in b] == files
+    assert all(sum(len(str(p)) + 1 for p in b) <= 40 for b in got)
+    assert [len(b) for b in got] == [2, 2, 2, 2, 2]
+    assert triage._batches(files, 1 << 20) == [files]
+    assert triage._batches([Path("/" + "x" * 99)], 10) == [[Path("/" + "x" * 99)]]  # never empty
 
 
 def test_scan_all_names_an_unreadable_file(tmp_path) -> None:

@@ -138,7 +138,7 @@ def test_a_rank_stuck_at_exit_after_its_peers_finished_is_killed_and_the_run_suc
             "--health-checks",
             "none",
             "--hang-timeout",
-            "5",
+            "10",
             "--exit-timeout",
             "15",
             str(script),
@@ -147,7 +147,7 @@ def test_a_rank_stuck_at_exit_after_its_peers_finished_is_killed_and_the_run_suc
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "ranks [1] were still running" in r.stdout, r.stdout
-    # --exit-timeout 15 (over --hang-timeout 5) took effect: the default waits 60 s
+    # --exit-timeout 15 (over --hang-timeout 10) took effect: the default waits 60 s
     stalled = float(re.search(r"were still running (\d+) s", r.stdout).group(1))
     assert 15 <= stalled < 60, r.stdout
     assert rows(run_dir, "SELECT attempt, outcome FROM attempts") == [(0, "succeeded")]
