@@ -98,6 +98,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self._cold_why = ""
         self._culprit_deadline: float | None = None
         self._finish_deadline: float | None = None
+        self._stopped_running: set[int] = set()  # ranks running when this attempt was stopped
         self._rendezvoused = False
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
@@ -199,6 +200,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         )
         self.offsets = {}
         self._culprit_deadline = self._finish_deadline = None
+        self._stopped_running = set()
         from nonstop.diagnose.stragglers import StragglerDetector
 
         # online: stricter than the offline default (0.85, 2 checks), because ranks sharing

@@ -275,6 +275,12 @@ class Watcher(threading.Thread):
         runnable = self.runnable.sample()
         if runnable is not None:
             payload["runnable_s"] = round(runnable, 3)
+        # whether SIGTERM still reaches nonstop's handler (the script installed none of its
+        # own): then the rank dies at once when its agent stops it, and the agent need not
+        # give it torch's 30 s before SIGKILL (failures.FailureHandling._before_stop)
+        payload["sigterm"] = (
+            "nonstop" if isinstance(signal.getsignal(signal.SIGTERM), SigtermHandler) else "other"
+        )
         if progress:
             payload["pgs"] = progress
             payload["coll_enq"] = max(v[0] for v in progress.values())

@@ -41,6 +41,12 @@ _log = log.get("supervisor")
 # only echoes of a peer's failure exited: how long the still-running ranks get to exit with
 # their own status before torch stops them (the culprit is often still tearing down)
 CULPRIT_WAIT_S = 3.0
+# how long a rank whose SIGTERM reaches nonstop's handler gets between the agent's SIGTERM and
+# SIGKILL (torch gives every rank 30 s): the handler exits at once once the teardown is marked,
+# so a rank still alive after this is stuck in C code and only SIGKILL ends it (a peer that
+# died before init_process_group leaves it in the store's wait: 30 s of every such restart)
+STOP_WAIT_S = 5.0
+
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
 # next attempt, and torchrun's plain restart is the bar to beat on recovery time.
@@ -76,6 +82,7 @@ class FailureHandling:
     last_decision: Decision | None
     _culprit_deadline: float | None
     _finish_deadline: float | None
+    _stopped_running: set[int]
     if TYPE_CHECKING:  # the agent's methods
 
         def _poll_events(self) -> None: ...
@@ -199,6 +206,23 @@ class FailureHandling:
             return_values={w.global_rank: None for w in worker_group.workers},
         )
 
+    def _before_stop(self) -> float | None:
+        """Just before torch's process context stops this node's ranks: note the ranks still
+        running (whatever they exit with, they were stopped by us: policy.mark_collateral),
+        and return STOP_WAIT_S, torch's wait before SIGKILL for them, when every one of them
+        runs nonstop's SIGTERM handler; None (torch's 30 s) when one may run the script's own
+        handler or never said."""
+        codes = torch_compat.subprocess_exit_codes(self) or {}
+        to_global = torch_compat.global_ranks(self)
+        running = {to_global.get(lr, lr) for lr, code in codes.items() if code is None}
+        self._stopped_running = running
+        wd = self.watchdog
+        if not running or wd is None:
+            return None
+        if all(wd.ranks.get(r) is not None and wd.ranks[r].quick_stop for r in running):
+            return STOP_WAIT_S
+        return None
+
     def _fault_time(self, rank: int) -> float | None:
         st = self.watchdog.ranks.get(rank) if self.watchdog else None
         return st.last_event_time if st else None
@@ -227,9 +251,11 @@ class FailureHandling:
                 )
             )
         dumps = self._collect_evidence(worker_group, dead={i.rank for i in infos})
-        # torch's process context SIGTERMs the rest of the group once one worker fails: those
+        # torch's process context stops the rest of the group once one worker fails: those
         # ranks are collateral, not causes (policy.mark_collateral)
-        decisions = policy.mark_collateral(infos, [self.policy.decide(i) for i in infos])
+        decisions = policy.mark_collateral(
+            infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
+        )
         for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
                 attempt=self.attempt,

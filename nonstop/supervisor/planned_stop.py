@@ -306,6 +306,7 @@ class PlannedStops:
     if TYPE_CHECKING:  # the agent's (torch's) methods; not defined here, not to shadow them
 
         def _ingest(self, force: bool = False) -> None: ...
+        def _before_stop(self) -> float | None: ...
         def _stop_workers(self, worker_group: WorkerGroup) -> None: ...
         def _restart_workers(self, worker_group: WorkerGroup) -> None: ...
 
@@ -333,7 +334,12 @@ class PlannedStops:
         from nonstop.supervisor import torch_compat
 
         root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
-        torch_compat.before_close(self, lambda: mark_teardown(root, host, attempt))
+
+        def before_close() -> float | None:
+            mark_teardown(root, host, attempt)
+            return self._before_stop()
+
+        torch_compat.before_close(self, before_close)
 
     def _stop_step(self) -> int:
         """The last step any rank finished (-1 without step data): the ranks save at their next

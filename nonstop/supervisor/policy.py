@@ -301,15 +301,25 @@ EXIT_DRAINED = 0  # this node was drained by an operator: the job goes on withou
 _SIGTERM = -int(_signal.SIGTERM)
 
 
-def mark_collateral(infos: list[FailureInfo], decisions: list[Decision]) -> list[Decision]:
-    """torch's process context SIGTERMs the rest of the group once one worker fails: those
-    ranks are collateral, not causes (unless every rank got SIGTERM, from outside). Returns
-    the decisions with the collateral ones made secondary (new objects; the others as given)."""
+def mark_collateral(
+    infos: list[FailureInfo],
+    decisions: list[Decision],
+    stopped: set[int] | frozenset[int] = frozenset(),
+) -> list[Decision]:
+    """torch's process context stops the rest of the group once one worker fails: those ranks
+    are collateral, not causes. They are the ranks still running when the agent began to stop
+    them (`stopped`, global ranks: whatever their exit status, SIGTERM or the SIGKILL after a
+    rank stuck in C code ignored it), and ranks that died of SIGTERM (unless every rank did:
+    from outside). Returns the decisions with the collateral ones made secondary (new
+    objects; the others as given)."""
+    ranks = {i.rank for i in infos}
     collateral = (
         {i.rank for i in infos if i.exit_code == _SIGTERM}
         if any(i.exit_code != _SIGTERM for i in infos)
         else set()
     )
+    if ranks - set(stopped):  # a rank had failed before the stop: the stopped ones echo it
+        collateral |= ranks & set(stopped)
     out = []
     for info, d in zip(infos, decisions, strict=True):
         if info.rank in collateral and d.root_cause:

@@ -51,6 +51,7 @@ __all__ = [
     "AGENT_HOOKS",
     "TORCH_CHECKED",
     "before_close",
+    "global_ranks",
     "leave_round",
     "local_world_size",
     "logs_spec_settings",
@@ -186,22 +187,36 @@ def subprocess_exit_codes(agent: Any) -> dict[int, int | None] | None:
     return {int(lr): h.proc.poll() for lr, h in handlers.items()}
 
 
-def before_close(agent: Any, hook: Callable[[], None]) -> None:
+def before_close(agent: Any, hook: Callable[[], float | None]) -> None:
     """Run `hook()` before the agent's process context stops its ranks (torch's teardown,
-    restart or shutdown, and the context stopping the rest after one rank failed).
+    restart or shutdown, and the context stopping the rest after one rank failed). A number
+    the hook returns shortens torch's wait between SIGTERM and SIGKILL (30 s) to it.
 
     Private: `LocalElasticAgent._pcontext` and `PContext._close(death_sig, timeout=30)`,
-    which PContext.close calls. Checked in TORCH_CHECKED."""
+    which PContext.close calls with keywords. Checked in TORCH_CHECKED."""
     ctx = getattr(agent, "_pcontext", None)
     close = getattr(ctx, "_close", None)
     if close is None:
         return
 
     def marked_close(*args: Any, **kwargs: Any) -> Any:
-        hook()
+        wait_s = hook()
+        if wait_s is not None:
+            if len(args) >= 2:
+                args = (args[0], min(args[1], wait_s), *args[2:])
+            else:
+                kwargs["timeout"] = min(kwargs.get("timeout", 30), wait_s)
         return close(*args, **kwargs)
 
     ctx._close = marked_close  # type: ignore[union-attr]
+
+
+def global_ranks(agent: Any) -> dict[int, int]:
+    """Local rank -> global rank of the agent's current workers ({} before the first start).
+
+    Private: `SimpleElasticAgent._worker_group`. Checked in TORCH_CHECKED."""
+    group = getattr(agent, "_worker_group", None)
+    return {int(w.local_rank): int(w.global_rank) for w in getattr(group, "workers", None) or []}
 
 
 def restarts_left(agent: Any) -> int:

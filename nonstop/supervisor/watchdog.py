@@ -145,6 +145,9 @@ class RankState:
     """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
     runnable: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     """(monotonic time, its busiest thread's runnable seconds), where the kernel says."""
+    quick_stop: bool = False
+    """Its newest heartbeat said SIGTERM reaches nonstop's handler, which exits at once when
+    the agent stops the rank (a script's own handler may want torch's 30 s to save)."""
 
     def busy(self, now: float) -> bool:
         """Working on its own: no collective of its own pending, and its CPU time advancing or
@@ -233,6 +236,7 @@ class Watchdog:
             st.step = max(st.step, int(p["step"]))
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
+            st.quick_stop = p.get("sigterm") == "nonstop"
             for key, samples in (("cpu_s", st.cpu), ("runnable_s", st.runnable)):
                 v = p.get(key)
                 if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):

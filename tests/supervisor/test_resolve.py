@@ -40,9 +40,18 @@ def _info(rank, exit_code):
 
 # -- collateral ranks: torch SIGTERMs the rest of the group after one rank failed -----------
 
+KILL = -int(signal.SIGKILL)
+
 COLLATERAL = [
-    # (exit codes of ranks 0.., root_cause of their decisions before, root_cause after)
+    # (exit codes of ranks 0.., root_cause of their decisions before, root_cause after,
+    #  ranks still running when the agent began to stop them)
     ("one crash, the rest SIGTERMed", [1, TERM, TERM], [True, True, True], [True, False, False]),
+    # a peer that died before init_process_group: rank 0 waits in the store, in C, ignores
+    # SIGTERM and is SIGKILLed; without the stop's record it was a second root cause
+    ("SIGKILLed, stopped by us", [KILL, KILL], [True, True], [False, True], {0}),
+    ("SIGKILLed, not stopped by us", [KILL, KILL], [True, True], [True, True], set()),
+    ("stopped by us: secondary whatever its exit", [1, 1], [True, True], [True, False], {1}),
+    ("every failed rank stopped: from outside", [KILL, KILL], [True, True], [True, True], {0, 1}),
     ("every rank SIGTERMed from outside", [TERM, TERM], [True, True], [True, True]),
     ("two crashes, one SIGTERMed", [1, 139, TERM], [True, True, True], [True, True, False]),
     ("a SIGTERMed echo stays an echo", [1, TERM], [True, False], [True, False]),
@@ -51,12 +60,14 @@ COLLATERAL = [
 
 
 @pytest.mark.parametrize(
-    ("codes", "before", "after"), [c[1:] for c in COLLATERAL], ids=[c[0] for c in COLLATERAL]
+    ("codes", "before", "after", "stopped"),
+    [(*c[1:4], c[4] if len(c) > 4 else set()) for c in COLLATERAL],
+    ids=[c[0] for c in COLLATERAL],
 )
-def test_collateral_ranks_are_secondary(codes, before, after):
+def test_collateral_ranks_are_secondary(codes, before, after, stopped):
     infos = [_info(r, c) for r, c in enumerate(codes)]
     decisions = [_d(root=b) for b in before]
-    out = mark_collateral(infos, decisions)
+    out = mark_collateral(infos, decisions, stopped=stopped)
     assert [d.root_cause for d in out] == after
     for d, b, a in zip(out, before, after, strict=True):
         if b and not a:

@@ -32,3 +32,65 @@ def test_a_script_that_raises_at_import_is_not_retried(tmp_path):
     roots = rows(run_dir, "SELECT action, message FROM failures WHERE root_cause = 1")
     assert roots and all(a == "stop_and_page" for a, _ in roots), roots
     assert "before the job made any progress" in roots[0][1]
+
+
+DIES_BEFORE_INIT = """
+import os, pathlib, time
+import torch
+import torch.distributed as dist
+
+rank = int(os.environ["RANK"])
+ready = pathlib.Path(os.environ["READY_FILE"])
+if int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0")) == 0:
+    if rank == 0:
+        ready.touch()  # rank 0 now waits for rank 1 inside init_process_group, in C
+    else:
+        while not ready.exists():
+            time.sleep(0.05)
+        time.sleep(1.0)
+        os.kill(os.getpid(), 9)  # dies before it joins the group
+dist.init_process_group("gloo")
+x = torch.ones(4)
+for _ in range(5):
+    dist.all_reduce(x)
+dist.destroy_process_group()
+"""
+
+
+def _stamp(line: str) -> float:
+    """Seconds of the day of a glog-style torch line: `W1202 02:40:14.550000 ...`."""
+    hms = line.split()[1]
+    h, m, sec = hms.split(":")
+    return int(h) * 3600 + int(m) * 60 + float(sec)
+
+
+def test_a_rank_dead_before_init_is_the_cause_and_its_stuck_peer_is_stopped_in_seconds(
+    tmp_path,
+):
+    """Rank 0 waits in the rendezvous store's C++ wait, where Python runs no signal handler:
+    torch gave it 30 s between SIGTERM and SIGKILL, and its SIGKILL was recorded as a second
+    root cause (which named rank 0 as the failure). Now the agent knows it stopped rank 0 and
+    that rank 0's SIGTERM is nonstop's: 5 s, and rank 0 is secondary."""
+    script = tmp_path / "dies.py"
+    script.write_text(DIES_BEFORE_INIT)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        [
+            "--nproc-per-node",
+            "2",
+            "--run-dir",
+            str(run_dir),
+            "--health-checks",
+            "none",
+            str(script),
+        ],
+        env={"READY_FILE": str(tmp_path / "ready")},
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    got = rows(run_dir, "SELECT rank, exit_code, root_cause FROM failures WHERE attempt = 0")
+    assert sorted(got) == [(0, -9, 0), (1, -9, 1)], got
+    term = [ln for ln in out.splitlines() if "closing signal SIGTERM" in ln]
+    kill = [ln for ln in out.splitlines() if "forcefully exiting via" in ln]
+    assert term and kill, out  # rank 0 did ignore SIGTERM: the case under test
+    assert _stamp(kill[0]) - _stamp(term[0]) < 20, (term[0], kill[0])  # torch's own: 30 s
