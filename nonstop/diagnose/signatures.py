@@ -44,7 +44,7 @@ XIDS: Final[dict[int, tuple[str, int, float, str]]] = {
 XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)"
 # Xid codes as other tools quote them (DCGM "XID error 79", health monitors "XID 149.37",
 # operators "Xid 62, ..."): read with less weight than the driver's own line.
-XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
+XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
 XID_LOOSE_DISCOUNT: Final = 15
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
@@ -206,7 +206,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the training script and its environment ----------------------------------------------
     (
         "device_assert",
-        r"(?i)device-side assert(?:ion)? triggered|(?:cuda|\.cu):\d+: \w+: block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
+        r"(?i)device-side assert(?:ion)? triggered|(?:cuda|\.cu):\d+: .{0,400}?block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
         "user_code_error",
         62,
         0.7,
@@ -262,11 +262,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "driver_mismatch",
-        r"(?i)CUDA driver version is insufficient|Driver/library version mismatch|NVIDIA-SMI has failed because it couldn.{1,3}t communicate with the NVIDIA driver|No NVIDIA graphics adapter probed|NVIDIA probe routine was not called|libnvidia-ml\.so|no CUDA-capable device is detected|cudaErrorNoDevice",
+        r"(?i)CUDA driver version is insufficient|Driver/library version mismatch|NVIDIA-SMI has failed because it couldn.{1,3}t communicate with the NVIDIA driver|No NVIDIA graphics adapter probed|NVIDIA probe routine was not called|libnvidia-ml\.so|no CUDA-capable device is detected|cudaErrorNoDevice|NVIDIA driver on your system is too old|no kernel image is available for execution|cudaErrorNoKernelImageForDevice|is not compatible with the current PyTorch installation",
         "dependency",
         60,
         0.6,
-        "The NVIDIA driver/CUDA stack is missing, mismatched or misconfigured",
+        "The NVIDIA driver/CUDA stack is missing, mismatched or misconfigured, or the build has "
+        "no kernels for this GPU",
     ),
     (
         "port_in_use",
@@ -326,6 +327,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The host kernel panicked; the node must be rebooted and checked",
     ),
     (
+        "cpu_lockup",
+        r"soft lockup - CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|rcu_(?:sched|preempt) (?:self-)?detected stall",
+        "server_chassis",
+        65,
+        0.5,
+        "The host kernel's CPUs lock up or stall: the node wedges until it is rebooted and checked",
+    ),
+    (
         "nvme_error",
         r"(?i)\bnvme\d*(?:n\d+)?:? .*(?:I/O error|controller is down|timeout, (?:reset|abort|disable)|Device not ready|Removing after probe failure)",
         "ssd",
@@ -350,6 +359,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "Power supply failure on the host (BMC/IPMI event log)",
     ),
     (
+        "redundancy_lost",
+        r"(?i)\bredundancy lost\b",
+        "power_supply",
+        55,
+        0.55,
+        "A redundant unit lost its spare (IPMI: usually a power supply; a fan's the same action)",
+    ),
+    (
         "power_brake",
         r"(?i)HW Power Brake Slowdown\s*: Active|power brake (?:slowdown )?(?:engaged|asserted|active)\b",
         "power_supply",
@@ -359,7 +376,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "host_oom",
-        r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process",
+        r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process|\d+ oom[_-]kill events? in|(?:have|has) been OOM Killed|killed by the cgroup out-of-memory handler",
         "out_of_memory",
         74,
         0.85,
@@ -457,6 +474,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "InfiniBand/RoCE port or link went down",
     ),
     (
+        "eth_link_down",
+        r"(?i)(?:\b(?:eth|ens|enp|eno|em|igb|ixgbe|bond|bnxt|ice)\w*:? .*\b(?:NIC )?Link is Down|link state changed to DOWN|carrier lost\b)",
+        "network_switch_cable",
+        60,
+        0.55,
+        "An Ethernet link went down (a cable, a transceiver or the switch port)",
+    ),
+    (
         "nic_failure",
         r"(?i)mlx5_core .*(?:firmware fatal|health compromised|device's health|mlx5_load_one failed|probe of \S+ failed|handle_hca_cap failed)",
         "nic",
@@ -475,7 +500,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- symptoms of a failure elsewhere ----------------------------------------------------------
     (
         "segfault",
-        r"(?i)Segmentation fault|SIGSEGV|segfault at [0-9a-f]+|signal 11",
+        r"(?i)Segmentation fault|SIGSEGV|segfault at [0-9a-f]+|signal 11|exitcode\s*:\s*-11\b",
         "software_bug",
         35,
         0.45,
@@ -483,11 +508,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "sigbus",
-        r"SIGBUS|Bus error",
+        r"SIGBUS|Bus error|exitcode\s*:\s*-7\b",
         "software_bug",
         38,
         0.45,
         "Bus error: a mapped file vanished or shared memory ran out",
+    ),
+    (
+        "sigabrt",
+        r"SIGABRT|Aborted \(core dumped\)|exitcode\s*:\s*-6\b|terminate called after throwing an instance of",
+        "software_bug",
+        15,
+        0.4,
+        "A process aborted (a C++ exception or assert in native code); below every specific "
+        "error, which NCCL's watchdog also ends in",
     ),
     (
         "peer_closed",
@@ -504,6 +538,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         30,
         0.3,
         "gloo lost a peer: a symptom of a peer that died or hung",
+    ),
+    (
+        "gloo_loopback",
+        r"connect \[127\.0\.1\.1\]:\d+|127\.0\.1\.1\]?:\d+: Connection refused",
+        "dependency",
+        35,
+        0.5,
+        "gloo connects to 127.0.1.1, the loopback address Debian's /etc/hosts gives the hostname: "
+        "fix /etc/hosts or set GLOO_SOCKET_IFNAME",
     ),
     (
         "store_timeout",
@@ -615,6 +658,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "libnvidia-ml.so",
         "no cuda-capable device",
         "cudaerrornodevice",
+        "driver on your system is too old",
+        "no kernel image is available",
+        "cudaerrornokernelimagefordevice",
+        "not compatible with the current pytorch installation",
     ),
     "port_in_use": ("address already in use", "errno: 98", "eaddrinuse"),
     "user_exception": tuple(
@@ -642,9 +689,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),
+    "cpu_lockup": ("soft lockup", "hard lockup", "detected stall"),
     "nvme_error": ("nvme",),
     "pcie_aer": ("uncorrected (fatal)", "device recovery failed"),
     "psu": ("power supply", "psu", "status", "ac lost", "ac power lost"),
+    "redundancy_lost": ("redundancy lost",),
     "power_brake": ("power brake",),
     "host_oom": (
         "out of memory: killed",
@@ -652,6 +701,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "oom-killer",
         "memory cgroup out of memory",
         "oom_reaper",
+        "oom_kill event",
+        "oom-kill event",
+        "oom killed",
+        "out-of-memory handler",
     ),
     "shm_exhausted": ("out of shared memory", "insufficient shared memory", "shared memory limit"),
     "hung_task": ("blocked for more than",),
@@ -686,6 +739,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "polling",
         "cable unplugged",
     ),
+    "eth_link_down": ("link is down", "link state changed to down", "carrier lost"),
     "nic_failure": (
         "firmware fatal",
         "health compromised",
@@ -695,10 +749,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "handle_hca_cap failed",
     ),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
-    "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11"),
-    "sigbus": ("sigbus", "bus error"),
+    "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
+    "sigbus": ("sigbus", "bus error", "exitcode"),
+    "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),
     "peer_closed": ("connection closed by", "connection reset by peer", "broken pipe"),
     "gloo_conn": ("connectfullmesh", "gloo/transport/tcp", "gloo"),
+    "gloo_loopback": ("127.0.1.1",),
     "store_timeout": (
         "tcpstore",
         "c10d store",

@@ -337,7 +337,11 @@ class PlannedStops:
 
         def before_close() -> float | None:
             mark_teardown(root, host, attempt)
-            return self._before_stop()
+            try:
+                return self._before_stop()
+            except Exception as e:  # never in the way of a teardown: torch's 30 s then
+                _log.warning(f"internal error before stopping the ranks ({e!r})")
+                return None
 
         torch_compat.before_close(self, before_close)
 
