@@ -209,9 +209,11 @@ class FailureHandling:
     def _before_stop(self) -> float | None:
         """Just before torch's process context stops this node's ranks: note the ranks still
         running (whatever they exit with, they were stopped by us: policy.mark_collateral),
-        and return STOP_WAIT_S, torch's wait before SIGKILL for them, when every one of them
-        runs nonstop's SIGTERM handler; None (torch's 30 s) when one may run the script's own
-        handler or never said."""
+        and return STOP_WAIT_S, torch's wait before SIGKILL for them, unless one of them said
+        SIGTERM reaches the script's own handler (None: torch's 30 s). A rank that has not said
+        yet (no heartbeat: under half a second into its attempt; chaos killed a peer then and
+        the rank waited 30 s in the store) has had no time to install one, or anything to
+        save."""
         codes = torch_compat.subprocess_exit_codes(self) or {}
         to_global = torch_compat.global_ranks(self)
         running = {to_global.get(lr, lr) for lr, code in codes.items() if code is None}
@@ -219,9 +221,9 @@ class FailureHandling:
         wd = self.watchdog
         if not running or wd is None:
             return None
-        if all(wd.ranks.get(r) is not None and wd.ranks[r].quick_stop for r in running):
-            return STOP_WAIT_S
-        return None
+        if any(wd.ranks.get(r) is not None and wd.ranks[r].quick_stop is False for r in running):
+            return None
+        return STOP_WAIT_S
 
     def _fault_time(self, rank: int) -> float | None:
         st = self.watchdog.ranks.get(rank) if self.watchdog else None

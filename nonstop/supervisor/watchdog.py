@@ -145,9 +145,10 @@ class RankState:
     """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
     runnable: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     """(monotonic time, its busiest thread's runnable seconds), where the kernel says."""
-    quick_stop: bool = False
-    """Its newest heartbeat said SIGTERM reaches nonstop's handler, which exits at once when
-    the agent stops the rank (a script's own handler may want torch's 30 s to save)."""
+    quick_stop: bool | None = None
+    """Its newest heartbeat said SIGTERM reaches nonstop's handler (True), which exits at once
+    when the agent stops the rank, or the script's own (False: it may want torch's 30 s to
+    save); None before its first heartbeat (half a second into the attempt)."""
 
     def busy(self, now: float) -> bool:
         """Working on its own: no collective of its own pending, and its CPU time advancing or

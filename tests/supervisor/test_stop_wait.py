@@ -1,0 +1,75 @@
+"""How long the agent gives its ranks between SIGTERM and SIGKILL (failures.STOP_WAIT_S), and
+which ranks it records as stopped by itself: FailureHandling._before_stop on an agent's state
+(the end-to-end case is tests/supervisor/test_run_startup_errors.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from nonstop.supervisor import torch_compat
+from nonstop.supervisor.failures import STOP_WAIT_S, FailureHandling
+from nonstop.supervisor.watchdog import Watchdog
+
+
+class _Proc:
+    def __init__(self, code: int | None) -> None:
+        self.code = code
+
+    def poll(self) -> int | None:
+        return self.code
+
+
+def _agent(codes: list[int | None], said: list[bool | None]) -> FailureHandling:
+    agent = FailureHandling()
+    handlers = {lr: SimpleNamespace(proc=_Proc(c)) for lr, c in enumerate(codes)}
+    agent._pcontext = SimpleNamespace(subprocess_handlers=handlers)  # type: ignore[attr-defined]
+    workers = [SimpleNamespace(local_rank=lr, global_rank=10 + lr) for lr in range(len(codes))]
+    agent._worker_group = SimpleNamespace(workers=workers)  # type: ignore[attr-defined]
+    agent.watchdog = Watchdog(ranks=[10 + lr for lr in range(len(codes))])
+    for lr, quick in enumerate(said):
+        agent.watchdog.ranks[10 + lr].quick_stop = quick
+    return agent
+
+
+CASES = [
+    # (exit codes so far, what each rank's heartbeat said, the wait, ranks noted as stopped)
+    (
+        "every survivor runs nonstop's handler",
+        [-9, None, None],
+        [True, True, True],
+        STOP_WAIT_S,
+        {11, 12},
+    ),
+    ("one runs the script's own handler", [-9, None, None], [True, True, False], None, {11, 12}),
+    ("the script's handler on a rank already gone", [-9, None], [False, True], STOP_WAIT_S, {11}),
+    ("not said yet: under half a second in", [-9, None], [True, None], STOP_WAIT_S, {11}),
+    ("nothing left running", [0, 0], [True, True], None, set()),
+]
+
+
+@pytest.mark.parametrize(
+    ("codes", "said", "wait", "stopped"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_wait_and_stopped_ranks(codes, said, wait, stopped) -> None:
+    agent = _agent(codes, said)
+    assert agent._before_stop() == wait
+    assert agent._stopped_running == stopped  # global ranks
+
+
+def test_before_close_shortens_torchs_wait_and_keeps_a_longer_one_out() -> None:
+    calls = []
+
+    def close(death_sig, timeout=30):
+        calls.append(timeout)
+
+    for hook_says, given, want in ((5.0, {}, 5.0), (None, {}, 30), (5.0, {"timeout": 2}, 2)):
+        ctx = SimpleNamespace(_close=close)
+        torch_compat.before_close(SimpleNamespace(_pcontext=ctx), lambda h=hook_says: h)
+        ctx._close("SIGTERM", **given)
+        assert calls[-1] == want
+    ctx = SimpleNamespace(_close=close)
+    torch_compat.before_close(SimpleNamespace(_pcontext=ctx), lambda: 5.0)
+    ctx._close("SIGTERM", 30)  # positional, as an older caller might
+    assert calls[-1] == 5.0
