@@ -44,7 +44,9 @@ XIDS: Final[dict[int, tuple[str, int, float, str]]] = {
 XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)"
 # Xid codes as other tools quote them (DCGM "XID error 79", health monitors "XID 149.37",
 # operators "Xid 62, ..."): read with less weight than the driver's own line.
-XID_LOOSE: Final = rb"(?i)(?<![\w(])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
+# `Xid=79` as Kubernetes' device plugin writes it, but not after `,` or `@`: nonstop's own fault
+# spec `crash@step=40,rank=1,xid=79` in a rank's log is no Xid (the kernel log has the real one).
+XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
 XID_LOOSE_DISCOUNT: Final = 15
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.

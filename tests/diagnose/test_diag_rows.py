@@ -42,6 +42,11 @@ CASES = [
         "the Kubernetes device plugin's Xid=NN",
     ),
     (
+        "nonstop.faults: injected crash at step 40 on rank 1 (crash@step=40,rank=1,xid=79)",
+        "unknown",
+        "the injector's own spec is no Xid: the kernel log holds the one it writes",
+    ),
+    (
         "slurmstepd: error: Detected 2 oom_kill events in StepId=123.0. Some of the step tasks "
         "have been OOM Killed.",
         "out_of_memory",
