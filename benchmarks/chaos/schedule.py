@@ -63,7 +63,9 @@ QUICK_KINDS: Final = ("sigkill", "diskfull", "bitflip", "supervisor_kill")
 PACE_FACTOR: Final = 25.0
 """Every rank's compute phase is slowed this much in every attempt (`slow@factor=...,attempt=*`
 without a rank): a sleep that changes no number, so that steps last tens of milliseconds and the
-harness can act between two events. It is pacing, not a fault, and is not counted."""
+harness can act between two events. It is pacing, not a fault, and is not counted. It spares
+step 0 (`from=1`): the first step's one-off costs, 25 times over, made an 18 s stall that the
+watchdog learned as a pause, and seed 4's SIGSTOP then took 53 s to detect (2026-12-02)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +137,7 @@ class Schedule:
     def injects(self) -> list[str]:
         """The `--inject` specs: the injector faults and the pacing."""
         specs = [s for f in self.faults if (s := f.spec()) is not None]
-        return [*specs, f"slow@factor={PACE_FACTOR:g},attempt=*"]
+        return [*specs, f"slow@factor={PACE_FACTOR:g},attempt=*,from=1"]
 
     def skips(self, batches: int = 10) -> str:
         """$NONSTOP_SKIP_BATCHES for the reference run: the batches the guards will skip after
