@@ -240,8 +240,11 @@ class KernelLog:
         self.since_s = since_s
         self.floor_seq = self._last_seq
 
+    def __del__(self) -> None:  # a raw fd outlives its object unless closed: one per agent
+        self.close()
+
     def close(self) -> None:
-        if self._fd is not None:
+        if getattr(self, "_fd", None) is not None:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
@@ -513,6 +516,13 @@ def watch_for(agent: object, run_root: str | os.PathLike[str], host: str) -> Nod
     if w is None:
         w = _WATCHES[agent] = NodeKernelWatch(run_root, host)
     return w
+
+
+def release_for(agent: object) -> None:
+    """Close the kernel log an agent read (it is being replaced: a lost rendezvous store)."""
+    w = _WATCHES.pop(agent, None)
+    if w is not None and w.klog is not None:
+        w.klog.close()
 
 
 def poll_for(agent: object, run_root: str | os.PathLike[str], host: str) -> None:
