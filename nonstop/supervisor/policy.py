@@ -312,14 +312,24 @@ def mark_collateral(
     rank stuck in C code ignored it), and ranks that died of SIGTERM (unless every rank did:
     from outside). Returns the decisions with the collateral ones made secondary (new
     objects; the others as given)."""
-    ranks = {i.rank for i in infos}
-    collateral = (
+    termed = (
         {i.rank for i in infos if i.exit_code == _SIGTERM}
         if any(i.exit_code != _SIGTERM for i in infos)
         else set()
     )
-    if ranks - set(stopped):  # a rank had failed before the stop: the stopped ones echo it
-        collateral |= ranks & set(stopped)
+    ranks = {i.rank for i in infos}
+    # a rank exiting for an agreed rollback decided to exit itself, even if the stop came first
+    ours = {i.rank for i in infos if i.exit_code != EXIT_ROLLBACK} & set(stopped)
+    out = _secondary(infos, decisions, termed | ours if ranks - set(stopped) else termed)
+    if any(d.root_cause for d in decisions) and not any(d.root_cause for d in out):
+        # only echoes failed before the stop: the cause may be among the stopped, as before
+        out = _secondary(infos, decisions, termed)
+    return out
+
+
+def _secondary(
+    infos: list[FailureInfo], decisions: list[Decision], collateral: set[int]
+) -> list[Decision]:
     out = []
     for info, d in zip(infos, decisions, strict=True):
         if info.rank in collateral and d.root_cause:

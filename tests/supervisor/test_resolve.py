@@ -52,6 +52,16 @@ COLLATERAL = [
     ("SIGKILLed, not stopped by us", [KILL, KILL], [True, True], [True, True], set()),
     ("stopped by us: secondary whatever its exit", [1, 1], [True, True], [True, False], {1}),
     ("every failed rank stopped: from outside", [KILL, KILL], [True, True], [True, True], {0, 1}),
+    # every rank exits for an agreed rollback; the policy makes the first one read the cause,
+    # which may be the one still running at the stop (CI: a rollback with no root cause left)
+    ("a rollback exit is its own, stopped or not", [86, 86], [True, False], [True, False], {0}),
+    (
+        "only an echo failed before the stop: a stopped cause stays",
+        [1, KILL],
+        [False, True],
+        [False, True],
+        {1},
+    ),
     ("every rank SIGTERMed from outside", [TERM, TERM], [True, True], [True, True]),
     ("two crashes, one SIGTERMed", [1, 139, TERM], [True, True, True], [True, True, False]),
     ("a SIGTERMed echo stays an echo", [1, TERM], [True, False], [True, False]),
