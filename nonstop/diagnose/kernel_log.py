@@ -244,9 +244,10 @@ class KernelLog:
         self.close()
 
     def close(self) -> None:
-        if getattr(self, "_fd", None) is not None:
+        fd = getattr(self, "_fd", None)  # absent if __init__ failed before it: __del__ still runs
+        if fd is not None:
             with contextlib.suppress(OSError):
-                os.close(self._fd)
+                os.close(fd)
             self._fd = None
 
     # -- reading ---------------------------------------------------------------------------
