@@ -237,7 +237,8 @@ class Watchdog:
             st.step = max(st.step, int(p["step"]))
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
-            st.quick_stop = p.get("sigterm") == "nonstop"
+            if "sigterm" in p:  # the bootstrap's; a script's rt.heartbeat() does not say
+                st.quick_stop = p["sigterm"] == "nonstop"
             for key, samples in (("cpu_s", st.cpu), ("runnable_s", st.runnable)):
                 v = p.get(key)
                 if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):

@@ -73,3 +73,23 @@ def test_before_close_shortens_torchs_wait_and_keeps_a_longer_one_out() -> None:
     torch_compat.before_close(SimpleNamespace(_pcontext=ctx), lambda: 5.0)
     ctx._close("SIGTERM", 30)  # positional, as an older caller might
     assert calls[-1] == 5.0
+
+
+def test_a_scripts_own_heartbeat_leaves_what_the_bootstrap_said() -> None:
+    from nonstop.events.schema import Event
+
+    wd = Watchdog(ranks=[0])
+
+    def beat(**payload: object) -> None:
+        wd.observe(
+            Event(
+                run_id="r", attempt=0, rank=0, host="h", mono=0.0, time=0.0,
+                kind="heartbeat", payload=payload,
+            )
+        )  # fmt: skip
+
+    beat(step=1, source="bootstrap", sigterm="nonstop")
+    beat(step=2)  # rt.heartbeat() in the training loop
+    assert wd.ranks[0].quick_stop is True
+    beat(step=3, source="bootstrap", sigterm="other")
+    assert wd.ranks[0].quick_stop is False
