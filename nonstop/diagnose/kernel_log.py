@@ -12,9 +12,12 @@ named by ``NONSTOP_KERNEL_LOG`` is read as well when set: a copy of the host's k
 into a container, or where nonstop's fault injector writes Xid lines when /dev/kmsg is not
 writable (not root). When none is readable, ``why`` says what was tried and what failed.
 
-Lines from before the attempt never count: a record counts when its timestamp is at or after
-the attempt's start and its sequence number is above the last one the reader had seen when the
-attempt began (`KernelLog.rebase`). Lines name their process by pid
+Lines from before the attempt never count. The reader is opened (or `rebase`d) when the attempt
+starts: a /dev/kmsg record with a higher sequence number than the last one in the buffer then
+counts whatever its timestamp, and one at or below it never counts after a rebase. Only the
+records already in the buffer when the reader first opens are judged by timestamp (at or after
+the attempt's start), because the kernel's record clock drifts from the wall clock with uptime
+(21 ms behind after 19 h here; seconds after months). Lines name their process by pid
 (``pid=1234`` in Xid lines, ``Killed process 1234`` from the OOM killer, ``python[1234]:
 segfault``); `attribute` gives each line to a rank by pid, or to the node when it names no
 process, or marks it foreign (another process on this host: not our evidence).
@@ -43,9 +46,11 @@ _log = log.get("diagnose.kernel_log")
 ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
 KMSG: Final = "/dev/kmsg"
 CLOCK_SLACK_S: Final = 0.02
-"""The kernel's record clock (sched_clock) lags CLOCK_MONOTONIC, from which its wall times
-are derived, by about 1.5 ms after 2.5 h of uptime here: a record written just after the window
-opened could read as just before it. Records this close to the start still count."""
+"""The kernel's record clock (local_clock) drifts from CLOCK_MONOTONIC, from which its wall
+times are derived: 1.5 ms behind after 2.5 h of uptime here, 21 ms after 19 h (a CI run lost
+a record written 1 ms after its window opened that way). Records the reader sees arrive count
+by sequence number instead; this slack is for the ones already in the buffer when it opens."""
+_NEVER: Final = 2**63
 MAX_LINES: Final = 20_000  # kept per attempt; a noisy host cannot fill memory
 COMMAND_TIMEOUT_S: Final = 5.0
 
@@ -140,13 +145,14 @@ def boot_wall_s() -> float:
 
 @dataclass
 class KernelLog:
-    """Incremental reader of this node's kernel log from `since_s` (wall clock) on.
+    """Incremental reader of this node's kernel log from `since_s` (wall clock) on; it opens
+    at construction, so create it when the window starts.
 
-    A /dev/kmsg record counts when its timestamp is at or after `since_s`. The timestamps are
-    the kernel's monotonic clock, which can drift from the wall clock by seconds over a long
-    uptime, so sequence numbers guard the boundary: records already in the buffer before
-    `since_s`, as seen by a reader opened before then (`rebase`), never count whatever their
-    timestamp says.
+    /dev/kmsg's timestamps are the kernel's own clock, which drifts from the wall clock over a
+    long uptime, so sequence numbers draw the boundary where they can: a record that arrives
+    after the reader opened (or after `rebase`, for a window already begun) counts; one the
+    reader had seen before a `rebase` never counts again. Only the records already in the
+    buffer when it opens are judged by timestamp (at or after `since_s`).
     """
 
     since_s: float
@@ -163,12 +169,16 @@ class KernelLog:
     _boot: float = field(default=0.0, repr=False)
     _file_offset: int = field(default=0, repr=False)
     _last_seq: int = field(default=-1, repr=False)
+    _trust_seq: int = field(default=_NEVER, repr=False)
+    """Records above this sequence number arrived in the window: no timestamp test."""
+    _backlog: list[KernelLine] = field(default_factory=list, repr=False)
     _cmd_seen: set[tuple[float, str]] = field(default_factory=set, repr=False)
     _opened: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.extra_file is None:
             self.extra_file = os.environ.get(ENV_KERNEL_LOG) or None
+        self._open()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -179,6 +189,9 @@ class KernelLog:
             self._fd = os.open(self.kmsg_path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
             self._boot = boot_wall_s()
             self.source = "kmsg"
+            self._backlog = self._read_kmsg()  # what was there before: judged by timestamp
+            if self.since_s <= time.time() + CLOCK_SLACK_S:
+                self._trust_seq = self._last_seq
         except OSError as e:
             tried.append(f"{self.kmsg_path}: {e.strerror or e}")
             for cmd in ("journalctl", "dmesg") if self.use_commands else ():
@@ -239,6 +252,7 @@ class KernelLog:
         predates it, whatever the records' timestamps say."""
         self.since_s = since_s
         self.floor_seq = self._last_seq
+        self._trust_seq = self._last_seq if since_s <= time.time() + CLOCK_SLACK_S else _NEVER
 
     def __del__(self) -> None:  # a raw fd outlives its object unless closed: one per agent
         self.close()
@@ -256,7 +270,7 @@ class KernelLog:
         """New records of the window since the last call, oldest first."""
         if not self._opened:
             self._open()
-        out: list[KernelLine] = []
+        out, self._backlog = self._backlog, []
         if self._fd is not None:
             out += self._read_kmsg()
         elif self.source.split("+")[0] in ("journalctl", "dmesg"):
@@ -287,7 +301,9 @@ class KernelLog:
                 continue
             seq, t, text = rec
             self._last_seq = max(self._last_seq, seq)
-            if seq > self.floor_seq and t >= self.since_s - CLOCK_SLACK_S:
+            if seq > self.floor_seq and (
+                seq > self._trust_seq or t >= self.since_s - CLOCK_SLACK_S
+            ):
                 out.append(KernelLine(t, text, "kmsg", seq))
         return out
 

@@ -187,6 +187,9 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         world = workers[0].world_size if workers else 0
         start = self.t_start if self.attempt == self.first_attempt else t0
         self.attempt_start = start
+        # the kernel-log reader opens (or starts its new window) before any worker exists:
+        # what arrives from here on is this attempt's by sequence number, whatever its clock
+        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self._save_learned()  # what the last attempt taught, before it is replaced

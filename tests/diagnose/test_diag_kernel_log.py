@@ -118,8 +118,11 @@ def test_real_kmsg_window_and_sequence_boundary() -> None:
     again, even if the new window's start is put before its timestamp."""
     tag = f"nonstop-test-{os.getpid()}-{time.monotonic_ns()}"
     assert kl.write_kmsg(f"{tag} before")
-    time.sleep(0.05)
-    klog = kl.KernelLog(since_s=time.time(), extra_file=None)
+    time.sleep(0.3)
+    # the window starts a little after now: a record written next carries a kernel timestamp
+    # before it wherever the kernel's clock lags by 15 ms or more (21 ms here after 19 h of
+    # uptime), and still counts, because it arrived after the reader opened
+    klog = kl.KernelLog(since_s=time.time() + 0.015, extra_file=None)
     assert kl.write_kmsg(f"{tag} after pid=4242")
     mine = [ln for ln in klog.read() if tag in ln.text]
     assert [ln.text.split()[-2:] for ln in mine] == [["after", "pid=4242"]]
