@@ -2,10 +2,14 @@
 
 At the end of a run, the wall time spent in each top-level test directory (setup, call and
 teardown of its tests, summed) and the session's total, so that a slow directory shows up in
-every CI log next to --durations' slowest tests (tests/README.md)."""
+every CI log next to --durations' slowest tests (tests/README.md).
+
+Under pytest-xdist (`make test` runs two workers) the tests marked slow are handed out first,
+so that no worker is left with a long end-to-end test after the other has finished."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from pathlib import PurePosixPath
@@ -38,9 +42,12 @@ class WallTime:
         if report.when == "call" or (report.when == "setup" and report.skipped):
             entry[1] += 1
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, config: pytest.Config
+    ) -> None:
         if not self.spent:
             return
+        workers = getattr(config.option, "numprocesses", None) or 0
         tr, total = terminalreporter, time.monotonic() - self.start
         started = getattr(tr, "_session_start", None)  # pytest's own "in N s", where it has it
         if started is not None and hasattr(started, "elapsed"):
@@ -52,6 +59,12 @@ class WallTime:
             tr.write_line(f"{d:<{width}}  {seconds:8.1f} s  {int(n):4d} tests  {share:5.1f}%")
         tests = int(sum(n for _, n in self.spent.values()))
         in_tests = sum(s for s, _ in self.spent.values())
+        if workers > 1:  # the tests' own seconds overlap: no "rest" to compute
+            tr.write_line(
+                f"{'total':<{width}}  {total:8.1f} s  {tests:4d} tests (in the tests "
+                f"{in_tests:.1f} s, summed over {workers} workers)"
+            )
+            return
         tr.write_line(
             f"{'total':<{width}}  {total:8.1f} s  {tests:4d} tests (in the tests "
             f"{in_tests:.1f} s, collection and the rest {total - in_tests:.1f} s)"
@@ -59,7 +72,14 @@ class WallTime:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(WallTime(), "nonstop-wall-time")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller reports, not each worker
+        config.pluginmanager.register(WallTime(), "nonstop-wall-time")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, slow tests first (a stable sort: each worker collects the same order)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda it: it.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)

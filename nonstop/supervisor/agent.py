@@ -248,10 +248,13 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
 
     def _refill_standbys(self) -> None:
         """Replace the standbys that took over once the new attempt trains (their imports
-        would otherwise compete with the restart for the CPU), or 10 s after it started."""
+        would otherwise compete with the restart for the CPU), or 10 s after it started; not
+        once a rank's script has returned."""
         pool, wd = self.standbys, self.watchdog
         if pool is None or not pool.short:
             return
+        if wd is not None and any(st.finished for st in wd.ranks.values()):
+            return  # the script returned: the run is ending, and new imports slow its exit
         training = wd is not None and bool(wd.step_durations)
         if training or time.time() - self.attempt_start > min(10.0, self.cfg.startup_timeout_s):
             pool.fill()

@@ -40,6 +40,10 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
+# one worker for the module under xdist: `real_dump` runs once
+pytestmark = pytest.mark.xdist_group("bench_flight_recorder")
+
+
 @pytest.fixture(scope="module")
 def real_dump(tmp_path_factory: pytest.TempPathFactory) -> dict:
     d = tmp_path_factory.mktemp("real")

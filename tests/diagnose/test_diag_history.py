@@ -12,6 +12,9 @@ from support import TINY
 
 from nonstop.cli import main
 
+# one worker for the module under xdist: `recovered`, a real run, runs once
+pytestmark = pytest.mark.xdist_group("diag_history")
+
 
 @pytest.fixture(scope="module")
 def recovered(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 from support import TINY
 
-pytestmark = pytest.mark.slow
+# one worker for the module under xdist: `reference` runs the fault-free runs once
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("health_e2e")]
 
 STEPS = 30
 K = 5

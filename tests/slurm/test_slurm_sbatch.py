@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from slurmjobs import Job, train
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+# one cluster for the session: under xdist, every test of it runs on the same worker
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900), pytest.mark.xdist_group("slurm")]
 
 
 @pytest.fixture
