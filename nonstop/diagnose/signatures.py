@@ -48,6 +48,16 @@ XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>
 # spec `crash@step=40,rank=1,xid=79` in a rank's log is no Xid (the kernel log has the real one).
 XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
 XID_LOOSE_DISCOUNT: Final = 15
+# A line that says the process carried on after the error ("checkpoint of step 120 failed,
+# training goes on: [Errno 28] No space left on device", "..., retrying in 5 s") did not end
+# it: read with this much less weight, so that what the process died of (a peer closing its
+# connection, say) outranks it; alone, it is still the verdict. The soak saw a rank that died
+# of its peer's crash named a storage failure because an earlier save had hit a full disk.
+SURVIVED: Final = (
+    rb"(?i)\b(?:training (?:goes on|continues)|continuing (?:training|anyway|without)|"
+    rb"will retry|retrying(?: in| after|\.\.\.|$)|carrying on)"
+)
+SURVIVED_DISCOUNT: Final = 50
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (

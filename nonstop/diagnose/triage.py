@@ -42,6 +42,8 @@ from nonstop.diagnose.signatures import (
     PCI_MAP_LINE,
     PREFILTER,
     ROWS_BY_NEEDLE,
+    SURVIVED,
+    SURVIVED_DISCOUNT,
     WORD_END,
     XID_LOOSE_DISCOUNT,
     XIDS,
@@ -135,6 +137,9 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
     else:
         s = BY_ID[sid]
         cat, spec, conf, meaning = s.category, s.specificity, s.confidence, s.meaning
+    if _SURVIVED.search(line):  # the process said it went on: not what ended it
+        spec, conf = max(1, spec - SURVIVED_DISCOUNT), max(0.1, conf - 0.3)
+        meaning = f"{meaning} (survived: the line says the process went on)"
     text = line.decode("utf-8", "replace").rstrip()[:MAX_LINE]
     h = Hit(sid, cat, spec, conf, meaning, file, lineno, text, pci=pci)
     for hp in _HOST_PATTERNS:
@@ -152,6 +157,7 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
     return h
 
 
+_SURVIVED = re.compile(SURVIVED)
 _CAUSED_BY = re.compile(rb"caused by previous Xid (\d+)")
 
 

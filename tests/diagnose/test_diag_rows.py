@@ -84,6 +84,29 @@ CASES = [
         "a real peer that is gone: a symptom",
     ),
     ("kernel: eth0: NIC Link is Up 25 Gbps Full Duplex", "unknown", "a link coming up"),
+    # a failure the process says it survived is not what ended it (the soak's phantom)
+    (
+        "nonstop[host vm attempt 5 rank 0] nonstop.checkpoint: checkpoint of step 120 failed, "
+        "training goes on: [Errno 28] No space left on device: 'ckpt/step-120.tmp/__0_0.distcp'\n"
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
+        "by peer [127.0.0.1]:57037",
+        "unknown",
+        "a survived full disk, then the peer's death",
+    ),
+    (
+        "WARNING: OSError: [Errno 28] No space left on device writing metrics.jsonl; retrying "
+        "in 5 s\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "software_bug",
+        "a retried write, then the kernel fault",
+    ),
+    (
+        "checkpoint of step 40 failed, training goes on: OSError: [Errno 28] No space left on "
+        "device",
+        "storage",
+        "a survived full disk alone is still the verdict",
+    ),
+    ("OSError: [Errno 28] No space left on device", "storage", "a full disk"),
 ]
 
 
