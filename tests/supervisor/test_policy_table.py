@@ -43,6 +43,12 @@ LOGS = {
     "empty": "",
 }
 LOGS["peer_closed_after_xid"] = LOGS["xid79"] + LOGS["peer_closed"]
+# the chaos run's phantom (seed 4, attempt 10): a full disk this rank's checkpoint survived,
+# then its peer's death
+LOGS["peer_closed_after_survived_disk_full"] = (
+    "nonstop[host vm attempt 10 rank 0] nonstop.checkpoint: checkpoint of step 185 failed, "
+    "training goes on: rank 1: OSError: [Errno 28] No space left on device\n" + LOGS["peer_closed"]
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,9 @@ SINGLE = {
     ),
     "an echo that also names the GPU is a root cause": Case(
         "peer_closed_after_xid", 1, "faulty_gpu", "exclude_node"
+    ),
+    "an echo after a full disk it survived is secondary": Case(
+        "peer_closed_after_survived_disk_full", 1, "unknown", "restart", root_cause=False
     ),
 }
 
