@@ -173,7 +173,6 @@ class KernelLog:
     """Records above this sequence number arrived in the window: no timestamp test."""
     _backlog: list[KernelLine] = field(default_factory=list, repr=False)
     _cmd_seen: set[tuple[float, str]] = field(default_factory=set, repr=False)
-    _opened: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.extra_file is None:
@@ -183,7 +182,6 @@ class KernelLog:
     # -- opening ---------------------------------------------------------------------------
 
     def _open(self) -> None:
-        self._opened = True
         tried = []
         try:
             self._fd = os.open(self.kmsg_path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -268,8 +266,6 @@ class KernelLog:
 
     def read(self) -> list[KernelLine]:
         """New records of the window since the last call, oldest first."""
-        if not self._opened:
-            self._open()
         out, self._backlog = self._backlog, []
         if self._fd is not None:
             out += self._read_kmsg()
