@@ -72,6 +72,7 @@ BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
+CLUSTER_ROOT: Final = "NONSTOP_CLUSTER_ROOT"
 
 # -- torch's, the launcher's and the scheduler's that nonstop reads or sets ------------------
 
@@ -308,6 +309,13 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="tests/slurm",
         meaning="the one-node test cluster's directory",
         default="/tmp/nonstop-slurm",
+    ),
+    EnvVar(
+        name=CLUSTER_ROOT,
+        set_by="user",
+        read_by="tests/support/cluster.py",
+        meaning="the network-namespace test cluster's state directory",
+        default="/tmp/nonstop-cluster",
     ),
     # torch's and the launcher's, per worker (what a standby must not read at import)
     *(

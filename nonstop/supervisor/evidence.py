@@ -10,6 +10,7 @@ periodic kernel-log read. Evidence never costs the job: every error here is logg
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import time
 from collections.abc import Iterable
@@ -113,3 +114,30 @@ def collect(
 def poll_kernel_log(owner: object, run_root: Path, host: str) -> None:
     """The monitor loop's periodic kernel-log read (rate-limited, never raises)."""
     kernel_log.poll_for(owner, run_root, host)
+
+
+def last_words(log: Path | None, message: str = "", tail_bytes: int = 65536) -> str:
+    """A failed rank's message and the tail of its log: where a lost peer's address is named."""
+    text = message
+    if log is not None:
+        try:
+            with open(log, "rb") as f:
+                f.seek(max(0, log.stat().st_size - tail_bytes))
+                text += "\n" + f.read().decode(errors="replace")
+        except OSError:
+            pass  # no log: the message alone
+    return text
+
+
+def ranks_of_host(run_root: Path, attempt: int, host: str) -> list[int]:
+    """The ranks that host ran in `attempt`, from the first record of each event stream."""
+    out = []
+    for p in sorted((run_root / "events" / f"attempt-{attempt}").glob("rank-*.jsonl")):
+        try:
+            with open(p) as f:
+                first = json.loads(f.readline())
+        except (OSError, ValueError):
+            continue
+        if isinstance(first, dict) and first.get("host") == host:
+            out.append(int(first.get("rank", -1)))
+    return sorted(r for r in out if r >= 0)

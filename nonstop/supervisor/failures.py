@@ -24,6 +24,7 @@ import contextlib
 import os
 import signal
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
@@ -46,6 +47,9 @@ CULPRIT_WAIT_S = 3.0
 # so a rank still alive after this is stuck in C code and only SIGKILL ends it (a peer that
 # died before init_process_group leaves it in the store's wait: 30 s of every such restart)
 STOP_WAIT_S = 5.0
+# only echoes of one peer node's failure: how long that node's agent gets to record its own
+# failure in the ledger before the node is recorded as lost on its behalf
+LOST_PEER_WAIT_S = 3.0
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
@@ -281,9 +285,54 @@ class FailureHandling:
                 evidence={"dumps": dumps, "triage": d.evidence[:10]},
                 root_cause=d.root_cause,
             )
+        lost = None if any(d.root_cause for d in decisions) else self._name_lost_peer(infos)
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
         root, culprits = policy.pick_root(decisions, self.cfg.host)
+        if lost:
+            root = replace(root, reason=f"{lost}; here: {root.reason}")
         self._act(root, culprit_hosts=culprits)
+
+    def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
+        """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
+        When every failing connection names one host and that host's agent records nothing
+        of its own within LOST_PEER_WAIT_S, the node is gone whole (no agent left to speak):
+        record its loss as the attempt's root cause, on its behalf, once for the run."""
+        from nonstop.diagnose import peers
+
+        root = self.cfg.run_dir.root
+        by_address = peers.node_addresses(root)
+        own = {h: a for a, h in by_address.items()}
+        reports = [(self.cfg.host, evidence.last_words(i.log_path, i.message)) for i in infos]
+        link = peers.common_peer(reports, by_address, own=own)
+        if link is None or link.host is None or link.host == self.cfg.host:
+            return None
+        deadline = time.monotonic() + LOST_PEER_WAIT_S
+        seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND host = ?"
+        while time.monotonic() < deadline:
+            if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
+                return None  # its agent is alive and spoke for its ranks
+            time.sleep(0.2)
+        ranks = evidence.ranks_of_host(root, self.attempt, link.host)
+        message = (
+            f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
+            f"after its peers failed (ranks {ranks or '?'}); {link.text()}"
+        )
+        if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
+            return None  # another survivor recorded it first
+        self.ledger.add_failure(
+            attempt=self.attempt,
+            time_s=time.time(),
+            category=taxonomy.UNKNOWN,
+            action="restart",
+            rank=ranks[0] if ranks else None,
+            host=link.host,
+            exit_code=None,
+            signal=None,
+            message=message[:2000],
+            evidence={"link": link.to_dict()},
+            root_cause=True,
+        )
+        return message
 
     def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}

@@ -108,6 +108,20 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
         )
 
 
+def _record_address(rd: rundir.RunDir, host: str, endpoint: str) -> None:
+    """nodes/<host>.json: the address peers see this node at, so that an address in a rank's
+    "connection closed by peer [a.b.c.d]" names a host (nonstop.diagnose.peers)."""
+    if endpoint.split(":")[0] in ("", "127.0.0.1", "localhost", "::1"):
+        return  # one host: every rank's peer is this node
+    from nonstop.checkpoint.replica import interface_toward
+    from nonstop.diagnose.peers import record_node
+
+    try:
+        record_node(rd.root, host, interface_toward(endpoint))
+    except OSError as e:
+        _log.warning(f"could not record this node's address ({e}): failing links name addresses")
+
+
 def _start_replica_server(
     cfg: SupervisorConfig, rd: rundir.RunDir, host: str, endpoint: str
 ) -> Any:
@@ -216,6 +230,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
 
         metrics = MetricsExporter(cfg.metrics_host, cfg.metrics_port, run_id=run_id, node=host)
         metrics.start()  # UserError if the port is taken
+    _record_address(rd, host, config.rdzv_endpoint)
     replicas = _start_replica_server(cfg, rd, host, config.rdzv_endpoint)
     standbys = None
     if cfg.numa_binding and cfg.standbys:
