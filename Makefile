@@ -7,7 +7,8 @@ TORCH_FREE := nonstop/taxonomy.py nonstop/envvars.py nonstop/log.py nonstop/even
 	nonstop/errors.py nonstop/rundir.py nonstop/ledger \
 	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 
-.PHONY: demo test check lint fmt typecheck pytest bench clean slurm-up slurm-down
+.PHONY: demo test check lint fmt typecheck pytest bench clean slurm-up slurm-down cluster-up \
+	cluster-down
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -52,6 +53,16 @@ slurm-up:
 
 slurm-down:
 	$(PY) tests/slurm/slurm_cluster.py down
+
+# A cluster of NODES hosts on this machine (root; iproute2): one network namespace per node with
+# its own IP (10.77.0.10+i) and hostname (node<i>), a bridge as the switch; tests/cluster and the
+# multi-node benchmarks use the same code (tests/support/cluster.py, docs/run.md "Many hosts").
+NODES ?= 4
+cluster-up:
+	$(PY) tests/support/cluster.py up --nodes $(NODES)
+
+cluster-down:
+	$(PY) tests/support/cluster.py down
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py all --quick
