@@ -150,3 +150,65 @@ def node_addresses(run_dir: str | os.PathLike[str]) -> dict[str, str]:
         except (OSError, ValueError, KeyError, TypeError):
             continue
     return out
+
+
+# -- this node's own link: where the kernel records a pulled cable --------------------------
+
+_SIOCGIFADDR = 0x8915
+
+
+def interface_of(address: str) -> str | None:
+    """The name of this host's interface that holds the IPv4 `address`, if any."""
+    import fcntl
+    import struct
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            req = struct.pack("256s", name.encode()[:15])
+            try:
+                got = fcntl.ioctl(s.fileno(), _SIOCGIFADDR, req)
+            except OSError:
+                continue  # no IPv4 address on it
+            if socket.inet_ntoa(got[20:24]) == address:
+                return name
+    return None
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """An interface's carrier as the kernel counts it (/sys/class/net/IFACE)."""
+
+    interface: str
+    address: str
+    carrier_changes: int | None
+    operstate: str
+
+    def flapped_since(self, before: LinkState) -> str | None:
+        """Words for a link that went down since `before` (or is down now), else None."""
+        down_now = self.operstate not in ("up", "unknown")
+        a, b = before.carrier_changes, self.carrier_changes
+        changed = a is not None and b is not None and b > a
+        if not (down_now or changed):
+            return None
+        what = f"carrier changes {a} -> {b}" if changed else "no carrier change counted"
+        return (
+            f"this node's link {self.interface} ({self.address}) went down during the attempt "
+            f"({what}; now {self.operstate})"
+        )
+
+
+def link_state(address: str, sys_class_net: Path = Path("/sys/class/net")) -> LinkState | None:
+    """The carrier of the interface holding `address`; None where it cannot be read."""
+    iface = interface_of(address)
+    if iface is None:
+        return None
+    base = sys_class_net / iface
+    try:
+        operstate = (base / "operstate").read_text().strip()
+    except OSError:
+        return None
+    try:
+        changes: int | None = int((base / "carrier_changes").read_text())
+    except (OSError, ValueError):
+        changes = None
+    return LinkState(iface, address, changes, operstate)

@@ -163,6 +163,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
         t0 = time.time()
         self.attempt += 1
+        self._link_before = self._link_now()  # a cable pulled during the attempt shows later
         self.logs.attempt = self.attempt
         log.set_context(attempt=self.attempt)
         env = {

@@ -262,6 +262,8 @@ class FailureHandling:
         decisions = policy.mark_collateral(
             infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
         )
+        if decisions and not any(d.root_cause for d in decisions):
+            decisions[0] = self._link_decision(decisions[0])
         for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
                 attempt=self.attempt,
@@ -291,6 +293,44 @@ class FailureHandling:
         if lost:
             root = replace(root, reason=f"{lost}; here: {root.reason}")
         self._act(root, culprit_hosts=culprits)
+
+    def _link_now(self) -> Any:
+        """This node's link toward its peers (the interface holding the address it recorded
+        in nodes/<host>.json), as the kernel counts its carrier; None on one host."""
+        from nonstop.diagnose import peers
+
+        own = {h: a for a, h in peers.node_addresses(self.cfg.run_dir.root).items()}
+        address = own.get(self.cfg.host)
+        return peers.link_state(address) if address else None
+
+    def _link_decision(self, d: Decision) -> Decision:
+        """A failure or hang of ours while this node's own link went down (the kernel counted
+        a carrier change, or the link is down now) is the network's, not the ranks': a pulled
+        cable or a flapping port (restart; policy excludes the node when it repeats)."""
+        before = getattr(self, "_link_before", None)
+        now = self._link_now() if before is not None else None
+        flap = now.flapped_since(before) if now is not None else None
+        if not flap or d.category == "network_switch_cable":
+            return d
+        # the peers' ranks that waited on this node in a collective (a hang) or lost their
+        # connection to it were not causes: one root cause for the attempt, the link
+        with self.ledger.transaction() as conn:
+            conn.execute(
+                "UPDATE failures SET root_cause = 0, action = 'none',"
+                " message = 'secondary (' || ? || '): ' || message"
+                " WHERE attempt = ? AND host != ? AND root_cause = 1"
+                " AND category IN ('hang', 'nccl_watchdog_timeout', 'unknown')",
+                (f"{self.cfg.host}'s link went down", self.attempt, self.cfg.host),
+            )
+        return replace(
+            d,
+            category="network_switch_cable",
+            action="restart",
+            root_cause=True,
+            confidence=max(d.confidence, 0.9),
+            reason=f"{flap}; {d.reason}",
+            evidence=[*d.evidence, flap],
+        )
 
     def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
         """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
@@ -353,7 +393,7 @@ class FailureHandling:
             step=hang.ranks.get(culprit, {}).get("step"),
             attempt=self.attempt,
         )
-        d = self.policy.decide(info)
+        d = self._link_decision(self.policy.decide(info))
         d.evidence += [
             f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
         ]

@@ -1,0 +1,41 @@
+"""Network faults applied to the kernel's network between real hosts (network namespaces):
+the evidence is where the world leaves it (the kernel's carrier count of the node's link, the
+ranks' own errors naming their peers), and the ledger says what happened."""
+
+import time
+
+import pytest
+from support import rows
+from support.multinode import start_agent, train_cmd, wait_for_step
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600), pytest.mark.xdist_group("cluster")]
+
+
+def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path):
+    """node1's cable out for 20 s in the middle of the all-reduces: node0's rank waits in the
+    collective (a hang there), node1's rank loses its connection when the link is back. One
+    root cause, on node1, classified as the network (not a GPU, not a bug); one restart once
+    the link is back; nobody excluded for a first fault; the run finishes with every step."""
+    from nonstop.ledger import summarize_run
+
+    run_dir = tmp_path / "run"
+    steps = 150
+    cmd = train_cmd(run_dir, cluster, "2:2", steps=steps, ckpt_every=10)
+    agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1)]
+    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    cluster[1].link_down()
+    time.sleep(20)
+    cluster[1].link_up()
+    (c0, o0), (c1, o1) = agents[0].finish(400), agents[1].finish(400)
+    assert (c0, c1) == (0, 0), o0 + "\n----\n" + o1
+
+    roots = rows(
+        run_dir, "SELECT attempt, host, category, action FROM failures WHERE root_cause = 1"
+    )
+    assert roots == [(0, "node1", "network_switch_cable", "restart")], roots
+    (msg,) = rows(run_dir, "SELECT message FROM failures WHERE root_cause = 1")[0]
+    assert "link eth0 (10.77.0.11) went down" in msg, msg
+    assert not rows(run_dir, "SELECT * FROM actions WHERE action != 'restart'")
+    s = summarize_run(run_dir).to_dict()
+    assert s["final_step"] == steps - 1
+    assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 2
