@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
-from nonstop.diagnose import flight, stragglers, triage
+from nonstop.diagnose import flight, peers, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
@@ -34,6 +34,7 @@ FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the fligh
 HEALTH_SPECIFICITY = 95
 ANOMALY_SPECIFICITY = 97  # every rank's guards agreed on it (nonstop.runtime.guards)
 # The flight verdict outranks symptoms (watchdog, store, gloo peer lost: 20-30), not causes.
+LINK_TAIL_BYTES = 64 * 1024  # of each rank's log, read for the peers its connections lost
 DEAD_RANK_SPECIFICITY = 31  # above the symptoms a vanished peer causes (gloo/NCCL: 28-30)
 FLIGHT_SPECIFICITY = {
     "nccl_watchdog_timeout": 32,
@@ -286,6 +287,32 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             "no hang and no straggler found.",
             confidence=0.1,
         )
+    link = _failing_link(rd, files, hosts)
+    if link is not None:
+        details["link"] = link.to_dict()
+        evidence.append(f"failing connections: {link.text()}")
+        if v.category in (taxonomy.UNKNOWN, "network_switch_cable", "nccl_watchdog_timeout"):
+            v.verdict += f" The failing connections have one host in common: {link.text()}."
     v.evidence = v.evidence + evidence
     v.details = {**details, "triage": v.details.get("evidence_lines", [])}
     return v
+
+
+def _failing_link(rd: RunDir, files: list[Path], hosts: dict[int, str]) -> peers.LinkVerdict | None:
+    """The host every rank's failing connections name (nonstop.diagnose.peers), from the
+    tail of each rank's log; addresses named through the agents' nodes/<host>.json."""
+    reports = []
+    for path in files:
+        m = _RANK_FILE.match(path.name)
+        if m is None:
+            continue  # error files repeat the log's last words: one report per rank
+        rank = int(m.group(1))
+        try:
+            with open(path, "rb") as f:
+                f.seek(max(0, path.stat().st_size - LINK_TAIL_BYTES))
+                text = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        reports.append((hosts.get(rank, "?"), text))
+    by_address = peers.node_addresses(rd.root)
+    return peers.common_peer(reports, by_address, own={h: a for a, h in by_address.items()})

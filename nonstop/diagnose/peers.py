@@ -130,14 +130,27 @@ def nodes_dir(run_dir: str | os.PathLike[str]) -> Path:
     return Path(run_dir) / "nodes"
 
 
-def record_node(run_dir: str | os.PathLike[str], host: str, address: str) -> Path:
-    """`nodes/<host>.json`: the address this node's agent reaches the rendezvous from."""
+def record_node(
+    run_dir: str | os.PathLike[str], host: str, address: str, rdzv_port: int | None = None
+) -> Path:
+    """`nodes/<host>.json`: the address this node's agent reaches the rendezvous from, and the
+    rendezvous port (what a reachability probe knocks on: a reply of any kind is an answer)."""
     path = nodes_dir(run_dir) / f"{host}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"host": host, "address": address}))
+    tmp.write_text(json.dumps({"host": host, "address": address, "rdzv_port": rdzv_port}))
     os.replace(tmp, path)
     return path
+
+
+def rdzv_port(run_dir: str | os.PathLike[str], default: int = 29400) -> int:
+    """The rendezvous port the agents recorded (the first readable record's)."""
+    for p in sorted(nodes_dir(run_dir).glob("*.json")):
+        try:
+            return int(json.loads(p.read_text())["rdzv_port"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return default
 
 
 def node_addresses(run_dir: str | os.PathLike[str]) -> dict[str, str]:
@@ -212,3 +225,25 @@ def link_state(address: str, sys_class_net: Path = Path("/sys/class/net")) -> Li
     except (OSError, ValueError):
         changes = None
     return LinkState(iface, address, changes, operstate)
+
+
+def reachable(addresses: Iterable[str], port: int, timeout_s: float = 1.0) -> dict[str, bool]:
+    """Whether each address answers a TCP connect to `port` within `timeout_s`, in parallel.
+    An answer of any kind is reachable (accepted, or refused: the host's kernel replied); a
+    timeout, no route or an unreachable network is not."""
+    import concurrent.futures as cf
+
+    def probe(ip: str) -> bool:
+        try:
+            with socket.create_connection((ip, port), timeout=timeout_s):
+                return True
+        except ConnectionRefusedError:
+            return True
+        except OSError:
+            return False
+
+    addrs = list(dict.fromkeys(addresses))
+    if not addrs:
+        return {}
+    with cf.ThreadPoolExecutor(max_workers=min(32, len(addrs))) as pool:
+        return dict(zip(addrs, pool.map(probe, addrs), strict=True))

@@ -129,15 +129,20 @@ def last_words(log: Path | None, message: str = "", tail_bytes: int = 65536) -> 
     return text
 
 
-def ranks_of_host(run_root: Path, attempt: int, host: str) -> list[int]:
-    """The ranks that host ran in `attempt`, from the first record of each event stream."""
-    out = []
+def hosts_of_attempt(run_root: Path, attempt: int) -> dict[int, str]:
+    """rank -> host for `attempt`, from the first record of each rank's event stream."""
+    out: dict[int, str] = {}
     for p in sorted((run_root / "events" / f"attempt-{attempt}").glob("rank-*.jsonl")):
         try:
             with open(p) as f:
                 first = json.loads(f.readline())
-        except (OSError, ValueError):
+            rank, host = int(first["rank"]), str(first["host"])
+        except (OSError, ValueError, KeyError, TypeError):
             continue
-        if isinstance(first, dict) and first.get("host") == host:
-            out.append(int(first.get("rank", -1)))
-    return sorted(r for r in out if r >= 0)
+        out[rank] = host
+    return out
+
+
+def ranks_of_host(run_root: Path, attempt: int, host: str) -> list[int]:
+    """The ranks that host ran in `attempt`."""
+    return sorted(r for r, h in hosts_of_attempt(run_root, attempt).items() if h == host)

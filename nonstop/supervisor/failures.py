@@ -50,6 +50,8 @@ STOP_WAIT_S = 5.0
 # only echoes of one peer node's failure: how long that node's agent gets to record its own
 # failure in the ledger before the node is recorded as lost on its behalf
 LOST_PEER_WAIT_S = 3.0
+# a peer node that does not answer a TCP connect within this is unreachable from here
+PROBE_TIMEOUT_S = 1.0
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
@@ -263,7 +265,7 @@ class FailureHandling:
             infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
         )
         if decisions and not any(d.root_cause for d in decisions):
-            decisions[0] = self._link_decision(decisions[0])
+            decisions[0] = self._network_decision(decisions[0])
         for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
                 attempt=self.attempt,
@@ -303,34 +305,68 @@ class FailureHandling:
         address = own.get(self.cfg.host)
         return peers.link_state(address) if address else None
 
-    def _link_decision(self, d: Decision) -> Decision:
-        """A failure or hang of ours while this node's own link went down (the kernel counted
-        a carrier change, or the link is down now) is the network's, not the ranks': a pulled
-        cable or a flapping port (restart; policy excludes the node when it repeats)."""
+    def _network_decision(self, d: Decision) -> Decision:
+        """The network's part in a failure or hang of ours, from where the kernel leaves it.
+        This node's own link went down during the attempt (a carrier change counted, or down
+        now): a pulled cable or a flapping port (restart; excluded when it repeats). Else, for
+        a hang or an echo: peers this node cannot reach (a TCP connect to the rendezvous port
+        unanswered) are the fabric's, or theirs. One network root cause per attempt: the
+        peers' hangs and echoes become secondary to it, and a second node saying the same
+        records it as secondary."""
+        from nonstop.diagnose import peers
+
         before = getattr(self, "_link_before", None)
-        now = self._link_now() if before is not None else None
+        if before is None:
+            return d  # one host, or no address recorded: nothing between hosts to blame
+        now = self._link_now()
         flap = now.flapped_since(before) if now is not None else None
-        if not flap or d.category == "network_switch_cable":
+        if flap:
+            self._absorb_echoes(f"{self.cfg.host}'s link went down", network=True)
+            return policy.link_down(d, flap, self.policy.link_flaps(self.cfg.host, self.attempt))
+        if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
             return d
-        # the peers' ranks that waited on this node in a collective (a hang) or lost their
-        # connection to it were not causes: one root cause for the attempt, the link
+        root = self.cfg.run_dir.root
+        in_attempt = set(evidence.hosts_of_attempt(root, self.attempt).values())
+        others = {
+            a: h
+            for a, h in peers.node_addresses(root).items()
+            if h != self.cfg.host and h in in_attempt
+        }
+        answers = peers.reachable(others, peers.rdzv_port(root), timeout_s=PROBE_TIMEOUT_S)
+        unreachable = sorted(others[a] for a, ok in answers.items() if not ok)
+        if not unreachable:
+            return d
+        d = policy.peers_unreachable(d, unreachable, len(others))
+        if d.category != "network_switch_cable":
+            return d
+        recorded = self.ledger.rows(
+            "SELECT host FROM failures WHERE attempt = ? AND host != ? AND root_cause = 1"
+            " AND category = 'network_switch_cable'",
+            (self.attempt, self.cfg.host),
+        )
+        if recorded:
+            return replace(
+                d,
+                root_cause=False,
+                reason=f"secondary (the network, recorded by {recorded[0][0]}): {d.reason}",
+            )
+        self._absorb_echoes("the network")
+        return d
+
+    def _absorb_echoes(self, cause: str, *, network: bool = False) -> None:
+        """The other nodes' hangs and echoes in this attempt become secondary to `cause`;
+        with `network`, also their "peer unreachable" records (this node's link was why)."""
+        kinds = ["hang", "nccl_watchdog_timeout", "unknown"] + (
+            ["network_switch_cable"] if network else []
+        )
+        marks = ", ".join("?" * len(kinds))
         with self.ledger.transaction() as conn:
             conn.execute(
                 "UPDATE failures SET root_cause = 0, action = 'none',"
                 " message = 'secondary (' || ? || '): ' || message"
-                " WHERE attempt = ? AND host != ? AND root_cause = 1"
-                " AND category IN ('hang', 'nccl_watchdog_timeout', 'unknown')",
-                (f"{self.cfg.host}'s link went down", self.attempt, self.cfg.host),
+                f" WHERE attempt = ? AND host != ? AND root_cause = 1 AND category IN ({marks})",
+                (cause, self.attempt, self.cfg.host, *kinds),
             )
-        return replace(
-            d,
-            category="network_switch_cable",
-            action="restart",
-            root_cause=True,
-            confidence=max(d.confidence, 0.9),
-            reason=f"{flap}; {d.reason}",
-            evidence=[*d.evidence, flap],
-        )
 
     def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
         """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
@@ -393,7 +429,7 @@ class FailureHandling:
             step=hang.ranks.get(culprit, {}).get("step"),
             attempt=self.attempt,
         )
-        d = self._link_decision(self.policy.decide(info))
+        d = self._network_decision(self.policy.decide(info))
         d.evidence += [
             f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
         ]

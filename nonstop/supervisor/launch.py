@@ -117,7 +117,10 @@ def _record_address(rd: rundir.RunDir, host: str, endpoint: str) -> None:
     from nonstop.diagnose.peers import record_node
 
     try:
-        record_node(rd.root, host, interface_toward(endpoint))
+        port = endpoint.rpartition(":")[2]
+        record_node(
+            rd.root, host, interface_toward(endpoint), int(port) if port.isdigit() else None
+        )
     except OSError as e:
         _log.warning(f"could not record this node's address ({e}): failing links name addresses")
 

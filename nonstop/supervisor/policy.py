@@ -267,6 +267,10 @@ class Policy:
             d.reason += f"; the same failure {where} in {count} attempts: deterministic"
         return d
 
+    def link_flaps(self, host: str, attempt: int | None) -> int:
+        """Count one more attempt in which `host`'s own link went down; the attempts so far."""
+        return self._count(f"link_down|{host}", attempt)
+
     def _rollback(self, info: FailureInfo) -> Decision:
         """A rank exited for a rollback: the anomaly its guards agreed on (rollback.py). Every
         rank of the job exits so; the first one read is the root cause, the others echo it."""
@@ -287,6 +291,55 @@ class Policy:
             confidence=1.0,
             hosts=r["hosts"],
         )
+
+
+# A node whose own link went down in this many attempts is excluded: a bad cable, port or NIC
+# rather than a one-off (a first flap only restarts; the fabric usually heals or reroutes).
+LINK_FLAPS_TO_EXCLUDE = 2
+_SECONDARY = re.compile(r"^secondary \([^)]*\): ")
+
+
+def link_down(d: Decision, flap: str, flaps: int) -> Decision:
+    """A failure or hang of this node's ranks while its own link went down (`flap`: the
+    kernel's words for it): the network's, whatever the ranks said; excluded on a repeat."""
+    reason = f"{flap}; the ranks: {_SECONDARY.sub('', d.reason)}"
+    action: taxonomy.Action = "restart"
+    if flaps >= LINK_FLAPS_TO_EXCLUDE:
+        action = "exclude_node"
+        reason += f"; this node's link went down in {flaps} attempts: a bad cable, port or NIC"
+    return replace(
+        d,
+        category="network_switch_cable",
+        action=action,
+        root_cause=True,
+        confidence=max(d.confidence, 0.9),
+        reason=reason,
+        evidence=[*d.evidence, flap],
+    )
+
+
+def peers_unreachable(d: Decision, unreachable: list[str], total: int) -> Decision:
+    """A hang or an echo of this node's ranks while this node, its own link up, could reach
+    none of its peers (`unreachable` of `total`): the fabric between them (a switch), not the
+    ranks and not this node: restart once it is back, never exclude."""
+    if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
+        return d  # the ranks' own cause is more specific than the network's silence
+    if len(unreachable) == total and total >= 2:
+        what = f"the fabric: this node's link is up but it reached none of its {total} peer nodes"
+    else:  # one peer: its link, its host or the switch; from here no telling which
+        what = (
+            f"peer node(s) {', '.join(unreachable)} unreachable from here "
+            f"({len(unreachable)} of {total}; this node's link up)"
+        )
+    return replace(
+        d,
+        category="network_switch_cable",
+        action="restart",
+        root_cause=True,
+        confidence=max(d.confidence, 0.8),
+        reason=f"{what}; the ranks: {_SECONDARY.sub('', d.reason)}",
+        evidence=[*d.evidence, what],
+    )
 
 
 # -- what this node does about a failure: pure functions of what was decided ----------------

@@ -39,3 +39,32 @@ def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path
     s = summarize_run(run_dir).to_dict()
     assert s["final_step"] == steps - 1
     assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 2
+
+
+def test_switch_lost_is_one_root_cause_and_one_restart(cluster, tmp_path):
+    """The switch down for 10 s under three training nodes: every rank stops at once. That is
+    one root cause, the fabric (each node's own link stayed up and it reached none of its
+    peers), one restart once the switch is back; no node excluded."""
+    from nonstop.ledger import summarize_run
+
+    run_dir = tmp_path / "run"
+    steps = 120
+    cmd = train_cmd(run_dir, cluster, "3:3", steps=steps, ckpt_every=10)
+    agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
+    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    cluster.switch_down()
+    time.sleep(10)
+    cluster.switch_up()
+    results = [a.finish(400) for a in agents]
+    assert [c for c, _ in results] == [0, 0, 0], "\n----\n".join(o for _, o in results)
+
+    roots = rows(
+        run_dir, "SELECT attempt, category, action, message FROM failures WHERE root_cause = 1"
+    )
+    assert [(a, c, act) for a, c, act, _ in roots] == [(0, "network_switch_cable", "restart")], (
+        roots
+    )
+    assert "the fabric" in roots[0][3], roots
+    assert not rows(run_dir, "SELECT * FROM actions WHERE action != 'restart'")
+    assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 2
+    assert summarize_run(run_dir).to_dict()["final_step"] == steps - 1

@@ -6,6 +6,7 @@ standbys already warm, and both ranks load the state that node0's replica server
 over the bridge: bitwise the state of a run that never failed, with nothing durable written.
 """
 
+import json
 import subprocess
 import sys
 
@@ -52,6 +53,16 @@ def test_node_lost_spare_joins_warm_state_from_peer_memory(cluster, tmp_path):
     roots = rows(run_dir, "SELECT host, rank, action, message FROM failures WHERE root_cause = 1")
     assert [(h, r, a) for h, r, a, _ in roots] == [("node1", 1, "restart")], roots
     assert f"node1 ({cluster[1].ip}): 1 of 1 failing connections" in roots[0][3], roots
+
+    # `nonstop diagnose` names the same host from the ranks' own words
+    diag = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "diagnose", str(run_dir), "--attempt", "0", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    link = json.loads(diag.stdout)["details"]["link"]
+    assert (link["host"], link["involving"], link["total"]) == ("node1", 1, 1), diag.stdout
 
     ref = subprocess.run(
         [
