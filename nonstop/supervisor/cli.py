@@ -173,6 +173,15 @@ def build_parser() -> argparse.ArgumentParser:
         "on all interfaces)",
     )
     g.add_argument(
+        "--rdzv-fallback-endpoints",
+        default=None,
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="where the job's rendezvous moves, in order, when the c10d store's host is lost: "
+        "the agent on each endpoint's host starts a new store there, and a round forms once a "
+        "majority of the last attempt's nodes joined (no split brain); the same list on every "
+        "node (default: none: a lost store host ends the job after its reconnects)",
+    )
+    g.add_argument(
         "--replica-capacity-gb",
         type=float,
         default=default("replica_capacity_gb"),
@@ -239,6 +248,10 @@ def _check_flags(args: argparse.Namespace) -> None:
     for name, why in REFUSED.items():
         if getattr(args, name, None):
             raise UserError(why)
+    for ep in (args.rdzv_fallback_endpoints or "").split(","):
+        host, _, port = ep.rpartition(":")
+        if ep and (not host or not port.isdigit()):
+            raise UserError(f"--rdzv-fallback-endpoints: {ep!r} is not HOST:PORT")
     parts = args.nnodes.split(":")
     try:
         lo, hi = int(parts[0]), int(parts[-1])

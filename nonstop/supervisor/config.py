@@ -70,6 +70,9 @@ class SupervisorConfig:
     replica_addr: str | None = None
     """Address of this node's replica server (--replica-addr; None: chosen from the
     rendezvous endpoint)."""
+    rdzv_fallbacks: tuple[str, ...] = ()
+    """Rendezvous endpoints to move to, in order, when the store's host is lost
+    (--rdzv-fallback-endpoints): a new store on a surviving node, joined by a majority."""
     replica_capacity_gb: float = 64.0
     """CPU memory this node's replica server may hold (--replica-capacity-gb)."""
     metrics_port: int | None = None
@@ -124,6 +127,7 @@ class SupervisorConfig:
             replicas=args.replicas,
             replica_addr=args.replica_addr,
             replica_capacity_gb=args.replica_capacity_gb,
+            rdzv_fallbacks=tuple(e for e in (args.rdzv_fallback_endpoints or "").split(",") if e),
             metrics_port=args.metrics_port,
             metrics_host=args.metrics_host,
             quiet=args.quiet,
@@ -138,6 +142,7 @@ class SupervisorConfig:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         out["run_dir"] = str(self.run_dir.root)
         out["health_checks"] = list(self.health_checks)
+        out["rdzv_fallbacks"] = list(self.rdzv_fallbacks)
         return out
 
     @classmethod
@@ -146,6 +151,7 @@ class SupervisorConfig:
         known = {k: v for k, v in d.items() if k in FIELDS}
         known["run_dir"] = rundir.RunDir(Path(d["run_dir"]))
         known["health_checks"] = tuple(d.get("health_checks", default("health_checks")))
+        known["rdzv_fallbacks"] = tuple(d.get("rdzv_fallbacks", ()))
         return cls(**known)
 
 

@@ -325,6 +325,17 @@ class FailureHandling:
             return policy.link_down(d, flap, self.policy.link_flaps(self.cfg.host, self.attempt))
         if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
             return d
+        recorded = self.ledger.rows(
+            "SELECT host FROM failures WHERE attempt = ? AND host != ? AND root_cause = 1"
+            " AND category = 'network_switch_cable'",
+            (self.attempt, self.cfg.host),
+        )
+        if recorded:  # a hang or an echo here, the network's failure recorded there
+            return replace(
+                d,
+                root_cause=False,
+                reason=f"secondary (the network, recorded by {recorded[0][0]}): {d.reason}",
+            )
         root = self.cfg.run_dir.root
         in_attempt = set(evidence.hosts_of_attempt(root, self.attempt).values())
         others = {
@@ -337,19 +348,6 @@ class FailureHandling:
         if not unreachable:
             return d
         d = policy.peers_unreachable(d, unreachable, len(others))
-        if d.category != "network_switch_cable":
-            return d
-        recorded = self.ledger.rows(
-            "SELECT host FROM failures WHERE attempt = ? AND host != ? AND root_cause = 1"
-            " AND category = 'network_switch_cable'",
-            (self.attempt, self.cfg.host),
-        )
-        if recorded:
-            return replace(
-                d,
-                root_cause=False,
-                reason=f"secondary (the network, recorded by {recorded[0][0]}): {d.reason}",
-            )
         self._absorb_echoes("the network")
         return d
 
@@ -446,10 +444,11 @@ class FailureHandling:
             attempt=self.attempt,
             time_s=hang.last_progress_time,
             category=d.category,
-            action=d.action,
+            action=d.action if d.root_cause else "none",
             rank=culprit,
             host=self.cfg.host,
             message=d.reason[:2000],
+            root_cause=d.root_cause,
             evidence={
                 "dumps": dumps,
                 "hang": {

@@ -108,6 +108,25 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
         )
 
 
+def _answers(endpoint: str, timeout_s: float = 3.0) -> bool:
+    """Whether the rendezvous store at `endpoint` ("host:port") accepts a connection."""
+    import socket
+
+    host, _, port = endpoint.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port or 29400)), timeout=timeout_s):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def _majority(ledger: Ledger, min_nodes: int, max_nodes: int) -> int:
+    """The nodes a round on a new store needs: more than half of the last attempt's, and
+    never fewer than --nnodes' minimum (nor more than its maximum)."""
+    last = len(ledger.hosts_of_last_attempt())
+    return min(max_nodes, max(min_nodes, last // 2 + 1))
+
+
 def _record_address(rd: rundir.RunDir, host: str, endpoint: str) -> None:
     """nodes/<host>.json: the address peers see this node at, so that an address in a rank's
     "connection closed by peer [a.b.c.d]" names a host (nonstop.diagnose.peers)."""
@@ -187,20 +206,25 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     else:
         rest = [a for a in cmd_args if a != "-u"]
         entrypoint, worker_args = cmd, ["-u", "-m", "nonstop.supervisor.bootstrap", *rest]
-    params = RendezvousParameters(
-        backend=config.rdzv_backend,
-        endpoint=config.rdzv_endpoint,
-        run_id=config.run_id,
-        min_nodes=config.min_nodes,
-        max_nodes=config.max_nodes,
-        local_addr=config.local_addr,
-        **config.rdzv_configs,
-    )
+
+    def make_params(endpoint: str, min_nodes: int) -> RendezvousParameters:
+        return RendezvousParameters(
+            backend=config.rdzv_backend,
+            endpoint=endpoint,
+            run_id=config.run_id,
+            min_nodes=min_nodes,
+            max_nodes=config.max_nodes,
+            local_addr=config.local_addr,
+            **config.rdzv_configs,
+        )
+
+    endpoints = [config.rdzv_endpoint, *cfg.rdzv_fallbacks]
+    at = 0  # the endpoint in use
+    params = make_params(endpoints[at], config.min_nodes)
     from torch.distributed.elastic.agent.server.api import WorkerSpec
 
-    master_addr, master_port = torch_compat.master_addr_and_port(params)
-
     def make_spec() -> WorkerSpec:
+        master_addr, master_port = torch_compat.master_addr_and_port(params)
         return WorkerSpec(
             role=config.role,
             local_world_size=config.nproc_per_node,
@@ -274,7 +298,18 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 # stopped; reconnect with a fresh handler and go on as a new attempt
                 store_losses += 1
                 _store_lost(ledger, agent, e)
-                if store_losses > max(1, config.max_restarts):
+                if at + 1 < len(endpoints) and not _answers(endpoints[at]):
+                    # its host is lost: a new store where the fallback list says, joined by
+                    # a majority of the last attempt's nodes (a minority cut off by a
+                    # partition cannot form a round of its own)
+                    at, store_losses = at + 1, 0
+                    quorum = _majority(ledger, config.min_nodes, config.max_nodes)
+                    params = make_params(endpoints[at], quorum)
+                    _log.warning(
+                        f"the rendezvous store at {endpoints[at - 1]} is lost: moving to "
+                        f"{endpoints[at]}; a round needs {quorum} node(s)"
+                    )
+                elif store_losses > max(1, config.max_restarts):
                     agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
                     break
                 time.sleep(min(30.0, 2.0 * store_losses))
