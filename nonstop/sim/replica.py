@@ -140,7 +140,7 @@ def mean_time_between_outages_s(
 
     Each group fails at lambda / G and is down for D; a group is down a share
     q = 1 - exp(-lambda D / G) of the time (a new failure restarts its downtime). An outage
-    begins when a failure hits the last live group: rate ~ G (lambda / G) q^(G-1).
+    begins when a failure hits the last live group: rate G (lambda / G) (1 - q) q^(G-1).
     """
     p = p or resolve(config, rg)[0]
     lam = float(p.rate_per_s[: engine.N_CAT].sum())
@@ -148,7 +148,7 @@ def mean_time_between_outages_s(
         return math.inf
     d = _mean_group_down_s(config, p, rg)
     q = -math.expm1(-lam * d / rg.groups)
-    rate = lam * q ** (rg.groups - 1)
+    rate = lam * (1.0 - q) * q ** (rg.groups - 1)
     return math.inf if rate <= 0 else 1.0 / rate
 
 
