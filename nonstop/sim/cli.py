@@ -450,6 +450,7 @@ def main(argv: list[str]) -> int:
                 sources=sources,
                 heal=heal,
                 design=design,
+                scale_groups=ns.replica_groups is not None,
             )
     if calibrated:
         out["calibration"] = calibrated

@@ -110,13 +110,15 @@ def projection(
     sources: Mapping[str, str],
     heal: tuple[float | None, str],
     design: ReplicaGroups | None = None,
+    scale_groups: bool = True,
     trials: int = 200,
 ) -> dict[str, Any]:
     """Both designs at each of PROJECTION_GPUS with `config`'s costs and Llama 3's rates.
 
     `sources` says where each cost came from (measured, flag, default); `heal` is
-    `calibrate.heal_from_observed()`'s (seconds or None, source); `design`, when given, fixes
-    the groups and the replica costs (its group count is scaled to each size by GPUs per group).
+    `calibrate.heal_from_observed()`'s (seconds or None, source); `design`, when given, gives
+    the replica costs and, with `scale_groups`, the GPUs per group (its group count scaled to
+    each size); otherwise each size gets `default_groups()`.
     """
     heal_s, heal_source = heal
     base = config.with_(
@@ -128,11 +130,12 @@ def projection(
     rows = []
     for gpus in PROJECTION_GPUS:
         c = base.with_(gpus=gpus)
-        if design is None:
-            d = ReplicaGroups(groups=default_groups(gpus, c.gpus_per_node))
-        else:
+        d = design or ReplicaGroups(groups=2)
+        if design is not None and scale_groups:
             per_group = config.gpus / design.groups
-            d = design.with_(groups=max(2, min(c.nodes, round(gpus / per_group))))
+            d = d.with_(groups=max(2, min(c.nodes, round(gpus / per_group))))
+        else:
+            d = d.with_(groups=default_groups(gpus, c.gpus_per_node))
         if heal_s is not None:
             d = d.with_(heal_s=heal_s)
         chosen = choose(c, d)
