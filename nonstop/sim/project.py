@@ -59,6 +59,19 @@ def _design(config: SimConfig, design: ReplicaGroups | None) -> ReplicaGroups:
 
 def choose(config: SimConfig, design: ReplicaGroups | None = None) -> dict[str, Any]:
     """Simulate both designs for `config` and pick one, with the reason in one line."""
+    if config.nodes < 2 and design is None:
+        w = float(simulate(config).ettr.mean())
+        return {
+            "design": "whole_job",
+            "why": f"whole-job restarts: {100 * w:.1f}% ETTR; one node cannot be split into "
+            "replica groups (a group is at least a node, its failure domain)",
+            "whole_job_ettr": w,
+            "replica_groups_ettr": None,
+            "gain": None,
+            "replica_groups": None,
+            "gpus_per_group": None,
+            "failures_per_day": 86_400.0 / config.mtbi_s(),
+        }
     design = _design(config, design)
     whole = simulate(config).to_dict()
     groups = simulate_replica_groups(config, design).to_dict()
