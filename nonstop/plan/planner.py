@@ -317,5 +317,8 @@ def _hardware(req: PlanRequest, cluster: Cluster, out: dict[str, Any]) -> None:
         mtbf_s=req.mtbf_s,
         replica_groups=req.replica_groups,
     )
+    groups_ettr = out["design"]["replica_groups_ettr"]
+    # days_wall above is the whole-job design's; the replica groups' own, to compare
+    out["design"]["replica_groups_days_wall"] = days / groups_ettr if groups_ettr else None
     out["gpu_hours"] = cluster.gpu_hours(rel.days_wall)
     out["energy_mwh"] = cluster.energy_mwh(rel.days_wall)

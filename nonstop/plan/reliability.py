@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from nonstop.errors import UserError
 from nonstop.sim import SimConfig, simulate
@@ -132,7 +132,7 @@ def choose_design(
     checkpoint_blocking_s: float | None = None,
     mtbf_s: float | None = None,
     replica_groups: int | None = None,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Whole-job restarts or replica groups for this job over ``days`` of wall clock, and why
     (``nonstop.sim.project.choose``); groups of about 1,024 GPUs unless ``replica_groups``."""
     base = _base(gpus, trials, seed, checkpoint_blocking_s, mtbf_s)

@@ -101,8 +101,8 @@ def compare(
         pick = "whole_job"
         why = (
             f"whole-job restarts: {100 * w:.1f}% ETTR, and replica groups ({size}) would "
-            f"change it by {100 * gain:+.1f} points at {per_day:.1f} failures a day, less "
-            f"than the {100 * MIN_GAIN:.1f} that pays for torchft, the Lighthouse and the "
+            f"change it by {100 * gain:+.2f} points at {per_day:.1f} failures a day, less "
+            f"than the {100 * MIN_GAIN:.2f} that pays for torchft, the Lighthouse and the "
             "per-step quorum"
         )
     return {

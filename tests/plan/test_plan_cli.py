@@ -228,7 +228,7 @@ def test_plan_loads_no_torch() -> None:
     [
         ("100000", [], "replica_groups", 98),
         ("16384", ["--replica-groups", "4"], "replica_groups", 4),
-        ("512", [], "whole_job", 2),
+        ("256", [], "whole_job", 2),
         ("8", [], "whole_job", None),
     ],
 )

@@ -190,7 +190,7 @@ def test_ft_hsdp_is_reproduced_within_the_stated_tolerance() -> None:
 
 @pytest.mark.parametrize(
     ("gpus", "design"),
-    [(512, "whole_job"), (100_000, "replica_groups")],
+    [(256, "whole_job"), (100_000, "replica_groups")],
 )
 def test_the_choice_follows_the_scale(gpus: int, design: str) -> None:
     c = choose(SimConfig(gpus=gpus, days=10, trials=30, seed=1))
