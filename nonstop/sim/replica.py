@@ -113,16 +113,15 @@ class ReplicaGroups:
 @dataclass(frozen=True)
 class _Rp:
     groups: int
-    heal_s: float
     reconfigure_s: float
     quorum_frac: float  # share of training time the quorum takes: q / (step + q)
     step_s: float
-    group_down_s: np.ndarray  # by kind: a group's downtime before detection, manual, spares
+    group_down_s: np.ndarray  # by kind: a group's health checks, restart and heal
     interval_s: float
     mtbo_s: float
 
 
-def _mean_group_down_s(config: SimConfig, p: engine._Params, rg: ReplicaGroups) -> float:
+def _mean_group_down_s(p: engine._Params, rg: ReplicaGroups) -> float:
     """Mean downtime of a failed group (for the outage estimate): detection, manual by chance,
     recovery and heal, weighted by the categories' rates."""
     w = p.rate_per_s[: engine.N_CAT]
@@ -146,7 +145,7 @@ def mean_time_between_outages_s(
     lam = float(p.rate_per_s[: engine.N_CAT].sum())
     if lam == 0:
         return math.inf
-    d = _mean_group_down_s(config, p, rg)
+    d = _mean_group_down_s(p, rg)
     q = -math.expm1(-lam * d / rg.groups)
     rate = lam * (1.0 - q) * q ** (rg.groups - 1)
     return math.inf if rate <= 0 else 1.0 / rate
@@ -179,7 +178,7 @@ def resolve(config: SimConfig, rg: ReplicaGroups) -> tuple[engine._Params, _Rp]:
         daly = daly_interval_s(config.checkpoint_blocking_s, mtbo)
         interval = min(config.duration_s, max(engine.MIN_INTERVAL_S, daly))
     q = rg.quorum_s / (rg.step_s + rg.quorum_s)
-    return p, _Rp(rg.groups, rg.heal_s, rg.reconfigure_s, q, rg.step_s, down, interval, mtbo)
+    return p, _Rp(rg.groups, rg.reconfigure_s, q, rg.step_s, down, interval, mtbo)
 
 
 def _sweep(
@@ -274,7 +273,8 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     state = np.take_along_axis(all_down & (length > 0), np.maximum.accumulate(cols, axis=1), axis=1)
     enter = state & ~np.concatenate([np.zeros((m, 1), dtype=bool), state[:, :-1]], axis=1)
     n_out = enter.sum(axis=1)
-    lost_outage = (rng.random((m, int(n_out.max()) if n_out.size else 0)) * tau).sum(axis=1)
+    draws = rng.random((m, int(n_out.max()) if n_out.size else 0)) * tau
+    lost_outage = np.where(np.arange(draws.shape[1]) < n_out[:, None], draws, 0.0).sum(axis=1)
     inflight = (failure & valid).sum(axis=1) * rp.step_s / 2.0
     lost = np.minimum(lost_outage + inflight, work)
     work = work - lost

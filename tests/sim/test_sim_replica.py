@@ -136,6 +136,13 @@ def test_two_groups_are_both_down_the_square_of_one_groups_share() -> None:
     assert r.outages.mean() == pytest.approx(c.duration_s / mtbf * q * (1 - q), rel=0.05)
     est = mean_time_between_outages_s(c, bare(2, group_restart_s=down))
     assert est == pytest.approx(mtbf / (q * (1 - q)), rel=1e-9)
+    # each outage loses the work since the last durable save: half an interval on average
+    tau = 600.0
+    r = simulate_replica_groups(
+        c.with_(checkpoint_interval_s=tau), bare(2, group_restart_s=down, step_s=1e-9)
+    )
+    per_outage = r.badput_s["lost_progress"] / r.outages.mean()
+    assert per_outage == pytest.approx(tau / 2, rel=0.05)
 
 
 def test_replica_groups_beat_whole_job_restarts_where_failures_are_many() -> None:
