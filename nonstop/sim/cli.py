@@ -182,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a group's restart before its heal (default: --restart)",
     )
     g.add_argument(
+        "--spare-groups",
+        type=int,
+        metavar="N",
+        help="hot spare groups that take a failed group's place after its heal (0)",
+    )
+    g.add_argument(
         "--reproduce",
         choices=["ft-hsdp"],
         help="reproduce a published result from its stated inputs (Meta's FT-HSDP)",
@@ -346,6 +352,7 @@ def design_from_args(ns: argparse.Namespace) -> ReplicaGroups | None:
         "--reconfigure-s": ns.reconfigure_s,
         "--quorum-ms": ns.quorum_ms,
         "--group-restart": ns.group_restart,
+        "--spare-groups": ns.spare_groups,
     }
     given = {k: v for k, v in costs.items() if v is not None}
     if ns.replica_groups is None and ns.from_run is None:
@@ -361,6 +368,8 @@ def design_from_args(ns: argparse.Namespace) -> ReplicaGroups | None:
         fields["quorum_s"] = ns.quorum_ms / 1000.0
     if ns.group_restart is not None:
         fields["group_restart_s"] = ns.group_restart
+    if ns.spare_groups is not None:
+        fields["spare_groups"] = ns.spare_groups
     groups = ns.replica_groups
     if groups is None:  # --from-run with cost flags: the projection sizes the groups
         groups = default_groups(ns.gpus, ns.gpus_per_node)

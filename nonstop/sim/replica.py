@@ -9,7 +9,8 @@ gradients every step. The failure domain is one group, not the job:
 - The failed group alone is down for detection, a manual intervention (by chance), a wait for a
   spare node, health checks, its restart and the **heal** from a live peer (`heal_s`: the
   state copied over the network, not read from storage). Meanwhile the other groups train:
-  throughput is live / G.
+  throughput is live / G. A free hot **spare group** (`spare_groups`) takes its place after
+  detection and the spare's heal.
 - Planned maintenance and straggler exclusions take one group down, controlled (no detection).
 - Every step pays the per-step **quorum** (`quorum_s` against `step_s`).
 - When every group is down at once no peer is left to heal from: an **outage**, whose recovery
@@ -90,6 +91,9 @@ class ReplicaGroups:
     """Seconds per optimizer step (the quorum's and the lost in-flight step's unit)."""
     group_restart_s: float | None = None
     """A group's restart (reschedule, init; the heal is separate); None = SimConfig.restart_s."""
+    spare_groups: int = 0
+    """Hot spare groups (running, idle): one takes a failed group's place after detection and
+    its heal; the failed group's nodes become the spare once their own recovery is done."""
 
     def __post_init__(self) -> None:
         g = self.groups
@@ -101,6 +105,9 @@ class ReplicaGroups:
                 raise ValueError(f"ReplicaGroups.{name} must be a finite number >= 0, got {v!r}")
         if not (math.isfinite(self.step_s) and self.step_s > 0):
             raise ValueError(f"ReplicaGroups.step_s must be positive, got {self.step_s!r}")
+        sg = self.spare_groups
+        if isinstance(sg, bool) or not isinstance(sg, int) or sg < 0:
+            raise ValueError(f"ReplicaGroups.spare_groups must be an integer >= 0, got {sg!r}")
         r = self.group_restart_s
         if r is not None and not (math.isfinite(r) and r >= 0):
             raise ValueError(f"ReplicaGroups.group_restart_s must be None or >= 0, got {r!r}")
@@ -113,6 +120,8 @@ class ReplicaGroups:
 @dataclass(frozen=True)
 class _Rp:
     groups: int
+    spare_groups: int
+    heal_s: float
     reconfigure_s: float
     quorum_frac: float  # share of training time the quorum takes: q / (step + q)
     step_s: float
@@ -178,7 +187,9 @@ def resolve(config: SimConfig, rg: ReplicaGroups) -> tuple[engine._Params, _Rp]:
         daly = daly_interval_s(config.checkpoint_blocking_s, mtbo)
         interval = min(config.duration_s, max(engine.MIN_INTERVAL_S, daly))
     q = rg.quorum_s / (rg.step_s + rg.quorum_s)
-    return p, _Rp(rg.groups, rg.reconfigure_s, q, rg.step_s, down, interval, mtbo)
+    return p, _Rp(
+        rg.groups, rg.spare_groups, rg.heal_s, rg.reconfigure_s, q, rg.step_s, down, interval, mtbo
+    )
 
 
 def _sweep(
@@ -215,6 +226,31 @@ def _sweep(
     return np.maximum(length, 0.0), down, stall
 
 
+def _with_spare_groups(
+    rp: _Rp, t: np.ndarray, valid: np.ndarray, down: np.ndarray, detect: np.ndarray
+) -> np.ndarray:
+    """Group downtimes where a hot spare group stands in: detection, then the spare's heal.
+
+        A spare is free at event i when fewer than `spare_groups` earlier events are still in
+        their own recovery (t_j + D_j > t_i). Every such event is counted as holding a spare, also
+        one that found none and recovered by itself: conservative, so spares never look better
+        than they are. Rows are offset (each spans less than 2 x span) so that the flat array stays
+    sorted and one searchsorted serves every trial.
+    """
+    m, k = t.shape
+    # events past the window hold nothing: they end at -1, before any event of their row
+    ends = np.where(valid, t + down, -1.0)
+    span = float(np.max(ends[valid], initial=0.0)) + 1.0
+    offset = (np.arange(m) * 2.0 * span)[:, None]
+    flat_ends = np.sort(ends + offset, axis=1).ravel()
+    ended = np.searchsorted(flat_ends, (t + offset).ravel(), side="right").reshape(m, k)
+    ended -= (np.arange(m) * k)[:, None]  # ends before t_i in this row only
+    started = np.arange(k)[None, :]  # events before i in this row (times are sorted)
+    ended -= (~valid).sum(axis=1, keepdims=True)  # the fillers count as ended
+    free = valid & (started - ended < rp.spare_groups)
+    return np.where(free, np.minimum(down, detect + rp.heal_s), down)
+
+
 def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Simulate m trials of the replica-group design; per-trial badput, productive and counts."""
     T, G = p.duration_s, rp.groups
@@ -232,6 +268,8 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
         back = engine._spare_back(p, t, kind)
         spare = np.maximum(0.0, back - t - detect - manual)
     down = np.where(valid, detect + manual + spare + np.take(rp.group_down_s, kind), 0.0)
+    if rp.spare_groups > 0:
+        down = _with_spare_groups(rp, t, valid, down, detect)
     stall = np.where(valid, detect + rp.reconfigure_s, 0.0)
 
     # A group's downtime is cut short by the next event in the same group (it starts over).
@@ -323,6 +361,7 @@ class ReplicaResult:
         return {
             "design": "replica_groups",
             "replica_groups": d.groups,
+            "spare_groups": d.spare_groups,
             "gpus_per_group": c.gpus / d.groups,
             "heal_s": d.heal_s,
             "reconfigure_s": d.reconfigure_s,

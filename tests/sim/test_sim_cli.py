@@ -107,6 +107,7 @@ def test_sensitivity_target_and_power_sections(capsys: pytest.CaptureFixture[str
         (["--replica-groups", "1"], "--replica-groups must be an integer >= 2"),
         (["--gpus", "16", "--replica-groups", "3"], "more groups than the job's 2 nodes"),
         (["--replica-groups", "4", "--quorum-ms", "-1"], "quorum_s"),
+        (["--replica-groups", "4", "--spare-groups", "-1"], "spare_groups"),
     ],
 )
 def test_bad_input_is_a_user_error(argv: list[str], message: str) -> None:
@@ -189,9 +190,11 @@ def test_replica_groups_beside_the_whole_job(capsys: pytest.CaptureFixture[str])
     d = run_json(
         capsys,
         *("--gpus", "100000", "--replica-groups", "98", "--heal-s", "30", "--quorum-ms", "20"),
+        *("--spare-groups", "2", "--reconfigure-s", "5", "--group-restart", "120"),
     )
     g = d["replica_groups"]
     assert (g["replica_groups"], g["heal_s"], g["quorum_s"]) == (98, 30.0, 0.02)
+    assert (g["spare_groups"], g["reconfigure_s"], g["group_restart_s"]) == (2, 5.0, 120.0)
     for key in ("ettr_mean", "ettr_p5", "ettr_p95", "badput_s", "outages_mean", "mtbo_s"):
         assert key in g, key
     c = d["designs"]

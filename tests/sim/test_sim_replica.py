@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from nonstop.errors import UserError
 from nonstop.sim import SimConfig, simulate
@@ -167,6 +168,7 @@ def test_the_same_seed_gives_the_same_result() -> None:
         ({"groups": 4, "step_s": 0.0}, "step_s"),
         ({"groups": 4, "quorum_s": math.inf}, "quorum_s"),
         ({"groups": 4, "group_restart_s": -5.0}, "group_restart_s"),
+        ({"groups": 4, "spare_groups": -1}, "spare_groups"),
     ],
 )
 def test_bad_designs_name_the_field(fields: dict[str, object], message: str) -> None:
@@ -209,3 +211,22 @@ def test_the_choice_follows_the_scale(gpus: int, design: str) -> None:
 @pytest.mark.parametrize(("gpus", "groups"), [(16_384, 16), (100_000, 98), (2048, 2), (16, 2)])
 def test_default_groups_are_about_1024_gpus(gpus: int, groups: int) -> None:
     assert default_groups(gpus) == groups
+
+
+@pytest.mark.parametrize("spares", [0, 1, 2, 64])
+def test_spare_groups_stand_in_for_failed_groups(spares: int) -> None:
+    """A free spare group cuts a failed group's downtime D to detection + heal H. A spare is
+    held for D after each failure, so one is free when fewer than S failures came in the last
+    D: the share of failures it serves is P(Poisson(lambda D) < S), between exp(-lambda D / G)
+    (none) and exp(-lambda H / G) (every failure)."""
+    mtbf, restart, heal, groups = 1800.0, 3600.0, 120.0, 8
+    c = quiet(failure_rate_per_node_day=rate_for_mtbf(mtbf), seed=13)
+    r = simulate_replica_groups(
+        c, bare(groups, group_restart_s=restart, heal_s=heal, step_s=1e-9, spare_groups=spares)
+    )
+    down = restart + heal
+    without = math.exp(-down / (mtbf * groups))
+    best = math.exp(-heal / (mtbf * groups))
+    share = (r.ettr.mean() - without) / (best - without)
+    assert share == pytest.approx(stats.poisson.cdf(spares - 1, down / mtbf), abs=0.02)
+    assert r.to_dict()["spare_groups"] == spares
