@@ -19,8 +19,8 @@ gradients every step. The failure domain is one group, not the job:
 
 Vectorised like `nonstop.sim.engine`: one event stream per trial (the same arrivals and kinds),
 each event given a group uniformly at random (groups are the same size, so each is equally
-likely to hold the failed node); a new event in a group restarts that group's downtime, and a
-new event anywhere restarts the job-wide stall. One sweep over the sorted interval ends gives
+likely to hold the failed node); a new event in a group restarts that group's downtime and,
+when the group was up, stalls the job again (the stalls' union: a new one starts it over). One sweep over the sorted interval ends gives
 the live groups and the stall at every instant, so the wall clock splits exactly into
 productive time and named badput.
 
@@ -270,8 +270,6 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     down = np.where(valid, detect + manual + spare + np.take(rp.group_down_s, kind), 0.0)
     if rp.spare_groups > 0:
         down = _with_spare_groups(rp, t, valid, down, detect)
-    stall = np.where(valid, detect + rp.reconfigure_s, 0.0)
-
     # A group's downtime is cut short by the next event in the same group (it starts over).
     key = group * (T + 1.0) + t
     order = np.argsort(key, axis=1, kind="stable")
@@ -282,9 +280,17 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     same = gs[:, 1:] == gs[:, :-1]
     nxt[:, :-1] = np.where(same, ts[:, 1:], T)
     g_len = np.minimum(ds, np.maximum(nxt - ts, 0.0))
-    # The job-wide stall is cut short by the next event anywhere.
-    left = np.diff(t, axis=1, append=np.full((m, 1), T))
-    s_len = np.minimum(stall, left)
+    # An event in a group that is already down stops no one else: no job-wide stall, no step
+    # in flight lost (the survivors dropped that group at its first failure).
+    cut = np.zeros(ts.shape, dtype=bool)
+    cut[:, 1:] = same & (ds[:, :-1] > ts[:, 1:] - ts[:, :-1])
+    was_down = np.empty(t.shape, dtype=bool)
+    np.put_along_axis(was_down, order, cut, axis=1)
+    hits = valid & ~was_down
+    # Every stall is an interval of its own; the sweep's counter takes their union, which is
+    # the same as a new failure starting the stall over.
+    stall = np.where(hits, detect + rp.reconfigure_s, 0.0)
+    s_len = np.minimum(stall, T - t)
 
     start = np.full((m, 1), 0.0)
     startup = np.full((m, 1), min(p.startup_s, T))
@@ -313,7 +319,7 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     n_out = enter.sum(axis=1)
     draws = rng.random((m, int(n_out.max()) if n_out.size else 0)) * tau
     lost_outage = np.where(np.arange(draws.shape[1]) < n_out[:, None], draws, 0.0).sum(axis=1)
-    inflight = (failure & valid).sum(axis=1) * rp.step_s / 2.0
+    inflight = (failure & hits).sum(axis=1) * rp.step_s / 2.0
     lost = np.minimum(lost_outage + inflight, work)
     work = work - lost
     strag = np.zeros(m)
@@ -329,9 +335,7 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     out["productive"] = work - out["thermal"]
     out["outages"] = n_out
     out["group_down_s"] = g_len.sum(axis=1)
-    out["fewer_time_s"] = (running * (n_down > 0)).sum(axis=1) + (
-        length * stalled * (n_down > 0)
-    ).sum(axis=1)
+    out["fewer_time_s"] = (length * (n_down > 0)).sum(axis=1)
     out["failures"] = (failure & valid).sum(axis=1)
     return out
 

@@ -230,3 +230,16 @@ def test_spare_groups_stand_in_for_failed_groups(spares: int) -> None:
     share = (r.ettr.mean() - without) / (best - without)
     assert share == pytest.approx(stats.poisson.cdf(spares - 1, down / mtbf), abs=0.02)
     assert r.to_dict()["spare_groups"] == spares
+
+
+def test_a_failure_in_a_group_already_down_stalls_no_one() -> None:
+    """Only failures that find their group up stall the job: a share 1 - q of them, q the
+    share of time a group is down."""
+    mtbf, down, groups, stall_s = 3600.0, 1800.0, 4, 1.0
+    c = quiet(failure_rate_per_node_day=rate_for_mtbf(mtbf), seed=17)
+    r = simulate_replica_groups(
+        c, bare(groups, group_restart_s=down, reconfigure_s=stall_s, step_s=1e-9)
+    )
+    q = -math.expm1(-down / (mtbf * groups))
+    stalls = r.badput_s["stall"] / stall_s  # stalls of 1 s almost never overlap
+    assert stalls / r.failures.mean() == pytest.approx(1 - q, abs=0.01)
