@@ -20,9 +20,9 @@ gradients every step. The failure domain is one group, not the job:
 Vectorised like `nonstop.sim.engine`: one event stream per trial (the same arrivals and kinds),
 each event given a group uniformly at random (groups are the same size, so each is equally
 likely to hold the failed node); a new event in a group restarts that group's downtime and,
-when the group was up, stalls the job again (the stalls' union: a new one starts it over). One sweep over the sorted interval ends gives
-the live groups and the stall at every instant, so the wall clock splits exactly into
-productive time and named badput.
+when the group was up, stalls the job again (the stalls' union: a new one starts it over).
+One sweep over the sorted interval ends gives the live groups and the stall at every instant,
+so the wall clock splits exactly into productive time and named badput.
 
     >>> from nonstop.sim import SimConfig
     >>> from nonstop.sim.replica import ReplicaGroups, simulate_replica_groups
