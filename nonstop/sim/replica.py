@@ -14,7 +14,8 @@ gradients every step. The failure domain is one group, not the job:
 - Planned maintenance and straggler exclusions take one group down, controlled (no detection).
 - Every step pays the per-step **quorum** (`quorum_s` against `step_s`).
 - When every group is down at once no peer is left to heal from: an **outage**, whose recovery
-  loses the work since the last durable checkpoint (uniform over an interval). Durable
+  loses the work since the last durable checkpoint (uniform over an interval), unless a
+  controlled stop (planned, straggler: it saves first) took the last group down. Durable
   checkpoints are still taken for that, at Daly's optimum for the mean time between outages.
 
 Vectorised like `nonstop.sim.engine`: one event stream per trial (the same arrivals and kinds),
@@ -193,12 +194,17 @@ def resolve(config: SimConfig, rg: ReplicaGroups) -> tuple[engine._Params, _Rp]:
 
 
 def _sweep(
-    starts: list[np.ndarray], ends: list[np.ndarray], weights: list[int], T: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    starts: list[np.ndarray],
+    ends: list[np.ndarray],
+    weights: list[int],
+    tags: list[np.ndarray],
+    T: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Sorted segment boundaries of a union of intervals with two counters.
 
-    `weights[i]` says which counter interval set i moves: 0 = groups down, 1 = job stalled.
-    Returns (segment lengths, groups down, stalls) per segment, shape (m, P).
+    `weights[i]` says which counter interval set i moves: 0 = groups down, 1 = job stalled;
+    `tags[i]` labels its starts (small integers; ends are 0), returned in sweep order.
+    Returns (segment lengths, groups down, stalls, tags) per segment, shape (m, P).
     """
     # Ends before starts: at a tie (a group's downtime cut by its next event) the group goes
     # up and down again in a segment of zero length, never twice down.
@@ -218,12 +224,13 @@ def _sweep(
         )
 
     down_d, stall_d = moves(0), moves(1)
+    tag = np.concatenate([np.zeros(e.shape, dtype=np.int8) for e in ends] + list(tags), axis=1)
     order = np.argsort(times, axis=1, kind="stable")
     times = np.take_along_axis(times, order, axis=1)
     down = np.cumsum(np.take_along_axis(down_d, order, axis=1), axis=1)
     stall = np.cumsum(np.take_along_axis(stall_d, order, axis=1), axis=1)
     length = np.diff(times, axis=1, append=np.full((times.shape[0], 1), T))
-    return np.maximum(length, 0.0), down, stall
+    return np.maximum(length, 0.0), down, stall, np.take_along_axis(tag, order, axis=1)
 
 
 def _with_spare_groups(
@@ -294,7 +301,21 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
 
     start = np.full((m, 1), 0.0)
     startup = np.full((m, 1), min(p.startup_s, T))
-    length, n_down, n_stall = _sweep([ts, t, start], [ts + g_len, t + s_len, startup], [0, 1, 1], T)
+    # Group starts are tagged 1, or 2 for a controlled stop (planned, straggler), which saves
+    # first: when it takes the last group down, the outage loses nothing.
+    controlled = np.take_along_axis(np.take(p.controlled, kind), order, axis=1)
+    g_tag = np.where(controlled, 2, 1).astype(np.int8)
+    length, n_down, n_stall, tag = _sweep(
+        [ts, t, start],
+        [ts + g_len, t + s_len, startup],
+        [0, 1, 1],
+        [g_tag, np.zeros(t.shape, dtype=np.int8), np.zeros((m, 1), dtype=np.int8)],
+        T,
+    )
+    # every segment carries the tag of the last group start at or before it: the start that
+    # made an outage, whatever zero-length segments other points at that instant opened
+    last_start = np.maximum.accumulate(np.where(tag > 0, np.arange(tag.shape[1]), 0), axis=1)
+    saved = np.take_along_axis(tag, last_start, axis=1) == 2
     stalled = n_stall > 0
     live = (G - np.minimum(n_down, G)) / G
     out: dict[str, np.ndarray] = {}
@@ -317,8 +338,9 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     state = np.take_along_axis(all_down & (length > 0), np.maximum.accumulate(cols, axis=1), axis=1)
     enter = state & ~np.concatenate([np.zeros((m, 1), dtype=bool), state[:, :-1]], axis=1)
     n_out = enter.sum(axis=1)
-    draws = rng.random((m, int(n_out.max()) if n_out.size else 0)) * tau
-    lost_outage = np.where(np.arange(draws.shape[1]) < n_out[:, None], draws, 0.0).sum(axis=1)
+    n_lossy = (enter & ~saved).sum(axis=1)
+    draws = rng.random((m, int(n_lossy.max()) if n_lossy.size else 0)) * tau
+    lost_outage = np.where(np.arange(draws.shape[1]) < n_lossy[:, None], draws, 0.0).sum(axis=1)
     inflight = (failure & hits).sum(axis=1) * rp.step_s / 2.0
     lost = np.minimum(lost_outage + inflight, work)
     work = work - lost

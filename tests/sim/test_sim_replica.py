@@ -243,3 +243,19 @@ def test_a_failure_in_a_group_already_down_stalls_no_one() -> None:
     q = -math.expm1(-down / (mtbf * groups))
     stalls = r.badput_s["stall"] / stall_s  # stalls of 1 s almost never overlap
     assert stalls / r.failures.mean() == pytest.approx(1 - q, abs=0.01)
+
+
+def test_an_outage_from_a_planned_stop_loses_nothing() -> None:
+    """Planned stops save first: even when one takes the last live group down, no work is
+    lost, however long the durable interval (here the whole window)."""
+    c = quiet(
+        failure_rate_per_node_day=0.0,
+        planned=True,
+        planned_rate_per_node_day=rate_for_mtbf(3600.0),
+        restart_s=1800.0,
+        seed=19,
+    )
+    r = simulate_replica_groups(c, bare(2, step_s=1e-9))
+    assert r.checkpoint_interval_s == c.duration_s
+    assert r.outages.mean() > 10
+    assert r.badput_s["lost_progress"] == 0.0
