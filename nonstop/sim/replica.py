@@ -258,14 +258,12 @@ def _with_spare_groups(
     return np.where(free, np.minimum(down, detect + rp.heal_s), down)
 
 
-def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """Simulate m trials of the replica-group design; per-trial badput, productive and counts."""
-    T, G = p.duration_s, rp.groups
+def draw(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """m trials' events, shape (m, K): times `t`, `kind`, `group`, each group's `down` time
+    (spares and spare groups applied) and `detect`ion time."""
     t, kind = engine.events(p, m, rng)
     valid = kind != engine.END
-    failure = kind < engine.N_CAT
-    group = rng.integers(0, G, size=t.shape)
-
+    group = rng.integers(0, rp.groups, size=t.shape)
     detect = np.take(p.detect_s, kind)
     manual = np.zeros(t.shape)
     if p.manual_s > 0 and p.manual_p.any():
@@ -277,6 +275,18 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     down = np.where(valid, detect + manual + spare + np.take(rp.group_down_s, kind), 0.0)
     if rp.spare_groups > 0:
         down = _with_spare_groups(rp, t, valid, down, detect)
+    return {"t": t, "kind": kind, "group": group, "down": down, "detect": detect}
+
+
+def timeline(p: engine._Params, rp: _Rp, d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Where each trial's wall clock went, from `draw()`'s events; per trial (m,):
+    startup, stall, outage, fewer_replicas, train (productive before checkpoints, quorum and
+    lost work), outages, lossy_outages, hits (events that found their group up),
+    group_down_s, fewer_time_s."""
+    t, kind, group, down = d["t"], d["kind"], d["group"], d["down"]
+    m = t.shape[0]
+    T, G = p.duration_s, rp.groups
+    valid = kind != engine.END
     # A group's downtime is cut short by the next event in the same group (it starts over).
     key = group * (T + 1.0) + t
     order = np.argsort(key, axis=1, kind="stable")
@@ -296,7 +306,7 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     hits = valid & ~was_down
     # Every stall is an interval of its own; the sweep's counter takes their union, which is
     # the same as a new failure starting the stall over.
-    stall = np.where(hits, detect + rp.reconfigure_s, 0.0)
+    stall = np.where(hits, d["detect"] + rp.reconfigure_s, 0.0)
     s_len = np.minimum(stall, T - t)
 
     start = np.full((m, 1), 0.0)
@@ -318,30 +328,43 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
     saved = np.take_along_axis(tag, last_start, axis=1) == 2
     stalled = n_stall > 0
     live = (G - np.minimum(n_down, G)) / G
-    out: dict[str, np.ndarray] = {}
-    out["startup"] = startup[:, 0]
-    out["stall"] = (length * stalled).sum(axis=1) - out["startup"]
     running = length * ~stalled
     all_down = n_down >= G
-    out["outage"] = (running * all_down).sum(axis=1)
-    out["fewer_replicas"] = (running * (1.0 - live) * ~all_down).sum(axis=1)
-    train = (running * live).sum(axis=1)
-
-    tau, delta = rp.interval_s, p.blocking_s
-    ckpt = train * (delta / (tau + delta))
-    work = train - ckpt
-    quorum = work * rp.quorum_frac
-    work = work - quorum
-    # Outages: entries into "every group down"; each loses the work since the last durable save.
-    # (zero-length segments carry the state before them, so a tie never counts as an entry)
+    # Outages: entries into "every group down" (zero-length segments carry the state before
+    # them, so a tie never counts as an entry).
     cols = np.where(length > 0, np.arange(length.shape[1]), 0)
     state = np.take_along_axis(all_down & (length > 0), np.maximum.accumulate(cols, axis=1), axis=1)
     enter = state & ~np.concatenate([np.zeros((m, 1), dtype=bool), state[:, :-1]], axis=1)
-    n_out = enter.sum(axis=1)
-    n_lossy = (enter & ~saved).sum(axis=1)
+    return {
+        "startup": startup[:, 0],
+        "stall": (length * stalled).sum(axis=1) - startup[:, 0],
+        "outage": (running * all_down).sum(axis=1),
+        "fewer_replicas": (running * (1.0 - live) * ~all_down).sum(axis=1),
+        "train": (running * live).sum(axis=1),
+        "outages": enter.sum(axis=1),
+        "lossy_outages": (enter & ~saved).sum(axis=1),
+        "hits": hits,
+        "group_down_s": g_len.sum(axis=1),
+        "fewer_time_s": (length * (n_down > 0)).sum(axis=1),
+    }
+
+
+def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Simulate m trials of the replica-group design; per-trial badput, productive and counts."""
+    d = draw(p, rp, m, rng)
+    tl = timeline(p, rp, d)
+    kind = d["kind"]
+    failure = kind < engine.N_CAT
+    tau, delta = rp.interval_s, p.blocking_s
+    ckpt = tl["train"] * (delta / (tau + delta))
+    work = tl["train"] - ckpt
+    quorum = work * rp.quorum_frac
+    work = work - quorum
+    # each outage a failure began loses the work since the last durable save
+    n_lossy = tl["lossy_outages"]
     draws = rng.random((m, int(n_lossy.max()) if n_lossy.size else 0)) * tau
     lost_outage = np.where(np.arange(draws.shape[1]) < n_lossy[:, None], draws, 0.0).sum(axis=1)
-    inflight = (failure & hits).sum(axis=1) * rp.step_s / 2.0
+    inflight = (failure & tl["hits"]).sum(axis=1) * rp.step_s / 2.0
     lost = np.minimum(lost_outage + inflight, work)
     work = work - lost
     strag = np.zeros(m)
@@ -349,16 +372,16 @@ def block(p: engine._Params, rp: _Rp, m: int, rng: np.random.Generator) -> dict[
         slowed = (kind == engine.STRAGGLER).sum(axis=1) * p.straggler_s * p.straggler_cost
         strag = np.minimum(slowed, work)
         work = work - strag
+    out = {k: tl[k] for k in ("startup", "stall", "outage", "fewer_replicas", "outages")}
     out["checkpoint"] = ckpt
     out["quorum"] = quorum
     out["lost_progress"] = lost
     out["straggler"] = strag
     out["thermal"] = work * p.thermal_loss
     out["productive"] = work - out["thermal"]
-    out["outages"] = n_out
-    out["group_down_s"] = g_len.sum(axis=1)
-    out["fewer_time_s"] = (length * (n_down > 0)).sum(axis=1)
-    out["failures"] = (failure & valid).sum(axis=1)
+    out["group_down_s"] = tl["group_down_s"]
+    out["fewer_time_s"] = tl["fewer_time_s"]
+    out["failures"] = (failure & (kind != engine.END)).sum(axis=1)
     return out
 
 
