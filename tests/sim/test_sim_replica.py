@@ -3,6 +3,7 @@ and the choice between the designs. Seeded; no timed assertions."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -10,7 +11,8 @@ import pytest
 from scipy import stats
 
 from nonstop.errors import UserError
-from nonstop.sim import SimConfig, simulate
+from nonstop.sim import SimConfig, replica, simulate
+from nonstop.sim.engine import END
 from nonstop.sim.project import choose, default_groups
 from nonstop.sim.replica import (
     BADPUT_KINDS,
@@ -259,3 +261,125 @@ def test_an_outage_from_a_planned_stop_loses_nothing() -> None:
     assert r.checkpoint_interval_s == c.duration_s
     assert r.outages.mean() > 10
     assert r.badput_s["lost_progress"] == 0.0
+
+
+def reference_timeline(
+    t: np.ndarray,
+    kind: np.ndarray,
+    group: np.ndarray,
+    down: np.ndarray,
+    detect: np.ndarray,
+    *,
+    groups: int,
+    reconfigure_s: float,
+    startup_s: float,
+    window_s: float,
+    controlled: np.ndarray,
+) -> dict[str, float]:
+    """One trial's timeline the slow, obvious way: the state at the midpoint of every interval
+    between breakpoints. A group is down at x when its latest event j before x has
+    x < t_j + D_j; an event stalls the job when its group was up just before it; the job is
+    stalled at x when some stall covers x or x is in the first start."""
+    events = [i for i in range(len(t)) if kind[i] != END]
+    last: dict[int, int] = {}
+    hits = []
+    for i in events:
+        j = last.get(int(group[i]))
+        if j is None or t[i] >= t[j] + down[j]:
+            hits.append(i)
+        last[int(group[i])] = i
+    stalls = [(t[i], t[i] + detect[i] + reconfigure_s) for i in hits]
+    points = {0.0, window_s, min(startup_s, window_s)}
+    points.update(float(t[i]) for i in events)
+    points.update(min(float(t[i] + down[i]), window_s) for i in events)
+    points.update(min(b, window_s) for _, b in stalls)
+    cuts = sorted(p for p in points if 0.0 <= p <= window_s)
+    out = dict.fromkeys(("stall", "outage", "fewer_replicas", "train"), 0.0)
+    out["outages"] = out["lossy_outages"] = 0
+    was_all_down = False
+    for a, b in itertools.pairwise(cuts):
+        if b <= a:
+            continue
+        x = (a + b) / 2
+        n_down = 0
+        for g in range(groups):
+            mine = [i for i in events if group[i] == g and t[i] <= x]
+            if mine and x < t[mine[-1]] + down[mine[-1]]:
+                n_down += 1
+        stalled = x < startup_s or any(s0 <= x < s1 for s0, s1 in stalls)
+        all_down = n_down == groups
+        if all_down and not was_all_down:
+            out["outages"] += 1
+            began = max((i for i in events if t[i] <= x), key=lambda i: t[i])
+            out["lossy_outages"] += int(not controlled[kind[began]])
+        was_all_down = all_down
+        span = b - a
+        if stalled:
+            out["stall"] += span
+        elif all_down:
+            out["outage"] += span
+        else:
+            out["fewer_replicas"] += span * n_down / groups
+            out["train"] += span * (groups - n_down) / groups
+    out["stall"] -= min(startup_s, window_s)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "config", "design"),
+    [
+        (
+            "two groups, failures and planned stops",
+            quiet(
+                gpus=64,
+                days=2.0,
+                failure_rate_per_node_day=3.0,
+                planned=True,
+                planned_rate_per_node_day=1.0,
+                restart_s=3000.0,
+                detection_s=120.0,
+                startup_s=600.0,
+                seed=23,
+            ),
+            ReplicaGroups(groups=2, heal_s=300.0, reconfigure_s=60.0),
+        ),
+        (
+            "three groups, manual work and a short spare pool",
+            quiet(
+                gpus=48,
+                days=3.0,
+                failure_rate_per_node_day=2.0,
+                manual_prob=0.3,
+                manual_s=7200.0,
+                restart_s=1200.0,
+                detection_s=30.0,
+                spare_nodes=1,
+                seed=29,
+            ),
+            ReplicaGroups(groups=3, heal_s=60.0, reconfigure_s=20.0),
+        ),
+        (
+            "four groups and a spare group",
+            quiet(gpus=64, days=2.0, failure_rate_per_node_day=4.0, restart_s=2400.0, seed=31),
+            ReplicaGroups(groups=4, heal_s=100.0, reconfigure_s=5.0, spare_groups=1),
+        ),
+    ],
+)
+def test_the_timeline_matches_a_plain_reference_on_the_same_events(
+    name: str, config: SimConfig, design: ReplicaGroups
+) -> None:
+    p, rp = replica.resolve(config.with_(trials=12), design)
+    d = replica.draw(p, rp, 12, np.random.default_rng(config.seed))
+    tl = replica.timeline(p, rp, d)
+    for row in range(12):
+        ref = reference_timeline(
+            *(d[k][row] for k in ("t", "kind", "group", "down", "detect")),
+            groups=design.groups,
+            reconfigure_s=design.reconfigure_s,
+            startup_s=p.startup_s,
+            window_s=p.duration_s,
+            controlled=p.controlled,
+        )
+        for key, value in ref.items():
+            assert tl[key][row] == pytest.approx(value, abs=1e-6), (name, row, key)
+    assert tl["outages"].sum() > 0, "the cases should meet outages"
