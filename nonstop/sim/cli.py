@@ -33,7 +33,7 @@ from nonstop.sim.power import PowerConfig, power_summary
 from nonstop.sim.project import compare, default_groups, projection
 from nonstop.sim.replica import ReplicaGroups, simulate_replica_groups
 from nonstop.sim.reproduce import ft_hsdp
-from nonstop.sim.result import simulate
+from nonstop.sim.result import MAX_EVENTS_PER_TRIAL, expected_events, simulate
 from nonstop.sim.search import sensitivity, target_search
 
 Progress = Callable[[int, int], None]
@@ -402,6 +402,45 @@ def _progress(enabled: bool) -> Iterator[Callable[[str], Progress] | None]:
         yield task
 
 
+def _project(
+    ns: argparse.Namespace,
+    config: SimConfig,
+    sources: dict[str, Any],
+    design: ReplicaGroups | None,
+) -> dict[str, Any]:
+    """--from-run's projection of the run's costs to 16,384 and 100,000 GPUs, both designs."""
+    heal = sources.pop("heal", (None, "default"))
+    if ns.heal_s is not None:
+        heal = (ns.heal_s, "flag")
+    return projection(
+        config,
+        sources=sources,
+        heal=heal,
+        design=design,
+        scale_groups=ns.replica_groups is not None,
+    )
+
+
+def _projection_only(
+    ns: argparse.Namespace,
+    config: SimConfig,
+    sources: dict[str, Any],
+    design: ReplicaGroups | None,
+    calibrated: dict[str, Any],
+) -> dict[str, Any]:
+    """What --from-run can still say when the run's own rate cannot be simulated at --gpus."""
+    skipped = (
+        f"not simulating the run's own failure rate on {config.gpus:,} GPUs (about "
+        f"{expected_events(config):.3g} interruptions a trial over {config.days:g} days); "
+        "its costs are projected with Llama 3's rates below"
+    )
+    out: dict[str, Any] = {"gpus": config.gpus, "days": config.days, "skipped": skipped}
+    out["projection"] = _project(ns, config, sources, design)
+    if calibrated:
+        out["calibration"] = calibrated
+    return out
+
+
 def main(argv: list[str]) -> int:
     ns = build_parser().parse_args(argv)
     if ns.reproduce is not None:
@@ -430,6 +469,16 @@ def main(argv: list[str]) -> int:
     if ns.target_ettr is not None and not 0 < ns.target_ettr < 1:
         raise UserError(f"--target-ettr must be between 0 and 1, got {ns.target_ettr}")
 
+    if ns.from_run is not None and expected_events(config) > MAX_EVENTS_PER_TRIAL:
+        # A short run's own rate (two failures in minutes) at --gpus is millions of
+        # interruptions a trial: nothing to simulate there, but its costs still project.
+        out = _projection_only(ns, config, sources, design, calibrated)
+        print(f"nonstop simulate: {out['skipped']}", file=sys.stderr)
+        if ns.json:
+            print(json.dumps(out))
+        else:
+            render.print_all(out)
+        return 0
     show = not ns.json and sys.stderr.isatty()
     with _progress(show) as task:
         result = simulate(config, task("simulating") if task else None)
@@ -451,16 +500,7 @@ def main(argv: list[str]) -> int:
             out["replica_groups"] = groups
             out["designs"] = compare(config, design, out, groups)
         if ns.from_run is not None:
-            heal = sources.pop("heal", (None, "default"))
-            if ns.heal_s is not None:
-                heal = (ns.heal_s, "flag")
-            out["projection"] = projection(
-                config,
-                sources=sources,
-                heal=heal,
-                design=design,
-                scale_groups=ns.replica_groups is not None,
-            )
+            out["projection"] = _project(ns, config, sources, design)
     if calibrated:
         out["calibration"] = calibrated
     if ns.json:

@@ -300,6 +300,10 @@ def print_all(d: dict[str, Any], console: Console | None = None) -> None:
             f"Failure rate measured in the run: {c['failures']} in {c['node_days'] * 24:.3g} "
             f"node-hours = {c['rate_per_node_day']:.3g} per node-day (95%: {lo:.3g} to {hi:.3g})"
         )
+    if "skipped" in d:  # --from-run on a run whose own rate cannot be simulated at --gpus
+        con.print(d["skipped"])
+        con.print(projection_table(d["projection"]))
+        return
     con.print(summary_table(d))
     con.print(badput_table(d))
     if d["by_category"]:

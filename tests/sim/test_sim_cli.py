@@ -268,3 +268,20 @@ def test_a_measured_heal_is_used_and_named() -> None:
     assert heal_from_observed(WithHeal(node_days=1.0, mean_heal_s=7.5))[0] == 7.5
     assert heal_from_observed(WithHeal(node_days=1.0))[1] == HEAL_ASSUMED
     assert heal_from_observed(ObservedRates(node_days=1.0)) == (None, HEAL_ASSUMED)
+
+
+def test_from_run_still_projects_when_its_own_rate_is_too_high_to_simulate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One failure in 36 node-minutes is 969 a node-day: 2e7 interruptions a trial at the
+    default 16,384 GPUs. The run's own job is not simulated; its costs are still projected."""
+    run = _synthetic_run(tmp_path)
+    assert cli.main([*FAST, "--from-run", str(run), "--json"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert "ettr_mean" not in d and d["skipped"].startswith("not simulating the run's own")
+    assert [r["gpus"] for r in d["projection"]["scales"]] == [16_384, 100_000]
+    assert d["calibration"]["failures"] == 1
+    assert "not simulating the run's own failure rate on 16,384 GPUs" in captured.err
+    assert cli.main([*FAST, "--from-run", str(run)]) == 0
+    assert "Projection with this run's costs" in capsys.readouterr().out
