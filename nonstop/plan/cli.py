@@ -5,6 +5,7 @@
     nonstop plan --mtbf 11124 --checkpoint-blocking 30     # Young and Daly intervals
     nonstop plan --compute 1e24 --inference-tokens 2e13    # train smaller, on more tokens?
     nonstop plan --sweep                                   # where over-training pays; Llama 3
+    nonstop plan --compute 1e26 --gpus 100000              # + whole-job restarts or replica groups
     nonstop plan ... --json                                # one JSON object for scripts
 
 Counts take K, M, B, T suffixes (405B, 15.6T) or e-notation (3.8e25). Mistakes in the flags are
@@ -98,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="power per GPU in watts (default: the GPU's datasheet TDP)",
     )
     hw.add_argument(
+        "--replica-groups",
+        type=parse_whole,
+        metavar="G",
+        help="replica groups to weigh against whole-job restarts (default: ~1,024 GPUs each)",
+    )
+    hw.add_argument(
         "--trials",
         type=parse_whole,
         default=DEFAULT_TRIALS,
@@ -176,6 +183,7 @@ def request_from_args(a: argparse.Namespace) -> PlanRequest:
         inference_tokens=a.inference_tokens,
         target_loss=a.target_loss,
         sweep=a.sweep,
+        replica_groups=a.replica_groups,
         trials=a.trials,
         seed=a.seed,
     )

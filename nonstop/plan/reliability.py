@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from nonstop.errors import UserError
 from nonstop.sim import SimConfig, simulate
 from nonstop.sim.interval import daly_interval_s, young_interval_s
+from nonstop.sim.project import choose
+from nonstop.sim.replica import ReplicaGroups
 
 FIXED_POINT_ITERATIONS: Final = 3
 """Iterations of wall = compute / ETTR(wall); successive values agree to < 1% by the third."""
@@ -109,6 +111,40 @@ class Reliability:
         }
 
 
+def _base(
+    gpus: int, trials: int, seed: int, checkpoint_blocking_s: float | None, mtbf_s: float | None
+) -> SimConfig:
+    base = SimConfig(gpus=gpus, trials=trials, seed=seed)
+    if checkpoint_blocking_s is not None:
+        base = base.with_(checkpoint_blocking_s=checkpoint_blocking_s)
+    if mtbf_s is not None:
+        # A synchronous job stops when any node does: job rate = node rate x nodes.
+        base = base.with_(failure_rate_per_node_day=DAY_S / mtbf_s / base.nodes)
+    return base
+
+
+def choose_design(
+    *,
+    gpus: int,
+    days: float,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    checkpoint_blocking_s: float | None = None,
+    mtbf_s: float | None = None,
+    replica_groups: int | None = None,
+) -> dict[str, Any]:
+    """Whole-job restarts or replica groups for this job over ``days`` of wall clock, and why
+    (``nonstop.sim.project.choose``); groups of about 1,024 GPUs unless ``replica_groups``."""
+    base = _base(gpus, trials, seed, checkpoint_blocking_s, mtbf_s)
+    cfg = base.with_(days=days, trials=_trials(base, days))
+    design = None if replica_groups is None else ReplicaGroups(groups=replica_groups)
+    if design is not None and design.groups > cfg.nodes:
+        raise UserError(
+            f"--replica-groups {design.groups} is more groups than the job's {cfg.nodes} nodes"
+        )
+    return choose(cfg, design)
+
+
 def simulate_wall_clock(
     *,
     gpus: int,
@@ -126,12 +162,7 @@ def simulate_wall_clock(
     """
     if not (math.isfinite(compute_days) and compute_days > 0):
         raise UserError(f"compute days must be positive, got {compute_days!r}")
-    base = SimConfig(gpus=gpus, trials=trials, seed=seed)
-    if checkpoint_blocking_s is not None:
-        base = base.with_(checkpoint_blocking_s=checkpoint_blocking_s)
-    if mtbf_s is not None:
-        # A synchronous job stops when any node does: job rate = node rate x nodes.
-        base = base.with_(failure_rate_per_node_day=DAY_S / mtbf_s / base.nodes)
+    base = _base(gpus, trials, seed, checkpoint_blocking_s, mtbf_s)
     wall = compute_days
     history: list[float] = []
     days_simulated = wall

@@ -105,6 +105,7 @@ def _hardware_rows(plan: dict[str, Any]) -> list[tuple[str, str]]:
                 f"{plan['planned_interruptions']:.0f} planned)",
             ),
             ("GPU-hours", human(plan["gpu_hours"])),
+            ("design", plan["design"]["why"]),
             (
                 "energy",
                 f"{plan['energy_mwh']:,.0f} MWh ({c['tdp_w']:.0f} W/GPU x PUE {c['pue']:.2f}, "

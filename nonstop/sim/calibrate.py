@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from nonstop import taxonomy
 from nonstop.errors import UserError
 
-__all__ = ["calibration", "fields_from_observed", "observed_fields"]
+__all__ = ["calibration", "fields_from_observed", "heal_from_observed", "observed_fields"]
 
 # Fewer failures than this and the measured rate is a guess: its 95% interval spans more
 # than a factor of 3 (Poisson counts: k=10 gives 0.48x to 1.84x).
@@ -99,11 +99,30 @@ def calibration(obs: Observed) -> dict[str, Any]:
     return out
 
 
-def observed_fields(run_dir: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Read a run's ledger (ingesting new events); the SimConfig fields it measured and
-    `calibration()`'s account of how far the measured failure rate can be trusted."""
+HEAL_ASSUMED = (
+    "assumed: nonstop.sim.replica.ReplicaGroups.heal_s (the run has no heal measurement: it "
+    "trained without replica groups)"
+)
+
+
+def heal_from_observed(obs: Observed) -> tuple[float | None, str]:
+    """A run's measured heal (a restarted replica group's copy of the state from a live peer)
+    and where it came from. A ledger whose ObservedRates carries `mean_heal_s` (a run with
+    replica groups) gives it; any other run says the heal time is assumed, and from where."""
+    heal = getattr(obs, "mean_heal_s", None)
+    if heal is not None and math.isfinite(heal) and heal >= 0:
+        return float(heal), "measured: the run's mean heal from a live peer"
+    return None, HEAL_ASSUMED
+
+
+def observed_fields(
+    run_dir: str | os.PathLike[str],
+) -> tuple[dict[str, Any], dict[str, Any], tuple[float | None, str]]:
+    """Read a run's ledger (ingesting new events); the SimConfig fields it measured,
+    `calibration()`'s account of how far the measured failure rate can be trusted, and
+    `heal_from_observed()`'s heal time with its source."""
     from nonstop.ledger import observed_rates  # only --from-run pays for the ledger import
 
     obs = observed_rates(run_dir)
     fields = fields_from_observed(obs)
-    return fields, calibration(obs)
+    return fields, calibration(obs), heal_from_observed(obs)

@@ -7,6 +7,8 @@
     nonstop simulate --power                           # MW swings, ramps, mitigations
     nonstop simulate --from-run runs/RUN_DIR           # rates and costs measured in a run
     nonstop simulate --detection 60 --detection nccl_watchdog_timeout=600
+    nonstop simulate --gpus 100000 --replica-groups 98  # + replica groups (torchft/HSDP)
+    nonstop simulate --reproduce ft-hsdp               # Meta's FT-HSDP, 44% -> 80%
 
 Bad input raises UserError (one line, exit 2); argparse exits 2 on unknown options.
 """
@@ -28,7 +30,10 @@ from nonstop.sim.config import SimConfig
 from nonstop.sim.engine import auto_interval_s
 from nonstop.sim.health import HealthConfig, simulate_health
 from nonstop.sim.power import PowerConfig, power_summary
-from nonstop.sim.result import simulate
+from nonstop.sim.project import compare, default_groups, projection
+from nonstop.sim.replica import ReplicaGroups, simulate_replica_groups
+from nonstop.sim.reproduce import ft_hsdp
+from nonstop.sim.result import MAX_EVENTS_PER_TRIAL, expected_events, simulate
 from nonstop.sim.search import sensitivity, target_search
 
 Progress = Callable[[int, int], None]
@@ -146,6 +151,47 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A",
         help="diurnal throughput swing from DVFS, e.g. 0.015 (0)",
     )
+    g = p.add_argument_group(
+        "replica groups (torchft / HSDP: a failure stops one group, the others train on)"
+    )
+    g.add_argument(
+        "--replica-groups",
+        type=int,
+        metavar="G",
+        help="also simulate the job as G replica groups and compare the two designs",
+    )
+    g.add_argument(
+        "--heal-s",
+        type=float,
+        metavar="S",
+        help="a restarted group's heal from a live peer (60)",
+    )
+    g.add_argument(
+        "--reconfigure-s",
+        type=float,
+        metavar="S",
+        help="job-wide stall after detection while the quorum re-forms (10)",
+    )
+    g.add_argument(
+        "--quorum-ms", type=float, metavar="MS", help="per-step quorum and commit cost (10)"
+    )
+    g.add_argument(
+        "--group-restart",
+        type=float,
+        metavar="S",
+        help="a group's restart before its heal (default: --restart)",
+    )
+    g.add_argument(
+        "--spare-groups",
+        type=int,
+        metavar="N",
+        help="hot spare groups that take a failed group's place after its heal (0)",
+    )
+    g.add_argument(
+        "--reproduce",
+        choices=["ft-hsdp"],
+        help="reproduce a published result from its stated inputs (Meta's FT-HSDP)",
+    )
     g = p.add_argument_group("analyses")
     g.add_argument("--sensitivity", action="store_true", help="ETTR at half and double each knob")
     g.add_argument(
@@ -169,7 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="detection latency, rollback cost and the fingerprint interval trade-off",
     )
     g.add_argument(
-        "--step-time", type=float, default=5.0, metavar="S", help="seconds per optimizer step (5)"
+        "--step-time",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds per optimizer step, for --health and the replica groups' quorum (5)",
     )
     g.add_argument(
         "--sdc-rate",
@@ -230,19 +280,28 @@ def health_config(ns: argparse.Namespace, config: SimConfig) -> HealthConfig:
         raise UserError(f"--health: {e}") from None
 
 
-def config_from_args(ns: argparse.Namespace, calibrated: dict[str, Any] | None = None) -> SimConfig:
+def config_from_args(
+    ns: argparse.Namespace,
+    calibrated: dict[str, Any] | None = None,
+    sources: dict[str, Any] | None = None,
+) -> SimConfig:
     """Defaults, then what a run measured (--from-run), then explicit flags. With --from-run,
-    `calibrated` (when given) receives how far the measured failure rate can be trusted."""
+    `calibrated` (when given) receives how far the measured failure rate can be trusted, and
+    `sources` (when given) where each field came from ("measured", "flag") and, under
+    "heal", the run's heal time and its source."""
     if ns.from_run is not None and ns.failure_rate is not None:
         raise UserError("--failure-rate and --from-run both set the failure rates; give one")
     if ns.gpus <= 0:
         raise UserError(f"--gpus must be a positive number of GPUs, got {ns.gpus}")
     fields: dict[str, Any] = {}
     if ns.from_run is not None:
-        measured, trust = observed_fields(ns.from_run)
+        measured, trust, heal = observed_fields(ns.from_run)
         fields.update(measured)
         if calibrated is not None:
             calibrated.update(trust)
+        if sources is not None:
+            sources.update(dict.fromkeys(measured, f"measured in {ns.from_run}"))
+            sources["heal"] = heal
     detection, detection_per = _per_category(ns.detection, "--detection")
     manual_p, manual_per = _per_category(ns.manual_prob, "--manual-prob")
     flags = {
@@ -262,7 +321,12 @@ def config_from_args(ns: argparse.Namespace, calibrated: dict[str, Any] | None =
         "straggler_detection_s": ns.straggler_detection,
         "diurnal_dvfs": ns.diurnal_dvfs,
     }
-    fields.update({k: v for k, v in flags.items() if v is not None})
+    given = {k: v for k, v in flags.items() if v is not None}
+    fields.update(given)
+    if sources is not None:
+        sources.update(dict.fromkeys(given, "flag"))
+        if detection_per:
+            sources["detection_s"] = "flag"
     try:
         return SimConfig(
             gpus=ns.gpus,
@@ -278,6 +342,42 @@ def config_from_args(ns: argparse.Namespace, calibrated: dict[str, Any] | None =
         )
     except ValueError as e:
         raise UserError(str(e).replace("SimConfig.", "")) from None
+
+
+def design_from_args(ns: argparse.Namespace) -> ReplicaGroups | None:
+    """The replica-group design of --replica-groups and its cost flags; None without it.
+    The cost flags alone are refused unless --from-run projects them."""
+    costs = {
+        "--heal-s": ns.heal_s,
+        "--reconfigure-s": ns.reconfigure_s,
+        "--quorum-ms": ns.quorum_ms,
+        "--group-restart": ns.group_restart,
+        "--spare-groups": ns.spare_groups,
+    }
+    given = {k: v for k, v in costs.items() if v is not None}
+    if ns.replica_groups is None and ns.from_run is None:
+        if given:
+            raise UserError(f"{', '.join(given)} needs --replica-groups G (or --from-run)")
+        return None
+    fields: dict[str, Any] = {"step_s": ns.step_time}
+    if ns.heal_s is not None:
+        fields["heal_s"] = ns.heal_s
+    if ns.reconfigure_s is not None:
+        fields["reconfigure_s"] = ns.reconfigure_s
+    if ns.quorum_ms is not None:
+        fields["quorum_s"] = ns.quorum_ms / 1000.0
+    if ns.group_restart is not None:
+        fields["group_restart_s"] = ns.group_restart
+    if ns.spare_groups is not None:
+        fields["spare_groups"] = ns.spare_groups
+    groups = ns.replica_groups
+    if groups is None:  # --from-run with cost flags: the projection sizes the groups
+        groups = default_groups(ns.gpus, ns.gpus_per_node)
+    try:
+        return ReplicaGroups(groups=groups, **fields)
+    except ValueError as e:
+        msg = str(e).replace("ReplicaGroups.groups", "--replica-groups")
+        raise UserError(msg.replace("ReplicaGroups.", "")) from None
 
 
 @contextmanager
@@ -302,10 +402,58 @@ def _progress(enabled: bool) -> Iterator[Callable[[str], Progress] | None]:
         yield task
 
 
+def _project(
+    ns: argparse.Namespace,
+    config: SimConfig,
+    sources: dict[str, Any],
+    design: ReplicaGroups | None,
+) -> dict[str, Any]:
+    """--from-run's projection of the run's costs to 16,384 and 100,000 GPUs, both designs."""
+    heal = sources.pop("heal", (None, "default"))
+    if ns.heal_s is not None:
+        heal = (ns.heal_s, "flag")
+    return projection(
+        config,
+        sources=sources,
+        heal=heal,
+        design=design,
+        scale_groups=ns.replica_groups is not None,
+    )
+
+
+def _projection_only(
+    ns: argparse.Namespace,
+    config: SimConfig,
+    sources: dict[str, Any],
+    design: ReplicaGroups | None,
+    calibrated: dict[str, Any],
+) -> dict[str, Any]:
+    """What --from-run can still say when the run's own rate cannot be simulated at --gpus."""
+    skipped = (
+        f"not simulating the run's own failure rate on {config.gpus:,} GPUs (about "
+        f"{expected_events(config):.3g} interruptions a trial over {config.days:g} days); "
+        "its costs are projected with Llama 3's rates below"
+    )
+    out: dict[str, Any] = {"gpus": config.gpus, "days": config.days, "skipped": skipped}
+    out["projection"] = _project(ns, config, sources, design)
+    if calibrated:
+        out["calibration"] = calibrated
+    return out
+
+
 def main(argv: list[str]) -> int:
     ns = build_parser().parse_args(argv)
+    if ns.reproduce is not None:
+        rep = ft_hsdp(trials=ns.trials, seed=ns.seed)
+        if ns.json:
+            print(json.dumps(rep))
+        else:
+            render.print_reproduction(rep)
+        return 0
     calibrated: dict[str, Any] = {}
-    config = config_from_args(ns, calibrated)
+    sources: dict[str, Any] = {}
+    config = config_from_args(ns, calibrated, sources)
+    design = design_from_args(ns)
     if calibrated.get("warning"):
         print(f"nonstop simulate: warning: {calibrated['warning']}", file=sys.stderr)
     try:
@@ -321,6 +469,16 @@ def main(argv: list[str]) -> int:
     if ns.target_ettr is not None and not 0 < ns.target_ettr < 1:
         raise UserError(f"--target-ettr must be between 0 and 1, got {ns.target_ettr}")
 
+    if ns.from_run is not None and expected_events(config) > MAX_EVENTS_PER_TRIAL:
+        # A short run's own rate (two failures in minutes) at --gpus is millions of
+        # interruptions a trial: nothing to simulate there, but its costs still project.
+        out = _projection_only(ns, config, sources, design, calibrated)
+        print(f"nonstop simulate: {out['skipped']}", file=sys.stderr)
+        if ns.json:
+            print(json.dumps(out))
+        else:
+            render.print_all(out)
+        return 0
     show = not ns.json and sys.stderr.isatty()
     with _progress(show) as task:
         result = simulate(config, task("simulating") if task else None)
@@ -335,6 +493,14 @@ def main(argv: list[str]) -> int:
             out["power"] = power_summary(result, power)
         if ns.health:
             out["health"] = simulate_health(health_config(ns, config))
+        if design is not None and ns.replica_groups is not None:
+            groups = simulate_replica_groups(
+                config, design, task("replica groups") if task else None
+            ).to_dict()
+            out["replica_groups"] = groups
+            out["designs"] = compare(config, design, out, groups)
+        if ns.from_run is not None:
+            out["projection"] = _project(ns, config, sources, design)
     if calibrated:
         out["calibration"] = calibrated
     if ns.json:

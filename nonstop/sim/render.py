@@ -198,6 +198,98 @@ def health_table(d: dict[str, Any]) -> Table:
     return t
 
 
+_REPLICA_LABELS = {
+    "startup": "first start",
+    "stall": "job-wide stall (detection, quorum re-forms)",
+    "fewer_replicas": "fewer replicas (a group down)",
+    "outage": "outage (every group down)",
+    "checkpoint": "checkpoint blocking",
+    "quorum": "per-step quorum",
+    "lost_progress": "lost progress (in-flight steps, outages)",
+    "straggler": "straggler slowdown",
+    "thermal": "diurnal DVFS",
+}
+
+
+def designs_table(d: dict[str, Any]) -> Table:
+    """Whole-job restarts beside replica groups for the same job and failures."""
+    g, c = d["replica_groups"], d["designs"]
+    wall = d["days"] * 86_400.0
+    t = Table(
+        title=f"Two designs, same failures: whole-job restarts or {g['replica_groups']} replica "
+        f"groups of {g['gpus_per_group']:,.0f} GPUs"
+    )
+    t.add_column("figure")
+    t.add_column("whole job", justify="right")
+    t.add_column("replica groups", justify="right")
+    t.add_row(
+        "ETTR (p5-p95)",
+        f"{_pct(d['ettr_mean'])} ({_pct(d['ettr_p5'])}-{_pct(d['ettr_p95'])})",
+        f"{_pct(g['ettr_mean'])} ({_pct(g['ettr_p5'])}-{_pct(g['ettr_p95'])})",
+        style="bold",
+    )
+    t.add_row("checkpoint interval", _h(d["checkpoint_interval_s"]), _h(g["checkpoint_interval_s"]))
+    t.add_row("outages (every group down)", "-", f"{g['outages_mean']:.2f}")
+    t.add_row("time with a group down", "-", _pct(g["fewer_replicas_fraction"]))
+    for k, v in sorted(g["badput_s"].items(), key=lambda kv: -kv[1]):
+        if v > 0:
+            t.add_row(_REPLICA_LABELS.get(k, k), "", f"{100 * v / wall:.2f}%")
+    t.caption = c["why"]
+    return t
+
+
+def projection_table(p: dict[str, Any]) -> Table:
+    """The run's costs at 16,384 and 100,000 GPUs, both designs."""
+    costs, src = p["costs"], p["sources"]
+    t = Table(title="Projection with this run's costs and Llama 3's failure rates")
+    for col in ("GPUs", "failures/day", "whole job", "replica groups", "groups", "choice"):
+        t.add_column(col, justify="left" if col == "choice" else "right")
+    for r in p["scales"]:
+        t.add_row(
+            f"{r['gpus']:,}",
+            f"{r['failures_per_day']:.1f}",
+            _pct(r["whole_job_ettr"]),
+            _pct(r["replica_groups_ettr"]),
+            f"{r['replica_groups']} x {r['gpus_per_group']:,.0f}",
+            r["design"].replace("_", " "),
+        )
+    t.caption = "; ".join(
+        f"{k.removesuffix('_s').replace('_', ' ')} {_h(v)} ({src[k]})" for k, v in costs.items()
+    )
+    return t
+
+
+def print_reproduction(r: dict[str, Any], console: Console | None = None) -> None:
+    """`nonstop simulate --reproduce ft-hsdp`: published against simulated, and the inputs."""
+    con = console or Console()
+    t = Table(title=f"Reproducing {r['source']}")
+    t.add_column("ETTR")
+    t.add_column("published", justify="right")
+    t.add_column("simulated", justify="right")
+    given, sim = r["given"], r["simulated"]
+    t.add_row(
+        f"whole job (stall {_h(given['whole_job_stall_s'])})",
+        _pct(given["whole_job_ettr"]),
+        _pct(sim["whole_job_ettr"]),
+    )
+    t.add_row(
+        f"FT-HSDP (stall {_h(given['replica_stall_s'])})",
+        _pct(given["replica_ettr"]),
+        _pct(sim["replica_ettr"]),
+    )
+    con.print(t)
+    b = r["bounds"]
+    con.print(
+        f"job MTBF derived from 44% at 10 min: {_h(r['derived']['job_mtbf_s'])} "
+        f"({r['derived']['failures_per_day']:.0f} failures a day); the stall alone gives "
+        f"{_pct(b['restart'])} (linear {_pct(b['linear'])}, queued {_pct(b['queued'])})"
+    )
+    assumed = ", ".join(f"{k} {v}" for k, v in r["assumed"].items() if k != "failure_model")
+    con.print(f"assumed: {assumed}; {r['assumed']['failure_model']}")
+    verdict = "within" if r["within_tolerance"] else "OUTSIDE"
+    con.print(f"{verdict} the stated tolerance of {100 * r['tolerance']:.0f} ETTR points")
+
+
 def print_all(d: dict[str, Any], console: Console | None = None) -> None:
     """Print every table the dict has data for."""
     con = console or Console()
@@ -208,6 +300,10 @@ def print_all(d: dict[str, Any], console: Console | None = None) -> None:
             f"Failure rate measured in the run: {c['failures']} in {c['node_days'] * 24:.3g} "
             f"node-hours = {c['rate_per_node_day']:.3g} per node-day (95%: {lo:.3g} to {hi:.3g})"
         )
+    if "skipped" in d:  # --from-run on a run whose own rate cannot be simulated at --gpus
+        con.print(d["skipped"])
+        con.print(projection_table(d["projection"]))
+        return
     con.print(summary_table(d))
     con.print(badput_table(d))
     if d["by_category"]:
@@ -222,3 +318,7 @@ def print_all(d: dict[str, Any], console: Console | None = None) -> None:
             con.print(table)
     if "health" in d:
         con.print(health_table(d["health"]))
+    if "designs" in d:
+        con.print(designs_table(d))
+    if "projection" in d:
+        con.print(projection_table(d["projection"]))

@@ -118,10 +118,16 @@ MAX_EVENTS_PER_TRIAL = 5e6
 years is about 1e6)."""
 
 
+def expected_events(config: SimConfig) -> float:
+    """Events one trial is expected to draw (interruptions, planned stops, stragglers)."""
+    p = engine.resolve(config)
+    return float(p.rate_per_s.sum() * p.duration_s)
+
+
 def simulate(config: SimConfig, progress: Progress | None = None) -> SimResult:
     """Run `config.trials` trials of the job and summarise them. Deterministic in config.seed."""
     p = engine.resolve(config)
-    expected = float(p.rate_per_s.sum() * p.duration_s)
+    expected = expected_events(config)
     if expected > MAX_EVENTS_PER_TRIAL:
         raise UserError(
             f"one trial would draw about {expected:.3g} interruptions ({config.gpus} GPUs over "

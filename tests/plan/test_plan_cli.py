@@ -179,6 +179,9 @@ def test_sweep(capsys: pytest.CaptureFixture[str]) -> None:
         ([*LLAMA3_405B, "--gpus", "16384", "--mtbf", "60"], "barely progresses"),
         ([*LLAMA3_405B, "--gpus", "8", "--seed=-1"], "--seed must be a whole number >= 0"),
         ([*LLAMA3_405B, "--gpus", "8", "--trials", "0"], "--trials must be a positive"),
+        ([*LLAMA3_405B, "--replica-groups", "4"], "--replica-groups needs --gpus"),
+        ([*LLAMA3_405B, "--gpus", "64", "--replica-groups", "1"], "must be 2 or more"),
+        ([*LLAMA3_405B, "--gpus", "64", "--replica-groups", "9"], "more groups than the job's 8"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
@@ -218,3 +221,26 @@ def test_public_api_is_pinned() -> None:
 def test_plan_loads_no_torch() -> None:
     code = "import sys, nonstop.plan.cli; assert 'torch' not in sys.modules, 'torch loaded'"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("gpus", "extra", "design", "groups"),
+    [
+        ("100000", [], "replica_groups", 98),
+        ("16384", ["--replica-groups", "4"], "replica_groups", 4),
+        ("256", [], "whole_job", 2),
+        ("8", [], "whole_job", None),
+    ],
+)
+def test_plan_chooses_a_design_and_says_why(
+    capsys: pytest.CaptureFixture[str], gpus: str, extra: list[str], design: str, groups: object
+) -> None:
+    out = plan(capsys, "--compute", "1e25", "--gpus", gpus, "--trials", "40", *extra)
+    d = out["design"]
+    assert d["design"] == design and d["replica_groups"] == groups
+    assert d["why"].startswith("replica groups:" if design == "replica_groups" else "whole-job")
+    assert d["whole_job_ettr"] == pytest.approx(out["ettr"], abs=0.02)
+    assert any("replica groups" in a for a in out["assumptions"])
+    assert cli.main(["plan", "--compute", "1e25", "--gpus", gpus, "--trials", "40", *extra]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "design " + d["why"] in text

@@ -103,6 +103,11 @@ def test_sensitivity_target_and_power_sections(capsys: pytest.CaptureFixture[str
         (["--trials", "0"], "trials"),
         (["--target-ettr", "1.5"], "--target-ettr"),
         (["--power-floor-w", "900"], "floor_w"),
+        (["--heal-s", "30"], "--heal-s needs --replica-groups"),
+        (["--replica-groups", "1"], "--replica-groups must be an integer >= 2"),
+        (["--gpus", "16", "--replica-groups", "3"], "more groups than the job's 2 nodes"),
+        (["--replica-groups", "4", "--quorum-ms", "-1"], "quorum_s"),
+        (["--replica-groups", "4", "--spare-groups", "-1"], "spare_groups"),
     ],
 )
 def test_bad_input_is_a_user_error(argv: list[str], message: str) -> None:
@@ -179,3 +184,104 @@ def test_a_rate_from_few_failures_comes_with_its_interval_and_a_warning() -> Non
     )
     c = calibration(many)
     assert c["warning"] is None and c["rate_95"][0] < 0.4 < c["rate_95"][1]
+
+
+def test_replica_groups_beside_the_whole_job(capsys: pytest.CaptureFixture[str]) -> None:
+    d = run_json(
+        capsys,
+        *("--gpus", "100000", "--replica-groups", "98", "--heal-s", "30", "--quorum-ms", "20"),
+        *("--spare-groups", "2", "--reconfigure-s", "5", "--group-restart", "120"),
+    )
+    g = d["replica_groups"]
+    assert (g["replica_groups"], g["heal_s"], g["quorum_s"]) == (98, 30.0, 0.02)
+    assert (g["spare_groups"], g["reconfigure_s"], g["group_restart_s"]) == (2, 5.0, 120.0)
+    for key in ("ettr_mean", "ettr_p5", "ettr_p95", "badput_s", "outages_mean", "mtbo_s"):
+        assert key in g, key
+    c = d["designs"]
+    assert c["design"] == "replica_groups" and c["whole_job_ettr"] == d["ettr_mean"]
+    assert c["replica_groups_ettr"] == g["ettr_mean"] > d["ettr_mean"]
+    assert cli.main([*FAST, "--gpus", "100000", "--replica-groups", "98"]) == 0
+    out = capsys.readouterr().out
+    assert "Two designs" in out and "replica groups: 98 groups" in " ".join(out.split())
+
+
+def test_reproduce_ft_hsdp(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--reproduce", "ft-hsdp", "--trials", "20", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["given"]["whole_job_ettr"] == 0.44 and r["given"]["replica_ettr"] == 0.80
+    assert r["assumed"]["replica_groups"] == 96 and "arXiv:2602.00277" in r["source"]
+    assert cli.main(["--reproduce", "ft-hsdp", "--trials", "20"]) == 0
+    assert "within the stated tolerance of 3 ETTR points" in capsys.readouterr().out
+
+
+def _synthetic_run(tmp_path: Path) -> Path:
+    """tests/report's run directory (a real ledger and event streams, one failure)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "report" / "runbuilder.py"
+    spec = importlib.util.spec_from_file_location("runbuilder", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.build_run(tmp_path / "run")
+
+
+def test_from_run_projects_both_designs_to_16k_and_100k(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _synthetic_run(tmp_path)
+    # the run's own job (two nodes) at its own measured rate; the projection at Llama 3's
+    d = run_json(capsys, "--from-run", str(run), "--gpus", "16")
+    p = d["projection"]
+    assert [r["gpus"] for r in p["scales"]] == [16_384, 100_000]
+    small, big = p["scales"]
+    assert big["whole_job_ettr"] < small["whole_job_ettr"]
+    assert big["design"] == "replica_groups" and big["replica_groups_ettr"] > big["whole_job_ettr"]
+    assert (small["replica_groups"], big["replica_groups"]) == (16, 98)
+    # the run measured detection (4 s), the restart and checkpoint blocking; never a heal
+    assert p["costs"]["detection_s"] == pytest.approx(4.0)
+    assert p["sources"]["detection_s"].startswith("measured in")
+    assert p["sources"]["restart_s"].startswith("measured in")
+    assert p["sources"]["heal_s"].startswith("assumed: nonstop.sim.replica.ReplicaGroups.heal_s")
+    assert "Llama 3" in p["rates"]
+    d = run_json(
+        capsys, "--from-run", str(run), "--gpus", "16", "--heal-s", "12", "--detection", "30"
+    )
+    p = d["projection"]
+    assert (p["costs"]["heal_s"], p["sources"]["heal_s"]) == (12.0, "flag")
+    assert (p["costs"]["detection_s"], p["sources"]["detection_s"]) == (30.0, "flag")
+    assert cli.main([*FAST, "--from-run", str(run), "--gpus", "16"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Projection with this run's costs" in out and "100,000" in out
+    assert "heal 60.0 s (assumed" in out
+
+
+def test_a_measured_heal_is_used_and_named() -> None:
+    from dataclasses import dataclass
+
+    from nonstop.sim.calibrate import HEAL_ASSUMED, heal_from_observed
+
+    @dataclass(frozen=True)
+    class WithHeal(ObservedRates):
+        mean_heal_s: float | None = None
+
+    assert heal_from_observed(WithHeal(node_days=1.0, mean_heal_s=7.5))[0] == 7.5
+    assert heal_from_observed(WithHeal(node_days=1.0))[1] == HEAL_ASSUMED
+    assert heal_from_observed(ObservedRates(node_days=1.0)) == (None, HEAL_ASSUMED)
+
+
+def test_from_run_still_projects_when_its_own_rate_is_too_high_to_simulate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One failure in 36 node-minutes is 969 a node-day: 2e7 interruptions a trial at the
+    default 16,384 GPUs. The run's own job is not simulated; its costs are still projected."""
+    run = _synthetic_run(tmp_path)
+    assert cli.main([*FAST, "--from-run", str(run), "--json"]) == 0
+    captured = capsys.readouterr()
+    d = json.loads(captured.out)
+    assert "ettr_mean" not in d and d["skipped"].startswith("not simulating the run's own")
+    assert [r["gpus"] for r in d["projection"]["scales"]] == [16_384, 100_000]
+    assert d["calibration"]["failures"] == 1
+    assert "not simulating the run's own failure rate on 16,384 GPUs" in captured.err
+    assert cli.main([*FAST, "--from-run", str(run)]) == 0
+    assert "Projection with this run's costs" in capsys.readouterr().out

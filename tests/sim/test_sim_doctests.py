@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["interval", "config", "result", "calibrate"]
+MODULES = ["interval", "config", "result", "calibrate", "replica", "project"]
 
 
 @pytest.mark.parametrize("name", MODULES)
