@@ -504,14 +504,19 @@ def gpu_ranks_from_nvml(local_to_global: dict[int, int]) -> dict[str, int]:
     try:
         from nonstop.runtime.telemetry import _device_for, load_nvml
 
-        nvml = load_nvml()
-    except Exception as e:
+        nvml = load_nvml()  # never raises: None without a library, driver or GPU
+    except ImportError as e:
         _log.debug("no NVML for the GPUs' bus ids: %r", e)
         return {}
     if nvml is None:
         return {}
     out = {}
-    with log.swallowed(_log, "mapping GPUs to ranks through NVML"):
+    # NVMLError: a GPU the driver cannot describe; other errors are ours, said at WARNING
+    with log.swallowed(
+        _log,
+        "mapping GPUs to ranks through NVML (Xid lines stay unattributed)",
+        expected=getattr(nvml, "NVMLError", ()),
+    ):
         count = nvml.nvmlDeviceGetCount()
         for local, rank in local_to_global.items():
             h = nvml.nvmlDeviceGetHandleByIndex(_device_for(local, count))

@@ -64,16 +64,23 @@ last_error: dict[str, str] = {}  # recorder -> why its last dump failed
 def _recorder_dumps(c10d: Any, *args: Any) -> list[bytes]:
     """The pickled traces of every flight recorder this torch has: the generic one (gloo and
     other backends) and NCCL's CUDA-event recorder (`_dump_nccl_trace`, CUDA builds), which is
-    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped."""
-    blobs = []
+    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped;
+    when the other one returned a trace, that recorder's collectives are missing from it, and
+    a WARNING says so (once per distinct error: the watcher asks every tick)."""
+    blobs, failed = [], {}
     for name in ("_dump_fr_trace", "_dump_nccl_trace"):
         fn = getattr(c10d, name, None)
         if fn is None:
             continue
         try:
             blobs.append(fn(*args))
+            last_error.pop(name, None)
         except Exception as e:  # this recorder has nothing (yet): the other one may
-            last_error[name] = repr(e)
+            failed[name] = repr(e)
+    for name, why in failed.items():
+        if blobs and last_error.get(name) != why:
+            _log.warning("flight recorder %s failed (%s): its collectives are left out", name, why)
+        last_error[name] = why
     return blobs
 
 
@@ -476,7 +483,7 @@ def _exit_after_exception(exc: BaseException) -> None:
     as one (issue 14's soak, test_repeated_exception_stops_without_a_restart_loop)."""
     import atexit
 
-    with log.swallowed(_log, "printing the traceback"):
+    with log.swallowed(_log, "printing the traceback", expected=(OSError, ValueError)):
         traceback.print_exception(exc)
     _flush_std()
     # a user's handlers (loggers flushing, say) still run; one that hangs does not keep us
@@ -489,7 +496,10 @@ def _exit_after_exception(exc: BaseException) -> None:
 
 def _flush_std() -> None:
     for stream in (sys.stdout, sys.stderr):
-        with log.swallowed(_log, "flushing stdout/stderr before exiting"):
+        # a closed or broken stream (OSError; ValueError: I/O on a closed file) is expected
+        with log.swallowed(
+            _log, "flushing stdout/stderr before exiting", expected=(OSError, ValueError)
+        ):
             stream.flush()
 
 
