@@ -74,9 +74,10 @@ def fingerprint(tensors: Iterable[Any]) -> tuple[int, bool]:
     return acc, ok
 
 
-def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str:
+def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str | None:
     """Flip one bit of one element (element `index` of the first floating-point tensor, in
-    place): the fault `bitflip@step=S,rank=R` injects. What it did, for the log."""
+    place): the fault `bitflip@step=S,rank=R` injects. What it did, for the log; None when no
+    tensor has such an element (nothing was flipped)."""
     for t in tensors:
         x = local(t)
         if x.is_floating_point() and x.numel() > index:
@@ -88,7 +89,7 @@ def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str:
                 flat[index] ^= mask - (1 << nbits) if mask >> (nbits - 1) else mask  # signed
                 after = float(x.detach().view(-1)[index])
             return f"bit {bit} of element {index}: {before!r} -> {after!r}"
-    return "no floating-point parameter to flip"
+    return None
 
 
 def state_sha256(state: Mapping[str, torch.Tensor]) -> str:

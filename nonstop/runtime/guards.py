@@ -469,7 +469,7 @@ class Health:
             if f is not None:
                 from nonstop.checkpoint.fingerprint import flip_bit
 
-                flip_bit(self.params, bit=f.bit)
+                faults.bitflip_done(f, step, flip_bit(self.params, bit=f.bit))
         if not self.active or (step + 1) % self.config.check_every:
             return
         k = self.config.fingerprint_every

@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             with st.phase("compute"):
                 loss = ddp.loss(x, y) if world == 1 else _ddp_loss(ddp, x, y)
                 if rt.faults:  # injected nan@ / spike@ (nonstop.faults)
-                    loss = loss * rt.faults.loss_scale(step, batch)
+                    loss = rt.faults.scale_loss(loss, step, batch)
             with st.phase("backward"):
                 loss.backward()
             with st.phase("optimizer"):
