@@ -492,7 +492,7 @@ class Injector:
 
     def bitflip_due(self, step: int) -> Fault | None:
         """The bitflip fault to apply after step `step`'s optimizer step, if one is due (the
-        runtime flips the bit: nonstop.checkpoint.fingerprint.flip_bit, then calls
+        runtime flips the bit: nonstop.runtime.fingerprint.flip_bit, then calls
         `bitflip_done`, which records it)."""
         for f in self.faults:
             if f.kind == "bitflip" and f.step == step and f.spec not in self._fired:
@@ -668,24 +668,25 @@ def _without_xid(f: Fault) -> Fault:
 
 def _write_xid(xid: int, rank: int) -> bool:
     """Leave the Xid where the driver would: the kernel log (/dev/kmsg, root), else the file
-    kernel-log source $NONSTOP_KERNEL_LOG (nonstop.diagnose.kernel_log reads both). Never the
+    kernel-log source $NONSTOP_KERNEL_LOG (nonstop.kmsg writes, nonstop.diagnose.kernel_log
+    reads both). Never the
     rank's own log. The line says it was injected, for a human reading dmesg later."""
-    from nonstop.diagnose import kernel_log
+    from nonstop import kmsg
 
     text = (
         f"NVRM: Xid (PCI:0000:{0x18 + rank % 256:02x}:00): {xid}, pid={os.getpid()}, "
         f"name={os.path.basename(sys.executable)}, injected by nonstop.faults"
     )
-    if kernel_log.write_kmsg(text):
+    if kmsg.write_kmsg(text):
         return True
-    path = os.environ.get(kernel_log.ENV_KERNEL_LOG)
+    path = os.environ.get(envvars.KERNEL_LOG)
     if path:
         try:
-            kernel_log.write_file_line(path, text)
+            kmsg.write_file_line(path, text)
             return True
         except OSError as e:
             why = f"{path}: {e.strerror or e}"
     else:
-        why = f"set {kernel_log.ENV_KERNEL_LOG}=FILE (a shared path the agent reads)"
+        why = f"set {envvars.KERNEL_LOG}=FILE (a shared path the agent reads)"
     _logger.warning("Xid %d left nowhere: /dev/kmsg is not writable and %s", xid, why)
     return False

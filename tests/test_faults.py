@@ -202,9 +202,9 @@ def test_slow_applies_to_a_step_without_a_compute_phase(tmp_path, monkeypatch):
 _XID_CHILD = """
 import os, sys
 from nonstop import faults
-from nonstop.diagnose import kernel_log
+from nonstop import kmsg
 # a rank that is not root: /dev/kmsg refuses its write (and the host's kernel log stays clean)
-kernel_log.write_kmsg = lambda text, path=kernel_log.KMSG: False
+kmsg.write_kmsg = lambda text, path=kmsg.KMSG: False
 path = os.environ.get("NONSTOP_KERNEL_LOG")
 def report(f, msg):  # the injector's record: was the Xid line already written?
     there = bool(path) and os.path.exists(path) and "Xid" in open(path).read()
@@ -245,7 +245,7 @@ def test_an_xid_is_recorded_after_its_line_is_written(tmp_path):
 
 def test_a_bitflip_with_nothing_to_flip_is_not_recorded():
     torch = pytest.importorskip("torch")
-    from nonstop.checkpoint.fingerprint import flip_bit
+    from nonstop.runtime.fingerprint import flip_bit
 
     inj, log = injector("bitflip@step=3,rank=0")
     inj.on_step(3)

@@ -40,11 +40,15 @@ from pathlib import Path
 from typing import Final
 
 from nonstop import envvars, log
+from nonstop.kmsg import (  # noqa: F401 (the writers: nonstop.kmsg, re-exported)
+    KMSG,
+    write_file_line,
+    write_kmsg,
+)
 
 _log = log.get("diagnose.kernel_log")
 
 ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
-KMSG: Final = "/dev/kmsg"
 CLOCK_SLACK_S: Final = 0.02
 """The kernel's record clock (local_clock) drifts from CLOCK_MONOTONIC, from which its wall
 times are derived: 1.5 ms behind after 2.5 h of uptime here, 21 ms after 19 h (a CI run lost
@@ -349,29 +353,6 @@ class KernelLog:
             text = re.sub(r"^(?:\S+ )?kernel: ", "", text)
             out.append(KernelLine(t, text, "file"))
         return out
-
-
-def write_file_line(path: str | os.PathLike[str], text: str, time_s: float | None = None) -> None:
-    """Append one line to a file-backed kernel log in the format `KernelLog` reads back."""
-    line = KernelLine(time.time() if time_s is None else time_s, text, "file")
-    ts = _dt.datetime.fromtimestamp(line.time_s, _dt.UTC).isoformat()
-    with open(path, "a") as f:
-        f.write(f"{ts} kernel: {text}\n")
-
-
-def write_kmsg(text: str, path: str = KMSG) -> bool:
-    """Write one record to the kernel log (root only). False when not writable."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        os.write(fd, text.encode()[:1000].rstrip(b"\n") + b"\n")  # a newline ends the record
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
-"""Replica fingerprints and the bit flip that tests them (nonstop.checkpoint.fingerprint)."""
+"""Replica fingerprints and the bit flip that tests them (nonstop.runtime.fingerprint)."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from nonstop.checkpoint.fingerprint import fingerprint, flip_bit, state_sha256
+from nonstop.runtime.fingerprint import fingerprint, flip_bit, state_sha256
 
 
 def params(seed=0):

@@ -16,11 +16,11 @@ the wrapping sum of its bytes read as 64-bit words (int64), mixed in parameter o
   it guards against hardware, not an adversary). Tensors whose size is not a multiple of 8
   bytes are summed as their own integer width, widened (slower, and only small ones are).
 
-    from nonstop.checkpoint.fingerprint import fingerprint
+    from nonstop.runtime.fingerprint import fingerprint
     fp, finite = fingerprint(model.parameters())
 
-Used by nonstop.runtime.guards (lazily: the runtime imports no torch) and measured by
-benchmarks/bench_guards.py.
+Used by nonstop.runtime.guards (lazily: the runtime imports no torch at import), by the demo
+workload to compare final states, and measured by benchmarks/bench_guards.py.
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ from typing import Any, Final
 
 import torch
 
-from nonstop.checkpoint.staging import local
+
+def local(t: Any) -> torch.Tensor:
+    """The tensor itself, or a DTensor's local shard (as nonstop.checkpoint.staging.local)."""
+    return t.to_local() if hasattr(t, "to_local") else t
+
 
 MASK64: Final = (1 << 64) - 1
 _MIX: Final = 0x9E3779B97F4A7C15  # an odd 64-bit constant: order matters, no tensor cancels another
