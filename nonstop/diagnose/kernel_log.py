@@ -74,6 +74,8 @@ OOM_CONTEXT: Final = re.compile(r"invoked oom-killer|^Mem-Info:|oom_score_adj|Ta
 XID_LINE: Final = re.compile(r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)")
 _ISO = re.compile(r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+")
 _LAST_S: Final = 253402300800.0  # 10000-01-01T00:00:00Z (tests/props/test_props_fuzz_kernel_log.py)
+_FUTURE_SLACK_S: Final = 86400.0
+"""How far ahead of the reader's clock a year-less syslog stamp may be and still be this year's."""
 _SYSLOG = re.compile(r"^(?P<ts>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d)\s+")
 
 
@@ -123,9 +125,14 @@ def parse_kmsg_record(raw: bytes, boot_wall_s: float) -> tuple[int, float, str] 
     return seq, boot_wall_s + usec / 1e6, text
 
 
-def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | None, str]:
+def parse_timestamped(
+    line: str, *, year: int | None = None, now_s: float | None = None
+) -> tuple[float | None, str]:
     """(wall time or None, message) of a text log line with an ISO or classic syslog stamp.
-    The host and the 'kernel:' tag stay in the message (triage reads the host from them)."""
+    The host and the 'kernel:' tag stay in the message (triage reads the host from them).
+    A classic stamp has no year: `year` when given, else the year that puts it at or before
+    `now_s` (time.time()): a December line read in January is last year's, not in the
+    future (a day's slack for a clock or a zone a little ahead)."""
     if m := _ISO.match(line):
         raw = m.group("ts").replace(",", ".").replace("Z", "+00:00")
         with contextlib.suppress(ValueError):
@@ -135,9 +142,12 @@ def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | No
             if 0 <= t.timestamp() < _LAST_S:  # a stamp past 9999 UTC cannot be written back
                 return t.timestamp(), line[m.end() :]
     if m := _SYSLOG.match(line):
-        y = year or time.localtime().tm_year
+        now = time.time() if now_s is None else now_s
+        y = year or time.localtime(now).tm_year
         with contextlib.suppress(ValueError):
             t = _dt.datetime.strptime(f"{y} {m.group('ts')}", "%Y %b %d %H:%M:%S")
+            if year is None and t.timestamp() > now + _FUTURE_SLACK_S:
+                t = t.replace(year=y - 1)  # Feb 29 of a leap year has no last year: ValueError
             return t.timestamp(), line[m.end() :]
     return None, line
 
