@@ -461,6 +461,7 @@ def main(argv: list[str]) -> int:
         _stop(sampler, rt)
         raise
     except BaseException as e:
+        _from_user_frames(e)  # the traceback recorded and printed starts in the script
         rt.failure(e)
         _stop(sampler, rt)
         _write_error_file(e)
@@ -473,6 +474,26 @@ def main(argv: list[str]) -> int:
 
 
 ATEXIT_TIMEOUT_S = 10.0
+
+
+def _from_user_frames(exc: BaseException) -> None:
+    """Drop the frames above the user's own from `exc`'s traceback: this bootstrap's and
+    runpy's (`<frozen runpy>`), which run every script and say nothing about its failure. A
+    failure inside them (no user frame at all) keeps its whole traceback."""
+    tb = exc.__traceback__
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    if tb is not None:
+        exc.__traceback__ = tb
+
+
+def _ours(filename: str) -> bool:
+    if filename == "<frozen runpy>":
+        return True
+    with contextlib.suppress(OSError, ValueError):
+        here = os.path.realpath(filename)
+        return here in (os.path.realpath(__file__), os.path.realpath(runpy.__file__))
+    return False
 
 
 def _exit_after_exception(exc: BaseException) -> None:
