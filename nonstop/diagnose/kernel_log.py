@@ -16,8 +16,9 @@ Lines from before the attempt never count. The reader is opened (or `rebase`d) w
 starts: a /dev/kmsg record with a higher sequence number than the last one in the buffer then
 counts whatever its timestamp, and one at or below it never counts after a rebase. Only the
 records already in the buffer when the reader first opens are judged by timestamp (at or after
-the attempt's start), because the kernel's record clock drifts from the wall clock with uptime
-(21 ms behind after 19 h here; seconds after months). Lines name their process by pid
+the attempt's start), because the kernel's record clock drifts from the wall clock, more with
+every hour of uptime (docs/benchmarks.md, "Figures behind the code"). Lines name their process
+by pid
 (``pid=1234`` in Xid lines, ``Killed process 1234`` from the OOM killer, ``python[1234]:
 segfault``); `attribute` gives each line to a rank by pid, or to the node when it names no
 process, or marks it foreign (another process on this host: not our evidence).
@@ -51,9 +52,10 @@ _log = log.get("diagnose.kernel_log")
 ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
 CLOCK_SLACK_S: Final = 0.02
 """The kernel's record clock (local_clock) drifts from CLOCK_MONOTONIC, from which its wall
-times are derived: 1.5 ms behind after 2.5 h of uptime here, 21 ms after 19 h (a CI run lost
-a record written 1 ms after its window opened that way). Records the reader sees arrive count
-by sequence number instead; this slack is for the ones already in the buffer when it opens."""
+times are derived, more with uptime (docs/benchmarks.md, "Figures behind the code"), so a
+record written just after a window opened can read as before it. Records the reader sees
+arrive count by sequence number instead; this slack is for the ones already in the buffer
+when it opens."""
 _NEVER: Final = 2**63
 MAX_LINES: Final = 20_000  # kept per attempt; a noisy host cannot fill memory
 COMMAND_TIMEOUT_S: Final = 5.0

@@ -149,8 +149,9 @@ def write_dumps(rt: Runtime) -> list[str]:
     stacks file comes last: the supervisor takes it as the sign that this rank has answered.
 
     The trace is written first without C++ stack traces (milliseconds); with `fr_stacks` the
-    symbolized one (seconds on a loaded CPU: 5 s measured with 2 cores, longer than the
-    agent's 3 s evidence wait) replaces it after the answer, if the rank still lives."""
+    symbolized one (seconds on a loaded CPU, longer than the agent's 3 s evidence wait:
+    docs/benchmarks.md, "Figures behind the code") replaces it after the answer, if the rank
+    still lives."""
     assert rt.run_dir is not None
     rd = rundir.RunDir(rt.run_dir)
     written = []
@@ -365,7 +366,8 @@ def scope_agent_store_by_attempt() -> None:
     assumes a new store per retry; a restart then reads the dead attempt's addresses and fails
     ("Gloo connectFullMesh failed"). Scoping the workers' keys by nonstop's attempt number keeps
     the shared store, where the process group starts in milliseconds, instead of a new store
-    per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), where it took about 0.5 s here."""
+    per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), which costs every restart a store's
+    start-up (docs/benchmarks.md, "Figures behind the code")."""
     if os.environ.get(envvars.TORCH_USE_AGENT_STORE) != "True":
         return
     import importlib

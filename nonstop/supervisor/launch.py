@@ -72,8 +72,8 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
 
 def _release(agent: ag.NonstopAgent) -> None:
     """Close what an agent replaced after a lost store holds outside the garbage collector's
-    reach: its kernel-log reader, a raw fd. The soak saw the supervisor's fds grow by 6-11 at
-    every lost store (30 to 74 over four)."""
+    reach: its kernel-log reader, a raw fd. Without this the supervisor's fds grew at every
+    lost store (docs/benchmarks.md, the soak)."""
     from nonstop.diagnose import kernel_log
 
     with log.swallowed(_log, "releasing the replaced agent (its kernel-log fd stays open)"):
