@@ -54,9 +54,9 @@ kind does not use, a negative step, a signal that does not kill, a rank outside 
 `injected: true` (the injector's own log, which the chaos harness compares with the ledger):
 a crash, hang or exception just before it happens (a crash's Xid once its line is written), a
 slow rank at its first slowed step or pause, a full disk at the first write it refuses, a bit
-flip once flipped, a NaN or spike as `scale_loss` applies it. A fault that never took effect is not logged
-as injected; at exit the rank says why (`nonstop.faults: ... never fired: ...`, and a
-`fault_not_fired` lifecycle event). Standard library only; the collective hang imports torch
+flip once flipped, a NaN or spike as `scale_loss` applies it. A fault that never took effect
+is not logged as injected; at exit the rank says why (`nonstop.faults: ... never fired: ...`,
+and a `fault_not_fired` lifecycle event). Standard library only; the collective hang imports torch
 lazily.
 """
 
@@ -561,7 +561,10 @@ class Injector:
             elif f.kind in ("nan", "spike") and not self.loss_scaled:
                 why = "the script never applies it (loss = rt.faults.scale_loss(loss, step, batch))"
             elif f.kind == "bitflip" and f.step is not None and self.last_step >= f.step:
-                why = "the script watches no parameters (rt.health.watch(model)): nothing to flip"
+                why = (
+                    f"nothing flipped after step {f.step}: the script watches no parameters "
+                    "(rt.health.watch(model)), or the step never finished"
+                )
             elif f.kind == "spike":  # keyed by the batch: a rollback's skip passes it by
                 why = f"batch {f.step} was not trained on (not reached, or skipped)"
             elif f.step_keyed:

@@ -38,11 +38,12 @@ def test_an_unreadable_mtbi_is_a_warning_not_a_silent_default(tmp_path, caplog):
 
 def test_an_unreadable_lifecycle_takes_the_safe_answer_and_says_so(tmp_path, caplog):
     stops = SimpleNamespace(attempt=0, ledger=_broken_ledger(tmp_path), _ingest=lambda force: None)
+    seen = PlannedStops._lifecycle_seen
     with caplog.at_level(logging.WARNING, logger="nonstop.planned_stop"):
         # whether the ranks can checkpoint: ask them (and wait up to the grace period)
-        assert PlannedStops._lifecycle_seen(stops, "stop_checks", unknown=True) is True  # type: ignore[arg-type]
+        assert seen(stops, "stop_checks", unknown=True) is True  # type: ignore[arg-type]
         # whether the scheduler signalled the ranks: no preemption invented
-        assert PlannedStops._lifecycle_seen(stops, "stop_signal", unknown=False) is False  # type: ignore[arg-type]
+        assert seen(stops, "stop_signal", unknown=False) is False  # type: ignore[arg-type]
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("stop_checks" in m and "taking yes" in m for m in lines), lines
     assert any("stop_signal" in m and "taking no" in m for m in lines), lines
