@@ -284,8 +284,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)
-        except Exception as e:
-            _log.warning(f"internal error in a planned stop ({e!r})")
+        except Exception as e:  # our bug: the stop goes on as torch's teardown; say where
+            _log.warning(f"internal error in a planned stop ({e!r})", exc_info=True)
             planned = None
         if planned is not None:
             return planned
