@@ -11,7 +11,7 @@ there is one):
 - decide: `Guards.decide` on a full baseline window (pure Python, every step);
 - allreduce: the one all-reduce of the (world x 11) float64 vector, 2 gloo ranks on this host
   (every step), beside the one-element all-reduce `planned_stop_due` already pays;
-- fingerprint: `nonstop.checkpoint.fingerprint` of the model's parameters (every K steps and
+- fingerprint: `nonstop.runtime.fingerprint` of the model's parameters (every K steps and
   before every checkpoint), beside a plain `sum()` of the same tensors (one read of the same
   memory: the floor), also on a larger synthetic parameter set to give bytes per second.
 
@@ -100,7 +100,7 @@ def allreduce_s(n: int) -> dict[str, list[float]]:
 def run(quick: bool = False) -> dict[str, Any]:
     import torch
 
-    from nonstop.checkpoint.fingerprint import fingerprint
+    from nonstop.runtime.fingerprint import fingerprint
     from nonstop.runtime.guards import GuardConfig, Guards, make_row
     from nonstop.workloads.llama.model import Llama, LlamaConfig
 

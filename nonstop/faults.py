@@ -15,7 +15,9 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     hang@step=60,rank=0,how=sleep          sleep forever outside any collective
     hang@step=60,rank=0,how=collective     wait forever in a collective no peer joins
     slow@rank=1,factor=1.3                 the compute phase takes 1.3x (from=, to= steps; a
-                                           step without a compute phase takes 1.3x as a whole)
+                                           step without a compute phase takes 1.3x as a whole;
+                                           host time: on a GPU, launch time unless the phase
+                                           synchronizes, docs/run.md)
     exception@step=30,rank=0               raise RuntimeError in user code
     diskfull@step=50,rank=0,to=70          checkpoint writes (through nonstop.checkpoint) fail
                                            with ENOSPC from step 50 until step 70 (to= omitted:
@@ -27,6 +29,8 @@ environment (`NONSTOP_FAULTS="SPEC;SPEC"`), with no change to the training scrip
     spike@step=30                          the batch a fault-free run trains on at step 30 is
                                            poisoned: its loss is scaled (factor=, default 1000)
                                            on every rank, in every attempt that trains on it
+                                           (both need `loss = rt.faults.scale_loss(loss, step,
+                                           batch)` in the script: refused without)
 
 Two ways to say when. `step=N` (and slow's `from=`/`to=`) counts the steps the script reports
 with nonstop.runtime's `rt.step(n)`. `after=SECONDS` counts seconds since the bootstrap started
@@ -48,16 +52,18 @@ restarted job runs clean. A spec that cannot take effect is refused when it is p
 kind does not use, a negative step, a signal that does not kill, a rank outside the job:
 `check_run`). When a fault really takes effect the rank first writes a `failure` event with
 `injected: true` (the injector's own log, which the chaos harness compares with the ledger):
-a crash, hang or exception just before it happens, a slow rank at its first slowed step or
-pause, a full disk at the first write it refuses. A fault that never took effect is not logged
-as injected; at exit the rank says why (`nonstop.faults: ... never fired: ...`, and a
-`fault_not_fired` lifecycle event). Standard library only; the collective hang imports torch
+a crash, hang or exception just before it happens (a crash's Xid once its line is written), a
+slow rank at its first slowed step or pause, a full disk at the first write it refuses, a bit
+flip once flipped, a NaN or spike as `scale_loss` applies it. A fault that never took effect
+is not logged as injected; at exit the rank says why (`nonstop.faults: ... never fired: ...`,
+and a `fault_not_fired` lifecycle event). Standard library only; the collective hang imports torch
 lazily.
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import math
 import os
 import signal
@@ -66,7 +72,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from nonstop import envvars, log
 from nonstop.errors import UserError
@@ -262,10 +268,13 @@ def check_run(
     nproc_per_node: object = None,
     nnodes: object = None,
     no_python: bool = False,
+    script: str | None = None,
+    module: bool = False,
 ) -> list[Fault]:
     """What `nonstop run` checks before it starts anything: every spec parses and can fire in
-    this job (its rank exists; a collective hang has a peer; the bootstrap runs). UserError
-    (exit 2) otherwise. `nproc_per_node` and `nnodes` as torchrun takes them ("4", "1:2")."""
+    this job (its rank exists; a collective hang has a peer; the bootstrap runs; a loss fault's
+    script applies it). UserError (exit 2) otherwise. `nproc_per_node` and `nnodes` as torchrun
+    takes them ("4", "1:2"); `script` the training script (a module's name with `module`)."""
     faults = parse_all(specs)
     if faults and no_python:
         raise UserError(
@@ -287,7 +296,50 @@ def check_run(
                 f"fault {f.spec!r}: a collective hang needs a peer; this job has "
                 "one rank (use how=sleep)"
             )
+    loss = [f for f in faults if f.kind in ("nan", "spike")]
+    if loss and script is not None:
+        source = _script_source(script, module)
+        if source is not None and "scale_loss" not in source:
+            raise UserError(
+                f"fault {loss[0].spec!r}: {script} never applies it (nan@ and spike@ scale the "
+                "loss the script computes: it needs `loss = rt.faults.scale_loss(loss, step, "
+                "batch)`, as nonstop.workloads.llama.train has)"
+            )
     return faults
+
+
+def _script_source(script: str, module: bool) -> str | None:
+    """The training script's own source (a module's, found without importing it or its
+    packages); None when it cannot be found or read (then nothing is refused)."""
+    import importlib.machinery
+    import importlib.util
+
+    origin: str | None = script
+    if module:
+        spec = None
+        where: list[str] | None = [os.getcwd(), *sys.path]
+        for i, part in enumerate(script.split(".")):
+            if where is None:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(part, where)
+            if spec is None and i == 0:  # an editable install's meta-path finder
+                try:
+                    spec = importlib.util.find_spec(part)
+                except (ImportError, ValueError):
+                    return None
+            if spec is None:
+                return None
+            where = list(spec.submodule_search_locations or []) or None
+        origin = spec.origin if spec is not None else None
+        if spec is not None and spec.submodule_search_locations:  # `-m pkg` runs its __main__
+            origin = os.path.join(next(iter(spec.submodule_search_locations)), "__main__.py")
+    if not origin or not origin.endswith(".py"):
+        return None
+    try:
+        with open(origin, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
 
 
 def _process_group_ready() -> bool:
@@ -347,6 +399,11 @@ class Injector:
         """Runs a function in the main thread soon (install_main_thread_delivery); without it
         a time-keyed fault that must run there does not fire (and says so at exit)."""
         self.steps_seen = False
+        self.last_step = -1
+        """The highest step started (on_step)."""
+        self.loss_scaled = False
+        """Whether the script ever called `scale_loss` (nan@ and spike@ need it)."""
+        self._why: dict[str, str] = {}  # spec -> why a due fault could not take effect
         self._fired: set[str] = set()
         self._pending: set[str] = set()
         self._armed: set[str] = set()
@@ -393,6 +450,7 @@ class Injector:
     def on_step(self, step: int) -> None:
         """Called at the start of each step: fire step-keyed faults."""
         self.steps_seen = True
+        self.last_step = max(self.last_step, step)
         for f in self.faults:
             if f.kind == "diskfull" and f.to_step == step and self._disk is f:
                 self._heal_disk()
@@ -402,26 +460,52 @@ class Injector:
                 self._fire(f, f"at step {step}")
 
     def loss_scale(self, step: int, batch: int | None = None) -> float:
-        """What the script multiplies this step's loss by: NaN for `nan@step=S` on this rank at
+        """What this step's loss is to be multiplied by: NaN for `nan@step=S` on this rank at
         step S, the factor for `spike@step=B` when it trains on batch B (the batch a fault-free
-        run trains on at step B; None: the step's number), else 1.0."""
+        run trains on at step B; None: the step's number), else 1.0. Only a query: the fault is
+        recorded as injected by `scale_loss`, which applies it."""
         scale = 1.0
-        for f in self.faults:
-            if f.kind == "nan" and f.step == step:
-                self._log(f, f"at step {step}")
-                scale = math.nan
-            elif f.kind == "spike" and f.step == (step if batch is None else batch):
-                self._log(f, f"at step {step} (batch {f.step})")
-                scale *= f.factor
+        for f in self._loss_faults(step, batch):
+            scale = math.nan if f.kind == "nan" else scale * f.factor
         return scale
+
+    def scale_loss(self, loss: Any, step: int, batch: int | None = None) -> Any:
+        """`loss` times `loss_scale(step, batch)`: the script's side of `nan@` and `spike@`
+        (`loss = rt.faults.scale_loss(loss, step, batch)` after the forward pass). The product
+        is taken here, so a fault is recorded as injected exactly when it is applied."""
+        self.loss_scaled = True
+        due = self._loss_faults(step, batch)
+        if not due:
+            return loss
+        out = loss * self.loss_scale(step, batch)
+        for f in due:
+            self._log(f, f"at step {step}" + (f" (batch {f.step})" if f.kind == "spike" else ""))
+        return out
+
+    def _loss_faults(self, step: int, batch: int | None) -> list[Fault]:
+        return [
+            f
+            for f in self.faults
+            if (f.kind == "nan" and f.step == step)
+            or (f.kind == "spike" and f.step == (step if batch is None else batch))
+        ]
 
     def bitflip_due(self, step: int) -> Fault | None:
         """The bitflip fault to apply after step `step`'s optimizer step, if one is due (the
-        runtime flips the bit: nonstop.checkpoint.fingerprint.flip_bit)."""
+        runtime flips the bit: nonstop.runtime.fingerprint.flip_bit, then calls
+        `bitflip_done`, which records it)."""
         for f in self.faults:
-            if f.kind == "bitflip" and f.step == step and self._log(f, f"after step {step}"):
+            if f.kind == "bitflip" and f.step == step and f.spec not in self._fired:
                 return f
         return None
+
+    def bitflip_done(self, f: Fault, step: int, what: str | None) -> None:
+        """After `flip_bit`: `what` it flipped is recorded as injected; None (nothing to flip:
+        no floating-point parameter) is not, and the rank says why at exit."""
+        if what is None:
+            self._why[f.spec] = "no floating-point parameter to flip among the watched ones"
+            return
+        self._log(f, f"after step {step} ({what})")
 
     def on_tick(self, elapsed_s: float) -> None:
         """Called periodically by the bootstrap's watcher thread: time-keyed faults. A crash or
@@ -462,7 +546,9 @@ class Injector:
         for f in self.faults:
             if f.spec in self._fired:
                 continue
-            if f.kind == "diskfull" and f.spec in self._armed:
+            if f.spec in self._why:
+                why = self._why[f.spec]
+            elif f.kind == "diskfull" and f.spec in self._armed:
                 if self.on_disk_full is None:
                     why = "nothing saved through nonstop.checkpoint's Checkpointer"
                 else:
@@ -471,6 +557,13 @@ class Injector:
                 why = (
                     "this script reports no steps (nonstop.runtime's rt.step); key the "
                     "fault by time with after=SECONDS"
+                )
+            elif f.kind in ("nan", "spike") and not self.loss_scaled:
+                why = "the script never applies it (loss = rt.faults.scale_loss(loss, step, batch))"
+            elif f.kind == "bitflip" and f.step is not None and self.last_step >= f.step:
+                why = (
+                    f"nothing flipped after step {f.step}: the script watches no parameters "
+                    "(rt.health.watch(model)), or the step never finished"
                 )
             elif f.kind == "spike":  # keyed by the batch: a rollback's skip passes it by
                 why = f"batch {f.step} was not trained on (not reached, or skipped)"
@@ -500,13 +593,15 @@ class Injector:
 
     # -- taking effect -------------------------------------------------------------------------
 
-    def _log(self, f: Fault, when: str) -> bool:
-        """Write the injector's record of `f` (once); False when it was written before."""
+    def _log(self, f: Fault, when: str, *, took: Fault | None = None) -> bool:
+        """Write the injector's record of `f` (once); False when it was written before. `took`:
+        the part of `f` that took effect, when not all of it did (its spec is recorded)."""
         if f.spec in self._fired:
             return False
         self._fired.add(f.spec)
-        msg = f"injected {f.kind} {when} on rank {self.rank} ({f.spec})"
-        self.report(f, msg)
+        took = took or f
+        msg = f"injected {f.kind} {when} on rank {self.rank} ({took.spec})"
+        self.report(took, msg)
         _logger.info("%s", msg)
         return True
 
@@ -537,10 +632,12 @@ class Injector:
             return
         if f.kind == "hang" and f.how == "collective" and not _process_group_ready():
             return  # no peer to wait for: never fired (unfired() says why)
-        self._log(f, when)
+        if f.kind == "crash" and f.xid is not None and not _write_xid(f.xid, self.rank):
+            # the crash happens, its Xid does not: the record names no Xid (the spec asked)
+            self._log(f, when, took=_without_xid(f))
+        else:  # an Xid is recorded only once its line is written
+            self._log(f, when)
         if f.kind == "crash":
-            if f.xid is not None:
-                _write_xid(f.xid, self.rank)
             if f.signal:
                 os.kill(os.getpid(), getattr(signal, f.signal))
                 time.sleep(5)  # a caught signal: fall through to a plain exit
@@ -565,25 +662,34 @@ class Injector:
                     time.sleep(3600)
 
 
-def _write_xid(xid: int, rank: int) -> None:
+def _without_xid(f: Fault) -> Fault:
+    """`f` as it took effect when its Xid line could be left nowhere: no xid= in its spec."""
+    kind, _, keys = f.spec.partition("@")
+    kept = [kv for kv in keys.split(",") if kv.split("=", 1)[0].strip() != "xid"]
+    return dataclasses.replace(f, xid=None, spec=f"{kind}@{','.join(kept)}")
+
+
+def _write_xid(xid: int, rank: int) -> bool:
     """Leave the Xid where the driver would: the kernel log (/dev/kmsg, root), else the file
-    kernel-log source $NONSTOP_KERNEL_LOG (nonstop.diagnose.kernel_log reads both). Never the
+    kernel-log source $NONSTOP_KERNEL_LOG (nonstop.kmsg writes, nonstop.diagnose.kernel_log
+    reads both). Never the
     rank's own log. The line says it was injected, for a human reading dmesg later."""
-    from nonstop.diagnose import kernel_log
+    from nonstop import kmsg
 
     text = (
         f"NVRM: Xid (PCI:0000:{0x18 + rank % 256:02x}:00): {xid}, pid={os.getpid()}, "
         f"name={os.path.basename(sys.executable)}, injected by nonstop.faults"
     )
-    if kernel_log.write_kmsg(text):
-        return
-    path = os.environ.get(kernel_log.ENV_KERNEL_LOG)
+    if kmsg.write_kmsg(text):
+        return True
+    path = os.environ.get(envvars.KERNEL_LOG)
     if path:
         try:
-            kernel_log.write_file_line(path, text)
-            return
+            kmsg.write_file_line(path, text)
+            return True
         except OSError as e:
             why = f"{path}: {e.strerror or e}"
     else:
-        why = f"set {kernel_log.ENV_KERNEL_LOG}=FILE (a shared path the agent reads)"
+        why = f"set {envvars.KERNEL_LOG}=FILE (a shared path the agent reads)"
     _logger.warning("Xid %d left nowhere: /dev/kmsg is not writable and %s", xid, why)
+    return False

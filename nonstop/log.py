@@ -4,8 +4,8 @@
     from nonstop import log
     _log = log.get("bootstrap")                      # logging.getLogger("nonstop.bootstrap")
     _log.warning("no flight-recorder dump: %s", e)   # nonstop[host n1 attempt 2 rank 1] ...
-    with log.swallowed(_log, "telemetry sample"):    # instead of contextlib.suppress(Exception)
-        sample()
+    with log.swallowed(_log, "telemetry sample", expected=OSError):  # not suppress(Exception)
+        sample()                                     # OSError at DEBUG, anything else WARNING
 
 Each process calls `setup(role, ...)` once it knows who it is (`nonstop run` as role "run", the
 bootstrap as role "rank"); before that, and in processes that never call it (a script using
@@ -27,7 +27,8 @@ What a line looks like (decided here, once):
   level DEBUG turns it on. The text after the prefix never changes, so a grep for it works at
   every level.
 - level: NONSTOP_LOG_LEVEL (DEBUG, INFO, WARNING, ERROR or a number), default INFO; DEBUG shows
-  every exception that monitoring swallowed, with its traceback (`swallowed`).
+  every exception that monitoring swallowed, with its traceback (`swallowed`); one a site did
+  not expect is a WARNING at every level.
 
 Once set up, the "nonstop" logger does not propagate to the root logger: a training script's
 own logging configuration does not print our lines a second time. Before (the defaults) it
@@ -183,10 +184,13 @@ def reset() -> None:
 
 
 class swallowed:  # lower case: used like contextlib.suppress
-    """`with swallowed(log, "what"):` swallows an Exception (never a BaseException such as
-    KeyboardInterrupt) and logs it: at DEBUG with its traceback when it is one of `expected`
-    (default: any Exception: a failure monitoring survives by design), at WARNING otherwise (the
-    traceback too at DEBUG). The replacement for `contextlib.suppress(Exception)`.
+    """`with swallowed(log, "what was lost"):` swallows an Exception (never a BaseException
+    such as KeyboardInterrupt) and logs it: at DEBUG with its traceback when it is one of
+    `expected` (the failures this site survives by design: a closed stream, no NVML), at
+    WARNING otherwise (the traceback too at DEBUG). Nothing is expected by default, so a site
+    that names no kind says every failure at WARNING: `what` should then say what was lost
+    ("recording the spawn phase (the ledger has no such row)"). The replacement for
+    `contextlib.suppress(Exception)`.
 
         with swallowed(_log, "closing the standby's stdin", expected=OSError): ...
     """
@@ -198,7 +202,7 @@ class swallowed:  # lower case: used like contextlib.suppress
         logger: logging.Logger,
         what: str,
         *,
-        expected: type[BaseException] | tuple[type[BaseException], ...] = Exception,
+        expected: type[BaseException] | tuple[type[BaseException], ...] = (),
     ) -> None:
         self.logger, self.what, self.expected = logger, what, expected
 

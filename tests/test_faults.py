@@ -4,6 +4,7 @@ logged as injected only when it really takes effect (main-thread delivery by a r
 from __future__ import annotations
 
 import errno
+import os
 import signal
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import time
 
 import pytest
 
-from nonstop import faults
+from nonstop import envvars, faults
 from nonstop.errors import UserError
 
 
@@ -194,3 +195,123 @@ def test_slow_applies_to_a_step_without_a_compute_phase(tmp_path, monkeypatch):
     rt.close()
     assert len(pauses) == 1 and pauses[0] >= 0  # step 1 only, (factor - 1) x its duration
     assert rt.faults.fired == {"slow@rank=0,factor=3,from=1,to=2"}
+
+
+# -- issue 26: recorded only once it took effect, on scripts that do not cooperate ---------------
+
+_XID_CHILD = """
+import os, sys
+from nonstop import faults
+from nonstop import kmsg
+# a rank that is not root: /dev/kmsg refuses its write (and the host's kernel log stays clean)
+kmsg.write_kmsg = lambda text, path=kmsg.KMSG: False
+path = os.environ.get("NONSTOP_KERNEL_LOG")
+def report(f, msg):  # the injector's record: was the Xid line already written?
+    there = bool(path) and os.path.exists(path) and "Xid" in open(path).read()
+    print(f"RECORD {f.spec} | {msg} | line written: {there}", flush=True)
+inj = faults.Injector(faults.parse_all("crash@step=1,rank=0,xid=79"), attempt=0, rank=0,
+                      report=report)
+inj.on_step(1)
+"""
+
+
+def _xid_child(kernel_log: str | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != envvars.KERNEL_LOG}
+    if kernel_log is not None:
+        env[envvars.KERNEL_LOG] = kernel_log
+    return subprocess.run(
+        [sys.executable, "-c", _XID_CHILD], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+def test_an_xid_left_nowhere_is_not_recorded(tmp_path):
+    r = _xid_child(None)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Xid 79 left nowhere" in r.stderr
+    record = [line for line in r.stdout.splitlines() if line.startswith("RECORD")]
+    assert len(record) == 1 and "xid" not in record[0].lower(), record
+    assert record[0].startswith("RECORD crash@step=1,rank=0 |")
+
+
+def test_an_xid_is_recorded_after_its_line_is_written(tmp_path):
+    r = _xid_child(str(tmp_path / "kernel.log"))
+    assert r.returncode == 1, r.stdout + r.stderr
+    record = [line for line in r.stdout.splitlines() if line.startswith("RECORD")]
+    assert record == [
+        "RECORD crash@step=1,rank=0,xid=79 | injected crash at step 1 on rank 0 "
+        "(crash@step=1,rank=0,xid=79) | line written: True"
+    ], r.stdout + r.stderr
+
+
+def test_a_bitflip_with_nothing_to_flip_is_not_recorded():
+    torch = pytest.importorskip("torch")
+    from nonstop.runtime.fingerprint import flip_bit
+
+    inj, log = injector("bitflip@step=3,rank=0")
+    inj.on_step(3)
+    f = inj.bitflip_due(3)
+    assert f is not None
+    counts = [torch.zeros(4, dtype=torch.int64)]  # a script whose watched tensors are integers
+    inj.bitflip_done(f, 3, flip_bit(counts, bit=12))
+    assert log.records == [] and counts[0].eq(0).all()
+    assert dict((g.kind, why) for g, why in inj.unfired())["bitflip"].startswith(
+        "no floating-point parameter"
+    )
+    weights = [torch.ones(4)]
+    inj.bitflip_done(f, 3, flip_bit(weights, bit=12))
+    assert [s for s, _ in log.records] == ["bitflip@step=3,rank=0"]
+    assert "injected bitflip after step 3 (bit 12 of element 0: 1.0 ->" in log.records[0][1]
+    assert inj.bitflip_due(3) is None  # once
+
+
+def test_a_bitflip_in_a_script_that_watches_nothing_says_so():
+    inj, log = injector("bitflip@step=3,rank=0")
+    for step in range(6):  # steps reported, but rt.health.watch(model) never called
+        inj.on_step(step)
+    assert log.records == []
+    assert "watches no parameters" in dict((f.kind, w) for f, w in inj.unfired())["bitflip"]
+
+
+def test_loss_faults_are_recorded_when_applied_not_when_asked():
+    inj, log = injector("nan@step=2,rank=0", "spike@step=4,factor=10")
+    assert inj.loss_scale(4) == 10.0 and log.records == []  # a question is no injection
+    for step in range(6):
+        inj.on_step(step)
+    assert log.records == []
+    reasons = dict((f.kind, why) for f, why in inj.unfired())
+    assert "never applies it" in reasons["nan"] and "never applies it" in reasons["spike"]
+    assert inj.scale_loss(3.0, 1) == 3.0 and log.records == []
+    loss = inj.scale_loss(3.0, 2)
+    assert loss != loss  # NaN, applied here
+    assert inj.scale_loss(3.0, 9, batch=4) == 30.0
+    assert [s for s, _ in log.records] == ["nan@step=2,rank=0", "spike@step=4,factor=10"]
+
+
+def test_a_loss_fault_for_a_script_that_never_applies_it_is_refused_before_the_run(tmp_path):
+    script = tmp_path / "plain.py"
+    script.write_text("import torch\nloss = torch.ones(1)\n")
+    with pytest.raises(UserError, match=r"never applies it .*scale_loss"):
+        faults.check_run("nan@step=3,rank=0", nproc_per_node="1", nnodes="1", script=str(script))
+    with pytest.raises(UserError, match="never applies it"):
+        faults.check_run("spike@step=3", nproc_per_node="1", nnodes="1", script=str(script))
+    assert faults.check_run("crash@step=3", nproc_per_node="1", nnodes="1", script=str(script))
+    # the demo workload applies it (found without importing it: -m)
+    assert faults.check_run(
+        "nan@step=3,rank=0",
+        nproc_per_node="1",
+        nnodes="1",
+        script="nonstop.workloads.llama.train",
+        module=True,
+    )
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--nproc-per-node", "1"),
+            *("--run-dir", str(tmp_path / "run"), "--inject", "spike@step=3", str(script)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.strip().count("\n") == 0 and "never applies it" in r.stderr
+    assert not (tmp_path / "run").exists()

@@ -167,3 +167,27 @@ def test_node_days_count_every_host_that_trained(tmp_path):
         from nonstop.ledger import rates_from_ledger
 
         assert rates_from_ledger(led).node_days == pytest.approx(2 * 10 / 86400)
+
+
+def test_a_restarts_phases_add_up_to_its_total(tmp_path):
+    """A script that reports no lifecycle phases (Lightning starts its process group itself):
+    its start-up and re-initialization are the restart's own phase, not lost (issue 26)."""
+    from nonstop.ledger.restarts import restarts
+
+    rd = rundir.create(tmp_path / "run")
+    t = time.time()
+    w = EventWriter(rd.events(1, 0), run_id="t", attempt=1, rank=0, host="h", install_sigterm=False)
+    w.emit("step", step=7, start=t + 19.0, end=t + 20.4)  # the first step after the restart
+    w.close()
+    with open_run(rd.root) as led:
+        led.attempt_started(0, time_s=t - 60, world_size=1, nodes=["h"])
+        led.attempt_started(1, time_s=t + 1.0, world_size=1, nodes=["h"])
+        led.set_restart_path(1, "cold")
+        led.add_detection(attempt=0, kind="exit", detection_time_s=t, last_progress_time_s=t - 0.1)
+        led.add_restart_phase(attempt=0, phase="teardown", start_s=t, end_s=t + 0.3)
+        led.add_restart_phase(attempt=1, phase="rendezvous", start_s=t + 0.3, end_s=t + 0.5)
+        led.add_restart_phase(attempt=1, phase="spawn", start_s=t + 0.5, end_s=t + 0.6)
+        (row,) = restarts(led)
+    assert row["total_s"] == pytest.approx(20.5)
+    assert row["phases"]["script_start"] == pytest.approx(20.5 - 0.1 - 0.3 - 0.2 - 0.1)
+    assert sum(row["phases"].values()) == pytest.approx(row["total_s"])

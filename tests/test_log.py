@@ -114,6 +114,16 @@ def test_swallowed_is_silent_at_info_unless_unexpected(capsys):
     assert err == "nonstop[rank 0] nonstop.standby: closing stdin: KeyError('bug') (ignored)\n"
 
 
+def test_swallowed_expects_nothing_by_default(capsys):
+    """A site that names no expected kind says every failure at WARNING (issue 26: the old
+    default, any Exception, hid them all at DEBUG)."""
+    log.setup(log.RANK, rank=0)
+    with log.swallowed(log.get("agent"), "recording the spawn phase (lost)"):
+        raise RuntimeError("database is locked")
+    err = capsys.readouterr().err
+    assert "recording the spawn phase (lost): RuntimeError('database is locked')" in err
+
+
 def test_swallowed_never_swallows_base_exceptions():
     with pytest.raises(KeyboardInterrupt), log.swallowed(log.get("x"), "x"):
         raise KeyboardInterrupt

@@ -46,6 +46,7 @@ import torch
 import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint.api import CheckpointException
 
+from nonstop.anomalies import read_anomalies
 from nonstop.checkpoint import commit as cm
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.config import CheckpointConfig
@@ -63,7 +64,6 @@ from nonstop.checkpoint.storage import (
 )
 from nonstop.errors import UserError
 from nonstop.rundir import ENV_ATTEMPT, ENV_HOST, RunDir
-from nonstop.runtime.guards import read_anomalies
 
 log = logging.getLogger("nonstop.checkpoint")
 _NO_DIST_WARNING = r"torch\.distributed is disabled, unavailable or uninitialized"

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
+from nonstop.anomalies import CATEGORY, HEALTH_DIR, read_anomalies
 from nonstop.diagnose import flight, peers, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
-from nonstop.runtime.guards import CATEGORY, HEALTH_DIR, read_anomalies
 
 FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the flight recorder blames
 HEALTH_SPECIFICITY = 95

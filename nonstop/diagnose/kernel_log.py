@@ -16,8 +16,9 @@ Lines from before the attempt never count. The reader is opened (or `rebase`d) w
 starts: a /dev/kmsg record with a higher sequence number than the last one in the buffer then
 counts whatever its timestamp, and one at or below it never counts after a rebase. Only the
 records already in the buffer when the reader first opens are judged by timestamp (at or after
-the attempt's start), because the kernel's record clock drifts from the wall clock with uptime
-(21 ms behind after 19 h here; seconds after months). Lines name their process by pid
+the attempt's start), because the kernel's record clock drifts from the wall clock, more with
+every hour of uptime (docs/benchmarks.md, "Figures behind the code"). Lines name their process
+by pid
 (``pid=1234`` in Xid lines, ``Killed process 1234`` from the OOM killer, ``python[1234]:
 segfault``); `attribute` gives each line to a rank by pid, or to the node when it names no
 process, or marks it foreign (another process on this host: not our evidence).
@@ -40,16 +41,21 @@ from pathlib import Path
 from typing import Final
 
 from nonstop import envvars, log
+from nonstop.kmsg import (  # noqa: F401 (the writers: nonstop.kmsg, re-exported)
+    KMSG,
+    write_file_line,
+    write_kmsg,
+)
 
 _log = log.get("diagnose.kernel_log")
 
 ENV_KERNEL_LOG: Final = envvars.KERNEL_LOG
-KMSG: Final = "/dev/kmsg"
 CLOCK_SLACK_S: Final = 0.02
 """The kernel's record clock (local_clock) drifts from CLOCK_MONOTONIC, from which its wall
-times are derived: 1.5 ms behind after 2.5 h of uptime here, 21 ms after 19 h (a CI run lost
-a record written 1 ms after its window opened that way). Records the reader sees arrive count
-by sequence number instead; this slack is for the ones already in the buffer when it opens."""
+times are derived, more with uptime (docs/benchmarks.md, "Figures behind the code"), so a
+record written just after a window opened can read as before it. Records the reader sees
+arrive count by sequence number instead; this slack is for the ones already in the buffer
+when it opens."""
 _NEVER: Final = 2**63
 MAX_LINES: Final = 20_000  # kept per attempt; a noisy host cannot fill memory
 COMMAND_TIMEOUT_S: Final = 5.0
@@ -70,6 +76,8 @@ OOM_CONTEXT: Final = re.compile(r"invoked oom-killer|^Mem-Info:|oom_score_adj|Ta
 XID_LINE: Final = re.compile(r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)")
 _ISO = re.compile(r"^(?P<ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+")
 _LAST_S: Final = 253402300800.0  # 10000-01-01T00:00:00Z (tests/props/test_props_fuzz_kernel_log.py)
+_FUTURE_SLACK_S: Final = 86400.0
+"""How far ahead of the reader's clock a year-less syslog stamp may be and still be this year's."""
 _SYSLOG = re.compile(r"^(?P<ts>[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d)\s+")
 
 
@@ -119,9 +127,14 @@ def parse_kmsg_record(raw: bytes, boot_wall_s: float) -> tuple[int, float, str] 
     return seq, boot_wall_s + usec / 1e6, text
 
 
-def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | None, str]:
+def parse_timestamped(
+    line: str, *, year: int | None = None, now_s: float | None = None
+) -> tuple[float | None, str]:
     """(wall time or None, message) of a text log line with an ISO or classic syslog stamp.
-    The host and the 'kernel:' tag stay in the message (triage reads the host from them)."""
+    The host and the 'kernel:' tag stay in the message (triage reads the host from them).
+    A classic stamp has no year: `year` when given, else the year that puts it at or before
+    `now_s` (time.time()): a December line read in January is last year's, not in the
+    future (a day's slack for a clock or a zone a little ahead)."""
     if m := _ISO.match(line):
         raw = m.group("ts").replace(",", ".").replace("Z", "+00:00")
         with contextlib.suppress(ValueError):
@@ -131,9 +144,12 @@ def parse_timestamped(line: str, *, year: int | None = None) -> tuple[float | No
             if 0 <= t.timestamp() < _LAST_S:  # a stamp past 9999 UTC cannot be written back
                 return t.timestamp(), line[m.end() :]
     if m := _SYSLOG.match(line):
-        y = year or time.localtime().tm_year
+        now = time.time() if now_s is None else now_s
+        y = year or time.localtime(now).tm_year
         with contextlib.suppress(ValueError):
             t = _dt.datetime.strptime(f"{y} {m.group('ts')}", "%Y %b %d %H:%M:%S")
+            if year is None and t.timestamp() > now + _FUTURE_SLACK_S:
+                t = t.replace(year=y - 1)  # Feb 29 of a leap year has no last year: ValueError
             return t.timestamp(), line[m.end() :]
     return None, line
 
@@ -351,29 +367,6 @@ class KernelLog:
         return out
 
 
-def write_file_line(path: str | os.PathLike[str], text: str, time_s: float | None = None) -> None:
-    """Append one line to a file-backed kernel log in the format `KernelLog` reads back."""
-    line = KernelLine(time.time() if time_s is None else time_s, text, "file")
-    ts = _dt.datetime.fromtimestamp(line.time_s, _dt.UTC).isoformat()
-    with open(path, "a") as f:
-        f.write(f"{ts} kernel: {text}\n")
-
-
-def write_kmsg(text: str, path: str = KMSG) -> bool:
-    """Write one record to the kernel log (root only). False when not writable."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        os.write(fd, text.encode()[:1000].rstrip(b"\n") + b"\n")  # a newline ends the record
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
 @dataclass(frozen=True)
 class Attributed:
     line: KernelLine
@@ -504,14 +497,19 @@ def gpu_ranks_from_nvml(local_to_global: dict[int, int]) -> dict[str, int]:
     try:
         from nonstop.runtime.telemetry import _device_for, load_nvml
 
-        nvml = load_nvml()
-    except Exception as e:
+        nvml = load_nvml()  # never raises: None without a library, driver or GPU
+    except ImportError as e:
         _log.debug("no NVML for the GPUs' bus ids: %r", e)
         return {}
     if nvml is None:
         return {}
     out = {}
-    with log.swallowed(_log, "mapping GPUs to ranks through NVML"):
+    # NVMLError: a GPU the driver cannot describe; other errors are ours, said at WARNING
+    with log.swallowed(
+        _log,
+        "mapping GPUs to ranks through NVML (Xid lines stay unattributed)",
+        expected=getattr(nvml, "NVMLError", ()),
+    ):
         count = nvml.nvmlDeviceGetCount()
         for local, rank in local_to_global.items():
             h = nvml.nvmlDeviceGetHandleByIndex(_device_for(local, count))

@@ -7,11 +7,12 @@ Streaming and bounded: a file is read in chunks of a few MB; one combined regula
 each signature. Memory is one chunk plus a capped list of evidence lines, whatever the file
 size. Bytes are never decoded except for evidence lines.
 
-Python's regex engine scans that prefilter at ~25 MB/s. For a file of GREP_MIN_BYTES or more,
+Python's regex engine scans that prefilter an order of magnitude slower than a literal
+searcher (figures with their dates: docs/diagnose.md). For a file of GREP_MIN_BYTES or more,
 an external searcher finds the same candidate lines and Python classifies what it prints:
-ripgrep where it is installed (~540 MB/s here; the needles with Unicode off, `(?-u)`: ASCII
-case folding and word boundaries), else GNU grep (~340 MB/s; the needles as an ERE, `-i` in
-the C locale: the same semantics), else, or when the program fails, the Python scan.
+ripgrep where it is installed (the fastest; the needles with Unicode off, `(?-u)`: ASCII
+case folding and word boundaries), else GNU grep (the needles as an ERE, `-i` in the C
+locale: the same semantics), else, or when the program fails, the Python scan.
 NONSTOP_TRIAGE_SEARCH picks one. tests/props pins that each gives the Python scan's hits on any
 bytes.
 

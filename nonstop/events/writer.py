@@ -117,7 +117,7 @@ class EventWriter:
                 self.write_errors,
                 self.path,
             )
-        with log.swallowed(_log, "unregistering the writer's atexit hook"):
+        with log.swallowed(_log, "unregistering the writer's atexit hook (it runs again at exit)"):
             atexit.unregister(self.close)
 
     @property

@@ -4,6 +4,11 @@ The failed attempt owns detection, evidence, health checks and teardown; the new
 the rendezvous, the start of its workers (`spawn` cold, `handover` from warm standbys), and the
 workers' own phases (interpreter, imports and process group, state load, first step). `total`
 runs from the failed attempt's last progress to the end of the new attempt's first step.
+
+`script_start` is what those phases leave of the total: the script's own start-up and
+re-initialization where it reports no lifecycle phases (a Lightning or Hugging Face script
+starts its process group itself: a cold restart's 20 s were otherwise counted nowhere), and the
+gaps between phases. With it the phases add up to the total.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ AFTER = (
     "state_load",
     "first_step",
 )
-COLUMNS = ("detection", *BEFORE, *AFTER)
+REMAINDER = "script_start"
+COLUMNS = ("detection", *BEFORE, *AFTER, REMAINDER)
+MIN_REMAINDER_S = 0.005
+"""Less than this left over is rounding between clocks, not a phase."""
 
 
 def restarts(ledger: Ledger) -> list[dict[str, Any]]:
@@ -53,6 +61,9 @@ def restarts(ledger: Ledger) -> list[dict[str, Any]]:
         first = ledger.rows("SELECT MIN(end) FROM steps WHERE attempt = ?", (attempt,))[0][0]
         if det[0] is not None and first is not None:
             row["total_s"] = float(first) - (float(det[0]) - float(det[1] or 0.0))
+            left = row["total_s"] - sum(row["phases"].values())
+            if left >= MIN_REMAINDER_S:
+                row["phases"][REMAINDER] = left
         loaded = ledger.rows(
             "SELECT path FROM checkpoints WHERE attempt = ? AND phase = 'loaded' LIMIT 1",
             (attempt,),

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from nonstop.runtime.guards import CATEGORY, read_anomalies
+from nonstop.anomalies import CATEGORY, read_anomalies
 
 
 def numerical_events(

@@ -162,6 +162,8 @@ def failure_detail(failure: dict[str, Any], lines: list[str]) -> str:
     boilerplate (or its raw error-file dict), then the rank's exception or last line."""
     message = str(failure.get("message") or "")
     own = exception_line(lines) or (lines[-1] if lines else "")
+    if any(b in message for b in BOILERPLATE) and not own:  # a ledger from before the fix
+        own = "no exception and no output (the process ended itself with this code)"
     if own and (not message or any(b in message for b in BOILERPLATE)):
         head = message.split(":", 1)[0] if message.startswith("exit") else ""
         return f"{head}: {own}" if head else own

@@ -284,7 +284,9 @@ def _install_excepthook(rt: Runtime) -> None:
     previous = sys.excepthook
 
     def hook(typ: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        with log.swallowed(log.get("runtime"), "recording the uncaught exception"):
+        with log.swallowed(
+            log.get("runtime"), "recording the uncaught exception (its failure event is lost)"
+        ):
             rt.failure(exc)
             rt.close()
         previous(typ, exc, tb)

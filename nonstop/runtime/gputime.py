@@ -43,7 +43,9 @@ class GpuTimer:
             if cuda is None or not cuda.is_available() or not cuda.is_initialized():
                 return None
         except Exception as e:  # a broken driver must not cost the training step
-            log.get("runtime").debug("CUDA state unreadable (%r): no GPU timing", e)
+            log.get("runtime").warning(
+                "CUDA state unreadable (%r): no GPU timing (straggler scores use host time)", e
+            )
             return None
         return cls(cuda)
 

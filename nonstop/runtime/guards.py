@@ -23,7 +23,6 @@ collective and the fingerprint import torch lazily (as `planned_stop_due` does).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import statistics
@@ -35,6 +34,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from nonstop import envvars, log
+from nonstop.anomalies import (  # noqa: F401 (the records: nonstop.anomalies, re-exported)
+    CATEGORY,
+    EXIT_ROLLBACK,
+    HEALTH_DIR,
+    KINDS,
+    anomaly_path,
+    read_anomalies,
+    write_anomaly,
+)
 
 _log = log.get("runtime")
 
@@ -42,16 +50,6 @@ ENV_HEALTH: Final = envvars.HEALTH
 ENV_SKIP: Final = envvars.SKIP_BATCHES
 """`STEP:N,...`: skip N batches at STEP besides what the spike records say (a known-bad data
 window; the chaos harness's reference run skips what the faulty run will)."""
-EXIT_ROLLBACK: Final = 86
-"""Exit code of every rank after an agreed anomaly: roll back (nonstop's own; not sysexits)."""
-HEALTH_DIR: Final = "health"
-"""run_dir/health/anomaly-<attempt>-<step>.json: one record per detection (rank 0 writes it)."""
-KINDS: Final = ("nan", "sdc", "spike")
-CATEGORY: Final[dict[str, str]] = {
-    "nan": "numerical_nan",
-    "spike": "loss_spike",
-    "sdc": "silent_data_corruption",
-}
 MAD_SCALE: Final = 1.4826  # MAD x this estimates the standard deviation of normal noise
 
 # One row per rank in the all-reduced vector.
@@ -355,34 +353,6 @@ def _list(ranks: Iterable[int]) -> str:
 # -- records in the run directory (what the supervisor and the next attempt read) -------------
 
 
-def anomaly_path(run_dir: Path, attempt: int, step: int) -> Path:
-    return Path(run_dir) / HEALTH_DIR / f"anomaly-{attempt}-{step}.json"
-
-
-def write_anomaly(run_dir: Path, record: Mapping[str, Any]) -> Path:
-    """Write one record atomically (temporary file, rename)."""
-    path = anomaly_path(run_dir, int(record["attempt"]), int(record["step"]))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(dict(record), indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
-    return path
-
-
-def read_anomalies(run_dir: Path | str) -> list[dict[str, Any]]:
-    """Every anomaly record of the run, oldest first; unreadable files are skipped."""
-    folder = Path(run_dir) / HEALTH_DIR
-    out = []
-    for p in sorted(folder.glob("anomaly-*.json")) if folder.is_dir() else []:
-        try:
-            d = json.loads(p.read_text())
-            if isinstance(d, dict) and d.get("kind") in KINDS:
-                out.append(d)
-        except (OSError, ValueError):
-            continue
-    return sorted(out, key=lambda d: (int(d.get("attempt", 0)), int(d.get("step", 0))))
-
-
 def skip_plan(run_dir: Path | str, extra: str | None = None) -> dict[int, int]:
     """{step: batches to skip there}: each loss spike's step and window, plus `extra`
     (`STEP:N,...`, from $NONSTOP_SKIP_BATCHES). Every attempt after the spike skips the same
@@ -467,9 +437,9 @@ class Health:
         if faults and self.params:
             f = faults.bitflip_due(step)
             if f is not None:
-                from nonstop.checkpoint.fingerprint import flip_bit
+                from nonstop.runtime.fingerprint import flip_bit
 
-                flip_bit(self.params, bit=f.bit)
+                faults.bitflip_done(f, step, flip_bit(self.params, bit=f.bit))
         if not self.active or (step + 1) % self.config.check_every:
             return
         k = self.config.fingerprint_every
@@ -491,7 +461,7 @@ class Health:
     ) -> None:
         fp, finite = None, True
         if fingerprint:
-            from nonstop.checkpoint.fingerprint import fingerprint as fingerprint_of
+            from nonstop.runtime.fingerprint import fingerprint as fingerprint_of
 
             fp, finite = fingerprint_of(self.params or [])
             self.last_fingerprint = f"{fp:016x}"

@@ -100,7 +100,7 @@ class TelemetrySampler(threading.Thread):
             self.sample_once()
             self._wait_until(deadline)
         if self._events is not None:
-            with swallowed(log, "freeing the NVML event set"):
+            with swallowed(log, "freeing the NVML event set", expected=self.nvml.NVMLError):
                 self.nvml.nvmlEventSetFree(self._events)
 
     def stop(self, timeout_s: float = 5.0) -> None:
@@ -163,7 +163,8 @@ class TelemetrySampler(threading.Thread):
     def _setup_nvml(self) -> None:
         n = self.nvml
         self._handle = n.nvmlDeviceGetHandleByIndex(self.device)
-        with swallowed(log, "reading the GPU's PCI bus id"):  # it names the GPU in Xid lines
+        # the bus id names the GPU in Xid lines; NVML may not support reading it (expected)
+        with swallowed(log, "reading the GPU's PCI bus id", expected=n.NVMLError):
             bus = n.nvmlDeviceGetPciInfo(self._handle).busId
             self._pci = bus.decode() if isinstance(bus, bytes) else str(bus)
         types = self._event_types()
@@ -308,13 +309,18 @@ def load_nvml() -> Any:
     """pynvml, initialised, when a GPU and its driver are present; else None."""
     try:
         import pynvml
-
+    except ImportError as e:  # no library: the host sampler takes over
+        log.debug("no NVML (%r): host telemetry", e)
+        return None
+    try:
         pynvml.nvmlInit()
         if pynvml.nvmlDeviceGetCount() > 0:
             return pynvml
         pynvml.nvmlShutdown()
-    except Exception as e:  # no library, no driver, no device: the host sampler takes over
+    except pynvml.NVMLError as e:  # no driver, no device: the host sampler takes over
         log.debug("no NVML (%r): host telemetry", e)
+    except Exception as e:  # not NVML's own error: ours, or a broken install; said
+        log.warning("NVML unusable (%r): host telemetry only", e)
     return None
 
 

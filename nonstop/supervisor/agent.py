@@ -140,13 +140,13 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             return
         self.attempt = agreed - 1
         if me == 0:  # every member stopped its last attempt before joining: open ones are orphans
-            with log.swallowed(_log, "closing abandoned attempts"):
+            with log.swallowed(_log, "closing abandoned attempts (they stay open in the ledger)"):
                 self.ledger.close_abandoned(before=agreed, now_s=time.time())
 
     def _restart_workers(self, worker_group: WorkerGroup) -> None:
         """torchrun restarts a healthy group when a node joins (a spare, a returning node): the
         attempt ends without a failure; it was not counted anywhere before."""
-        with log.swallowed(_log, "recording a membership change"):
+        with log.swallowed(_log, "recording a membership change (the ledger misses it)"):
             if self.ledger.attempt_is_open(self.attempt):
                 now = time.time()
                 self.ledger.attempt_ended(self.attempt, time_s=now, outcome="resized")
@@ -216,7 +216,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             pids = super()._start_workers(worker_group)
         self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
-        with log.swallowed(_log, "recording the restart path"):
+        with log.swallowed(_log, "recording the restart path (the report shows none)"):
             self.ledger.set_restart_path(self.attempt, self.restart_path)
         if self.live is not None:
             self.live.attempt_started(self.attempt, world)
@@ -267,7 +267,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
 
     def _phase(self, phase: str, t0: float) -> None:
         attempt = self.attempt + (1 if phase == "rendezvous" else 0)
-        with log.swallowed(_log, f"recording the {phase} phase"):
+        with log.swallowed(_log, f"recording the {phase} phase (the restart table misses it)"):
             self.ledger.add_restart_phase(
                 attempt=attempt, phase=phase, start_s=t0, end_s=time.time()
             )
@@ -285,8 +285,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)
-        except Exception as e:
-            _log.warning(f"internal error in a planned stop ({e!r})")
+        except Exception as e:  # our bug: the stop goes on as torch's teardown; say where
+            _log.warning(f"internal error in a planned stop ({e!r})", exc_info=True)
             planned = None
         if planned is not None:
             return planned
@@ -395,7 +395,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         """Mean time between interruptions seen so far in this run, if any were seen."""
         try:
             return self.ledger.observed_mtbi_s()
-        except Exception:
+        except Exception as e:  # it sets the ranks' checkpoint interval: never silently
+            _log.warning(f"could not read the observed MTBI ({e!r}): the default interval")
             return None
 
     def _note_exited(self, worker_group: WorkerGroup) -> None:

@@ -64,16 +64,23 @@ last_error: dict[str, str] = {}  # recorder -> why its last dump failed
 def _recorder_dumps(c10d: Any, *args: Any) -> list[bytes]:
     """The pickled traces of every flight recorder this torch has: the generic one (gloo and
     other backends) and NCCL's CUDA-event recorder (`_dump_nccl_trace`, CUDA builds), which is
-    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped."""
-    blobs = []
+    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped;
+    when the other one returned a trace, that recorder's collectives are missing from it, and
+    a WARNING says so (once per distinct error: the watcher asks every tick)."""
+    blobs, failed = [], {}
     for name in ("_dump_fr_trace", "_dump_nccl_trace"):
         fn = getattr(c10d, name, None)
         if fn is None:
             continue
         try:
             blobs.append(fn(*args))
+            last_error.pop(name, None)
         except Exception as e:  # this recorder has nothing (yet): the other one may
-            last_error[name] = repr(e)
+            failed[name] = repr(e)
+    for name, why in failed.items():
+        if blobs and last_error.get(name) != why:
+            _log.warning("flight recorder %s failed (%s): its collectives are left out", name, why)
+        last_error[name] = why
     return blobs
 
 
@@ -142,8 +149,9 @@ def write_dumps(rt: Runtime) -> list[str]:
     stacks file comes last: the supervisor takes it as the sign that this rank has answered.
 
     The trace is written first without C++ stack traces (milliseconds); with `fr_stacks` the
-    symbolized one (seconds on a loaded CPU: 5 s measured with 2 cores, longer than the
-    agent's 3 s evidence wait) replaces it after the answer, if the rank still lives."""
+    symbolized one (seconds on a loaded CPU, longer than the agent's 3 s evidence wait:
+    docs/benchmarks.md, "Figures behind the code") replaces it after the answer, if the rank
+    still lives."""
     assert rt.run_dir is not None
     rd = rundir.RunDir(rt.run_dir)
     written = []
@@ -358,7 +366,8 @@ def scope_agent_store_by_attempt() -> None:
     assumes a new store per retry; a restart then reads the dead attempt's addresses and fails
     ("Gloo connectFullMesh failed"). Scoping the workers' keys by nonstop's attempt number keeps
     the shared store, where the process group starts in milliseconds, instead of a new store
-    per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), where it took about 0.5 s here."""
+    per attempt (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1), which costs every restart a store's
+    start-up (docs/benchmarks.md, "Figures behind the code")."""
     if os.environ.get(envvars.TORCH_USE_AGENT_STORE) != "True":
         return
     import importlib
@@ -454,6 +463,7 @@ def main(argv: list[str]) -> int:
         _stop(sampler, rt)
         raise
     except BaseException as e:
+        _from_user_frames(e)  # the traceback recorded and printed starts in the script
         rt.failure(e)
         _stop(sampler, rt)
         _write_error_file(e)
@@ -468,6 +478,26 @@ def main(argv: list[str]) -> int:
 ATEXIT_TIMEOUT_S = 10.0
 
 
+def _from_user_frames(exc: BaseException) -> None:
+    """Drop the frames above the user's own from `exc`'s traceback: this bootstrap's and
+    runpy's (`<frozen runpy>`), which run every script and say nothing about its failure. A
+    failure inside them (no user frame at all) keeps its whole traceback."""
+    tb = exc.__traceback__
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    if tb is not None:
+        exc.__traceback__ = tb
+
+
+def _ours(filename: str) -> bool:
+    if filename == "<frozen runpy>":
+        return True
+    with contextlib.suppress(OSError, ValueError):
+        here = os.path.realpath(filename)
+        return here in (os.path.realpath(__file__), os.path.realpath(runpy.__file__))
+    return False
+
+
 def _exit_after_exception(exc: BaseException) -> None:
     """Exit 1 as Python would after an uncaught exception (the traceback on stderr, the atexit
     handlers run, bounded), but without the interpreter's teardown: freeing a live DDP model
@@ -476,7 +506,7 @@ def _exit_after_exception(exc: BaseException) -> None:
     as one (issue 14's soak, test_repeated_exception_stops_without_a_restart_loop)."""
     import atexit
 
-    with log.swallowed(_log, "printing the traceback"):
+    with log.swallowed(_log, "printing the traceback", expected=(OSError, ValueError)):
         traceback.print_exception(exc)
     _flush_std()
     # a user's handlers (loggers flushing, say) still run; one that hangs does not keep us
@@ -489,7 +519,10 @@ def _exit_after_exception(exc: BaseException) -> None:
 
 def _flush_std() -> None:
     for stream in (sys.stdout, sys.stderr):
-        with log.swallowed(_log, "flushing stdout/stderr before exiting"):
+        # a closed or broken stream (OSError; ValueError: I/O on a closed file) is expected
+        with log.swallowed(
+            _log, "flushing stdout/stderr before exiting", expected=(OSError, ValueError)
+        ):
             stream.flush()
 
 

@@ -364,7 +364,12 @@ def main(argv: list[str]) -> int:
     faults = ";".join(args.inject)
     # validate now: a typo, or a fault that could never fire, is a usage error
     check_run(
-        faults, nproc_per_node=args.nproc_per_node, nnodes=args.nnodes, no_python=args.no_python
+        faults,
+        nproc_per_node=args.nproc_per_node,
+        nnodes=args.nnodes,
+        no_python=args.no_python,
+        script=None if args.no_python else args.training_script,
+        module=args.module,
     )
     checks = [] if args.health_checks == "none" else args.health_checks.split(",")
     from nonstop.supervisor.health import CHECKS

@@ -26,6 +26,9 @@ from nonstop.supervisor import bootstrap
 _log = log.get("supervisor")
 
 TORCH_BOILERPLATE = "To enable traceback see"
+NO_OUTPUT = "no exception and no output (the process ended itself with this code)"
+"""A failed rank's message when torch has only its boilerplate and the rank's log is empty (a
+bare `os._exit(3)`): torch's link to its error-handling docs says nothing about the failure."""
 
 
 def proc_state(pid: Any) -> str | None:
@@ -40,7 +43,8 @@ def proc_state(pid: Any) -> str | None:
 def failure_message(failure: ProcessFailure, log: Path) -> str:
     """One failed rank in words: the exception from its error file (torch keeps the file's
     JSON as a dict; its "message" is "RuntimeError: boom"), else, where torch has only its
-    boilerplate ("To enable traceback see: https://..."), the rank's own last log line."""
+    boilerplate ("To enable traceback see: https://..."), the rank's own last log line, or,
+    when it printed nothing, NO_OUTPUT (never the boilerplate)."""
     m: Any = failure.message
     if isinstance(m, dict):
         return str(m.get("message") or "")
@@ -54,7 +58,7 @@ def failure_message(failure: ProcessFailure, log: Path) -> str:
         last = [ln for ln in lines if ln]
         if last:
             return f"last output: {last[-1][:300]}"
-    return text
+    return NO_OUTPUT if text.startswith(TORCH_BOILERPLATE) else text
 
 
 def collect(

@@ -31,7 +31,7 @@ from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, W
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
 from nonstop import log, taxonomy
-from nonstop.runtime.guards import EXIT_ROLLBACK, read_anomalies
+from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import evidence, policy, torch_compat
 from nonstop.supervisor.health import HealthConfig, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, classify, signal_name

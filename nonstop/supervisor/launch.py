@@ -72,18 +72,18 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
 
 def _release(agent: ag.NonstopAgent) -> None:
     """Close what an agent replaced after a lost store holds outside the garbage collector's
-    reach: its kernel-log reader, a raw fd. The soak saw the supervisor's fds grow by 6-11 at
-    every lost store (30 to 74 over four)."""
+    reach: its kernel-log reader, a raw fd. Without this the supervisor's fds grew at every
+    lost store (docs/benchmarks.md, the soak)."""
     from nonstop.diagnose import kernel_log
 
-    with log.swallowed(_log, "releasing the replaced agent"):
+    with log.swallowed(_log, "releasing the replaced agent (its kernel-log fd stays open)"):
         kernel_log.release_for(agent)
 
 
 def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
     now = time.time()
     _log.warning(f"lost the rendezvous store ({e}); reconnecting")
-    with log.swallowed(_log, "recording the lost store"):
+    with log.swallowed(_log, "recording the lost store (the ledger misses this failure)"):
         ledger.attempt_ended(agent.attempt, time_s=now, outcome="failed")
         ledger.add_detection(
             attempt=agent.attempt,
@@ -313,7 +313,9 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                     agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
                     break
                 time.sleep(min(30.0, 2.0 * store_losses))
-                with log.swallowed(_log, "shutting the lost rendezvous down"):
+                with log.swallowed(
+                    _log, "shutting the lost rendezvous down (its heartbeats may go on)"
+                ):
                     spec.rdzv_handler.shutdown()
                 spec = make_spec()
                 lost, agent = (
@@ -342,7 +344,9 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     finally:
         if live is not None:
             live.stop()
-        with log.swallowed(_log, "leaving the rendezvous"):
+        with log.swallowed(
+            _log, "leaving the rendezvous (peers wait for this node until a timeout)"
+        ):
             if agent.leaving:  # an excluded or drained node leaves; the job goes on
                 torch_compat.leave_round(spec.rdzv_handler)
             else:

@@ -353,13 +353,22 @@ class PlannedStops:
             return -1
         return max(s.step for s in wd.ranks.values())
 
-    def _lifecycle_seen(self, phase: str) -> bool:
-        """Whether any rank of this attempt reported a lifecycle `phase` (read via the ledger)."""
+    def _lifecycle_seen(self, phase: str, *, unknown: bool) -> bool:
+        """Whether any rank of this attempt reported a lifecycle `phase` (read via the ledger).
+        When the ledger cannot say (a locked or broken database), the answer is `unknown`,
+        the safe one for the caller, and a WARNING says so: for `stop_checks` that is True
+        (ask the ranks to checkpoint and wait up to the grace period: a script that never
+        asks costs that wait, never a checkpoint), for `stop_signal` False (no preemption
+        invented)."""
         self._ingest(force=True)
         try:
             return self.ledger.lifecycle_seen(self.attempt, phase)
-        except Exception:
-            return False
+        except Exception as e:
+            _log.warning(
+                f"could not read whether a rank reported {phase} ({e!r}); taking "
+                f"{'yes' if unknown else 'no'}"
+            )
+            return unknown
 
     def _trigger(self, result: RunResult) -> tuple[str, str | None, str, str] | None:
         """(kind, host, reason, request id) of a stop to plan now, if any."""
@@ -369,7 +378,9 @@ class PlannedStops:
             name = signal.Signals(self.signal_received).name
             return "preempt", None, f"{name} from the scheduler", f"signal-{name}"
         # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
-        if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen("stop_signal"):
+        if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen(
+            "stop_signal", unknown=False
+        ):
             return "preempt", None, "SIGTERM to the ranks", "signal-ranks"
         reqs = pending_requests(self.cfg.run_dir.root, self._done_requests)
         if reqs:
@@ -455,7 +466,7 @@ class PlannedStops:
                     kind, reason = checked
                 waited = time.monotonic() - self._stop_trigger_time
                 urgent = rid in ("signal-SIGTERM", "signal-ranks")
-                asked = self._lifecycle_seen("stop_checks")
+                asked = self._lifecycle_seen("stop_checks", unknown=True)
                 if (
                     not asked
                     and result.state == WorkerState.HEALTHY
@@ -481,7 +492,7 @@ class PlannedStops:
             if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
                 self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
             self._stop_deadline = self._stop_trigger_time + self._stop_grace_s
-            self._stop_asked = self._lifecycle_seen("stop_checks")
+            self._stop_asked = self._lifecycle_seen("stop_checks", unknown=True)
             after = f" after step {p.step}" if p.step >= 0 else ""
             self.ledger.add_action(
                 attempt=self.attempt,
@@ -521,9 +532,8 @@ class PlannedStops:
         leaves = p.kind == "preempt" or mine
         self._ingest(force=True)
         saved = None
-        with log.swallowed(
-            _log, "reading the stop step"
-        ):  # the step the ranks agreed to stop after
+        # the step the ranks agreed to stop after, and the newest checkpoint, for the message
+        with log.swallowed(_log, "reading the stop step (the message below may name none)"):
             last = self.ledger.last_step(self.attempt)
             p = dataclasses.replace(p, step=last) if last is not None else p
             saved = self.ledger.last_committed_step()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
-from nonstop.runtime.guards import EXIT_ROLLBACK
+from nonstop.anomalies import EXIT_ROLLBACK
 from nonstop.supervisor import rollback
 
 log = logging.getLogger("nonstop.policy")

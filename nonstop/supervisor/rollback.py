@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from nonstop.runtime.guards import CATEGORY, HEALTH_DIR
+from nonstop.anomalies import CATEGORY, HEALTH_DIR
 
 NAN_RECUR_STEPS: Final = 100
 SPIKE_RECUR_STEPS: Final = 100

@@ -235,7 +235,7 @@ class Standby:
         """Stop a standby that is no longer wanted (or already gone) and release its files."""
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        with log.swallowed(_log, "waiting for a killed standby"):
+        with log.swallowed(_log, "waiting for a killed standby (it may be left unreaped)"):
             self.proc.wait(timeout=5)
         if self.proc.stdin is not None:
             with contextlib.suppress(OSError):

@@ -75,7 +75,8 @@ __all__ = [
 def no_first_round_skew() -> Iterator[None]:
     """torch's c10d handler sleeps a random 0-0.3 s before joining while its state's round is
     0, to skew the nodes' first joins. Round 0 is still current at the first restart, so the
-    first recovery paid that sleep too (0.30 s of a 0.49 s recovery, measured). On a restart
+    first recovery paid that sleep too (most of a sub-second recovery: docs/benchmarks.md,
+    "Figures behind the code"). On a restart
     the nodes' joins are already skewed by their detection times: skip it. Its other delay (1 s
     between polls of a round still filling) is left alone.
 

@@ -44,6 +44,18 @@ def test_timestamped_lines_of_syslog_and_iso_files() -> None:
     assert kl.parse_timestamped("no stamp here") == (None, "no stamp here")
 
 
+def test_a_december_syslog_line_read_in_january_is_last_year() -> None:
+    import datetime as dt
+
+    january = dt.datetime(2027, 1, 2, 9, 0, 0).timestamp()  # local time, as syslog stamps
+    t, _ = kl.parse_timestamped("Dec 31 23:59:58 node-b kernel: NVRM: Xid", now_s=january)
+    assert t == dt.datetime(2026, 12, 31, 23, 59, 58).timestamp()
+    assert t is not None and t < january
+    # the same day's line stays this year's, even a little ahead of the reader's clock
+    t2, _ = kl.parse_timestamped("Jan  2 09:30:00 node-b kernel: mce", now_s=january)
+    assert t2 == dt.datetime(2027, 1, 2, 9, 30, 0).timestamp()
+
+
 def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
     f = tmp_path / "kern.log"
     now = time.time()

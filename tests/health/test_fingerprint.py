@@ -1,11 +1,11 @@
-"""Replica fingerprints and the bit flip that tests them (nonstop.checkpoint.fingerprint)."""
+"""Replica fingerprints and the bit flip that tests them (nonstop.runtime.fingerprint)."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from nonstop.checkpoint.fingerprint import fingerprint, flip_bit, state_sha256
+from nonstop.runtime.fingerprint import fingerprint, flip_bit, state_sha256
 
 
 def params(seed=0):
@@ -91,6 +91,9 @@ def test_injector_scales_the_loss_of_the_poisoned_batch_and_flips_once():
     assert inj.loss_scale(1) == 1.0 and inj.loss_scale(2) != inj.loss_scale(2)  # NaN
     assert inj.loss_scale(5, batch=15) == 1.0  # step 5 trains another batch after a skip
     assert inj.loss_scale(9, batch=5) == 1000.0
-    assert inj.bitflip_due(3) is not None and inj.bitflip_due(3) is None
+    f = inj.bitflip_due(3)
+    assert f is not None and inj.bitflip_due(3) is f  # due until it took effect
+    inj.bitflip_done(f, 3, "bit 12 of element 0: 1.0 -> 1.0001")
+    assert inj.bitflip_due(3) is None
     later = faults.Injector(faults.parse_all("nan@step=2,rank=1;spike@step=5"), attempt=1, rank=1)
     assert later.loss_scale(2) == 1.0 and later.loss_scale(5) == 1000.0

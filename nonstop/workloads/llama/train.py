@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             with st.phase("compute"):
                 loss = ddp.loss(x, y) if world == 1 else _ddp_loss(ddp, x, y)
                 if rt.faults:  # injected nan@ / spike@ (nonstop.faults)
-                    loss = loss * rt.faults.loss_scale(step, batch)
+                    loss = rt.faults.scale_loss(loss, step, batch)
             with st.phase("backward"):
                 loss.backward()
             with st.phase("optimizer"):
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.save_final and rank == 0 and not planned:
         torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, a.save_final)
     if not planned:  # state_sha256: two runs' final parameters compare bit for bit
-        from nonstop.checkpoint.fingerprint import state_sha256
+        from nonstop.runtime.fingerprint import state_sha256
 
         rt.lifecycle("finished", step=a.steps - 1, state_sha256=state_sha256(model.state_dict()))
     if world > 1:

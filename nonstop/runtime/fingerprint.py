@@ -16,11 +16,11 @@ the wrapping sum of its bytes read as 64-bit words (int64), mixed in parameter o
   it guards against hardware, not an adversary). Tensors whose size is not a multiple of 8
   bytes are summed as their own integer width, widened (slower, and only small ones are).
 
-    from nonstop.checkpoint.fingerprint import fingerprint
+    from nonstop.runtime.fingerprint import fingerprint
     fp, finite = fingerprint(model.parameters())
 
-Used by nonstop.runtime.guards (lazily: the runtime imports no torch) and measured by
-benchmarks/bench_guards.py.
+Used by nonstop.runtime.guards (lazily: the runtime imports no torch at import), by the demo
+workload to compare final states, and measured by benchmarks/bench_guards.py.
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ from typing import Any, Final
 
 import torch
 
-from nonstop.checkpoint.staging import local
+
+def local(t: Any) -> torch.Tensor:
+    """The tensor itself, or a DTensor's local shard (as nonstop.checkpoint.staging.local)."""
+    return t.to_local() if hasattr(t, "to_local") else t
+
 
 MASK64: Final = (1 << 64) - 1
 _MIX: Final = 0x9E3779B97F4A7C15  # an odd 64-bit constant: order matters, no tensor cancels another
@@ -74,9 +78,10 @@ def fingerprint(tensors: Iterable[Any]) -> tuple[int, bool]:
     return acc, ok
 
 
-def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str:
+def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str | None:
     """Flip one bit of one element (element `index` of the first floating-point tensor, in
-    place): the fault `bitflip@step=S,rank=R` injects. What it did, for the log."""
+    place): the fault `bitflip@step=S,rank=R` injects. What it did, for the log; None when no
+    tensor has such an element (nothing was flipped)."""
     for t in tensors:
         x = local(t)
         if x.is_floating_point() and x.numel() > index:
@@ -88,7 +93,7 @@ def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str:
                 flat[index] ^= mask - (1 << nbits) if mask >> (nbits - 1) else mask  # signed
                 after = float(x.detach().view(-1)[index])
             return f"bit {bit} of element {index}: {before!r} -> {after!r}"
-    return "no floating-point parameter to flip"
+    return None
 
 
 def state_sha256(state: Mapping[str, torch.Tensor]) -> str:
