@@ -388,9 +388,9 @@ def verdict_from(
         text = "No hang or mismatch in the flight-recorder dumps: every group is idle."
     if failed_rec and not (mism or hung):
         # an empty or idle dump is no evidence of health when NCCL's recorder did not dump
-        names = sorted({name for _, name, _ in p.recorder_errors})
+        recorders = sorted({name for _, name, _ in p.recorder_errors})
         text += (
-            f" But the flight recorder {', '.join(names)} failed on rank(s) "
+            f" But the flight recorder {', '.join(recorders)} failed on rank(s) "
             f"{_short(failed_rec)}: the collectives it holds (NCCL's) are not in these dumps, "
             "so a hang there cannot be seen; read the ranks' logs."
         )
