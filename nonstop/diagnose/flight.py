@@ -391,8 +391,8 @@ def verdict_from(
         recorders = sorted({name for _, name, _ in p.recorder_errors})
         text += (
             f" But the flight recorder {', '.join(recorders)} failed on rank(s) "
-            f"{_short(failed_rec)}: the collectives it holds (NCCL's) are not in these dumps, "
-            "so a hang there cannot be seen; read the ranks' logs."
+            f"{_short(failed_rec)}: the collectives it records are not in these dumps "
+            "(_dump_nccl_trace: NCCL's), so a hang there cannot be seen; read the ranks' logs."
         )
         conf = min(conf, 0.2)
     details = {

@@ -174,7 +174,7 @@ def write_dumps(rt: Runtime) -> list[str]:
 
 def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
     """Every recorder's trace merged into one dump at `out` (atomically); False if none."""
-    blobs, errors = _recorder_dumps(c10d, True, with_stacks, False) if c10d else ([], {})
+    blobs, errors = ([], {}) if c10d is None else _recorder_dumps(c10d, True, with_stacks, False)
     if not blobs:
         if errors:
             _log.warning("no flight-recorder dump: %s", errors)
