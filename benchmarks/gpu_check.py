@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/gpu_check.py                 # JSON summary, then a table
     .venv/bin/python benchmarks/gpu_check.py --save benchmarks/results/gpu-check.json
-    .venv/bin/python benchmarks/gpu_check.py --only checkpoint,health --small
+    .venv/bin/python benchmarks/gpu_check.py --only checkpoint,health --small --dir /scratch
 
 Nothing here is faked: real CUDA tensors, pinned memory, NVML, an NCCL process group, real
 `nonstop run` and `nonstop diagnose` processes. On a host without CUDA it prints one line and
@@ -517,6 +517,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", default="", help=f"comma-separated checks ({', '.join(CHECKS)})")
     p.add_argument("--small", action="store_true", help="1 GB state only, telemetry for 10 s")
     p.add_argument("--save", metavar="PATH", help="also write the JSON summary to PATH")
+    p.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="where checkpoints and run directories go (default: a new folder in $TMPDIR; "
+        "about 10 GB at the 4 GB size, removed at the end)",
+    )
     a = p.parse_args(argv)
     try:
         import torch
@@ -537,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     local = int(os.environ["LOCAL_RANK"])
     device = torch.device("cuda", local)
     torch.cuda.set_device(device)
-    tmp = Path(tempfile.mkdtemp(prefix="nonstop-gpu-check-"))
+    tmp = Path(tempfile.mkdtemp(prefix="nonstop-gpu-check-", dir=a.dir))
     ctx = {
         "device": device,
         "tmp": tmp,
