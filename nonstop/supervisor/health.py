@@ -141,10 +141,34 @@ def _write_record(path: Path | None, record: dict[str, Any]) -> None:
 # every nvidia-ml-py, spelled out so that no name's rename turns a throttled GPU into a pass.
 _HW_SLOWDOWN = {"hw_slowdown": 0x8, "hw_thermal": 0x40, "hw_power_brake": 0x80}
 _NOT_SUPPORTED = 3  # NVML_ERROR_NOT_SUPPORTED: ECC or row remapping on a GPU without them
+_NOT_FOUND = 13  # NVML_ERROR_FUNCTION_NOT_FOUND: a driver older than the call
 
 
 def _unsupported(nv: Any, e: Exception) -> bool:
-    return getattr(e, "value", None) == getattr(nv, "NVML_ERROR_NOT_SUPPORTED", _NOT_SUPPORTED)
+    """The GPU or its driver does not have this reading: no evidence either way."""
+    value = getattr(e, "value", None)
+    return value in (
+        getattr(nv, "NVML_ERROR_NOT_SUPPORTED", _NOT_SUPPORTED),
+        getattr(nv, "NVML_ERROR_FUNCTION_NOT_FOUND", _NOT_FOUND),
+    )
+
+
+def _clock_reasons(nv: Any, h: Any) -> int:
+    """The clock-event (throttle) reasons bitmask: the newer call, else the older name (a
+    driver or nvidia-ml-py without the newer one); 0 when neither exists."""
+    for name in (
+        "nvmlDeviceGetCurrentClocksEventReasons",
+        "nvmlDeviceGetCurrentClocksThrottleReasons",
+    ):
+        fn = getattr(nv, name, None)
+        if fn is None:
+            continue
+        try:
+            return int(fn(h))
+        except nv.NVMLError as e:
+            if not _unsupported(nv, e):
+                raise
+    return 0
 
 
 def check_gpu(cfg: HealthConfig, nvml: Any = None, **_: Any) -> CheckResult:
@@ -215,10 +239,7 @@ def check_gpu(cfg: HealthConfig, nvml: Any = None, **_: Any) -> CheckResult:
             temp = nv.nvmlDeviceGetTemperature(h, nv.NVML_TEMPERATURE_GPU)
             if temp > cfg.max_temperature_c:
                 problems.append(f"GPU {i}: {temp} C")
-            reasons_of = getattr(nv, "nvmlDeviceGetCurrentClocksEventReasons", None)
-            if reasons_of is None:  # nvidia-ml-py before 12.535
-                reasons_of = nv.nvmlDeviceGetCurrentClocksThrottleReasons
-            reasons = int(reasons_of(h))
+            reasons = _clock_reasons(nv, h)
         except nv.NVMLError as e:
             problems.append(f"GPU {i}: unreadable ({e}): fallen off the bus?")
             continue

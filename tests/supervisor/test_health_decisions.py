@@ -228,6 +228,25 @@ def test_ecc_is_compared_with_the_record_and_remapping_always_fails(tmp_path):
     assert "GPU 0: ECC unreadable (NVML error 999)" in checked(record, nv).detail
 
 
+class OldDriverNvml(LostGpuNvml):
+    """A driver older than nvmlDeviceGetCurrentClocksEventReasons and row remapping: the calls
+    exist in nvidia-ml-py but answer FUNCTION_NOT_FOUND."""
+
+    def nvmlDeviceGetCurrentClocksEventReasons(self, h: Any) -> int:
+        raise NVMLError(13)
+
+    def nvmlDeviceGetRemappedRows(self, h: Any) -> tuple[int, int, int, int]:
+        raise NVMLError(13)
+
+
+def test_a_driver_without_a_call_is_no_evidence_and_the_older_throttle_call_is_read(tmp_path):
+    record = health.gpu_record_path(tmp_path, "node-a")
+    nv = OldDriverNvml(count=2)
+    assert checked(record, nv).status == "passed"
+    nv.throttle = 0x40  # read through nvmlDeviceGetCurrentClocksThrottleReasons
+    assert "throttled (hw_thermal)" in checked(record, nv).detail
+
+
 def test_no_record_kept_without_a_path_and_a_torn_record_compares_with_nothing(tmp_path):
     assert checked(None, LostGpuNvml(count=1)).status == "passed"
     record = tmp_path / "gpus-node-a.json"
