@@ -450,10 +450,11 @@ def check_health(ctx: dict[str, Any]) -> dict[str, Any]:
 
 def check_nonstop_run(ctx: dict[str, Any]) -> dict[str, Any]:
     """`nonstop run` of the demo workload on the GPU (NCCL, one rank) through a crash: two
-    attempts, the second resumed from a checkpoint and finished, NVML telemetry from both."""
+    attempts, the second resumed from a checkpoint and finished, NVML telemetry from both; the
+    restart path (warm: a standby, whose imports must not have initialized CUDA) is reported."""
     rd = ctx["tmp"] / "demo-run"
     cmd = [sys.executable, "-m", "nonstop.cli", "run", "--nproc-per-node", "1"]
-    cmd += ["--run-dir", str(rd), "--max-restarts", "2", "--no-standby"]
+    cmd += ["--run-dir", str(rd), "--max-restarts", "2"]  # standbys on: warm on a GPU too
     cmd += ["--inject", "crash@step=30,rank=0", "-m", "nonstop.workloads.llama.train"]
     cmd += [*TINY, "--steps", "60", "--checkpoint-every", "10"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NONSTOP_", "TORCHELASTIC_"))}
@@ -462,7 +463,9 @@ def check_nonstop_run(ctx: dict[str, Any]) -> dict[str, Any]:
     if not (rd / "ledger.db").exists():
         return result("nonstop_run", "failed", f"exit {p.returncode}: {p.stderr[-300:]}")
     with sqlite3.connect(rd / "ledger.db") as db:
-        attempts = db.execute("SELECT attempt, outcome FROM attempts ORDER BY attempt").fetchall()
+        attempts = db.execute(
+            "SELECT attempt, outcome, restart_path FROM attempts ORDER BY attempt"
+        ).fetchall()
         nvml = db.execute(
             "SELECT COUNT(DISTINCT attempt) FROM telemetry WHERE source = 'nvml'"
         ).fetchone()[0]
@@ -472,7 +475,7 @@ def check_nonstop_run(ctx: dict[str, Any]) -> dict[str, Any]:
         "nonstop_run",
         "passed" if ok else "failed",
         "" if ok else f"exit {p.returncode}: {(p.stdout + p.stderr)[-300:]}",
-        attempts=[f"{a}:{o}" for a, o in attempts],
+        attempts=[f"{a}:{o}:{path}" for a, o, path in attempts],
         attempts_with_nvml=nvml,
         last_step=last,
     )
