@@ -8,8 +8,8 @@ TORCH_FREE := nonstop/taxonomy.py nonstop/envvars.py nonstop/log.py nonstop/even
 	nonstop/errors.py nonstop/rundir.py nonstop/ledger \
 	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 
-.PHONY: demo test check lint fmt typecheck pytest bench clean slurm-up slurm-down cluster-up \
-	cluster-down
+.PHONY: demo test check lint fmt typecheck pytest bench gpu-check clean slurm-up slurm-down \
+	cluster-up cluster-down
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -67,6 +67,11 @@ cluster-down:
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py all --quick
+
+# nonstop's CUDA and NCCL paths on one real GPU (under 8 min; docs/gpu.md); one line and exit 0
+# on a host without CUDA. GPU_CHECK_SAVE=benchmarks/results/gpu-check.json keeps the JSON.
+gpu-check: $(STAMP)
+	$(BIN)/python benchmarks/gpu_check.py $(if $(GPU_CHECK_SAVE),--save $(GPU_CHECK_SAVE))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -322,7 +322,12 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         EnvVar(name=n, set_by=_TORCH_WORKER, read_by=r, meaning=m, default=d, per_worker=True)
         for n, r, m, d in (
             (RANK, f"{_W}, workloads", "the global rank", "0"),
-            (LOCAL_RANK, "runtime.telemetry, workloads", "the rank on this node", "0"),
+            (
+                LOCAL_RANK,
+                "runtime.telemetry, runtime.device, workloads",
+                "the rank on this node (its GPU: cuda:LOCAL_RANK)",
+                "0",
+            ),
             ("GROUP_RANK", "-", "this node's rank among the nodes", "-"),
             ("ROLE_RANK", "-", "the rank within its role", "-"),
             ("ROLE_NAME", "-", "the worker role", "-"),

@@ -654,10 +654,13 @@ class Injector:
                 import torch
                 import torch.distributed as dist
 
+                from nonstop.runtime.device import collective_device
+
                 # a receive that no peer ever matches: waits forever inside a communication op
-                # while the peers wait in their next collective
+                # while the peers wait in their next collective. The buffer is on the group's
+                # device (cuda:LOCAL_RANK on NCCL): a CPU tensor there raises, not hangs.
                 peer = (dist.get_rank() + 1) % dist.get_world_size()
-                dist.recv(torch.zeros(1), src=peer, tag=31337)
+                dist.recv(torch.zeros(1, device=collective_device()), src=peer, tag=31337)
                 while True:
                     time.sleep(3600)
 

@@ -18,7 +18,8 @@ class FakeEvent:
     def __init__(self, gpu: FakeGpu, enable_timing: bool = False) -> None:
         self.gpu, self.t = gpu, None
 
-    def record(self) -> None:
+    def record(self, stream: str | None = None) -> None:
+        self.gpu.streams.append(stream)  # None: the current device's, whatever it is
         self.gpu.queued += self.gpu.kernel_ms  # the GPU runs behind the host
         self.t = self.gpu.queued
 
@@ -32,18 +33,35 @@ class FakeEvent:
 class FakeGpu:
     def __init__(self, kernel_ms: float) -> None:
         self.kernel_ms, self.queued, self.now = kernel_ms, 0.0, 0.0
+        self.streams: list[str | None] = []
 
     def module(self) -> types.SimpleNamespace:
         return types.SimpleNamespace(
             Event=lambda enable_timing=False: FakeEvent(self, enable_timing),
             is_available=lambda: True,
             is_initialized=lambda: True,
+            device_count=lambda: 8,
+            current_device=lambda: 0,  # no set_device: torch's current device is cuda:0
+            current_stream=lambda device: f"stream of {device}",
         )
+
+
+def test_events_are_recorded_on_the_stream_of_local_rank_s_gpu(monkeypatch):
+    """Local rank 3 of 8 with its model on cuda:3 and no set_device: the events go on cuda:3's
+    stream (a bare record() used the current device's: cuda:0, another rank's GPU)."""
+    gpu = FakeGpu(kernel_ms=10.0)
+    torch = types.SimpleNamespace(cuda=gpu.module(), device=lambda spec: spec)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setenv("LOCAL_RANK", "3")
+    timer = GpuTimer.for_process()
+    assert timer is not None and timer.device == "cuda:3"
+    timer.stop(timer.start(), 0)
+    assert gpu.streams == ["stream of cuda:3"] * 2
 
 
 def test_pairs_resolve_only_once_the_gpu_has_passed_them():
     gpu = FakeGpu(kernel_ms=40.0)
-    timer = GpuTimer(gpu.module())
+    timer = GpuTimer(gpu.module(), "cuda:0")
     for step in range(3):
         timer.stop(timer.start(), step)
     assert timer.resolved() == []  # nothing finished yet: never block the host
@@ -70,7 +88,7 @@ def test_step_events_carry_gpu_compute_time_and_phase_timing_off_keeps_compute(t
 
     gpu = FakeGpu(kernel_ms=25.0)
     rt = _runtime(tmp_path)
-    rt._gpu_timer = GpuTimer(gpu.module())
+    rt._gpu_timer = GpuTimer(gpu.module(), "cuda:0")
     for step in range(4):
         if step == 2:
             rt.phase_timing = False  # `nonstop ctl RUN set phase_timing=off`

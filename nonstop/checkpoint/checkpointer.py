@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import torch
 import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint.api import CheckpointException
 
@@ -142,10 +141,7 @@ class Checkpointer:
                 if name.endswith((".tmp", ".old")):  # a previous attempt's unfinished save
                     self.storage.remove(name)
         self.coord.barrier()  # nobody writes before the leftovers are gone
-        pin = (
-            torch.cuda.is_available() if self.config.pin_memory is None else self.config.pin_memory
-        )
-        self._stager = Stager(pin_memory=pin, clock=clock)
+        self._stager = Stager(pin_memory=self.config.pin_memory, clock=clock)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-ckpt")
         self._inflight: Future[SaveResult] | None = None
         self._pending = False
@@ -214,7 +210,10 @@ class Checkpointer:
         flat = st.collect(entries, step=step, rank=self.rank, world_size=self.world_size)
         background = self.config.async_save and not wait
         finish = self._stager.begin(
-            flat, entries.optimizers.values(), overlap=background and self.config.overlap_staging
+            flat,
+            entries.optimizers.values(),
+            overlap=background and self.config.overlap_staging,
+            background=background,
         )
         blocking_s = self._clock() - t0
         self._pending = False

@@ -64,7 +64,7 @@ class CheckpointConfig:
     """Copy parameters and optimizer states in the writer thread, overlapped with the next
     forward/backward; `optimizer.step()` waits for the copy (see nonstop.checkpoint.staging)."""
     pin_memory: bool | None = None
-    """Stage into pinned host memory; None: exactly when CUDA is available."""
+    """Stage into pinned host memory; None: exactly when the state has CUDA tensors."""
     thread_count: int = 1
     """Writer threads per rank inside torch.distributed.checkpoint's FileSystemWriter."""
     timeout_s: float = 1800.0

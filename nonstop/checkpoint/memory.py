@@ -19,6 +19,7 @@ offsets are relative to the end of the padded header and 64-byte aligned.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -49,7 +50,7 @@ from nonstop.checkpoint.replica import (
     list_entries,
     put,
 )
-from nonstop.checkpoint.staging import local
+from nonstop.checkpoint.staging import cuda_devices, local
 
 log = logging.getLogger("nonstop.checkpoint")
 
@@ -257,7 +258,11 @@ def pack(
     prefix = MAGIC + _U64.pack(len(head)) + head
     base = _aligned(len(prefix))
     if buf is None or buf.numel() < base + offset:
-        buf = torch.zeros(base + offset, dtype=torch.uint8, pin_memory=torch.cuda.is_available())
+        # pinned only for a GPU state, and under its device: pinning under the current device
+        # makes a CUDA context on GPU 0 in every rank that never called set_device (docs/gpu.md)
+        devices = cuda_devices(dict(flat))
+        with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
+            buf = torch.zeros(base + offset, dtype=torch.uint8, pin_memory=bool(devices))
     buf[: len(prefix)].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
     with torch.no_grad():
         for t, off, n in parts:

@@ -326,6 +326,11 @@ def verdict_from(
     if p.truncated:
         evidence.append(f"truncated dump(s) salvaged: ranks {_short(sorted(p.truncated))}")
     evidence += [f"unreadable: {f}: {why}" for f, why in p.problems[:10]]
+    failed_rec = sorted({r for r, _, _ in p.recorder_errors})
+    evidence += [
+        f"rank {r}: flight recorder {name} failed ({why}): its collectives are not in the dump"
+        for r, name, why in p.recorder_errors[:10]
+    ]
     for g in groups:
         evidence.append(
             f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
@@ -381,10 +386,20 @@ def verdict_from(
     else:
         category, conf = taxonomy.UNKNOWN, 0.2
         text = "No hang or mismatch in the flight-recorder dumps: every group is idle."
+    if failed_rec and not (mism or hung):
+        # an empty or idle dump is no evidence of health when NCCL's recorder did not dump
+        recorders = sorted({name for _, name, _ in p.recorder_errors})
+        text += (
+            f" But the flight recorder {', '.join(recorders)} failed on rank(s) "
+            f"{_short(failed_rec)}: the collectives it records are not in these dumps "
+            "(_dump_nccl_trace: NCCL's), so a hang there cannot be seen; read the ranks' logs."
+        )
+        conf = min(conf, 0.2)
     details = {
         "ranks_dumped": len(p.files),
         "world_size": world,
         "missing_dumps": _cap(never_dumped),
+        "recorder_errors": [list(e) for e in p.recorder_errors[:16]],
         "groups": [g.to_dict() for g in groups],
         "suspect_groups": suspect_groups(p),
     }

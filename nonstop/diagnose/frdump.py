@@ -51,6 +51,11 @@ class _RestrictedPy(pickle._Unpickler):
         raise pickle.UnpicklingError(f"refused global {module}.{name} in a flight-recorder dump")
 
 
+RECORDER_ERRORS = "nonstop_recorder_errors"
+"""A dump's {recorder: why it failed}, written by nonstop's bootstrap when one flight recorder
+(NCCL's) failed while another dumped: that recorder's collectives are missing from the dump."""
+
+
 def safe_loads(data: bytes) -> Any:
     """Unpickle builtin containers and scalars only; raise pickle.UnpicklingError otherwise."""
     return _Restricted(io.BytesIO(data)).load()

@@ -26,7 +26,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose.frdump import DumpError, load_dump, rank_of
+from nonstop.diagnose.frdump import RECORDER_ERRORS, DumpError, load_dump, rank_of
 
 SAMPLE = 16  # ranks kept per collective variant (the rest are counted)
 TAIL = 64  # entries per rank whose enqueue times feed the suspect-group ranking
@@ -64,6 +64,9 @@ class Partial:
     files: dict[int, str] = field(default_factory=dict)
     versions: set[str] = field(default_factory=set)
     problems: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
+    # (rank, recorder, why): a recorder that failed while another dumped (the bootstrap's
+    # nonstop_recorder_errors); its collectives are missing from that rank's dump
+    recorder_errors: list[tuple[int, str, str]] = field(default_factory=list)
     truncated: set[int] = field(default_factory=set)
     pg_desc: dict[str, str] = field(default_factory=dict)
     pg_ranks: dict[str, list[int]] = field(default_factory=dict)
@@ -78,6 +81,7 @@ class Partial:
         self.files.update(o.files)
         self.versions |= o.versions
         self.problems += o.problems
+        self.recorder_errors += o.recorder_errors
         self.truncated |= o.truncated
         for k, v in o.pg_desc.items():
             self.pg_desc.setdefault(k, v)
@@ -156,6 +160,9 @@ def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
         p.truncated.add(rank)
     p.files[rank] = str(path)
     p.versions.add(str(dump.get("version", "")))
+    failed = dump.get(RECORDER_ERRORS)
+    if isinstance(failed, dict):
+        p.recorder_errors += [(rank, str(k), str(v)) for k, v in sorted(failed.items())]
     _pg_config(p, dump.get("pg_config"))
     entries = [e for e in dump.get("entries") or () if isinstance(e, dict)]
     if any(e.get("is_p2p") for e in entries):  # p2p ops pair up by p2p_seq_id, not here

@@ -182,9 +182,9 @@ class Runtime:
             return seen
         import torch
 
-        device = "cpu"
-        if "nccl" in str(dist.get_backend()).lower() and torch.cuda.is_available():
-            device = f"cuda:{torch.cuda.current_device()}"
+        from nonstop.runtime.device import collective_device
+
+        device = collective_device()  # LOCAL_RANK's GPU on NCCL, never the current device
         flag = torch.tensor([int(seen)], dtype=torch.int32, device=device)
         dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())

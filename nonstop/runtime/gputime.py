@@ -7,6 +7,11 @@ the phase measure the kernels themselves. They are read without synchronizing: a
 resolved at a later step once `query()` says the GPU has passed it, so the step event of step N
 carries `compute_gpu_s` of an earlier step (named by `compute_gpu_step`).
 
+The events are recorded on the current stream of the rank's own device (its LOCAL_RANK, see
+nonstop.runtime.device), named explicitly: a bare `record()` uses the current device's stream,
+which is cuda:0's in a script that places its model on cuda:LOCAL_RANK without `set_device`,
+and would time nothing of this rank's (and make a context on GPU 0).
+
 Where CUDA is not initialised (CPU training, gloo) this does nothing and costs one dict lookup.
 This module imports no torch: it uses the one the training script already imported.
 
@@ -28,10 +33,11 @@ MAX_PENDING = 64
 
 
 class GpuTimer:
-    """Start/stop CUDA event pairs on the current stream; resolve them lazily."""
+    """Start/stop CUDA event pairs on `device`'s current stream; resolve them lazily."""
 
-    def __init__(self, cuda: Any) -> None:
+    def __init__(self, cuda: Any, device: Any) -> None:
         self.cuda = cuda
+        self.device = device
         self._pending: deque[tuple[int, Any, Any]] = deque()
 
     @classmethod
@@ -42,21 +48,26 @@ class GpuTimer:
         try:
             if cuda is None or not cuda.is_available() or not cuda.is_initialized():
                 return None
+            from nonstop.runtime.device import gpu_device
+
+            device = gpu_device(torch)
         except Exception as e:  # a broken driver must not cost the training step
             log.get("runtime").warning(
                 "CUDA state unreadable (%r): no GPU timing (straggler scores use host time)", e
             )
             return None
-        return cls(cuda)
+        return cls(cuda, device)
 
-    def start(self) -> Any:
+    def _record(self) -> Any:
         ev = self.cuda.Event(enable_timing=True)
-        ev.record()
+        ev.record(self.cuda.current_stream(self.device))
         return ev
 
+    def start(self) -> Any:
+        return self._record()
+
     def stop(self, start: Any, step: int) -> None:
-        end = self.cuda.Event(enable_timing=True)
-        end.record()
+        end = self._record()
         self._pending.append((step, start, end))
         while len(self._pending) > MAX_PENDING:
             self._pending.popleft()

@@ -486,12 +486,14 @@ class Health:
         import torch
         import torch.distributed as dist
 
+        from nonstop.runtime.device import collective_device
+
         if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
             return [row]
         n, me = dist.get_world_size(self.group), dist.get_rank(self.group)
-        device = "cpu"
-        if "nccl" in str(dist.get_backend(self.group)).lower() and torch.cuda.is_available():
-            device = f"cuda:{torch.cuda.current_device()}"
+        # the parameters' device, else LOCAL_RANK's: never the current device (cuda:0 in a
+        # script that places its model on cuda:LOCAL_RANK without set_device)
+        device = collective_device(self.group, self.params or ())
         buf = torch.zeros(n, len(SLOTS), dtype=torch.float64, device=device)
         buf[me] = torch.tensor(row, dtype=torch.float64)
         dist.all_reduce(buf, op=dist.ReduceOp.SUM, group=self.group)

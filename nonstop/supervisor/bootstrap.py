@@ -58,30 +58,36 @@ def _die_with_parent() -> None:
             os._exit(1)
 
 
-last_error: dict[str, str] = {}  # recorder -> why its last dump failed
+# nonstop.diagnose.frdump.RECORDER_ERRORS, spelled here: every rank loads this module, and the
+# diagnose package is not for ranks to import (tests/diagnose/test_diag_nccl_recorder.py ties them)
+RECORDER_ERRORS = "nonstop_recorder_errors"
+_warned: dict[
+    str, str
+] = {}  # recorder -> the error last warned about (the watcher asks every tick)
 
 
-def _recorder_dumps(c10d: Any, *args: Any) -> list[bytes]:
+def _recorder_dumps(c10d: Any, *args: Any) -> tuple[list[bytes], dict[str, str]]:
     """The pickled traces of every flight recorder this torch has: the generic one (gloo and
     other backends) and NCCL's CUDA-event recorder (`_dump_nccl_trace`, CUDA builds), which is
-    where NCCL's collectives are. A recorder that fails (no process group yet) is skipped;
-    when the other one returned a trace, that recorder's collectives are missing from it, and
-    a WARNING says so (once per distinct error: the watcher asks every tick)."""
-    blobs, failed = [], {}
+    where NCCL's collectives are; and {recorder: why} for each that failed this time (no
+    process group yet; on NCCL, a recorder that broke: never to be hidden behind the other's
+    dump, which may be empty)."""
+    blobs, errors = [], {}
     for name in ("_dump_fr_trace", "_dump_nccl_trace"):
         fn = getattr(c10d, name, None)
         if fn is None:
             continue
         try:
             blobs.append(fn(*args))
-            last_error.pop(name, None)
         except Exception as e:  # this recorder has nothing (yet): the other one may
-            failed[name] = repr(e)
-    for name, why in failed.items():
-        if blobs and last_error.get(name) != why:
+            errors[name] = f"{type(e).__name__}: {e}"
+    for name, why in errors.items():
+        if blobs and _warned.get(name) != why:
             _log.warning("flight recorder %s failed (%s): its collectives are left out", name, why)
-        last_error[name] = why
-    return blobs
+        _warned[name] = why
+    for name in [n for n in _warned if n not in errors]:
+        del _warned[name]  # it works again: its next failure is news
+    return blobs, errors
 
 
 def _torch_before_shared_fr_size(version: str | None = None) -> bool:
@@ -115,7 +121,7 @@ def collective_progress() -> dict[str, list[int]] | None:
     c10d = sys.modules.get("torch._C._distributed_c10d")
     if c10d is None:
         return None
-    blobs = _recorder_dumps(c10d, False, False, True)
+    blobs, _errors = _recorder_dumps(c10d, False, False, True)
     if not blobs:
         return None
     progress: dict[str, list[int]] = {}
@@ -128,10 +134,11 @@ def collective_progress() -> dict[str, list[int]] | None:
     return progress
 
 
-def merge_traces(blobs: list[bytes]) -> bytes:
+def merge_traces(blobs: list[bytes], errors: dict[str, str] | None = None) -> bytes:
     """One dump in PyTorch's format from several recorders' pickled traces: entries, pg_config
-    and pg_status of all (the analysis matches collectives by process group and sequence id)."""
-    if len(blobs) == 1:
+    and pg_status of all (the analysis matches collectives by process group and sequence id),
+    and under RECORDER_ERRORS the recorders that failed (`nonstop diagnose` reports them)."""
+    if len(blobs) == 1 and not errors:
         return blobs[0]
     traces = [pickle.loads(b) for b in blobs]
     out = dict(traces[0])
@@ -141,6 +148,8 @@ def merge_traces(blobs: list[bytes]) -> bytes:
         for t in traces:
             merged.update(t.get(key) or {})
         out[key] = merged
+    if errors:
+        out[RECORDER_ERRORS] = dict(errors)
     return pickle.dumps(out)
 
 
@@ -175,13 +184,15 @@ def write_dumps(rt: Runtime) -> list[str]:
 
 def _write_trace(c10d: Any, out: Path, with_stacks: bool) -> bool:
     """Every recorder's trace merged into one dump at `out` (atomically); False if none."""
-    blobs = _recorder_dumps(c10d, True, with_stacks, False) if c10d is not None else []
+    blobs, errors = ([], {}) if c10d is None else _recorder_dumps(c10d, True, with_stacks, False)
     if not blobs:
-        if last_error:
-            _log.warning("no flight-recorder dump: %s", last_error)
+        if errors:
+            _log.warning("no flight-recorder dump: %s", errors)
         return False
+    if errors:  # e.g. NCCL's failed while the generic one dumped (perhaps nothing at all)
+        _log.warning("flight recorder: %s; the dump holds the others only", errors)
     try:
-        blob = merge_traces(blobs)  # generic recorder + NCCL's, one file per rank
+        blob = merge_traces(blobs, errors)  # generic recorder + NCCL's, one file per rank
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_bytes(blob)

@@ -33,7 +33,7 @@ from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 from nonstop import log, taxonomy
 from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import evidence, policy, torch_compat
-from nonstop.supervisor.health import HealthConfig, run_checks
+from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, classify, signal_name
 from nonstop.supervisor.watchdog import Hang
 
@@ -584,6 +584,7 @@ class FailureHandling:
             paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
             local_world_size=torch_compat.local_world_size(self),
             timeout_s=self.cfg.health_timeout_s,
+            gpu_record=gpu_record_path(self.cfg.run_dir.control, self.cfg.host),
         )
         results = run_checks(names, cfg)
         for r in results:

@@ -2,8 +2,11 @@
 
     disk        free space and writability of the run and checkpoint directories
     memory      free host memory
-    gpu         NVML: uncorrectable ECC errors, pending or failed row remapping, thermal or
-                power-brake throttling, temperature (skipped, with the reason, without a GPU)
+    gpu         NVML against the node's earlier record (control/gpus-HOST.json): fewer GPUs
+                than before, NVML failing to start or a GPU unreadable where the node had GPUs,
+                uncorrectable ECC errors above the record, pending or failed row remapping,
+                thermal or power-brake throttling, temperature (skipped, with the reason, on a
+                node that never had a GPU; docs/gpu.md)
     collective  a short compute plus collective self-test across the node's ranks (gloo on
                 CPU, NCCL on GPU), in fresh processes
 
@@ -14,6 +17,7 @@ by name from `CHECKS`; NVML is reached through a seam (`nvml=`) so tests pass a 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -59,6 +63,9 @@ class HealthConfig:
     """Per-check timeout."""
     max_temperature_c: float = 90.0
     """GPU temperature above which the GPU check fails."""
+    gpu_record: Path | None = None
+    """The node's earlier GPU record (`gpu_record_path`): the count and ECC state the GPU
+    check compares against, written when the check passes; None: no comparison."""
 
 
 def check_disk(cfg: HealthConfig, **_: Any) -> CheckResult:
@@ -100,44 +107,150 @@ def _load_nvml() -> Any:
     return pynvml
 
 
+def gpu_record_path(control: Path, host: str) -> Path:
+    """Where a node's GPU record is kept: the run directory's control/, one file per node."""
+    return control / f"gpus-{host}.json"
+
+
+def _read_record(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:  # a torn record: compare with nothing, rewrite it
+        log.warning("GPU record %s unreadable (%s): no comparison this time", path, e)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_record(path: Path | None, record: dict[str, Any]) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(record, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError as e:  # the verdict stands; the next check compares with the old record
+        log.warning("GPU record %s not written: %s", path, e)
+
+
+# NVML's clock-event bits (nvmlClocksEventReason*, formerly *ThrottleReason*); the same values in
+# every nvidia-ml-py, spelled out so that no name's rename turns a throttled GPU into a pass.
+_HW_SLOWDOWN = {"hw_slowdown": 0x8, "hw_thermal": 0x40, "hw_power_brake": 0x80}
+_NOT_SUPPORTED = 3  # NVML_ERROR_NOT_SUPPORTED: ECC or row remapping on a GPU without them
+_NOT_FOUND = 13  # NVML_ERROR_FUNCTION_NOT_FOUND: a driver older than the call
+
+
+def _unsupported(nv: Any, e: Exception) -> bool:
+    """The GPU or its driver does not have this reading: no evidence either way."""
+    value = getattr(e, "value", None)
+    return value in (
+        getattr(nv, "NVML_ERROR_NOT_SUPPORTED", _NOT_SUPPORTED),
+        getattr(nv, "NVML_ERROR_FUNCTION_NOT_FOUND", _NOT_FOUND),
+    )
+
+
+def _clock_reasons(nv: Any, h: Any) -> int:
+    """The clock-event (throttle) reasons bitmask: the newer call, else the older name (a
+    driver or nvidia-ml-py without the newer one); 0 when neither exists."""
+    for name in (
+        "nvmlDeviceGetCurrentClocksEventReasons",
+        "nvmlDeviceGetCurrentClocksThrottleReasons",
+    ):
+        fn = getattr(nv, name, None)
+        if fn is None:
+            continue
+        try:
+            return int(fn(h))
+        except nv.NVMLError as e:
+            if not _unsupported(nv, e):
+                raise
+    return 0
+
+
 def check_gpu(cfg: HealthConfig, nvml: Any = None, **_: Any) -> CheckResult:
+    """The node's GPUs against its earlier record (`cfg.gpu_record`).
+
+    A GPU that fell off the bus shows as NVML failing to start, a handle or a reading that
+    fails, or fewer devices than before; each of these fails the check where the node had
+    GPUs, since the next attempt would fail on it too. Uncorrectable ECC errors fail when
+    they rose above the record (the volatile counter keeps an old, already handled error
+    until the driver reloads); pending or failed row remapping always fails (a pending
+    remap needs a GPU reset). The record is written when the check passes, or when there
+    is none yet: the count is never lowered."""
+    record = _read_record(cfg.gpu_record)
+    had = int(record.get("count", 0))
     try:
         nv = nvml if nvml is not None else _load_nvml()
-    except Exception as e:  # no driver, no library, no GPU
-        return CheckResult("gpu", "skipped", f"no NVIDIA GPU or driver ({type(e).__name__})")
-    problems, n = [], nv.nvmlDeviceGetCount()
-    for i in range(n):
-        h = nv.nvmlDeviceGetHandleByIndex(i)
-        try:
-            ecc = nv.nvmlDeviceGetTotalEccErrors(
-                h, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, nv.NVML_VOLATILE_ECC
+    except Exception as e:  # no driver, no library, no GPU, or a driver that lost its GPUs
+        if had:
+            return CheckResult(
+                "gpu",
+                "failed",
+                f"NVML does not start ({type(e).__name__}: {e}) on a node that had {had} GPUs: "
+                "a lost GPU or a broken driver",
             )
-            if ecc > 0:
-                problems.append(f"GPU {i}: {ecc} uncorrectable ECC errors")
-        except nv.NVMLError:
-            pass  # ECC not supported on this GPU
+        return CheckResult("gpu", "skipped", f"no NVIDIA GPU or driver ({type(e).__name__})")
+    try:
+        n = int(nv.nvmlDeviceGetCount())
+    except nv.NVMLError as e:
+        if had:
+            return CheckResult("gpu", "failed", f"NVML cannot count the GPUs ({e}); had {had}")
+        return CheckResult("gpu", "skipped", f"NVML cannot count the GPUs ({e})")
+    if n == 0 and not had:
+        return CheckResult("gpu", "skipped", "no NVIDIA GPU (NVML counts none)")
+    problems = []
+    if n < had:
+        problems.append(f"{n} GPUs visible, the node had {had}: a GPU is lost")
+    before = record.get("ecc_uncorrected") or {}
+    ecc_now: dict[str, int] = {}
+    for i in range(n):
+        try:
+            h = nv.nvmlDeviceGetHandleByIndex(i)
+        except nv.NVMLError as e:
+            problems.append(f"GPU {i}: unreadable ({e}): fallen off the bus?")
+            continue
+        try:
+            ecc = int(
+                nv.nvmlDeviceGetTotalEccErrors(
+                    h, nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, nv.NVML_VOLATILE_ECC
+                )
+            )
+            ecc_now[str(i)] = ecc
+            was = int(before.get(str(i), 0))
+            if ecc > was:
+                problems.append(f"GPU {i}: {ecc} uncorrectable ECC errors (was {was})")
+        except nv.NVMLError as e:
+            if not _unsupported(nv, e):  # ECC not supported on this GPU: nothing to read
+                problems.append(f"GPU {i}: ECC unreadable ({e})")
         try:
             _corr, _unc, pending, failure = nv.nvmlDeviceGetRemappedRows(h)
             if failure:
                 problems.append(f"GPU {i}: row remapping failed")
             elif pending:
                 problems.append(f"GPU {i}: row remapping pending (reset needed)")
-        except nv.NVMLError:
-            pass
-        temp = nv.nvmlDeviceGetTemperature(h, nv.NVML_TEMPERATURE_GPU)
-        if temp > cfg.max_temperature_c:
-            problems.append(f"GPU {i}: {temp} C")
-        reasons = nv.nvmlDeviceGetCurrentClocksThrottleReasons(h)
-        bad = {
-            "hw_slowdown": nv.nvmlClocksThrottleReasonHwSlowdown,
-            "hw_thermal": getattr(nv, "nvmlClocksThrottleReasonHwThermalSlowdown", 0),
-            "hw_power_brake": getattr(nv, "nvmlClocksThrottleReasonHwPowerBrakeSlowdown", 0),
-        }
-        hit = [k for k, bit in bad.items() if bit and reasons & bit]
+        except nv.NVMLError as e:
+            if not _unsupported(nv, e):
+                problems.append(f"GPU {i}: row remapping unreadable ({e})")
+        try:
+            temp = nv.nvmlDeviceGetTemperature(h, nv.NVML_TEMPERATURE_GPU)
+            if temp > cfg.max_temperature_c:
+                problems.append(f"GPU {i}: {temp} C")
+            reasons = _clock_reasons(nv, h)
+        except nv.NVMLError as e:
+            problems.append(f"GPU {i}: unreadable ({e}): fallen off the bus?")
+            continue
+        hit = [k for k, bit in _HW_SLOWDOWN.items() if reasons & bit]
         if hit:
             problems.append(f"GPU {i}: throttled ({', '.join(hit)})")
     if problems:
+        if not record:  # the first sighting is the node's record, whatever its state
+            _write_record(cfg.gpu_record, {"count": n, "ecc_uncorrected": ecc_now})
         return CheckResult("gpu", "failed", "; ".join(problems))
+    _write_record(cfg.gpu_record, {"count": max(n, had), "ecc_uncorrected": ecc_now})
     return CheckResult("gpu", "passed", f"{n} GPUs: ECC, row remapping, clocks and temperature ok")
 
 

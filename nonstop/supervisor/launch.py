@@ -190,6 +190,20 @@ def _console(agent: ag.NonstopAgent, config: Any, cfg: SupervisorConfig) -> None
     torch_compat.set_console(agent, template, config.shutdown_timeout)
 
 
+def _record_gpus(cfg: SupervisorConfig) -> None:
+    """The GPU check once before the first attempt: its first pass is the node's record
+    (count, ECC), which the checks after a failure compare with (a GPU that vanished fails)."""
+    if "gpu" not in cfg.health_checks:
+        return
+    from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
+
+    record = gpu_record_path(cfg.run_dir.control, cfg.host)
+    hc = HealthConfig(paths=(), timeout_s=cfg.health_timeout_s, gpu_record=record)
+    (r,) = run_checks(["gpu"], hc)
+    if r.status == "failed":
+        _log.warning("GPU check before the first attempt: %s", r.detail)
+
+
 def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     """Run this node's agent until the job ends; returns `nonstop run`'s exit code. `cfg` is
     nonstop's configuration, `torchrun` torch's own (LaunchConfig, entrypoint, its args)."""
@@ -259,6 +273,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         metrics.start()  # UserError if the port is taken
     _record_address(rd, host, config.rdzv_endpoint)
     replicas = _start_replica_server(cfg, rd, host, config.rdzv_endpoint)
+    _record_gpus(cfg)
     standbys = None
     if cfg.numa_binding and cfg.standbys:
         _log.info(

@@ -17,6 +17,9 @@ contract is torchrun's: the same environment variables, argv and log files.
 
 A standby that cannot pre-import the script says "cold: <why>" and exits; the agent then
 spawns cold and the ledger's `attempts.restart_path` records which path each attempt took.
+So does one whose imports initialized CUDA: that context is on the standby's device (GPU 0)
+and was made under the agent's CUDA_VISIBLE_DEVICES, before any rank's environment exists,
+so every rank handed over would carry a context, and its memory, on GPU 0 (docs/gpu.md).
 """
 
 from __future__ import annotations
@@ -134,6 +137,27 @@ def _preimport(argv: list[str]) -> None:
             raise
     if reads:  # the module caught the refusal itself (`try: os.environ[...]` except ...)
         raise RankEnvRead(reads[0])
+    _refuse_initialized_cuda()
+
+
+class CudaInitialized(Exception):
+    """The script's imports initialized CUDA in the standby."""
+
+
+def _refuse_initialized_cuda() -> None:
+    torch = sys.modules.get("torch")
+    cuda = getattr(torch, "cuda", None)
+    try:
+        initialized = cuda is not None and cuda.is_initialized()
+    except Exception as e:  # a torch without the call: nothing initialized through it
+        _log.debug("torch.cuda.is_initialized() unavailable (%r)", e)
+        return
+    if initialized:
+        raise CudaInitialized(
+            "the script's imports initialized CUDA: a warm rank would keep the standby's "
+            "context on GPU 0, made before its own environment (CUDA_VISIBLE_DEVICES, "
+            "LOCAL_RANK) existed; this script starts cold"
+        )
 
 
 def _take_over(msg: dict[str, Any]) -> list[str]:
@@ -175,6 +199,9 @@ def standby_main(argv: list[str]) -> int:
         _preimport(argv)
     except RankEnvRead as e:
         print(f"cold: {e} (a standby imports before the rank's environment exists)", flush=True)
+        return 0
+    except CudaInitialized as e:
+        print(f"cold: {e}", flush=True)
         return 0
     except BaseException as e:  # any failure means: start this script cold
         print(f"cold: pre-importing failed: {type(e).__name__}: {e}", flush=True)

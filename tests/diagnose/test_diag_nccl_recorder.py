@@ -123,3 +123,41 @@ def test_nccl_buffer_size_is_set_like_the_generic_one(tmp_path: Path) -> None:
     f = bootstrap._torch_before_shared_fr_size
     assert f("2.7.1+cu126") and f("2.5.0") and not f("2.8.0") and not f("2.13.0.dev20261101")
     assert not f("not-a-version")
+
+
+def test_a_failing_nccl_dump_is_reported_not_hidden_behind_an_empty_generic_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An NCCL-only job: the generic recorder holds nothing and dumps an empty trace, NCCL's
+    raises. The old code wrote the empty dump and said nothing, so `nonstop diagnose` saw idle
+    ranks; now the dump names the failed recorder, the rank's log warns, and the verdict says
+    a hang in NCCL's collectives cannot be seen."""
+    empty = {"version": "2.10", "pg_config": {}, "pg_status": {}, "entries": []}
+
+    def nccl_fails(*args: Any) -> bytes:
+        raise RuntimeError("NCCL flight recorder: CUDA error: an illegal memory access")
+
+    c10d = types.ModuleType("torch._C._distributed_c10d")
+    c10d._dump_fr_trace = lambda *args: pickle.dumps(empty)  # type: ignore[attr-defined]
+    c10d._dump_nccl_trace = nccl_fails  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "torch._C._distributed_c10d", c10d)
+    for rank in (0, 1):
+        rt = types.SimpleNamespace(run_dir=tmp_path, attempt=0, rank=rank, fr_stacks=False)
+        with caplog.at_level("WARNING", logger="nonstop"):
+            files = bootstrap.write_dumps(rt)  # type: ignore[arg-type]
+        assert files[0].endswith(f"flight/attempt-0/rank-{rank}")
+    assert "_dump_nccl_trace" in caplog.text and "illegal memory access" in caplog.text
+    dump = pickle.loads((tmp_path / "flight/attempt-0/rank-0").read_bytes())
+    assert dump[bootstrap.RECORDER_ERRORS] == {
+        "_dump_nccl_trace": "RuntimeError: NCCL flight recorder: CUDA error: an illegal memory access"
+    }
+    v = analyze_flight(tmp_path / "flight" / "attempt-0", world_size=2)
+    assert "flight recorder _dump_nccl_trace failed on rank(s) 0, 1" in v.verdict, v.verdict
+    assert any("rank 1: flight recorder _dump_nccl_trace failed" in e for e in v.evidence)
+    assert v.details["recorder_errors"][0][:2] == [0, "_dump_nccl_trace"]
+
+
+def test_the_recorder_errors_key_is_the_one_diagnose_reads() -> None:
+    from nonstop.diagnose.frdump import RECORDER_ERRORS
+
+    assert bootstrap.RECORDER_ERRORS == RECORDER_ERRORS

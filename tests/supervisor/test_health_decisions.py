@@ -7,6 +7,7 @@ checks and a fake NVML (tests/support/fake_nvml.py), real directories.
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -150,13 +151,108 @@ def test_no_nvml_skips_with_the_reason(monkeypatch):
     assert r.status == "skipped" and "no NVIDIA GPU or driver (NVMLError)" in r.detail
 
 
-def test_an_nvml_call_that_breaks_mid_check_is_an_error_not_a_failure(tmp_path):
-    """The temperature read raises: the check's own error (run_checks makes it `error`), so a
-    flaky driver call never excludes a node on its own."""
-    nv = GpuNvml()
-    nv.broken = {"temp"}
-    (r,) = run_checks(["gpu"], HealthConfig(paths=(tmp_path,)), nvml=nv)
-    assert r.status == "error" and not r.failed and "NVMLError" in r.detail, r
+class LostGpuNvml(GpuNvml):
+    """A node whose GPU 1 fell off the bus: NVML counts one fewer, or its handle or readings
+    fail (NVML_ERROR_GPU_IS_LOST), or nvmlInit itself fails."""
+
+    def __init__(self, count: int = 2, lost: set[str] | None = None) -> None:
+        super().__init__(count=count)
+        self.lost = lost or set()
+
+    def nvmlDeviceGetCount(self) -> int:
+        if "count" in self.lost:
+            raise NVMLError(15)
+        return self.count
+
+    def nvmlDeviceGetHandleByIndex(self, i: int) -> Any:
+        if "handle" in self.lost and i == 1:
+            raise NVMLError(15)
+        return super().nvmlDeviceGetHandleByIndex(i)
+
+    def nvmlDeviceGetTemperature(self, h: Any, sensor: int) -> int:
+        if "temp" in self.lost and h.index == 1:
+            raise NVMLError(15)
+        return super().nvmlDeviceGetTemperature(h, sensor)
+
+
+def checked(record: Any, nv: Any = None) -> CheckResult:
+    (r,) = run_checks(["gpu"], HealthConfig(paths=(), gpu_record=record), nvml=nv)
+    return r
+
+
+def test_the_first_pass_is_the_nodes_record_and_a_lost_gpu_then_fails(tmp_path):
+    """8 GPUs per node: a GPU that vanishes after the record fails the check (the node is
+    excluded), whichever way NVML shows it; on the old code every one of these passed,
+    skipped or was `error`, and none excluded."""
+    record = health.gpu_record_path(tmp_path / "control", "node-a")
+    assert checked(record, LostGpuNvml(count=2)).status == "passed"
+    assert json.loads(record.read_text()) == {"count": 2, "ecc_uncorrected": {"0": 0, "1": 0}}
+    fewer = checked(record, LostGpuNvml(count=1))
+    assert fewer.failed and "1 GPUs visible, the node had 2: a GPU is lost" in fewer.detail
+    for lost, phrase in (
+        ("handle", "GPU 1: unreadable (NVML error 15): fallen off the bus?"),
+        ("temp", "GPU 1: unreadable (NVML error 15)"),
+        ("count", "NVML cannot count the GPUs (NVML error 15); had 2"),
+    ):
+        r = checked(record, LostGpuNvml(count=2, lost={lost}))
+        assert r.failed and phrase in r.detail, (lost, r)
+    assert json.loads(record.read_text())["count"] == 2  # a failing check never lowers it
+
+
+def test_nvml_that_no_longer_starts_fails_where_the_node_had_gpus(tmp_path, monkeypatch):
+    def lost() -> Any:
+        raise NVMLError(15)  # nvmlInit: NVML_ERROR_GPU_IS_LOST
+
+    monkeypatch.setattr(health, "_load_nvml", lost)
+    record = health.gpu_record_path(tmp_path, "node-a")
+    assert checked(record).status == "skipped"  # never had a GPU: nothing lost
+    record.write_text(json.dumps({"count": 8, "ecc_uncorrected": {}}))
+    r = checked(record)
+    assert r.failed and "NVML does not start (NVMLError: NVML error 15)" in r.detail, r
+    assert "node that had 8 GPUs" in r.detail
+
+
+def test_ecc_is_compared_with_the_record_and_remapping_always_fails(tmp_path):
+    """An uncorrectable error already counted at the record (volatile until the driver
+    reloads) is not new evidence; one more is."""
+    record = health.gpu_record_path(tmp_path, "node-a")
+    record.write_text(json.dumps({"count": 2, "ecc_uncorrected": {"0": 1, "1": 0}}))
+    nv = LostGpuNvml(count=2)
+    nv.ecc = {0: 0, 1: 1}  # corrected, uncorrected: GPU 0 at its record, GPU 1 one above
+    r = checked(record, nv)
+    assert r.failed and r.detail == "GPU 1: 1 uncorrectable ECC errors (was 0)", r
+    nv.remapped = (0, 1, 1, 0)
+    assert "GPU 0: row remapping pending" in checked(record, nv).detail
+    nv = LostGpuNvml(count=2)
+    nv.broken = {"ecc"}  # an ECC read that fails for another reason than NOT_SUPPORTED
+    assert "GPU 0: ECC unreadable (NVML error 999)" in checked(record, nv).detail
+
+
+class OldDriverNvml(LostGpuNvml):
+    """A driver older than nvmlDeviceGetCurrentClocksEventReasons and row remapping: the calls
+    exist in nvidia-ml-py but answer FUNCTION_NOT_FOUND."""
+
+    def nvmlDeviceGetCurrentClocksEventReasons(self, h: Any) -> int:
+        raise NVMLError(13)
+
+    def nvmlDeviceGetRemappedRows(self, h: Any) -> tuple[int, int, int, int]:
+        raise NVMLError(13)
+
+
+def test_a_driver_without_a_call_is_no_evidence_and_the_older_throttle_call_is_read(tmp_path):
+    record = health.gpu_record_path(tmp_path, "node-a")
+    nv = OldDriverNvml(count=2)
+    assert checked(record, nv).status == "passed"
+    nv.throttle = 0x40  # read through nvmlDeviceGetCurrentClocksThrottleReasons
+    assert "throttled (hw_thermal)" in checked(record, nv).detail
+
+
+def test_no_record_kept_without_a_path_and_a_torn_record_compares_with_nothing(tmp_path):
+    assert checked(None, LostGpuNvml(count=1)).status == "passed"
+    record = tmp_path / "gpus-node-a.json"
+    record.write_text("{torn")
+    assert checked(record, LostGpuNvml(count=1)).status == "passed"
+    assert json.loads(record.read_text())["count"] == 1
 
 
 def test_a_missing_directory_is_created_and_passes(tmp_path):

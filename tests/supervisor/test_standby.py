@@ -1,11 +1,13 @@
 """Warm standby workers (nonstop.supervisor.standby): real processes, real SIGKILL."""
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
 import torch
-from support import TINY, nonstop_run, rows
+from support import TINY, clean_env, nonstop_run, rows
 
 from nonstop.supervisor.standby import script_imports
 
@@ -248,3 +250,25 @@ def test_a_warm_worker_starts_in_the_state_a_cold_one_does(tmp_path):
     }, sorted(warm - cold)
     extra = {m for m in warm - cold if not m.startswith(EXTRA_WARM)}
     assert not extra and not cold - warm, (sorted(extra), sorted(cold - warm))
+
+
+def test_a_standby_whose_imports_initialize_cuda_says_cold_and_why(tmp_path):
+    """A module that touches the GPU at import (a tensor on "cuda" at module level) makes a
+    context on GPU 0 in the standby, before the rank's environment exists; the standby must
+    refuse. No GPU here: the module reports CUDA as initialized the way torch would."""
+    (tmp_path / "touches_gpu.py").write_text(
+        "import torch\ntorch.cuda.is_initialized = lambda: True  # as after torch.zeros(device='cuda')\n"
+    )
+    script = tmp_path / "train.py"
+    script.write_text("import touches_gpu\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "nonstop.supervisor.standby", str(script)],
+        input="",
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("cold: the script's imports initialized CUDA"), out.stdout
+    assert "starts cold" in out.stdout

@@ -50,7 +50,7 @@ def test_an_unreadable_lifecycle_takes_the_safe_answer_and_says_so(tmp_path, cap
 
 
 def test_a_failing_flight_recorder_beside_a_working_one_is_reported_once(caplog, monkeypatch):
-    monkeypatch.setattr(bootstrap, "last_error", {})
+    monkeypatch.setattr(bootstrap, "_warned", {})
 
     def nccl(*args):
         raise RuntimeError("no NCCL process group")
@@ -58,7 +58,8 @@ def test_a_failing_flight_recorder_beside_a_working_one_is_reported_once(caplog,
     # torch's c10d module as the bootstrap sees it: the generic recorder works, NCCL's fails
     c10d = SimpleNamespace(_dump_fr_trace=lambda *a: b"trace", _dump_nccl_trace=nccl)
     with caplog.at_level(logging.WARNING, logger="nonstop.bootstrap"):
-        assert bootstrap._recorder_dumps(c10d, False, False, True) == [b"trace"]
-        assert bootstrap._recorder_dumps(c10d, False, False, True) == [b"trace"]  # every tick
+        for _ in range(2):  # the watcher asks every tick; the dump says it every time
+            blobs, errors = bootstrap._recorder_dumps(c10d, False, False, True)
+            assert blobs == [b"trace"] and "no NCCL process group" in errors["_dump_nccl_trace"]
     warned = [r.getMessage() for r in caplog.records if "_dump_nccl_trace" in r.getMessage()]
     assert len(warned) == 1 and "no NCCL process group" in warned[0], warned
