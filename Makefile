@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TORCH_FREE := nonstop/taxonomy.py nonstop/envvars.py nonstop/log.py nonstop/events \
-	nonstop/anomalies.py nonstop/kmsg.py \
+	nonstop/anomalies.py nonstop/kmsg.py nonstop/device.py \
 	nonstop/errors.py nonstop/rundir.py nonstop/ledger \
 	nonstop/sim nonstop/plan nonstop/diagnose nonstop/report nonstop/faults.py
 

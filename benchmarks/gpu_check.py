@@ -302,7 +302,7 @@ def check_guards(ctx: dict[str, Any]) -> dict[str, Any]:
     import torch
     import torch.distributed as dist
 
-    from nonstop.runtime.device import collective_device
+    from nonstop.device import collective_device
     from nonstop.runtime.fingerprint import fingerprint, flip_bit
     from nonstop.runtime.guards import SLOTS
 

@@ -324,7 +324,7 @@ TABLE: Final[tuple[EnvVar, ...]] = (
             (RANK, f"{_W}, workloads", "the global rank", "0"),
             (
                 LOCAL_RANK,
-                "runtime.telemetry, runtime.device, workloads",
+                "runtime.telemetry, device, workloads",
                 "the rank on this node (its GPU: cuda:LOCAL_RANK)",
                 "0",
             ),

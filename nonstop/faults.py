@@ -654,7 +654,7 @@ class Injector:
                 import torch
                 import torch.distributed as dist
 
-                from nonstop.runtime.device import collective_device
+                from nonstop.device import collective_device
 
                 # a receive that no peer ever matches: waits forever inside a communication op
                 # while the peers wait in their next collective. The buffer is on the group's

@@ -23,6 +23,7 @@ import nonstop.cli
         "nonstop.rundir",
         "nonstop.anomalies",
         "nonstop.kmsg",
+        "nonstop.device",
         "nonstop.ledger",
         "nonstop.faults",
         "nonstop.runtime",
@@ -73,7 +74,7 @@ def test_top_level_section_is_a_no_op_without_a_runtime():
 
 PACKAGE = Path(nonstop.cli.__file__).parent
 CONTRACT = frozenset(
-    {"taxonomy", "errors", "envvars", "log", "rundir", "events", "anomalies", "kmsg"}
+    {"taxonomy", "errors", "envvars", "log", "rundir", "events", "anomalies", "kmsg", "device"}
 )
 BELOW_SUPERVISOR = CONTRACT | {
     "ledger",

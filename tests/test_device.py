@@ -1,4 +1,4 @@
-"""The device of nonstop's own GPU work (nonstop.runtime.device): the rank's tensors', the
+"""The device of nonstop's own GPU work (nonstop.device): the rank's tensors', the
 group's bound device or LOCAL_RANK's, never torch's current device (cuda:0 in a script that
 puts its model on cuda:LOCAL_RANK without set_device). The table is the decision; the last
 test runs it through a real gloo group (no GPU here)."""
@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from nonstop.runtime.device import pick
+from nonstop.device import pick
 
 # (backend, tensors' devices, group's bound device, LOCAL_RANK, GPUs visible, current) -> device
 TABLE = {
@@ -58,7 +58,7 @@ def test_a_gloo_group_gets_the_cpu(tmp_path):
     import torch
     import torch.distributed as dist
 
-    from nonstop.runtime.device import collective_device
+    from nonstop.device import collective_device
 
     dist.init_process_group(
         "gloo", init_method=f"file://{tmp_path / 'store'}", rank=0, world_size=1

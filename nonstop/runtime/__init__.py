@@ -182,7 +182,7 @@ class Runtime:
             return seen
         import torch
 
-        from nonstop.runtime.device import collective_device
+        from nonstop.device import collective_device
 
         device = collective_device()  # LOCAL_RANK's GPU on NCCL, never the current device
         flag = torch.tensor([int(seen)], dtype=torch.int32, device=device)

@@ -8,7 +8,7 @@ resolved at a later step once `query()` says the GPU has passed it, so the step 
 carries `compute_gpu_s` of an earlier step (named by `compute_gpu_step`).
 
 The events are recorded on the current stream of the rank's own device (its LOCAL_RANK, see
-nonstop.runtime.device), named explicitly: a bare `record()` uses the current device's stream,
+nonstop.device), named explicitly: a bare `record()` uses the current device's stream,
 which is cuda:0's in a script that places its model on cuda:LOCAL_RANK without `set_device`,
 and would time nothing of this rank's (and make a context on GPU 0).
 
@@ -48,7 +48,7 @@ class GpuTimer:
         try:
             if cuda is None or not cuda.is_available() or not cuda.is_initialized():
                 return None
-            from nonstop.runtime.device import gpu_device
+            from nonstop.device import gpu_device
 
             device = gpu_device(torch)
         except Exception as e:  # a broken driver must not cost the training step

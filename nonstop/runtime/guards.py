@@ -486,7 +486,7 @@ class Health:
         import torch
         import torch.distributed as dist
 
-        from nonstop.runtime.device import collective_device
+        from nonstop.device import collective_device
 
         if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
             return [row]
