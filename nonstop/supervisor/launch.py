@@ -91,13 +91,22 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
             detection_time_s=now,
             last_progress_time_s=agent._fault_time(0),
         )
+        # the attempt already has its cause (the store's host lost, a network fault): losing
+        # the store with it is its consequence, once per node, not another interruption
+        cause = ledger.rows(
+            "SELECT host, category FROM failures WHERE attempt = ? AND root_cause = 1"
+            " ORDER BY time LIMIT 1",
+            (agent.attempt,),
+        )
+        why = f"rendezvous store unreachable: {e}"
         ledger.add_failure(
             attempt=agent.attempt,
             time_s=now,
             category="dependency",
-            action="restart",
+            action="none" if cause else "restart",
             host=agent.cfg.host,
-            message=f"rendezvous store unreachable: {e}",
+            message=f"secondary ({cause[0][1]} on {cause[0][0]}): {why}" if cause else why,
+            root_cause=not cause,
         )
         ledger.add_action(
             attempt=agent.attempt,
