@@ -18,7 +18,7 @@ from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 
-from nonstop import envvars, log, rundir
+from nonstop import envvars, log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
@@ -80,7 +80,7 @@ def _release(agent: ag.NonstopAgent) -> None:
         kernel_log.release_for(agent)
 
 
-def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
+def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: str) -> None:
     now = time.time()
     _log.warning(f"lost the rendezvous store ({e}); reconnecting")
     with log.swallowed(_log, "recording the lost store (the ledger misses this failure)"):
@@ -99,13 +99,21 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
             (agent.attempt,),
         )
         why = f"rendezvous store unreachable: {e}"
+        store_host = _store_host(agent.cfg.run_dir.root, endpoint)
         ledger.add_failure(
             attempt=agent.attempt,
             time_s=now,
-            category="dependency",
+            # the store lived in a node's agent (c10d's is_host): that node, not a dependency
+            category=taxonomy.UNKNOWN if store_host and not cause else "dependency",
             action="none" if cause else "restart",
-            host=agent.cfg.host,
-            message=f"secondary ({cause[0][1]} on {cause[0][0]}): {why}" if cause else why,
+            host=store_host or agent.cfg.host,
+            message=(
+                f"secondary ({cause[0][1]} on {cause[0][0]}): {why}"
+                if cause
+                else f"node {store_host} lost (it hosted the rendezvous store at {endpoint}): {why}"
+                if store_host
+                else why
+            ),
             root_cause=not cause,
         )
         ledger.add_action(
@@ -115,6 +123,15 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception) -> None:
             host=agent.cfg.host,
             reason="reconnect to the rendezvous store",
         )
+
+
+def _store_host(run_root: Any, endpoint: str) -> str | None:
+    """The node whose agent hosted the store at `endpoint`, by the addresses the agents
+    recorded (nodes/<host>.json); None for a store outside the job's nodes or on one host."""
+    from nonstop.diagnose.peers import node_addresses
+
+    host = endpoint.rpartition(":")[0].strip("[]")
+    return node_addresses(run_root).get(host)
 
 
 def _answers(endpoint: str, timeout_s: float = 3.0) -> bool:
@@ -321,7 +338,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 # the rendezvous store went away (its host died, a network cut): the workers are
                 # stopped; reconnect with a fresh handler and go on as a new attempt
                 store_losses += 1
-                _store_lost(ledger, agent, e)
+                _store_lost(ledger, agent, e, endpoints[at])
                 if at + 1 < len(endpoints) and not _answers(endpoints[at]):
                     # its host is lost: a new store where the fallback list says, joined by
                     # a majority of the last attempt's nodes (a minority cut off by a
