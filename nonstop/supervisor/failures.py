@@ -381,10 +381,12 @@ class FailureHandling:
         if link is None or link.host is None or link.host == self.cfg.host:
             return None
         deadline = time.monotonic() + LOST_PEER_WAIT_S
-        seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND host = ?"
+        # its agent spoke for its ranks, or the attempt's cause is already on record (a peer
+        # whose agent stopped its ranks for a lost store is alive: not lost)
+        seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND (host = ? OR root_cause = 1)"
         while time.monotonic() < deadline:
             if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
-                return None  # its agent is alive and spoke for its ranks
+                return None
             time.sleep(0.2)
         ranks = evidence.ranks_of_host(root, self.attempt, link.host)
         message = (
@@ -392,7 +394,7 @@ class FailureHandling:
             f"after its peers failed (ranks {ranks or '?'}); {link.text()}"
         )
         if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
-            return None  # another survivor recorded it first
+            return None  # another survivor recorded it (or a cause) first
         self.ledger.add_failure(
             attempt=self.attempt,
             time_s=time.time(),
