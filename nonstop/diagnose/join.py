@@ -122,6 +122,9 @@ def _health_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
             continue
         name = str(r.get("name", "?"))
         cat = next((c for frag, c in HEALTH_CATEGORIES if frag in name.lower()), "faulty_gpu")
+        # a check that names its finding's category (the vendor check: "... [ssd]") is read so
+        named = [c for c in re.findall(r"\[([a-z0-9_]+)\]", str(r.get("detail") or ""))]
+        cat = next((c for c in named if c in taxonomy.IDS), cat)
         text = f"health check {name} on {r.get('host')}: {r.get('status')} {r.get('detail') or ''}"
         hits.append(
             triage.Hit(

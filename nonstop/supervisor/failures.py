@@ -460,6 +460,10 @@ class FailureHandling:
             paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
             local_world_size=torch_compat.local_world_size(self),
             timeout_s=self.cfg.health_timeout_s,
+            evidence_dir=self.cfg.run_dir.root
+            / "logs"
+            / f"attempt-{self.attempt}"
+            / f"vendor-{self.cfg.host}",
         )
         results = run_checks(names, cfg)
         for r in results:
