@@ -139,3 +139,35 @@ def test_edac_and_machine_check_counters(tmp_path: Path) -> None:
     irq.write_text(irq.read_text().replace("MCE:          0", "MCE:          2"))
     (f,) = vendor.read_mce(irq).bad
     assert f.category == "cpu"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "category", "signature"),
+    [
+        ("nvidia-smi-q-a100-remap-pending.txt", "gpu_hbm3_memory", "row_remap_failure"),
+        ("dcgmi-diag-row-remap-pending.txt", "faulty_gpu", "dcgm_diag_fail"),
+        ("ipmitool-sel-psu-ac-lost.txt", "power_supply", "psu"),
+        ("ipmitool-sdr-elist-psu-failure.txt", "power_supply", "psu"),
+        ("smartctl-a-passed.txt", "unknown", None),
+        ("ibstat-active.txt", "unknown", None),
+    ],
+)
+def test_triage_reads_the_same_outputs_in_a_log(
+    fixture: str, category: str, signature: str | None
+) -> None:
+    """A tool's output pasted into a log decides as the health check does; a healthy one
+    (and nvidia-smi's `Double Bit ECC : N/A`) is no evidence."""
+    from nonstop.diagnose.triage import triage_file
+
+    v = triage_file(CORPUS / fixture)
+    assert v.category == category, v.to_dict()
+    sigs = {e["signature"] for e in v.details.get("evidence_lines", [])}
+    assert (signature in sigs) if signature else not sigs, sigs
+
+
+def test_triage_smartctl_failed_in_a_log(tmp_path: Path) -> None:
+    from nonstop.diagnose.triage import triage_file
+
+    log = tmp_path / "epilog.log"
+    log.write_text(real("smartctl-a-passed.txt").replace("result: PASSED", "result: FAILED!"))
+    assert triage_file(log).category == "ssd"
