@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--health-checks",
         default=checks,
         help="checks between attempts, comma-separated, or 'none' "
-        f"(disk, memory, gpu, collective; default {checks})",
+        f"(disk, memory, gpu, vendor, collective; default {checks})",
     )
     g.add_argument(
         "--no-self-test",

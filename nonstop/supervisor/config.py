@@ -43,7 +43,7 @@ class SupervisorConfig:
     teardown, or a peer still saving the final model (--exit-timeout)."""
     evidence_timeout_s: float = 3.0
     """Seconds to wait for live ranks' flight-recorder dumps and stacks (--evidence-timeout)."""
-    health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
+    health_checks: tuple[str, ...] = ("disk", "memory", "gpu", "vendor")
     """Checks run between attempts (nonstop.supervisor.health.CHECKS; --health-checks)."""
     self_test: bool = True
     """Add the collective self-test after hardware, hang and network failures."""
