@@ -289,8 +289,8 @@ NOTICE_MARGIN_S = 5.0  # a cloud notice's stop is done this long before the clou
 
 class PlannedStops:
     """NonstopAgent's planned-stop state machine, a mixin of the agent: a trigger (the
-    scheduler's signal, the ranks' SIGTERM, an operator's request), a plan claimed for every
-    node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
+    scheduler's signal, the ranks' SIGTERM, the cloud's notice, an operator's request), a plan
+    claimed for every node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
     its exit code. torch is imported only inside the methods: the operator's commands above
     must not load it.
 
