@@ -166,6 +166,13 @@ class Provider:
         self.base = base.rstrip("/")
         self.timeout_s = timeout_s
         self.wall = wall
+        self._said: set[str] = set()
+
+    def say_once(self, what: str) -> None:
+        """Log an announcement that is not a stop once, not at every poll."""
+        if what not in self._said:
+            self._said.add(what)
+            _log.info(f"{self.name}: {what}")
 
     def detect(self, timeout_s: float) -> bool:
         raise NotImplementedError
@@ -199,7 +206,7 @@ class Gcp(Provider):
             raise BadAnswer(f"{url}: {value[:80]!r} is not a maintenance event")
         if value in ("NONE", self.MIGRATE):
             if value == self.MIGRATE:
-                _log.info("gcp: a live migration is announced; training goes on through it")
+                self.say_once("a live migration is announced; training goes on through it")
             return None
         return Notice(self.name, "maintenance", f"instance/maintenance-event={value}")
 
@@ -302,7 +309,7 @@ class Azure(Provider):
             ):
                 return Notice(self.name, kind, json.dumps(e), left)
             if kind == "Freeze":
-                _log.info("azure: a freeze (a pause of seconds) is announced; training goes on")
+                self.say_once(f"a freeze (a pause of seconds) is announced: {e.get('EventId')}")
         return None
 
 
