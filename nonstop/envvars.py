@@ -58,6 +58,7 @@ TICK_S: Final = "NONSTOP_TICK_S"
 STOP_CHECK_EVERY: Final = "NONSTOP_STOP_CHECK_EVERY"
 SIGTERM_GRACE_S: Final = "NONSTOP_SIGTERM_GRACE_S"
 KERNEL_LOG: Final = "NONSTOP_KERNEL_LOG"
+CLOUD_METADATA_URL: Final = "NONSTOP_CLOUD_METADATA_URL"
 TRIAGE_SEARCH: Final = "NONSTOP_TRIAGE_SEARCH"
 LOG_LEVEL: Final = "NONSTOP_LOG_LEVEL"
 LOG_PREFIX: Final = "NONSTOP_LOG_PREFIX"
@@ -214,6 +215,15 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="diagnose.kernel_log, faults",
         meaning="a file read as the kernel log besides /dev/kmsg (a mounted kern.log)",
         default="none",
+    ),
+    EnvVar(
+        name=CLOUD_METADATA_URL,
+        set_by="user, tests",
+        read_by="supervisor.cloud_notices",
+        meaning="base address of the cloud's metadata service that --cloud-notices polls "
+        "(GCP, AWS and Azure paths and headers appended as each documents): a proxy, or a "
+        "local server in tests",
+        default="http://169.254.169.254",
     ),
     EnvVar(
         name=TRIAGE_SEARCH,

@@ -61,3 +61,19 @@ def test_lookup_and_unknown():
     else:
         raise AssertionError("expected KeyError")
     assert abs(sum(taxonomy.published_mix().values()) - 1) < 1e-12
+
+
+def test_docs_name_the_evidence_and_tools_of_every_category():
+    """docs/diagnose.md's "Evidence per category" table has a row per taxonomy category."""
+    from pathlib import Path
+
+    from nonstop import taxonomy
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "diagnose.md").read_text()
+    section = text.split("## Evidence per category", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        line.split("|")[1].strip().strip("`")
+        for line in section.splitlines()
+        if line.startswith("| `")
+    }
+    assert rows == set(taxonomy.IDS)

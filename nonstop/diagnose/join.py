@@ -65,6 +65,12 @@ HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
 )
 # Log signatures that mean a rank's collective failed because a peer went away.
 COLLECTIVE_FAILED = frozenset({"peer_closed", "gloo_conn", "nccl_remote", "nccl_watchdog"})
+# The supervisor's own root-cause decision (the ledger's failures with root_cause = 1, what
+# `nonstop report` lists): above every peer-went-away symptom (20-30) when it names no category,
+# so that diagnose names the rank the ledger and the report name. A failure the supervisor
+# recorded as an echo of a peer's (root_cause = 0) is no candidate at all.
+ROOT_CAUSE_SPECIFICITY = 31
+ECHO_SPECIFICITY = 1
 _PASSING = {"pass", "passed", "ok", "healthy", "skip", "skipped"}
 _RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
@@ -117,6 +123,9 @@ def _health_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
             continue
         name = str(r.get("name", "?"))
         cat = next((c for frag, c in HEALTH_CATEGORIES if frag in name.lower()), "faulty_gpu")
+        # a check that names its finding's category (the vendor check: "... [ssd]") is read so
+        named = [c for c in re.findall(r"\[([a-z0-9_]+)\]", str(r.get("detail") or ""))]
+        cat = next((c for c in named if c in taxonomy.IDS), cat)
         text = f"health check {name} on {r.get('host')}: {r.get('status')} {r.get('detail') or ''}"
         hits.append(
             triage.Hit(
@@ -162,6 +171,16 @@ def _anomaly_hits(rd: RunDir, attempt: int) -> list[triage.Hit]:
     return hits
 
 
+def root_ranks(rows: list[dict[str, Any]]) -> frozenset[int]:
+    """The ranks the supervisor recorded as the root cause of an unplanned failure (a ledger
+    without the root_cause column counts every failure as one, as it was written)."""
+    return frozenset(
+        int(r["rank"])
+        for r in rows
+        if r.get("rank") is not None and r.get("root_cause", 1) and not r.get("planned")
+    )
+
+
 def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
     hits = []
     for i, r in enumerate(sorted(rows, key=lambda r: r.get("time") or 0), start=1):
@@ -170,15 +189,26 @@ def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
             f"rank {r.get('rank')} on {r.get('host')}: exit code {r.get('exit_code')}, "
             f"signal {r.get('signal')}: {r.get('message') or ''}"
         ).strip()
-        # the supervisor's own reading; earliest failure first, as torchrun's root-cause rank
-        spec = 30 if cat != taxonomy.UNKNOWN else 5
+        # the supervisor's own reading: its root cause outranks the symptoms it caused in peers
+        root = bool(r.get("root_cause", 1))
+        spec = (
+            (30 if cat != taxonomy.UNKNOWN else ROOT_CAUSE_SPECIFICITY)
+            if root
+            else ECHO_SPECIFICITY
+        )
+        sig = f": it died of {r['signal']}" if r.get("signal") else ""
+        meaning = (
+            f"nonstop run recorded this rank's failure as the root cause{sig}"
+            if root
+            else "nonstop run recorded this failure as an echo of a peer's"
+        )
         hits.append(
             triage.Hit(
                 f"exit_{cat}",
                 str(cat),
                 spec,
                 0.5,
-                "the supervisor recorded a failed worker",
+                meaning,
                 "ledger:failures",
                 i,
                 text,
@@ -187,6 +217,21 @@ def _failure_hits(rows: list[dict[str, Any]]) -> list[triage.Hit]:
             )
         )
     return hits
+
+
+def _peer_gone_as_symptoms(hits: list[triage.Hit], roots: frozenset[int]) -> list[triage.Hit]:
+    """A rank whose log says its peer went away (gloo's "Connection closed by peer", NCCL's
+    remote error or watchdog) is never the culprit while a peer's own failure is on record as
+    the root cause: those lines stay as evidence, below every candidate."""
+    return [
+        replace(h, specificity=ECHO_SPECIFICITY)
+        if h.signature in COLLECTIVE_FAILED
+        and h.rank is not None
+        and h.rank not in roots
+        and roots - {h.rank}
+        else h
+        for h in hits
+    ]
 
 
 def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
@@ -229,6 +274,7 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
 
     ledger = read_ledger(rd, attempt)
+    hits = _peer_gone_as_symptoms(hits, root_ranks(ledger["failures"]))
     hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
     hits += _anomaly_hits(rd, attempt)
     details["ledger"] = {k: len(v) for k, v in ledger.items()}

@@ -96,7 +96,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "row_remap_failure",
-        r"(?i)row[- ]remap(?:ping)? (?:failure|failed|pending)|remapped rows.*failure|Remapping Failure Occurred\s*: Yes|^\s*Uncorrectable Error\s*: [1-9]",
+        r"(?i)row[- ]remap(?:ping)? (?:failure|failed|pending)|remapped rows.*failure|Remapping Failure Occurred\s*: Yes|^\s*Uncorrectable Error\s*: [1-9]|^\s*Pending\s*: Yes\s*$",
         "gpu_hbm3_memory",
         90,
         0.9,
@@ -104,7 +104,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ecc_uncorrectable",
-        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
+        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)(?!\s*:\s*(?:N/A|0)\s*$)|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
         "gpu_hbm3_memory",
         88,
         0.9,
@@ -346,6 +346,23 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "The host kernel's CPUs lock up or stall: the node wedges until it is rebooted and checked",
     ),
+    # -- vendor tools' own verdicts, when their output is in a log (nonstop.diagnose.vendor) ----
+    (
+        "smart_failed",
+        r"SMART overall-health self-assessment test result: FAIL|SMART Health Status: (?:FAIL|.*FAILURE PREDICTION)",
+        "ssd",
+        84,
+        0.8,
+        "smartctl: the drive's own SMART health assessment failed",
+    ),
+    (
+        "dcgm_diag_fail",
+        r"^\|\s*(?:Error\s*\|\s*GPU \d+ has\b|[A-Z][\w /().-]*?\s*\|\s*Fail\b)",
+        "faulty_gpu",
+        80,
+        0.75,
+        "dcgmi diag: a diagnostic test failed on a GPU",
+    ),
     (
         "nvme_error",
         r"(?i)\bnvme\d*(?:n\d+)?:? .*(?:I/O error|controller is down|timeout, (?:reset|abort|disable)|Device not ready|Removing after probe failure)",
@@ -364,7 +381,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "psu",
-        r"(?i)power supply (?:failure|lost|fault|input lost)|\bPSU\d* (?:failure|fault)|\bPS\d+ Status\b.*(?:Failure|Critical)|AC (?:power )?lost",
+        r"(?i)power supply (?:failure|lost|fault|input lost)|\bPSU\d* (?:failure|fault)|\bPS\d+ Status\b.*(?:Failure|Critical)|AC (?:power )?lost|\bPower Suppl\w*\b.*\bFailure detected",
         "power_supply",
         82,
         0.7,
@@ -607,7 +624,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
     "gpu_reset_required": ("requires reset", "reset required", "reboot required"),
     "gsp_timeout": ("gsp timeout", "rpc from gsp", "_kgsp", "kflcncoredump", "gsp watchdog"),
-    "row_remap_failure": ("remap", "uncorrectable error"),
+    "row_remap_failure": ("remap", "uncorrectable error", "pending"),
+    "smart_failed": ("self-assessment test result: fail", "smart health status"),
+    "dcgm_diag_fail": ("fail", "| error"),
     "ecc_uncorrectable": (
         "uncorrectable ecc",
         "double bit",
@@ -704,7 +723,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cpu_lockup": ("soft lockup", "hard lockup", "detected stall"),
     "nvme_error": ("nvme",),
     "pcie_aer": ("uncorrected (fatal)", "device recovery failed"),
-    "psu": ("power supply", "psu", "status", "ac lost", "ac power lost"),
+    "psu": ("power supply", "power suppl", "psu", "status", "ac lost", "ac power lost"),
     "redundancy_lost": ("redundancy lost",),
     "power_brake": ("power brake",),
     "host_oom": (

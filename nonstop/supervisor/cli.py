@@ -36,6 +36,7 @@ from typing import Any
 from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
+from nonstop.supervisor.cloud_notices import CHOICES as CLOUD_CHOICES
 from nonstop.supervisor.config import SupervisorConfig, default, signals_to_forward
 from nonstop.supervisor.live_settings import parse_hang_timeout
 
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--health-checks",
         default=checks,
         help="checks between attempts, comma-separated, or 'none' "
-        f"(disk, memory, gpu, collective; default {checks})",
+        f"(disk, memory, gpu, vendor, collective; default {checks})",
     )
     g.add_argument(
         "--no-self-test",
@@ -130,6 +131,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
         "every rank to checkpoint before it is stopped anyway "
         f"(default {default('grace_period_s'):g})",
+    )
+    g.add_argument(
+        "--cloud-notices",
+        choices=CLOUD_CHOICES,
+        default=default("cloud_notices"),
+        help="turn the cloud's preemption and maintenance notices (GCP, AWS, Azure metadata) "
+        "into a planned stop: checkpoint, then exit 75 to requeue "
+        f"(default {default('cloud_notices')}: the cloud found, if any)",
     )
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"

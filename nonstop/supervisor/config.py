@@ -43,7 +43,7 @@ class SupervisorConfig:
     teardown, or a peer still saving the final model (--exit-timeout)."""
     evidence_timeout_s: float = 3.0
     """Seconds to wait for live ranks' flight-recorder dumps and stacks (--evidence-timeout)."""
-    health_checks: tuple[str, ...] = ("disk", "memory", "gpu")
+    health_checks: tuple[str, ...] = ("disk", "memory", "gpu", "vendor")
     """Checks run between attempts (nonstop.supervisor.health.CHECKS; --health-checks)."""
     self_test: bool = True
     """Add the collective self-test after hardware, hang and network failures."""
@@ -57,6 +57,9 @@ class SupervisorConfig:
     """More than one node may join (--nnodes MAX > 1)."""
     grace_period_s: float = 120.0
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
+    cloud_notices: str = "auto"
+    """Watch the cloud's maintenance and preemption notices: auto, gcp, aws, azure or off
+    (nonstop.supervisor.cloud_notices; --cloud-notices)."""
     standbys: bool = True
     """Keep one warm standby per local rank to hand restarts to (--no-standby: False)."""
     standby_wait_s: float = 15.0
@@ -122,6 +125,7 @@ class SupervisorConfig:
             faults=";".join(args.inject),
             multi_node=int(args.nnodes.split(":")[-1]) > 1,
             grace_period_s=args.grace_period,
+            cloud_notices=args.cloud_notices,
             standbys=not args.no_standby,
             memory_checkpoint_every=args.memory_checkpoint_every,
             replicas=args.replicas,

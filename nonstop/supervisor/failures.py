@@ -587,6 +587,10 @@ class FailureHandling:
             local_world_size=torch_compat.local_world_size(self),
             timeout_s=self.cfg.health_timeout_s,
             gpu_record=gpu_record_path(self.cfg.run_dir.control, self.cfg.host),
+            evidence_dir=self.cfg.run_dir.root
+            / "logs"
+            / f"attempt-{self.attempt}"
+            / f"vendor-{self.cfg.host}",
         )
         results = run_checks(names, cfg)
         for r in results:

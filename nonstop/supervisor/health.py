@@ -9,6 +9,8 @@
                 node that never had a GPU; docs/gpu.md)
     collective  a short compute plus collective self-test across the node's ranks (gloo on
                 CPU, NCCL on GPU), in fresh processes
+    vendor      the node's own tools where installed (nvidia-smi -q, dcgmi, ibstat, ipmitool,
+                smartctl, nvme) and EDAC/MCE counters (nonstop.supervisor.vendor_checks)
 
 A check returns passed, failed or skipped with a detail line, within its timeout (a check
 that does not finish failed); a check that raises is `error`: logged, never a node failure. Checks are plain functions chosen
@@ -66,6 +68,8 @@ class HealthConfig:
     gpu_record: Path | None = None
     """The node's earlier GPU record (`gpu_record_path`): the count and ECC state the GPU
     check compares against, written when the check passes; None: no comparison."""
+    evidence_dir: Path | None = None
+    """Where a check keeps what it read (the vendor check: each tool's output)."""
 
 
 def check_disk(cfg: HealthConfig, **_: Any) -> CheckResult:
@@ -302,11 +306,19 @@ def check_collective(cfg: HealthConfig, **_: Any) -> CheckResult:
     return CheckResult("collective", "passed", f"matmul + all_reduce across {world} processes")
 
 
+def check_vendor(cfg: HealthConfig, **seams: Any) -> CheckResult:
+    """nvidia-smi, DCGM, ibstat, IPMI, SMART, NVMe, EDAC, MCE (nonstop.supervisor.vendor_checks)."""
+    from nonstop.supervisor.vendor_checks import check_vendor as run
+
+    return run(cfg, **seams)
+
+
 CHECKS: dict[str, Callable[..., CheckResult]] = {
     "disk": check_disk,
     "memory": check_memory,
     "gpu": check_gpu,
     "collective": check_collective,
+    "vendor": check_vendor,
 }
 
 

@@ -23,6 +23,7 @@ from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
 from nonstop.supervisor import policy, torch_compat
+from nonstop.supervisor.cloud_notices import CloudNotices
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
@@ -321,6 +322,10 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         standbys=standbys,
     )
     _console(agent, config, cfg)
+    # the cloud's preemption and maintenance notices: found and polled on their own thread
+    cloud = CloudNotices(cfg.cloud_notices)
+    cloud.start()
+    agent.cloud_notices = cloud
     code = policy.EXIT_FAILED
     store_losses = 0
     try:
@@ -374,6 +379,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                     ),
                 )
                 _console(agent, config, cfg)
+                agent.cloud_notices = cloud
                 _release(lost)
                 del lost
                 gc.collect()  # the old rendezvous' store sockets, held in reference cycles
@@ -383,6 +389,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     except ChildFailedError:
         code = policy.exit_code(agent.exit_code, failed=True)
     finally:
+        cloud.stop()
         if live is not None:
             live.stop()
         with log.swallowed(

@@ -284,12 +284,13 @@ _log = log.get("supervisor")
 # -- the agent's planned-stop machine ---------------------------------------------------------
 
 ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked to checkpoint
+NOTICE_MARGIN_S = 5.0  # a cloud notice's stop is done this long before the cloud acts
 
 
 class PlannedStops:
     """NonstopAgent's planned-stop state machine, a mixin of the agent: a trigger (the
-    scheduler's signal, the ranks' SIGTERM, an operator's request), a plan claimed for every
-    node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
+    scheduler's signal, the ranks' SIGTERM, the cloud's notice, an operator's request), a plan
+    claimed for every node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
     its exit code. torch is imported only inside the methods: the operator's commands above
     must not load it.
 
@@ -319,6 +320,7 @@ class PlannedStops:
         self._stop_grace_s = grace_period_s  # this stop's grace (shorter after a SIGTERM)
         self._done_requests: set[str] = set()
         self._peer_drained = False  # the next round goes on without a node an operator drained
+        self.cloud_notices: Any = None  # launch's CloudNotices: a notice is a preemption too
 
     def on_signal(self, signum: int, frame: Any) -> None:
         """SIGTERM, SIGUSR1, SIGUSR2: the scheduler warns of a preemption (Slurm's --signal, a
@@ -377,6 +379,9 @@ class PlannedStops:
         if self.signal_received is not None:
             name = signal.Signals(self.signal_received).name
             return "preempt", None, f"{name} from the scheduler", f"signal-{name}"
+        notice = self.cloud_notices.notice() if self.cloud_notices is not None else None
+        if notice is not None:  # the cloud's own warning: as the scheduler's signal
+            return "preempt", None, notice.reason, f"cloud-{notice.provider}"
         # SIGTERM to the ranks only (the scheduler signalled them, not us): they saved and left
         if result.state == WorkerState.SUCCEEDED and self._lifecycle_seen(
             "stop_signal", unknown=False
@@ -387,6 +392,11 @@ class PlannedStops:
             r = reqs[0]
             return r["kind"], r.get("host"), r.get("reason") or "", r["id"]
         return None
+
+    def _notice_left_s(self) -> float | None:
+        """Seconds the cloud's notice leaves before it acts, counted from when it was seen."""
+        notice = self.cloud_notices.notice() if self.cloud_notices is not None else None
+        return notice.seconds_left if notice is not None else None
 
     def _refuse(self, worker_group: WorkerGroup, rid: str, why: str) -> None:
         """A request that cannot be carried out: recorded (once, by the first node's agent),
@@ -465,7 +475,10 @@ class PlannedStops:
                         return None
                     kind, reason = checked
                 waited = time.monotonic() - self._stop_trigger_time
-                urgent = rid in ("signal-SIGTERM", "signal-ranks")
+                left = self._notice_left_s()
+                urgent = rid in ("signal-SIGTERM", "signal-ranks") or (
+                    left is not None and left < 2 * ASK_WAIT_S
+                )
                 asked = self._lifecycle_seen("stop_checks", unknown=True)
                 if (
                     not asked
@@ -491,6 +504,9 @@ class PlannedStops:
             self._stop_grace_s = self.cfg.grace_period_s
             if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
                 self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
+            left = self._notice_left_s()
+            if p.request_id.startswith("cloud-") and left is not None:  # the cloud acts then
+                self._stop_grace_s = min(self._stop_grace_s, max(1.0, left - NOTICE_MARGIN_S))
             self._stop_deadline = self._stop_trigger_time + self._stop_grace_s
             self._stop_asked = self._lifecycle_seen("stop_checks", unknown=True)
             after = f" after step {p.step}" if p.step >= 0 else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,29 @@ def test_one_attempt_still_gets_its_own_diagnosis(recovered: Path, capsys):
     v = json.loads(capsys.readouterr().out)
     assert v["details"]["attempt"] == 0
     assert v["action"] != "none" or "No action is recommended" in v["verdict"]
+
+
+@pytest.mark.slow
+def test_diagnose_the_report_and_the_ledger_name_the_same_culprit(recovered: Path, capsys):
+    """Rank 1 SIGKILLed; rank 0 died of it ("Connection reset by peer" in its error file).
+    The ledger's root cause, `nonstop report` and `nonstop diagnose` (the run, and the attempt)
+    all name rank 1: one decision (issue 27)."""
+    con = sqlite3.connect(recovered / "ledger.db")
+    roots = con.execute(
+        "SELECT rank, signal FROM failures WHERE attempt = 0 AND root_cause = 1"
+    ).fetchall()
+    con.close()
+    assert roots == [(1, "SIGKILL")], roots
+    rank0 = (recovered / "logs" / "attempt-0" / "rank-0.log").read_text(errors="replace")
+    assert "by peer" in rank0 or "Connection" in rank0  # the peer's echo is there to mislead
+    assert main(["report", str(recovered), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(f["attempt"], f["rank"]) for f in report["failures"]] == [(0, 1)]
+    for argv in (["diagnose", str(recovered)], ["diagnose", str(recovered), "--attempt", "0"]):
+        assert main([*argv, "--json"]) == 0
+        v = json.loads(capsys.readouterr().out)
+        assert [c["rank"] for c in v["culprits"]] == [1], (argv, v)
+    assert "SIGKILL" in v["verdict"], v["verdict"]
 
 
 def test_a_garbage_ledger_is_an_error_not_nothing_conclusive(tmp_path, capsys):

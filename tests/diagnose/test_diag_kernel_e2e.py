@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -65,6 +66,15 @@ def test_xid79_in_the_kernel_log_for_a_ranks_pid_then_its_death_excludes_the_nod
     meta = json.loads((run_dir / "logs/attempt-0/kernel-node-k.json").read_text())
     assert meta["source"].startswith("kmsg" if where == "kmsg" else ""), meta
     assert meta["ranks"] == [1]
+    # one verdict: `nonstop diagnose` names what the ledger (and `nonstop report`) recorded
+    d = subprocess.run(
+        [sys.executable, "-m", "nonstop.cli", "diagnose", str(run_dir), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    v = json.loads(d.stdout)
+    assert (v["category"], [c["rank"] for c in v["culprits"]][:1]) == ("faulty_gpu", [1]), v
 
 
 def test_an_xid_for_another_process_is_not_our_evidence(tmp_path: Path) -> None:

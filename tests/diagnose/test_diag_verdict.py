@@ -118,3 +118,43 @@ def test_cli_diagnose_run_dir_and_flight(
     assert nonstop_main(["diagnose", str(tmp_path / "nope")]) == 2
     assert "no such run directory" in capsys.readouterr().err
     assert nonstop_main(["diagnose"]) == 2
+
+
+GLOO_PEER_GONE = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] "
+    "Read error [127.0.0.1]:15795: Connection reset by peer. This is typically caused by a "
+    "remote worker hanging or bugs in the application.\n"
+)
+
+
+@pytest.mark.parametrize("first", ["killed", "echo"])
+def test_a_rank_that_died_of_its_peer_is_never_the_culprit(tmp_path: Path, first: str) -> None:
+    """Rank 1 SIGKILLed (the ledger's root cause), rank 0 died of it with gloo's "Connection
+    reset by peer": diagnose names rank 1, as the ledger and `nonstop report` do, whichever
+    failure the supervisor recorded first (issue 27)."""
+    from nonstop.ledger import Ledger
+
+    rd = make_run(tmp_path, ranks=2)
+    rd.log(0, 0).write_text("[rank0] Epoch 1 | loss 1.7\n" + GLOO_PEER_GONE)
+    rd.log(0, 0).with_name("rank-0.error.json").write_text(
+        json.dumps({"message": {"message": GLOO_PEER_GONE.strip()}})
+    )
+    killed = dict(rank=1, exit_code=-9, signal="SIGKILL", message="Signal 9 (SIGKILL)")
+    echo = dict(rank=0, exit_code=1, message="secondary (a peer failed first): " + GLOO_PEER_GONE)
+    led = Ledger.open(rd.ledger)
+    rows = [(killed, True), (echo, False)] if first == "killed" else [(echo, False), (killed, True)]
+    for i, (row, root) in enumerate(rows):
+        led.add_failure(
+            attempt=0,
+            time_s=100.0 + i,
+            category="unknown",
+            action="restart" if root else "none",
+            host="node-0",
+            root_cause=root,
+            **row,  # type: ignore[arg-type]
+        )
+    led.close()
+    v = diagnose_run(tmp_path)
+    assert [c.rank for c in v.culprits] == [1], v.to_dict()
+    assert "SIGKILL" in v.verdict
+    assert any("Connection reset by peer" in e for e in v.evidence)  # kept as evidence

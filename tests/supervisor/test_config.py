@@ -58,7 +58,7 @@ def test_the_flags_help_states_the_fields_defaults():
     assert "(default 120)" in helps["grace_period"][0]
     assert helps["grace_period"][1] == default("grace_period_s")
     assert helps["replica_capacity_gb"][1] == default("replica_capacity_gb")
-    assert "default disk,memory,gpu" in helps["health_checks"][0]
+    assert "default disk,memory,gpu,vendor" in helps["health_checks"][0]
 
 
 FLAGS = [

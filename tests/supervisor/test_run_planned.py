@@ -2,6 +2,7 @@
 stops that cannot keep that promise say so and exit non-zero."""
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -289,3 +290,38 @@ def test_drain_refuses_an_unknown_host_and_draining_the_last_node_stops_75(run_d
     assert rows(run_dir, "SELECT outcome FROM attempts") == [("planned",)]
     ((step,),) = rows(run_dir, "SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'")
     assert step == rows(run_dir, "SELECT MAX(step) FROM steps")[0][0] + 1
+
+
+def test_a_cloud_preemption_notice_checkpoints_stops_75_and_resumes(run_dir):
+    """GCP's `instance/preempted` turns TRUE (a local server that answers as GCP's metadata
+    server does, found by `--cloud-notices auto`): the same planned stop as SIGUSR1, a
+    checkpoint, exit 75, and the requeued job resumes at that checkpoint, no step twice."""
+    from support.cloud_metadata import FakeCloud
+
+    with FakeCloud("gcp") as cloud:
+        env = dict(ENV, NONSTOP_CLOUD_METADATA_URL=cloud.url)
+        with subprocess.Popen(command(run_dir, 100000), **{**POPEN, "env": env}) as sup:
+            wait_for_step(run_dir, 30)
+            assert ("GET", "/computeMetadata/v1/instance/preempted") in cloud.requests
+            cloud.gcp_preempted = "TRUE"
+            out, _ = sup.communicate(timeout=120)
+        assert sup.returncode == 75, out
+        assert "gcp notice: preempted" in out, out
+        ((step,),) = rows(run_dir, "SELECT MAX(step) FROM checkpoints WHERE phase = 'committed'")
+        assert step > 30 and (run_dir / "checkpoints" / f"step-{step}").is_dir()
+        last = rows(run_dir, "SELECT MAX(step) FROM steps WHERE attempt = 0")[0][0]
+        assert last == step - 1  # the checkpoint holds steps 0..step-1: it stopped there
+        (reason,) = rows(run_dir, "SELECT message FROM failures WHERE planned = 1")[0]
+        assert "gcp notice: preempted" in reason
+        config = json.loads((run_dir / "config.json").read_text())
+        assert config["supervisor"]["cloud_notices"] == "auto"
+        # the requeued job, on a machine the cloud is not taking away
+        cloud.gcp_preempted = "FALSE"
+        r = subprocess.run(
+            command(run_dir, step + 10), capture_output=True, text=True, timeout=180, env=env
+        )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert rows(run_dir, "SELECT MIN(step) FROM steps WHERE attempt = 1")[0][0] == step
+    s = summarize_run(run_dir).to_dict()
+    assert s["steps_lost"] == 0 and s["badput_s"]["lost_progress"] == 0
+    assert [f["planned"] for f in s["failures"]] == [True]
