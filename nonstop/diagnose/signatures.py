@@ -260,26 +260,6 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
     ),
-    (
-        # corrected errors alone are no failure: one is weak evidence (a restart, not an
-        # exclusion: triage.EXCLUDE_MIN_CONFIDENCE); a DIMM that corrects again (two lines or
-        # more in the incident) crosses it, as decide() adds for repeated evidence. Below a
-        # machine check (mce), which says more than a corrected error does.
-        "edac_corrected",
-        r"EDAC \w+: \d+ CE ",
-        "system_memory",
-        88,
-        0.45,
-        "Host DRAM errors that the memory controller corrected (EDAC CE)",
-    ),
-    (
-        "edac_handling",
-        r"EDAC .*MEMORY ERROR",
-        "unknown",
-        30,
-        0.2,
-        "EDAC handled a memory machine check (corrected or not: the next lines say)",
-    ),
     # -- end of issue 27's block ------------------------------------------------------------------
     # -- GPU hardware, driver and firmware (kernel log, nvidia-smi, CUDA) --------------------
     (
@@ -528,7 +508,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
         "edac",
-        r"EDAC \w+: \d+ UE |DRAM ECC error",
+        r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|DRAM ECC error|memory (?:read|scrubbing) error on CPU",
         "system_memory",
         91,
         0.8,
@@ -536,7 +516,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "mce",
-        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check(?! events logged)|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
+        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
         0.85,
@@ -910,8 +890,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unrecognized arguments: ",
         "the following arguments are required: ",
     ),
-    "edac_corrected": ("edac",),
-    "edac_handling": ("edac",),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
@@ -1007,7 +985,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
-    "edac": ("edac", "dram ecc error"),
+    "edac": ("edac", "dram ecc error", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),

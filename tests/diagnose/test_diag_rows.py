@@ -414,35 +414,3 @@ def test_class_row(tmp_path: Path, text: str, category: str, why: str) -> None:
     log.write_text(text + "\n")
     v = triage_file(log)
     assert v.category == category, (why, v.verdict)
-
-
-CE = (
-    "EDAC MC1: 1 CE memory read error on CPU_SrcID#1_Ha#0_Chan#1_DIMM#0 (channel:1 slot:0 "
-    "page:0x1a2b offset:0x0 grain:32 syndrome:0x0 - area:DRAM err_code:0001:0091)"
-)
-MEMORY = [
-    (
-        "mce: [Hardware Error]: Machine check events logged\n"
-        "EDAC skx MC1: HANDLING MCE MEMORY ERROR\n" + CE,
-        "unknown",
-        "one corrected error: weak evidence, a restart",
-    ),
-    ("\n".join([CE] * 3), "system_memory", "a DIMM correcting again and again"),
-    (
-        "EDAC MC0: 1 UE memory read error on CPU_SrcID#0_MC#0_Chan#0_DIMM#0 (channel:0)\n"
-        "EDAC skx MC0: HANDLING MCE MEMORY ERROR",
-        "system_memory",
-        "an uncorrected error",
-    ),
-    ("Kernel panic - not syncing: Fatal machine check\n" + CE, "cpu", "a fatal machine check"),
-]
-
-
-@pytest.mark.parametrize(("text", "category", "why"), MEMORY, ids=[c[2] for c in MEMORY])
-def test_corrected_memory(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log)
-    assert v.category == category, (why, v.verdict)
-    if category == "unknown":
-        assert v.action == "restart" and "not enough to exclude" in v.verdict
