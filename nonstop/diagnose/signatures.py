@@ -73,8 +73,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
         r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) (?:preempted|interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
-        r"\"EventType\"\s*:\s*\"(?:Preempt|Terminate|Reboot|Redeploy)\"|"
-        r"\"Code\"\s*:\s*\"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)\"|"
+        r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
+        r'"Code"\s*:\s*"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)"|'
         r"scheduled for (?:retirement|maintenance)",
         "host_maintenance",
         72,
@@ -93,7 +93,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "disk_smart_failed",
-        r"(?i)SMART overall-health self-assessment test result: FAILED|SMART Health Status: (?!OK\b)\w|"
+        r"(?i)SMART overall-health self-assessment test result: FAILED|SMART Health Status: .*(?:FAILURE|FAILED|THRESHOLD EXCEEDED)|"
         r"\bFAILING_NOW\b|Drive failure expected|^\s*critical_warning\s*:\s*(?:0x)?0*[1-9a-f]",
         "ssd",
         83,
