@@ -229,7 +229,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "ipmi_fan",
         r"(?i)^\s*(?:Sys(?:tem)? )?Fan[\w #./-]*\|.*\|\s*(?:cr|nr)\s*(?:\||$)|"
         r"Fan[\w #./-]*\|\s*(?:Lower|Upper) (?:Critical|Non-recoverable) going (?:low|high)|"
-        r"\bfan(?: module)?\s*#?\d*\s+(?:has )?(?:failure|failed|fault)\b",
+        r"\bfan(?: module)?\s*#?\d*\s+(?:has )?(?:failure|failed|fault)\b|"
+        r"\bFan \d+ RPM is (?:less|greater) than the (?:lower|upper) critical threshold|"
+        r"\bFan sensor detected a failure|\bFan \d+ is absent",
         "server_chassis",
         78,
         0.65,

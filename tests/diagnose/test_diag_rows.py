@@ -376,6 +376,12 @@ CLASSES = [
         "server_chassis",
         "ipmitool sel",
     ),
+    (
+        "Fan 3 RPM is less than the lower critical threshold.",
+        "server_chassis",
+        "Dell OpenManage's SEL message",
+    ),
+    ("Fan 3 RPM is less than the lower warning threshold.", "unknown", "only a warning"),
     ("Fan1A            | 7560 RPM          | ok", "unknown", "a healthy fan"),
     (
         "  2 | 01/02/2025 | 12:00:00 | Power Supply #0x51 | Failure detected | Asserted",
