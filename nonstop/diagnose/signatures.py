@@ -71,7 +71,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cloud_preemption",
         r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
-        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) (?:preempted|interrupted|reclaimed)\b|"
+        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b|"
+        r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
         r'"Code"\s*:\s*"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)"|'

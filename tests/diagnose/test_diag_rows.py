@@ -169,6 +169,11 @@ CLASSES = [
         "a time limit is no notice",
     ),
     ("InterruptedError: [Errno 4] Interrupted system call", "unknown", "EINTR"),
+    (
+        "Training job was interrupted by the user (KeyboardInterrupt)",
+        "unknown",
+        "a job interrupted by its user is no cloud notice",
+    ),
     # local disks
     (
         "sd 0:0:0:0: [sda] tag#12 Sense Key : Hardware Error [current]\n"
