@@ -41,7 +41,10 @@ XIDS: Final[dict[int, tuple[str, int, float, str]]] = {
     if (c := _xids.classify(code))
 }
 
-XID_PATTERN: Final = rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)"
+# With MIG the driver names the GPU instance after the bus id: "Xid (PCI:0000:01:00 GPU-I:05): 94".
+XID_PATTERN: Final = (
+    rb"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)(?: GPU-[IC]:\d+)*\): (?P<xid>\d+)"
+)
 # Xid codes as other tools quote them (DCGM "XID error 79", health monitors "XID 149.37",
 # operators "Xid 62, ..."): read with less weight than the driver's own line.
 # `Xid=79` as Kubernetes' device plugin writes it, but not after `,` or `@`: nonstop's own fault
@@ -61,6 +64,206 @@ SURVIVED_DISCOUNT: Final = 50
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
+    # -- classes the third collection showed missing (issue 27; tests/corpus/real/README.md,
+    # third.jsonl): planned-stop notices, local disks, bonding, vendor tools' outputs, stuck
+    # watchdogs, downloads. Each row is worded for its class and tested on other wordings in
+    # tests/diagnose/test_diag_rows.py; kept together so that other rows merge around them.
+    (
+        "cloud_preemption",
+        r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
+        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b|"
+        r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
+        r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
+        r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
+        r'"Code"\s*:\s*"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)"|'
+        r"scheduled for (?:retirement|maintenance)",
+        "host_maintenance",
+        72,
+        0.75,
+        "The cloud or the scheduler is taking the node (spot or preemption notice, scheduled "
+        "maintenance, retirement): a planned stop; the job goes on without it",
+    ),
+    (
+        "disk_media_error",
+        r"(?i)Sense Key\s*: (?:Medium|Hardware) Error|Unrecovered read error|critical medium error|"
+        r"\bata\d+(?:\.\d+)?: (?:error: \{[^}]*\bUNC\b|.*\(media error\))|Emask 0x[0-9a-f]+ \(media error\)",
+        "ssd",
+        84,
+        0.8,
+        "A local disk cannot read or write its sectors (SCSI medium error, ATA UNC)",
+    ),
+    (
+        "disk_smart_failed",
+        r"(?i)SMART overall-health self-assessment test result: FAILED|SMART Health Status: .*(?:FAILURE|FAILED|THRESHOLD EXCEEDED)|"
+        r"\bFAILING_NOW\b|Drive failure expected|^\s*critical_warning\s*:\s*(?:0x)?0*[1-9a-f]",
+        "ssd",
+        83,
+        0.8,
+        "The drive's own health check (SMART, NVMe critical warning) says it is failing",
+    ),
+    (
+        "local_fs_error",
+        r"(?i)EXT4-fs error \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
+        r"EXT4-fs \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): (?:I/O error|error|Remounting filesystem read-only)|"
+        r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|"
+        r"Aborting journal on device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
+        r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)",
+        "ssd",
+        80,
+        0.7,
+        "I/O or filesystem errors on a local block device (sd, nvme, hd, mmcblk): the disk",
+    ),
+    (
+        "bond_link_down",
+        r"(?i)link status (?:definitely )?down for interface|link status definitely down, disabling|"
+        r"now running without any active interface",
+        "network_switch_cable",
+        60,
+        0.55,
+        "A bonded interface lost a member link (bonding's link monitor)",
+    ),
+    (
+        "nccl_watchdog_stuck",
+        r"(?i)ProcessGroupNCCL's watchdog got stuck|Heartbeat monitor timed out|"
+        r"watchdog (?:thread )?(?:got|is) stuck",
+        "hang",
+        24,
+        0.5,
+        "NCCL's watchdog itself is stuck (heartbeat monitor): a CUDA or NCCL call blocks the "
+        "process",
+    ),
+    (
+        "stall_inspector",
+        r"(?i)stall_inspector|subset of ranks and are waiting|waiting for (?:the )?remainder of ranks|Stalled ranks:",
+        "hang",
+        24,
+        0.5,
+        "Some ranks wait for others that never join the collective (Horovod's stall inspector)",
+    ),
+    (
+        "nccl_check_timeout",
+        r"WorkNCCL::checkTimeout|Exception raised from checkTimeout",
+        "nccl_watchdog_timeout",
+        19,
+        0.45,
+        "NCCL's watchdog raised a collective timeout (its stack frames)",
+    ),
+    (
+        "download_failed",
+        r"(?i)huggingface\.co\S*'?,? .*(?:Read timed out|Max retries exceeded|Connection(?:Error| reset| aborted))|"
+        r"HfHubHTTPError|LocalEntryNotFoundError|We couldn't connect to 'https?://huggingface\.co|"
+        r"requests\.exceptions\.(?:HTTPError: 5\d\d|ConnectionError|ReadTimeout|ConnectTimeout)|"
+        r"HTTPS?ConnectionPool\(host='[^']+', port=\d+\): (?:Read timed out|Max retries exceeded)|"
+        r"\b5\d\d Server Error: .{0,80}for url: https?://",
+        "dependency",
+        50,
+        0.55,
+        "A service the job downloads from (a model hub, a package index) failed or timed out",
+    ),
+    (
+        "object_store",
+        r"botocore\.exceptions\.(?:ConnectionClosedError|EndpointConnectionError|ReadTimeoutError|ConnectTimeoutError)|"
+        r"Could not connect to the endpoint URL|valid response from endpoint URL",
+        "storage",
+        58,
+        0.6,
+        "The object store (S3 or compatible) closed or refused the connection",
+    ),
+    (
+        "command_not_found",
+        r"(?:^|[\s:])[\w./+-]+: (?:command )?not found\s*$|\bcommand not found: [\w./+-]+",
+        "dependency",
+        55,
+        0.6,
+        "A program the launch needs is not on PATH in the job's environment",
+    ),
+    (
+        "no_cuda_gpus",
+        r"No CUDA GPUs are available",
+        "dependency",
+        60,
+        0.6,
+        "CUDA sees no GPU: CUDA_VISIBLE_DEVICES or the container's devices name none that exists",
+    ),
+    (
+        "fabricmanager",
+        r"(?i)nv-fabricmanager\b.*\bfailed|nvidia-fabricmanager\S*: .*(?:failed|FAILURE)|NV_WARN_NOTHING_TO_DO|"
+        r"fabric ?manager (?:is )?not (?:running|started)|system not yet initialized|cudaErrorSystemNotReady",
+        "dependency",
+        52,
+        0.55,
+        "NVIDIA Fabric Manager is not running or does not fit the system (configuration)",
+    ),
+    (
+        "nvsmi_sram_uncorrectable",
+        r"(?i)^\s*SRAM Uncorrectable(?: Parity| SEC-DED)?\s*:\s*[1-9]|^\s*SRAM Threshold Exceeded\s*:\s*Yes",
+        "gpu_sram_memory",
+        86,
+        0.8,
+        "nvidia-smi -q: uncorrectable errors in the GPU's SRAM",
+    ),
+    (
+        "nvsmi_dram_uncorrectable",
+        r"(?i)^\s*DRAM Uncorrectable\s*:\s*[1-9]|^\s*Double Bit ECC\s*:\s*[1-9]|^\s*Pending Page (?:Blacklist|Retirement)\s*:\s*Yes",
+        "gpu_hbm3_memory",
+        86,
+        0.8,
+        "nvidia-smi -q: uncorrectable GPU memory errors, or pages waiting to be retired",
+    ),
+    (
+        "dcgmi_nvlink_down",
+        r"^\s*(?:[UDX_]\s+)*D\s+D\s+D(?:\s+[UDX_])*\s*$",
+        "faulty_gpu",
+        80,
+        0.7,
+        "dcgmi nvlink --link-status: a GPU's NVLinks are Down",
+    ),
+    (
+        "ib_no_device",
+        r"(?i)sys files not found \(/sys/class/infiniband|stat of IB device '[^']*' failed|No IB devices found|ibpanic: .*(?:No such|failed)",
+        "nic",
+        70,
+        0.6,
+        "No InfiniBand adapter is visible on the node (ibstat, ibstatus, ibv_devinfo)",
+    ),
+    (
+        "ipmi_fan",
+        r"(?i)^\s*(?:Sys(?:tem)? )?Fan[\w #./-]*\|.*\|\s*(?:cr|nr)\s*(?:\||$)|"
+        r"Fan[\w #./-]*\|\s*(?:Lower|Upper) (?:Critical|Non-recoverable) going (?:low|high)|"
+        r"\bfan(?: module)?\s*#?\d*\s+(?:has )?(?:failure|failed|fault)\b|"
+        r"\bFan \d+ RPM is (?:less|greater) than the (?:lower|upper) critical threshold|"
+        r"\bFan sensor detected a failure|\bFan \d+ is absent",
+        "server_chassis",
+        78,
+        0.65,
+        "A chassis fan failed (IPMI sensor critical or non-recoverable, BMC event)",
+    ),
+    (
+        "psu_tools",
+        r"(?i)Pwr\.? Supply[^\n]*\bFail(?:ed|ure)\b|Power Supply[^|\n]*\|\s*(?:Failure detected|Predictive failure|Power Supply AC lost|AC lost)|"
+        r"\bpower supply (?:unit )?#?\d+ (?:has )?failed|^\s*Condition\s*:\s*FAILED\b",
+        "power_supply",
+        82,
+        0.7,
+        "A power supply failed (IPMI SEL, HPE hplog/hpasmcli, BMC)",
+    ),
+    (
+        "lustre_lost",
+        r"Lustre: [^\n]*(?:Connection to \S+ \(at [^)]*\) was lost|was evicted by|This client was evicted)",
+        "storage",
+        64,
+        0.7,
+        "The Lustre client lost its connection to a server or was evicted",
+    ),
+    (
+        "launch_typo",
+        r"python[\d.]*: can't open file '[^']*': \[Errno 2\]|error: unrecognized arguments: |error: the following arguments are required: ",
+        "user_code_error",
+        55,
+        0.6,
+        "The launch command is wrong (a script path or an argument the program does not take)",
+    ),
+    # -- end of issue 27's block ------------------------------------------------------------------
     # -- GPU hardware, driver and firmware (kernel log, nvidia-smi, CUDA) --------------------
     (
         "gpu_off_bus",
@@ -587,7 +790,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_watchdog",
-        r"Watchdog caught collective operation timeout|ProcessGroupNCCL's watchdog got stuck|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation",
+        r"Watchdog caught collective operation timeout|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation",
         "nccl_watchdog_timeout",
         20,
         0.5,
@@ -620,6 +823,94 @@ BY_ID: Final[dict[str, Signature]] = {s.id: s for s in SIGNATURES}
 # engine scans ~50x faster than the alternation of the full patterns (the rows' own regexes
 # then run only on candidate lines). tests/diagnose pins that no corpus line is lost this way.
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
+    # -- issue 27's block (the rows above) --
+    "cloud_preemption": (
+        "spot interruption",
+        "spot instance interruption",
+        "instance-action",
+        "spot/termination-time",
+        "preempted",
+        "interrupted",
+        "reclaimed",
+        "due to preemption",
+        "terminate_on_host_maintenance",
+        "eventtype",
+        '"code"',
+        "scheduled for retirement",
+        "scheduled for maintenance",
+    ),
+    "disk_media_error": (
+        "sense key",
+        "unrecovered read error",
+        "critical medium error",
+        "{ unc",
+        "media error",
+    ),
+    "disk_smart_failed": (
+        "smart overall-health",
+        "smart health status",
+        "failing_now",
+        "drive failure expected",
+        "critical_warning",
+    ),
+    "local_fs_error": (
+        "ext4-fs",
+        "xfs (",
+        "aborting journal on device",
+        "buffer i/o error on dev",
+        "i/o error, dev",
+    ),
+    "bond_link_down": ("link status", "without any active interface"),
+    "nccl_watchdog_stuck": (
+        "watchdog got stuck",
+        "heartbeat monitor timed out",
+        "watchdog thread got stuck",
+        "watchdog is stuck",
+        "watchdog thread is stuck",
+    ),
+    "stall_inspector": (
+        "stall_inspector",
+        "subset of ranks and are waiting",
+        "remainder of ranks",
+        "stalled ranks:",
+    ),
+    "nccl_check_timeout": ("checktimeout",),
+    "download_failed": (
+        "huggingface.co",
+        "hfhubhttperror",
+        "localentrynotfounderror",
+        "requests.exceptions.",
+        "connectionpool(host=",
+        "server error: ",
+    ),
+    "object_store": ("botocore.exceptions.", "endpoint url"),
+    "command_not_found": (": not found", "command not found"),
+    "no_cuda_gpus": ("no cuda gpus are available",),
+    "fabricmanager": (
+        "fabricmanager",
+        "nv_warn_nothing_to_do",
+        "fabric manager",
+        "system not yet initialized",
+        "cudaerrorsystemnotready",
+    ),
+    "nvsmi_sram_uncorrectable": ("sram uncorrectable", "sram threshold exceeded"),
+    "nvsmi_dram_uncorrectable": ("dram uncorrectable", "double bit ecc", "pending page"),
+    "dcgmi_nvlink_down": ("d d d",),
+    "ib_no_device": (
+        "sys files not found",
+        "stat of ib device",
+        "no ib devices found",
+        "ibpanic",
+    ),
+    "ipmi_fan": ("fan",),
+    "psu_tools": ("pwr supply", "pwr. supply", "power supply", "condition"),
+    "lustre_lost": ("lustre: ",),
+    "launch_typo": (
+        "can't open file",
+        "unrecognized arguments: ",
+        "the following arguments are required: ",
+    ),
+    # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
     "gpu_reset_required": ("requires reset", "reset required", "reboot required"),
@@ -798,7 +1089,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_watchdog": (
         "watchdog caught",
-        "watchdog got stuck",
         "nccl operations have failed",
         "timed out waiting",
     ),
