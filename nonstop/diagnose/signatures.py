@@ -307,7 +307,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ecc_uncorrectable",
-        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)(?!\s*:\s*(?:N/A|0)\s*$)|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
+        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)\s*(?:[^:\s]|$|:\s*[1-9])|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
         "gpu_hbm3_memory",
         88,
         0.9,

@@ -1,37 +1,69 @@
 """The network-namespace cluster (tests/support/cluster.py) for the tests in this folder.
 
-One cluster of four nodes per test session, reset (no processes, every link up and unshaped)
-before each test. Without root or iproute2 the tests skip with the reason, except under CI=1
-(set by .ci/run), where they fail. The cluster is torn down when the session ends, and by a
-reaper if the session is killed.
+Four nodes, one cluster on the machine: each test holds an exclusive lock on it for its whole
+length (the two pytest-xdist workers would otherwise reset each other's nodes mid-test: with
+pytest 9.2, xdist 3.8's `xdist_group` no longer keeps a group on one worker, as it sets a node
+id attribute pytest stopped reading), and finds it up, with no processes and the network whole.
+Without root or iproute2 the tests skip with the reason, except under CI=1 (set by .ci/run),
+where they fail. The last worker to use it tears it down at its session's end, and a reaper
+does if the session is killed.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
 from support import cluster as netns
 
 NODES = 4
+LOCK = Path("/tmp/nonstop-cluster.lock")
+_released = [0.0]  # when this worker last let the cluster go
+
+
+def _lock() -> int:
+    # a worker that just released waits a moment, so that a waiting peer gets its turn
+    # (flock is not fair: an immediate re-lock could starve the other worker into a timeout)
+    pause = 2.0 - (time.monotonic() - _released[0])
+    if pause > 0:
+        time.sleep(pause)
+    fd = os.open(LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _unlock(fd: int) -> None:
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+    _released[0] = time.monotonic()
 
 
 @pytest.fixture(scope="session")
 def _cluster_session():
+    yield
+    fd = _lock()
     try:
-        c = netns.up(NODES, owner_pid=os.getpid())
-    except (netns.ClusterUnavailable, OSError, subprocess.CalledProcessError) as e:
-        if os.environ.get("CI") == "1":
-            pytest.fail(f"no namespace cluster: {e}; CI=1 requires it (.ci/run runs as root)")
-        pytest.skip(f"no namespace cluster: {e}")
-    yield c
-    netns.down(c.root)
+        netns.down()
+    finally:
+        _unlock(fd)
 
 
 @pytest.fixture
 def cluster(_cluster_session):
     """Four nodes, node0..node3 at 10.77.0.10-13, nothing running, the network whole."""
-    _cluster_session.reset()
-    yield _cluster_session
-    _cluster_session.reset()
+    fd = _lock()
+    try:
+        try:
+            c = netns.up(NODES, owner_pid=os.getpid())
+        except (netns.ClusterUnavailable, OSError, subprocess.CalledProcessError) as e:
+            if os.environ.get("CI") == "1":
+                pytest.fail(f"no namespace cluster: {e}; CI=1 requires it (.ci/run runs as root)")
+            pytest.skip(f"no namespace cluster: {e}")
+        yield c
+        c.reset()
+    finally:
+        _unlock(fd)

@@ -219,12 +219,14 @@ def up(nodes: int = 4, root: Path = ROOT, owner_pid: int | None = None) -> Clust
         old = None
     if old and old.get("nodes") == nodes and _is_up(c):
         c.reset()
+        new_owner = old.get("owner_pid") != owner_pid
     else:
         down(root)
         _create(c)
+        new_owner = True
     root.mkdir(parents=True, exist_ok=True)
     _state(root).write_text(json.dumps({"nodes": nodes, "owner_pid": owner_pid}))
-    if owner_pid is not None:
+    if owner_pid is not None and new_owner:
         _spawn_reaper(root, owner_pid)
     return c
 
