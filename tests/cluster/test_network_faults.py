@@ -19,10 +19,10 @@ def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path
     from nonstop.ledger import summarize_run
 
     run_dir = tmp_path / "run"
-    steps = 150
+    steps = 90
     cmd = train_cmd(run_dir, cluster, "2:2", steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1)]
-    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    wait_for_step(run_dir, 25, timeout=300, agents=agents)
     cluster[1].link_down()
     time.sleep(20)
     cluster[1].link_up()
@@ -48,10 +48,10 @@ def test_switch_lost_is_one_root_cause_and_one_restart(cluster, tmp_path):
     from nonstop.ledger import summarize_run
 
     run_dir = tmp_path / "run"
-    steps = 120
+    steps = 80
     cmd = train_cmd(run_dir, cluster, "3:3", steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
-    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    wait_for_step(run_dir, 25, timeout=300, agents=agents)
     cluster.switch_down()
     time.sleep(10)
     cluster.switch_up()

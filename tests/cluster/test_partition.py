@@ -21,11 +21,11 @@ def test_partition_one_side_goes_on_nothing_written_twice(cluster, tmp_path):
     from nonstop.ledger import summarize_run
 
     run_dir = tmp_path / "run"
-    steps = 120
+    steps = 80
     rdzv = ("--rdzv-conf", "last_call_timeout=3", "--max-restarts", "2")
     cmd = train_cmd(run_dir, cluster, "2:3", *rdzv, steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
-    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    wait_for_step(run_dir, 25, timeout=300, agents=agents)
     t_cut = time.time()
     cluster.partition([0, 1], [2])
     (c0, o0), (c1, o1) = agents[0].finish(400), agents[1].finish(400)

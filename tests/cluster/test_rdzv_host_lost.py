@@ -17,7 +17,7 @@ def test_store_host_lost_the_job_moves_to_a_survivors_store(cluster, tmp_path):
     from nonstop.ledger import summarize_run
 
     run_dir = tmp_path / "run"
-    steps = 120
+    steps = 80
     extra = (
         "--rdzv-conf",
         "last_call_timeout=3",
@@ -26,7 +26,7 @@ def test_store_host_lost_the_job_moves_to_a_survivors_store(cluster, tmp_path):
     )
     cmd = train_cmd(run_dir, cluster, "2:3", *extra, steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
-    wait_for_step(run_dir, 30, timeout=300, agents=agents)
+    wait_for_step(run_dir, 25, timeout=300, agents=agents)
     cluster[0].kill()
     agents[0].finish(30)
     (c1, o1), (c2, o2) = agents[1].finish(400), agents[2].finish(400)
