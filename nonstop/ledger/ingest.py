@@ -79,6 +79,18 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
             "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
             (a, event.time, "skip_batches", h, why),
         )
+    if event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and r == 0:
+        # the re-run's replay named the corrupted replica of a tie, or said it cannot
+        # (nonstop.runtime.sdc_replay): rank 0 alone records the verdict every rank reached
+        why = (
+            f"attempt {p.get('anomaly_attempt')} step {p.get('step')}: the replicas' tie "
+            f"replayed; {p.get('reason', '')}"
+        )
+        hosts = p.get("hosts") or []
+        return (
+            "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
+            (a, event.time, "attribute_sdc", hosts[0] if hosts else None, why),
+        )
     if event.kind == "lifecycle":
         return (
             "INSERT OR IGNORE INTO lifecycle VALUES (?,?,?,?,?,?)",
