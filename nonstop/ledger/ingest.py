@@ -118,6 +118,28 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
     return None  # heartbeats and sections are for live watching, not the ledger
 
 
+def _attributed(event: Event) -> list[tuple[str, tuple[object, ...]]]:
+    """After a replay named the corrupted replica of a tie: the anomaly's failure rows name it
+    as the root cause (the agent, deciding before the replay, took the first rank it read; the
+    echoes' rows stay). Nothing when the replay could not decide or no row of that rank exists."""
+    p = event.payload
+    if not (event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and event.rank == 0):
+        return []
+    culprits = [int(r) for r in p.get("ranks") or []]
+    if not culprits:
+        return []
+    marks = ",".join("?" * len(culprits))
+    where = "attempt = ? AND category = 'silent_data_corruption' AND NOT planned"
+    a = int(p["anomaly_attempt"])
+    return [
+        (
+            f"UPDATE failures SET root_cause = (rank IN ({marks})) WHERE {where} AND EXISTS "
+            f"(SELECT 1 FROM failures WHERE {where} AND rank IN ({marks}))",
+            (*culprits, a, a, *culprits),
+        )
+    ]
+
+
 def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
     key = str(path.resolve())
     row = ledger.conn.execute("SELECT offset FROM ingested WHERE path = ?", (key,)).fetchone()
@@ -133,6 +155,8 @@ def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
                     sql_row = _row(event)
                     if sql_row is not None:
                         conn.execute(*sql_row)
+                    for extra in _attributed(event):
+                        conn.execute(*extra)
                 except (
                     TypeError,
                     ValueError,

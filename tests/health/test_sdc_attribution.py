@@ -131,3 +131,49 @@ def test_an_attributed_tie_convicts_an_undetermined_one_never_excludes():
     # a tie again across nodes: no majority now, whatever the replay said before
     d = rollback.decide([attributed(0, 14, 1), tie(1, 30)], 1)
     assert d["action"] == "stop_and_page"
+
+
+def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
+    from nonstop.events import EventWriter
+    from nonstop.ledger import open_run
+    from nonstop.rundir import create
+
+    rd = create(tmp_path / "run")
+    rd.write_config({"run_id": "t"})
+    with open_run(rd.root) as led:  # the agent's rows: the first rank it read is the root
+        for rank in (0, 1):
+            led.add_failure(
+                attempt=0,
+                time_s=1.0,
+                category="silent_data_corruption",
+                action="restart",
+                rank=rank,
+                host=f"n{rank}",
+                root_cause=rank == 0,
+            )
+    for rank in (0, 1):  # every rank reaches the verdict; rank 0's is the ledger's
+        w = EventWriter(
+            rd.events(1, rank),
+            run_id="t",
+            attempt=1,
+            rank=rank,
+            host=f"n{rank}",
+            install_sigterm=False,
+        )
+        w.emit(
+            "lifecycle",
+            phase="sdc_attributed",
+            step=14,
+            anomaly_attempt=0,
+            verdict="replay",
+            ranks=[1],
+            hosts=["n1"],
+            reason="the replay names rank 1 on n1: ...",
+        )
+        w.close()
+    with open_run(rd.root) as led:
+        roots = led.rows("SELECT rank FROM failures WHERE attempt = 0 AND root_cause = 1")
+        acts = led.rows("SELECT attempt, host, reason FROM actions WHERE action = 'attribute_sdc'")
+    assert [tuple(r) for r in roots] == [(1,)]
+    ((attempt, host, reason),) = [tuple(r) for r in acts]
+    assert (attempt, host) == (1, "n1") and "names rank 1" in reason
