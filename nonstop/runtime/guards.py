@@ -43,6 +43,7 @@ from nonstop.anomalies import (  # noqa: F401 (the records: nonstop.anomalies, r
     read_anomalies,
     write_anomaly,
 )
+from nonstop.runtime import sdc_replay
 
 _log = log.get("runtime")
 
@@ -433,8 +434,6 @@ class Health:
             )
         self.params, self.group = replicated, group
         if self.active and replicated:
-            from nonstop.runtime import sdc_replay
-
             rec = sdc_replay.pending(self.rt.run_dir, self.rt.attempt, self.rt.world_size)
             self.replay = sdc_replay.Replay(rec) if rec is not None else None
 
@@ -547,8 +546,9 @@ class Health:
         """Every rank: record the anomaly (rank 0 writes run_dir/health/), flush, and exit with
         EXIT_ROLLBACK; the supervisor restarts from the newest checkpoint before it."""
         self.anomaly = anomaly
-        rt = self.rt
-        hosts, held = self._everyone(anomaly)
+        rt, good = self.rt, anomaly.last_good_step
+        kept = [(st, x) for st, x in self._history if good is None or st >= good]
+        hosts, held = sdc_replay.gather_held(rt, kept if anomaly.kind == "sdc" else [])
         record = {
             **anomaly.to_dict(),
             "attempt": rt.attempt,
@@ -585,35 +585,6 @@ class Health:
             rt.writer.close()
         sys.stdout.flush()
         os._exit(EXIT_ROLLBACK)  # no teardown: a hung collective must not keep us here
-
-    def _everyone(self, anomaly: Anomaly) -> tuple[list[str], dict[str, dict[str, str]]]:
-        """Every rank's host, and for an sdc with `history` on, every rank's fingerprint of each
-        step since the last agreement, {step: {rank: hex}} (one all_gather_object: every rank
-        is here together)."""
-        mine: dict[int, str] = {}
-        if anomaly.kind == "sdc" and self._history:
-            from nonstop.runtime.fingerprint import mix
-
-            good = anomaly.last_good_step
-            for step, sums in self._history:
-                if sums is not None and (good is None or step >= good):
-                    mine[step] = f"{mix(sums.cpu().tolist()):016x}"
-        everyone: list[Any] = [(self.rt.host, mine)]
-        try:
-            import torch.distributed as dist
-
-            if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1:
-                everyone = [None] * dist.get_world_size()
-                dist.all_gather_object(everyone, (self.rt.host, mine))
-        except Exception as e:  # the record matters more than the host names
-            _log.warning("could not gather hosts: %r", e)
-            everyone = [(self.rt.host, {})] * max(1, int(self.rt.world_size))
-        hosts = [str(h) for h, _ in everyone]
-        held: dict[str, dict[str, str]] = {}
-        steps = set.intersection(*(set(m) for _, m in everyone)) if everyone else set()
-        for step in sorted(steps):
-            held[str(step)] = {str(r): m[step] for r, (_, m) in enumerate(everyone)}
-        return hosts, held
 
 
 def _no_values(row: list[float]) -> list[float]:

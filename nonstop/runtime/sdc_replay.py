@@ -132,3 +132,31 @@ def _gather(mine: dict[int, str], group: Any) -> list[dict[int, str]]:
     out: list[Any] = [None] * dist.get_world_size(group)
     dist.all_gather_object(out, mine, group=group)
     return [o or {} for o in out]
+
+
+def gather_held(rt: Any, history: list[tuple[int, Any]]) -> tuple[list[str], dict[str, Any]]:
+    """At an agreed anomaly, every rank together: every rank's host, and every rank's held
+    fingerprint of each step in `history` ((step, per-tensor word sums on the device), kept
+    with `history=on`), as {step: {rank: hex}} for the steps every rank has (one
+    all_gather_object: every rank is here together)."""
+    mine: dict[int, str] = {}
+    if history:
+        from nonstop.runtime.fingerprint import mix
+
+        mine = {
+            step: f"{mix(sums.cpu().tolist()):016x}" for step, sums in history if sums is not None
+        }
+    everyone: list[Any] = [(rt.host, mine)]
+    try:
+        import torch.distributed as dist
+
+        if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1:
+            everyone = [None] * dist.get_world_size()
+            dist.all_gather_object(everyone, (rt.host, mine))
+    except Exception as e:  # the record matters more than the host names
+        _log.warning("could not gather hosts: %r", e)
+        everyone = [(rt.host, {})] * max(1, int(rt.world_size))
+    hosts = [str(h) for h, _ in everyone]
+    steps = set.intersection(*(set(m) for _, m in everyone))
+    held = {str(s): {str(r): m[s] for r, (_, m) in enumerate(everyone)} for s in sorted(steps)}
+    return hosts, held
