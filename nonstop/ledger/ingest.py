@@ -120,23 +120,36 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
 
 def _attributed(event: Event) -> list[tuple[str, tuple[object, ...]]]:
     """After a replay named the corrupted replica of a tie: the anomaly's failure rows name it
-    as the root cause (the agent, deciding before the replay, took the first rank it read; the
-    echoes' rows stay). Nothing when the replay could not decide or no row of that rank exists."""
+    as the root cause, with the action decided (the agent, deciding before the replay, took the
+    first rank it read; the others' rows stay, as echoes with action none). Nothing when the
+    replay could not decide or no row of that rank exists."""
     p = event.payload
     if not (event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and event.rank == 0):
         return []
     culprits = [int(r) for r in p.get("ranks") or []]
     if not culprits:
         return []
-    marks = ",".join("?" * len(culprits))
-    where = "attempt = ? AND category = 'silent_data_corruption' AND NOT planned"
     a = int(p["anomaly_attempt"])
-    return [
+    sdc = "attempt = ? AND category = 'silent_data_corruption' AND NOT planned"
+    named = f"rank IN ({','.join('?' * len(culprits))})"
+    root = f"(SELECT action FROM failures WHERE {sdc} AND root_cause = 1 ORDER BY id LIMIT 1)"
+    has = f"EXISTS (SELECT 1 FROM failures WHERE {sdc} AND {named})"
+    args = (a, *culprits)
+    return [  # in order: the named rows take the root's action, then the flags move
         (
-            f"UPDATE failures SET root_cause = (rank IN ({marks})) WHERE {where} AND EXISTS "
-            f"(SELECT 1 FROM failures WHERE {where} AND rank IN ({marks}))",
-            (*culprits, a, a, *culprits),
-        )
+            f"UPDATE failures SET action = COALESCE({root}, action) WHERE {sdc} AND {named}"
+            f" AND root_cause = 0",
+            (a, *args),
+        ),
+        (
+            f"UPDATE failures SET action = 'none' WHERE {sdc} AND root_cause = 1 AND NOT "
+            f"{named} AND {has}",
+            (*args, *args),
+        ),
+        (
+            f"UPDATE failures SET root_cause = ({named}) WHERE {sdc} AND {has}",
+            (*culprits, a, *args),
+        ),
     ]
 
 

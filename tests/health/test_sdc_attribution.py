@@ -146,7 +146,7 @@ def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
                 attempt=0,
                 time_s=1.0,
                 category="silent_data_corruption",
-                action="restart",
+                action="restart" if rank == 0 else "none",
                 rank=rank,
                 host=f"n{rank}",
                 root_cause=rank == 0,
@@ -172,8 +172,10 @@ def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
         )
         w.close()
     with open_run(rd.root) as led:
-        roots = led.rows("SELECT rank FROM failures WHERE attempt = 0 AND root_cause = 1")
+        roots = led.rows("SELECT rank, action FROM failures WHERE attempt = 0 AND root_cause = 1")
+        echoes = led.rows("SELECT rank, action FROM failures WHERE attempt = 0 AND root_cause = 0")
         acts = led.rows("SELECT attempt, host, reason FROM actions WHERE action = 'attribute_sdc'")
-    assert [tuple(r) for r in roots] == [(1,)]
+    assert [tuple(r) for r in roots] == [(1, "restart")]
+    assert [tuple(r) for r in echoes] == [(0, "none")]
     ((attempt, host, reason),) = [tuple(r) for r in acts]
     assert (attempt, host) == (1, "n1") and "names rank 1" in reason
