@@ -53,3 +53,83 @@ def read_anomalies(run_dir: Path | str) -> list[dict[str, Any]]:
         except (OSError, ValueError):
             continue
     return sorted(out, key=lambda d: (int(d.get("attempt", 0)), int(d.get("step", 0))))
+
+
+# -- naming the corrupted replica of a tie by replay (docs/health.md) ---------------------------
+
+Fingerprints = Mapping[int, Mapping[int, str]]
+"""{step: {rank: fingerprint (hex)}}: the state each rank held, or computed again, after a step."""
+
+
+def held_fingerprints(record: Mapping[str, Any]) -> dict[int, dict[int, str]]:
+    """{step: {rank: hex}} the ranks held when they agreed on an sdc anomaly: the step at which
+    the replicas last agreed (every rank the agreed fingerprint) and the anomaly's own step
+    (each rank its own), plus whatever per-step history the record carries (`held`)."""
+    out: dict[int, dict[int, str]] = {}
+    for step, by_rank in (record.get("held") or {}).items():
+        out[int(step)] = {int(r): str(fp) for r, fp in by_rank.items()}
+    fps = {int(r): str(fp) for r, fp in (record.get("fingerprints") or {}).items()}
+    good, agreed = record.get("last_good_step"), record.get("last_good_fingerprint")
+    if good is not None and agreed and fps:
+        out.setdefault(int(good), dict.fromkeys(fps, str(agreed)))
+    if fps:
+        out[int(record["step"])] = fps
+    return out
+
+
+def attribute(held: Fingerprints, replayed: Fingerprints) -> dict[str, Any]:
+    """Which replica's held state was corrupted, from a deterministic replay of the same steps.
+
+    `held`: what each rank held after each step before the anomaly ({step: {rank: hex}});
+    `replayed`: what each rank computed when it trained the same steps again from a verified
+    checkpoint. Walking the steps both know, in order: the first step at which some rank's held
+    state differs from its replay names that rank, provided an earlier step was reproduced
+    exactly by every rank (the replay is deterministic) and not every rank differs there.
+    Anything else is undetermined, never a guess: {verdict: "replay" | "undetermined",
+    ranks: the corrupted ranks ([] when undetermined), step: where it was decided, reason}."""
+
+    def undetermined(why: str, step: int | None = None) -> dict[str, Any]:
+        return {"verdict": "undetermined", "ranks": [], "step": step, "reason": why}
+
+    steps = sorted(
+        s for s in held if s in replayed and held[s] and set(held[s]) <= set(replayed[s])
+    )
+    if not steps:
+        return undetermined("the replay reached no step whose held fingerprints are on record")
+    reproduced: int | None = None
+    for s in steps:
+        again = {replayed[s][r] for r in held[s]}
+        if len(again) > 1:  # the replicas disagree in the replay too: no clean reference
+            return undetermined(
+                f"the replay's own replicas disagree at step {s} (the corruption recurred)", s
+            )
+        differ = sorted(r for r in held[s] if held[s][r] != replayed[s][r])
+        if not differ:
+            reproduced = s
+            continue
+        if reproduced is None:
+            return undetermined(
+                f"every replayed step differs from what the ranks held (from step {s} on): the "
+                f"replay is not shown to be deterministic, or no checkpoint precedes the "
+                f"corruption",
+                s,
+            )
+        if len(differ) == len(held[s]):
+            return undetermined(
+                f"every rank's held state differs from the replay at step {s} (reproduced "
+                f"at step {reproduced}): the corruption reached every replica within one step",
+                s,
+            )
+        names = ", ".join(map(str, differ))
+        return {
+            "verdict": "replay",
+            "ranks": differ,
+            "step": s,
+            "reason": f"rank(s) {names} held a state at step {s} that the deterministic replay "
+            f"does not reproduce; the other replica(s) reproduced it (and every rank reproduced "
+            f"step {reproduced})",
+        }
+    return undetermined(
+        f"the replay reproduced every rank's held state up to step {steps[-1]} (neither differs)",
+        steps[-1],
+    )

@@ -33,7 +33,7 @@ KINDS: Final[dict[str, tuple[str, ...]]] = {
     # telemetry sample: source is "nvml" or "cpu"; metrics maps names to numbers.
     "telemetry": ("source", "metrics"),
     # lifecycle: attempt_start, pg_ready, resumed (payload step = the last step whose state was
-    # loaded), finished, exit.
+    # loaded), finished, exit, skipped_batches, sdc_attributed (docs/run-directory.md).
     "lifecycle": ("phase",),
     # a failure seen from inside the rank: exception type and message, optional category.
     "failure": ("message",),

@@ -79,6 +79,18 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
             "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
             (a, event.time, "skip_batches", h, why),
         )
+    if event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and r == 0:
+        # the re-run's replay named the corrupted replica of a tie, or said it cannot
+        # (nonstop.runtime.sdc_replay): rank 0 alone records the verdict every rank reached
+        why = (
+            f"attempt {p.get('anomaly_attempt')} step {p.get('step')}: the replicas' tie "
+            f"replayed; {p.get('reason', '')}"
+        )
+        hosts = p.get("hosts") or []
+        return (
+            "INSERT INTO actions (attempt, time, action, host, reason) VALUES (?,?,?,?,?)",
+            (a, event.time, "attribute_sdc", hosts[0] if hosts else None, why),
+        )
     if event.kind == "lifecycle":
         return (
             "INSERT OR IGNORE INTO lifecycle VALUES (?,?,?,?,?,?)",
@@ -106,6 +118,41 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
     return None  # heartbeats and sections are for live watching, not the ledger
 
 
+def _attributed(event: Event) -> list[tuple[str, tuple[object, ...]]]:
+    """After a replay named the corrupted replica of a tie: the anomaly's failure rows name it
+    as the root cause, with the action decided (the agent, deciding before the replay, took the
+    first rank it read; the others' rows stay, as echoes with action none). Nothing when the
+    replay could not decide or no row of that rank exists."""
+    p = event.payload
+    if not (event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and event.rank == 0):
+        return []
+    culprits = [int(r) for r in p.get("ranks") or []]
+    if not culprits:
+        return []
+    a = int(p["anomaly_attempt"])
+    sdc = "attempt = ? AND category = 'silent_data_corruption' AND NOT planned"
+    named = f"rank IN ({','.join('?' * len(culprits))})"
+    root = f"(SELECT action FROM failures WHERE {sdc} AND root_cause = 1 ORDER BY id LIMIT 1)"
+    has = f"EXISTS (SELECT 1 FROM failures WHERE {sdc} AND {named})"
+    args = (a, *culprits)
+    return [  # in order: the named rows take the root's action, then the flags move
+        (
+            f"UPDATE failures SET action = COALESCE({root}, action) WHERE {sdc} AND {named}"
+            f" AND root_cause = 0",
+            (a, *args),
+        ),
+        (
+            f"UPDATE failures SET action = 'none' WHERE {sdc} AND root_cause = 1 AND NOT "
+            f"{named} AND {has}",
+            (*args, *args),
+        ),
+        (
+            f"UPDATE failures SET root_cause = ({named}) WHERE {sdc} AND {has}",
+            (*culprits, a, *args),
+        ),
+    ]
+
+
 def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
     key = str(path.resolve())
     row = ledger.conn.execute("SELECT offset FROM ingested WHERE path = ?", (key,)).fetchone()
@@ -121,6 +168,8 @@ def ingest_file(ledger: Ledger, path: Path, stats: IngestStats) -> None:
                     sql_row = _row(event)
                     if sql_row is not None:
                         conn.execute(*sql_row)
+                    for extra in _attributed(event):
+                        conn.execute(*extra)
                 except (
                     TypeError,
                     ValueError,

@@ -60,6 +60,7 @@ class StepTimer:
         self.rt.heartbeat(self.step)
         if self.rt.faults:
             self.rt.faults.on_step(self.step)
+        self.rt.health.before_step(self.step)  # a pending replay fingerprints the loaded state
         return self
 
     @contextlib.contextmanager

@@ -72,10 +72,24 @@ def fingerprint(tensors: Iterable[Any]) -> tuple[int, bool]:
             return 0, True
         host = torch.stack(sums).cpu().tolist()
         ok = bool(torch.isfinite(torch.stack(values)).all().cpu()) if values else True
+    return mix(host), ok
+
+
+def word_sums(tensors: Iterable[Any]) -> torch.Tensor | None:
+    """The per-tensor word sums `fingerprint` mixes, left on the tensors' device (no
+    synchronization): a step's fingerprint kept for later (`mix(sums.tolist())`), as the
+    guards' per-step history does. None when there is nothing to sum."""
+    with torch.no_grad():
+        sums = [_word_sum(local(t).detach()) for t in tensors if local(t).numel()]
+        return torch.stack(sums) if sums else None
+
+
+def mix(sums: Iterable[int]) -> int:
+    """The 64-bit fingerprint of per-tensor word sums, in order."""
     acc = 0
-    for i, s in enumerate(host):
-        acc = ((acc ^ (s & MASK64)) * _MIX + i + 1) & MASK64
-    return acc, ok
+    for i, s in enumerate(sums):
+        acc = ((acc ^ (int(s) & MASK64)) * _MIX + i + 1) & MASK64
+    return acc
 
 
 def flip_bit(tensors: Iterable[Any], *, bit: int = 12, index: int = 0) -> str | None:

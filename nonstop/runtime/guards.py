@@ -43,6 +43,7 @@ from nonstop.anomalies import (  # noqa: F401 (the records: nonstop.anomalies, r
     read_anomalies,
     write_anomaly,
 )
+from nonstop.runtime import sdc_replay
 
 _log = log.get("runtime")
 
@@ -51,6 +52,9 @@ ENV_SKIP: Final = envvars.SKIP_BATCHES
 """`STEP:N,...`: skip N batches at STEP besides what the spike records say (a known-bad data
 window; the chaos harness's reference run skips what the faulty run will)."""
 MAD_SCALE: Final = 1.4826  # MAD x this estimates the standard deviation of normal noise
+HISTORY_MAX: Final = 1024
+"""Steps of per-step fingerprints kept at most (`history=on`): with `fingerprint_every=0` the
+window since the last agreement is a checkpoint interval; older steps are dropped first."""
 
 # One row per rank in the all-reduced vector.
 SLOTS: Final = (
@@ -102,6 +106,12 @@ class GuardConfig:
     K >= 5 (benchmarks/bench_guards.py, docs/health.md)."""
     skip_batches: int = 10
     """After a loss spike, the rollback skips this many batches starting with the spike's."""
+    history: bool = False
+    """Keep every step's fingerprint since the replicas last agreed (per-tensor sums left on
+    the device, read only at an anomaly), so that the re-run's replay can name the corrupted
+    replica of a two-replica tie even when the corruption had reached the shared gradient
+    before the next check (sdc_replay.py). Costs one fingerprint's read of the parameters
+    every step instead of every `fingerprint_every` (docs/health.md)."""
 
     def __post_init__(self) -> None:
         for name in ("check_every", "window"):
@@ -191,6 +201,9 @@ class Anomaly:
     """sdc: whether a strict majority of replicas agreed (False: a tie, e.g. 2 replicas)."""
     last_good_step: int | None = None
     """sdc: the last step at which every replica's fingerprint agreed (None: not this run)."""
+    last_good_fingerprint: str | None = None
+    """sdc: the fingerprint every replica held at `last_good_step` (hex): where a replay that
+    names the corrupted replica of a tie starts comparing (sdc_replay.py)."""
     value: float | None = None
     baseline: float | None = None
     score: float | None = None
@@ -251,6 +264,7 @@ class Guards:
         self.loss = Baseline(config.window)
         self.grad = Baseline(config.window)
         self.last_agreed_step: int | None = None
+        self.last_agreed_fingerprint: str | None = None
         self.checks = 0
 
     def decide(self, step: int, rows: list[list[float]]) -> Anomaly | None:
@@ -310,6 +324,7 @@ class Guards:
         named, majority = odd_ones(fps)
         if not named:
             self.last_agreed_step = step
+            self.last_agreed_fingerprint = f"{fps[have[0]]:016x}"
             return None
         hexes = {r: f"{v:016x}" for r, v in fps.items()}
         why = (
@@ -326,6 +341,7 @@ class Guards:
             ranks=named,
             majority=majority,
             last_good_step=self.last_agreed_step,
+            last_good_fingerprint=self.last_agreed_fingerprint,
             fingerprints=hexes,
             detail=f"parameter fingerprints of rank(s) {_list(named)} {why} at step {step}{since}",
         )
@@ -389,6 +405,11 @@ class Health:
         self.anomaly: Anomaly | None = None
         self.last_fingerprint: str | None = None
         self._before_rollback: list[Callable[[], Any]] = []
+        self._history: deque[tuple[int, Any]] = deque(maxlen=HISTORY_MAX)
+        """(step, per-tensor word sums on the device) since the last agreement (`history`)."""
+        self.replay: Any = None
+        """A tie of two replicas from an earlier attempt that this re-run replays to name the
+        corrupted one (nonstop.runtime.sdc_replay.Replay), or None."""
 
     @property
     def active(self) -> bool:
@@ -412,6 +433,9 @@ class Health:
                 len(ps) - len(replicated),
             )
         self.params, self.group = replicated, group
+        if self.active and replicated:
+            rec = sdc_replay.pending(self.rt.run_dir, self.rt.attempt, self.rt.world_size)
+            self.replay = sdc_replay.Replay(rec) if rec is not None else None
 
     def before_rollback(self, fn: Callable[[], Any]) -> None:
         """Run `fn` on every rank before a rollback exits, e.g. `ckpt.wait`: a save still in
@@ -428,6 +452,12 @@ class Health:
             _log.warning("%s; ignored", e)
             return skip_plan(self.rt.run_dir)
 
+    def before_step(self, step: int) -> None:
+        """Called by `rt.step` when a step begins: a pending replay fingerprints the state the
+        process loaded (sdc_replay.py); nothing otherwise."""
+        if self.replay is not None and self.params:
+            self.replay.before_step(step, self.params)
+
     def after_step(self, step: int, fields: Mapping[str, Any]) -> None:
         """Called by `rt.step` when a step ends (after the optimizer step): inject the numeric
         faults due, check, and on an agreed anomaly roll back (this never returns then)."""
@@ -440,6 +470,14 @@ class Health:
                 from nonstop.runtime.fingerprint import flip_bit
 
                 faults.bitflip_done(f, step, flip_bit(self.params, bit=f.bit))
+        if self.replay is not None and self.params and self.replay.after_step(step, self.params):
+            replay, self.replay = self.replay, None  # every rank at the same step: collective
+            with log.swallowed(_log, "the replay's verdict on a replica tie"):
+                replay.conclude(self.rt, self.group)  # naming the culprit never costs the run
+        if self.config.history and self.active and self.params:
+            from nonstop.runtime.fingerprint import word_sums
+
+            self._history.append((step, word_sums(self.params)))
         if not self.active or (step + 1) % self.config.check_every:
             return
         k = self.config.fingerprint_every
@@ -477,10 +515,15 @@ class Health:
         else:  # a save's check: the replicas and finiteness only, the baselines untouched
             save_check = Guards(self.config)
             save_check.last_agreed_step = self.guards.last_agreed_step
+            save_check.last_agreed_fingerprint = self.guards.last_agreed_fingerprint
             anomaly = save_check.decide(step, [_no_values(r) for r in rows])
             self.guards.last_agreed_step = save_check.last_agreed_step
+            self.guards.last_agreed_fingerprint = save_check.last_agreed_fingerprint
         if anomaly is not None:
             self.rollback(anomaly)
+        agreed = self.guards.last_agreed_step
+        while agreed is not None and self._history and self._history[0][0] < agreed:
+            self._history.popleft()  # before the last agreement: no replay needs it
 
     def _gather(self, row: list[float]) -> list[list[float]]:
         import torch
@@ -503,12 +546,15 @@ class Health:
         """Every rank: record the anomaly (rank 0 writes run_dir/health/), flush, and exit with
         EXIT_ROLLBACK; the supervisor restarts from the newest checkpoint before it."""
         self.anomaly = anomaly
-        rt = self.rt
+        rt, good = self.rt, anomaly.last_good_step
+        kept = [(st, x) for st, x in self._history if good is None or st >= good]
+        hosts, held = sdc_replay.gather_held(rt, kept if anomaly.kind == "sdc" else [])
         record = {
             **anomaly.to_dict(),
             "attempt": rt.attempt,
             "world_size": rt.world_size,
-            "hosts": self._hosts(),
+            "hosts": hosts,
+            "held": held,
             "skip_batches": self.config.skip_batches if anomaly.kind == "spike" else 0,
             "config": asdict(self.config),
         }
@@ -539,19 +585,6 @@ class Health:
             rt.writer.close()
         sys.stdout.flush()
         os._exit(EXIT_ROLLBACK)  # no teardown: a hung collective must not keep us here
-
-    def _hosts(self) -> list[str]:
-        """Every rank's host (one all_gather_object: every rank is here together)."""
-        try:
-            import torch.distributed as dist
-
-            if dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1:
-                hosts: list[Any] = [None] * dist.get_world_size()
-                dist.all_gather_object(hosts, self.rt.host)
-                return [str(h) for h in hosts]
-        except Exception as e:  # the record matters more than the host names
-            _log.warning("could not gather hosts: %r", e)
-        return [self.rt.host] * max(1, int(self.rt.world_size))
 
 
 def _no_values(row: list[float]) -> list[float]:

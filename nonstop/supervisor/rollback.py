@@ -10,7 +10,10 @@ whether restarting is still the right thing, from every anomaly record of the ru
 
     silent_data_corruption  first time: restart (re-run), the named replica's node is suspect;
                             the same node named again: exclude_node; a tie (2 replicas) that
-                            repeats across nodes: stop_and_page (no majority to say which)
+                            repeats across nodes: stop_and_page (no majority to say which).
+                            A tie the re-run's replay attributed (nonstop.runtime.sdc_replay)
+                            names its corrupted rank like a majority; an undetermined one
+                            never gets a node excluded
     numerical_nan           restart; a NaN again within NAN_RECUR_STEPS steps of an earlier
                             one, after its rollback: stop_and_page with the evidence
     loss_spike              restart and skip; SPIKE_LIMIT spikes within SPIKE_RECUR_STEPS
@@ -66,19 +69,28 @@ def decide(anomalies: Sequence[Mapping[str, Any]], attempt: int) -> dict[str, An
     if kind == "sdc":
         suspects = sorted({_host(hosts, r) for r in named})
         before = [a for a in earlier if a.get("kind") == "sdc"]
-        seen = {_host(list(a.get("hosts") or []), int(r)) for a in before for r in a["ranks"]}
+        seen = {h for a in before for h in _suspect_hosts(a)}
+        sure = {h for a in before if _convicting(a) for h in _suspect_hosts(a)}
         again = sorted(set(suspects) & seen)
-        if again and not cur.get("majority", True) and len(suspects) > 1:
+        if again and not _convicting(cur):
             out["action"] = "stop_and_page"
             out["reason"] = (
                 f"replica fingerprints disagree again at step {step} ({where}) and "
                 f"no majority says which of {', '.join(suspects)} is wrong"
             )
-        elif again:
-            out["action"], out["hosts"] = "exclude_node", again
+        elif set(suspects) & sure:
+            out["action"] = "exclude_node"
+            out["hosts"] = sorted(set(suspects) & sure)
             out["reason"] = (
-                f"silent data corruption again on {', '.join(again)} ({where}, "
+                f"silent data corruption again on {', '.join(out['hosts'])} ({where}, "
                 f"step {step}): excluding the node"
+            )
+        elif again:  # named before only by a tie nobody could attribute: suspect, not convicted
+            out["reason"] = (
+                f"replica parameters disagree at step {step}: {where} suspect; "
+                f"{', '.join(again)} was named before only by an undetermined tie, and no node "
+                f"is excluded on an undetermined verdict; re-running from the newest verified "
+                f"checkpoint"
             )
         else:
             good = cur.get("last_good_step")
@@ -127,6 +139,22 @@ def decide(anomalies: Sequence[Mapping[str, Any]], attempt: int) -> dict[str, An
                 f"checkpoint before step {step}{skip}"
             )
     return out
+
+
+def _suspect_hosts(a: Mapping[str, Any]) -> set[str]:
+    hosts = list(a.get("hosts") or [])
+    return {_host(hosts, int(r)) for r in a.get("ranks") or []}
+
+
+def _convicting(a: Mapping[str, Any]) -> bool:
+    """Whether an sdc record says which node is wrong: a strict majority of replicas, a tie
+    the re-run's replay attributed (nonstop.runtime.sdc_replay), or a tie whose named ranks
+    all sit on one node. An undetermined tie across nodes convicts nobody."""
+    if a.get("majority", True):
+        return True
+    if (a.get("attribution") or {}).get("verdict") == "replay":
+        return True
+    return len(_suspect_hosts(a)) == 1
 
 
 def _host(hosts: Sequence[str], rank: int) -> str:

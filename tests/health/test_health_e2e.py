@@ -154,8 +154,9 @@ def test_bitflip_is_caught_before_a_checkpoint_could_keep_it(tmp_path, reference
     # the only check is the one before a save: of step 15, or of whichever step a deferred save
     # runs at (a save that falls due while the previous one still writes is retried at each
     # step; on CI's loaded host the save of step 10 ran at step 13, its check caught step 12);
-    # two replicas: a tie
-    assert (a["kind"], a["ranks"], a["majority"]) == ("sdc", [0, 1], False)
+    # two replicas: a tie, which the re-run's replay attributed to rank 1
+    assert (a["kind"], a["tie_ranks"], a["majority"]) == ("sdc", [0, 1], False)
+    assert (a["ranks"], a["attribution"]["verdict"]) == ([1], "replay"), a
     assert a["step"] >= 12, a
     ((begun,),) = ledger(
         d, "SELECT MAX(step) FROM checkpoints WHERE attempt = 0 AND phase = 'begin'"
@@ -166,6 +167,48 @@ def test_bitflip_is_caught_before_a_checkpoint_could_keep_it(tmp_path, reference
     )
     assert max(s for (s,) in committed) <= 12  # the corrupted step 15 was never saved
     assert finished_sha(d) == reference(2)
+
+
+@pytest.mark.timeout(700)
+@pytest.mark.parametrize(
+    ("flipped", "health"),
+    [(1, f"fingerprint_every={K}"), (0, f"fingerprint_every={K},history=on")],
+    ids=["rank1", "rank0-history"],
+)
+def test_a_tie_of_two_replicas_is_named_by_replaying_the_steps(
+    tmp_path, reference, flipped, health
+):
+    """Two replicas differ at the check of step 14: a tie. The re-run from the checkpoint of
+    step 10 is the replay: the rank whose held state its replay does not reproduce is named in
+    the anomaly record, the ledger (root cause and an attribute_sdc action), diagnose and the
+    report; the other reproduced its own. With history=on every step 9..14 is compared."""
+    d = tmp_path / "run"
+    r = run(d, 2, f"bitflip@step=12,rank={flipped}", health=health)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (a,) = anomalies(d)
+    assert (a["kind"], a["majority"], a["tie_ranks"]) == ("sdc", False, [0, 1])
+    assert 12 <= a["step"] < 12 + K
+    v = a["attribution"]
+    assert (v["verdict"], v["ranks"], a["ranks"]) == ("replay", [flipped], [flipped]), v
+    if "history" in health:  # the first step one rank departs at: the flip's own
+        assert v["step"] == 12 and {int(s) for s in a["held"]} >= set(
+            range(a["last_good_step"], 15)
+        )
+    else:
+        assert v["step"] == a["step"]
+    assert ledger(d, "SELECT rank, category, action FROM failures WHERE root_cause = 1") == [
+        (flipped, "silent_data_corruption", "restart")
+    ]
+    ((attempt, reason),) = ledger(
+        d, "SELECT attempt, reason FROM actions WHERE action = 'attribute_sdc'"
+    )
+    assert attempt == 1 and f"names rank {flipped} on" in reason, reason
+    assert finished_sha(d) == reference(2)  # the replay cost no step: the same final state
+    diag = cli_json("diagnose", str(d), "--attempt", "0")
+    assert diag["category"] == "silent_data_corruption"
+    assert diag["culprits"][0]["rank"] == flipped, diag["culprits"]
+    (row,) = cli_json("report", str(d))["numerical"]
+    assert (row["what"], row["ranks"]) == ("silent_data_corruption", [flipped])
 
 
 @pytest.mark.timeout(700)
