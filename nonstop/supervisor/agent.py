@@ -172,6 +172,11 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             rundir.ENV_RUN_ID: self.cfg.run_id,
             rundir.ENV_HOST: self.cfg.host,
             bootstrap.ENV_MERGE_STDERR: "1",
+            # the ranks' settings from the flags (their defaults: the same variables, read
+            # by the flags), so that config.json says what every rank ran with
+            envvars.HEALTH: self.cfg.guards,
+            envvars.TELEMETRY_S: f"{self.cfg.telemetry_interval_s:g}",
+            envvars.KERNEL_LOG: self.cfg.kernel_log,
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults
@@ -190,7 +195,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.attempt_start = start
         # the kernel-log reader opens (or starts its new window) before any worker exists:
         # what arrives from here on is this attempt's by sequence number, whatever its clock
-        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)
+        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log)
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self._save_learned()  # what the last attempt taught, before it is replaced
@@ -239,7 +244,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             if why != self._cold_why:  # said once, not at every restart
                 _log.info(f"cold start of attempt {self.attempt}: {why}")
                 self._cold_why = why
-            return torch_compat.start_processes(**kwargs)
+            with torch_compat.forwarding_signals(self.cfg.signals_to_forward):
+                return torch_compat.start_processes(**kwargs)
         kwargs.pop("start_method", None)
         kwargs.pop("numa_options", None)
         ctx = StandbyContext(standbys, **kwargs)
@@ -281,7 +287,9 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self._apply_settings()
         self._poll_events()
         self._note_exited(worker_group)
-        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)  # cheap
+        evidence.poll_kernel_log(
+            self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
+        )  # cheap
         self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)

@@ -37,7 +37,13 @@ from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
 from nonstop.supervisor.cloud_notices import CHOICES as CLOUD_CHOICES
-from nonstop.supervisor.config import SupervisorConfig, default, signals_to_forward
+from nonstop.supervisor.config import (
+    SupervisorConfig,
+    default,
+    env_seconds,
+    guards_spec,
+    signals_to_forward,
+)
 from nonstop.supervisor.live_settings import parse_hang_timeout
 
 _log = log.get("supervisor")
@@ -131,6 +137,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="after SIGTERM/SIGUSR1/SIGUSR2 or a drain/restart request: time for "
         "every rank to checkpoint before it is stopped anyway "
         f"(default {default('grace_period_s'):g})",
+    )
+    g.add_argument(
+        "--sigterm-grace",
+        type=float,
+        default=env_seconds(envvars.SIGTERM_GRACE_S, None) or None,
+        metavar="SECONDS",
+        help="after SIGTERM: the stop's time when shorter than --grace-period, i.e. the "
+        "scheduler's SIGKILL delay (Slurm's KillWait) "
+        f"(default ${envvars.SIGTERM_GRACE_S}, else --grace-period alone)",
+    )
+    g.add_argument(
+        "--guards",
+        default=os.environ.get(envvars.HEALTH, ""),
+        metavar="SPEC",
+        help="the ranks' numerical guards (NaN/Inf, loss spikes, replica fingerprints; "
+        "docs/health.md): 'off', or key=value,... of their thresholds "
+        f"(default ${envvars.HEALTH}, else on with their defaults)",
+    )
+    g.add_argument(
+        "--telemetry-interval",
+        type=float,
+        default=env_seconds(envvars.TELEMETRY_S, default("telemetry_interval_s")),
+        metavar="SECONDS",
+        help="seconds between the ranks' GPU/CPU telemetry samples; 0: off "
+        f"(default ${envvars.TELEMETRY_S}, else {default('telemetry_interval_s'):g})",
+    )
+    g.add_argument(
+        "--kernel-log",
+        default=os.environ.get(envvars.KERNEL_LOG, ""),
+        metavar="FILE",
+        help="a file read as the kernel log besides /dev/kmsg, e.g. a mounted kern.log; the "
+        f"ranks write an injected Xid there (default ${envvars.KERNEL_LOG}, else none)",
     )
     g.add_argument(
         "--cloud-notices",
@@ -239,6 +277,8 @@ SECONDS_FLAGS = {
     "--health-timeout": False,
     "--evidence-timeout": True,
     "--grace-period": True,
+    "--telemetry-interval": True,
+    "--sigterm-grace": False,  # None (unset) is skipped
 }
 
 # torchrun flags nonstop run cannot honour, refused rather than silently ignored (docs/run.md
@@ -272,6 +312,8 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
     for flag, zero_ok in SECONDS_FLAGS.items():
         value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        if value is None:
+            continue
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
             least = "0 or more" if zero_ok else "above 0"
             raise UserError(f"{flag} must be seconds {least}, got {value:g}")
@@ -299,6 +341,7 @@ def _check_flags(args: argparse.Namespace) -> None:
     if args.log_dir and Path(args.log_dir).exists() and not Path(args.log_dir).is_dir():
         raise UserError(f"--log-dir {args.log_dir} is a file, not a directory")
     signals_to_forward(args.signals_to_handle)
+    guards_spec(args.guards)
     _check_script(args)
 
 
@@ -389,13 +432,6 @@ def main(argv: list[str]) -> int:
     _check_flags(args)
     if args.run_path:  # runpy.run_path in a fresh interpreter: what the bootstrap does anyway
         args.run_path = False
-    # torch 2.13: a restart through the shared rendezvous store reads the previous attempt's
-    # peer addresses; on one node the bootstrap scopes the workers' keys by attempt and the
-    # process group starts in milliseconds. Several nodes (an exclusion with a spare joining
-    # stalled torch's rank assignment on the shared store) and --no-python (no bootstrap) get
-    # torch's own workaround: a new store per attempt, hosted by rank 0.
-    if args.no_python or args.nnodes.split(":")[-1] not in ("1", ""):
-        os.environ.setdefault(envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE, "1")  # torch's, here
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
     if single and default_port and not args.standalone:
