@@ -191,15 +191,17 @@ TABLE: Final[tuple[EnvVar, ...]] = (
     ),
     EnvVar(
         name=TICK_S,
-        set_by="user",
-        read_by="supervisor.bootstrap (watcher)",
+        set_by="user (the default of `nonstop run --watcher-tick`), supervisor (its ranks': "
+        "--watcher-tick)",
+        read_by="supervisor.cli (the flag's default), supervisor.bootstrap (watcher)",
         meaning="seconds between the watcher's heartbeats and dump-request polls",
         default="0.5",
     ),
     EnvVar(
         name=STOP_CHECK_EVERY,
-        set_by="user",
-        read_by="nonstop.runtime (planned_stop_due)",
+        set_by="user (the default of `nonstop run --stop-check-every`), supervisor (its "
+        "ranks': --stop-check-every)",
+        read_by="supervisor.cli (the flag's default), nonstop.runtime (planned_stop_due)",
         meaning="steps between the ranks' planned-stop agreements (one all-reduce each)",
         default="1",
     ),
@@ -222,8 +224,9 @@ TABLE: Final[tuple[EnvVar, ...]] = (
     ),
     EnvVar(
         name=CLOUD_METADATA_URL,
-        set_by="user, tests",
-        read_by="supervisor.cloud_notices",
+        set_by="user, tests (the default of `nonstop run --cloud-metadata-url`)",
+        read_by="supervisor.cli (the flag's default), supervisor.cloud_notices (CloudNotices "
+        "without a base)",
         meaning="base address of the cloud's metadata service that --cloud-notices polls "
         "(GCP, AWS and Azure paths and headers appended as each documents): a proxy, or a "
         "local server in tests",

@@ -177,6 +177,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             envvars.HEALTH: self.cfg.guards,
             envvars.TELEMETRY_S: f"{self.cfg.telemetry_interval_s:g}",
             envvars.KERNEL_LOG: self.cfg.kernel_log,
+            envvars.STOP_CHECK_EVERY: str(self.cfg.stop_check_every),
+            envvars.TICK_S: f"{self.cfg.watcher_tick_s:g}",
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults

@@ -179,6 +179,29 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {default('cloud_notices')}: the cloud found, if any)",
     )
     g.add_argument(
+        "--cloud-metadata-url",
+        default=os.environ.get(envvars.CLOUD_METADATA_URL) or default("cloud_metadata_url"),
+        metavar="URL",
+        help="the cloud metadata service --cloud-notices polls: a proxy, or a local server "
+        f"(default ${envvars.CLOUD_METADATA_URL}, else {default('cloud_metadata_url')})",
+    )
+    g.add_argument(
+        "--stop-check-every",
+        type=int,
+        default=_env_steps(envvars.STOP_CHECK_EVERY, default("stop_check_every")),
+        metavar="STEPS",
+        help="steps between the ranks' planned-stop agreements (one all-reduce each) "
+        f"(default ${envvars.STOP_CHECK_EVERY}, else {default('stop_check_every')})",
+    )
+    g.add_argument(
+        "--watcher-tick",
+        type=float,
+        default=env_seconds(envvars.TICK_S, None) or default("watcher_tick_s"),
+        metavar="SECONDS",
+        help="seconds between each rank's watcher heartbeats and dump-request polls "
+        f"(default ${envvars.TICK_S}, else {default('watcher_tick_s'):g})",
+    )
+    g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
     )
     g.add_argument(
@@ -246,6 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _env_steps(name: str, fallback: int) -> int:
+    """A step count from a variable, as the ranks read it (not a number: `fallback`)."""
+    raw = os.environ.get(name, "").strip()
+    return max(1, int(raw)) if raw.isdigit() else fallback
+
+
 def _hang_timeout(value: str) -> float | None:
     try:
         return parse_hang_timeout(value)
@@ -278,6 +307,7 @@ SECONDS_FLAGS = {
     "--evidence-timeout": True,
     "--grace-period": True,
     "--telemetry-interval": True,
+    "--watcher-tick": False,
     "--sigterm-grace": False,  # None (unset) is skipped
 }
 
@@ -308,6 +338,8 @@ def _check_flags(args: argparse.Namespace) -> None:
         lo = hi = 0
     if len(parts) > 2 or not 0 < lo <= hi:
         raise UserError(f"--nnodes must be N or MIN:MAX with 0 < MIN <= MAX, got {args.nnodes!r}")
+    if args.stop_check_every < 1:
+        raise UserError(f"--stop-check-every must be 1 or more, got {args.stop_check_every}")
     if args.max_restarts < 0:
         raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
     for flag, zero_ok in SECONDS_FLAGS.items():

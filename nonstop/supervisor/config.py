@@ -82,6 +82,16 @@ class SupervisorConfig:
     cloud_notices: str = "auto"
     """Watch the cloud's maintenance and preemption notices: auto, gcp, aws, azure or off
     (nonstop.supervisor.cloud_notices; --cloud-notices)."""
+    cloud_metadata_url: str = "http://169.254.169.254"
+    """The cloud metadata service --cloud-notices polls: the link-local address of GCP, AWS
+    and Azure alike, a proxy, or a local server in tests (--cloud-metadata-url, default
+    $NONSTOP_CLOUD_METADATA_URL)."""
+    stop_check_every: int = 1
+    """Steps between the ranks' planned-stop agreements, one all-reduce each
+    (--stop-check-every, default $NONSTOP_STOP_CHECK_EVERY; the ranks' variable)."""
+    watcher_tick_s: float = 0.5
+    """Seconds between the bootstrap watcher's heartbeats and dump-request polls in every rank
+    (--watcher-tick, default $NONSTOP_TICK_S; the ranks' variable)."""
     standbys: bool = True
     """Keep one warm standby per local rank to hand restarts to (--no-standby: False)."""
     standby_wait_s: float = 15.0
@@ -153,6 +163,9 @@ class SupervisorConfig:
             telemetry_interval_s=args.telemetry_interval,
             store_per_attempt=store_per_attempt(args),
             cloud_notices=args.cloud_notices,
+            cloud_metadata_url=args.cloud_metadata_url.rstrip("/"),
+            stop_check_every=args.stop_check_every,
+            watcher_tick_s=args.watcher_tick,
             standbys=not args.no_standby,
             memory_checkpoint_every=args.memory_checkpoint_every,
             replicas=args.replicas,

@@ -325,7 +325,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     )
     _console(agent, config, cfg)
     # the cloud's preemption and maintenance notices: found and polled on their own thread
-    cloud = CloudNotices(cfg.cloud_notices)
+    cloud = CloudNotices(cfg.cloud_notices, base=cfg.cloud_metadata_url)
     cloud.start()
     agent.cloud_notices = cloud
     code = policy.EXIT_FAILED

@@ -57,6 +57,8 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["--sigterm-grace", "0"], "--sigterm-grace must be seconds above 0, got 0"),
         (["--telemetry-interval", "-1"], "--telemetry-interval must be seconds 0 or more"),
         (["--guards", "window=0"], "--guards: window must be >= 1"),
+        (["--stop-check-every", "0"], "--stop-check-every must be 1 or more, got 0"),
+        (["--watcher-tick", "0"], "--watcher-tick must be seconds above 0, got 0"),
         (["--guards", "often"], "--guards: NONSTOP_HEALTH: 'often' is not one of"),
     ],
 )
@@ -139,6 +141,9 @@ NONSTOP_FLAGS = [
     "--telemetry-interval",
     "--kernel-log",
     "--cloud-notices",
+    "--cloud-metadata-url",
+    "--stop-check-every",
+    "--watcher-tick",
     "--host-name",
     "--metrics-port",
     "--metrics-host",

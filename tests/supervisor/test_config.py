@@ -27,6 +27,9 @@ def _no_settings_from_outside(monkeypatch: pytest.MonkeyPatch) -> None:
         "NONSTOP_TELEMETRY_S",
         "NONSTOP_KERNEL_LOG",
         "TORCH_DISABLE_SHARE_RDZV_TCP_STORE",
+        "NONSTOP_CLOUD_METADATA_URL",
+        "NONSTOP_STOP_CHECK_EVERY",
+        "NONSTOP_TICK_S",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -110,6 +113,11 @@ FLAGS = [
     (["--nnodes", "1:2"], {"store_per_attempt": True}),
     (["--nnodes", "1"], {"store_per_attempt": False}),
     (["--no-python"], {"store_per_attempt": True}),
+    (
+        ["--cloud-metadata-url", "http://127.0.0.1:8080/", "--stop-check-every", "4"],
+        {"cloud_metadata_url": "http://127.0.0.1:8080", "stop_check_every": 4},
+    ),
+    (["--watcher-tick", "0.2"], {"watcher_tick_s": 0.2}),
 ]
 
 
@@ -141,6 +149,21 @@ def test_defaults_of_the_ranks_and_schedulers_settings_come_from_their_variables
     wins, and what a rank would have ignored (not a number, negative) is the field's default."""
     assert (_cfg().sigterm_grace_s, _cfg().guards, _cfg().kernel_log) == (None, "", "")
     assert _cfg().telemetry_interval_s == default("telemetry_interval_s")
+    from nonstop.supervisor.cloud_notices import DEFAULT_BASE
+
+    assert _cfg().cloud_metadata_url == DEFAULT_BASE
+    assert (_cfg().stop_check_every, _cfg().watcher_tick_s) == (1, 0.5)
+    monkeypatch.setenv("NONSTOP_CLOUD_METADATA_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "3")
+    monkeypatch.setenv("NONSTOP_TICK_S", "0.25")
+    cfg = _cfg()
+    assert (cfg.cloud_metadata_url, cfg.stop_check_every, cfg.watcher_tick_s) == (
+        "http://127.0.0.1:9",
+        3,
+        0.25,
+    )
+    monkeypatch.setenv("NONSTOP_STOP_CHECK_EVERY", "often")  # a rank took every step
+    assert _cfg().stop_check_every == 1
     monkeypatch.setenv("NONSTOP_SIGTERM_GRACE_S", "28")
     monkeypatch.setenv("NONSTOP_HEALTH", "off")
     monkeypatch.setenv("NONSTOP_TELEMETRY_S", "2")
@@ -268,6 +291,7 @@ def test_a_run_records_the_resolved_config_and_leaves_the_supervisors_environ_al
     assert worker["NONSTOP_RUN_DIR"] == str(run.resolve())
     assert worker["NONSTOP_FAULTS"] == "crash@step=100000"
     assert worker["NONSTOP_HEALTH"] == "off" and worker["NONSTOP_TELEMETRY_S"] == "0"
+    assert worker["NONSTOP_STOP_CHECK_EVERY"] == "1" and worker["NONSTOP_TICK_S"] == "0.5"
     assert worker["RANK"] == "0"
     # the agent's store shared with the workers, or (--no-python) a new one of rank 0's
     assert worker["TORCHELASTIC_USE_AGENT_STORE"] == str(not no_python)
