@@ -258,10 +258,12 @@ def forwarding_signals(names: str) -> Iterator[None]:
     torchs = mp_api._terminate_process_handler
 
     def dispatch(signum: int, frame: FrameType | None) -> None:
-        if signum in wanted:
+        # a signal outside both lists came from a TORCHELASTIC_SIGNALS_TO_HANDLE the user set:
+        # torch's, as that variable asks
+        if signum in wanted or signum not in before:
             torchs(signum, frame)
         else:
-            _deliver(before.get(signum), signum, frame)
+            _deliver(before[signum], signum, frame)
 
     mp_api._terminate_process_handler = dispatch  # type: ignore[assignment]
     try:
