@@ -190,15 +190,14 @@ def test_store_per_attempt_on_a_real_handler(monkeypatch):
         handler.shutdown()
 
 
-def test_forwarding_signals_around_a_real_process_context(tmp_path):
+def test_forwarding_signals_around_a_real_process_context(tmp_path, monkeypatch):
     """torch's process context, started without TORCHELASTIC_SIGNALS_TO_HANDLE in this
     process's environment, registers its handler only for the signals asked for; the planned
     stop's SIGTERM keeps its handler, and one that arrives meanwhile reaches it."""
-    import os
     import signal
     import sys
 
-    assert "TORCHELASTIC_SIGNALS_TO_HANDLE" not in os.environ
+    monkeypatch.delenv("TORCHELASTIC_SIGNALS_TO_HANDLE", raising=False)
     start_src = inspect.getsource(mp_api.PContext.start)
     assert f'"TORCHELASTIC_SIGNALS_TO_HANDLE", "{torch_compat.TORCH_SIGNALS}"' in start_src
     assert "signal.signal(sig, _terminate_process_handler)" in start_src
