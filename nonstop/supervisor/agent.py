@@ -219,7 +219,12 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
         self.restart_path = "cold"
-        with torch_compat.start_processes_through(self._spawn_or_hand_over):
+        # torch's process context (spawned or a standby's) registers its signal handlers as
+        # it starts: only for --signals-to-handle's, not the planned stop's
+        with (
+            torch_compat.start_processes_through(self._spawn_or_hand_over),
+            torch_compat.forwarding_signals(self.cfg.signals_to_forward),
+        ):
             pids = super()._start_workers(worker_group)
         self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
@@ -246,8 +251,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             if why != self._cold_why:  # said once, not at every restart
                 _log.info(f"cold start of attempt {self.attempt}: {why}")
                 self._cold_why = why
-            with torch_compat.forwarding_signals(self.cfg.signals_to_forward):
-                return torch_compat.start_processes(**kwargs)
+            return torch_compat.start_processes(**kwargs)
         kwargs.pop("start_method", None)
         kwargs.pop("numa_options", None)
         ctx = StandbyContext(standbys, **kwargs)
