@@ -176,50 +176,57 @@ TABLE: Final[tuple[EnvVar, ...]] = (
     # nonstop's own, set by users (or passed through by `nonstop run`)
     EnvVar(
         name=HEALTH,
-        set_by="user",
-        read_by="runtime.guards",
+        set_by="user (the default of `nonstop run --guards`), supervisor (its ranks': --guards)",
+        read_by="supervisor.cli (the flag's default), runtime.guards",
         meaning="the numerical guards, `key=value,...` or `off` (docs/health.md)",
         default="on, GuardConfig's defaults",
     ),
     EnvVar(
         name=TELEMETRY_S,
-        set_by="user",
-        read_by="runtime.telemetry",
+        set_by="user (the default of `nonstop run --telemetry-interval`), supervisor (its "
+        "ranks': --telemetry-interval)",
+        read_by="supervisor.cli (the flag's default), runtime.telemetry",
         meaning="seconds between telemetry samples; 0 disables",
         default="5",
     ),
     EnvVar(
         name=TICK_S,
-        set_by="user",
-        read_by="supervisor.bootstrap (watcher)",
+        set_by="user (the default of `nonstop run --watcher-tick`), supervisor (its ranks': "
+        "--watcher-tick)",
+        read_by="supervisor.cli (the flag's default), supervisor.bootstrap (watcher)",
         meaning="seconds between the watcher's heartbeats and dump-request polls",
         default="0.5",
     ),
     EnvVar(
         name=STOP_CHECK_EVERY,
-        set_by="user",
-        read_by="nonstop.runtime (planned_stop_due)",
+        set_by="user (the default of `nonstop run --stop-check-every`), supervisor (its "
+        "ranks': --stop-check-every)",
+        read_by="supervisor.cli (the flag's default), nonstop.runtime (planned_stop_due)",
         meaning="steps between the ranks' planned-stop agreements (one all-reduce each)",
         default="1",
     ),
     EnvVar(
         name=SIGTERM_GRACE_S,
-        set_by="user (examples/slurm/nonstop.sbatch)",
-        read_by="supervisor.planned_stop",
+        set_by="user, scheduler script (examples/slurm/nonstop.sbatch): the default of "
+        "`nonstop run --sigterm-grace`",
+        read_by="supervisor.cli (the flag's default)",
         meaning="seconds a stop after SIGTERM may take (the scheduler's SIGKILL delay)",
         default="infinite: --grace-period alone",
     ),
     EnvVar(
         name=KERNEL_LOG,
-        set_by="user, tests",
-        read_by="diagnose.kernel_log, faults",
+        set_by="user, tests (the default of `nonstop run --kernel-log`), supervisor (its "
+        "ranks': --kernel-log)",
+        read_by="supervisor.cli (the flag's default), diagnose.kernel_log (`nonstop diagnose`), "
+        "faults (the ranks' injected Xid)",
         meaning="a file read as the kernel log besides /dev/kmsg (a mounted kern.log)",
         default="none",
     ),
     EnvVar(
         name=CLOUD_METADATA_URL,
-        set_by="user, tests",
-        read_by="supervisor.cloud_notices",
+        set_by="user, tests (the default of `nonstop run --cloud-metadata-url`)",
+        read_by="supervisor.cli (the flag's default), supervisor.cloud_notices (CloudNotices "
+        "without a base)",
         meaning="base address of the cloud's metadata service that --cloud-notices polls "
         "(GCP, AWS and Azure paths and headers appended as each documents): a proxy, or a "
         "local server in tests",
@@ -375,20 +382,24 @@ TABLE: Final[tuple[EnvVar, ...]] = (
             ("TORCH_NCCL_ASYNC_ERROR_HANDLING", "torch", "NCCL's async error handling", "-"),
         )
     ),
-    # torch's, set or read by nonstop for the whole process
+    # torch's, for the agent's whole process: nonstop run leaves its own environment alone
+    # and gives torch the same settings through torch_compat
     EnvVar(
         name=TORCH_SIGNALS_TO_HANDLE,
-        set_by=_SUP,
+        set_by="torch (torchrun's launch_agent; nonstop run passes --signals-to-handle as its "
+        "ranks start instead: torch_compat.forwarding_signals)",
         read_by="torch.distributed.elastic",
         meaning="signals the agent forwards to its ranks (--signals-to-handle)",
-        default="torch's",
+        default="SIGTERM,SIGINT,SIGHUP,SIGQUIT",
     ),
     EnvVar(
         name=TORCH_DISABLE_SHARE_RDZV_TCP_STORE,
-        set_by="supervisor (several nodes)",
-        read_by="torch.distributed.elastic",
-        meaning="1: a new rendezvous store per attempt, hosted by rank 0",
-        default="shared",
+        set_by="user",
+        read_by="torch.distributed.elastic, supervisor.config (store_per_attempt, which "
+        "nonstop run applies without the variable: torch_compat.store_per_attempt)",
+        meaning="1: a new rendezvous store per attempt, hosted by rank 0 (nonstop run's own "
+        "choice with several nodes or --no-python); 0: the agent's shared store",
+        default="shared (nonstop run: per attempt with several nodes or --no-python)",
     ),
     EnvVar(
         name=TORCH_FR_BUFFER_SIZE,

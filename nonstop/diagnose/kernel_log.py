@@ -414,10 +414,14 @@ class NodeKernelWatch:
         *,
         min_interval_s: float = 2.0,
         kmsg_path: str = KMSG,
+        extra_file: str | None = None,
     ) -> None:
         self.root, self.host = Path(run_root), host
         self.min_interval_s = min_interval_s
         self.kmsg_path = kmsg_path
+        # the file read besides /dev/kmsg (KernelLog.extra_file: None reads ENV_KERNEL_LOG,
+        # "" none; the supervisor passes its --kernel-log)
+        self.extra_file = extra_file
         self.attempt: int | None = None
         self.klog: KernelLog | None = None
         self.lines: list[KernelLine] = []
@@ -428,7 +432,9 @@ class NodeKernelWatch:
         """Read new records (at most every `min_interval_s` unless forced)."""
         if attempt != self.attempt:
             if self.klog is None:
-                self.klog = KernelLog(since_s=attempt_start_s, kmsg_path=self.kmsg_path)
+                self.klog = KernelLog(
+                    since_s=attempt_start_s, kmsg_path=self.kmsg_path, extra_file=self.extra_file
+                )
             else:
                 self.klog.read()  # what is in the buffer now belongs to the old attempt
                 self.klog.rebase(attempt_start_s)
@@ -521,11 +527,14 @@ def gpu_ranks_from_nvml(local_to_global: dict[int, int]) -> dict[str, int]:
 _WATCHES: weakref.WeakKeyDictionary[object, NodeKernelWatch] = weakref.WeakKeyDictionary()
 
 
-def watch_for(agent: object, run_root: str | os.PathLike[str], host: str) -> NodeKernelWatch:
-    """The one NodeKernelWatch of a node agent (kept here, so the agent holds no new state)."""
+def watch_for(
+    agent: object, run_root: str | os.PathLike[str], host: str, extra_file: str | None = None
+) -> NodeKernelWatch:
+    """The one NodeKernelWatch of a node agent (kept here, so the agent holds no new state);
+    `extra_file` as NodeKernelWatch's, used when the watch is made."""
     w = _WATCHES.get(agent)
     if w is None:
-        w = _WATCHES[agent] = NodeKernelWatch(run_root, host)
+        w = _WATCHES[agent] = NodeKernelWatch(run_root, host, extra_file=extra_file)
     return w
 
 
@@ -536,13 +545,15 @@ def release_for(agent: object) -> None:
         w.klog.close()
 
 
-def poll_for(agent: object, run_root: str | os.PathLike[str], host: str) -> None:
+def poll_for(
+    agent: object, run_root: str | os.PathLike[str], host: str, extra_file: str | None = None
+) -> None:
     """The agent's cheap periodic read (its monitor loop): never raises."""
     attempt, start = getattr(agent, "attempt", None), getattr(agent, "attempt_start", None)
     if not isinstance(attempt, int) or attempt < 0 or not isinstance(start, float):
         return
     try:
-        watch_for(agent, run_root, host).poll(attempt, start)
+        watch_for(agent, run_root, host, extra_file).poll(attempt, start)
     except Exception as e:  # monitoring never costs the job
         w = _WATCHES.get(agent)
         if w is not None and w.klog is not None:

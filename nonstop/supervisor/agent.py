@@ -172,6 +172,13 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             rundir.ENV_RUN_ID: self.cfg.run_id,
             rundir.ENV_HOST: self.cfg.host,
             bootstrap.ENV_MERGE_STDERR: "1",
+            # the ranks' settings from the flags (their defaults: the same variables, read
+            # by the flags), so that config.json says what every rank ran with
+            envvars.HEALTH: self.cfg.guards,
+            envvars.TELEMETRY_S: f"{self.cfg.telemetry_interval_s:g}",
+            envvars.KERNEL_LOG: self.cfg.kernel_log,
+            envvars.STOP_CHECK_EVERY: str(self.cfg.stop_check_every),
+            envvars.TICK_S: f"{self.cfg.watcher_tick_s:g}",
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults
@@ -190,7 +197,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.attempt_start = start
         # the kernel-log reader opens (or starts its new window) before any worker exists:
         # what arrives from here on is this attempt's by sequence number, whatever its clock
-        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)
+        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log)
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self._save_learned()  # what the last attempt taught, before it is replaced
@@ -212,7 +219,12 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
         self.restart_path = "cold"
-        with torch_compat.start_processes_through(self._spawn_or_hand_over):
+        # torch's process context (spawned or a standby's) registers its signal handlers as
+        # it starts: only for --signals-to-handle's, not the planned stop's
+        with (
+            torch_compat.start_processes_through(self._spawn_or_hand_over),
+            torch_compat.forwarding_signals(self.cfg.signals_to_forward),
+        ):
             pids = super()._start_workers(worker_group)
         self._guard_teardown()
         self._phase("handover" if self.restart_path == "warm" else "spawn", t0)
@@ -281,7 +293,9 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self._apply_settings()
         self._poll_events()
         self._note_exited(worker_group)
-        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host)  # cheap
+        evidence.poll_kernel_log(
+            self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
+        )  # cheap
         self._refill_standbys()
         try:
             planned = self._planned(worker_group, result)

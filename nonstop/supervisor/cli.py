@@ -37,7 +37,13 @@ from nonstop import envvars, log, rundir
 from nonstop.errors import UserError
 from nonstop.faults import check_run
 from nonstop.supervisor.cloud_notices import CHOICES as CLOUD_CHOICES
-from nonstop.supervisor.config import SupervisorConfig, default, signals_to_forward
+from nonstop.supervisor.config import (
+    SupervisorConfig,
+    default,
+    env_seconds,
+    guards_spec,
+    signals_to_forward,
+)
 from nonstop.supervisor.live_settings import parse_hang_timeout
 
 _log = log.get("supervisor")
@@ -133,12 +139,67 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {default('grace_period_s'):g})",
     )
     g.add_argument(
+        "--sigterm-grace",
+        type=float,
+        default=env_seconds(envvars.SIGTERM_GRACE_S, None) or None,
+        metavar="SECONDS",
+        help="after SIGTERM: the stop's time when shorter than --grace-period, i.e. the "
+        "scheduler's SIGKILL delay (Slurm's KillWait) "
+        f"(default ${envvars.SIGTERM_GRACE_S}, else --grace-period alone)",
+    )
+    g.add_argument(
+        "--guards",
+        default=os.environ.get(envvars.HEALTH, ""),
+        metavar="SPEC",
+        help="the ranks' numerical guards (NaN/Inf, loss spikes, replica fingerprints; "
+        "docs/health.md): 'off', or key=value,... of their thresholds "
+        f"(default ${envvars.HEALTH}, else on with their defaults)",
+    )
+    g.add_argument(
+        "--telemetry-interval",
+        type=float,
+        default=env_seconds(envvars.TELEMETRY_S, default("telemetry_interval_s")),
+        metavar="SECONDS",
+        help="seconds between the ranks' GPU/CPU telemetry samples; 0: off "
+        f"(default ${envvars.TELEMETRY_S}, else {default('telemetry_interval_s'):g})",
+    )
+    g.add_argument(
+        "--kernel-log",
+        default=os.environ.get(envvars.KERNEL_LOG, ""),
+        metavar="FILE",
+        help="a file read as the kernel log besides /dev/kmsg, e.g. a mounted kern.log; the "
+        f"ranks write an injected Xid there (default ${envvars.KERNEL_LOG}, else none)",
+    )
+    g.add_argument(
         "--cloud-notices",
         choices=CLOUD_CHOICES,
         default=default("cloud_notices"),
         help="turn the cloud's preemption and maintenance notices (GCP, AWS, Azure metadata) "
         "into a planned stop: checkpoint, then exit 75 to requeue "
         f"(default {default('cloud_notices')}: the cloud found, if any)",
+    )
+    g.add_argument(
+        "--cloud-metadata-url",
+        default=os.environ.get(envvars.CLOUD_METADATA_URL) or default("cloud_metadata_url"),
+        metavar="URL",
+        help="the cloud metadata service --cloud-notices polls: a proxy, or a local server "
+        f"(default ${envvars.CLOUD_METADATA_URL}, else {default('cloud_metadata_url')})",
+    )
+    g.add_argument(
+        "--stop-check-every",
+        type=int,
+        default=_env_steps(envvars.STOP_CHECK_EVERY, default("stop_check_every")),
+        metavar="STEPS",
+        help="steps between the ranks' planned-stop agreements (one all-reduce each) "
+        f"(default ${envvars.STOP_CHECK_EVERY}, else {default('stop_check_every')})",
+    )
+    g.add_argument(
+        "--watcher-tick",
+        type=float,
+        default=env_seconds(envvars.TICK_S, None) or default("watcher_tick_s"),
+        metavar="SECONDS",
+        help="seconds between each rank's watcher heartbeats and dump-request polls "
+        f"(default ${envvars.TICK_S}, else {default('watcher_tick_s'):g})",
     )
     g.add_argument(
         "--host-name", default=None, help="name this node in the ledger (default: the hostname)"
@@ -208,6 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _env_steps(name: str, fallback: int) -> int:
+    """A step count from a variable, as the ranks read it (not a number: `fallback`)."""
+    raw = os.environ.get(name, "").strip()
+    return max(1, int(raw)) if raw.isdigit() else fallback
+
+
 def _hang_timeout(value: str) -> float | None:
     try:
         return parse_hang_timeout(value)
@@ -239,6 +306,9 @@ SECONDS_FLAGS = {
     "--health-timeout": False,
     "--evidence-timeout": True,
     "--grace-period": True,
+    "--telemetry-interval": True,
+    "--watcher-tick": False,
+    "--sigterm-grace": False,  # None (unset) is skipped
 }
 
 # torchrun flags nonstop run cannot honour, refused rather than silently ignored (docs/run.md
@@ -268,10 +338,14 @@ def _check_flags(args: argparse.Namespace) -> None:
         lo = hi = 0
     if len(parts) > 2 or not 0 < lo <= hi:
         raise UserError(f"--nnodes must be N or MIN:MAX with 0 < MIN <= MAX, got {args.nnodes!r}")
+    if args.stop_check_every < 1:
+        raise UserError(f"--stop-check-every must be 1 or more, got {args.stop_check_every}")
     if args.max_restarts < 0:
         raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
     for flag, zero_ok in SECONDS_FLAGS.items():
         value = getattr(args, flag.lstrip("-").replace("-", "_"))
+        if value is None:
+            continue
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
             least = "0 or more" if zero_ok else "above 0"
             raise UserError(f"{flag} must be seconds {least}, got {value:g}")
@@ -299,6 +373,7 @@ def _check_flags(args: argparse.Namespace) -> None:
     if args.log_dir and Path(args.log_dir).exists() and not Path(args.log_dir).is_dir():
         raise UserError(f"--log-dir {args.log_dir} is a file, not a directory")
     signals_to_forward(args.signals_to_handle)
+    guards_spec(args.guards)
     _check_script(args)
 
 
@@ -389,13 +464,6 @@ def main(argv: list[str]) -> int:
     _check_flags(args)
     if args.run_path:  # runpy.run_path in a fresh interpreter: what the bootstrap does anyway
         args.run_path = False
-    # torch 2.13: a restart through the shared rendezvous store reads the previous attempt's
-    # peer addresses; on one node the bootstrap scopes the workers' keys by attempt and the
-    # process group starts in milliseconds. Several nodes (an exclusion with a spare joining
-    # stalled torch's rank assignment on the shared store) and --no-python (no bootstrap) get
-    # torch's own workaround: a new store per attempt, hosted by rank 0.
-    if args.no_python or args.nnodes.split(":")[-1] not in ("1", ""):
-        os.environ.setdefault(envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE, "1")  # torch's, here
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
     default_port = "MASTER_PORT" not in os.environ and args.master_port in (None, 29500)
     if single and default_port and not args.standalone:

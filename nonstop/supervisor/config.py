@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
+import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nonstop import rundir
+from nonstop import envvars, rundir
 from nonstop.errors import UserError
 
 
@@ -57,9 +59,39 @@ class SupervisorConfig:
     """More than one node may join (--nnodes MAX > 1)."""
     grace_period_s: float = 120.0
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
+    sigterm_grace_s: float | None = None
+    """Seconds a stop after SIGTERM may take when shorter than grace_period_s: the
+    scheduler's SIGKILL delay (--sigterm-grace, default $NONSTOP_SIGTERM_GRACE_S, which
+    examples/slurm/nonstop.sbatch sets from Slurm's KillWait); None: grace_period_s alone."""
+    kernel_log: str = ""
+    """A file read as the kernel log besides /dev/kmsg, e.g. a mounted kern.log (--kernel-log,
+    default $NONSTOP_KERNEL_LOG); the ranks get it too (an injected Xid is written there when
+    /dev/kmsg is not writable). "": none."""
+    guards: str = ""
+    """The ranks' numerical guards (nonstop.runtime.guards.GuardConfig.from_spec): `off`,
+    `key=value,...` or "" for GuardConfig's defaults (--guards, default $NONSTOP_HEALTH;
+    the ranks' NONSTOP_HEALTH)."""
+    telemetry_interval_s: float = 5.0
+    """Seconds between the ranks' telemetry samples (NVML or psutil); 0: off
+    (--telemetry-interval, default $NONSTOP_TELEMETRY_S; the ranks' NONSTOP_TELEMETRY_S)."""
+    store_per_attempt: bool = False
+    """A new rendezvous store per attempt, hosted by rank 0, in place of the agent's shared
+    one (torch's TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 without setting it): several nodes or
+    --no-python, where the bootstrap cannot scope the workers' keys by attempt; the variable
+    set by the user decides where given."""
     cloud_notices: str = "auto"
     """Watch the cloud's maintenance and preemption notices: auto, gcp, aws, azure or off
     (nonstop.supervisor.cloud_notices; --cloud-notices)."""
+    cloud_metadata_url: str = "http://169.254.169.254"
+    """The cloud metadata service --cloud-notices polls: the link-local address of GCP, AWS
+    and Azure alike, a proxy, or a local server in tests (--cloud-metadata-url, default
+    $NONSTOP_CLOUD_METADATA_URL)."""
+    stop_check_every: int = 1
+    """Steps between the ranks' planned-stop agreements, one all-reduce each
+    (--stop-check-every, default $NONSTOP_STOP_CHECK_EVERY; the ranks' variable)."""
+    watcher_tick_s: float = 0.5
+    """Seconds between the bootstrap watcher's heartbeats and dump-request polls in every rank
+    (--watcher-tick, default $NONSTOP_TICK_S; the ranks' variable)."""
     standbys: bool = True
     """Keep one warm standby per local rank to hand restarts to (--no-standby: False)."""
     standby_wait_s: float = 15.0
@@ -125,7 +157,15 @@ class SupervisorConfig:
             faults=";".join(args.inject),
             multi_node=int(args.nnodes.split(":")[-1]) > 1,
             grace_period_s=args.grace_period,
+            sigterm_grace_s=args.sigterm_grace,
+            kernel_log=args.kernel_log or "",
+            guards=guards_spec(args.guards),
+            telemetry_interval_s=args.telemetry_interval,
+            store_per_attempt=store_per_attempt(args),
             cloud_notices=args.cloud_notices,
+            cloud_metadata_url=args.cloud_metadata_url.rstrip("/"),
+            stop_check_every=args.stop_check_every,
+            watcher_tick_s=args.watcher_tick,
             standbys=not args.no_standby,
             memory_checkpoint_every=args.memory_checkpoint_every,
             replicas=args.replicas,
@@ -167,6 +207,43 @@ def default(name: str) -> Any:
     value = FIELDS[name].default
     assert value is not dataclasses.MISSING, f"{name} has no default"
     return value
+
+
+def store_per_attempt(args: argparse.Namespace) -> bool:
+    """torch 2.13: a restart through the agent's shared rendezvous store reads the previous
+    attempt's peer addresses; on one node the bootstrap scopes the workers' keys by attempt
+    and the process group starts in milliseconds. Several nodes (an exclusion with a spare
+    joining stalled torch's rank assignment on the shared store) and --no-python (no
+    bootstrap) get torch's own workaround: a new store per attempt, hosted by rank 0. A
+    TORCH_DISABLE_SHARE_RDZV_TCP_STORE the user set decides instead (torch reads it too)."""
+    theirs = os.environ.get(envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE)
+    if theirs is not None:
+        return theirs == "1"
+    return bool(args.no_python) or args.nnodes.split(":")[-1] not in ("1", "")
+
+
+def guards_spec(value: str) -> str:
+    """--guards as the ranks will read it (GuardConfig.from_spec); UserError naming the bad
+    field, before a rank starts."""
+    from nonstop.runtime.guards import GuardConfig
+
+    try:
+        GuardConfig.from_spec(value)
+    except ValueError as e:
+        raise UserError(f"--guards: {e}") from None
+    return value.strip()
+
+
+def env_seconds(name: str, default: float | None) -> float | None:
+    """A flag's default from the variable a scheduler script or the user sets: its value as
+    seconds, or `default` when unset, empty, not a number or negative (where the ranks and the
+    supervisor ignored such a value before these settings had flags)."""
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        return default
+    return value if math.isfinite(value) and value >= 0 else default
 
 
 def signals_to_forward(value: str) -> str:

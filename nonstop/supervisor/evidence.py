@@ -71,11 +71,12 @@ def collect(
     host: str,
     timeout_s: float,
     attempt_start: float,
+    kernel_log_file: str = "",
 ) -> list[str]:
     """Ask every live rank of `workers` (torch's Worker objects) for its flight-recorder trace
     and Python stacks, wait up to `timeout_s` for them, and keep the node's kernel-log lines of
     the attempt. Returns the evidence files. `owner` keys the node's kernel-log watch (one per
-    agent)."""
+    agent; `kernel_log_file`: the file read besides /dev/kmsg, --kernel-log)."""
     workers = list(workers)
     t0 = time.time()  # compared with the files' mtimes: wall clock
     req = bootstrap.dump_request_path(run_dir.root, attempt)
@@ -108,16 +109,17 @@ def collect(
         ranks = {w.global_rank: w for w in workers}
         pids = {int(w.id): r for r, w in ranks.items() if w.id is not None}
         gpus = kernel_log.gpu_ranks_from_nvml({w.local_rank: r for r, w in ranks.items()})
-        watch = kernel_log.watch_for(owner, run_dir.root, host)
+        watch = kernel_log.watch_for(owner, run_dir.root, host, kernel_log_file)
         files.append(str(watch.keep(attempt, attempt_start, pids, gpus)))
     except Exception as e:  # evidence must never cost the job
         _log.warning(f"kernel log not kept ({e!r})")
     return files
 
 
-def poll_kernel_log(owner: object, run_root: Path, host: str) -> None:
-    """The monitor loop's periodic kernel-log read (rate-limited, never raises)."""
-    kernel_log.poll_for(owner, run_root, host)
+def poll_kernel_log(owner: object, run_root: Path, host: str, extra_file: str) -> None:
+    """The monitor loop's periodic kernel-log read (rate-limited, never raises); `extra_file`
+    is --kernel-log ("": /dev/kmsg and the system's tools only)."""
+    kernel_log.poll_for(owner, run_root, host, extra_file)
 
 
 def last_words(log: Path | None, message: str = "", tail_bytes: int = 65536) -> str:

@@ -516,6 +516,7 @@ class FailureHandling:
             host=self.cfg.host,
             timeout_s=self.cfg.evidence_timeout_s,
             attempt_start=self.attempt_start,
+            kernel_log_file=self.cfg.kernel_log,
         )
         self._phase("evidence", t0)
         return files

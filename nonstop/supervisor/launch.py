@@ -8,7 +8,6 @@ codes of nonstop run.
 from __future__ import annotations
 
 import gc
-import os
 import signal
 import sys
 import time
@@ -18,7 +17,7 @@ from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 
-from nonstop import envvars, log, rundir, taxonomy
+from nonstop import log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
@@ -237,8 +236,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     config, cmd, cmd_args = torchrun
     rd, run_id, host = cfg.run_dir, cfg.run_id, cfg.host
     log.set_context(host=host)
-    # torch's own setting of this process, as torch's launch_agent sets it for torchrun
-    os.environ[envvars.TORCH_SIGNALS_TO_HANDLE] = cfg.signals_to_forward
+    # the signals torch forwards to the ranks (torch's launch_agent sets them in its own
+    # environment): set as each attempt's ranks start (NonstopAgent._spawn_or_hand_over)
     # every worker goes through the bootstrap, which then runs the user's command unchanged
     if cmd != sys.executable and not str(cmd).endswith("python"):
         entry_args = [a for a in cmd_args]
@@ -266,12 +265,15 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
 
     def make_spec() -> WorkerSpec:
         master_addr, master_port = torch_compat.master_addr_and_port(params)
+        handler = rdzv_registry.get_rendezvous_handler(params)
+        if cfg.store_per_attempt:
+            torch_compat.store_per_attempt(handler)
         return WorkerSpec(
             role=config.role,
             local_world_size=config.nproc_per_node,
             entrypoint=entrypoint,
             args=tuple(worker_args),
-            rdzv_handler=rdzv_registry.get_rendezvous_handler(params),
+            rdzv_handler=handler,
             max_restarts=config.max_restarts,
             monitor_interval=min(config.monitor_interval, 0.5),
             master_addr=master_addr,
@@ -323,7 +325,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     )
     _console(agent, config, cfg)
     # the cloud's preemption and maintenance notices: found and polled on their own thread
-    cloud = CloudNotices(cfg.cloud_notices)
+    cloud = CloudNotices(cfg.cloud_notices, base=cfg.cloud_metadata_url)
     cloud.start()
     agent.cloud_notices = cloud
     code = policy.EXIT_FAILED

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup
 
-from nonstop import envvars, log, rundir
+from nonstop import log, rundir
 from nonstop.errors import UserError
 
 KINDS = ("preempt", "drain", "restart")
@@ -71,10 +71,6 @@ def stop_path(run_dir: Path, attempt: int) -> Path:
 
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
-ENV_SIGTERM_GRACE = envvars.SIGTERM_GRACE_S
-"""Seconds a stop after SIGTERM may take, when shorter than --grace-period: the scheduler's
-SIGKILL delay (Slurm's KillWait; examples/slurm/nonstop.sbatch sets it), while --grace-period
-stays sized for a warning (SIGUSR1 300 s ahead) or a drain."""
 _early: list[int] = []
 
 
@@ -91,15 +87,6 @@ def early_signal() -> int | None:
     if not _early:
         return None
     return int(signal.SIGTERM) if signal.SIGTERM in _early else _early[-1]
-
-
-def sigterm_grace_s() -> float:
-    """ENV_SIGTERM_GRACE as seconds (infinite when unset or not a positive number)."""
-    try:
-        value = float(os.environ.get(ENV_SIGTERM_GRACE, "inf"))
-    except ValueError:
-        return float("inf")
-    return value if value > 0 else float("inf")
 
 
 def teardown_path(run_dir: Path, host: str, attempt: int) -> Path:
@@ -503,7 +490,10 @@ class PlannedStops:
             assert self._stop_trigger_time is not None
             self._stop_grace_s = self.cfg.grace_period_s
             if p.request_id in ("signal-SIGTERM", "signal-ranks"):  # SIGKILL follows: sooner
-                self._stop_grace_s = min(self._stop_grace_s, sigterm_grace_s())
+                # --sigterm-grace (the scheduler's SIGKILL delay: Slurm's KillWait), while
+                # --grace-period stays sized for a warning (SIGUSR1 300 s ahead) or a drain
+                sigkill_s = self.cfg.sigterm_grace_s or math.inf
+                self._stop_grace_s = min(self._stop_grace_s, sigkill_s)
             left = self._notice_left_s()
             if p.request_id.startswith("cloud-") and left is not None:  # the cloud acts then
                 self._stop_grace_s = min(self._stop_grace_s, max(1.0, left - NOTICE_MARGIN_S))

@@ -15,12 +15,17 @@ checks that they exist with the parameters the overrides expect.
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from types import FrameType
 from typing import Any
 
 from torch.distributed.elastic.agent.server import local_elastic_agent
+from torch.distributed.elastic.multiprocessing import api as mp_api
 from torch.distributed.elastic.multiprocessing import start_processes
 from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
@@ -51,6 +56,7 @@ __all__ = [
     "AGENT_HOOKS",
     "TORCH_CHECKED",
     "before_close",
+    "forwarding_signals",
     "global_ranks",
     "leave_round",
     "local_world_size",
@@ -64,6 +70,7 @@ __all__ = [
     "short_last_call",
     "start_processes",
     "start_processes_through",
+    "store_per_attempt",
     "subprocess_exit_codes",
 ]
 
@@ -135,6 +142,44 @@ def leave_round(handler: Any) -> None:
     executor.run(dynamic_rendezvous._RendezvousExitOp(), time.monotonic() + 10.0)
 
 
+class _StorePerAttempt(dynamic_rendezvous.DynamicRendezvousHandler):
+    """The c10d handler as torch runs it with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1, without
+    the variable: the workers do not use the agent's store (rank 0 hosts a new one at a port
+    found free at each round), and no shared store server is started."""
+
+    @property
+    def use_agent_store(self) -> bool:
+        return False
+
+    def next_rendezvous(self) -> Any:
+        # a new bootstrap address every round, as torch's opt-out path builds it
+        self._bootstrap_store_info = None
+        self._shared_tcp_store_server = None
+        return super().next_rendezvous()
+
+    def _create_tcp_store_server(self, master_addr: Any, master_port: Any) -> Any:
+        return _NoServer()  # port 0: RendezvousStoreInfo.build takes a free port, as opted out
+
+
+class _NoServer:
+    port = 0
+
+
+def store_per_attempt(handler: Any) -> None:
+    """A new rendezvous store per attempt for the workers, hosted by their rank 0, in place of
+    the agent's shared one: what torch's TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 does, which
+    torch reads from this process's environment at each round (the supervisor leaves its own
+    environment alone: SupervisorConfig.store_per_attempt). Other handlers: unchanged (the
+    variable means nothing to them).
+
+    Private: `DynamicRendezvousHandler._bootstrap_store_info`, `._shared_tcp_store_server` and
+    `._create_tcp_store_server(addr, port)` (its `.port` passed to RendezvousStoreInfo.build,
+    which takes a free port for 0), read in next_rendezvous's shared-store path. Checked in
+    TORCH_CHECKED."""
+    if type(handler) is dynamic_rendezvous.DynamicRendezvousHandler:
+        handler.__class__ = _StorePerAttempt
+
+
 def rendezvous_min_nodes(handler: Any) -> int:
     """--nnodes' minimum as the c10d handler holds it (1 for handlers without settings).
 
@@ -172,6 +217,64 @@ def start_processes_through(spawn: Callable[..., Any]) -> Iterator[None]:
         yield
     finally:
         local_elastic_agent.start_processes = original
+
+
+TORCH_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
+"""The signals PContext.start registers its handler for when TORCHELASTIC_SIGNALS_TO_HANDLE is
+unset (torch/distributed/elastic/multiprocessing/api.py)."""
+
+
+def _signals(names: str) -> set[int]:
+    return {int(getattr(signal, n.strip())) for n in names.split(",") if n.strip()}
+
+
+def _deliver(previous: Any, signum: int, frame: FrameType | None) -> None:
+    """Act on a signal as `previous` (a handler signal.getsignal returned) would have."""
+    if callable(previous):
+        previous(signum, frame)
+    elif previous != signal.SIG_IGN:  # the default action: stop, as it would have
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+@contextlib.contextmanager
+def forwarding_signals(names: str) -> Iterator[None]:
+    """While torch's process context starts the ranks, its handler (stop every rank, raise
+    SignalException in the agent) goes to exactly the signals `names` lists, comma-separated
+    (SupervisorConfig.signals_to_forward), and the others keep theirs (the planned stop's
+    SIGTERM, SIGUSR1 and SIGUSR2). torch reads that list from TORCHELASTIC_SIGNALS_TO_HANDLE in
+    this process's environment, which torch's launch_agent sets; the supervisor leaves its own
+    environment alone. A signal that arrives meanwhile goes where it would have gone.
+
+    Private: the module global `multiprocessing.api._terminate_process_handler`, which
+    PContext.start registers (main thread only) for each signal of the variable, else of
+    TORCH_SIGNALS. Checked in TORCH_CHECKED."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # torch registers nothing outside the main thread either
+        return
+    wanted = _signals(names)
+    touched = wanted | _signals(TORCH_SIGNALS)
+    before = {s: signal.getsignal(s) for s in touched}
+    torchs = mp_api._terminate_process_handler
+
+    def dispatch(signum: int, frame: FrameType | None) -> None:
+        # a signal outside both lists came from a TORCHELASTIC_SIGNALS_TO_HANDLE the user set:
+        # torch's, as that variable asks
+        if signum in wanted or signum not in before:
+            torchs(signum, frame)
+        else:
+            _deliver(before[signum], signum, frame)
+
+    mp_api._terminate_process_handler = dispatch  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        mp_api._terminate_process_handler = torchs
+        for s in touched:
+            if s in wanted:
+                signal.signal(s, torchs)
+            elif before[s] is not None:
+                signal.signal(s, before[s])
 
 
 def subprocess_exit_codes(agent: Any) -> dict[int, int | None] | None:

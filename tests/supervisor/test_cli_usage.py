@@ -54,6 +54,12 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["--health-timeout", "inf"], "--health-timeout"),
         (["--evidence-timeout", "-1"], "--evidence-timeout must be seconds 0 or more"),
         (["--grace-period", "-0.5"], "--grace-period must be seconds 0 or more"),
+        (["--sigterm-grace", "0"], "--sigterm-grace must be seconds above 0, got 0"),
+        (["--telemetry-interval", "-1"], "--telemetry-interval must be seconds 0 or more"),
+        (["--guards", "window=0"], "--guards: window must be >= 1"),
+        (["--stop-check-every", "0"], "--stop-check-every must be 1 or more, got 0"),
+        (["--watcher-tick", "0"], "--watcher-tick must be seconds above 0, got 0"),
+        (["--guards", "often"], "--guards: NONSTOP_HEALTH: 'often' is not one of"),
     ],
 )
 def test_bad_flag_is_one_line_exit_2_and_leaves_no_run_dir(
@@ -114,3 +120,54 @@ def test_signals_to_handle_forwards_all_but_the_planned_stop_signals() -> None:
     # torchrun's default list: SIGTERM is nonstop's planned stop, the rest are forwarded
     assert signals_to_forward("SIGTERM,SIGINT,SIGHUP,SIGQUIT") == "SIGINT,SIGHUP,SIGQUIT"
     assert signals_to_forward("SIGINT,SIGUSR1,SIGUSR2,SIGPIPE") == "SIGINT,SIGPIPE"
+
+
+# nonstop's own flags of `nonstop run` (torchrun's are torch's parser): the public CLI, pinned
+NONSTOP_FLAGS = [
+    "--run-dir",
+    "--hang-timeout",
+    "--startup-timeout",
+    "--section-timeout",
+    "--exit-timeout",
+    "--health-checks",
+    "--no-self-test",
+    "--health-timeout",
+    "--no-exclude",
+    "--evidence-timeout",
+    "--inject",
+    "--grace-period",
+    "--sigterm-grace",
+    "--guards",
+    "--telemetry-interval",
+    "--kernel-log",
+    "--cloud-notices",
+    "--cloud-metadata-url",
+    "--stop-check-every",
+    "--watcher-tick",
+    "--host-name",
+    "--metrics-port",
+    "--metrics-host",
+    "--memory-checkpoint-every",
+    "--replicas",
+    "--replica-addr",
+    "--rdzv-fallback-endpoints",
+    "--replica-capacity-gb",
+    "--no-standby",
+    "--quiet",
+]
+
+
+def test_run_help_lists_nonstops_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    """`nonstop run --help`: the nonstop group holds exactly these flags, each with its help;
+    a setting that changes behaviour has one (SupervisorConfig, docs/run.md)."""
+    from nonstop.supervisor.cli import build_parser
+
+    (group,) = [g for g in build_parser()._action_groups if g.title == "nonstop"]
+    assert [a.option_strings[0] for a in group._group_actions] == NONSTOP_FLAGS
+    assert all(a.help for a in group._group_actions)
+    with pytest.raises(SystemExit) as done:
+        main(["run", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for flag in NONSTOP_FLAGS:
+        assert flag in out, flag

@@ -153,3 +153,79 @@ def test_launcher_addr_and_port():
         backend="static", endpoint="127.0.0.1:1234", run_id="t", min_nodes=1, max_nodes=1
     )
     assert torch_compat.master_addr_and_port(params) == ("127.0.0.1", 1234)
+
+
+def test_store_per_attempt_on_a_real_handler(monkeypatch):
+    """Without TORCH_DISABLE_SHARE_RDZV_TCP_STORE in the environment: the workers do not use
+    the agent's store, rank 0's address and a port found free are published at each round, and
+    no shared store server starts (what torch's opt-out does)."""
+    from torch.distributed.elastic.rendezvous import registry
+
+    monkeypatch.delenv("TORCH_DISABLE_SHARE_RDZV_TCP_STORE", raising=False)
+    src = inspect.getsource(dynamic_rendezvous.DynamicRendezvousHandler.next_rendezvous)
+    for name in ("self._bootstrap_store_info", "self._shared_tcp_store_server"):
+        assert name in src, f"next_rendezvous no longer uses {name}"
+    assert "self._create_tcp_store_server(" in src
+    assert "server_port = self._shared_tcp_store_server.port" in src
+    params = RendezvousParameters(
+        backend="c10d",
+        endpoint=f"127.0.0.1:{_port()}",
+        run_id="t",
+        min_nodes=1,
+        max_nodes=1,
+        is_host=True,
+        local_addr="127.0.0.1",
+    )
+    handler = registry.get_rendezvous_handler(params)
+    try:
+        assert handler.use_agent_store  # torch's default: the shared store
+        torch_compat.store_per_attempt(handler)
+        assert not handler.use_agent_store
+        first = handler.next_rendezvous().bootstrap_store_info
+        assert handler._shared_tcp_store_server.port == 0  # no server of the agent's
+        second = handler.next_rendezvous().bootstrap_store_info
+        assert first.master_addr == second.master_addr == "127.0.0.1"
+        assert first.master_port > 0 and second.master_port > 0
+    finally:
+        handler.shutdown()
+
+
+def test_forwarding_signals_around_a_real_process_context(tmp_path, monkeypatch):
+    """torch's process context, started without TORCHELASTIC_SIGNALS_TO_HANDLE in this
+    process's environment, registers its handler only for the signals asked for; the planned
+    stop's SIGTERM keeps its handler, and one that arrives meanwhile reaches it."""
+    import signal
+    import sys
+
+    monkeypatch.delenv("TORCHELASTIC_SIGNALS_TO_HANDLE", raising=False)
+    start_src = inspect.getsource(mp_api.PContext.start)
+    assert f'"TORCHELASTIC_SIGNALS_TO_HANDLE", "{torch_compat.TORCH_SIGNALS}"' in start_src
+    assert "signal.signal(sig, _terminate_process_handler)" in start_src
+    got: list[int] = []
+
+    def planned(signum, frame):
+        got.append(signum)
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
+    signal.signal(signal.SIGTERM, planned)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with torch_compat.forwarding_signals("SIGINT"):
+            ctx = torch_compat.start_processes(
+                name="t",
+                entrypoint=sys.executable,
+                args={0: ("-c", "pass")},
+                envs={0: {}},
+                logs_specs=mp_api.DefaultLogsSpecs(log_dir=str(tmp_path)),
+            )
+            # a scheduler's SIGTERM while the ranks start goes to the planned stop
+            signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+        ctx.wait(timeout=60)
+        ctx.close()
+        assert got == [signal.SIGTERM]
+        assert signal.getsignal(signal.SIGTERM) is planned
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is mp_api._terminate_process_handler
+    finally:
+        for s, h in saved.items():
+            signal.signal(s, h)
