@@ -7,11 +7,9 @@ over the bridge: bitwise the state of a run that never failed, with nothing dura
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
-from support import TINY, rows
+from support import TINY, nonstop_cli, nonstop_run, rows
 from support.multinode import start_agent, train_cmd, wait_for_step
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600), pytest.mark.xdist_group("cluster")]
@@ -55,38 +53,23 @@ def test_node_lost_spare_joins_warm_state_from_peer_memory(cluster, tmp_path):
     assert f"node1 ({cluster[1].ip}): 1 of 1 failing connections" in roots[0][3], roots
 
     # `nonstop diagnose` names the same host from the ranks' own words
-    diag = subprocess.run(
-        [sys.executable, "-m", "nonstop.cli", "diagnose", str(run_dir), "--attempt", "0", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    diag = nonstop_cli("diagnose", str(run_dir), "--attempt", "0", "--json", timeout=120)
     link = json.loads(diag.stdout)["details"]["link"]
     assert (link["host"], link["involving"], link["total"]) == ("node1", 1, 1), diag.stdout
 
-    ref = subprocess.run(
+    # the same job in one process group on one host, never failed
+    run = ["--nproc-per-node", "2", "--run-dir", str(tmp_path / "ref")]
+    train = ["--steps", str(steps), "--checkpoint-every", "1000"]
+    ref = nonstop_run(
         [
-            sys.executable,
-            "-m",
-            "nonstop.cli",
-            "run",
-            "--quiet",
-            "--nproc-per-node",
-            "2",
-            "--run-dir",
-            str(tmp_path / "ref"),
+            *run,
             "-m",
             "nonstop.workloads.llama.train",
             *TINY,
-            "--steps",
-            str(steps),
-            "--checkpoint-every",
-            "1000",
+            *train,
             "--save-final",
             str(tmp_path / "ref.pt"),
         ],
-        capture_output=True,
-        text=True,
         timeout=240,
     )
     assert ref.returncode == 0, ref.stdout + ref.stderr
