@@ -74,6 +74,8 @@ SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
 CLUSTER_ROOT: Final = "NONSTOP_CLUSTER_ROOT"
+CLUSTER_PREFIX: Final = "NONSTOP_CLUSTER_PREFIX"
+CLUSTER_SUBNET: Final = "NONSTOP_CLUSTER_SUBNET"
 
 # -- torch's, the launcher's and the scheduler's that nonstop reads or sets ------------------
 
@@ -332,7 +334,21 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         set_by="user",
         read_by="tests/support/cluster.py",
         meaning="the network-namespace test cluster's state directory",
-        default="/tmp/nonstop-cluster",
+        default="/tmp/nonstop-cluster (/tmp/nonstop-cluster-PREFIX for another prefix)",
+    ),
+    EnvVar(
+        name=CLUSTER_PREFIX,
+        set_by="user",
+        read_by="tests/support/cluster.py",
+        meaning="name prefix of the cluster's namespaces, veths and bridges (one per cluster)",
+        default="nsc",
+    ),
+    EnvVar(
+        name=CLUSTER_SUBNET,
+        set_by="user",
+        read_by="tests/support/cluster.py",
+        meaning="the cluster's /24 (first three octets); nodes are .10 and up",
+        default="10.77.0",
     ),
     # torch's and the launcher's, per worker (what a standby must not read at import)
     *(

@@ -21,7 +21,7 @@ import pytest
 from support import cluster as netns
 
 NODES = 4
-LOCK = Path("/tmp/nonstop-cluster.lock")
+LOCK = Path(f"/tmp/nonstop-cluster-{netns.PREFIX}.lock")
 _released = [0.0]  # when this worker last let the cluster go
 
 

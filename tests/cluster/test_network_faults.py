@@ -34,7 +34,7 @@ def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path
     )
     assert roots == [(0, "node1", "network_switch_cable", "restart")], roots
     (msg,) = rows(run_dir, "SELECT message FROM failures WHERE root_cause = 1")[0]
-    assert "link eth0 (10.77.0.11) went down" in msg, msg
+    assert f"link eth0 ({cluster.nodes[1].ip}) went down" in msg, msg
     assert not rows(run_dir, "SELECT * FROM actions WHERE action != 'restart'")
     s = summarize_run(run_dir).to_dict()
     assert s["final_step"] == steps - 1

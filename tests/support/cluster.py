@@ -36,11 +36,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(os.environ.get("NONSTOP_CLUSTER_ROOT", "/tmp/nonstop-cluster"))
-PREFIX = "nsc"  # namespaces nsc-node<i>, host-side veths nscv<i>, bridges nscbr / nscbr2
+# Several clusters can live side by side (one per engineer or test worker): each has its own
+# name prefix and /24. The defaults are the one cluster `make cluster-up` builds.
+PREFIX = os.environ.get("NONSTOP_CLUSTER_PREFIX", "nsc")  # netns nsc-node<i>, veths nscv<i>
+SUBNET = os.environ.get("NONSTOP_CLUSTER_SUBNET", "10.77.0")
+ROOT = Path(
+    os.environ.get(
+        "NONSTOP_CLUSTER_ROOT",
+        "/tmp/nonstop-cluster" if PREFIX == "nsc" else f"/tmp/nonstop-cluster-{PREFIX}",
+    )
+)
 BRIDGE = f"{PREFIX}br"
 BRIDGE_B = f"{PREFIX}br2"  # the second switch of a partition
-SUBNET = "10.77.0"
 MAX_NODES = 64
 
 
