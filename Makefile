@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt "torch==2.13.0"
 	$(BIN)/pip install --quiet -c constraints.txt -e ".[dev]"
+	# nvidia-resiliency-ext pulls in the deprecated `pynvml` shim, whose import hook warns
+	# (FutureWarning) at every `import pynvml` in every process; nvidia-ml-py, which nonstop
+	# requires, provides the same module without it
+	$(BIN)/pip uninstall --quiet -y pynvml
 	touch $(STAMP)
 
 demo: $(STAMP)
