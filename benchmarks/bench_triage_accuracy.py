@@ -2,7 +2,7 @@
 
     python benchmarks/run.py triage-accuracy [--json]
     python benchmarks/bench_triage_accuracy.py tuning      # the split signature work may read
-    python benchmarks/bench_triage_accuracy.py third       # the latest collection (README there)
+    python benchmarks/bench_triage_accuracy.py fourth      # the latest collection (README there)
 
 The corpus is tests/corpus/real/ (README there): 254 excerpts from public issue threads, vendor
 documentation and Q&A pages, each with a (category, action) label, split by content hash into a
@@ -14,9 +14,10 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Two later collections by collectors who never read the signature table (fresh.jsonl, then
-third.jsonl) are reported with their first-sight scores (`fresh_first_*`, `first_sight_*`: the
-out-of-sample figures) beside their figures now.
+Three later collections by collectors who never read the signature table (fresh.jsonl,
+third.jsonl, fourth.jsonl) are reported with their first-sight scores (`fresh_first_*`,
+`third_first_*`, and `first_sight_*` for the latest, fourth.jsonl: the out-of-sample figure)
+beside their figures now.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ FRESH_FIRST: dict[str, float] = {"category": 0.7368, "action": 0.9211}
 # third.jsonl's first score (2026-12-02, 88 excerpts from a third collector who never read the
 # signature table), taken once before any signature work read it (tests/corpus/real/README.md)
 THIRD_FIRST: dict[str, float] = {"category": 0.5909, "action": 0.7273}
+
+# fourth.jsonl's first score (2026-12-02, 86 excerpts from a fourth collector who never read the
+# signature table), taken once before any signature work read it (tests/corpus/real/README.md)
+FOURTH_FIRST: dict[str, float] = {"category": 0.5465, "action": 0.8023}
 
 
 def load(split: str) -> list[dict[str, Any]]:
@@ -110,11 +115,13 @@ def run(quick: bool) -> dict[str, Any]:
     t = evaluate("tuning")
     f = evaluate("fresh")
     th = evaluate("third")
+    fo = evaluate("fourth")
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
     peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
     t.pop("correct")
     f.pop("correct")
     th.pop("correct")
+    fo.pop("correct")
     # triage is deterministic: repeating it gives the same answers, so the spread that matters
     # is the sampling of the excerpts: a 95% bootstrap interval over the held-out set (the same
     # resampled excerpts for ours, the peer and their ratio)
@@ -156,22 +163,32 @@ def run(quick: bool) -> dict[str, Any]:
             "fresh_category_accuracy": f["category_accuracy"],
             "fresh_action_accuracy": f["action_accuracy"],
             "fresh_misses": f["misses"],
-            # a third collection, scored once at first sight (THIRD_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a third collection, scored once at first sight (THIRD_FIRST), then tuning data
             "third_excerpts": th["excerpts"],
-            "first_sight_category": THIRD_FIRST["category"],
-            "first_sight_action": THIRD_FIRST["action"],
+            "third_first_category": THIRD_FIRST["category"],
+            "third_first_action": THIRD_FIRST["action"],
             "third_category_accuracy": th["category_accuracy"],
             "third_action_accuracy": th["action_accuracy"],
             "third_wrong_exclude_node": th["wrong_exclude_node"],
             "third_misses": th["misses"],
+            # a fourth collection, scored once at first sight (FOURTH_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "fourth_excerpts": fo["excerpts"],
+            "first_sight_category": FOURTH_FIRST["category"],
+            "first_sight_action": FOURTH_FIRST["action"],
+            "fourth_category_accuracy": fo["category_accuracy"],
+            "fourth_action_accuracy": fo["action_accuracy"],
+            "fourth_wrong_exclude_node": fo["wrong_exclude_node"],
+            "fourth_misses": fo["misses"],
         },
     }
 
 
 if __name__ == "__main__":
     split = sys.argv[1] if len(sys.argv) > 1 else "tuning"
-    if split not in ("tuning", "heldout", "fresh", "third"):
-        print("usage: bench_triage_accuracy.py [tuning|heldout|fresh|third]", file=sys.stderr)
+    if split not in ("tuning", "heldout", "fresh", "third", "fourth"):
+        print(
+            "usage: bench_triage_accuracy.py [tuning|heldout|fresh|third|fourth]", file=sys.stderr
+        )
         sys.exit(2)
     print(json.dumps(evaluate(split), indent=1))

@@ -3,8 +3,9 @@
 The categories are the root causes of the 419 unexpected interruptions in Meta's 54-day Llama 3
 405B snapshot (The Llama 3 Herd of Models, arXiv:2407.21783, Table 5), plus the job-level
 categories a real triage needs (out of memory, storage, user code error, numerical faults found
-by the runtime's guards: NaN/Inf and loss spikes, unknown). Silent data corruption is one of
-Table 5's own (6 of the 419).
+by the runtime's guards: NaN/Inf and loss spikes, unknown), and the planned stop that triage
+must not read as a failure (a cloud's preemption or maintenance notice). Silent data corruption
+is one of Table 5's own (6 of the 419).
 
 Each category has a stable snake_case id (used in every JSON output and in the ledger), a display
 name, a group, a default action and, where the paper gives one, the published count.
@@ -24,7 +25,8 @@ from typing import Final, Literal
 Action = Literal["restart", "exclude_node", "stop_and_page"]
 ACTIONS: Final[tuple[Action, ...]] = ("restart", "exclude_node", "stop_and_page")
 
-# Groups. The first five are the paper's own "category" column; JOB holds the job-level ones.
+# Groups. The first five are the paper's own "category" column; JOB holds the job-level ones;
+# PLANNED the announced stops (the snapshot's 47 planned interruptions are not among its 419).
 GPU: Final = "GPU"
 HOST: Final = "Host"
 NETWORK: Final = "Network"
@@ -32,6 +34,7 @@ DEPENDENCY: Final = "Dependency"
 UNPLANNED_MAINTENANCE: Final = "Unplanned Maintenance"
 UNKNOWN_GROUP: Final = "Unknown"
 JOB: Final = "Job"
+PLANNED: Final = "Planned"  # announced stops: no failure, so in no count of the snapshot
 
 # The 54-day snapshot the counts come from (arXiv:2407.21783, section 3.3.4).
 SNAPSHOT_DAYS: Final = 54
@@ -51,7 +54,8 @@ class Category:
     name: str
     """Display name as the paper prints it (or ours for job-level categories)."""
     group: str
-    """Component group: GPU, Host, Network, Dependency, Unplanned Maintenance, Unknown, Job."""
+    """Component group: GPU, Host, Network, Dependency, Unplanned Maintenance, Unknown, Job,
+    Planned."""
     action: Action
     """Default action: restart the job, exclude the node and restart, or stop and page a human."""
     count: int | None
@@ -75,7 +79,7 @@ def _c(
     )
 
 
-# Order: the paper's table order, then the job-level categories.
+# Order: the paper's table order, then the job-level categories and the planned stop.
 CATEGORIES: Final[tuple[Category, ...]] = (
     _c(
         "faulty_gpu",
@@ -264,6 +268,17 @@ CATEGORIES: Final[tuple[Category, ...]] = (
         "No rank progressed within the hang timeout (a stopped or deadlocked rank, a collective "
         "no peer joins) and no more specific cause was found; restart. Table 5 counts the NCCL "
         "case as NCCL watchdog timeouts.",
+    ),
+    _c(
+        "planned_stop",
+        "Planned Stop",
+        PLANNED,
+        "restart",
+        None,
+        False,
+        "The cloud or the scheduler announced it is taking the node (preemption, spot reclaim, "
+        "scheduled maintenance or retirement): no failure; checkpoint and requeue on other "
+        "nodes (the planned-stop path), nothing to exclude.",
     ),
     _c(
         "unknown",

@@ -37,7 +37,7 @@ def test_every_published_category_with_its_count():
 
 
 def test_job_level_categories_and_ids_are_stable_snake_case():
-    assert set(taxonomy.IDS) == set(LLAMA3_TABLE5) | JOB_LEVEL
+    assert set(taxonomy.IDS) == set(LLAMA3_TABLE5) | JOB_LEVEL | {"planned_stop"}
     for c in taxonomy.CATEGORIES:
         assert c.id.isidentifier() and c.id == c.id.lower()
         assert c.action in taxonomy.ACTIONS
@@ -48,6 +48,12 @@ def test_gpu_group_share_matches_the_paper():
     gpu = sum(c.count or 0 for c in taxonomy.CATEGORIES if c.group == taxonomy.GPU)
     assert gpu == 268  # 64.0% by counts; the paper prints 58.7% (see facts.md)
     assert round(gpu / 419, 3) == 0.640
+
+
+def test_a_planned_stop_is_no_failure_and_excludes_no_node():
+    c = taxonomy.get("planned_stop")
+    assert c.group == taxonomy.PLANNED and c.count is None and not c.hardware
+    assert c.action == "restart"
 
 
 def test_lookup_and_unknown():

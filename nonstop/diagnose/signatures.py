@@ -65,7 +65,8 @@ SURVIVED_DISCOUNT: Final = 50
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- classes the third collection showed missing (issue 27; tests/corpus/real/README.md,
-    # third.jsonl): planned-stop notices, local disks, bonding, vendor tools' outputs, stuck
+    # third.jsonl): planned-stop notices (category planned_stop since the fourth collection: no
+    # failure, nothing to exclude), local disks, bonding, vendor tools' outputs, stuck
     # watchdogs, downloads. Each row is worded for its class and tested on other wordings in
     # tests/diagnose/test_diag_rows.py; kept together so that other rows merge around them.
     (
@@ -76,12 +77,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
         r'"Code"\s*:\s*"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)"|'
-        r"scheduled for (?:retirement|maintenance)",
-        "host_maintenance",
+        r"scheduled for (?:retirement|maintenance)|"
+        # the fourth collection's wordings of the same notices: GCE's maintenance operation,
+        # "termination is imminent" as metadata watchers say it, EC2's retirement mail, Azure's
+        # maintenance mail, the kubelet's graceful node shutdown
+        r"compute\.instances\.(?:terminateOnHostMaintenance|hostMaintenance)|"
+        r"Instance terminated during Compute Engine maintenance|"
+        r"\b(?:termination|preemption|interruption) (?:is imminent|notice)\b|"
+        r"degradation of the underlying hardware|will (?:stop|terminate|retire) your instance|"
+        r"\b(?:planned|scheduled|node) maintenance (?:is being scheduled|may affect|will (?:impact|affect))|"
+        r"imminent node shutdown|evicted by a node shutdown",
+        "planned_stop",
         72,
         0.75,
-        "The cloud or the scheduler is taking the node (spot or preemption notice, scheduled "
-        "maintenance, retirement): a planned stop; the job goes on without it",
+        "The cloud or the scheduler announced it is taking the node (spot or preemption notice, "
+        "scheduled maintenance, retirement): a planned stop, no failure; checkpoint and requeue "
+        "on other nodes, exclude nothing",
     ),
     (
         "disk_media_error",
@@ -105,6 +116,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "local_fs_error",
         r"(?i)EXT4-fs error \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
         r"EXT4-fs \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): (?:I/O error|error|Remounting filesystem read-only)|"
+        r"\((?:device )?(?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\)[^\n]*(?:Detected aborted journal|Journal has aborted)|"
         r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|"
         r"Aborting journal on device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
         r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)",
@@ -154,7 +166,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"HfHubHTTPError|LocalEntryNotFoundError|We couldn't connect to 'https?://huggingface\.co|"
         r"requests\.exceptions\.(?:HTTPError: 5\d\d|ConnectionError|ReadTimeout|ConnectTimeout)|"
         r"HTTPS?ConnectionPool\(host='[^']+', port=\d+\): (?:Read timed out|Max retries exceeded)|"
-        r"\b5\d\d Server Error: .{0,80}for url: https?://",
+        r"\b5\d\d Server Error: .{0,80}for url: https?://|"
+        r"urllib3\.exceptions\.(?:ConnectTimeoutError|NewConnectionError)|Connection to [\w.-]+ timed out\. \(connect timeout=",
         "dependency",
         50,
         0.55,
@@ -262,6 +275,90 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         55,
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
+    ),
+    # -- the fourth collection's classes (fourth.jsonl; tests in test_diag_rows.py, FOURTH) --
+    (
+        "loss_scale_floor",
+        r"(?i)minimum loss scale reached|loss scale (?:is )?already at (?:its )?minimum|"
+        r"loss scale (?:to|:)\s*:?\s*(?:0\.000\d*|\d(?:\.\d+)?e-\d+)\b",
+        "numerical_nan",
+        52,
+        0.55,
+        "fp16's dynamic loss scaler overflowed down to its floor: the gradients are non-finite "
+        "at every scale",
+    ),
+    (
+        "nan_grad",
+        r"(?i)found (?:NaN|Inf) in (?:local )?grad(?:ient)? norm|"
+        r"grad(?:ient)?[ _]norm'?(?: is)?\s*[:=]\s*(?:nan|inf)\b|"
+        r"returned nan values in its \d+\w* output|(?:nan|inf) (?:detected|found) in (?:the )?grad",
+        "numerical_nan",
+        52,
+        0.6,
+        "A gradient (or its norm) is NaN or Inf (Megatron's check, autograd's anomaly mode)",
+    ),
+    (
+        "smart_log_failure",
+        r"(?i)Completed: (?:read|write|servo/seek|electrical) failure|"
+        r"Error: (?:UNC|IDNF|AMNF)(?: \d+ sectors?)? at LBA",
+        "ssd",
+        83,
+        0.75,
+        "smartctl's self-test or error log: the drive could not read its own sectors",
+    ),
+    (
+        "node_disk_pressure",
+        r"(?i)low on resource: ephemeral-storage|node had condition: \[DiskPressure\]",
+        "storage",
+        64,
+        0.7,
+        "Kubernetes evicted the pod: the node's disk (ephemeral storage) is nearly full",
+    ),
+    (
+        "loop_write_error",
+        r"\bloop\d*: Write error at byte offset",
+        "storage",
+        62,
+        0.6,
+        "A loop device cannot write its backing file (the filesystem under it is full or gone)",
+    ),
+    (
+        "ray_worker_died",
+        r"The actor is dead because its worker process has died|"
+        r"Worker unexpectedly exits with a connection error code|"
+        r"A worker died or was killed while executing a task by an unexpected system error",
+        "unknown",
+        37,
+        0.3,
+        "Ray's worker died; its message lists possible causes (OOM killer, ray stop, a crash) "
+        "without naming one: see that worker's own log",
+    ),
+    (
+        "psu_redundant_again",
+        r"(?i)power supplies are (?:fully )?redundant|\|\s*Fully Redundant\b|"
+        r"input power for power supply \d+ has been restored|redundancy (?:regained|restored)",
+        "unknown",
+        58,
+        0.3,
+        "The power supplies are redundant again (input restored): no failure left",
+    ),
+    (
+        "bmc_processor_error",
+        r"(?i)\bProcessor\b[^|\n]*\|\s*(?:IERR|FRB\d? failure|Uncorrectable machine check)|"
+        r"\bCPU ?\d+ (?:has )?(?:an )?internal error \(IERR\)",
+        "cpu",
+        86,
+        0.8,
+        "The BMC logged a processor internal error or uncorrectable machine check",
+    ),
+    (
+        "host_overheat",
+        r"(?i)System Overheating|Shutdown Initiated Due to Overheat|overheat(?:ing)? (?:condition|shutdown)|"
+        r"(?:Inlet|Ambient|System Board|I/O Board) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)",
+        "server_chassis",
+        79,
+        0.7,
+        "The server overheats (inlet, board or system sensors critical; the BMC shuts it down)",
     ),
     # -- end of issue 27's block ------------------------------------------------------------------
     # -- GPU hardware, driver and firmware (kernel log, nvidia-smi, CUDA) --------------------
@@ -421,7 +518,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the training script and its environment ----------------------------------------------
     (
         "device_assert",
-        r"(?i)device-side assert(?:ion)? triggered|(?:cuda|\.cu):\d+: .{0,400}?block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
+        r"(?i)device-side assert(?:ion)? triggered|block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
         "user_code_error",
         62,
         0.7,
@@ -519,7 +616,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "mce",
-        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
+        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
         0.85,
@@ -530,8 +627,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Machine check events logged",
         "cpu",
         70,
-        0.6,
-        "The kernel logged machine-check events",
+        0.4,
+        "The kernel logged machine-check events (alone weak evidence: corrected errors and "
+        "thermal throttling are logged the same way; the decoded record says which)",
     ),
     (
         "kernel_panic",
@@ -782,7 +880,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "store_timeout",
-        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|waiting for clients\. \d+/\d+ clients joined",
+        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|waiting for clients\. \d+/\d+ clients joined|"
+        r"connect\(\) timed out\. Original timeout was",
         "dependency",
         25,
         0.35,
@@ -790,7 +889,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_watchdog",
-        r"Watchdog caught collective operation timeout|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation",
+        r"Watchdog caught collective operation timeout|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation|"
+        r"Timeout at collective: \w+|failure detected by watchdog at work sequence id",
         "nccl_watchdog_timeout",
         20,
         0.5,
@@ -838,6 +938,24 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         '"code"',
         "scheduled for retirement",
         "scheduled for maintenance",
+        "compute.instances.",
+        "compute engine maintenance",
+        "termination is imminent",
+        "preemption is imminent",
+        "interruption is imminent",
+        "termination notice",
+        "preemption notice",
+        "interruption notice",
+        "degradation of the underlying hardware",
+        "stop your instance",
+        "terminate your instance",
+        "retire your instance",
+        "maintenance is being scheduled",
+        "maintenance may affect",
+        "maintenance will impact",
+        "maintenance will affect",
+        "imminent node shutdown",
+        "by a node shutdown",
     ),
     "disk_media_error": (
         "sense key",
@@ -859,6 +977,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "aborting journal on device",
         "buffer i/o error on dev",
         "i/o error, dev",
+        "aborted journal",
+        "journal has aborted",
     ),
     "bond_link_down": ("link status", "without any active interface"),
     "nccl_watchdog_stuck": (
@@ -882,6 +1002,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "requests.exceptions.",
         "connectionpool(host=",
         "server error: ",
+        "urllib3.exceptions.",
+        "(connect timeout=",
     ),
     "object_store": ("botocore.exceptions.", "endpoint url"),
     "command_not_found": (": not found", "command not found"),
@@ -909,6 +1031,60 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "can't open file",
         "unrecognized arguments: ",
         "the following arguments are required: ",
+    ),
+    "loss_scale_floor": (
+        "minimum loss scale",
+        "loss scale already at",
+        "loss scale is already at",
+        "loss scale to",
+        "loss scale:",
+    ),
+    "nan_grad": (
+        "found nan in",
+        "found inf in",
+        "grad norm",
+        "grad_norm",
+        "gradient norm",
+        "gradient_norm",
+        "returned nan values",
+        "nan detected in",
+        "nan found in",
+        "inf detected in",
+        "inf found in",
+    ),
+    "smart_log_failure": (
+        "completed: read failure",
+        "completed: write failure",
+        "completed: servo/seek failure",
+        "completed: electrical failure",
+        "error: unc",
+        "error: idnf",
+        "error: amnf",
+    ),
+    "node_disk_pressure": ("ephemeral-storage", "[diskpressure]"),
+    "loop_write_error": ("write error at byte offset",),
+    "ray_worker_died": (
+        "worker process has died",
+        "worker unexpectedly exits",
+        "a worker died or was killed",
+    ),
+    "psu_redundant_again": (
+        "are redundant",
+        "are fully redundant",
+        "fully redundant",
+        "has been restored",
+        "redundancy regained",
+        "redundancy restored",
+    ),
+    "bmc_processor_error": ("processor", "internal error (ierr)"),
+    "host_overheat": (
+        "system overheating",
+        "due to overheat",
+        "overheat condition",
+        "overheating condition",
+        "overheat shutdown",
+        "overheating shutdown",
+        " temp",
     ),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
@@ -1086,11 +1262,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rendezvousconnectionerror",
         "has timed out",
         "clients joined",
+        "connect() timed out",
     ),
     "nccl_watchdog": (
         "watchdog caught",
         "nccl operations have failed",
         "timed out waiting",
+        "timeout at collective",
+        "failure detected by watchdog",
     ),
     "elastic_child_failed": ("childfailederror", "exitcode"),
     "xid": ("nvrm: xid", "xid"),
