@@ -21,7 +21,10 @@ every hour of uptime (docs/benchmarks.md, "Figures behind the code"). Lines name
 by pid
 (``pid=1234`` in Xid lines, ``Killed process 1234`` from the OOM killer, ``python[1234]:
 segfault``); `attribute` gives each line to a rank by pid, or to the node when it names no
-process, or marks it foreign (another process on this host: not our evidence).
+process, or marks it foreign (another process on this host: not our evidence). The kernel
+prints pids as the host's initial pid namespace numbers them; in a container's own pid
+namespace the ranks' pids are the container's, so a pid that is not one of them may still be
+a rank's: such a line is unattributed (kept as the node's), never foreign.
 
 Standard library only; no torch.
 """
@@ -374,15 +377,40 @@ class Attributed:
     """The rank whose process the line names; None for node-level lines."""
     foreign: bool = False
     """The line names a process that is not one of our ranks: not our evidence."""
+    unattributed: bool = False
+    """The line names a pid that this pid namespace cannot tell from our ranks' (a container's
+    own namespace: the kernel prints the host's pids): kept as the node's."""
+
+
+INIT_PID_NS_INODE: Final = 0xEFFFFFFC
+"""The inode of the initial pid namespace (the kernel's PROC_PID_INIT_INO), as
+/proc/self/ns/pid shows it: the namespace whose pids the kernel log prints."""
+
+
+def in_host_pid_namespace(ns_path: str = "/proc/self/ns/pid") -> bool:
+    """Whether this process sees the pids the kernel log prints (the initial pid namespace);
+    False in a container's own pid namespace. Where it cannot be read, True: the pids are
+    compared as they always were."""
+    try:
+        return os.stat(ns_path).st_ino == INIT_PID_NS_INODE
+    except OSError:
+        return True
 
 
 def attribute(
-    lines: list[KernelLine], pids: dict[int, int], gpu_ranks: dict[str, int] | None = None
+    lines: list[KernelLine],
+    pids: dict[int, int],
+    gpu_ranks: dict[str, int] | None = None,
+    *,
+    host_pids: bool | None = None,
 ) -> list[Attributed]:
     """Give each line to a rank by pid (pids: pid -> rank), or by the Xid's PCI bus id through
     `gpu_ranks` ('3b:00' -> rank, from NVML where present); lines that name no process are the
-    node's; lines that name another process are foreign."""
+    node's; lines that name another process are foreign, unless `pids` are not the kernel's
+    (`host_pids` False, by default in_host_pid_namespace()): then they are unattributed."""
     gpu_ranks = gpu_ranks or {}
+    if host_pids is None:
+        host_pids = in_host_pid_namespace()
     out = []
     for ln in lines:
         if OOM_CONTEXT.search(ln.text):
@@ -391,7 +419,10 @@ def attribute(
         rank = pids.get(pid) if pid is not None else None
         if rank is None and (m := XID_LINE.search(ln.text)):
             rank = gpu_ranks.get(_bus(m.group("pci")))
-        out.append(Attributed(ln, rank, foreign=rank is None and pid is not None))
+        other = rank is None and pid is not None
+        out.append(
+            Attributed(ln, rank, foreign=other and host_pids, unattributed=other and not host_pids)
+        )
     return out
 
 
@@ -462,21 +493,14 @@ class NodeKernelWatch:
 
         self.poll(attempt, attempt_start_s, force=True)
         assert self.klog is not None
-        att = attribute(self.lines, pids, gpu_ranks)
+        host_pids = in_host_pid_namespace()  # else the ranks' pids are not the kernel's
+        att = attribute(self.lines, pids, gpu_ranks, host_pids=host_pids)
         mine = [a for a in att if not a.foreign]
         folder = self.root / "logs" / f"attempt-{attempt}"
         folder.mkdir(parents=True, exist_ok=True)
         out = folder / f"kernel-{self.host}.log"
         tmp = out.with_name(out.name + ".tmp")
-        tmp.write_text(
-            "".join(
-                a.line.format(
-                    self.host, f"rank {a.rank}, pid {a.line.pid}" if a.rank is not None else ""
-                )
-                + "\n"
-                for a in mine
-            )
-        )
+        tmp.write_text("".join(a.line.format(self.host, _note(a)) + "\n" for a in mine))
         os.replace(tmp, out)
         meta = {
             "source": self.klog.source or None,
@@ -486,11 +510,22 @@ class NodeKernelWatch:
             "lines": len(mine),
             "dropped": self.dropped,
             "foreign": sum(a.foreign for a in att),
+            "unattributed": sum(a.unattributed for a in att),
+            "host_pids": host_pids,
             "ranks": sorted({a.rank for a in mine if a.rank is not None}),
             "pids": {str(p): r for p, r in pids.items()},
         }
         (folder / f"kernel-{self.host}.json").write_text(json.dumps(meta, indent=1) + "\n")
         return out
+
+
+def _note(a: Attributed) -> str:
+    """What the kept line says of its attribution (triage reads a `rank N` in it)."""
+    if a.rank is not None:
+        return f"rank {a.rank}, pid {a.line.pid}"
+    if a.unattributed:
+        return f"pid {a.line.pid} unknown in this container's pid namespace: the node's"
+    return ""
 
 
 def kernel_file(log_path: str | os.PathLike[str], host: str) -> Path:

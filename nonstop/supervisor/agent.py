@@ -12,6 +12,13 @@ subclass hooks its steps:
 Actions: restart (torch's own restart, counted against --max-restarts), exclude_node (stop
 here with EXIT_EXCLUDE so the scheduler replaces the node; peers go on when --nnodes allows),
 stop_and_page (stop with EXIT_PAGE and a clear message).
+
+The agent is composed of parts (context.py): FailureHandler (failures.py) reacts to failed and
+hung ranks, PlannedStopMachine (planned_stop.py) carries out drains, restarts and preemptions.
+They share an AgentContext (attempt, watchdog, the exit code and message, leaving) and call
+back through AgentOps, which the agent implements; the agent owns torch's hooks, the attempt
+numbering, the restart timeline, standbys, monitoring (events, stragglers, live settings,
+kernel log, ingest) and the marker before it stops its own ranks (_guard_teardown).
 """
 
 from __future__ import annotations
@@ -31,9 +38,10 @@ from nonstop.events import EventWarning, ReadStats, iter_events
 from nonstop.ledger import Ledger, ingest_run
 from nonstop.supervisor import bootstrap, evidence, torch_compat
 from nonstop.supervisor.config import SupervisorConfig
-from nonstop.supervisor.failures import CULPRIT_WAIT_S, SELF_TEST_AFTER, FailureHandling  # noqa: F401
+from nonstop.supervisor.context import AgentContext
+from nonstop.supervisor.failures import CULPRIT_WAIT_S, SELF_TEST_AFTER, FailureHandler  # noqa: F401
 from nonstop.supervisor.live_settings import LiveSettings, describe
-from nonstop.supervisor.planned_stop import PlannedStops
+from nonstop.supervisor.planned_stop import PlannedStopMachine, mark_teardown
 from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop run's)
     EXIT_DRAINED,
     EXIT_EXCLUDE,
@@ -43,7 +51,6 @@ from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop r
     EXIT_REQUEUE,
     Decision,
     FailureInfo,
-    Policy,
     classify,
     signal_name,
 )
@@ -56,7 +63,26 @@ _log = log.get("supervisor")
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 
 
-class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
+def _shared(name: str) -> Any:
+    """An agent attribute that is the context's (launch and the agent's own hooks read and
+    write it as the agent's; the parts see it through the context)."""
+    return property(
+        lambda self: getattr(self.ctx, name),
+        lambda self, value: setattr(self.ctx, name, value),
+        doc=f"AgentContext.{name}",
+    )
+
+
+class NonstopAgent(LocalElasticAgent):
+    """torch's LocalElasticAgent with nonstop's hooks; implements AgentOps for its parts."""
+
+    attempt = _shared("attempt")
+    attempt_start = _shared("attempt_start")
+    watchdog = _shared("watchdog")
+    exit_code = _shared("exit_code")
+    exit_message = _shared("exit_message")
+    leaving = _shared("leaving")
+
     def __init__(
         self,
         *,
@@ -73,22 +99,15 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
-        self._init_planned_stops(cfg.grace_period_s)
+        self.ctx = AgentContext(cfg=cfg, ledger=ledger, live=live)
+        self.failures = FailureHandler(self.ctx, self)
+        self.stops = PlannedStopMachine(self.ctx, self)
         self.stragglers: Any = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
         self.first_attempt = first_attempt
-        # the same-bug-twice memory outlives this supervisor (a resumed run reads it back)
-        self.policy = Policy(path=cfg.run_dir.control / "policy.json")
-        self.exit_code: int | None = None
-        self.exit_message = ""
-        self.leaving = False
-        """True when this node leaves a job that goes on (excluded or drained): the rendezvous
-        must stay open for the others."""
-        self.watchdog: Watchdog | None = None
         self.offsets: dict[Path, int] = {}
-        self.last_decision: Decision | None = None
         self.t_start = time.time()
         self.attempt_start = self.t_start
         self._last_ingest = 0.0  # monotonic; 0: the first monitor call ingests
@@ -96,9 +115,6 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.standbys = standbys
         self.restart_path = "cold"
         self._cold_why = ""
-        self._culprit_deadline: float | None = None
-        self._finish_deadline: float | None = None
-        self._stopped_running: set[int] = set()  # ranks running when this attempt was stopped
         self._rendezvoused = False
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
@@ -115,12 +131,12 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         with contextlib.ExitStack() as stack:
             if self._rendezvoused:
                 stack.enter_context(torch_compat.no_first_round_skew())
-            if self._peer_drained:
+            if self.stops.peer_drained:
                 stack.enter_context(
                     torch_compat.short_last_call(worker_group.spec.rdzv_handler, DRAIN_LAST_CALL_S)
                 )
             super()._rendezvous(worker_group)
-        self._rendezvoused, self._peer_drained = True, False
+        self._rendezvoused, self.stops.peer_drained = True, False
         self._agree_attempt(worker_group)
         self._phase("rendezvous", t0)
 
@@ -163,7 +179,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
         t0 = time.time()
         self.attempt += 1
-        self._link_before = self._link_now()  # a cable pulled during the attempt shows later
+        self.failures.new_attempt()  # this node's link now: a cable pulled later shows
         self.logs.attempt = self.attempt
         log.set_context(attempt=self.attempt)
         env = {
@@ -197,7 +213,9 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.attempt_start = start
         # the kernel-log reader opens (or starts its new window) before any worker exists:
         # what arrives from here on is this attempt's by sequence number, whatever its clock
-        evidence.poll_kernel_log(self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log)
+        evidence.poll_kernel_log(
+            self.ctx, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
+        )
         nodes = sorted({self.cfg.host}) if not self.cfg.multi_node else None
         self.ledger.attempt_started(self.attempt, time_s=start, world_size=world, nodes=nodes)
         self._save_learned()  # what the last attempt taught, before it is replaced
@@ -210,8 +228,6 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             learned=Learned.load(learned_path(self.cfg.run_dir.root)),
         )
         self.offsets = {}
-        self._culprit_deadline = self._finish_deadline = None
-        self._stopped_running = set()
         from nonstop.diagnose.stragglers import StragglerDetector
 
         # online: stricter than the offline default (0.85, 2 checks), because ranks sharing
@@ -287,18 +303,18 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
-        if self._holding(worker_group):
+        if self.failures.holding(worker_group):
             return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
         self._apply_settings()
         self._poll_events()
         self._note_exited(worker_group)
         evidence.poll_kernel_log(
-            self, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
+            self.ctx, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
         )  # cheap
         self._refill_standbys()
         try:
-            planned = self._planned(worker_group, result)
+            planned = self.stops.planned(worker_group, result)
         except Exception as e:  # our bug: the stop goes on as torch's teardown; say where
             _log.warning(f"internal error in a planned stop ({e!r})", exc_info=True)
             planned = None
@@ -308,11 +324,11 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
             if result.state == WorkerState.HEALTHY and self.watchdog is not None:
                 hang = self.watchdog.check()
                 if hang is not None:
-                    result = self._on_hang(worker_group, hang) or result
-            elif result.state == WorkerState.FAILED and self._finished_then_crashed(result):
-                result = self._exit_crash(worker_group, result)
+                    result = self.failures.on_hang(worker_group, hang) or result
+            elif result.state == WorkerState.FAILED and self.failures.finished_then_crashed(result):
+                result = self.failures.exit_crash(worker_group, result)
             elif result.state == WorkerState.FAILED:
-                self._on_failure(worker_group, result)
+                self.failures.on_failure(worker_group, result)
         except Exception as e:  # our own bug must never cost the job: fall back to torchrun's way
             import traceback
 
@@ -452,4 +468,57 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         if self.live is not None:
             self.live.refresh_ledger(self.ledger)
 
-    # -- failures --------------------------------------------------------------------------
+    # -- the planned stops' signal, and the marker before our own stops ----------------------
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        """SIGTERM, SIGUSR1, SIGUSR2 (launch installs it): PlannedStopMachine.on_signal."""
+        self.stops.on_signal(signum, frame)
+
+    def _guard_teardown(self) -> None:
+        """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
+        process context stopping the rest after one rank failed) before its SIGTERM, so that
+        the ranks die at once instead of taking it for the scheduler's warning; then
+        FailureHandler.before_stop notes the ranks stopped and shortens torch's wait."""
+        root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
+
+        def before_close() -> float | None:
+            mark_teardown(root, host, attempt)
+            try:
+                return self.failures.before_stop()
+            except Exception as e:  # never in the way of a teardown: torch's 30 s then
+                _log.warning(f"internal error before stopping the ranks ({e!r})")
+                return None
+
+        torch_compat.before_close(self, before_close)
+
+    # -- AgentOps: what the parts ask of the agent (context.py) -----------------------------
+
+    def poll_events(self) -> None:
+        self._poll_events()
+
+    def record_phase(self, phase: str, t0: float) -> None:
+        self._phase(phase, t0)
+
+    def ingest(self, force: bool = False) -> None:
+        self._ingest(force)
+
+    def stop_workers(self, worker_group: WorkerGroup) -> None:
+        self._stop_workers(worker_group)
+
+    def restart_workers(self, worker_group: WorkerGroup) -> None:
+        self._restart_workers(worker_group)
+
+    def exit_codes(self) -> dict[int, int | None] | None:
+        return torch_compat.subprocess_exit_codes(self)
+
+    def global_ranks(self) -> dict[int, int]:
+        return torch_compat.global_ranks(self)
+
+    def restarts_left(self) -> int:
+        return torch_compat.restarts_left(self)
+
+    def no_more_restarts(self) -> None:
+        torch_compat.no_more_restarts(self)
+
+    def local_world_size(self) -> int:
+        return torch_compat.local_world_size(self)

@@ -296,7 +296,7 @@ class Watcher(threading.Thread):
             payload["runnable_s"] = round(runnable, 3)
         # whether SIGTERM still reaches nonstop's handler (the script installed none of its
         # own): then the rank dies at once when its agent stops it, and the agent need not
-        # give it torch's 30 s before SIGKILL (failures.FailureHandling._before_stop)
+        # give it torch's 30 s before SIGKILL (failures.FailureHandler.before_stop)
         payload["sigterm"] = (
             "nonstop" if isinstance(signal.getsignal(signal.SIGTERM), SigtermHandler) else "other"
         )

@@ -347,7 +347,7 @@ def detect(
 
 class CloudNotices:
     """Polls the cloud's notice endpoints on a background thread; `notice()` is the first
-    notice seen (it stays). The agent's planned-stop machine reads it (PlannedStops._trigger).
+    notice seen (it stays). The agent's planned-stop machine reads it (PlannedStopMachine._trigger).
 
         watch = CloudNotices("auto"); watch.start(); ...; watch.notice(); watch.stop()
     """

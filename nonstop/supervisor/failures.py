@@ -1,21 +1,31 @@
-"""What the node agent does when a rank fails or hangs: NonstopAgent's failure handling, a
-mixin of the agent (as planned_stop.PlannedStops is its planned-stop machine).
+"""What the node agent does when a rank fails or hangs: the agent's FailureHandler part
+(context.py says how the parts are composed; planned_stop.PlannedStopMachine is another).
 
-    _awaiting_culprit   hold torch's reaction while only echoes of a peer's failure exited
-    _awaiting_finish    hold it while the ranks that failed had all finished their script
-                        (a crash in the interpreter's teardown) and others still run
-    _exit_crash         every rank finished its script and one crashed in teardown after it:
-                        the attempt succeeds instead of training again
-    _on_failure         per failed rank: its last words, evidence, policy.decide, collateral
-                        ranks, ledger rows; then _act
-    _on_hang            the watchdog's hang: the culprit on this node, evidence, SIGKILL of
-                        the group (stopped processes too); a rank stuck after its peers
-                        finished is killed and the attempt succeeds (_exit_hang)
-    _act                diagnose (policy.refine), health checks, policy.resolve (the pure
-                        action and exit-code resolution), the ledger's action, the live view
+The agent calls, from its monitor loop and its worker starts:
 
-The agent provides cfg, ledger, policy, watchdog, attempt, attempt_start, live, exit_code,
-exit_message, leaving, _poll_events, _phase and _ingest.
+    new_attempt          at each start: this node's link now, the per-attempt waits reset
+    holding              hold torch's reaction this tick: only echoes of a peer's failure
+                         exited (_awaiting_culprit), or every rank that failed had finished its
+                         script (a crash in the interpreter's teardown) and others still run
+                         (_awaiting_finish)
+    finished_then_crashed / exit_crash
+                         every rank finished its script and one crashed in teardown after it:
+                         the attempt succeeds instead of training again
+    on_failure           per failed rank: its last words, evidence, policy.decide, collateral
+                         ranks, ledger rows; then _act
+    on_hang              the watchdog's hang: the culprit on this node, evidence, SIGKILL of
+                         the group (stopped processes too); a rank stuck after its peers
+                         finished is killed and the attempt succeeds (_exit_hang)
+    before_stop          just before torch stops the ranks: which ones it stops (collateral)
+                         and how long they get before SIGKILL
+    fault_time           a rank's last progress time, for the records of a failure
+
+_act runs diagnose (policy.refine), health checks, policy.resolve (the pure action and
+exit-code resolution), the ledger's action and the live view, and sets the context's
+exit_code, exit_message and leaving. The handler owns the run's failure policy (repeats,
+remembered in control/policy.json) and its per-attempt waits; it reads the context's attempt
+and watchdog, and asks the agent (AgentOps) for the ranks' events, the restart timeline, the
+ledger ingest, and torch's worker processes and restart count.
 """
 
 from __future__ import annotations
@@ -25,16 +35,17 @@ import os
 import signal
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
 from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
 from nonstop import log, taxonomy
 from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
-from nonstop.supervisor import evidence, policy, torch_compat
+from nonstop.supervisor import evidence, policy
+from nonstop.supervisor.context import AgentContext, AgentOps
 from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
-from nonstop.supervisor.policy import Decision, FailureInfo, classify, signal_name
+from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.watchdog import Hang
 
 _log = log.get("supervisor")
@@ -72,32 +83,30 @@ def _split(codes: dict[int, int | None] | None) -> tuple[list[int], list[int]]:
     )
 
 
-class FailureHandling:
-    """NonstopAgent's reaction to failed and hung ranks (the module's docstring)."""
+class FailureHandler:
+    """The agent's reaction to failed and hung ranks (the module's docstring)."""
 
-    cfg: Any
-    ledger: Any
-    policy: Any
-    watchdog: Any
-    live: Any
-    attempt: int
-    attempt_start: float
-    exit_code: int | None
-    exit_message: str
-    leaving: bool
-    last_decision: Decision | None
-    _culprit_deadline: float | None
-    _finish_deadline: float | None
-    _stopped_running: set[int]
-    if TYPE_CHECKING:  # the agent's methods
+    def __init__(self, ctx: AgentContext, ops: AgentOps) -> None:
+        self.ctx, self.ops = ctx, ops
+        self.cfg, self.ledger, self.live = ctx.cfg, ctx.ledger, ctx.live
+        # the same-bug-twice memory outlives this supervisor (a resumed run reads it back)
+        self.policy = Policy(path=ctx.cfg.run_dir.control / "policy.json")
+        self.last_decision: Decision | None = None
+        self._culprit_deadline: float | None = None
+        self._finish_deadline: float | None = None
+        self._stopped_running: set[int] = set()  # ranks running when this attempt was stopped
+        self._link_before: Any = None  # this node's link at the attempt's start
 
-        def _poll_events(self) -> None: ...
-        def _phase(self, phase: str, t0: float) -> None: ...
-        def _ingest(self, force: bool = False) -> None: ...
+    def new_attempt(self) -> None:
+        """An attempt's ranks are about to start: note this node's link now (a cable pulled
+        during the attempt shows later) and reset the per-attempt waits."""
+        self._link_before = self._link_now()
+        self._culprit_deadline = self._finish_deadline = None
+        self._stopped_running = set()
 
-    def _holding(self, worker_group: WorkerGroup) -> bool:
+    def holding(self, worker_group: WorkerGroup) -> bool:
         """Whether to hold torch's reaction to a failed rank this tick (either reason below)."""
-        codes = torch_compat.subprocess_exit_codes(self)
+        codes = self.ops.exit_codes()
         return self._awaiting_culprit(worker_group, codes) or self._awaiting_finish(
             worker_group, codes
         )
@@ -123,7 +132,7 @@ class FailureHandling:
                     rank=rank,
                     host=self.cfg.host,
                     exit_code=codes[lr],
-                    log_path=self.cfg.run_dir.log(self.attempt, rank),
+                    log_path=self.cfg.run_dir.log(self.ctx.attempt, rank),
                 )
                 if classify(info).root_cause:
                     self._culprit_deadline = now  # the cause is known: no wait
@@ -139,11 +148,11 @@ class FailureHandling:
         teardown: "terminate called without an active exception", SIGABRT) and other ranks
         still run: they may be finishing theirs (rank 0 saving the final model), which torch's
         SIGTERM would cut short. At most --exit-timeout per attempt."""
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         failed, running = _split(codes)
         if not codes or wd is None or not failed or not running:
             return False
-        self._poll_events()
+        self.ops.poll_events()
         workers = worker_group.workers
         for lr in failed:
             st = wd.ranks.get(workers[lr].global_rank if lr < len(workers) else lr)
@@ -154,17 +163,17 @@ class FailureHandling:
             self._finish_deadline = now + self.cfg.exit_timeout_s
         return now < self._finish_deadline
 
-    def _finished_then_crashed(self, result: RunResult) -> bool:
+    def finished_then_crashed(self, result: RunResult) -> bool:
         """Every rank of the job finished its script, so the ranks in `result.failures` died
         in their teardown (or were stopped by torch after a peer did): the training is over."""
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         if wd is None or not wd.ranks or not result.failures:
             return False
         if any(r not in wd.ranks for r in result.failures):
             return False
         return all(st.finished for st in wd.ranks.values())
 
-    def _exit_crash(self, worker_group: WorkerGroup, result: RunResult) -> RunResult:
+    def exit_crash(self, worker_group: WorkerGroup, result: RunResult) -> RunResult:
         """The attempt succeeds: torchrun would call it failed and train again (with no
         restarts left, fail a job whose training had completed)."""
         how = ", ".join(
@@ -174,7 +183,7 @@ class FailureHandling:
         return self._complete_after_teardown(
             worker_group,
             "exit_crash",
-            {r: self._fault_time(r) for r in sorted(result.failures)},
+            {r: self.fault_time(r) for r in sorted(result.failures)},
             reason=f"{how} after every rank had finished its script; the run is complete",
             said=f"{how} in the interpreter's teardown, after every rank had finished its "
             "script: the training is complete, not restarted",
@@ -195,16 +204,16 @@ class FailureHandling:
         now = time.time()
         for r, last in ranks.items():
             self.ledger.add_detection(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 kind=kind,
                 detection_time_s=now,
                 rank=r,
                 host=self.cfg.host,
                 last_progress_time_s=last,
-                evidence_path=str(self.cfg.run_dir.log(self.attempt, r)),
+                evidence_path=str(self.cfg.run_dir.log(self.ctx.attempt, r)),
             )
         self.ledger.add_action(
-            attempt=self.attempt, time_s=now, action="none", host=self.cfg.host, reason=reason
+            attempt=self.ctx.attempt, time_s=now, action="none", host=self.cfg.host, reason=reason
         )
         _log.info(said)
         return RunResult(
@@ -212,7 +221,7 @@ class FailureHandling:
             return_values={w.global_rank: None for w in worker_group.workers},
         )
 
-    def _before_stop(self) -> float | None:
+    def before_stop(self) -> float | None:
         """Just before torch's process context stops this node's ranks: note the ranks still
         running (whatever they exit with, they were stopped by us: policy.mark_collateral),
         and return STOP_WAIT_S, torch's wait before SIGKILL for them, unless one of them said
@@ -220,39 +229,39 @@ class FailureHandling:
         yet (no heartbeat: under half a second into its attempt; chaos killed a peer then and
         the rank waited 30 s in the store) has had no time to install one, or anything to
         save."""
-        codes = torch_compat.subprocess_exit_codes(self) or {}
-        to_global = torch_compat.global_ranks(self)
+        codes = self.ops.exit_codes() or {}
+        to_global = self.ops.global_ranks()
         running = {to_global.get(lr, lr) for lr, code in codes.items() if code is None}
         self._stopped_running = running
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         if not running or wd is None:
             return None
         if any(wd.ranks.get(r) is not None and wd.ranks[r].quick_stop is False for r in running):
             return None
         return STOP_WAIT_S
 
-    def _fault_time(self, rank: int) -> float | None:
-        st = self.watchdog.ranks.get(rank) if self.watchdog else None
+    def fault_time(self, rank: int) -> float | None:
+        st = self.ctx.watchdog.ranks.get(rank) if self.ctx.watchdog else None
         return st.last_event_time if st else None
 
-    def _on_failure(self, worker_group: WorkerGroup, result: RunResult) -> None:
+    def on_failure(self, worker_group: WorkerGroup, result: RunResult) -> None:
         detect = time.time()
-        self._poll_events()  # the ranks' last words: the step each failed at
+        self.ops.poll_events()  # the ranks' last words: the step each failed at
         infos = []
         for grank, failure in sorted(result.failures.items()):
-            st = self.watchdog.ranks.get(grank) if self.watchdog else None
+            st = self.ctx.watchdog.ranks.get(grank) if self.ctx.watchdog else None
             infos.append(
                 FailureInfo(
                     rank=grank,
                     host=self.cfg.host,
                     exit_code=failure.exitcode,
                     message=evidence.failure_message(
-                        failure, self.cfg.run_dir.log(self.attempt, grank)
+                        failure, self.cfg.run_dir.log(self.ctx.attempt, grank)
                     ),
-                    log_path=self.cfg.run_dir.log(self.attempt, grank),
+                    log_path=self.cfg.run_dir.log(self.ctx.attempt, grank),
                     step=st.step if st else None,
-                    attempt=self.attempt,
-                    progressed=self.watchdog.progressed if self.watchdog else None,
+                    attempt=self.ctx.attempt,
+                    progressed=self.ctx.watchdog.progressed if self.ctx.watchdog else None,
                     anomalies=read_anomalies(self.cfg.run_dir.root)  # the guards' rollback records
                     if failure.exitcode == EXIT_ROLLBACK
                     else [],
@@ -268,17 +277,17 @@ class FailureHandling:
             decisions[0] = self._network_decision(decisions[0])
         for info, d in zip(infos, decisions, strict=True):
             self.ledger.add_detection(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 kind="exit",
                 detection_time_s=detect,
                 rank=info.rank,
                 host=info.host,
-                last_progress_time_s=self._fault_time(info.rank),
+                last_progress_time_s=self.fault_time(info.rank),
                 evidence_path=str(info.log_path),
             )
             self.ledger.add_failure(
-                attempt=self.attempt,
-                time_s=self._fault_time(info.rank) or detect,
+                attempt=self.ctx.attempt,
+                time_s=self.fault_time(info.rank) or detect,
                 category=d.category,
                 action=d.action if d.root_cause else "none",
                 rank=info.rank,
@@ -315,20 +324,22 @@ class FailureHandling:
         records it as secondary."""
         from nonstop.diagnose import peers
 
-        before = getattr(self, "_link_before", None)
+        before = self._link_before
         if before is None:
             return d  # one host, or no address recorded: nothing between hosts to blame
         now = self._link_now()
         flap = now.flapped_since(before) if now is not None else None
         if flap:
             self._absorb_echoes(f"{self.cfg.host}'s link went down", network=True)
-            return policy.link_down(d, flap, self.policy.link_flaps(self.cfg.host, self.attempt))
+            return policy.link_down(
+                d, flap, self.policy.link_flaps(self.cfg.host, self.ctx.attempt)
+            )
         if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
             return d
         recorded = self.ledger.rows(
             "SELECT host FROM failures WHERE attempt = ? AND host != ? AND root_cause = 1"
             " AND category = 'network_switch_cable'",
-            (self.attempt, self.cfg.host),
+            (self.ctx.attempt, self.cfg.host),
         )
         if recorded:  # a hang or an echo here, the network's failure recorded there
             return replace(
@@ -337,7 +348,7 @@ class FailureHandling:
                 reason=f"secondary (the network, recorded by {recorded[0][0]}): {d.reason}",
             )
         root = self.cfg.run_dir.root
-        in_attempt = set(evidence.hosts_of_attempt(root, self.attempt).values())
+        in_attempt = set(evidence.hosts_of_attempt(root, self.ctx.attempt).values())
         others = {
             a: h
             for a, h in peers.node_addresses(root).items()
@@ -363,7 +374,7 @@ class FailureHandling:
                 "UPDATE failures SET root_cause = 0, action = 'none',"
                 " message = 'secondary (' || ? || '): ' || message"
                 f" WHERE attempt = ? AND host != ? AND root_cause = 1 AND category IN ({marks})",
-                (cause, self.attempt, self.cfg.host, *kinds),
+                (cause, self.ctx.attempt, self.cfg.host, *kinds),
             )
 
     def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
@@ -385,18 +396,18 @@ class FailureHandling:
         # whose agent stopped its ranks for a lost store is alive: not lost)
         seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND (host = ? OR root_cause = 1)"
         while time.monotonic() < deadline:
-            if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
+            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
                 return None
             time.sleep(0.2)
-        ranks = evidence.ranks_of_host(root, self.attempt, link.host)
+        ranks = evidence.ranks_of_host(root, self.ctx.attempt, link.host)
         message = (
             f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
             f"after its peers failed (ranks {ranks or '?'}); {link.text()}"
         )
-        if self.ledger.rows(seen, (self.attempt, link.host))[0][0]:
+        if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
             return None  # another survivor recorded it (or a cause) first
         self.ledger.add_failure(
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
             time_s=time.time(),
             category=taxonomy.UNKNOWN,
             action="restart",
@@ -410,7 +421,7 @@ class FailureHandling:
         )
         return message
 
-    def _on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
+    def on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}
         mine = [r for r in hang.culprits if r in local]
         if not mine and hang.stalled_s < 2 * hang.timeout_s:
@@ -427,23 +438,23 @@ class FailureHandling:
             host=self.cfg.host,
             hang_reason=reason,
             step=hang.ranks.get(culprit, {}).get("step"),
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
         )
         d = self._network_decision(self.policy.decide(info))
         d.evidence += [
             f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
         ]
         self.ledger.add_detection(
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
             kind="hang",
             detection_time_s=detect,
             rank=culprit,
             host=self.cfg.host,
             last_progress_time_s=hang.last_progress_time,
-            evidence_path=str(self.cfg.run_dir.flight_dir(self.attempt)),
+            evidence_path=str(self.cfg.run_dir.flight_dir(self.ctx.attempt)),
         )
         self.ledger.add_failure(
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
             time_s=hang.last_progress_time,
             category=d.category,
             action=d.action if d.root_cause else "none",
@@ -479,7 +490,7 @@ class FailureHandling:
         training no rank finishes while a peer still needs it, so the job's work is done and
         the stuck ranks hang in teardown (torch's exit-time deadlocks: a gloo thread waiting for
         the GIL that ~ProcessGroupGloo holds)."""
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         if wd is None or hang.basis != "exit" or not hang.culprits:
             return False
         others = [st for r, st in wd.ranks.items() if r not in hang.culprits]
@@ -508,17 +519,17 @@ class FailureHandling:
         keep this node's kernel-log lines of the attempt (nonstop.supervisor.evidence)."""
         t0 = time.time()
         files = evidence.collect(
-            self,
+            self.ctx,
             self.cfg.run_dir,
-            self.attempt,
+            self.ctx.attempt,
             worker_group.workers,
             dead=dead,
             host=self.cfg.host,
             timeout_s=self.cfg.evidence_timeout_s,
-            attempt_start=self.attempt_start,
+            attempt_start=self.ctx.attempt_start,
             kernel_log_file=self.cfg.kernel_log,
         )
-        self._phase("evidence", t0)
+        self.ops.record_phase("evidence", t0)
         return files
 
     def _refine(self, d: Decision, hosts: list[str]) -> tuple[Decision, list[str]]:
@@ -528,7 +539,7 @@ class FailureHandling:
         try:
             from nonstop.diagnose import diagnose_run
 
-            v = diagnose_run(self.cfg.run_dir.root, attempt=self.attempt)
+            v = diagnose_run(self.cfg.run_dir.root, attempt=self.ctx.attempt)
         except Exception as e:
             d.evidence.append(f"diagnose failed: {type(e).__name__}: {e}")
             return d, hosts
@@ -545,7 +556,7 @@ class FailureHandling:
     def _act(self, d: Decision, culprit_hosts: list[str]) -> None:
         self.last_decision = d
         now = time.time()
-        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="failed")
+        self.ledger.attempt_ended(self.ctx.attempt, time_s=now, outcome="failed")
         d, culprit_hosts = self._refine(d, culprit_hosts)
         health = self._health_checks(d)
         res = policy.resolve(
@@ -554,27 +565,27 @@ class FailureHandling:
             host=self.cfg.host,
             exclude=self.cfg.exclude,
             health_failed=tuple(r.detail for r in health if r.failed),
-            restarts_left=torch_compat.restarts_left(self),
+            restarts_left=self.ops.restarts_left(),
         )
         d = self.last_decision = res.decision
         action = res.action
         if res.stop_restarts:
-            torch_compat.no_more_restarts(self)
+            self.ops.no_more_restarts()
         if res.leaving:
-            self.leaving = True
+            self.ctx.leaving = True
         if res.exit_code is not None:
-            self.exit_code, self.exit_message = res.exit_code, res.message
+            self.ctx.exit_code, self.ctx.exit_message = res.exit_code, res.message
         self.ledger.add_action(
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
             time_s=time.time(),
             action=action,
             host=self.cfg.host,
             reason=d.reason[:2000],
         )
-        self._ingest(force=True)
+        self.ops.ingest(force=True)
         if self.live is not None:
-            self.live.failure(self.attempt, d, action)
-        _log.info(f"attempt {self.attempt} failed: [{d.category}] {d.reason} -> {action}")
+            self.live.failure(self.ctx.attempt, d, action)
+        _log.info(f"attempt {self.ctx.attempt} failed: [{d.category}] {d.reason} -> {action}")
 
     def _health_checks(self, d: Decision) -> list[Any]:
         names = list(self.cfg.health_checks)
@@ -585,18 +596,18 @@ class FailureHandling:
         t0 = time.time()
         cfg = HealthConfig(
             paths=(self.cfg.run_dir.root, self.cfg.run_dir.checkpoints),
-            local_world_size=torch_compat.local_world_size(self),
+            local_world_size=self.ops.local_world_size(),
             timeout_s=self.cfg.health_timeout_s,
             gpu_record=gpu_record_path(self.cfg.run_dir.control, self.cfg.host),
             evidence_dir=self.cfg.run_dir.root
             / "logs"
-            / f"attempt-{self.attempt}"
+            / f"attempt-{self.ctx.attempt}"
             / f"vendor-{self.cfg.host}",
         )
         results = run_checks(names, cfg)
         for r in results:
             self.ledger.add_health_check(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 time_s=time.time(),
                 name=r.name,
                 status=r.status,
@@ -604,5 +615,5 @@ class FailureHandling:
                 detail=r.detail,
                 duration_s=r.duration_s,
             )
-        self._phase("health_checks", t0)
+        self.ops.record_phase("health_checks", t0)
         return results

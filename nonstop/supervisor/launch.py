@@ -77,7 +77,7 @@ def _release(agent: ag.NonstopAgent) -> None:
     from nonstop.diagnose import kernel_log
 
     with log.swallowed(_log, "releasing the replaced agent (its kernel-log fd stays open)"):
-        kernel_log.release_for(agent)
+        kernel_log.release_for(agent.ctx)
 
 
 def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: str) -> None:
@@ -89,7 +89,7 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: 
             attempt=agent.attempt,
             kind="store_lost",
             detection_time_s=now,
-            last_progress_time_s=agent._fault_time(0),
+            last_progress_time_s=agent.failures.fault_time(0),
         )
         # the attempt already has its cause (the store's host lost, a network fault): losing
         # the store with it is its consequence, once per node, not another interruption
@@ -327,7 +327,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     # the cloud's preemption and maintenance notices: found and polled on their own thread
     cloud = CloudNotices(cfg.cloud_notices, base=cfg.cloud_metadata_url)
     cloud.start()
-    agent.cloud_notices = cloud
+    agent.stops.cloud_notices = cloud
     code = policy.EXIT_FAILED
     store_losses = 0
     try:
@@ -335,7 +335,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             live.start()
         from nonstop.supervisor.planned_stop import early_signal
 
-        agent.signal_received = early_signal()  # one that came while nonstop run started
+        agent.stops.signal_received = early_signal()  # one that came while nonstop run started
         while True:
             for sig in PREEMPTION_SIGNALS:  # the scheduler's warning: checkpoint, then stop
                 signal.signal(sig, agent.on_signal)
@@ -381,7 +381,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                     ),
                 )
                 _console(agent, config, cfg)
-                agent.cloud_notices = cloud
+                agent.stops.cloud_notices = cloud
                 _release(lost)
                 del lost
                 gc.collect()  # the old rendezvous' store sockets, held in reference cycles

@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup
 
+    from nonstop.supervisor.context import AgentContext, AgentOps
+
 from nonstop import log, rundir
 from nonstop.errors import UserError
 
@@ -274,39 +276,30 @@ ASK_WAIT_S = 30.0  # a planned stop waits this long for ranks that can be asked 
 NOTICE_MARGIN_S = 5.0  # a cloud notice's stop is done this long before the cloud acts
 
 
-class PlannedStops:
-    """NonstopAgent's planned-stop state machine, a mixin of the agent: a trigger (the
-    scheduler's signal, the ranks' SIGTERM, the cloud's notice, an operator's request), a plan
-    claimed for every node, the wait for the ranks' checkpoint, and the stop, drain or restart that follows, with
-    its exit code. torch is imported only inside the methods: the operator's commands above
-    must not load it.
+class PlannedStopMachine:
+    """The agent's planned-stop part: a trigger (the scheduler's signal, the ranks' SIGTERM,
+    the cloud's notice, an operator's request), a plan claimed for every node, the wait for
+    the ranks' checkpoint, and the stop, drain or restart that follows, with its exit code.
+    torch is imported only inside the methods: the operator's commands above must not load it.
 
-    The agent provides cfg, ledger, watchdog, attempt, exit_code, exit_message, leaving,
-    _ingest, _stop_workers and _restart_workers; its monitor loop calls _planned."""
+    The agent calls on_signal (its signal handler) and, from its monitor loop, planned; it
+    reads peer_drained before a rendezvous (a drained peer's round waits less). launch sets
+    signal_received (a signal caught while it started) and cloud_notices. The machine owns the
+    plan and the requests it has done; it reads the context's attempt and watchdog, sets its
+    exit_code, exit_message and leaving, and asks the agent (AgentOps) for the ledger ingest,
+    torch's teardown and restart of the ranks, and an end to torch's restarts."""
 
-    cfg: Any
-    ledger: Any
-    watchdog: Any
-    attempt: int
-    exit_code: int | None
-    exit_message: str
-    leaving: bool
-    if TYPE_CHECKING:  # the agent's (torch's) methods; not defined here, not to shadow them
-
-        def _ingest(self, force: bool = False) -> None: ...
-        def _before_stop(self) -> float | None: ...
-        def _stop_workers(self, worker_group: WorkerGroup) -> None: ...
-        def _restart_workers(self, worker_group: WorkerGroup) -> None: ...
-
-    def _init_planned_stops(self, grace_period_s: float) -> None:
+    def __init__(self, ctx: AgentContext, ops: AgentOps) -> None:
+        self.ctx, self.ops = ctx, ops
+        self.cfg, self.ledger = ctx.cfg, ctx.ledger
         self.signal_received: int | None = None
         self.stop_plan: StopPlan | None = None
         self._stop_deadline = 0.0
         self._stop_asked = False  # the ranks call planned_stop_due: a stop gets a checkpoint
         self._stop_trigger_time: float | None = None  # when the pending stop was first asked for
-        self._stop_grace_s = grace_period_s  # this stop's grace (shorter after a SIGTERM)
+        self._stop_grace_s = ctx.cfg.grace_period_s  # this stop's grace (shorter after a SIGTERM)
         self._done_requests: set[str] = set()
-        self._peer_drained = False  # the next round goes on without a node an operator drained
+        self.peer_drained = False  # the next round goes on without a node an operator drained
         self.cloud_notices: Any = None  # launch's CloudNotices: a notice is a preemption too
 
     def on_signal(self, signum: int, frame: Any) -> None:
@@ -316,28 +309,10 @@ class PlannedStops:
         for the checkpoint."""
         self.signal_received = signum
 
-    def _guard_teardown(self) -> None:
-        """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the
-        process context stopping the rest after one rank failed) before its SIGTERM, so that
-        the ranks die at once instead of taking it for the scheduler's warning."""
-        from nonstop.supervisor import torch_compat
-
-        root, host, attempt = self.cfg.run_dir.root, self.cfg.host, self.attempt
-
-        def before_close() -> float | None:
-            mark_teardown(root, host, attempt)
-            try:
-                return self._before_stop()
-            except Exception as e:  # never in the way of a teardown: torch's 30 s then
-                _log.warning(f"internal error before stopping the ranks ({e!r})")
-                return None
-
-        torch_compat.before_close(self, before_close)
-
     def _stop_step(self) -> int:
         """The last step any rank finished (-1 without step data): the ranks save at their next
         agreed check after it (Runtime.planned_stop_due decides that collectively)."""
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         if wd is None or not wd.step_durations:
             return -1
         return max(s.step for s in wd.ranks.values())
@@ -349,9 +324,9 @@ class PlannedStops:
         (ask the ranks to checkpoint and wait up to the grace period: a script that never
         asks costs that wait, never a checkpoint), for `stop_signal` False (no preemption
         invented)."""
-        self._ingest(force=True)
+        self.ops.ingest(force=True)
         try:
-            return self.ledger.lifecycle_seen(self.attempt, phase)
+            return self.ledger.lifecycle_seen(self.ctx.attempt, phase)
         except Exception as e:
             _log.warning(
                 f"could not read whether a rank reported {phase} ({e!r}); taking "
@@ -391,7 +366,7 @@ class PlannedStops:
         self._done_requests.add(rid)
         if worker_group.group_rank in (0, None):
             self.ledger.add_action(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 time_s=time.time(),
                 action="planned_stop_failed",
                 host=self.cfg.host,
@@ -408,7 +383,7 @@ class PlannedStops:
         """A drain names a host of this job, and leaves enough nodes to train; one that leaves
         too few becomes a stop after a checkpoint (exit 75: requeue the job elsewhere).
         Returns the (kind, reason) to plan (kind `wait`: not known yet), or None when refused."""
-        wd = self.watchdog
+        wd = self.ctx.watchdog
         hosts = sorted({s.host for s in wd.ranks.values() if s.host}) if wd else []
         if not hosts:
             return "wait", reason  # no rank has reported yet
@@ -431,7 +406,7 @@ class PlannedStops:
             )
         return kind, reason
 
-    def _planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
+    def planned(self, worker_group: WorkerGroup, result: RunResult) -> RunResult | None:
         """Plan, wait for and finish a planned stop. The ranks can be asked to checkpoint once
         one of them has called Runtime.planned_stop_due in this attempt (lifecycle
         `stop_checks`, right after its first step): then every rank saves after the same step
@@ -444,7 +419,7 @@ class PlannedStops:
 
         root = self.cfg.run_dir.root
         if self.stop_plan is None:
-            adopted = read_stop(root, self.attempt)  # another node may have planned it
+            adopted = read_stop(root, self.ctx.attempt)  # another node may have planned it
             if adopted is not None:
                 self.stop_plan = adopted
                 self._stop_trigger_time = time.monotonic()
@@ -477,7 +452,7 @@ class PlannedStops:
                 ):
                     return None  # the first step's `stop_checks` may be on its way
                 plan = StopPlan(
-                    attempt=self.attempt,
+                    attempt=self.ctx.attempt,
                     step=self._stop_step(),
                     kind=kind,
                     host=host,
@@ -501,7 +476,7 @@ class PlannedStops:
             self._stop_asked = self._lifecycle_seen("stop_checks", unknown=True)
             after = f" after step {p.step}" if p.step >= 0 else ""
             self.ledger.add_action(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 time_s=time.time(),
                 action="planned_stop",
                 host=p.host,
@@ -525,22 +500,21 @@ class PlannedStops:
         from torch.distributed.elastic.agent.server.api import RunResult, WorkerState
         from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
-        from nonstop.supervisor import torch_compat
         from nonstop.supervisor.policy import EXIT_DRAINED, EXIT_FAILED, EXIT_REQUEUE
 
         clean = result.state == WorkerState.SUCCEEDED
         asked = self._stop_asked
         now = time.time()
         if not clean:
-            self._stop_workers(worker_group)
-        self.ledger.attempt_ended(self.attempt, time_s=now, outcome="planned")
+            self.ops.stop_workers(worker_group)
+        self.ledger.attempt_ended(self.ctx.attempt, time_s=now, outcome="planned")
         mine = p.kind == "drain" and p.host == self.cfg.host
         leaves = p.kind == "preempt" or mine
-        self._ingest(force=True)
+        self.ops.ingest(force=True)
         saved = None
         # the step the ranks agreed to stop after, and the newest checkpoint, for the message
         with log.swallowed(_log, "reading the stop step (the message below may name none)"):
-            last = self.ledger.last_step(self.attempt)
+            last = self.ledger.last_step(self.ctx.attempt)
             p = dataclasses.replace(p, step=last) if last is not None else p
             saved = self.ledger.last_committed_step()
         what = f"planned {p.kind}" + (f" after step {p.step}" if p.step >= 0 else "")
@@ -567,7 +541,7 @@ class PlannedStops:
             resume = f"from the last checkpoint ({since})"
         if worker_group.group_rank in (0, None):  # one interruption, one row (not one a node)
             self.ledger.add_failure(
-                attempt=self.attempt,
+                attempt=self.ctx.attempt,
                 time_s=p.time,
                 category="host_maintenance",
                 action="exclude_node" if p.kind == "drain" else "restart",
@@ -582,7 +556,7 @@ class PlannedStops:
         failed = bool(lost) and asked  # a checkpoint was asked for and not made
         outcome = "drained" if mine else ("stopped" if leaves else "planned_restart")
         self.ledger.add_action(
-            attempt=self.attempt,
+            attempt=self.ctx.attempt,
             time_s=time.time(),
             action="planned_stop_failed" if failed else outcome,
             host=self.cfg.host,
@@ -591,24 +565,24 @@ class PlannedStops:
         if lost:
             _log.info(f"{what} ({p.reason}): {lost}; a restart resumes {resume}")
         self.stop_plan, self.signal_received = None, None
-        self._peer_drained = p.kind == "drain" and not mine
+        self.peer_drained = p.kind == "drain" and not mine
         if leaves:
-            torch_compat.no_more_restarts(self)
-            self.leaving = mine
+            self.ops.no_more_restarts()
+            self.ctx.leaving = mine
             if mine:
-                self.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
-                self.exit_message = f"drained by request: {p.reason}" + (
+                self.ctx.exit_code = EXIT_FAILED if failed else EXIT_DRAINED
+                self.ctx.exit_message = f"drained by request: {p.reason}" + (
                     f"; {lost}" if failed else ""
                 )
             elif clean:
-                self.exit_code = EXIT_REQUEUE
-                self.exit_message = (
+                self.ctx.exit_code = EXIT_REQUEUE
+                self.ctx.exit_message = (
                     f"stopped after a checkpoint at step {p.step} ({p.reason}); "
                     f"requeue the job to resume"
                 )
             else:
-                self.exit_code = EXIT_REQUEUE
-                self.exit_message = (
+                self.ctx.exit_code = EXIT_REQUEUE
+                self.ctx.exit_message = (
                     f"stopped ({p.reason}) without the planned checkpoint; "
                     f"requeue the job to resume {resume}"
                 )
@@ -622,5 +596,5 @@ class PlannedStops:
             }
             return RunResult(state=WorkerState.FAILED, failures=failures)
         _log.info(f"{what} done; restarting")
-        self._restart_workers(worker_group)
+        self.ops.restart_workers(worker_group)
         return RunResult(state=WorkerState.HEALTHY)

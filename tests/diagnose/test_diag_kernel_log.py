@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -90,14 +92,19 @@ def test_attribution_by_pid_bus_id_and_node() -> None:
         kl.KernelLine(5.0, "python invoked oom-killer: gfp_mask=0x100cca", "file"),
         kl.KernelLine(6.0, "Out of memory: Killed process 100 (python)", "file"),
     ]
-    got = kl.attribute(lines, {100: 3}, {"5d:00": 1})
-    assert [(a.line.time_s, a.rank, a.foreign) for a in got] == [
-        (1.0, 3, False),
-        (2.0, None, True),
-        (3.0, 1, False),
-        (4.0, None, False),
-        (6.0, 3, False),
+    got = kl.attribute(lines, {100: 3}, {"5d:00": 1}, host_pids=True)
+    assert [(a.line.time_s, a.rank, a.foreign, a.unattributed) for a in got] == [
+        (1.0, 3, False, False),
+        (2.0, None, True, False),
+        (3.0, 1, False, False),
+        (4.0, None, False, False),
+        (6.0, 3, False, False),
     ]
+    # in a container's own pid namespace the kernel's pids are the host's, ours the
+    # container's: a pid that is not a rank's may still be one, so it is the node's
+    got = kl.attribute(lines, {100: 3}, {"5d:00": 1}, host_pids=False)
+    assert [(a.rank, a.foreign, a.unattributed) for a in got][1] == (None, False, True)
+    assert not any(a.foreign for a in got)
 
 
 def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -> None:
@@ -121,6 +128,58 @@ def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -
     kl.write_file_line(f, "mlx5_core 0000:c1:00.0: mlx5_load_one failed with error code -22")
     out1 = watch.keep(1, time.time() + 3600, {7: 0})
     assert out1.read_text() == ""
+
+
+_IN_NAMESPACE = """
+import json, sys, time
+from nonstop.diagnose import kernel_log as kl
+
+f, root = sys.argv[1], sys.argv[2]
+watch = kl.NodeKernelWatch(root, "node-a")
+watch.klog = kl.KernelLog(
+    since_s=0, extra_file=f, kmsg_path="/nonexistent", use_commands=False
+)
+watch.attempt = 0
+out = watch.keep(0, 0, {12345: 0})  # a rank's pid as this namespace numbers it
+print(json.dumps({"meta": json.loads((out.parent / "kernel-node-a.json").read_text()),
+                  "kept": out.read_text().splitlines()}))
+"""
+
+
+def _unshare_works() -> bool:
+    cmd = ["unshare", "--pid", "--fork", "--mount-proc", "true"]
+    try:
+        return subprocess.run(cmd, capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="no pid namespaces here (unshare needs root)")
+def test_a_containers_pid_namespace_keeps_lines_of_unknown_pids_as_the_nodes(tmp_path) -> None:
+    """A real pid namespace (unshare): the kernel names a process by its host pid (here this
+    test's own), which the namespace cannot match with its ranks; outside it the same lines
+    are another process's, left out as foreign."""
+    f = tmp_path / "kern.log"
+    host_pid = os.getpid()
+    kl.write_file_line(f, XID.format(pid=host_pid))
+    kl.write_file_line(f, f"Out of memory: Killed process {host_pid} (python)")
+    env = {**os.environ, "PYTHONPATH": str(Path(kl.__file__).parents[2])}
+
+    def run(*prefix: str) -> dict:
+        cmd = [*prefix, sys.executable, "-c", _IN_NAMESPACE, str(f), str(tmp_path / prefix[0])]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    inside = run("unshare", "--pid", "--fork", "--mount-proc")
+    assert inside["meta"]["host_pids"] is False
+    assert (inside["meta"]["unattributed"], inside["meta"]["foreign"]) == (2, 0)
+    assert len(inside["kept"]) == 2
+    assert all("unknown in this container's pid namespace" in k for k in inside["kept"])
+    outside = run("env")
+    assert outside["meta"]["host_pids"] is True
+    assert (outside["meta"]["unattributed"], outside["meta"]["foreign"]) == (0, 2)
+    assert outside["kept"] == []
 
 
 @needs_kmsg

@@ -1,36 +1,32 @@
 """How long the agent gives its ranks between SIGTERM and SIGKILL (failures.STOP_WAIT_S), and
-which ranks it records as stopped by itself: FailureHandling._before_stop on an agent's state
-(the end-to-end case is tests/supervisor/test_run_startup_errors.py)."""
+which ranks it records as stopped by itself: FailureHandler.before_stop through its interfaces,
+the ranks' exit codes from a stand-in for the agent (the end-to-end case is
+tests/supervisor/test_run_startup_errors.py)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import pytest
+from support.fakes import AgentOps
 
+from nonstop import rundir
+from nonstop.ledger import Ledger
 from nonstop.supervisor import torch_compat
-from nonstop.supervisor.failures import STOP_WAIT_S, FailureHandling
+from nonstop.supervisor.config import SupervisorConfig
+from nonstop.supervisor.context import AgentContext
+from nonstop.supervisor.failures import STOP_WAIT_S, FailureHandler
 from nonstop.supervisor.watchdog import Watchdog
 
 
-class _Proc:
-    def __init__(self, code: int | None) -> None:
-        self.code = code
-
-    def poll(self) -> int | None:
-        return self.code
-
-
-def _agent(codes: list[int | None], said: list[bool | None]) -> FailureHandling:
-    agent = FailureHandling()
-    handlers = {lr: SimpleNamespace(proc=_Proc(c)) for lr, c in enumerate(codes)}
-    agent._pcontext = SimpleNamespace(subprocess_handlers=handlers)  # type: ignore[attr-defined]
-    workers = [SimpleNamespace(local_rank=lr, global_rank=10 + lr) for lr in range(len(codes))]
-    agent._worker_group = SimpleNamespace(workers=workers)  # type: ignore[attr-defined]
-    agent.watchdog = Watchdog(ranks=[10 + lr for lr in range(len(codes))])
+def _handler(tmp_path, codes: list[int | None], said: list[bool | None]) -> FailureHandler:
+    cfg = SupervisorConfig(run_dir=rundir.RunDir(tmp_path), run_id="r", host="h")
+    ctx = AgentContext(cfg=cfg, ledger=Ledger.open(tmp_path / "ledger.db"))
+    ops = AgentOps(dict(enumerate(codes)), {lr: 10 + lr for lr in range(len(codes))})
+    ctx.watchdog = Watchdog(ranks=[10 + lr for lr in range(len(codes))])
     for lr, quick in enumerate(said):
-        agent.watchdog.ranks[10 + lr].quick_stop = quick
-    return agent
+        ctx.watchdog.ranks[10 + lr].quick_stop = quick
+    return FailureHandler(ctx, ops)
 
 
 CASES = [
@@ -52,10 +48,10 @@ CASES = [
 @pytest.mark.parametrize(
     ("codes", "said", "wait", "stopped"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
-def test_wait_and_stopped_ranks(codes, said, wait, stopped) -> None:
-    agent = _agent(codes, said)
-    assert agent._before_stop() == wait
-    assert agent._stopped_running == stopped  # global ranks
+def test_wait_and_stopped_ranks(tmp_path, codes, said, wait, stopped) -> None:
+    handler = _handler(tmp_path, codes, said)
+    assert handler.before_stop() == wait
+    assert handler._stopped_running == stopped  # global ranks
 
 
 def test_before_close_shortens_torchs_wait_and_keeps_a_longer_one_out() -> None:

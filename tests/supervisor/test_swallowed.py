@@ -9,10 +9,15 @@ import logging
 import time
 from types import SimpleNamespace
 
+from support.fakes import AgentOps
+
+from nonstop import rundir
 from nonstop.ledger import Ledger
 from nonstop.supervisor import bootstrap
 from nonstop.supervisor.agent import NonstopAgent
-from nonstop.supervisor.planned_stop import PlannedStops
+from nonstop.supervisor.config import SupervisorConfig
+from nonstop.supervisor.context import AgentContext
+from nonstop.supervisor.planned_stop import PlannedStopMachine
 
 
 def _broken_ledger(tmp_path):
@@ -37,13 +42,14 @@ def test_an_unreadable_mtbi_is_a_warning_not_a_silent_default(tmp_path, caplog):
 
 
 def test_an_unreadable_lifecycle_takes_the_safe_answer_and_says_so(tmp_path, caplog):
-    stops = SimpleNamespace(attempt=0, ledger=_broken_ledger(tmp_path), _ingest=lambda force: None)
-    seen = PlannedStops._lifecycle_seen
+    cfg = SupervisorConfig(run_dir=rundir.RunDir(tmp_path), run_id="r", host="h")
+    ctx = AgentContext(cfg=cfg, ledger=_broken_ledger(tmp_path), attempt=0)
+    stops = PlannedStopMachine(ctx, AgentOps())
     with caplog.at_level(logging.WARNING, logger="nonstop.planned_stop"):
         # whether the ranks can checkpoint: ask them (and wait up to the grace period)
-        assert seen(stops, "stop_checks", unknown=True) is True  # type: ignore[arg-type]
+        assert stops._lifecycle_seen("stop_checks", unknown=True) is True
         # whether the scheduler signalled the ranks: no preemption invented
-        assert seen(stops, "stop_signal", unknown=False) is False  # type: ignore[arg-type]
+        assert stops._lifecycle_seen("stop_signal", unknown=False) is False
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("stop_checks" in m and "taking yes" in m for m in lines), lines
     assert any("stop_signal" in m and "taking no" in m for m in lines), lines

@@ -1,0 +1,240 @@
+"""The node agent's parts through their interfaces (nonstop.supervisor.context): a
+FailureHandler and a PlannedStopMachine built from an AgentContext on a real run directory and
+ledger, with a stand-in for the agent's side (support.fakes.AgentOps: the ranks' exit codes as
+the test sets them, every call recorded). The end-to-end tests (test_run_*.py) confirm the
+wiring into torch's agent; these check what each part decides and records on its own."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import pytest
+from support.fakes import AgentOps, Clock
+from torch.distributed.elastic.agent.server.api import RunResult, WorkerState
+from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
+
+from nonstop import rundir
+from nonstop.events import Event
+from nonstop.events.writer import EventWriter
+from nonstop.ledger import Ledger
+from nonstop.supervisor import failures
+from nonstop.supervisor.config import SupervisorConfig
+from nonstop.supervisor.context import AgentContext
+from nonstop.supervisor.failures import FailureHandler
+from nonstop.supervisor.planned_stop import PlannedStopMachine, read_stop, write_request
+from nonstop.supervisor.policy import EXIT_PAGE, EXIT_REQUEUE
+from nonstop.supervisor.watchdog import Hang, Watchdog
+
+HOST = "node-a"
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    cfg = SupervisorConfig(
+        run_dir=rundir.RunDir(tmp_path / "run"),
+        run_id="r",
+        host=HOST,
+        health_checks=(),  # no checks between attempts: not what these tests are about
+        self_test=False,
+        evidence_timeout_s=0.2,
+    )
+    cfg.run_dir.control.mkdir(parents=True)
+    ledger = Ledger.open(cfg.run_dir.ledger)
+    c = AgentContext(cfg=cfg, ledger=ledger, attempt=0, attempt_start=time.time())
+    ledger.attempt_started(0, time_s=c.attempt_start, world_size=2, nodes=[HOST])
+    yield c
+    ledger.close()
+
+
+def _event(rank: int, kind: str, host: str = HOST, **payload: object) -> Event:
+    return Event(
+        run_id="r", attempt=0, rank=rank, host=host, mono=0.0, time=time.time(),
+        kind=kind, payload=payload,
+    )  # fmt: skip
+
+
+def _group(pids: list[int | None], group_rank: int = 0) -> SimpleNamespace:
+    workers = [
+        SimpleNamespace(id=pid, local_rank=lr, global_rank=lr) for lr, pid in enumerate(pids)
+    ]
+    return SimpleNamespace(workers=workers, group_rank=group_rank, spec=None)
+
+
+def _failed(**codes: int) -> RunResult:
+    fails = {int(r[1:]): ProcessFailure(int(r[1:]), 0, c, "") for r, c in codes.items()}
+    return RunResult(state=WorkerState.FAILED, failures=fails)
+
+
+def _rows(ledger: Ledger, sql: str) -> list[tuple]:
+    return [tuple(r) for r in ledger.rows(sql)]
+
+
+def _actions(ledger: Ledger) -> list[str]:
+    return [a for (a,) in _rows(ledger, "SELECT action FROM actions ORDER BY id")]
+
+
+# -- FailureHandler ------------------------------------------------------------------------
+
+
+def test_an_echo_holds_torch_for_the_culprit_and_a_known_cause_does_not(ctx, monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(time, "monotonic", clock)
+    log0 = ctx.cfg.run_dir.log(0, 0)
+    log0.parent.mkdir(parents=True)
+    log0.write_text("RuntimeError: [gloo] Connection closed by peer [10.0.0.2]:4242\n")
+    ops = AgentOps({0: 1, 1: None}, {0: 0, 1: 1})
+    handler = FailureHandler(ctx, ops)
+    assert handler.holding(_group([None, None])) is True  # rank 1 may be the culprit
+    clock.t += failures.CULPRIT_WAIT_S + 0.1
+    assert handler.holding(_group([None, None])) is False  # waited long enough
+    handler.new_attempt()  # a new attempt waits again, once
+    log0.write_text("Traceback (most recent call last):\nZeroDivisionError: division by zero\n")
+    assert handler.holding(_group([None, None])) is False  # rank 0 failed of its own
+
+
+def test_a_user_error_before_any_progress_pages_and_ends_torchs_restarts(ctx):
+    log0 = ctx.cfg.run_dir.log(0, 0)
+    log0.parent.mkdir(parents=True)
+    log0.write_text("Traceback (most recent call last):\nZeroDivisionError: division by zero\n")
+    ctx.watchdog = Watchdog(ranks=[0, 1])
+    ops = AgentOps({0: 1, 1: -15}, {0: 0, 1: 1}, restarts=3)
+    handler = FailureHandler(ctx, ops)
+    handler.on_failure(_group([None, None]), _failed(r0=1))
+    assert ctx.exit_code == EXIT_PAGE and "ZeroDivisionError" in ctx.exit_message
+    assert "no_more_restarts" in ops.names() and ("ingest", (True,)) in ops.calls
+    assert _actions(ctx.ledger) == ["stop_and_page"]
+    (cat, root), *rest = _rows(ctx.ledger, "SELECT category, root_cause FROM failures")
+    assert root == 1 and not rest and handler.last_decision is not None
+    assert handler.last_decision.category == cat
+    assert _rows(ctx.ledger, "SELECT kind, rank FROM detections") == [("exit", 0)]
+
+
+def test_a_hang_kills_the_group_and_records_the_culprit(ctx):
+    sleepers = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])]
+    sleepers.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    try:
+        ctx.watchdog = Watchdog(ranks=[0, 1])
+        ops = AgentOps({0: None, 1: None}, {0: 0, 1: 1})
+        handler = FailureHandler(ctx, ops)
+        hang = Hang(
+            culprits=[1], reason="stuck in allreduce", stalled_s=12.0, timeout_s=10.0,
+            basis="steps", last_progress_time=time.time() - 12, ranks={1: {"step": 7}},
+        )  # fmt: skip
+        result = handler.on_hang(_group([p.pid for p in sleepers]), hang)
+        assert result is not None and result.state == WorkerState.FAILED
+        assert sorted(result.failures) == [1]  # only the culprit is a failure
+        assert [p.wait(timeout=30) for p in sleepers] == [-signal.SIGKILL] * 2
+    finally:
+        for p in sleepers:
+            p.kill()
+            p.wait()
+    assert _rows(ctx.ledger, "SELECT kind, rank FROM detections") == [("hang", 1)]
+    assert _rows(ctx.ledger, "SELECT category, rank FROM failures") == [("hang", 1)]
+    assert len(_actions(ctx.ledger)) == 1 and ("record_phase", ("evidence",)) in ops.calls
+
+
+def test_a_crash_after_every_rank_finished_completes_the_attempt(ctx):
+    ctx.watchdog = Watchdog(ranks=[0, 1])
+    for r in (0, 1):
+        ctx.watchdog.observe(_event(r, "lifecycle", phase="finished"))
+    handler = FailureHandler(ctx, AgentOps({0: -6, 1: 0}, {0: 0, 1: 1}))
+    crashed = _failed(r0=-int(signal.SIGABRT))
+    assert handler.finished_then_crashed(crashed)
+    result = handler.exit_crash(_group([None, None]), crashed)
+    assert result.state == WorkerState.SUCCEEDED and ctx.exit_code is None
+    assert _rows(ctx.ledger, "SELECT kind, rank FROM detections") == [("exit_crash", 0)]
+    assert _actions(ctx.ledger) == ["none"]
+    # a rank that had not finished: a failure like any other
+    ctx.watchdog = Watchdog(ranks=[0, 1])
+    ctx.watchdog.observe(_event(1, "lifecycle", phase="finished"))
+    assert not handler.finished_then_crashed(crashed)
+
+
+# -- PlannedStopMachine --------------------------------------------------------------------
+
+
+def _ranks_ask(ctx, *ranks: int) -> None:
+    """The ranks call planned_stop_due (lifecycle stop_checks), as nonstop.runtime does."""
+    for r in ranks:
+        w = EventWriter(
+            ctx.cfg.run_dir.events(0, r), run_id="r", attempt=0, rank=r, host=HOST,
+            install_sigterm=False,
+        )  # fmt: skip
+        w.emit("lifecycle", phase="stop_checks")
+        w.close()
+
+
+def _machine(ctx) -> tuple[PlannedStopMachine, AgentOps]:
+    ops = AgentOps(run_dir=ctx.cfg.run_dir, ledger=ctx.ledger)
+    ctx.watchdog = Watchdog(ranks=[0, 1])
+    for r in (0, 1):
+        ctx.watchdog.observe(_event(r, "heartbeat", step=3))
+    return PlannedStopMachine(ctx, ops), ops
+
+
+HEALTHY = RunResult(state=WorkerState.HEALTHY)
+
+
+def test_a_drain_of_an_unknown_host_is_refused_and_nothing_stops(ctx):
+    stops, ops = _machine(ctx)
+    rid = write_request(ctx.cfg.run_dir.root, "drain", host="node-z", reason="typo")
+    assert stops.planned(_group([None, None]), HEALTHY) is None
+    assert _actions(ctx.ledger) == ["planned_stop_failed"]
+    assert (ctx.cfg.run_dir.control / f"request-{rid}.refused").exists()
+    assert read_stop(ctx.cfg.run_dir.root, 0) is None and ctx.exit_code is None
+    assert stops.planned(_group([None, None]), HEALTHY) is None  # refused once, not again
+    assert _actions(ctx.ledger) == ["planned_stop_failed"]
+    assert "stop_workers" not in ops.names()
+
+
+def test_the_schedulers_signal_plans_a_stop_that_ends_in_exit_75(ctx):
+    _ranks_ask(ctx, 0, 1)
+    stops, ops = _machine(ctx)
+    stops.on_signal(signal.SIGUSR1, None)
+    assert stops.planned(_group([None, None]), HEALTHY) is None  # the ranks checkpoint first
+    plan = read_stop(ctx.cfg.run_dir.root, 0)
+    assert plan is not None and plan.kind == "preempt" and plan.request_id == "signal-SIGUSR1"
+    assert _actions(ctx.ledger) == ["planned_stop"]
+    saved = RunResult(state=WorkerState.SUCCEEDED, return_values={0: None, 1: None})
+    assert stops.planned(_group([None, None]), saved) is saved  # every rank saved and left
+    assert ctx.exit_code == EXIT_REQUEUE and "requeue" in ctx.exit_message
+    assert "no_more_restarts" in ops.names() and "stop_workers" not in ops.names()
+    assert _actions(ctx.ledger) == ["planned_stop", "stopped"]
+    assert stops.signal_received is None and stops.stop_plan is None
+
+
+def _drain_peer(ctx, min_nodes: int) -> tuple[PlannedStopMachine, AgentOps, RunResult | None]:
+    """node-b (rank 1) is drained by request; the ranks checkpoint and exit 0."""
+    _ranks_ask(ctx, 0, 1)
+    stops, ops = _machine(ctx)
+    ctx.watchdog.observe(_event(1, "heartbeat", host="node-b", step=3))
+    write_request(ctx.cfg.run_dir.root, "drain", host="node-b", reason="GPU 3 throttling")
+    group = _group([None, None])
+    # torch's c10d handler holds --nnodes' minimum in its settings (torch_compat)
+    group.spec = SimpleNamespace(rdzv_handler=SimpleNamespace(_settings=SimpleNamespace(
+        min_nodes=min_nodes)))  # fmt: skip
+    assert stops.planned(group, HEALTHY) is None  # planned: the ranks checkpoint
+    saved = RunResult(state=WorkerState.SUCCEEDED, return_values={0: None, 1: None})
+    return stops, ops, stops.planned(group, saved)
+
+
+def test_a_drain_of_a_peer_restarts_this_nodes_ranks(ctx):
+    stops, ops, result = _drain_peer(ctx, min_nodes=1)
+    # a peer was drained: this node restarts its ranks, and the next round waits less
+    assert result is not None and result.state == WorkerState.HEALTHY
+    assert "restart_workers" in ops.names() and stops.peer_drained
+    assert ctx.exit_code is None and not ctx.leaving
+    assert _actions(ctx.ledger) == ["planned_stop", "planned_restart"]
+
+
+def test_a_drain_that_leaves_too_few_nodes_stops_the_job(ctx):
+    _, ops, result = _drain_peer(ctx, min_nodes=2)
+    plan = read_stop(ctx.cfg.run_dir.root, 0)
+    assert plan is not None and plan.kind == "preempt" and "fewer than --nnodes" in plan.reason
+    assert result is not None and result.state == WorkerState.SUCCEEDED
+    assert ctx.exit_code == EXIT_REQUEUE and "restart_workers" not in ops.names()
+    assert _actions(ctx.ledger) == ["planned_stop", "stopped"]
