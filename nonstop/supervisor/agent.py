@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import time
 import warnings
 from pathlib import Path
@@ -256,23 +257,28 @@ class NonstopAgent(LocalElasticAgent):
         for env in kwargs["envs"].values():
             env.update(self._worker_env)
         pool = self.standbys
+        # each rank's whole environment, as a cold worker or a standby's hand-over gets it
+        envs = [{**os.environ, **kwargs["envs"][r]} for r in sorted(kwargs["envs"])]
         if pool is not None:
             pool.fill()  # short after a quick failure: waiting for new ones costs no more than cold
         standbys, why = (
             (None, "standbys off")
             if pool is None
-            else pool.take(len(kwargs["args"]), wait_s=self.cfg.standby_wait_s)
+            else pool.take(len(kwargs["args"]), wait_s=self.cfg.standby_wait_s, envs=envs)
         )
         if standbys is None:
             if why != self._cold_why:  # said once, not at every restart
                 _log.info(f"cold start of attempt {self.attempt}: {why}")
                 self._cold_why = why
-            return torch_compat.start_processes(**kwargs)
-        kwargs.pop("start_method", None)
-        kwargs.pop("numa_options", None)
-        ctx = StandbyContext(standbys, **kwargs)
-        ctx.start()
-        self.restart_path = "warm"
+            ctx = torch_compat.start_processes(**kwargs)
+        else:
+            kwargs.pop("start_method", None)
+            kwargs.pop("numa_options", None)
+            ctx = StandbyContext(standbys, **kwargs)
+            ctx.start()
+            self.restart_path = "warm"
+        if pool is not None:
+            pool.predict(envs)  # the next standbys import as these ranks' successors
         return ctx
 
     def _refill_standbys(self) -> None:

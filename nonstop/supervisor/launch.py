@@ -264,7 +264,15 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
     from torch.distributed.elastic.agent.server.api import WorkerSpec
 
     def make_spec() -> WorkerSpec:
-        master_addr, master_port = torch_compat.master_addr_and_port(params)
+        try:
+            master_addr, master_port = torch_compat.master_addr_and_port(params)
+        except ValueError as e:  # torchrun shows a traceback; the fix is one flag away
+            raise UserError(
+                f"the rendezvous endpoint {params.endpoint or '(none)'!r} does not name a port "
+                f"({e}); a job of several nodes (--nnodes {config.min_nodes}:"
+                f"{config.max_nodes}) needs --rdzv-backend c10d --rdzv-endpoint HOST:PORT, "
+                "or --standalone on one node"
+            ) from None
         handler = rdzv_registry.get_rendezvous_handler(params)
         if cfg.store_per_attempt:
             torch_compat.store_per_attempt(handler)
@@ -310,7 +318,10 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         )
     elif cfg.standbys and "nonstop.supervisor.bootstrap" in worker_args:
         standbys = StandbyPool(
-            list(worker_args), config.nproc_per_node, rd.root / "logs" / f"standby-{host}"
+            list(worker_args),
+            config.nproc_per_node,
+            rd.root / "logs" / f"standby-{host}",
+            single_node=config.max_nodes == 1,
         )
     agent = ag.NonstopAgent(
         spec=spec,

@@ -84,6 +84,33 @@ def script_imports(argv: list[str]) -> list[str]:
 # What torchrun (and nonstop run) set per worker: a standby does not have them while it
 # imports, so a module that reads one at import would keep a wrong value forever.
 RANK_ENV = envvars.PER_WORKER
+# What a restart most likely gives a local rank again: its place in the job, not what changes
+# with every attempt (the restart count, the attempt, the store's port, the error file). A
+# script that reads these at import (Lightning and torchmetrics read RANK and LOCAL_RANK) can be
+# pre-imported with the values of the attempt it replaces; the agent verifies them at the
+# hand-over and discards a standby whose values differ.
+PREDICTABLE = frozenset(
+    {
+        envvars.RANK,
+        envvars.LOCAL_RANK,
+        envvars.WORLD_SIZE,
+        envvars.LOCAL_WORLD_SIZE,
+        "GROUP_RANK",
+        "GROUP_WORLD_SIZE",
+        "ROLE_RANK",
+        "ROLE_WORLD_SIZE",
+        "ROLE_NAME",
+        "MASTER_ADDR",
+        "TORCHELASTIC_RUN_ID",
+        "TORCHELASTIC_MAX_RESTARTS",
+        "TORCHELASTIC_USE_AGENT_STORE",
+        "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+        envvars.RUN_DIR,
+        envvars.RUN_ID,
+        envvars.HOST,
+    }
+)
+UNPREDICTED = "unpredicted:"  # a standby's last word: it read a variable no attempt gave yet
 
 
 _ENV_PLUMBING = frozenset({"os", "_collections_abc", "collections.abc", "collections"})
@@ -94,16 +121,26 @@ class RankEnvRead(Exception):
 
 
 @contextlib.contextmanager
-def _watch_rank_env() -> Iterator[list[str]]:
+def _watch_rank_env(
+    predicted: frozenset[str] = frozenset(), seen: dict[str, str] | None = None
+) -> Iterator[list[str]]:
     """Record (and refuse) reads of per-rank variables through os.environ / os.getenv while
     the standby imports: `os.environ.get("RANK", "0")` at import would silently give every
-    rank 0. The caller falls back to a cold start, where the variables exist."""
+    rank 0. The caller falls back to a cold start, where the variables exist.
+
+    A `predicted` variable (set in the environment to the value the rank will most likely
+    get) may be read: the read goes into `seen` (name -> value read), for the agent to verify
+    at the hand-over against the rank's real environment."""
     reads: list[str] = []
     cls = type(os.environ)
     original = cls.__getitem__
 
     def getitem(self: Any, key: Any) -> Any:
         if self is os.environ and key in RANK_ENV:
+            if key in predicted and seen is not None:
+                value = original(self, key)
+                seen[key] = value
+                return value
             caller = sys._getframe(1)
             while caller is not None and caller.f_globals.get("__name__") in _ENV_PLUMBING:
                 caller = caller.f_back  # type: ignore[assignment]
@@ -119,13 +156,18 @@ def _watch_rank_env() -> Iterator[list[str]]:
         cls.__getitem__ = original  # type: ignore[method-assign]
 
 
-def _preimport(argv: list[str]) -> None:
+def _preimport(argv: list[str], predicted: dict[str, str] | None = None) -> dict[str, str]:
     """Import what the worker will import; raises (the standby then says `cold`) when the
-    script cannot be imported here, or when any module reads a per-rank variable at import."""
+    script cannot be imported here, or when any module reads a per-rank variable at import
+    that is not `predicted`. Returns the predicted variables that were read, with the values
+    read: the rank this standby may become must have the same."""
     os.environ.setdefault(envvars.TORCH_FR_BUFFER_SIZE, "2000")  # as the bootstrap sets it
     if argv and argv[0] != "-m":
         sys.path.insert(0, str(Path(argv[0]).resolve().parent))
-    with _watch_rank_env() as reads:
+    predicted = predicted or {}
+    os.environ.update(predicted)  # replaced wholesale by the rank's environment at hand-over
+    seen: dict[str, str] = {}
+    with _watch_rank_env(frozenset(predicted), seen) as reads:
         try:
             for name in (*ALWAYS, *script_imports(argv)):
                 importlib.import_module(name)
@@ -138,6 +180,7 @@ def _preimport(argv: list[str]) -> None:
     if reads:  # the module caught the refusal itself (`try: os.environ[...]` except ...)
         raise RankEnvRead(reads[0])
     _refuse_initialized_cuda()
+    return seen
 
 
 class CudaInitialized(Exception):
@@ -195,9 +238,19 @@ def standby_main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the agent stops us; a ^C is the agent's
     for sig in (signal.SIGUSR1, signal.SIGUSR2):  # Slurm's warning, forwarded to every task:
         signal.signal(sig, signal.SIG_IGN)  # an idle standby must not die of it
+    first = sys.stdin.readline()  # the prediction: {} when the agent has none yet
     try:
-        _preimport(argv)
+        predicted = {str(k): str(v) for k, v in json.loads(first or "{}").items()}
+    except (ValueError, AttributeError) as e:
+        print(f"cold: unreadable prediction from the agent ({e})", flush=True)
+        return 0
+    try:
+        seen = _preimport(argv, predicted)
     except RankEnvRead as e:
+        name = str(e).rsplit("$", 1)[-1].split()[0]
+        if name in PREDICTABLE and name not in predicted:  # predictable once a rank has run
+            print(f"{UNPREDICTED} {e}", flush=True)
+            return 0
         print(f"cold: {e} (a standby imports before the rank's environment exists)", flush=True)
         return 0
     except CudaInitialized as e:
@@ -206,7 +259,7 @@ def standby_main(argv: list[str]) -> int:
     except BaseException as e:  # any failure means: start this script cold
         print(f"cold: pre-importing failed: {type(e).__name__}: {e}", flush=True)
         return 0
-    print(READY, flush=True)
+    print(f"{READY} {json.dumps(seen)}", flush=True)
     line = sys.stdin.readline()
     if not line.strip():  # the agent closed the pipe: not needed
         return 0
@@ -219,9 +272,12 @@ def standby_main(argv: list[str]) -> int:
 
 
 class Standby:
-    """One waiting process; a reader thread learns whether it became ready."""
+    """One waiting process; a reader thread learns whether it became ready, and which of the
+    predicted variables its imports read (`seen`: what a rank must match to take it)."""
 
-    def __init__(self, argv: list[str], log: Path) -> None:
+    def __init__(
+        self, argv: list[str], log: Path, predicted: dict[str, str] | None = None, slot: int = 0
+    ) -> None:
         log.parent.mkdir(parents=True, exist_ok=True)
         self._log: IO[str] = open(log, "a")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
@@ -232,8 +288,15 @@ class Standby:
             text=True,
             start_new_session=True,  # as torchrun's workers: the agent kills the process group
         )
+        self.slot = slot  # the local rank it was predicted for
+        self.predicted = dict(predicted or {})
+        self.seen: dict[str, str] = {}
+        assert self.proc.stdin is not None
+        with contextlib.suppress(OSError):  # a standby dead at birth: its reader says so
+            self.proc.stdin.write(json.dumps(self.predicted) + "\n")
+            self.proc.stdin.flush()
         self.started = time.monotonic()
-        self.state = "starting"  # starting, ready, cold (with why), gone
+        self.state = "starting"  # starting, ready, cold (with why), unpredicted (why), gone
         self.why = ""
         threading.Thread(target=self._read, name="nonstop-standby", daemon=True).start()
 
@@ -241,13 +304,28 @@ class Standby:
         assert self.proc.stdout is not None
         with self.proc.stdout as out:
             line = out.readline().strip()
-            if line == READY:
-                self.state = "ready"
+            word, _, rest = line.partition(" ")
+            if word == READY:
+                try:
+                    self.seen = {str(k): str(v) for k, v in json.loads(rest or "{}").items()}
+                    self.state = "ready"
+                except (ValueError, AttributeError):
+                    self.state, self.why = "cold", f"unreadable ready line {line!r}"
+            elif word == UNPREDICTED:
+                self.state, self.why = "unpredicted", rest
             else:
                 self.state = "cold"
                 self.why = line.removeprefix("cold: ") or "exited while starting"
             for _ in out:  # until the standby exits or takes over (its fd 1 becomes a log)
                 pass
+
+    def mismatch(self, env: dict[str, str]) -> str:
+        """Why a rank with environment `env` cannot take this standby ('' when it can): a
+        variable its imports read has another value in the rank's environment."""
+        for name, value in sorted(self.seen.items()):
+            if env.get(name) != value:
+                return f"imported with ${name}={value}, the rank has {env.get(name)!r}"
+        return ""
 
     def hand_over(
         self, env: dict[str, str], args: tuple, stdout: str | None, stderr: str | None
@@ -270,33 +348,78 @@ class Standby:
         self._log.close()
 
 
-class StandbyPool:
-    """`size` standbys for one training command on this node."""
+def first_prediction(slot: int, size: int, single_node: bool) -> dict[str, str]:
+    """What local rank `slot` gets in a first attempt, as far as the command says: its local
+    rank and the node's rank count; on a job of one node, its global place too."""
+    guess = {envvars.LOCAL_RANK: str(slot), envvars.LOCAL_WORLD_SIZE: str(size)}
+    if single_node:
+        guess |= {
+            envvars.RANK: str(slot),
+            envvars.WORLD_SIZE: str(size),
+            "GROUP_RANK": "0",
+            "GROUP_WORLD_SIZE": "1",
+            "ROLE_RANK": str(slot),
+            "ROLE_WORLD_SIZE": str(size),
+        }
+    return guess
 
-    def __init__(self, worker_args: list[str], size: int, log_dir: Path) -> None:
+
+class StandbyPool:
+    """`size` standbys for one training command on this node, one predicted for each local
+    rank: each imports with the rank environment the last attempt gave that local rank (before
+    any attempt: `first_prediction`), and `take` hands a rank only a standby whose imports read
+    the same values."""
+
+    def __init__(
+        self, worker_args: list[str], size: int, log_dir: Path, single_node: bool = False
+    ) -> None:
         self.argv = worker_args[worker_args.index("nonstop.supervisor.bootstrap") + 1 :]
         self.size, self.log_dir = size, log_dir
         self.waiting: list[Standby] = []
         self.disabled = ""  # why standbys are off for this command (it cannot be pre-imported)
+        self.unpredicted = ""  # why none are started until an attempt gives the predictions
+        self.predictions = {r: first_prediction(r, size, single_node) for r in range(size)}
+        self.discarded: list[str] = []  # why standbys were dropped at a hand-over (said once)
         self._spawned = 0
 
     def fill(self) -> None:
         """Spawn standbys up to `size` (from the main thread: PR_SET_PDEATHSIG follows the
-        thread that spawned the process)."""
+        thread that spawned the process), each for the local rank with the fewest waiting."""
         self._reap()
-        while not self.disabled and len(self.waiting) < self.size:
+        while not self.disabled and not self.unpredicted and len(self.waiting) < self.size:
             log = self.log_dir / f"standby-{self._spawned}.log"
             self._spawned += 1
-            self.waiting.append(Standby(self.argv, log))
+            held = [s.slot for s in self.waiting]
+            slot = min(range(self.size), key=lambda r: (held.count(r), r))
+            self.waiting.append(Standby(self.argv, log, self.predictions.get(slot), slot))
+
+    def predict(self, envs: list[dict[str, str]]) -> None:
+        """The environments an attempt gave its local ranks: the next standbys import with
+        them, and waiting ones whose imports read other values are dropped now."""
+        self.predictions = {
+            r: {k: v for k, v in env.items() if k in PREDICTABLE} for r, env in enumerate(envs)
+        }
+        self.unpredicted = ""
+        stale = [
+            s
+            for s in self.waiting
+            if s.state == "ready" and s.mismatch(self.predictions.get(s.slot, {}))
+        ]
+        for s in stale:
+            s.close()
+        self.waiting = [s for s in self.waiting if s not in stale]
 
     def _reap(self) -> None:
         """Learn from standbys that exited: one that could not pre-import the script turns
-        standbys off for this command (else every refill would fail the same way); the others
-        (killed, crashed) are dropped, to be replaced. An exited one whose last word is not read
-        yet stays until it is."""
+        standbys off for this command (else every refill would fail the same way); one that
+        read a variable no attempt has given yet stops refills until an attempt gives it; the
+        others (killed, crashed) are dropped, to be replaced. An exited one whose last word is
+        not read yet stays until it is."""
         for s in self.waiting:
             if s.state == "cold" and not self.disabled:
                 self.disabled = f"the script cannot be pre-imported ({s.why})"
+            if s.state == "unpredicted" and not self.unpredicted:
+                self.unpredicted = f"the script reads the rank's environment at import ({s.why})"
         gone = [s for s in self.waiting if s.proc.poll() is not None and s.state != "starting"]
         for s in gone:
             s.close()
@@ -309,25 +432,54 @@ class StandbyPool:
 
     @property
     def short(self) -> bool:
-        return not self.disabled and len(self.waiting) < self.size
+        return not self.disabled and not self.unpredicted and len(self.waiting) < self.size
 
-    def take(self, n: int, wait_s: float = 0.0) -> tuple[list[Standby] | None, str]:
-        """n ready standbys, or None and why not. Waits up to `wait_s` for ones still
-        importing (less than a cold start costs)."""
+    def _match(self, envs: list[dict[str, str]], ready: list[Standby]) -> list[Standby] | None:
+        """One ready standby per rank whose imports read what that rank gets (its own
+        local rank's first), or None."""
+        taken: list[Standby] = []
+        for r, env in enumerate(envs):
+            fits = [s for s in ready if s not in taken and not s.mismatch(env)]
+            if not fits:
+                return None
+            fits.sort(key=lambda s: s.slot != r)
+            taken.append(fits[0])
+        return taken
+
+    def take(
+        self, n: int, wait_s: float = 0.0, envs: list[dict[str, str]] | None = None
+    ) -> tuple[list[Standby] | None, str]:
+        """n ready standbys (in local-rank order, each fit for that rank's environment
+        `envs[r]`), or None and why not. Waits up to `wait_s` for ones still importing (less
+        than a cold start costs). Standbys that fit no rank of this attempt are dropped."""
         deadline = time.monotonic() + wait_s
+        envs = envs if envs is not None else [{} for _ in range(n)]
         while True:
             self._reap()
             if self.disabled:
                 return None, self.disabled
             alive = [s for s in self.waiting if s.proc.poll() is None]
             ready = [s for s in alive if s.state == "ready"]
-            if len(ready) >= n:
-                taken = ready[:n]
+            taken = self._match(envs, ready) if len(ready) >= n else None
+            if taken is not None:
                 self.waiting = [s for s in self.waiting if s not in taken]
                 return taken, ""
-            if len(alive) < n or time.monotonic() >= deadline:
-                return None, f"{len(ready)} of {n} standbys ready"
+            starting = [s for s in alive if s.state == "starting"]
+            if not starting or len(alive) < n or time.monotonic() >= deadline:
+                return None, self._why_not(n, envs, ready)
             time.sleep(0.02)
+
+    def _why_not(self, n: int, envs: list[dict[str, str]], ready: list[Standby]) -> str:
+        unfit = [s for s in ready if all(s.mismatch(env) for env in envs)]
+        for s in unfit:  # imported for another place in the job: of no use to this one
+            self.discarded.append(f"standby for local rank {s.slot} {s.mismatch(envs[0])}")
+            s.close()
+        self.waiting = [s for s in self.waiting if s not in unfit]
+        if unfit:
+            return f"{len(unfit)} standbys discarded ({self.discarded[-1]})"
+        if self.unpredicted and len(ready) < n:
+            return self.unpredicted
+        return f"{len(ready)} of {n} standbys ready"
 
     def close(self) -> None:
         for s in self.waiting:

@@ -8,6 +8,7 @@ import textwrap
 import pytest
 import torch
 from support import TINY, clean_env, nonstop_run, rows
+from support.procs import free_port
 
 from nonstop.supervisor.standby import script_imports
 
@@ -92,22 +93,20 @@ def test_torchrun_contract_holds_after_a_hand_over(tmp_path):
 
 
 def test_a_script_that_cannot_be_pre_imported_starts_cold_and_says_why(tmp_path):
-    (tmp_path / "needs_rank.py").write_text("import os\nRANK = os.environ['RANK']\n")
+    # the store's port changes with every attempt: no standby can import with the right one
+    (tmp_path / "needs_port.py").write_text("import os\nPORT = os.environ['MASTER_PORT']\n")
     script = tmp_path / "train.py"
-    script.write_text("import needs_rank\nprint('rank', needs_rank.RANK)\n")
+    script.write_text("import os, needs_port\nprint('rank', os.environ['RANK'])\n")
     run_dir = tmp_path / "run"
     r = nonstop_run(["--nproc-per-node", "2", "--run-dir", str(run_dir), str(script)])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "cannot be pre-imported" in r.stdout, r.stdout
-    assert "needs_rank reads $RANK at import" in r.stdout, r.stdout
+    assert "needs_port reads $MASTER_PORT at import" in r.stdout, r.stdout
     assert rows(run_dir, "SELECT restart_path FROM attempts") == [("cold",)]
     assert "rank 1" in (run_dir / "logs/attempt-0/rank-1.log").read_text()
 
 
-def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tmp_path):
-    """`os.environ.get("RANK", "0")` at import raises nothing: in a standby (which imports
-    before the rank's environment exists) it silently gave every rank 0 and WORLD_SIZE 1.
-    The standby must notice the read and leave that script to a cold start."""
+def _shard_script(tmp_path):
     (tmp_path / "shard.py").write_text(
         textwrap.dedent("""
         import os
@@ -127,6 +126,15 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
             sys.exit(7)
     """)
     )
+    return script
+
+
+def test_a_module_reading_the_rank_at_import_gets_a_standby_imported_as_that_rank(tmp_path):
+    """Lightning and torchmetrics read RANK and LOCAL_RANK at import. A standby imports with
+    the values its rank will most likely get (on one node: its own local rank's place; after
+    an attempt: what that attempt gave the local rank); the agent verifies them at the
+    hand-over. Both attempts start warm, and every rank saw its own values at import."""
+    script = _shard_script(tmp_path)
     run_dir = tmp_path / "run"
     r = nonstop_run(
         ["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks", "none", str(script)]
@@ -136,7 +144,106 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
         for rank in (0, 1):
             log = (run_dir / f"logs/attempt-{attempt}/rank-{rank}.log").read_text()
             assert f"import-time rank={rank} world=2 local=True" in log, (attempt, rank, log)
+    assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
+        0: "warm",
+        1: "warm",
+    }, r.stdout
+
+
+def test_a_rank_read_at_import_that_no_attempt_predicted_starts_cold_then_warm(tmp_path):
+    """On a job that may span nodes, a first attempt's global rank is unknown before the
+    rendezvous: the first attempt starts cold, the restart warm with the first's values."""
+    script = _shard_script(tmp_path)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        [
+            *("--nnodes", "1:2", "--nproc-per-node", "2", "--run-dir", str(run_dir)),
+            *("--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{free_port()}"),
+            *("--health-checks", "none", str(script)),
+        ]
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    for attempt in (0, 1):
+        for rank in (0, 1):
+            log = (run_dir / f"logs/attempt-{attempt}/rank-{rank}.log").read_text()
+            assert f"import-time rank={rank} world=2 local=True" in log, (attempt, rank, log)
     assert "shard reads $RANK at import" in r.stdout, r.stdout
+    assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
+        0: "cold",
+        1: "warm",
+    }, r.stdout
+
+
+def test_a_standby_imported_for_another_rank_is_discarded_not_handed_over(tmp_path):
+    """Verified at the hand-over: a standby whose imports read RANK=0 is of no use to a rank
+    that gets RANK=2 (the node moved in the job); it is dropped, and a fit one is taken."""
+    import time
+
+    from nonstop.supervisor.standby import StandbyPool
+
+    (tmp_path / "shard.py").write_text("import os\nRANK = os.environ['RANK']\n")
+    (tmp_path / "train.py").write_text("import shard\n")
+    args = ["-u", "-m", "nonstop.supervisor.bootstrap", str(tmp_path / "train.py")]
+    pool = StandbyPool(args, 1, tmp_path / "logs", single_node=True)
+    pool.fill()
+    try:
+        deadline = time.monotonic() + 120
+        while pool.importing and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (first,) = pool.waiting
+        assert first.state == "ready" and first.seen == {"RANK": "0"}, (first.state, first.why)
+        moved = {"RANK": "2", "LOCAL_RANK": "0", "WORLD_SIZE": "4"}
+        taken, why = pool.take(1, envs=[moved])
+        assert taken is None and "imported with $RANK=0, the rank has '2'" in why, why
+        assert first.proc.poll() is not None and pool.waiting == []  # dropped, killed
+        pool.predict([moved])
+        pool.fill()  # the successor imports as the new rank 2
+        deadline = time.monotonic() + 120
+        while pool.importing and time.monotonic() < deadline:
+            time.sleep(0.1)
+        taken, why = pool.take(1, envs=[moved])
+        assert taken is not None and taken[0].seen == {"RANK": "2"}, why
+        taken[0].close()
+    finally:
+        pool.close()
+
+
+def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tmp_path):
+    """`os.environ.get("RANK", "0")` at import raises nothing: in a standby (which imports
+    before the rank's environment exists) it silently gave every rank 0 and WORLD_SIZE 1.
+    The standby must notice a read it has no prediction for and leave that script to a cold
+    start (a variable that changes with every attempt: the restart count)."""
+    (tmp_path / "shard.py").write_text(
+        textwrap.dedent("""
+        import os
+        RANK = int(os.environ.get("RANK", "0"))
+        WORLD = int(os.getenv("WORLD_SIZE", "1"))
+        LOCAL = "LOCAL_RANK" in os.environ
+        RESTARTS = int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+    """)
+    )
+    script = tmp_path / "train.py"
+    script.write_text(
+        textwrap.dedent("""
+        import os, sys
+        import shard
+        print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL} "
+              f"restarts={shard.RESTARTS}", flush=True)
+        if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
+            sys.exit(7)
+    """)
+    )
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        ["--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks", "none", str(script)]
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    for attempt in (0, 1):
+        for rank in (0, 1):
+            log = (run_dir / f"logs/attempt-{attempt}/rank-{rank}.log").read_text()
+            want = f"import-time rank={rank} world=2 local=True restarts={attempt}"
+            assert want in log, (attempt, rank, log)
+    assert "shard reads $TORCHELASTIC_RESTART_COUNT at import" in r.stdout, r.stdout
     assert dict(rows(run_dir, "SELECT attempt, restart_path FROM attempts")) == {
         0: "cold",
         1: "cold",
@@ -184,7 +291,7 @@ def test_a_pool_stops_respawning_standbys_that_cannot_pre_import(tmp_path):
 
     from nonstop.supervisor.standby import StandbyPool
 
-    (tmp_path / "needs_rank.py").write_text("import os\nRANK = os.environ['RANK']\n")
+    (tmp_path / "needs_rank.py").write_text("import os\nPORT = os.environ['MASTER_PORT']\n")
     (tmp_path / "train.py").write_text("import needs_rank\n")
     args = ["-u", "-m", "nonstop.supervisor.bootstrap", str(tmp_path / "train.py")]
     pool = StandbyPool(args, 2, tmp_path / "logs")
@@ -195,7 +302,7 @@ def test_a_pool_stops_respawning_standbys_that_cannot_pre_import(tmp_path):
     time.sleep(0.2)  # the reader threads record the standbys' last words
     pool.fill()  # a refill: must learn, not spawn two more that fail the same way
     try:
-        assert "needs_rank reads $RANK at import" in pool.disabled and not pool.short
+        assert "needs_rank reads $MASTER_PORT at import" in pool.disabled and not pool.short
         assert len(list((tmp_path / "logs").glob("standby-*.log"))) == 2
         assert pool.take(2) == (None, pool.disabled)
     finally:

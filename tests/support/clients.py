@@ -61,12 +61,12 @@ class Ran:
         return sorted(m.group(0) for m in re.finditer(pattern, self.out))
 
 
-def _env(fault: str) -> dict[str, str]:
+def _env(fault: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = clean_env(OFFLINE)
     env.pop("CLIENT_FAULT", None)
     if fault:
         env["CLIENT_FAULT"] = fault
-    return env
+    return env | (extra or {})
 
 
 def _run(
@@ -117,9 +117,10 @@ def torchrun(
     restarts: int = 0,
     timeout_s: float = 300,
     stuck: tuple[str, float] | None = None,
+    env: dict[str, str] | None = None,
 ) -> Ran:
-    """tests/clients/`script` under torchrun, 2 processes."""
-    env = _env(fault)
+    """tests/clients/`script` under torchrun, 2 processes (`env`: more variables)."""
+    env = _env(fault, env)
     if restarts:
         env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] = "1"
     cmd = [
@@ -145,8 +146,10 @@ def nonstop(
     fault: str = "",
     flags: tuple = (),
     timeout_s: float = 300,
+    env: dict[str, str] | None = None,
 ) -> Ran:
-    """tests/clients/`script` under `nonstop run`, 2 processes, run directory `cwd/run`."""
+    """tests/clients/`script` under `nonstop run`, 2 processes, run directory `cwd/run`
+    (`env`: more variables)."""
     cmd = [
         sys.executable,
         "-m",
@@ -161,4 +164,4 @@ def nonstop(
         str(CLIENTS / script),
         *args,
     ]
-    return _run(cmd, cwd, _env(fault), timeout_s)
+    return _run(cmd, cwd, _env(fault, env), timeout_s)
