@@ -23,6 +23,7 @@ as ``retired``; ``pg_config`` is empty, so group membership must come from elsew
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import pickle
@@ -191,10 +192,10 @@ def rank_of(path: Path, dump: dict[str, Any] | None = None) -> int | None:
 
 WINDOW_HEAD = 64
 """Entries decoded from a large dump's start (the memo of shared strings and stacks is there)."""
-WINDOW_TAIL = 256
+WINDOW_TAIL = 128
 """Entries decoded from its end: every group's frontier must fall inside (checked)."""
 _HEAD_BYTES = 32 << 10
-_TAIL_BYTES = 64 << 10
+_TAIL_BYTES = 48 << 10
 _ENTRIES_KEY = "entries"
 
 
@@ -275,8 +276,10 @@ def load_window(
             # never meet (the file is then decoded in full).
             while True:
                 pat = _entry_start(hb)
-                starts = [m.start() for m in pat.finditer(hb)] if pat else []
-                if pat is None or len(starts) >= head or len(hb) >= size // 2:
+                starts = (
+                    [m.start() for m in itertools.islice(pat.finditer(hb), head)] if pat else []
+                )
+                if len(starts) >= head or len(hb) >= size // 2:
                     break
                 hb += f.read(min(len(hb), size // 2 - len(hb)))
             if pat is None:

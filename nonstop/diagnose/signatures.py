@@ -1099,6 +1099,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
 
+
 class LazyPattern:
     """A row's regex, compiled on its first search: `nonstop triage` over rank logs tries a
     handful of rows (those whose needles occur), and compiling all 130 at import was a fifth
