@@ -302,7 +302,7 @@ def load_window(
         memo = u.memo
         prefix = b"\x80\x02}(X" + len(_ENTRIES_KEY).to_bytes(4, "little") + b"entries]("
         rest, _ = _load_restricted(prefix + tb[ends[-tail] :], memo)
-    except Exception:  # noqa: BLE001 - any failure: decode in full instead
+    except Exception:  # any failure: decode in full instead
         return None
     if not (isinstance(first, dict) and isinstance(rest, dict)):
         return None
