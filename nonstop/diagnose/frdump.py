@@ -218,8 +218,8 @@ def _entry_start(head: bytes) -> re.Pattern[bytes] | None:
         for op, arg, _pos in pickletools.genops(io.BytesIO(head[at:])):
             shape.append(op.name)
             if op.name in ("BINPUT", "LONG_BINPUT") and shape[-2:-1] == ["BINUNICODE"]:
-                if len(shape) > 2:
-                    idx = int(arg)
+                if len(shape) > 2 and isinstance(arg, int):
+                    idx = arg
                     break
             elif len(shape) > 10:
                 return None
