@@ -450,6 +450,16 @@ def run(quick: bool) -> dict:
         paired=True,
         ranks=at["ranks"],
         largest_ranks=rows[-1]["ranks"],
+        # ours alone at the largest size (the peer fails there: `ours`/`peer` are at `ranks`)
+        ours_at_largest={
+            "ranks": rows[-1]["ranks"],
+            "wall_s": rows[-1]["ours"]["wall_s"],
+            "cpu_s": rows[-1]["ours"]["cpu_s"],
+            "peak_tree_rss_gb": rows[-1]["ours"]["peak_tree_rss_gb"],
+            "samples_s": rows[-1]["ours"]["samples_s"],
+            "culprits": rows[-1]["ours"]["culprits"],
+            "expected_culprit": rows[-1]["expected_culprit"],
+        },
         peak_rss_gb={
             "ours": at["ours"]["peak_tree_rss_gb"],
             "peer": at["peer"]["peak_tree_rss_gb"],

@@ -318,6 +318,11 @@ def run(quick: bool) -> dict:
         paired=True,
         ranks=ranks,
         slowest=slowest,
+        ours_at_largest={
+            "ranks": ranks,
+            "diagnose_wall_s": detail["diagnose"]["wall_s"],
+            "diagnose_cpu_s": detail["diagnose"]["cpu_s"],
+        },
         steps=detail,
         peer_status=peer["status"],
         peer_runs=[round(r["wall_s"], 3) for r in rows["peer"]],

@@ -8,10 +8,11 @@
 - many files: 4,096 rank logs of 32 KB each (--quick: 64), one of which holds the failure.
 
 Each repetition runs, each as a fresh process timed from outside: `nonstop triage --json`
-(streaming scan, classification and the verdict included), `rg -i -c -f PATTERNS` (ripgrep,
-Rust regex syntax: the table's Python patterns as they are; it searches many files on all
-cores) and `LC_ALL=C grep -E -i -c -f PATTERNS` (the table converted to POSIX ERE). The peers
-only count matching lines. `ours` and `peer` are the big log's MB/s (wall) of ours and rg,
+(streaming scan, classification and the verdict included), `rg -i -c -e NEEDLE...` (ripgrep;
+it searches many files on all cores) and `LC_ALL=C grep -E -i -c -e NEEDLE...`. All three
+search the same needles: the signature table's literals that `nonstop triage` hands ripgrep
+(`triage.RG_ARGS`, `triage.GREP_ARGS`); ours then classifies the candidate lines with the
+table's full regexes, which the peers do not. The peers only count matching lines. `ours` and `peer` are the big log's MB/s (wall) of ours and rg,
 medians of 5 interleaved repetitions (--quick: 2); grep and the many-files shape are in
 `detail`, each with wall and CPU (user + system of the child) MB/s.
 """
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import stats
-from nonstop.diagnose import signatures
+from nonstop.diagnose import signatures, triage
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus" / "logs"
@@ -153,13 +154,13 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 
 
 def _commands(targets: list[str], tmp: Path) -> dict[str, list[str]]:
-    ere, rust = tmp / "patterns.ere", tmp / "patterns.rust"
-    ere.write_text("\n".join(_ere(p) for p in patterns()) + "\n")
-    rust.write_text("\n".join(_rust(p) for p in patterns()) + "\n")
+    """The three tools over the same needles: the peers get exactly the literals (ASCII case
+    folding, `inf`/`nan` only where a word ends) that ours hands ripgrep before classifying
+    the candidate lines with the table's full regexes."""
     return {
         "ours": [sys.executable, "-m", "nonstop.cli", "triage", "--json", *targets],
-        "rg": ["rg", "-i", "-c", "--no-messages", "-f", str(rust), *targets],
-        "grep": ["grep", "-E", "-i", "-c", "-f", str(ere), *targets],
+        "rg": ["rg", "--no-config", "-i", "-a", "-c", "--no-messages", *triage.RG_ARGS, *targets],
+        "grep": ["grep", "-E", "-i", "-a", "-c", *triage.GREP_ARGS, *targets],
     }
 
 
@@ -222,7 +223,7 @@ def run(quick: bool) -> dict:
         rg,
         name="triage",
         unit="MB/s",
-        peer_name="rg -i -c -f (ripgrep)",
+        peer_name="rg -i -c -e NEEDLES (ripgrep, the same needles)",
         better="higher",
         paired=True,
         ratio_vs_grep=statistics.median(a / b for a, b in zip(ours, grep, strict=True)),

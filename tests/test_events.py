@@ -10,6 +10,7 @@ import time
 import pytest
 
 from nonstop.events import SCHEMA_VERSION, Event, EventWarning, EventWriter, from_dict, read_events
+from nonstop.events.reader import iter_events
 from nonstop.events.schema import SchemaError
 
 
@@ -266,3 +267,18 @@ def test_an_emit_from_a_signal_handler_that_interrupts_an_emit_does_not_deadlock
         timeout=60,
     )
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-2000:]
+
+
+def test_iter_events_kinds_skips_only_lines_of_other_kinds(tmp_path):
+    path = tmp_path / "rank-0.jsonl"
+    w = EventWriter(path, run_id="r", attempt=0, rank=0, host="h")
+    w.emit("heartbeat", step=1)  # "step" in its payload, kind heartbeat: skipped
+    w.emit("step", step=1, start=0.0, end=1.0)
+    w.close()
+    spaced = json.loads(path.read_text().splitlines()[1])
+    with open(path, "a") as f:  # a hand-written line, spaced and reordered: still read
+        f.write(json.dumps({"kind": "step", **{k: v for k, v in spaced.items() if k != "kind"}}))
+        f.write("\n")
+    got = list(iter_events(path, kinds=frozenset({"step"})))
+    assert [e.kind for e in got] == ["step", "step"]
+    assert [e.kind for e in iter_events(path)] == ["heartbeat", "step", "step"]

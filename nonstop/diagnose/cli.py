@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose import flight, history, join, triage
+from nonstop.diagnose import triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
 from nonstop.rundir import RunDir, open_existing
@@ -38,6 +39,8 @@ def _print(v: Verdict, *, limit: int = 12) -> None:
 
 
 def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
+    from nonstop.diagnose import join
+
     rd: RunDir | None = None
     if run_dir:
         rd = open_existing(run_dir)
@@ -50,6 +53,9 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 
 
 def main(argv: list[str]) -> int:
+    # here, not at the top: `nonstop triage` (triage_main) needs none of them
+    from nonstop.diagnose import flight, history, join
+
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
     p.add_argument(
@@ -94,7 +100,7 @@ def triage_main(argv: list[str]) -> int:
     p.add_argument("files", nargs="+", help="log files (any size: they are streamed)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
-    missing = [f for f in a.files if not Path(f).is_file()]
+    missing = [f for f in a.files if not os.path.isfile(f)]
     if missing:
         raise UserError(f"{missing[0]}: no such log file")
     per, joint = triage.triage_files(a.files)

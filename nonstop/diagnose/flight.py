@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
-from nonstop.diagnose.frdump import rank_of
+from nonstop.diagnose.frdump import WINDOW_HEAD, WINDOW_TAIL, rank_of
 from nonstop.diagnose.frsummary import Partial, PgView, summarize
 from nonstop.diagnose.verdict import Culprit, Verdict
 from nonstop.errors import UserError
@@ -325,6 +325,12 @@ def verdict_from(
         evidence.append(f"no dump from {len(never_dumped)} rank(s): {_short(never_dumped)}")
     if p.truncated:
         evidence.append(f"truncated dump(s) salvaged: ranks {_short(sorted(p.truncated))}")
+    if p.windowed:
+        evidence.append(
+            f"{p.windowed} large dump(s) read in part: their first {WINDOW_HEAD} and last "
+            f"{WINDOW_TAIL} entries, which hold every group's frontier (mismatched collectives "
+            f"are looked for there only)"
+        )
     evidence += [f"unreadable: {f}: {why}" for f, why in p.problems[:10]]
     failed_rec = sorted({r for r, _, _ in p.recorder_errors})
     evidence += [

@@ -23,7 +23,9 @@ as ``retired``; ``pg_config`` is empty, so group membership must come from elsew
 from __future__ import annotations
 
 import io
+import itertools
 import json
+import os
 import pickle
 import re
 import struct
@@ -58,7 +60,9 @@ RECORDER_ERRORS = "nonstop_recorder_errors"
 
 def safe_loads(data: bytes) -> Any:
     """Unpickle builtin containers and scalars only; raise pickle.UnpicklingError otherwise."""
-    return _Restricted(io.BytesIO(data)).load()
+    # A BufferedReader, not the BytesIO itself: the C unpickler peeks into its buffer instead
+    # of calling read() per opcode (3-5x faster on a 500 kB dump).
+    return _Restricted(io.BufferedReader(io.BytesIO(data))).load()
 
 
 def _is_entry(obj: Any) -> bool:
@@ -182,3 +186,135 @@ def rank_of(path: Path, dump: dict[str, Any] | None = None) -> int | None:
         return int(dump["rank"])
     m = _RANK_IN_NAME.search(path.name)
     return int(m.group(1)) if m else None
+
+
+# -- windowed reads: the first and last entries only -------------------------------------------
+
+WINDOW_HEAD = 64
+"""Entries decoded from a large dump's start (the memo of shared strings and stacks is there)."""
+WINDOW_TAIL = 128
+"""Entries decoded from its end: every group's frontier must fall inside (checked)."""
+_HEAD_BYTES = 32 << 10
+_TAIL_BYTES = 48 << 10
+_ENTRIES_KEY = "entries"
+
+
+def _entry_start(head: bytes) -> re.Pattern[bytes] | None:
+    """A pattern for the start of every entry after the first, learnt from the first: EMPTY_DICT,
+    a memo put, MARK, then the first key fetched from the memo by index. None: a layout this
+    reader does not know (protocol 4 frames, MEMOIZE, no entries list): decode in full."""
+    import pickletools
+
+    # Walk opcodes from the "entries" key on (a BINUNICODE or SHORT_BINUNICODE op), not from
+    # the start: pg_config alone is thousands of opcodes at scale.
+    key = _ENTRIES_KEY.encode()
+    at = head.find(b"X" + len(key).to_bytes(4, "little") + key)
+    if at < 0:
+        at = head.find(b"\x8c" + bytes([len(key)]) + key)
+    if at < 0:
+        return None
+    shape: list[str] = []
+    try:
+        for op, arg, _pos in pickletools.genops(io.BytesIO(head[at:])):
+            shape.append(op.name)
+            if op.name in ("BINPUT", "LONG_BINPUT") and shape[-2:-1] == ["BINUNICODE"]:
+                if len(shape) > 2 and isinstance(arg, int):
+                    idx = arg
+                    break
+            elif len(shape) > 10:
+                return None
+        else:
+            return None
+    except (ValueError, EOFError, IndexError, struct.error, UnicodeDecodeError):
+        return None
+    shape = shape[1:]
+    # entries: EMPTY_LIST [put] MARK EMPTY_DICT [put] MARK BINUNICODE(key) put
+    want = [s for s in shape if s not in ("BINPUT", "LONG_BINPUT")]
+    if want != ["EMPTY_LIST", "MARK", "EMPTY_DICT", "MARK", "BINUNICODE"]:
+        return None
+    get = b"h" + bytes([idx]) if idx < 256 else b"j" + idx.to_bytes(4, "little")
+    return re.compile(rb"\}(?:q.|r....)?\(" + re.escape(get), re.DOTALL)
+
+
+def _consecutive(entries: list[Any]) -> bool:
+    try:
+        ids = [e["record_id"] for e in entries]
+    except (KeyError, TypeError):
+        return False
+    return bool(ids) and isinstance(ids[0], int) and ids == list(range(ids[0], ids[0] + len(ids)))
+
+
+def _load_restricted(data: bytes, memo: Any = None) -> tuple[Any, Any]:
+    u = _Restricted(io.BufferedReader(io.BytesIO(data)))
+    if memo is not None:  # the other unpickler's memo proxy (a plain dict is lost in 3.11)
+        u.memo = memo
+    return u.load(), u
+
+
+def load_window(
+    path: str | Path, head: int = WINDOW_HEAD, tail: int = WINDOW_TAIL
+) -> dict[str, Any] | None:
+    """A pickle dump with only its first `head` and last `tail` entries decoded, read with two
+    seeks instead of the whole file; None when the dump is small or its layout not one this
+    reader can cut safely (the caller then loads it in full). The result carries
+    ``nonstop_window = (head entries, entries skipped)``.
+
+    The entries list is cut at entry boundaries found by a byte pattern learnt from the first
+    entry; the tail is decoded with the head's memo, so strings and stacks shared with the
+    head resolve. Anything unexpected (a memo index defined only in the skipped middle, a
+    pattern hit that is not an entry, non-consecutive record ids) returns None."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < 4 * _TAIL_BYTES:
+                return None
+            hb = f.read(_HEAD_BYTES)
+            if hb[:2] != b"\x80\x02":
+                return None
+            # The head grows until it holds `head` entries (pg_config lists every member of
+            # the default group: 100 kB at 16k ranks), the tail until it holds `tail`; the two
+            # never meet (the file is then decoded in full).
+            while True:
+                pat = _entry_start(hb)
+                starts = (
+                    [m.start() for m in itertools.islice(pat.finditer(hb), head)] if pat else []
+                )
+                if len(starts) >= head or len(hb) >= size // 2:
+                    break
+                hb += f.read(min(len(hb), size // 2 - len(hb)))
+            if pat is None:
+                return None
+            want = _TAIL_BYTES
+            while True:
+                want = min(want, size - len(hb))
+                f.seek(size - want)
+                tb = f.read()
+                ends = [m.start() for m in pat.finditer(tb)]
+                if len(ends) > tail or want >= size - len(hb):
+                    break
+                want *= 2
+    except OSError:
+        return None
+    if len(starts) < head or len(ends) < tail + 1:
+        return None
+    try:
+        first, u = _load_restricted(hb[: starts[head - 1]] + b"eu.")
+        memo = u.memo
+        prefix = b"\x80\x02}(X" + len(_ENTRIES_KEY).to_bytes(4, "little") + b"entries]("
+        rest, _ = _load_restricted(prefix + tb[ends[-tail] :], memo)
+    except Exception:  # any failure: decode in full instead
+        return None
+    if not (isinstance(first, dict) and isinstance(rest, dict)):
+        return None
+    a, b = first.get(_ENTRIES_KEY), rest.get(_ENTRIES_KEY)
+    if not (isinstance(a, list) and isinstance(b, list) and _consecutive(a) and _consecutive(b)):
+        return None
+    skipped = b[0]["record_id"] - a[-1]["record_id"] - 1
+    if skipped < 1:
+        return None
+    for k, v in rest.items():
+        if k != _ENTRIES_KEY:
+            first[k] = v
+    first[_ENTRIES_KEY] = a + b
+    first["nonstop_window"] = (len(a), skipped)
+    return first

@@ -26,7 +26,14 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose.frdump import RECORDER_ERRORS, DumpError, load_dump, rank_of
+from nonstop.diagnose.frdump import (
+    RECORDER_ERRORS,
+    WINDOW_TAIL,
+    DumpError,
+    load_dump,
+    load_window,
+    rank_of,
+)
 
 SAMPLE = 16  # ranks kept per collective variant (the rest are counted)
 TAIL = 64  # entries per rank whose enqueue times feed the suspect-group ranking
@@ -40,6 +47,7 @@ _ROW = itemgetter(
     "output_sizes",
 )
 Row = tuple[Any, ...]
+_P2P = itemgetter("is_p2p")
 
 
 @dataclass
@@ -68,6 +76,7 @@ class Partial:
     # nonstop_recorder_errors); its collectives are missing from that rank's dump
     recorder_errors: list[tuple[int, str, str]] = field(default_factory=list)
     truncated: set[int] = field(default_factory=set)
+    windowed: int = 0  # dumps read in part: their first and last entries (frdump.load_window)
     pg_desc: dict[str, str] = field(default_factory=dict)
     pg_ranks: dict[str, list[int]] = field(default_factory=dict)
     # (pg, seq) -> [[op signature, ranks holding it, sample of those ranks]], only where ranks
@@ -83,6 +92,7 @@ class Partial:
         self.problems += o.problems
         self.recorder_errors += o.recorder_errors
         self.truncated |= o.truncated
+        self.windowed += o.windowed
         for k, v in o.pg_desc.items():
             self.pg_desc.setdefault(k, v)
         for k, r in o.pg_ranks.items():
@@ -144,12 +154,51 @@ def summarize(paths: list[str]) -> Partial:
     return p
 
 
+def _load(path: Path) -> tuple[dict[str, Any], bool]:
+    """A large dump's first and last entries when they hold every group's frontier (checked by
+    `_window_covers`), else the whole dump."""
+    dump = load_window(path)
+    if dump is not None and _window_covers(dump):
+        return dump, False
+    return load_dump(path)
+
+
+def _window_covers(dump: dict[str, Any]) -> bool:
+    """Whether the decoded tail holds, for every group this rank used, its last collective and
+    its last completed one, so that frontiers are those of the whole dump. Groups used are
+    those of pg_status with a collective enqueued (else every group of pg_config), and every
+    group seen in the head; a group used only in the skipped middle would be missed."""
+    entries = dump["entries"]
+    try:
+        tail = [
+            (e["process_group"][0], str(e["pg_id"]), e["state"] == "completed" or e["retired"])
+            for e in entries[-WINDOW_TAIL:]
+        ]
+        head = {e["process_group"][0] for e in entries[: dump["nonstop_window"][0]]}
+    except (KeyError, TypeError, IndexError):
+        return False
+    seen = {name for name, _, _ in tail}
+    ids = {pg_id for _, pg_id, _ in tail}
+    if seen != {name for name, _, done in tail if done is True} or not head <= seen:
+        return False
+    status, config = dump.get("pg_status"), dump.get("pg_config")
+    if isinstance(status, dict) and status:
+        return all(
+            str(k) in ids
+            for k, st in status.items()
+            if not isinstance(st, dict) or st.get("last_enqueued_collective", 1) != 0
+        )
+    return isinstance(config, dict) and bool(config) and all(k in seen for k in config)
+
+
 def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
     try:
-        dump, truncated = load_dump(path)
+        dump, truncated = _load(path)
     except DumpError as err:
         p.problems.append((str(path), str(err).split(": ", 1)[-1]))
         return
+    if "nonstop_window" in dump:
+        p.windowed += 1
     rank = rank_of(path, dump)
     if rank is None:
         p.problems.append(
@@ -164,8 +213,13 @@ def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
     if isinstance(failed, dict):
         p.recorder_errors += [(rank, str(k), str(v)) for k, v in sorted(failed.items())]
     _pg_config(p, dump.get("pg_config"))
-    entries = [e for e in dump.get("entries") or () if isinstance(e, dict)]
-    if any(e.get("is_p2p") for e in entries):  # p2p ops pair up by p2p_seq_id, not here
+    entries = dump.get("entries") or []
+    try:  # the common case at C speed: every entry a dict with an is_p2p field
+        p2p = any(map(_P2P, entries))
+    except (KeyError, TypeError):
+        entries = [e for e in entries if isinstance(e, dict)]
+        p2p = any(e.get("is_p2p") for e in entries)
+    if p2p:  # p2p ops pair up by p2p_seq_id, not here
         entries = [e for e in entries if not e.get("is_p2p")]
     rows = _rows(entries)
     p.ranks[rank] = _views(p, rows, entries, dump.get("pg_status"))

@@ -15,6 +15,8 @@ failure class (its wording across versions), never one report.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -1276,10 +1278,31 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
 
+
+class LazyPattern:
+    """A row's regex, compiled on its first search: `nonstop triage` over rank logs tries a
+    handful of rows (those whose needles occur), and compiling all 130 at import was a fifth
+    of the CPU of triaging 4,096 small logs."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: bytes) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[bytes] | None = None
+
+    def compiled(self) -> re.Pattern[bytes]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, re.M)
+        return self._compiled
+
+    def search(self, line: bytes) -> re.Match[bytes] | None:
+        return self.compiled().search(line)
+
+
 # Xid rows share one pattern; COMPILED keeps one entry for it, resolved by code in triage.
-COMPILED: Final[tuple[tuple[str, re.Pattern[bytes]], ...]] = tuple(
-    [(r[0], re.compile(r[1].encode(), re.M)) for r in _ROWS]
-    + [("xid", re.compile(XID_PATTERN, re.M)), ("xid_loose", re.compile(XID_LOOSE, re.M))]
+COMPILED: Final[tuple[tuple[str, LazyPattern], ...]] = tuple(
+    [(r[0], LazyPattern(r[1].encode())) for r in _ROWS]
+    + [("xid", LazyPattern(XID_PATTERN)), ("xid_loose", LazyPattern(XID_LOOSE))]
 )
 
 
@@ -1298,6 +1321,29 @@ def covers(short: str, word: str, word_end: frozenset[str] = frozenset()) -> boo
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _kept(words: frozenset[str], word_end: frozenset[str]) -> frozenset[str]:
+    """The words that contain no shorter word covering them (cached: the prefilter and the
+    rows-by-needle map need the same set)."""
+    # Each word's occurrences found by str.find over all words joined, not by testing every
+    # pair in Python (66k pairs at import were a sixth of `nonstop triage` over small logs).
+    order = sorted(words)
+    text = "\0".join(order)
+    at, pos = [], 0
+    for w in order:
+        at.append(pos)
+        pos += len(w) + 1
+    dropped = set()
+    for o in order:
+        i = text.find(o)
+        while i >= 0:
+            w = order[bisect.bisect_right(at, i) - 1]
+            if w != o and covers(o, w, word_end):
+                dropped.add(w)
+            i = text.find(o, i + 1)
+    return frozenset(words) - dropped
+
+
 def literal_trie(words: set[str], word_end: frozenset[str] = frozenset()) -> re.Pattern[bytes]:
     """One regex matching any of `words`, shaped as a trie: `(?:c(?:uda error|...)|...)`.
 
@@ -1307,11 +1353,7 @@ def literal_trie(words: set[str], word_end: frozenset[str] = frozenset()) -> re.
     A word in `word_end` matches only where a word ends after it (`inf` in "loss inf", not in
     "INFO"): a word boundary after its last letter.
     """
-    # `o in w` first: a substring test in C, where covers() is a Python call (115k pairs at
-    # import time were 60 ms of every `nonstop triage`)
-    kept = {
-        w for w in words if not any(o != w and o in w and covers(o, w, word_end) for o in words)
-    }
+    kept = _kept(frozenset(words), word_end)
     trie: dict[Any, Any] = {}
     for w in kept:
         node = trie
@@ -1346,23 +1388,23 @@ PREFILTER: Final[re.Pattern[bytes]] = literal_trie(
 )
 
 
-def _rows_by_needle() -> dict[bytes, tuple[str, ...]]:
-    """Prefilter match -> the rows worth trying on that line (those with a needle containing it)."""
-    out: dict[bytes, list[str]] = {}
-    every = {n for ns in NEEDLES.values() for n in ns}
-    for kept in every:
-        if any(o != kept and o in kept and covers(o, kept, WORD_END) for o in every):
-            continue
+class _RowsByNeedle(dict[bytes, tuple[str, ...]]):
+    """Prefilter match -> the rows worth trying on that line (those with a needle containing
+    it), worked out on a needle's first match: a log hits a few of the ~250 needles."""
+
+    def __missing__(self, kept: bytes) -> tuple[str, ...]:
+        word = kept.decode()
         rows = [
             row
             for row, ns in NEEDLES.items()
-            if any(kept in n and covers(kept, n, WORD_END) for n in ns)
+            if any(word in n and covers(word, n, WORD_END) for n in ns)
         ]
-        out[kept.encode()] = rows + (["xid_loose"] if "xid" in rows else [])
-    return {k: tuple(v) for k, v in out.items()}
+        out = tuple(rows + (["xid_loose"] if "xid" in rows else []))
+        self[kept] = out
+        return out
 
 
-ROWS_BY_NEEDLE: Final[dict[bytes, tuple[str, ...]]] = _rows_by_needle()
+ROWS_BY_NEEDLE: Final[dict[bytes, tuple[str, ...]]] = _RowsByNeedle()
 # Lines that carry no failure but tell triage which GPU index a PCI bus id is (nvidia-smi).
 PCI_MAP_LINE: Final = re.compile(
     rb"^\|?\s*(?P<gpu>\d+)[, ]\s*(?:NVIDIA[^|]*\|\s*)?(?:[0-9A-Fa-f]{4,8}:)?(?P<bus>[0-9A-Fa-f]{2}):"

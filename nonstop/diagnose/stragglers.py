@@ -207,6 +207,9 @@ def rank_groups(
     return sorted(rows, key=lambda r: r["score"])[:top]
 
 
+_FED = frozenset({"step", "section"})  # the kinds StragglerDetector.feed takes
+
+
 def detect_stragglers(
     run_dir: str | Path, attempt: int | None = None, *, check_every: int = 10, **kwargs: Any
 ) -> StragglerReport:
@@ -224,7 +227,7 @@ def detect_stragglers(
     for a, _rank, path in files:
         if a != attempt:
             continue
-        for e in iter_events(path):
+        for e in iter_events(path, kinds=_FED):
             if e.kind == "step":
                 steps.setdefault(int(e.payload["step"]), []).append(e)
             elif e.kind == "section":

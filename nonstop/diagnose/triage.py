@@ -416,7 +416,7 @@ def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) 
         total = 0
         for p in files:
             try:
-                total += p.stat().st_size
+                total += os.stat(p).st_size
             except OSError:
                 return [scan(p) for p in files]  # scan names the unreadable one
         if total < GREP_MIN_BYTES:

@@ -8,6 +8,7 @@ skipped with a warning (counted); the file itself is never modified.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,14 +33,24 @@ class ReadStats:
     """Byte offset just after the last complete line: where an incremental reader resumes."""
 
 
+_KIND = re.compile(rb'"kind"\s*:\s*"([^"\\]*)"')
+
+
 def iter_events(
-    path: str | Path, *, start_offset: int = 0, stats: ReadStats | None = None
+    path: str | Path,
+    *,
+    start_offset: int = 0,
+    stats: ReadStats | None = None,
+    kinds: frozenset[str] | None = None,
 ) -> Iterator[Event]:
     """Yield the valid, known-kind events of one JSONL stream, from `start_offset` on.
 
     Only complete lines (ending in a newline) are consumed; `stats.end_offset` tells where the
-    next incremental read should begin.
+    next incremental read should begin. `kinds`: only events of these kinds are wanted; a line
+    whose every `"kind":"..."` names another kind is skipped unparsed (a third of the cost of
+    reading 16k ranks' streams for their step events); any other line is parsed and checked.
     """
+    wanted = {k.encode() for k in kinds} if kinds is not None else None
     stats = stats if stats is not None else ReadStats()
     path = Path(path)
     offset = start_offset
@@ -55,8 +66,12 @@ def iter_events(
             line = raw.strip()
             if not line:
                 continue
+            if wanted is not None:
+                named = _KIND.findall(line)
+                if named and not any(k in wanted for k in named):
+                    continue
             try:
-                event = from_dict(json.loads(line))
+                event = from_dict(json.loads(line.decode()))
             except (ValueError, SchemaError) as e:  # JSONDecodeError and UnicodeDecodeError too
                 stats.corrupt += 1
                 warnings.warn(
@@ -72,6 +87,8 @@ def iter_events(
                         EventWarning,
                         stacklevel=2,
                     )
+                continue
+            if kinds is not None and event.kind not in kinds:
                 continue
             stats.events += 1
             yield event

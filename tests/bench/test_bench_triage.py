@@ -1,5 +1,5 @@
 """bench_triage's inputs and its three tools at a tiny size: every tool finds the same failure
-lines in the same files (the peers' patterns are the table's); never the timings."""
+lines in the same files (the peers search the needles ours does); never the timings."""
 
 from __future__ import annotations
 

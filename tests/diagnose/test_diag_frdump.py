@@ -7,8 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from nonstop.diagnose import analyze_flight, flight
-from nonstop.diagnose.frdump import DumpError, load_dump, rank_of, safe_loads
+from nonstop.diagnose import analyze_flight, flight, frsummary
+from nonstop.diagnose.frdump import (
+    WINDOW_HEAD,
+    WINDOW_TAIL,
+    DumpError,
+    load_dump,
+    load_window,
+    rank_of,
+    safe_loads,
+)
 from nonstop.diagnose.synth import make_dump, write_job
 from nonstop.errors import UserError
 
@@ -209,3 +217,70 @@ def test_mismatch_inside_a_tensor_parallel_group_of_a_3d_job(tmp_path: Path) -> 
     assert [c.rank for c in v.culprits] == [6], v.to_dict()
     m = next(g for g in v.details["groups"] if g["mismatches"])["mismatches"][0]
     assert m["others"][0]["ranks"] == [6] and "999" in m["others"][0]["op"]
+
+
+# -- windowed reads of large dumps (frdump.load_window) ------------------------------------------
+
+
+def _p2(d: dict) -> bytes:  # type: ignore[type-arg]
+    return pickle.dumps(d, protocol=2)  # what torch's C++ pickler writes
+
+
+def test_window_holds_the_first_and_last_entries_exactly(tmp_path: Path) -> None:
+    d = make_dump(8, 3000)
+    path = tmp_path / "rank-0"
+    path.write_bytes(_p2(d))
+    w = load_window(path)
+    assert w is not None
+    head, skipped = w.pop("nonstop_window")
+    assert head == WINDOW_HEAD and skipped == 3000 - WINDOW_HEAD - WINDOW_TAIL
+    assert w["entries"] == d["entries"][:WINDOW_HEAD] + d["entries"][-WINDOW_TAIL:]
+    assert {k: v for k, v in w.items() if k != "entries"} == {
+        k: v for k, v in d.items() if k != "entries"
+    }
+    small = tmp_path / "rank-1"
+    small.write_bytes(_p2(make_dump(8, 100)))
+    assert load_window(small) is None  # small dumps are decoded in full
+
+
+def test_windowed_analysis_gives_the_full_analysis_verdict(tmp_path: Path) -> None:
+    win, full = tmp_path / "win", tmp_path / "full"
+    win.mkdir(), full.mkdir()
+    for r in range(8):
+        d = make_dump(8, 3000, short=r == 5, jitter_ns=r * 1000)
+        (win / f"rank-{r}").write_bytes(_p2(d))
+        (full / f"rank-{r}").write_bytes(pickle.dumps(d, protocol=4))  # never windowed
+    a, b = analyze_flight(win), analyze_flight(full)
+    assert [c.rank for c in a.culprits] == [c.rank for c in b.culprits] == [5]
+    assert a.verdict == b.verdict
+    assert a.details["groups"] == b.details["groups"]
+    assert any("8 large dump(s) read in part" in e for e in a.evidence)
+    assert not any("read in part" in e for e in b.evidence)
+
+
+def test_a_group_used_only_in_the_skipped_middle_is_read_in_full(tmp_path: Path) -> None:
+    d = make_dump(8, 3000)
+    e = d["entries"][1500]  # group 2's one collective, older than the tail window
+    e.update(pg_id=2, process_group=("2", "pp"), collective_seq_id=1)
+    d["pg_status"]["2"] = {
+        "last_enqueued_collective": 1,
+        "last_started_collective": 1,
+        "last_completed_collective": 1,
+    }
+    path = tmp_path / "rank-0"
+    path.write_bytes(_p2(d))
+    assert load_window(path) is not None  # the bytes can be cut, but the tail misses group 2
+    got, truncated = frsummary._load(path)
+    assert "nonstop_window" not in got and not truncated
+    assert len(got["entries"]) == 3000
+
+
+def test_a_string_first_seen_in_the_skipped_middle_means_a_full_read(tmp_path: Path) -> None:
+    d = make_dump(8, 3000)
+    for e in d["entries"][1500:]:  # a new op name: memoised in the middle, fetched in the tail
+        e["profiling_name"] = "nccl:reduce_scatter"
+    path = tmp_path / "rank-0"
+    path.write_bytes(_p2(d))
+    assert load_window(path) is None
+    got, _ = frsummary._load(path)
+    assert got == d
