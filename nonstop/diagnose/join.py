@@ -289,9 +289,12 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     details["stragglers"] = {
         "flagged_ranks": report.flagged_ranks,
         "flagged_hosts": report.flagged_hosts,
+        "slow_link": report.slow_link,
     }
     for r, why in report.flagged_ranks.items():
         evidence.append(f"straggler: rank {r} on {hosts.get(r, '?')}: {why}")
+    if report.slow_link:
+        evidence.append(f"slow link: {report.slow_link['text']}")
 
     best = max(weighted, key=lambda h: (h.specificity, -h.line), default=None)
     flight_spec = FLIGHT_SPECIFICITY.get(fv.category, 0) if fv is not None else 0
@@ -326,6 +329,17 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
                 Culprit(rank=r, host=hosts.get(r), evidence=[why])
                 for r, why in report.flagged_ranks.items()
             ],
+        )
+    elif report.slow_link:
+        slow = report.slow_link
+        v = Verdict(
+            verdict=f"No failure signature; a slow link, not a slow rank: {slow['text']}. "
+            "Every rank waits in the collectives it carries; no rank's compute is slow. "
+            "Check the node's cable, port and NIC.",
+            category="network_switch_cable",
+            action="exclude_node",
+            confidence=0.5,
+            culprits=[Culprit(host=str(slow["host"]), evidence=[str(slow["text"])])],
         )
     else:
         v = Verdict(

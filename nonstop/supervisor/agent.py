@@ -218,6 +218,7 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         # a loaded host jitter; a 1.3x-slow rank (score 0.77) is still flagged
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
+        self._slow_links: set[str] = set()
         self.restart_path = "cold"
         # torch's process context (spawned or a standby's) registers its signal handlers as
         # it starts: only for --signals-to-handle's, not the planned stop's
@@ -404,6 +405,38 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
                 host=st.host if st else None,
             )
             _log.info(f"rank {rank} is a straggler (scores below {self.stragglers.threshold})")
+        if self.cfg.multi_node:
+            self._check_links()
+
+    def _check_links(self) -> None:
+        """A slow link is no rank's compute: each agent samples its node's TCP connections per
+        peer (nonstop.diagnose.peers) at the straggler checks; the node every slow pair
+        involves is recorded once per attempt as a detection of kind `slow_link`."""
+        from nonstop.diagnose import peers
+
+        sample = peers.tcp_peers()
+        if not sample:
+            return
+        root = self.cfg.run_dir.root
+        peers.record_net_sample(root, self.cfg.host, self.attempt, sample, time.time())
+        link = peers.slow_link(
+            peers.read_net_samples(root, self.attempt), peers.node_addresses(root)
+        )
+        if link is None or link.host in self._slow_links:
+            return
+        self._slow_links.add(link.host)
+        seen = self.ledger.rows(
+            "SELECT 1 FROM detections WHERE attempt = ? AND kind = 'slow_link' AND host = ?",
+            (self.attempt, link.host),
+        )
+        if not seen:
+            self.ledger.add_detection(
+                attempt=self.attempt,
+                kind="slow_link",
+                detection_time_s=time.time(),
+                host=link.host,
+            )
+            _log.info(f"slow link: {link.text()}")
 
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""
