@@ -260,14 +260,16 @@ def reachable(addresses: Iterable[str], port: int, timeout_s: float = 1.0) -> di
 _SS_PEER = re.compile(r"(?:\[(?:::ffff:)?)?(\d{1,3}(?:\.\d{1,3}){3})\]?:\d+\s*$")
 _SS_RTT = re.compile(r"\brtt:([\d.]+)/")
 _SS_RETRANS = re.compile(r"\bretrans:\d+/(\d+)")
+_SS_SEGS = re.compile(r"\bsegs_out:(\d+)")
 
 
 def parse_ss(text: str) -> dict[str, dict[str, float]]:
     """Per peer IPv4 address, from `ss -tinH state established`: the connections (`conns`),
-    their median smoothed RTT in ms (`rtt_ms`) and their retransmitted segments (`retrans`,
-    over each connection's life)."""
+    their median smoothed RTT in ms (`rtt_ms`), the segments they sent (`segs`) and
+    retransmitted (`retrans`), each over the connections' lives."""
     rtts: dict[str, list[float]] = {}
     retrans: dict[str, int] = {}
+    segs: dict[str, int] = {}
     peer = None
     for line in text.splitlines():
         if not line.strip():
@@ -284,13 +286,19 @@ def parse_ss(text: str) -> dict[str, dict[str, float]]:
         rtt = _SS_RTT.search(line)
         if rtt:
             rtts.setdefault(peer, []).append(float(rtt.group(1)))
-            r = _SS_RETRANS.search(line)
+            r, n = _SS_RETRANS.search(line), _SS_SEGS.search(line)
             retrans[peer] = retrans.get(peer, 0) + (int(r.group(1)) if r else 0)
+            segs[peer] = segs.get(peer, 0) + (int(n.group(1)) if n else 0)
         peer = None
-    out = {}
+    out: dict[str, dict[str, float]] = {}
     for ip, xs in rtts.items():
         xs.sort()
-        out[ip] = {"conns": len(xs), "rtt_ms": round(xs[len(xs) // 2], 3), "retrans": retrans[ip]}
+        out[ip] = {
+            "conns": len(xs),
+            "rtt_ms": round(xs[len(xs) // 2], 3),
+            "segs": segs[ip],
+            "retrans": retrans[ip],
+        }
     return out
 
 
@@ -350,10 +358,11 @@ def read_net_samples(run_dir: str | os.PathLike[str], attempt: int | None = None
     return out
 
 
-# A connection is slow at SLOW_FACTOR times the fastest between the nodes and SLOW_MIN_MS more
-# (a loaded host's jitter is a fraction of a millisecond; a shaped or congested link's queue
-# is tens of milliseconds).
-SLOW_FACTOR, SLOW_MIN_MS = 5.0, 2.0
+# A node pair is slow when its connections lose segments or queue: at SLOW_FACTOR times the
+# best pair's retransmit rate and at least LOSS_MIN, or at SLOW_FACTOR times the fastest pair's
+# RTT and SLOW_MIN_MS more (a loaded host's scheduling jitter reaches a few milliseconds; a
+# shaped or congested link's queue is tens to hundreds).
+SLOW_FACTOR, LOSS_MIN, SLOW_MIN_MS = 5.0, 0.01, 10.0
 
 
 @dataclass(frozen=True)
@@ -361,17 +370,18 @@ class SlowLink:
     """The node whose link every slow connection between the nodes involves."""
 
     host: str
-    slow: int  # slow node pairs (the slower direction's median RTT)
+    slow: int  # slow node pairs
     total: int  # node pairs measured
-    rtt_ms: float  # median RTT of the slow pairs
-    others_ms: float  # median RTT of the other pairs (the fastest pair where none is fast)
-    retrans: int  # retransmitted segments on the slow pairs' connections
+    loss: float  # retransmitted / sent segments on the slow pairs' connections
+    others_loss: float  # the same on the other pairs
+    rtt_ms: float  # median RTT of the slow pairs (each its slower direction's median)
+    others_ms: float  # the same of the other pairs
 
     def text(self) -> str:
         return (
             f"{self.host}'s link: {self.slow} of {self.total} node pairs slow, all involving it "
-            f"(RTT median {self.rtt_ms:.3g} ms against {self.others_ms:.3g} ms; "
-            f"{self.retrans} segments retransmitted)"
+            f"({self.loss:.1%} of segments retransmitted against {self.others_loss:.1%}; "
+            f"RTT {self.rtt_ms:.3g} ms against {self.others_ms:.3g} ms)"
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -379,41 +389,55 @@ class SlowLink:
             "host": self.host,
             "slow": self.slow,
             "total": self.total,
+            "loss": round(self.loss, 4),
+            "others_loss": round(self.others_loss, 4),
             "rtt_ms": self.rtt_ms,
             "others_ms": self.others_ms,
-            "retrans": self.retrans,
             "text": self.text(),
         }
 
 
 def slow_link(samples: Iterable[Mapping], addresses: Mapping[str, str]) -> SlowLink | None:
     """The host common to the slow node pairs, from the nodes' connection samples
-    (read_net_samples) and `addresses` (address -> host, node_addresses). Each pair's RTT is
-    its slower direction's median over the samples; None when no pair is slow, or when the
-    slow pairs have no one host in common. Two nodes make one pair, with nothing to compare it
-    with: it takes three to name a link."""
-    per: dict[tuple[str, str], list[float]] = {}
-    retrans: dict[tuple[str, str], int] = {}
+    (read_net_samples) and `addresses` (address -> host, node_addresses). None when no pair is
+    slow, or when the slow pairs have no one host in common. Two nodes make one pair, with
+    nothing to compare it with: it takes three to name a link."""
+    rtts: dict[tuple[str, str], list[float]] = {}
+    last: dict[tuple[str, str], tuple[int, int]] = {}  # (segs, retrans): counts only grow
     for s in samples:
         for ip, c in s["peers"].items():
             peer = addresses.get(ip)
             if peer is None or peer == s["host"]:
                 continue
             key = (s["host"], peer)
-            per.setdefault(key, []).append(float(c["rtt_ms"]))
-            retrans[key] = max(retrans.get(key, 0), int(c.get("retrans", 0)))
-    pair_rtt: dict[frozenset[str], float] = {}
-    pair_retrans: dict[frozenset[str], int] = {}
-    for (a, b), xs in per.items():
+            rtts.setdefault(key, []).append(float(c["rtt_ms"]))
+            seen = last.get(key, (0, 0))
+            last[key] = (
+                max(seen[0], int(c.get("segs", 0))),
+                max(seen[1], int(c.get("retrans", 0))),
+            )
+    rtt: dict[frozenset[str], float] = {}
+    sent: dict[frozenset[str], list[int]] = {}
+    for (a, b), xs in rtts.items():
         xs.sort()
         k = frozenset((a, b))
-        pair_rtt[k] = max(pair_rtt.get(k, 0.0), xs[len(xs) // 2])
-        pair_retrans[k] = pair_retrans.get(k, 0) + retrans[(a, b)]
-    if not pair_rtt:
+        rtt[k] = max(rtt.get(k, 0.0), xs[len(xs) // 2])
+        tot = sent.setdefault(k, [0, 0])
+        tot[0], tot[1] = tot[0] + last[(a, b)][0], tot[1] + last[(a, b)][1]
+    if len(rtt) < 2:
         return None
-    fastest = min(pair_rtt.values())
+
+    def rate(ks: Iterable[frozenset[str]]) -> float:
+        n = [sum(sent[k][i] for k in ks) for i in (0, 1)]
+        return n[1] / n[0] if n[0] else 0.0
+
+    fastest = min(rtt.values())
+    best = min(rate([k]) for k in rtt)
     slow = {
-        k for k, r in pair_rtt.items() if r >= SLOW_FACTOR * fastest and r - fastest >= SLOW_MIN_MS
+        k
+        for k, r in rtt.items()
+        if (r >= SLOW_FACTOR * fastest and r - fastest >= SLOW_MIN_MS)
+        or (rate([k]) >= LOSS_MIN and rate([k]) >= SLOW_FACTOR * best)
     }
     if not slow:
         return None
@@ -422,13 +446,14 @@ def slow_link(samples: Iterable[Mapping], addresses: Mapping[str, str]) -> SlowL
     common = [h for h, n in counts.items() if n == top and all(h in k for k in slow)]
     if len(common) != 1:
         return None  # one slow pair: either end, and no other pair says which
-    others = sorted(r for k, r in pair_rtt.items() if k not in slow) or [fastest]
-    slow_rtts = sorted(pair_rtt[k] for k in slow)
+    others = [k for k in rtt if k not in slow]
+    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
     return SlowLink(
         host=common[0],
         slow=len(slow),
-        total=len(pair_rtt),
-        rtt_ms=slow_rtts[len(slow_rtts) // 2],
-        others_ms=others[len(others) // 2],
-        retrans=sum(pair_retrans[k] for k in slow),
+        total=len(rtt),
+        loss=rate(slow),
+        others_loss=rate(others),
+        rtt_ms=med([rtt[k] for k in slow]),
+        others_ms=med([rtt[k] for k in others]) if others else fastest,
     )
