@@ -10,8 +10,9 @@ node, gloo) with the same model, steps and durable DCP checkpoint cadence, the s
 c10d rendezvous on node0's address (node0's agent hosts the store, as torchrun's does), and the
 same fault applied to the kernel's network once step FAULT_AT is done:
 
-- node_lost: two training nodes and a spare (node2, in torch's redundancy list: the world is
-  full at `--nnodes 2:2`); every process of node1 SIGKILLed.
+- node_lost: two training nodes and a spare (in torch's redundancy list: the world is full at
+  `--nnodes 2:2`); every process of the node training beside node0 SIGKILLed (node1, or node2
+  where the loaded host let the spare's agent join first).
 - cable_pulled: node1's link (both ends of its veth) down for CABLE_S seconds, then back.
 - switch_lost: three training nodes; the bridge down for SWITCH_S seconds, then back.
 - rdzv_host_lost: three nodes at `--nnodes 2:3`; every process of node0 (the store's host)
@@ -188,11 +189,33 @@ def _last_done(run_dir: Path) -> int:
     return max((s for *_x, s, _st, _e in step_rows(run_dir)), default=-1)
 
 
-def _fault(cluster: Any, scenario: str) -> float:
+def training_hosts(run_dir: Path, since: float) -> set[str]:
+    """The hosts whose ranks completed a step after wall time `since`."""
+    from nonstop.events import EventWarning, read_events
+    from nonstop.rundir import RunDir
+
+    out = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EventWarning)
+        for _attempt, _rank, path in RunDir(run_dir).event_files():
+            for e in read_events(path)[0]:
+                if e.kind == "step" and float(e.payload.get("end", 0)) >= since:
+                    out.add(e.host)
+    return out
+
+
+def _victim(run_dir: Path) -> int:
+    """node_lost's node: the one training beside node0 (under load the spare can take the
+    second seat when node1's agent joins late)."""
+    hosts = training_hosts(run_dir, time.time() - 5.0) - {"node0"}
+    return int(sorted(hosts)[0].removeprefix("node")) if hosts else 1
+
+
+def _fault(cluster: Any, scenario: str, victim: int = 1) -> float:
     """Apply the scenario's fault; the wall time just before it."""
     t = time.time()
     if scenario == "node_lost":
-        cluster[1].kill()
+        cluster[victim].kill()
     elif scenario == "rdzv_host_lost":
         cluster[0].kill()
     elif scenario == "cable_pulled":
@@ -234,8 +257,10 @@ def once(cluster: Any, root: Path, side: str, scenario: str, tag: str) -> dict[s
             time.sleep(0.05)
         if _last_done(run_dir) < FAULT_AT:
             return {**r, "ok": False, "why": "never reached the fault's step"}
-        t_fault = _fault(cluster, scenario)
-        dead = {"node_lost": 1, "rdzv_host_lost": 0}.get(scenario)
+        victim = _victim(run_dir) if scenario == "node_lost" else 1
+        r["victim"] = f"node{victim}"
+        t_fault = _fault(cluster, scenario, victim)
+        dead = {"node_lost": victim, "rdzv_host_lost": 0}.get(scenario)
         rcs = {}
         for i, p in procs.items():
             if i == dead:

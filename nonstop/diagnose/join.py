@@ -318,6 +318,25 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             v.verdict += " The flight recorder blames the same rank/host."
         same = [c for c in (fv.culprits if fv else []) if c.host == top.host or c.rank == top.rank]
         v.culprits = merge_culprits(v.culprits + same)
+    elif report.slow_link:  # before the compute scores: a link slows every rank's wait
+        slow = report.slow_link
+        v = Verdict(
+            verdict=f"No failure signature; a slow link, not a slow rank: {slow['text']}. "
+            "Every rank waits in the collectives it carries: the slowdown is the link's, "
+            "not a rank's compute. "
+            "Check the node's cable, port and NIC."
+            + (
+                " Compute scores flagged too: "
+                + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
+                + " (look again once the link is fixed)."
+                if report.flagged_ranks
+                else ""
+            ),
+            category="network_switch_cable",
+            action="exclude_node",
+            confidence=0.5,
+            culprits=[Culprit(host=str(slow["host"]), evidence=[str(slow["text"])])],
+        )
     elif report.flagged_ranks:
         v = Verdict(
             verdict="No failure signature; persistent straggler(s): "
@@ -329,17 +348,6 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
                 Culprit(rank=r, host=hosts.get(r), evidence=[why])
                 for r, why in report.flagged_ranks.items()
             ],
-        )
-    elif report.slow_link:
-        slow = report.slow_link
-        v = Verdict(
-            verdict=f"No failure signature; a slow link, not a slow rank: {slow['text']}. "
-            "Every rank waits in the collectives it carries; no rank's compute is slow. "
-            "Check the node's cable, port and NIC.",
-            category="network_switch_cable",
-            action="exclude_node",
-            confidence=0.5,
-            culprits=[Culprit(host=str(slow["host"]), evidence=[str(slow["text"])])],
         )
     else:
         v = Verdict(

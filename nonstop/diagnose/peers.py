@@ -363,6 +363,7 @@ def read_net_samples(run_dir: str | os.PathLike[str], attempt: int | None = None
 # RTT and SLOW_MIN_MS more (a loaded host's scheduling jitter reaches a few milliseconds; a
 # shaped or congested link's queue is tens to hundreds).
 SLOW_FACTOR, LOSS_MIN, SLOW_MIN_MS = 5.0, 0.01, 10.0
+LOSS_MIN_SEGS = 200  # a rate over fewer segments is a few early retransmits, not a link
 
 
 @dataclass(frozen=True)
@@ -437,7 +438,11 @@ def slow_link(samples: Iterable[Mapping], addresses: Mapping[str, str]) -> SlowL
         k
         for k, r in rtt.items()
         if (r >= SLOW_FACTOR * fastest and r - fastest >= SLOW_MIN_MS)
-        or (rate([k]) >= LOSS_MIN and rate([k]) >= SLOW_FACTOR * best)
+        or (
+            sent[k][0] >= LOSS_MIN_SEGS
+            and rate([k]) >= LOSS_MIN
+            and rate([k]) >= SLOW_FACTOR * best
+        )
     }
     if not slow:
         return None

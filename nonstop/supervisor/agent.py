@@ -54,6 +54,8 @@ from nonstop.supervisor.worker_logs import RunDirLogs
 _log = log.get("supervisor")
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
+# each agent samples its node's TCP connections per peer this often (a slow link; `ss -tin`)
+NET_SAMPLE_S = 5.0
 
 
 class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
@@ -75,6 +77,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         self.metrics = metrics
         self._init_planned_stops(cfg.grace_period_s)
         self.stragglers: Any = None
+        self._net_sampled, self._slow_links = 0.0, set[str]()
+        self._slow_named: str | None = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
@@ -218,7 +222,8 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         # a loaded host jitter; a 1.3x-slow rank (score 0.77) is still flagged
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
-        self._slow_links: set[str] = set()
+        self._slow_links, self._slow_named = set(), None
+        self._net_sampled = time.monotonic()  # the first sample once the ranks run
         self.restart_path = "cold"
         # torch's process context (spawned or a standby's) registers its signal handlers as
         # it starts: only for --signals-to-handle's, not the planned stop's
@@ -382,6 +387,10 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         if self.stragglers is not None and self._straggler_step >= self._straggler_every:
             self._straggler_step = 0
             self._check_stragglers()
+        now = time.monotonic()
+        if self.cfg.multi_node and now - self._net_sampled >= NET_SAMPLE_S:
+            self._net_sampled = now
+            self._check_links()
 
     def _check_stragglers(self) -> None:
         """Online straggler scores (nonstop.diagnose): a newly flagged rank is recorded as a
@@ -405,13 +414,11 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
                 host=st.host if st else None,
             )
             _log.info(f"rank {rank} is a straggler (scores below {self.stragglers.threshold})")
-        if self.cfg.multi_node:
-            self._check_links()
 
     def _check_links(self) -> None:
         """A slow link is no rank's compute: each agent samples its node's TCP connections per
-        peer (nonstop.diagnose.peers) at the straggler checks; the node every slow pair
-        involves is recorded once per attempt as a detection of kind `slow_link`."""
+        peer (nonstop.diagnose.peers) every NET_SAMPLE_S while its ranks run; the node every
+        slow pair involves is recorded once per attempt as a detection of kind `slow_link`."""
         from nonstop.diagnose import peers
 
         sample = peers.tcp_peers()
@@ -422,8 +429,10 @@ class NonstopAgent(FailureHandling, PlannedStops, LocalElasticAgent):
         link = peers.slow_link(
             peers.read_net_samples(root, self.attempt), peers.node_addresses(root)
         )
-        if link is None or link.host in self._slow_links:
-            return
+        named = link.host if link is not None else None
+        before, self._slow_named = self._slow_named, named
+        if link is None or named != before or link.host in self._slow_links:
+            return  # recorded when two samples in a row name the host, once per attempt
         self._slow_links.add(link.host)
         seen = self.ledger.rows(
             "SELECT 1 FROM detections WHERE attempt = ? AND kind = 'slow_link' AND host = ?",
