@@ -360,10 +360,10 @@ def read_net_samples(run_dir: str | os.PathLike[str], attempt: int | None = None
 
 # A node pair is slow when its connections lose segments or queue: at SLOW_FACTOR times the
 # best pair's retransmit rate and at least LOSS_MIN, or at SLOW_FACTOR times the fastest pair's
-# RTT and SLOW_MIN_MS more (a loaded host's scheduling jitter reaches a few milliseconds; a
-# shaped or congested link's queue is tens to hundreds).
-SLOW_FACTOR, LOSS_MIN, SLOW_MIN_MS = 5.0, 0.01, 10.0
-LOSS_MIN_SEGS = 200  # a rate over fewer segments is a few early retransmits, not a link
+# RTT and SLOW_MIN_MS more (on a loaded host the kernel's RTT of a connection reaches 10-15 ms
+# with no link at fault; a shaped or congested link's queue is tens to hundreds).
+SLOW_FACTOR, LOSS_MIN, SLOW_MIN_MS = 5.0, 0.01, 50.0
+MIN_SEGS = 200  # a pair with fewer segments (start-up, the store's calls) is judged by neither
 
 
 @dataclass(frozen=True)
@@ -437,11 +437,10 @@ def slow_link(samples: Iterable[Mapping], addresses: Mapping[str, str]) -> SlowL
     slow = {
         k
         for k, r in rtt.items()
-        if (r >= SLOW_FACTOR * fastest and r - fastest >= SLOW_MIN_MS)
-        or (
-            sent[k][0] >= LOSS_MIN_SEGS
-            and rate([k]) >= LOSS_MIN
-            and rate([k]) >= SLOW_FACTOR * best
+        if sent[k][0] >= MIN_SEGS
+        and (
+            (r >= SLOW_FACTOR * fastest and r - fastest >= SLOW_MIN_MS)
+            or (rate([k]) >= LOSS_MIN and rate([k]) >= SLOW_FACTOR * best)
         )
     }
     if not slow:
