@@ -34,6 +34,7 @@ BENCHMARKS: dict[str, str] = {
     "triage": "log triage throughput (MB/s) vs rg and grep -E over the same signature patterns",
     "triage-accuracy": "triage on 99 held-out real failure excerpts: category/action accuracy",
     "recovery": "SIGKILLed rank until back at the crashed step: 4 arms vs torchrun + DCP, node kill",
+    "multinode": "node lost, cable pulled, switch lost, store host lost between namespace hosts: fault to training again vs torchrun (root)",
     "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
     "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 triples (+ ours w/o snapshots)",
     "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nonstop import taxonomy
-from nonstop.diagnose import join
+from nonstop.diagnose import join, peers
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
 from nonstop.rundir import open_existing
@@ -116,6 +116,13 @@ def diagnose_history(run_dir: str | Path) -> Verdict:
             )
         v.evidence = history
         v.details = {"attempts": len(attempts), "failed_attempts": [a.attempt for a in failed]}
+        slow = peers.slow_link(
+            peers.read_net_samples(rd.root, last.attempt), peers.node_addresses(rd.root)
+        )
+        if slow is not None:  # nothing failed, but every rank waited on one node's link
+            v.verdict += f" It ran slow on a slow link, not on a slow rank: {slow.text()}."
+            v.evidence = [*v.evidence, f"slow link: {slow.text()}"]
+            v.details["slow_link"] = slow.to_dict()
         return v
     if not failed:
         v = join.diagnose_run(rd.root, last.attempt)

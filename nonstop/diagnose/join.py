@@ -289,9 +289,12 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     details["stragglers"] = {
         "flagged_ranks": report.flagged_ranks,
         "flagged_hosts": report.flagged_hosts,
+        "slow_link": report.slow_link,
     }
     for r, why in report.flagged_ranks.items():
         evidence.append(f"straggler: rank {r} on {hosts.get(r, '?')}: {why}")
+    if report.slow_link:
+        evidence.append(f"slow link: {report.slow_link['text']}")
 
     best = max(weighted, key=lambda h: (h.specificity, -h.line), default=None)
     flight_spec = FLIGHT_SPECIFICITY.get(fv.category, 0) if fv is not None else 0
@@ -315,6 +318,25 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             v.verdict += " The flight recorder blames the same rank/host."
         same = [c for c in (fv.culprits if fv else []) if c.host == top.host or c.rank == top.rank]
         v.culprits = merge_culprits(v.culprits + same)
+    elif report.slow_link:  # before the compute scores: a link slows every rank's wait
+        slow = report.slow_link
+        v = Verdict(
+            verdict=f"No failure signature; a slow link, not a slow rank: {slow['text']}. "
+            "Every rank waits in the collectives it carries: the slowdown is the link's, "
+            "not a rank's compute. "
+            "Check the node's cable, port and NIC."
+            + (
+                " Compute scores flagged too: "
+                + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
+                + " (look again once the link is fixed)."
+                if report.flagged_ranks
+                else ""
+            ),
+            category="network_switch_cable",
+            action="exclude_node",
+            confidence=0.5,
+            culprits=[Culprit(host=str(slow["host"]), evidence=[str(slow["text"])])],
+        )
     elif report.flagged_ranks:
         v = Verdict(
             verdict="No failure signature; persistent straggler(s): "

@@ -27,6 +27,7 @@ as ~10% slower stragglers on 0.5% of machines, while noise of a few percent scor
     report.flagged_ranks, report.flagged_hosts
 
     detect_stragglers(run_dir)                # offline, over a whole attempt
+    report.slow_link                          # and the node whose link is slow, if any
 """
 
 from __future__ import annotations
@@ -69,12 +70,17 @@ class StragglerReport:
     """rank -> reason, for ranks below threshold on `patience` consecutive checks."""
     flagged_hosts: dict[str, float] = field(default_factory=dict)
     """host -> median relative score of its ranks, for hosts below threshold."""
+    slow_link: dict[str, Any] | None = None
+    """The node whose link the slow connections between the nodes have in common
+    (nonstop.diagnose.peers.slow_link), offline where the agents sampled them; a slow link
+    slows every rank's collectives alike and no rank's compute."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "step": self.step,
             "flagged_ranks": {str(k): v for k, v in self.flagged_ranks.items()},
             "flagged_hosts": self.flagged_hosts,
+            "slow_link": self.slow_link,
             "scores": [s.__dict__ for s in self.scores],
         }
 
@@ -241,4 +247,8 @@ def detect_stragglers(
             report = det.check()
     if steps and len(steps) % check_every:
         report = det.check()
+    from nonstop.diagnose import peers
+
+    link = peers.slow_link(peers.read_net_samples(rd.root, attempt), peers.node_addresses(rd.root))
+    report.slow_link = link.to_dict() if link is not None else None
     return report

@@ -62,6 +62,8 @@ from nonstop.supervisor.worker_logs import RunDirLogs
 _log = log.get("supervisor")
 
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
+# each agent samples its node's TCP connections per peer this often (a slow link; `ss -tin`)
+NET_SAMPLE_S = 5.0
 
 
 def _shared(name: str) -> Any:
@@ -104,6 +106,8 @@ class NonstopAgent(LocalElasticAgent):
         self.failures = FailureHandler(self.ctx, self)
         self.stops = PlannedStopMachine(self.ctx, self)
         self.stragglers: Any = None
+        self._net_sampled, self._slow_links = 0.0, set[str]()
+        self._slow_named: str | None = None
         self._straggler_step = 0
         self._flagged: set[int] = set()
         self.attempt = first_attempt - 1
@@ -235,6 +239,8 @@ class NonstopAgent(LocalElasticAgent):
         # a loaded host jitter; a 1.3x-slow rank (score 0.77) is still flagged
         self.stragglers = StragglerDetector(threshold=0.8, patience=3)
         self._straggler_step, self._flagged = 0, set()
+        self._slow_links, self._slow_named = set(), None
+        self._net_sampled = time.monotonic()  # the first sample once the ranks run
         self.restart_path = "cold"
         # torch's process context (spawned or a standby's) registers its signal handlers as
         # it starts: only for --signals-to-handle's, not the planned stop's
@@ -403,6 +409,10 @@ class NonstopAgent(LocalElasticAgent):
         if self.stragglers is not None and self._straggler_step >= self._straggler_every:
             self._straggler_step = 0
             self._check_stragglers()
+        now = time.monotonic()
+        if self.cfg.multi_node and now - self._net_sampled >= NET_SAMPLE_S:
+            self._net_sampled = now
+            self._check_links()
 
     def _check_stragglers(self) -> None:
         """Online straggler scores (nonstop.diagnose): a newly flagged rank is recorded as a
@@ -426,6 +436,38 @@ class NonstopAgent(LocalElasticAgent):
                 host=st.host if st else None,
             )
             _log.info(f"rank {rank} is a straggler (scores below {self.stragglers.threshold})")
+
+    def _check_links(self) -> None:
+        """A slow link is no rank's compute: each agent samples its node's TCP connections per
+        peer (nonstop.diagnose.peers) every NET_SAMPLE_S while its ranks run; the node every
+        slow pair involves is recorded once per attempt as a detection of kind `slow_link`."""
+        from nonstop.diagnose import peers
+
+        sample = peers.tcp_peers()
+        if not sample:
+            return
+        root = self.cfg.run_dir.root
+        peers.record_net_sample(root, self.cfg.host, self.attempt, sample, time.time())
+        link = peers.slow_link(
+            peers.read_net_samples(root, self.attempt), peers.node_addresses(root)
+        )
+        named = link.host if link is not None else None
+        before, self._slow_named = self._slow_named, named
+        if link is None or named != before or link.host in self._slow_links:
+            return  # recorded when two samples in a row name the host, once per attempt
+        self._slow_links.add(link.host)
+        seen = self.ledger.rows(
+            "SELECT 1 FROM detections WHERE attempt = ? AND kind = 'slow_link' AND host = ?",
+            (self.attempt, link.host),
+        )
+        if not seen:
+            self.ledger.add_detection(
+                attempt=self.attempt,
+                kind="slow_link",
+                detection_time_s=time.time(),
+                host=link.host,
+            )
+            _log.info(f"slow link: {link.text()}")
 
     def _observed_mtbi_s(self) -> float | None:
         """Mean time between interruptions seen so far in this run, if any were seen."""

@@ -123,3 +123,33 @@ def test_bad_settings_are_rejected() -> None:
         StragglerDetector(threshold=1.5)
     with pytest.raises(ValueError, match="window"):
         StragglerDetector(window=4, min_samples=8)
+
+
+def test_a_slow_link_is_named_before_compute_scores(tmp_path: Path) -> None:
+    """Even compute on every rank, and the agents' samples say the pairs through node-1
+    retransmit: the report's slow_link and diagnose's verdict name node-1's link, no rank."""
+    from nonstop.diagnose import diagnose_run, peers
+
+    rd = write_run(tmp_path / "run", steps=40, seed=3, slow={}, ranks=3)
+    ips = {f"node-{i}": f"10.0.0.{10 + i}" for i in range(3)}
+    for host, ip in ips.items():
+        peers.record_node(rd.root, host, ip)
+    for host in ips:
+        sample = {
+            ip: {
+                "conns": 2,
+                "rtt_ms": 1.0,
+                "segs": 1000,
+                "retrans": 150 if "node-1" in (host, h) else 2,
+            }
+            for h, ip in ips.items()
+            if h != host
+        }
+        peers.record_net_sample(rd.root, host, 0, sample, 1.0)
+    report = detect_stragglers(rd.root)
+    assert report.slow_link is not None and report.slow_link["host"] == "node-1"
+    assert not report.flagged_ranks
+    v = diagnose_run(rd.root, 0)
+    assert "a slow link, not a slow rank: node-1's link" in v.verdict, v.verdict
+    assert v.category == "network_switch_cable"
+    assert [(c.host, c.rank) for c in v.culprits] == [("node-1", None)]

@@ -105,3 +105,94 @@ def test_node_records_round_trip_and_survive_garbage(tmp_path):
     peers.record_node(tmp_path, "node1", "10.0.0.2")
     (peers.nodes_dir(tmp_path) / "broken.json").write_text("{not json")
     assert peers.node_addresses(tmp_path) == {"10.0.0.1": "node0", "10.0.0.2": "node1"}
+
+
+# -- a slow link ---------------------------------------------------------------------------
+
+SS = """\
+0      0      10.0.0.10:41234      10.0.0.11:29500
+\t cubic wscale:7,7 rto:252 rtt:48.5/3.1 mss:1448 retrans:0/7 segs_out:300 segs_in:90
+0      0      [::ffff:10.0.0.10]:41236 [::ffff:10.0.0.11]:52100
+\t cubic rto:260 rtt:60.1/2.0 mss:1448 segs_out:100
+0      0      10.0.0.10:41240      10.0.0.12:52100
+\t cubic rto:204 rtt:0.2/0.1 mss:1448
+0      0      127.0.0.1:5000       127.0.0.1:6000
+\t cubic rto:204 rtt:0.01/0.01
+"""
+
+
+def test_parse_ss_per_peer_rtt_and_retransmits():
+    got = peers.parse_ss(SS)
+    assert got == {
+        "10.0.0.11": {"conns": 2, "rtt_ms": 60.1, "segs": 400, "retrans": 7},
+        "10.0.0.12": {"conns": 1, "rtt_ms": 0.2, "segs": 0, "retrans": 0},
+    }
+
+
+ADDR = {"10.0.0.10": "n0", "10.0.0.11": "n1", "10.0.0.12": "n2"}
+
+
+def _sample(host, retrans=0, **rtt):
+    ip = {v: k for k, v in ADDR.items()}
+    return {
+        "host": host,
+        "peers": {
+            ip[h]: {
+                "conns": 1,
+                "rtt_ms": r,
+                "segs": 1000,
+                "retrans": retrans if "n1" in (host, h) else 1,
+            }
+            for h, r in rtt.items()
+        },
+    }
+
+
+def test_slow_link_by_queueing_is_the_host_every_slow_pair_involves():
+    samples = [
+        _sample("n0", n1=80.0, n2=0.3),
+        _sample("n1", n0=75.0, n2=85.0),
+        _sample("n2", n0=0.2, n1=82.0),
+    ]
+    link = peers.slow_link(samples, ADDR)
+    assert link is not None and link.host == "n1"
+    assert (link.slow, link.total, link.rtt_ms, link.others_ms) == (2, 3, 85.0, 0.3)
+    assert link.text().startswith("n1's link: 2 of 3 node pairs slow, all involving it")
+
+
+def test_slow_link_by_lost_segments_on_a_loaded_host():
+    # RTTs alike (a loaded host's milliseconds); node1's pairs retransmit 5% of their segments
+    samples = [
+        _sample("n0", retrans=50, n1=7.0, n2=5.3),
+        _sample("n1", retrans=50, n0=0.3, n2=0.1),
+        _sample("n2", retrans=50, n0=0.9, n1=5.4),
+    ]
+    link = peers.slow_link(samples, ADDR)
+    assert link is not None and link.host == "n1" and link.slow == 2
+    assert link.loss == 0.05 and link.others_loss == 0.001
+    # a second sample, later, counts from the newest totals (the counters only grow)
+    later = [_sample("n0", retrans=80, n1=7.0, n2=5.3)]
+    assert peers.slow_link(samples + later, ADDR).host == "n1"
+
+
+def test_no_slow_link_when_nothing_stands_out_or_nobody_is_common():
+    even = [_sample("n0", n1=0.3, n2=0.4), _sample("n1", n2=0.5), _sample("n2", n0=0.3)]
+    assert peers.slow_link(even, ADDR) is None
+    # a loaded host's lag: 100x, but 12 ms (what the kernel measured beside 0.05 ms pairs)
+    assert peers.slow_link([_sample("n0", n1=12.3, n2=0.05), _sample("n1", n2=0.1)], ADDR) is None
+    # two nodes: one pair, nothing to compare it with
+    assert peers.slow_link([_sample("n0", retrans=500, n1=80.0)], ADDR) is None
+    # one slow pair among three: either end
+    assert peers.slow_link([_sample("n0", n1=80.0, n2=0.2), _sample("n1", n2=0.3)], ADDR) is None
+
+
+def test_net_samples_round_trip_by_attempt(tmp_path):
+    peers.record_net_sample(tmp_path, "n0", 0, {"10.0.0.11": {"rtt_ms": 1.0}}, 5.0)
+    peers.record_net_sample(tmp_path, "n0", 1, {"10.0.0.11": {"rtt_ms": 2.0}}, 6.0)
+    with open(peers.net_samples_path(tmp_path, "n0"), "a") as f:
+        f.write('{"torn')
+    assert peers.read_net_samples(tmp_path, 1) == [
+        {"host": "n0", "peers": {"10.0.0.11": {"rtt_ms": 2.0}}}
+    ]
+    assert len(peers.read_net_samples(tmp_path)) == 2
+    assert peers.node_addresses(tmp_path) == {}  # the samples are no node records

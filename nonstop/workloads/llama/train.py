@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     model = Llama(cfg).to(device)
     rt.health.watch(model)  # NaN/spike guards and replica fingerprints (docs/health.md)
-    ddp = DDP(model) if world > 1 else model
+    # the RoPE tables are buffers every rank computes alike: no broadcast in forward, so that
+    # the compute phase holds no collective (a slow link would otherwise show as slow compute)
+    ddp = DDP(model, broadcast_buffers=False) if world > 1 else model
     if world > 1 and a.ordered_allreduce:
         ddp.register_comm_hook(None, _ordered_allreduce)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.1, betas=(0.9, 0.95))
