@@ -543,7 +543,9 @@ class PlannedStopMachine:
             self.ledger.add_failure(
                 attempt=self.ctx.attempt,
                 time_s=p.time,
-                category="host_maintenance",
+                # an operator's drain is maintenance of that host; a preemption, a cloud's
+                # notice or a restart asked for is a planned stop (taxonomy: nothing excluded)
+                category="host_maintenance" if p.kind == "drain" else "planned_stop",
                 action="exclude_node" if p.kind == "drain" else "restart",
                 host=p.host,
                 message=f"{what}: {p.reason}" + (f" ({lost})" if lost else ""),
