@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import itertools
 import json
 import os
 import random
@@ -52,11 +53,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from benchmarks.chaos import procs  # noqa: E402
-from benchmarks.chaos.checks import compare_params  # noqa: E402
 from support import cluster as netns  # noqa: E402
 from support.multinode import Agent, start_agent, train_cmd  # noqa: E402
 from support.procs import TINY, clean_env  # noqa: E402
+
+from benchmarks.chaos import procs  # noqa: E402
+from benchmarks.chaos.checks import compare_params  # noqa: E402
 
 KINDS = ("crash", "hang", "node_lost", "cable_pulled", "switch_lost", "slow_link")
 ENDS_ATTEMPT = ("crash", "hang", "node_lost", "cable_pulled", "switch_lost")
@@ -64,7 +66,7 @@ CABLE_S = 14.0  # longer than the hang timeout: a shorter cut is only a TCP retr
 SWITCH_S = 12.0
 SLOW_S = 6.0
 HANG_TIMEOUT_S = 10
-GAP = (3, 6)  # steps trained between one recovery and the next fault
+GAP = (1, 3)  # steps trained between one recovery and the next fault
 RECOVER_TIMEOUT_S = 240.0
 NODES = 4  # every node trains (--nnodes 4:4); a lost one is replaced by a new agent there
 
@@ -116,8 +118,11 @@ class Progress:
 
 
 class Soak:
-    def __init__(self, work: Path, faults: list[str], seed: int, steps: int) -> None:
+    def __init__(
+        self, work: Path, faults: list[str], seed: int, steps: int, budget_s: float
+    ) -> None:
         self.work, self.seed, self.steps = work, seed, steps
+        self.deadline = time.monotonic() + budget_s
         self.run_dir = work / "run"
         self.rng = random.Random(seed)
         self.kinds = faults
@@ -135,7 +140,13 @@ class Soak:
         extra = ("--max-restarts", "1000", "--hang-timeout", str(HANG_TIMEOUT_S), *mem)
         train = ("--save-final", str(self.work / "final.pt"))
         return train_cmd(
-            self.run_dir, self.cluster, f"{NODES}:{NODES}", *extra, steps=self.steps, ckpt_every=50, train=train
+            self.run_dir,
+            self.cluster,
+            f"{NODES}:{NODES}",
+            *extra,
+            steps=self.steps,
+            ckpt_every=50,
+            train=train,
         )
 
     def start(self, i: int) -> None:
@@ -227,6 +238,9 @@ class Soak:
             if self.training_done():
                 print("[soak] training ended before every fault", file=sys.stderr)
                 break
+            if time.monotonic() > self.deadline:
+                print(f"[soak] time budget spent after {n} faults", file=sys.stderr)
+                break
             f = self.fire(kind, attempt, step, hosts)
             self.fired.append(f)
             print(
@@ -236,7 +250,7 @@ class Soak:
                 flush=True,
             )
             if kind in ENDS_ATTEMPT and "skipped" not in f.detail:
-                attempt, step, hosts = self.wait_training(attempt, 1, RECOVER_TIMEOUT_S)
+                attempt, step, hosts = self.wait_training(attempt, 0, RECOVER_TIMEOUT_S)
                 f.recovered_s = round(time.time() - f.time, 1)
         deadline = time.monotonic() + 900
         while not self.training_done() and time.monotonic() < deadline:
@@ -303,12 +317,12 @@ def evaluate(soak: Soak, ref: Path) -> dict[str, Any]:
     # nothing lost: every step trained, and no attempt starts past its predecessor's end
     gaps = [
         (a, first, prev_last)
-        for (_, _, prev_last), (a, first, _) in zip(spans, spans[1:], strict=False)
+        for (_, _, prev_last), (a, first, _) in itertools.pairwise(spans)
         if first > prev_last + 1
     ]
     redone = sum(
         max(0, prev_last + 1 - first)
-        for (_, _, prev_last), (_, first, _) in zip(spans, spans[1:], strict=False)
+        for (_, _, prev_last), (_, first, _) in itertools.pairwise(spans)
     )
     identical, why = compare_params(soak.work / "final.pt", ref)
     categories = Counter((e["kind"], e["ledger"][0][3]) for e in accounted)
@@ -336,19 +350,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--work", type=Path, default=None)
     p.add_argument("--out", type=Path, default=None, help="write the result JSON here too")
+    p.add_argument(
+        "--budget-s",
+        type=float,
+        default=2400,
+        help="stop injecting after this many seconds (the run then trains out; default 2400)",
+    )
     a = p.parse_args(argv)
     per = 1 if a.quick else a.per_kind
     rng = random.Random(a.seed)
     kinds = [k for k in KINDS for _ in range(per)]
     rng.shuffle(kinds)
-    steps = len(kinds) * (GAP[1] + 3) + 20  # the faults use about 7 a fault; the rest trains out
+    steps = len(kinds) * (GAP[1] + 2) + 20  # the faults use about 4 a fault; the rest trains out
     work = a.work or Path(f"/tmp/soak-mn-{int(time.time())}")
     work.mkdir(parents=True, exist_ok=True)
     print(f"[soak] {len(kinds)} faults over 4 nodes, {steps} steps; in {work}", file=sys.stderr)
     t0 = time.monotonic()
     lock = os.open(f"/tmp/nonstop-cluster-{netns.PREFIX}.lock", os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(lock, fcntl.LOCK_EX)  # the tests' fixture takes the same lock
-    soak = Soak(work, kinds, a.seed, steps)
+    soak = Soak(work, kinds, a.seed, steps, a.budget_s)
     try:
         soak.run()
     finally:
