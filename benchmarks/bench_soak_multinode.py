@@ -325,6 +325,7 @@ def evaluate(soak: Soak, ref: Path) -> dict[str, Any]:
         for (_, _, prev_last), (_, first, _) in itertools.pairwise(spans)
     )
     identical, why = compare_params(soak.work / "final.pt", ref)
+    max_diff = _max_abs_diff(soak.work / "final.pt", ref)
     categories = Counter((e["kind"], e["ledger"][0][3]) for e in accounted)
     actions = Counter((e["kind"], e["ledger"][0][4]) for e in accounted)
     return {
@@ -340,7 +341,20 @@ def evaluate(soak: Soak, ref: Path) -> dict[str, Any]:
         "steps_redone": redone,
         "identical": identical,
         "identical_detail": why,
+        "max_abs_diff": max_diff,
     }
+
+
+def _max_abs_diff(a: Path, b: Path) -> float | None:
+    """The largest difference of any parameter (how far from bitwise, when not)."""
+    import torch
+
+    if not a.exists() or not b.exists():
+        return None
+    x, y = torch.load(a, weights_only=True), torch.load(b, weights_only=True)
+    if x.keys() != y.keys():
+        return None
+    return max((x[k].float() - y[k].float()).abs().max().item() for k in x)
 
 
 def main(argv: list[str] | None = None) -> int:
