@@ -2,9 +2,10 @@
 
     # root only; its own cluster (never CI's nsc): a prefix and a /24 of its own
     NONSTOP_CLUSTER_PREFIX=nss NONSTOP_CLUSTER_SUBNET=10.80.0 \\
-        python benchmarks/bench_soak_multinode.py --quick      # each kind once (~5 min)
+        python benchmarks/bench_soak_multinode.py --quick      # each kind once
     NONSTOP_CLUSTER_PREFIX=nss NONSTOP_CLUSTER_SUBNET=10.80.0 \\
-        python benchmarks/bench_soak_multinode.py --per-kind 11 --out benchmarks/results/soak-multinode.json
+        python benchmarks/bench_soak_multinode.py --per-kind 10 --budget-s 2100 \\
+        --out benchmarks/results/soak-multinode.json
 
 The cluster is tests/support/cluster.py's (four nodes, a bridge as the switch); an agent runs on
 every node (`--nnodes 4:4`, c10d rendezvous on node0, in-memory replicas on the next node), and
