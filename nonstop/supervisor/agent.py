@@ -153,16 +153,26 @@ class NonstopAgent(LocalElasticAgent):
         n, me, store = worker_group.group_world_size, worker_group.group_rank, worker_group.store
         if n <= 1 or store is None:
             return
+        # a round of spares only (every member of the last attempt still stopping) would agree
+        # on their own count, the number of an attempt the run already had: the run's ledger
+        # (every node writes it) knows the highest. Read before our key is set: no member can
+        # start the next attempt before every key is in.
+        own = candidate = self.attempt + 1
+        with log.swallowed(_log, "reading the run's last attempt (agreeing among members only)"):
+            last = self.ledger.last_attempt()
+            if last is not None:
+                candidate = max(candidate, last[0] + 1)
         try:
-            store.set(f"nonstop/attempt/{me}", str(self.attempt + 1))
+            store.set(f"nonstop/attempt/{me}", str(candidate))
             agreed = max(int(store.get(f"nonstop/attempt/{i}")) for i in range(n))
         except Exception as e:  # keep our own number rather than fail the job
             _log.warning(f"could not agree on the attempt number ({e!r})")
             return
         self.attempt = agreed - 1
         if me == 0:  # every member stopped its last attempt before joining: open ones are orphans
+            # (not those only the ledger knew of: their members may still be recording the end)
             with log.swallowed(_log, "closing abandoned attempts (they stay open in the ledger)"):
-                self.ledger.close_abandoned(before=agreed, now_s=time.time())
+                self.ledger.close_abandoned(before=min(agreed, own), now_s=time.time())
 
     def _restart_workers(self, worker_group: WorkerGroup) -> None:
         """torchrun restarts a healthy group when a node joins (a spare, a returning node): the
