@@ -45,6 +45,7 @@ import stat
 import struct
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -269,6 +270,9 @@ class ReplicaServer:
         self.shared_dir: Path | None = None
         if shared_dir and SHM.is_dir() and os.access(SHM, os.W_OK):
             self.shared_dir = Path(tempfile.mkdtemp(prefix="nonstop-replicas-", dir=SHM))
+            # tmpfs outlives the process: removed at stop(), else when it is collected or
+            # the interpreter exits (only a SIGKILL leaves it behind)
+            weakref.finalize(self, shutil.rmtree, self.shared_dir, True)
 
     @property
     def address(self) -> tuple[str, int]:

@@ -32,6 +32,7 @@ from nonstop.checkpoint.replica import (
     ReplicaError,
     ReplicaServer,
     Unreachable,
+    adopt,
     discover,
     get,
     list_entries,
@@ -188,6 +189,43 @@ def test_a_put_without_digest_is_hashed_by_the_server(server: ReplicaServer) -> 
         get(p, KEY)
     with pytest.raises(ReplicaError, match="digest must be a crc32-64m digest or empty"):
         put(p, KEY, memoryview(b"x"), "abc", timeout_s=5)
+
+
+def test_adopt_keeps_a_shared_file_and_detects_its_corruption(server: ReplicaServer) -> None:
+    """A rank on the server's host writes its snapshot into the shared folder and hands it
+    over by name: nothing crosses the socket, and `get` still checks the sender's digest."""
+    assert server.shared_dir is not None and server.shared_dir.is_dir()
+    p = Peer(*server.address, server.token, str(server.shared_dir))
+    (server.shared_dir / "r1-abc-0.snap").write_bytes(b"shared bytes and a tail")
+    adopt(p, KEY, "r1-abc-0.snap", 12, digest.of(b"shared bytes"), timeout_s=5)
+    assert get(p, KEY) == bytearray(b"shared bytes")  # its first `size` bytes
+    server.flip_byte(KEY.rank, 2)
+    with pytest.raises(CorruptReplica, match="digest mismatch"):
+        get(p, KEY)
+    for name, why in (("../x", "plain file name"), ("missing.snap", "cannot adopt")):
+        with pytest.raises(ReplicaError, match=why):
+            adopt(p, KEY, name, 1, digest.of(b"x"), timeout_s=5)
+    with pytest.raises(ReplicaError, match="not a file of ours of >= 999"):
+        adopt(p, KEY, "r1-abc-0.snap", 999, digest.of(b"x"), timeout_s=5)
+    shared = server.shared_dir
+    server.stop()
+    assert not shared.exists()  # tmpfs outlives the process: the server removes its folder
+
+
+def test_a_later_lineage_frees_the_files_of_the_one_before(server: ReplicaServer) -> None:
+    """A restarted rank (a new lineage) replaces its snapshots; the old files are deleted
+    once no longer held, while the current lineage's files stay for the sender to reuse."""
+    assert server.shared_dir is not None
+    p = Peer(*server.address, server.token, str(server.shared_dir))
+    files = []
+    for step, lineage in ((1, "old"), (2, "old"), (3, "new"), (4, "new")):
+        name = f"r1-{lineage}-{step % 3}.snap"
+        (server.shared_dir / name).write_bytes(b"s" * 10)
+        key = Key(rank=1, world_size=2, step=step, lineage=lineage)
+        adopt(p, key, name, 10, digest.of(b"s" * 10), timeout_s=5)
+        files.append(server.shared_dir / name)
+    assert [e.key.step for e in server.entries()] == [3, 4]
+    assert [f.exists() for f in files] == [False, False, True, True]
 
 
 def test_a_stopped_server_is_unreachable() -> None:
