@@ -203,7 +203,7 @@ class _Store:
             world = entry.key.world_size
             for rank in [r for r, h in self._held.items() if h[0][0].key.world_size != world]:
                 dropped += self._held.pop(rank)
-            held = []
+            held: list[tuple[Entry, Blob]] = []
             for h in self._held.get(entry.key.rank, []):
                 same_file = isinstance(blob, Path) and h[1] == blob
                 (dropped if h[0].key == entry.key or same_file else held).append(h)
