@@ -9,7 +9,7 @@ CPU; parameters are a third of it) is saved at the same cadence (one save per wi
 each into its own folder on the same filesystem:
 
 - ours: `Checkpointer.save(step, state)` as docs/checkpoint.md shows it (async, overlapped
-  staging, sha256 of every file, COMMIT.json, retention keep_last=1);
+  staging, a CRC-32 per 64 MiB of every file, COMMIT.json, retention keep_last=1);
 - dcp-async-process: `dcp.async_save(..., async_checkpointer_type=PROCESS, async_stager=S)`,
   the configuration TorchTitan calls async_with_pinned_mem; S = DefaultStager(StagingOptions(
   use_pinned_memory=False, use_shared_memory=True, use_async_staging=True,
@@ -18,6 +18,15 @@ each into its own folder on the same filesystem:
   `staging_completion` before the next `optimizer.step()`;
 - dcp-async-thread: the same with AsyncCheckpointerType.THREAD;
 - dcp-sync: `dcp.save` (the whole call blocks).
+
+NVIDIA's resiliency extension (nvidia-resiliency-ext 0.4.1) is the fifth peer, and it cannot
+run on this CPU-only torch (`nvrx` in the JSON says why, in its own source lines): its
+recommended async path (`FileSystemWriterAsync` + `save_state_dict_async_plan` on an
+`AsyncCallsQueue` with the persistent caller) stages in the checkpoint process with
+`preload_tensors(..., non_blocking=True)`, which calls `torch.cuda.synchronize()`
+unconditionally: the process dies and the trainer waits forever in `preload_q.join()`; the
+temporal (fork) caller and `TorchAsyncCheckpoint.async_save` call `torch.cuda.synchronize()`
+themselves. On a GPU host it would be an arm here.
 
 Blocking is the extra wall time of a window of training-like steps that contains a save,
 against the window before it without one (interleaved, method order rotated every repetition):
@@ -30,7 +39,9 @@ COMMIT.json in the committed folder; DCP: its upload future), so the staging wai
 and write contention all count.
 `durable_s` is save call to files complete (ours: COMMIT.json renamed in; DCP: upload future
 done, .metadata written); `load_s` restores the newest checkpoint into the live state (ours:
-`load_latest` with its default sha256 verification; DCP: `dcp.load` of the sync folder).
+`load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of the
+sync folder, which verifies nothing). `hash_mbps`: the checksum candidates' speed on 64 MB in
+the same run (docs/checkpoint.md, "Checksums").
 `ratio` = ours / the best peer (lowest median blocking) at the largest size measured (4 GB only
 with NONSTOP_BENCH_CKPT_4GB=1 and more than 14 GB free: its windows take minutes each); `limit`
 is the disk's sequential write speed (8 MiB writes + fsync) measured in the same run.
@@ -291,6 +302,64 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
     return out_row
 
 
+def hash_mbps(nbytes: int = 64 * MB) -> dict[str, float]:
+    """MB/s of each checksum candidate on `nbytes` of random data (best of 3, one thread)."""
+    import hashlib
+    import zlib
+
+    data = memoryview(os.urandom(nbytes))
+    fns: dict[str, Any] = {
+        "sha256": lambda d: hashlib.sha256(d).digest(),
+        "blake2b": lambda d: hashlib.blake2b(d).digest(),
+        "md5": lambda d: hashlib.md5(d).digest(),
+        "zlib.adler32": zlib.adler32,
+        "zlib.crc32": zlib.crc32,
+    }
+    try:
+        import xxhash  # type: ignore[import-not-found]
+
+        fns["xxh3_64"] = lambda d: xxhash.xxh3_64(d).digest()
+    except ImportError:
+        pass  # not installed here: not measured
+    out = {}
+    for name, fn in fns.items():
+        best = math.inf
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn(data)
+            best = min(best, time.perf_counter() - t0)
+        out[name] = round(nbytes / MB / best)
+    return out
+
+
+def nvrx_status() -> dict[str, Any]:
+    """Whether NVIDIA's resiliency extension's checkpointing can be a peer here, and why not."""
+    try:
+        from importlib.metadata import version
+
+        v = version("nvidia-resiliency-ext")
+    except Exception:  # not installed
+        return {"run": False, "why": "nvidia-resiliency-ext is not installed"}
+    if torch.cuda.is_available():
+        return {
+            "version": v,
+            "run": False,
+            "why": "CUDA present: this benchmark's state is "
+            "on CPU, which NVRx's preload does not copy (tensor.to('cpu') is the tensor)",
+        }
+    return {
+        "version": v,
+        "run": False,
+        "why": "needs CUDA: async_ckpt/filesystem_async.py FileSystemWriterAsync.preload_tensors "
+        "calls torch.cuda.synchronize() unconditionally (the persistent caller's process dies, "
+        "the trainer blocks forever in preload_q.join()); core.py TemporalAsyncCaller and "
+        "torch_ckpt.py TorchAsyncCheckpoint.async_save call torch.cuda.synchronize(); "
+        "local checkpointing: basic_state_dict.py BasicTensorAwareStateDict asserts every "
+        "tensor is_cuda, base_manager.py's async save calls torch.cuda.synchronize(), "
+        "replication moves tensors to 'cuda'",
+    }
+
+
 def _free_gb() -> float:
     with open("/proc/meminfo") as f:
         info = {line.split(":")[0]: int(line.split()[1]) for line in f}
@@ -350,6 +419,8 @@ def run(quick: bool) -> dict[str, Any]:
             for n in ("ours", "dcp-async-process", "dcp-async-thread", "dcp-sync")
         },
         load_s={n: big[n]["load_s"] for n in ("ours", "dcp-sync")},
+        hash_mbps=hash_mbps(4 * MB if quick else 64 * MB),
+        nvrx=nvrx_status(),
         rows=rows,
         load=[round(x, 2) for x in os.getloadavg()],
         free_gb_at_start=round(free_gb, 1),

@@ -27,7 +27,11 @@ ms/step` every `--log-every 10` steps, the mean wall time per step over those 10
 (perf_counter; every window holds one durable save and, for ours, ten snapshots). Windows that
 end at or before the warm-up step are dropped; a run's figure is the mean of the rest. `ours`
 and `peer` are medians over runs (ms/step); `ratio` is the median of the pairs' own ratios with
-a paired 95% bootstrap interval (`spread.ratio`). Target: ratio <= 1.01.
+a paired 95% bootstrap interval (`spread.ratio`). Target: ratio <= 1.03.
+
+NVIDIA's resiliency extension's local checkpointing (in-memory/node-local snapshots with
+replication, nvidia-resiliency-ext 0.4.1) would be the peer for the snapshots, and cannot run
+on this CPU-only torch: `nvrx` in the JSON says why (bench_checkpoint.nvrx_status).
 """
 
 from __future__ import annotations
@@ -36,18 +40,20 @@ import os
 import re
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_checkpoint import nvrx_status
 from benchmarks.bench_recovery import PY, WORLD, run_group
 from benchmarks.stats import summarize as summarize_reps
 
 LOG_EVERY = 10
 DURABLE_EVERY = 10  # bench_recovery.FULL's durable checkpoint interval (steps)
 MEMORY_EVERY = 1  # bench_recovery.MEMORY: an in-memory snapshot at every step
-TARGET = 1.01
+TARGET = 1.03  # issue 30: the recovery configuration within 3% of torchrun + dcp.async_save
 LINE = re.compile(r"\[train\] step (\d+)/(\d+) loss \S+ (\d+) ms/step")
 
 
@@ -162,6 +168,12 @@ def run(quick: bool) -> dict[str, Any]:
         ours.append(_one(root, f"ours-{i}", steps, warmup, ours=True))
         peer.append(_one(root, f"torchrun-{i}", steps, warmup, ours=False))
         bare.append(_one(root, f"ours-no-memory-{i}", steps, warmup, ours=True, memory=False))
+        print(  # progress on stderr (the harness's JSON is stdout's last line)
+            f"[overhead] pair {i + 1}/{pairs}: ours {ours[-1]:.1f} peer {peer[-1]:.1f} "
+            f"no-memory {bare[-1]:.1f} ms/step, load {os.getloadavg()[0]:.1f}",
+            file=sys.stderr,
+            flush=True,
+        )
     no_memory = summarize_reps(
         bare, peer, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
     )
@@ -189,6 +201,7 @@ def run(quick: bool) -> dict[str, Any]:
         method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
         "median over runs; ratio = median pair ratio, paired bootstrap CI",
         load=[round(x, 2) for x in (*load_before, *os.getloadavg())],
+        nvrx=nvrx_status(),
         date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         run_root=str(root),
     )

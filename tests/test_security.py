@@ -3,7 +3,6 @@ rendezvous interface, and checkpoints whose metadata points outside their folder
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 import socket
@@ -69,7 +68,7 @@ def test_nonstop_run_s_replica_server_is_not_on_0_0_0_0(tmp_path, monkeypatch):
 
 def test_a_checkpoint_whose_metadata_leaves_its_folder_is_refused(tmp_path):
     torch = pytest.importorskip("torch")
-    from nonstop.checkpoint import Checkpointer
+    from nonstop.checkpoint import Checkpointer, digest
 
     secret = tmp_path / "secret.bin"
     secret.write_bytes(b"not yours" * 100)
@@ -86,7 +85,7 @@ def test_a_checkpoint_whose_metadata_leaves_its_folder_is_refused(tmp_path):
     md_path.write_bytes(blob)
     marker = json.loads((folder / "COMMIT.json").read_text())  # a consistent forgery: the
     marker["files"][".metadata"] = {
-        "sha256": hashlib.sha256(blob).hexdigest(),
+        "digest": digest.of(blob, marker["hash"]),
         "bytes": len(blob),
     }  # checksums pass
     (folder / "COMMIT.json").write_text(json.dumps(marker))

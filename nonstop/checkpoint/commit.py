@@ -7,7 +7,8 @@ Layout under the checkpoint root (run_dir/checkpoints/):
     step-80.corrupt/  failed verification when loading; kept aside for a human, never loaded
 
 A checkpoint is committed when rank 0, after every rank has reported its files and their
-sha256, writes COMMIT.json into `step-N.tmp/` (atomically: temporary file, fsync, rename) and then
+checksums (digest.py; the marker's `hash` names the algorithm, sha256 when it names none),
+writes COMMIT.json into `step-N.tmp/` (atomically: temporary file, fsync, rename) and then
 renames the folder to `step-N/`. Loaders consider only folders with a readable marker whose
 files all exist with the recorded sizes and checksums.
 """
@@ -24,11 +25,13 @@ from typing import Any, Final
 
 import torch
 
-from nonstop.checkpoint.storage import CHUNK, Storage
+from nonstop.checkpoint import digest
+from nonstop.checkpoint.storage import CHUNK, LocalStorage, Storage
 
 MARKER: Final = "COMMIT.json"
 FORMAT: Final = "nonstop-checkpoint"
-VERSION: Final = 1
+VERSION: Final = 2
+"""2: files carry a `digest` under the marker's `hash`; 1: a `sha256` each (still loaded)."""
 _STEP_DIR = re.compile(r"^step-(\d+)$")
 _LEFTOVER = re.compile(r"^step-(\d+)\.(tmp|old)$")
 
@@ -58,6 +61,8 @@ class Marker:
     the save verified it; a checkpoint of disagreeing replicas is never committed."""
     attempt: int | None = None
     """The attempt that wrote it (a rollback never loads one its own anomaly made suspect)."""
+    hash: str = digest.DEFAULT
+    """The checksum algorithm of the files' digests (digest.py)."""
     format: str = FORMAT
     version: int = VERSION
 
@@ -75,14 +80,22 @@ class Marker:
             raise ValueError(f"not a {FORMAT} marker")
         if int(d.get("version", 0)) > VERSION:
             raise ValueError(f"marker version {d['version']} is newer than this nonstop's")
+        algorithm = digest.known(str(d.get("hash", digest.LEGACY)))
         files = d["files"]
+        if isinstance(files, dict) and "hash" not in d:  # version 1: {sha256, bytes} each
+            files = {
+                k: {"digest": v.get("sha256"), "bytes": v.get("bytes")}
+                if isinstance(v, dict)
+                else v
+                for k, v in files.items()
+            }
         if not isinstance(files, dict) or not all(
             isinstance(v, dict)
-            and isinstance(v.get("sha256"), str)
+            and isinstance(v.get("digest"), str)
             and isinstance(v.get("bytes"), int)
             for v in files.values()
         ):
-            raise ValueError("marker 'files' must map names to {sha256, bytes}")
+            raise ValueError("marker 'files' must map names to {digest, bytes}")
         return cls(
             step=int(d["step"]),
             world_size=int(d["world_size"]),
@@ -93,6 +106,7 @@ class Marker:
             torch_version=str(d.get("torch_version", "")),
             fingerprint=d.get("fingerprint") if isinstance(d.get("fingerprint"), str) else None,
             attempt=d.get("attempt") if isinstance(d.get("attempt"), int) else None,
+            hash=algorithm,
         )
 
 
@@ -114,6 +128,7 @@ def commit(
     entries: list[str],
     fingerprint: str | None = None,
     attempt: int | None = None,
+    algorithm: str = digest.DEFAULT,
 ) -> Marker:
     """Write the marker for the files every rank reported, then publish `step-N/` (rank 0)."""
     files: dict[str, dict[str, Any]] = {}
@@ -138,6 +153,7 @@ def commit(
         torch_version=torch.__version__,
         fingerprint=fingerprint,
         attempt=attempt,
+        hash=algorithm,
     )
     storage.write_atomic(f"{tmp}/{MARKER}", marker.to_json().encode())
     final = step_key(step)
@@ -201,20 +217,22 @@ def verify(
         if size != f["bytes"]:
             return f"{path} is {size} bytes, the marker says {f['bytes']} (truncated or rewritten)"
         if hashes and i % shard[1] == shard[0]:
-            digest = sha256_of(storage, path)
-            if digest != f["sha256"]:
+            found = digest_of(storage, path, marker.hash)
+            if found != f["digest"]:
                 return (
-                    f"{path} fails its sha256 check (corrupt: {digest[:12]} != {f['sha256'][:12]})"
+                    f"{path} fails its {marker.hash} check "
+                    f"(corrupt: {found[:17]} != {f['digest'][:17]})"
                 )
     return None
 
 
-def sha256_of(storage: Storage, key: str) -> str:
-    h = hashlib.sha256()
+def digest_of(storage: Storage, key: str, algorithm: str) -> str:
+    """The checksum of `key`: on a local filesystem chunks on every core (digest.of_file),
+    elsewhere read in order."""
+    if isinstance(storage, LocalStorage):
+        return digest.of_file(storage.path(key), algorithm)
     with storage.open_read(key) as f:
-        while chunk := f.read(CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
+        return digest.of_stream(iter(lambda: f.read(CHUNK), b""), algorithm)
 
 
 def to_delete(

@@ -1,10 +1,14 @@
 """In-memory snapshots: this rank's side of the checkpoint replicas (docs/checkpoint.md).
 
 A snapshot is the flat dict of tensors a durable save writes (`state.collect`: model, optimizers,
-per-rank state, RNG, step), packed into one reused CPU buffer on the training thread (the only
-part that blocks), then sent by a background thread to this node's ReplicaServer and to the
-next `replicas` nodes of the job in sorted ring order of node names. Each server hashes (sha256)
-what it receives; with peer nodes the sender hashes too, and they check their copy against it.
+per-rank state, RNG, step), packed on the training thread (the only part that blocks: one
+memcpy) into a reused buffer: where this node's ReplicaServer has a shared folder (/dev/shm),
+one of three files there that this rank writes in turn, else private memory. A background
+thread then takes its digest (digest.py: CRC-32, several GB/s) and hands it over: the file to
+this node's server by name (`adopt`: no socket copy, no second digest), the bytes to the next
+`replicas` nodes of the job in sorted ring order of node names, which check their copy against
+the digest. Three files: the server keeps the two newest snapshots, the third is the one being
+written.
 On load, every rank lists what the published servers hold for it, the ranks agree on a step
 (`choose`), each fetches and verifies its copy, and `restore` puts it into the live state
 through the same code the durable path uses.
@@ -20,10 +24,11 @@ offsets are relative to the end of the padded header and 64-byte aligned.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import math
+import mmap
+import os
 import struct
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -39,12 +44,14 @@ from torch.distributed.checkpoint.metadata import (
     TensorStorageMetadata,
 )
 
+from nonstop.checkpoint import digest as dg
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.replica import (
     Entry,
     Key,
     ReplicaError,
     Unreachable,
+    adopt,
     discover,
     get,
     list_entries,
@@ -87,6 +94,12 @@ class MemoryReplicas:
         self._on = bool(self.targets)
         self._emit, self._clock, self._timeout_s = emit, clock, timeout_s
         self._buf: torch.Tensor | None = None
+        own = self.peers.get(node)
+        self._shared = Path(own.shared_dir) if own and own.shared_dir else None
+        if self._shared is not None and not self._shared.is_dir():
+            self._shared = None  # published by a server on another host under our name
+        self._slots: list[_Slot | None] = [None] * SLOTS
+        self._turn = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-replica")
         self._inflight: Future[None] | None = None
 
@@ -122,20 +135,49 @@ class MemoryReplicas:
         t0 = self._clock()
         self.wait()
         key = Key(rank=self.rank, world_size=self.world_size, step=step, lineage=self.lineage)
-        self._buf, blob = pack(flat, asdict(key), self._buf)
+        name = None
+        if self._shared is not None and self.node in self.targets:
+            try:
+                name, blob = self._pack_shared(flat, asdict(key))
+            except OSError as e:  # /dev/shm full or gone: private memory and a socket
+                log.warning("in-memory snapshots: shared folder unusable (%s); sending instead", e)
+                self._shared = None
+        if name is None:
+            self._buf, blob = pack(flat, asdict(key), self._buf)
         blocking_s = self._clock() - t0
-        self._inflight = self._executor.submit(self._send, key, blob, blocking_s, t0)
+        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0)
 
-    def _send(self, key: Key, blob: torch.Tensor, blocking_s: float, t0: float) -> None:
+    def _pack_shared(self, flat: Mapping[str, Any], meta: dict[str, Any]) -> tuple[str, Any]:
+        """Pack into the next of this rank's files in the server's shared folder."""
+        assert self._shared is not None
+        i, self._turn = self._turn, (self._turn + 1) % SLOTS
+        name = f"r{self.rank}-{self.lineage}-{i}.snap"
+        need = packed_size(flat, meta)
+        slot = self._slots[i]
+        if slot is None or slot.size < need or not (self._shared / name).exists():
+            if slot is not None:
+                slot.close()
+            self._slots[i] = slot = _Slot(self._shared / name, need)
+        _, blob = pack(flat, meta, slot.tensor)
+        return name, blob
+
+    def _send(
+        self, key: Key, blob: torch.Tensor, name: str | None, blocking_s: float, t0: float
+    ) -> None:
         data = blob.numpy().data
-        # Only this node's server, on this host (no wire between us): it takes the digest of
-        # what it receives. Another node's also checks it against the digest of what left here.
-        remote = any(node != self.node for node in self.targets)
-        sha = hashlib.sha256(data).hexdigest() if remote else ""
+        # This node's server over a socket (no wire between us) takes the digest of what it
+        # receives; every other use needs the sender's: adopt, and another node's check.
+        needed = name is not None or any(node != self.node for node in self.targets)
+        digest = dg.of(data) if needed else ""
         done, errors = [], []
         for node in self.targets:
             try:
-                put(self.peers[node], key, data, sha, timeout_s=self._timeout_s)
+                if node == self.node and name is not None:
+                    adopt(
+                        self.peers[node], key, name, data.nbytes, digest, timeout_s=self._timeout_s
+                    )
+                else:
+                    put(self.peers[node], key, data, digest, timeout_s=self._timeout_s)
                 done.append(node)
             except Unreachable as e:  # do not pay its timeout at every snapshot
                 errors.append(f"{node}: {e} (not tried again by this process)")
@@ -165,6 +207,10 @@ class MemoryReplicas:
         self.wait()
         self._executor.shutdown(wait=True)
         self._buf = None
+        for slot in self._slots:
+            if slot is not None:
+                slot.close()
+        self._slots = [None] * SLOTS
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -236,6 +282,30 @@ def candidates(held: list[list[Held]], floor: int) -> tuple[list[Held], str]:
     return sorted((c for c in common if c[0] >= floor), reverse=True), ""
 
 
+SLOTS: Final = 3
+"""Files per rank in the shared folder: the server's two newest and the one being written."""
+
+
+class _Slot:
+    """One file of the shared folder, mapped into this process (the server keeps the file
+    when this process dies; it deletes it once a later attempt's snapshot replaces it)."""
+
+    def __init__(self, path: Path, size: int) -> None:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            os.ftruncate(fd, size)
+            self._map = mmap.mmap(fd, size)
+        finally:
+            os.close(fd)
+        self.size = size
+        self.tensor: torch.Tensor | None = torch.frombuffer(self._map, dtype=torch.uint8)
+
+    def close(self) -> None:
+        self.tensor = None  # the buffer's last export, or the map cannot close
+        with contextlib.suppress(BufferError):  # a blob still in flight: the GC closes it
+            self._map.close()
+
+
 # -- the blob -------------------------------------------------------------------------------------
 
 
@@ -243,10 +313,10 @@ def _aligned(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
 
 
-def pack(
-    flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its prefix)."""
+def _layout(
+    flat: Mapping[str, Any], meta: dict[str, Any]
+) -> tuple[bytes, int, list[tuple[torch.Tensor, int, int]], int]:
+    """(header prefix, its padded length, (tensor, offset, bytes) each, tensor bytes)."""
     rows, parts, offset = [], [], 0
     for k, v in flat.items():
         t = local(v).detach()
@@ -256,7 +326,20 @@ def pack(
         offset = _aligned(offset + n)
     head = json.dumps({**meta, "tensors": rows}, separators=(",", ":")).encode()
     prefix = MAGIC + _U64.pack(len(head)) + head
-    base = _aligned(len(prefix))
+    return prefix, _aligned(len(prefix)), parts, offset
+
+
+def packed_size(flat: Mapping[str, Any], meta: dict[str, Any]) -> int:
+    """The bytes `pack` needs for `flat`."""
+    _, base, _, offset = _layout(flat, meta)
+    return base + offset
+
+
+def pack(
+    flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its prefix)."""
+    prefix, base, parts, offset = _layout(flat, meta)
     if buf is None or buf.numel() < base + offset:
         # pinned only for a GPU state, and under its device: pinning under the current device
         # makes a CUDA context on GPU 0 in every rank that never called set_device (docs/gpu.md)

@@ -13,37 +13,46 @@ JSON header; raw bytes follow a header that announces a `size`. Every request ca
 server's secret token; a request with a wrong token, a malformed frame or a bad field gets
 `{"ok": false, "error": ...}` (when a reply is still possible) and the connection is closed.
 
-    put   -> {op, token, rank, world_size, step, lineage, sha256, size}
+    put   -> {op, token, rank, world_size, step, lineage, digest, size}
           <- {ok: true} (room reserved: send the bytes)   -> <size bytes>   <- {ok: true}
-          (sha256 "": the sender trusts the transport, a server on its own host; the server
+          (digest "": the sender trusts the transport, a server on its own host; the server
           keeps the digest of what it received, which every `get` is checked against)
-    get   -> {op, token, rank, world_size, step, lineage}  <- {ok, sha256, size} <size bytes>
+    adopt -> {op, token, rank, world_size, step, lineage, digest, size, name}  <- {ok: true}
+          (same host only: the sender wrote the snapshot into the file `name` of the server's
+          `shared_dir`, a private folder in /dev/shm; the server keeps the file, no bytes cross
+          a socket, and the sender's digest is what every `get` is checked against)
+    get   -> {op, token, rank, world_size, step, lineage}  <- {ok, digest, size} <size bytes>
     list  -> {op, token}                                   <- {ok, entries: [{...}, ...]}
 
-The server keeps the two newest snapshots per rank: a new one replaces the oldest only once it
-has arrived complete with a matching sha256, and a snapshot from another world size evicts the
-old world's. Standard library only.
+Digests are digest.py's default (CRC-32 per 64 MiB: corruption, not an adversary, is the
+threat; the token keeps other clients out). The server keeps the two newest snapshots per
+rank: a new one replaces the oldest only once it has arrived complete with a matching digest,
+and a snapshot from another world size evicts the old world's. Standard library only.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
 import os
 import re
 import secrets
+import shutil
 import socket
 import socketserver
+import stat
 import struct
+import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from nonstop.checkpoint import digest as dg
 from nonstop.rundir import RunDir
 
 log = logging.getLogger("nonstop.checkpoint")
@@ -54,7 +63,12 @@ MAX_HEADER: Final = 64 << 10
 CHUNK: Final = 1 << 20
 _LEN = struct.Struct("!I")
 _NODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$")
-_SHA = re.compile(r"^[0-9a-f]{64}$")
+_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
+SHM: Final = Path("/dev/shm")
+
+
+Blob = bytearray | Path
+"""A held snapshot: bytes received over a socket, or the shared file a sender wrote."""
 
 
 class ReplicaError(Exception):
@@ -62,7 +76,7 @@ class ReplicaError(Exception):
 
 
 class CorruptReplica(ReplicaError):
-    """The bytes received do not match the replica's sha256."""
+    """The bytes received do not match the replica's digest."""
 
 
 class Unreachable(ReplicaError):
@@ -75,6 +89,8 @@ class Peer(NamedTuple):
     host: str
     port: int
     token: str
+    shared_dir: str = ""
+    """The server's folder for `adopt` (same host only), "" when it has none."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,7 +110,7 @@ class Entry:
 
     key: Key
     size: int
-    sha256: str
+    digest: str
 
 
 def interface_toward(endpoint: str) -> str:
@@ -150,7 +166,7 @@ class _Store:
     def __init__(self, capacity_bytes: int) -> None:
         self.capacity_bytes = capacity_bytes
         self._lock = threading.Lock()
-        self._held: dict[int, list[tuple[Entry, bytearray]]] = {}
+        self._held: dict[int, list[tuple[Entry, Blob]]] = {}
         self._reserved = 0
 
     def _used(self) -> int:
@@ -178,17 +194,29 @@ class _Store:
             with self._lock:
                 self._reserved -= size
 
-    def put(self, entry: Entry, blob: bytearray) -> None:
+    def put(self, entry: Entry, blob: Blob) -> None:
+        """Hold `blob`; a file that another held entry names is being rewritten by its sender:
+        that entry goes. Files no longer held are deleted, except the sender's own lineage's,
+        which it writes again (its ring of slots)."""
+        dropped: list[tuple[Entry, Blob]] = []
         with self._lock:
             world = entry.key.world_size
             for rank in [r for r, h in self._held.items() if h[0][0].key.world_size != world]:
-                del self._held[rank]
-            held = [h for h in self._held.get(entry.key.rank, []) if h[0].key != entry.key]
+                dropped += self._held.pop(rank)
+            held: list[tuple[Entry, Blob]] = []
+            for h in self._held.get(entry.key.rank, []):
+                same_file = isinstance(blob, Path) and h[1] == blob
+                (dropped if h[0].key == entry.key or same_file else held).append(h)
             held.append((entry, blob))
             held.sort(key=lambda h: h[0].key.step)
+            dropped += held[: -self.KEEP]
             self._held[entry.key.rank] = held[-self.KEEP :]
+            kept = {b for h in self._held.values() for _, b in h if isinstance(b, Path)}
+        for e, b in dropped:
+            if isinstance(b, Path) and b not in kept and e.key.lineage != entry.key.lineage:
+                b.unlink(missing_ok=True)
 
-    def get(self, key: Key) -> tuple[Entry, bytearray] | None:
+    def get(self, key: Key) -> tuple[Entry, Blob] | None:
         with self._lock:
             held = self._held.get(key.rank, [])
         return next((h for h in held if h[0].key == key), None)
@@ -202,7 +230,14 @@ class _Store:
         with self._lock:
             held = self._held[rank]
             blob = next(b for e, b in reversed(held) if step is None or e.key.step == step)
-            blob[offset] ^= 0xFF
+            if isinstance(blob, Path):
+                with open(blob, "r+b") as f:
+                    pos = f.seek(offset, os.SEEK_END if offset < 0 else os.SEEK_SET)
+                    byte = f.read(1)[0]
+                    f.seek(pos)
+                    f.write(bytes([byte ^ 0xFF]))
+            else:
+                blob[offset] ^= 0xFF
 
 
 class ReplicaServer:
@@ -216,7 +251,11 @@ class ReplicaServer:
         token: str,
         capacity_bytes: int,
         timeout_s: float = 60.0,
+        shared_dir: bool = True,
     ) -> None:
+        """`shared_dir`: make a private folder in /dev/shm (when there is one) into which
+        senders on this host write their snapshots and hand them over (`adopt`): no socket
+        copies and no digest taken here, the cheapest path for a node's own ranks."""
         if not token:
             raise ValueError("token must be a non-empty secret (use new_token())")
         if isinstance(capacity_bytes, bool) or not isinstance(capacity_bytes, int):
@@ -228,6 +267,12 @@ class ReplicaServer:
         self.store = _Store(capacity_bytes)
         self._tcp = _TCPServer((host, port), _Handler, self)
         self._thread: threading.Thread | None = None
+        self.shared_dir: Path | None = None
+        if shared_dir and SHM.is_dir() and os.access(SHM, os.W_OK):
+            self.shared_dir = Path(tempfile.mkdtemp(prefix="nonstop-replicas-", dir=SHM))
+            # tmpfs outlives the process: removed at stop(), else when it is collected or
+            # the interpreter exits (only a SIGKILL leaves it behind)
+            weakref.finalize(self, shutil.rmtree, self.shared_dir, True)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -251,6 +296,9 @@ class ReplicaServer:
             self._thread = None
         self._tcp.server_close()
         self.store = _Store(self.store.capacity_bytes)
+        if self.shared_dir is not None:
+            shutil.rmtree(self.shared_dir, ignore_errors=True)
+            self.shared_dir = None
 
     def entries(self) -> list[Entry]:
         """The complete snapshots held now."""
@@ -272,6 +320,8 @@ class ReplicaServer:
             op = header.get("op")
             if op == "put":
                 self._put(sock, header)
+            elif op == "adopt":
+                self._adopt(sock, header)
             elif op == "get":
                 self._get(sock, header)
             elif op == "list":
@@ -285,15 +335,31 @@ class ReplicaServer:
             _try_send(sock, {"ok": False, "error": f"bad request: {e}"})
 
     def _put(self, sock: socket.socket, header: dict[str, Any]) -> None:
-        key, size, sha = _key(header), _int(header, "size", 0), str(header.get("sha256", ""))
-        if sha and not _SHA.match(sha):
-            raise ReplicaError("sha256 must be 64 lowercase hex digits, or empty")
+        key, size, sent = _key(header), _int(header, "size", 0), _digest(header, empty=True)
         with self.store.reservation(size):
             send_frame(sock, {"ok": True})
             blob, digest = recv_body(sock, size)
-            if sha and digest != sha:
-                raise ReplicaError(f"sha256 mismatch: received {digest[:12]}, sent {sha[:12]}")
-            self.store.put(Entry(key=key, size=size, sha256=digest), blob)
+            if sent and digest != sent:
+                raise ReplicaError(f"digest mismatch: received {digest[:17]}, sent {sent[:17]}")
+            self.store.put(Entry(key=key, size=size, digest=digest), blob)
+        send_frame(sock, {"ok": True})
+
+    def _adopt(self, sock: socket.socket, header: dict[str, Any]) -> None:
+        key, size, digest = _key(header), _int(header, "size", 0), _digest(header, empty=False)
+        name = header.get("name")
+        if self.shared_dir is None:
+            raise ReplicaError("this server has no shared folder: use put")
+        if not isinstance(name, str) or not _FILE.match(name):
+            raise ReplicaError(f"name must be a plain file name, got {name!r}")
+        path = self.shared_dir / name
+        try:
+            st_ = os.stat(path, follow_symlinks=False)
+        except OSError as e:
+            raise ReplicaError(f"cannot adopt {name}: {e.strerror}") from None
+        if not stat.S_ISREG(st_.st_mode) or st_.st_uid != os.getuid() or st_.st_size < size:
+            raise ReplicaError(f"cannot adopt {name}: not a file of ours of >= {size} bytes")
+        with self.store.reservation(size):
+            self.store.put(Entry(key=key, size=size, digest=digest), path)
         send_frame(sock, {"ok": True})
 
     def _get(self, sock: socket.socket, header: dict[str, Any]) -> None:
@@ -301,8 +367,12 @@ class ReplicaServer:
         if held is None:
             raise ReplicaError("no such snapshot")
         entry, blob = held
-        send_frame(sock, {"ok": True, "sha256": entry.sha256, "size": entry.size})
-        sock.sendall(blob)
+        send_frame(sock, {"ok": True, "digest": entry.digest, "size": entry.size})
+        if isinstance(blob, Path):
+            with open(blob, "rb") as f:
+                sock.sendfile(f, 0, entry.size)
+        else:
+            sock.sendall(blob)
 
 
 class _TCPServer(socketserver.ThreadingTCPServer):
@@ -343,9 +413,9 @@ def recv_frame(sock: socket.socket) -> dict[str, Any]:
 
 
 def recv_body(sock: socket.socket, size: int) -> tuple[bytearray, str]:
-    """`size` bytes and their sha256, hashed as they arrive."""
+    """`size` bytes and their digest, taken as they arrive."""
     blob = bytearray(size)
-    view, h, pos = memoryview(blob), hashlib.sha256(), 0
+    view, h, pos = memoryview(blob), dg.Hasher(dg.DEFAULT), 0
     while pos < size:
         n = sock.recv_into(view[pos : pos + CHUNK])
         if n == 0:
@@ -374,6 +444,13 @@ def _int(header: dict[str, Any], name: str, minimum: int) -> int:
     return v
 
 
+def _digest(header: dict[str, Any], *, empty: bool) -> str:
+    d = header.get("digest", "")
+    if not isinstance(d, str) or not ((empty and d == "") or (d and dg.valid(dg.DEFAULT, d))):
+        raise ReplicaError(f"digest must be a {dg.DEFAULT} digest{' or empty' if empty else ''}")
+    return d
+
+
 def _key(header: dict[str, Any]) -> Key:
     lineage = header.get("lineage")
     if not isinstance(lineage, str) or not 0 < len(lineage) <= 64:
@@ -387,7 +464,7 @@ def _key(header: dict[str, Any]) -> Key:
 
 
 def _entry_json(e: Entry) -> dict[str, Any]:
-    return {**asdict(e.key), "size": e.size, "sha256": e.sha256}
+    return {**asdict(e.key), "size": e.size, "digest": e.digest}
 
 
 # -- client -------------------------------------------------------------------------------------
@@ -419,23 +496,33 @@ def _check(reply: dict[str, Any], where: str) -> dict[str, Any]:
     return reply
 
 
-def put(peer: Peer, key: Key, data: memoryview, sha256: str, *, timeout_s: float = 60.0) -> None:
-    """Store `data` (whose sha256 the caller computed, or "" to have the server take the digest
+def put(peer: Peer, key: Key, data: memoryview, digest: str, *, timeout_s: float = 60.0) -> None:
+    """Store `data` (whose digest the caller computed, or "" to have the server take the digest
     of what it receives: for a server on the caller's own host) under `key` on `peer`'s
     server."""
-    header = {"op": "put", **asdict(key), "sha256": sha256, "size": data.nbytes}
+    header = {"op": "put", **asdict(key), "digest": digest, "size": data.nbytes}
     with _request(peer, header, timeout_s) as (sock, _):
         sock.sendall(data)
         _check(recv_frame(sock), f"{peer.host}:{peer.port}")
 
 
+def adopt(
+    peer: Peer, key: Key, name: str, size: int, digest: str, *, timeout_s: float = 60.0
+) -> None:
+    """Hand the snapshot the caller wrote into `peer.shared_dir/name` (its first `size` bytes,
+    whose digest it computed) to that server, on this host."""
+    header = {"op": "adopt", **asdict(key), "digest": digest, "size": size, "name": name}
+    with _request(peer, header, timeout_s):
+        pass
+
+
 def get(peer: Peer, key: Key, *, timeout_s: float = 60.0) -> bytearray:
-    """The snapshot `key` from `peer`; CorruptReplica when it does not match its sha256."""
+    """The snapshot `key` from `peer`; CorruptReplica when it does not match its digest."""
     with _request(peer, {"op": "get", **asdict(key)}, timeout_s) as (sock, reply):
         blob, digest = recv_body(sock, _int(reply, "size", 0))
-    if digest != reply.get("sha256"):
+    if digest != reply.get("digest"):
         raise CorruptReplica(
-            f"sha256 mismatch: {digest[:12]} received, {str(reply.get('sha256'))[:12]} expected"
+            f"digest mismatch: {digest[:17]} received, {str(reply.get('digest'))[:17]} expected"
         )
     return blob
 
@@ -446,7 +533,7 @@ def list_entries(peer: Peer, *, timeout_s: float = 10.0) -> list[Entry]:
         pass
     try:
         return [
-            Entry(key=_key(e), size=_int(e, "size", 0), sha256=str(e["sha256"]))
+            Entry(key=_key(e), size=_int(e, "size", 0), digest=str(e["digest"]))
             for e in reply["entries"]
         ]
     except (KeyError, TypeError) as e:
@@ -470,7 +557,9 @@ def publish(
     path = _path(run_dir, node)
     path.parent.mkdir(parents=True, exist_ok=True)
     bound, port = server.address
+    shared = str(server.shared_dir or "")
     record = {"node": node, "host": host or bound, "port": port, "token": server.token}
+    record["shared_dir"] = shared
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(3)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -491,7 +580,8 @@ def discover(run_dir: str | os.PathLike[str]) -> dict[str, Peer]:
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             d = json.loads(path.read_text())
-            out[str(d["node"])] = Peer(str(d["host"]), int(d["port"]), str(d["token"]))
+            shared = str(d.get("shared_dir", ""))
+            out[str(d["node"])] = Peer(str(d["host"]), int(d["port"]), str(d["token"]), shared)
         except (OSError, ValueError, KeyError, TypeError) as e:
             log.warning("ignoring replica server record %s: %s", path, e)
     return out

@@ -7,8 +7,8 @@ local (or shared POSIX) filesystem; an object store needs only these methods.
 
 torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dcp_reader()`:
 
-- the writer hashes every file while DCP writes it (sha256, no second read), so each rank knows
-  the checksums of exactly the files it wrote;
+- the writer checksums every file while DCP writes it (digest.py's default, no second read), so
+  each rank knows the checksums of exactly the files it wrote;
 - the reader never runs arbitrary pickle: DCP's `.metadata` is unpickled with an allow-list of
   DCP's own metadata classes, and nonstop checkpoints hold tensors only, which DCP reads with
   `torch.load(weights_only=True)`.
@@ -20,7 +20,6 @@ tool for tests, the demo and the benchmarks.
 from __future__ import annotations
 
 import errno
-import hashlib
 import io
 import os
 import pickle
@@ -36,6 +35,7 @@ from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
 from torch.distributed.checkpoint.filesystem import FileSystem
 from torch.distributed.checkpoint.metadata import Metadata, StorageMeta
 
+from nonstop.checkpoint import digest
 from nonstop.errors import UserError
 
 CHUNK = 8 << 20
@@ -230,10 +230,10 @@ class _BudgetedWriter(io.RawIOBase):
 class _HashingWriter(io.RawIOBase):
     """Passes writes through and hashes them. DCP only appends, so the hash is the file's."""
 
-    def __init__(self, raw: IO[bytes], errors: list[OSError]) -> None:
+    def __init__(self, raw: IO[bytes], errors: list[OSError], algorithm: str) -> None:
         self._raw = raw
         self._errors = errors
-        self.sha = hashlib.sha256()
+        self.hasher = digest.Hasher(algorithm)
         self.nbytes = 0
 
     def writable(self) -> bool:
@@ -247,7 +247,7 @@ class _HashingWriter(io.RawIOBase):
             self._errors.append(e)
             raise
         n = len(view) if n is None else n
-        self.sha.update(view[:n])
+        self.hasher.update(view[:n])
         self.nbytes += n
         return n
 
@@ -262,10 +262,11 @@ class _HashingWriter(io.RawIOBase):
 
 
 class _StorageFS(FileSystem):
-    """DCP's filesystem interface over a `Storage`, recording sha256 and size of each write."""
+    """DCP's filesystem interface over a `Storage`, recording checksum and size of each write."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, algorithm: str = digest.DEFAULT) -> None:
         self.storage = storage
+        self.algorithm = algorithm
         self.written: dict[str, dict[str, Any]] = {}
         self.errors: list[OSError] = []
         self._lock = threading.Lock()
@@ -278,10 +279,10 @@ class _StorageFS(FileSystem):
                 yield f  # type: ignore[misc]
             return
         with self.storage.open_write(key) as raw:
-            w = _HashingWriter(raw, self.errors)
+            w = _HashingWriter(raw, self.errors, self.algorithm)
             yield w
         with self._lock:
-            self.written[key] = {"sha256": w.sha.hexdigest(), "bytes": w.nbytes}
+            self.written[key] = {"digest": w.hasher.hexdigest(), "bytes": w.nbytes}
 
     def concat_path(self, path: str | os.PathLike[str], suffix: str) -> Path:
         return Path(path) / suffix
@@ -332,16 +333,18 @@ def _inside(rel: object) -> bool:
 class RecordingWriter(FileSystemWriter):
     """DCP's FileSystemWriter writing through a `Storage`; `checksums()` after the save."""
 
-    def __init__(self, storage: Storage, key: str, *, thread_count: int = 1) -> None:
+    def __init__(
+        self, storage: Storage, key: str, *, thread_count: int = 1, algorithm: str = digest.DEFAULT
+    ) -> None:
         # Durability is the storage's job (LocalStorage fsyncs on close), not DCP's.
         super().__init__(key, thread_count=thread_count, sync_files=False, overwrite=True)
-        self._sfs = _StorageFS(storage)
+        self._sfs = _StorageFS(storage, algorithm)
         self.fs = self._sfs
         self.path = Path(key)
         self._prefix = Path(key).as_posix() + "/"
 
     def checksums(self) -> dict[str, dict[str, Any]]:
-        """{file name inside the checkpoint: {"sha256", "bytes"}} for what this rank wrote."""
+        """{file name inside the checkpoint: {"digest", "bytes"}} for what this rank wrote."""
         return {k.removeprefix(self._prefix): v for k, v in self._sfs.written.items()}
 
     @property

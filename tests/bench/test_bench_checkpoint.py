@@ -37,3 +37,5 @@ def test_quick_run_reports_every_method_and_size() -> None:
         assert row[m]["durable_s"] > 0 and row[m]["load_s"] > 0, (m, row[m])
     assert out["ratio"] == pytest.approx(out["ours"] / out["peer"])
     assert out["limit"] > 0 and len(out["load"]) == 3 and out["date"].endswith("Z")
+    assert {"sha256", "zlib.crc32"} <= set(out["hash_mbps"])  # the checksum candidates, measured
+    assert out["nvrx"]["run"] is False and out["nvrx"]["why"]  # a peer not run says why

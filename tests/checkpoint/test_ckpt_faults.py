@@ -61,7 +61,7 @@ def test_bit_flip_falls_back_to_the_previous_checkpoint_and_says_why(tmp_path: P
     assert got == 2
     assert ckpt.last_load is not None
     (where, why), *_ = ckpt.last_load.skipped
-    assert where == "step-4" and "sha256" in why and "__0_0.distcp" in why
+    assert where == "step-4" and "crc32-64m check" in why and "__0_0.distcp" in why
     assert any("moved to step-4.corrupt" in m for m in ckpt.last_load.messages)
     assert (tmp_path / "checkpoints" / "step-4.corrupt").is_dir()
     for k, v in state["model"].state_dict().items():

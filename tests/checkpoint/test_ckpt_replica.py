@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -23,7 +22,7 @@ import pytest
 import torch
 from torch import nn
 
-from nonstop.checkpoint import CheckpointConfig, Checkpointer
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest
 from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
 from nonstop.checkpoint.memory import choose, pack, ring_after, unpack
 from nonstop.checkpoint.replica import (
@@ -33,6 +32,7 @@ from nonstop.checkpoint.replica import (
     ReplicaError,
     ReplicaServer,
     Unreachable,
+    adopt,
     discover,
     get,
     list_entries,
@@ -60,7 +60,7 @@ def peer(srv: ReplicaServer, token: str | None = None) -> Peer:
 
 
 def put_bytes(p: Peer, key: Key, data: bytes) -> None:
-    put(p, key, memoryview(data), hashlib.sha256(data).hexdigest(), timeout_s=5)
+    put(p, key, memoryview(data), digest.of(data), timeout_s=5)
 
 
 def raw(srv: ReplicaServer, payload: bytes, *, close_early: bool = False) -> bytes:
@@ -129,7 +129,7 @@ def test_wrong_token_is_refused(server: ReplicaServer) -> None:
         frame({"op": "put"}),  # no token
         frame({"op": "list", "token": "secret", "x": [1] * 10}) + os.urandom(64),
         frame({"op": "fly", "token": "secret"}),
-        frame({"op": "put", "token": "secret", **asdict(KEY), "sha256": "0" * 64, "size": -5}),
+        frame({"op": "put", "token": "secret", **asdict(KEY), "digest": "0" * 8, "size": -5}),
         frame(
             {
                 "op": "get",
@@ -151,9 +151,9 @@ def test_garbage_does_not_kill_the_server(server: ReplicaServer, payload: bytes)
 
 
 def test_truncated_body_and_bad_checksum_store_nothing(server: ReplicaServer) -> None:
-    header = {"op": "put", "token": "secret", **asdict(KEY), "sha256": "0" * 64, "size": 500}
+    header = {"op": "put", "token": "secret", **asdict(KEY), "digest": "0" * 8, "size": 500}
     raw(server, frame(header) + b"only part of it")  # the client closes mid-body
-    assert b"sha256 mismatch: received" in raw(server, frame(header) + b"a" * 500)
+    assert b"digest mismatch: received" in raw(server, frame(header) + b"a" * 500)
     assert server.entries() == [] and server.store.held_bytes() == 0  # reservations released
 
 
@@ -173,7 +173,7 @@ def test_capacity_is_enforced(server: ReplicaServer) -> None:
 def test_corrupt_snapshot_is_detected_by_the_client(server: ReplicaServer) -> None:
     put_bytes(peer(server), KEY, b"payload")
     server.flip_byte(KEY.rank, 3)
-    with pytest.raises(CorruptReplica, match="sha256 mismatch"):
+    with pytest.raises(CorruptReplica, match="digest mismatch"):
         get(peer(server), KEY)
 
 
@@ -182,13 +182,50 @@ def test_a_put_without_digest_is_hashed_by_the_server(server: ReplicaServer) -> 
     p = peer(server)
     put(p, KEY, memoryview(b"local bytes"), "", timeout_s=5)
     (entry,) = list_entries(p)
-    assert entry.sha256 == hashlib.sha256(b"local bytes").hexdigest()
+    assert entry.digest == digest.of(b"local bytes")
     assert get(p, KEY) == bytearray(b"local bytes")
     server.flip_byte(KEY.rank, 0)
-    with pytest.raises(CorruptReplica, match="sha256 mismatch"):
+    with pytest.raises(CorruptReplica, match="digest mismatch"):
         get(p, KEY)
-    with pytest.raises(ReplicaError, match="64 lowercase hex digits, or empty"):
+    with pytest.raises(ReplicaError, match="digest must be a crc32-64m digest or empty"):
         put(p, KEY, memoryview(b"x"), "abc", timeout_s=5)
+
+
+def test_adopt_keeps_a_shared_file_and_detects_its_corruption(server: ReplicaServer) -> None:
+    """A rank on the server's host writes its snapshot into the shared folder and hands it
+    over by name: nothing crosses the socket, and `get` still checks the sender's digest."""
+    assert server.shared_dir is not None and server.shared_dir.is_dir()
+    p = Peer(*server.address, server.token, str(server.shared_dir))
+    (server.shared_dir / "r1-abc-0.snap").write_bytes(b"shared bytes and a tail")
+    adopt(p, KEY, "r1-abc-0.snap", 12, digest.of(b"shared bytes"), timeout_s=5)
+    assert get(p, KEY) == bytearray(b"shared bytes")  # its first `size` bytes
+    server.flip_byte(KEY.rank, 2)
+    with pytest.raises(CorruptReplica, match="digest mismatch"):
+        get(p, KEY)
+    for name, why in (("../x", "plain file name"), ("missing.snap", "cannot adopt")):
+        with pytest.raises(ReplicaError, match=why):
+            adopt(p, KEY, name, 1, digest.of(b"x"), timeout_s=5)
+    with pytest.raises(ReplicaError, match="not a file of ours of >= 999"):
+        adopt(p, KEY, "r1-abc-0.snap", 999, digest.of(b"x"), timeout_s=5)
+    shared = server.shared_dir
+    server.stop()
+    assert not shared.exists()  # tmpfs outlives the process: the server removes its folder
+
+
+def test_a_later_lineage_frees_the_files_of_the_one_before(server: ReplicaServer) -> None:
+    """A restarted rank (a new lineage) replaces its snapshots; the old files are deleted
+    once no longer held, while the current lineage's files stay for the sender to reuse."""
+    assert server.shared_dir is not None
+    p = Peer(*server.address, server.token, str(server.shared_dir))
+    files = []
+    for step, lineage in ((1, "old"), (2, "old"), (3, "new"), (4, "new")):
+        name = f"r1-{lineage}-{step % 3}.snap"
+        (server.shared_dir / name).write_bytes(b"s" * 10)
+        key = Key(rank=1, world_size=2, step=step, lineage=lineage)
+        adopt(p, key, name, 10, digest.of(b"s" * 10), timeout_s=5)
+        files.append(server.shared_dir / name)
+    assert [e.key.step for e in server.entries()] == [3, 4]
+    assert [f.exists() for f in files] == [False, False, True, True]
 
 
 def test_a_stopped_server_is_unreachable() -> None:
@@ -214,7 +251,10 @@ def test_publish_discover_unpublish(
     assert path.stat().st_mode & 0o777 == 0o600  # it holds the token
     (path.parent / "broken.json").write_text("{not json")
     with caplog.at_level(logging.WARNING, logger="nonstop.checkpoint"):
-        assert discover(tmp_path) == {"node-a": Peer("10.1.2.3", server.address[1], "secret")}
+        shared = str(server.shared_dir or "")
+        assert discover(tmp_path) == {
+            "node-a": Peer("10.1.2.3", server.address[1], "secret", shared)
+        }
     assert "broken.json" in caplog.text
     unpublish(tmp_path, "node-a")
     unpublish(tmp_path, "node-a")
@@ -526,7 +566,7 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         got = load(run, out, ["node-a", "node-a"])
         assert [(g["step"], g["source"]) for g in got] == [(4, "memory"), (4, "memory")]
         assert any(
-            m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+            m.startswith("rejected replica of rank 1 step 5 on node-a: digest mismatch")
             for m in got[1]["messages"]
         )
         srv.flip_byte(1, step=4)  # and now step 4 too: only storage is left
@@ -537,9 +577,9 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
             "in-memory replicas not used, loading from storage: rank 1: no verified copy of step 4",
         ):
             for g in got:
-                assert any(m.startswith(why) and "sha256 mismatch" in m for m in g["messages"])
+                assert any(m.startswith(why) and "digest mismatch" in m for m in g["messages"])
         assert any(
-            m.startswith("rejected replica of rank 1 step 5 on node-a: sha256 mismatch")
+            m.startswith("rejected replica of rank 1 step 5 on node-a: digest mismatch")
             for m in got[1]["messages"]
         )
         assert_same(out, "memory", "storage")
@@ -548,7 +588,7 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         entry = max((e for e in srv.entries() if e.key.rank == 0), key=lambda e: e.key.step)
         host, port = srv.address
         blob = get(Peer(host, port, srv.token), entry.key)
-        put(peer(spare), entry.key, memoryview(blob), entry.sha256)
+        put(peer(spare), entry.key, memoryview(blob), entry.digest)
         publish(run, "node-a", spare)
         got = load(run, out, ["node-a", "node-a"])
     finally:

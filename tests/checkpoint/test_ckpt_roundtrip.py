@@ -211,8 +211,62 @@ def test_commit_marker_records_checksums_and_metadata(tmp_path: Path) -> None:
     marker = json.loads((tmp_path / "checkpoints" / "step-7" / "COMMIT.json").read_text())
     assert marker["step"] == 7 and marker["world_size"] == 1 and len(marker["config_hash"]) == 64
     assert ".metadata" in marker["files"]
-    assert all(len(f["sha256"]) == 64 for f in marker["files"].values())
+    assert marker["hash"] == "crc32-64m"  # the manifest names its checksum
+    assert all(len(f["digest"]) >= 8 for f in marker["files"].values())
     assert marker["entries"] == ["data", "extras", "lr_scheduler", "model", "optimizer"]
+
+
+def _as_legacy_sha256_marker(folder: Path) -> None:
+    """Rewrite a checkpoint's COMMIT.json as nonstop wrote it before the marker named its hash:
+    version 1, a sha256 per file, no `hash`."""
+    import hashlib
+
+    marker = json.loads((folder / "COMMIT.json").read_text())
+    for name, f in marker["files"].items():
+        f.pop("digest")
+        f["sha256"] = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+    del marker["hash"]
+    marker["version"] = 1
+    (folder / "COMMIT.json").write_text(json.dumps(marker))
+
+
+def test_a_sha256_checkpoint_of_an_older_nonstop_still_loads_and_is_verified(
+    tmp_path: Path,
+) -> None:
+    state = make(0)
+    train(state, 2)
+    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False, keep_last=5)) as c:
+        c.save(2, state)
+        c.save(4, state)
+    _as_legacy_sha256_marker(tmp_path / "checkpoints" / "step-2")
+    _as_legacy_sha256_marker(tmp_path / "checkpoints" / "step-4")
+    with open(tmp_path / "checkpoints" / "step-4" / "__0_0.distcp", "r+b") as f:
+        f.seek(100)
+        byte = f.read(1)
+        f.seek(100)
+        f.write(bytes([byte[0] ^ 1]))
+    fresh = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(fresh) == 2  # step 4 fails its sha256 check, step 2 passes
+        assert c.last_load is not None
+        (where, why), *_ = c.last_load.skipped
+    assert where == "step-4" and "fails its sha256 check" in why
+    for k, v in fresh["model"].state_dict().items():
+        assert torch.equal(v, state["model"].state_dict()[k]), k
+
+
+def test_a_marker_naming_an_unknown_hash_is_refused_clearly(tmp_path: Path) -> None:
+    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False)) as c:
+        c.save(3, make(0))
+    path = tmp_path / "checkpoints" / "step-3" / "COMMIT.json"
+    marker = json.loads(path.read_text())
+    marker["hash"] = "blake3"
+    path.write_text(json.dumps(marker))
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(make(1)) == 0
+        assert c.last_load is not None
+        (where, why), *_ = c.last_load.skipped
+    assert where == "step-3" and "'blake3' is not one this nonstop knows" in why
 
 
 def test_optimizer_step_waits_for_the_background_copy() -> None:
