@@ -95,9 +95,7 @@ def _replica_groups(a: argparse.Namespace) -> int:
     from nonstop.report import replica_groups
 
     if a.tensorboard is not None:
-        raise UserError(
-            "--tensorboard takes one group's run directory: <run dir>/groups/g<i>"
-        )
+        raise UserError("--tensorboard takes one group's run directory: <run dir>/groups/g<i>")
     summary = replica_groups.summarize(a.run_dir)
     written = None
     if a.html is not None:

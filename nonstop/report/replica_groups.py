@@ -122,7 +122,7 @@ def summarize(root: str | Path) -> dict[str, Any]:
             seen[s.step] = seen.get(s.step, 0) + 1
         try:
             ledger = summarize_run(d).to_dict() if (d / rundir.LEDGER).exists() else {}
-        except Exception:  # noqa: BLE001 (a group's unreadable ledger: its steps still count)
+        except Exception:  # a group's unreadable ledger: its steps still count
             ledger = {}
         ended = [e for e in events if e.get("kind") == "group_ended" and e.get("group") == g]
         groups.append(
@@ -154,8 +154,8 @@ def summarize(root: str | Path) -> dict[str, Any]:
     top = max(by_step, default=-1)
     replica_seconds = g_count * wall
     productive = sum(g["productive_s"] for g in groups)
-    for g in groups:
-        g["lost_s"] = max(0.0, wall - g["productive_s"])
+    for row in groups:
+        row["lost_s"] = max(0.0, wall - row["productive_s"])
     shas = {g["state_sha256"] for g in groups if g["state_sha256"]}
     finished = [g for g in groups if g["state_sha256"]]
     return {
@@ -262,8 +262,17 @@ def html(summary: dict[str, Any]) -> str:
     )
     head = "".join(
         f"<th>{h}</th>"
-        for h in ("group", "exit", "attempts", "committed", "not committed", "productive s",
-                  "lost s", "healed at step", "fingerprint")  # fmt: skip
+        for h in (
+            "group",
+            "exit",
+            "attempts",
+            "committed",
+            "not committed",
+            "productive s",
+            "lost s",
+            "healed at step",
+            "fingerprint",
+        )
     )
     figures = "".join(
         f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"

@@ -478,7 +478,9 @@ def main(argv: list[str]) -> int:
     if bad:
         raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
     _check_flags(args)
-    if args.replica_groups:  # one agent per group under a parent (nonstop.supervisor.replica_groups)
+    if (
+        args.replica_groups
+    ):  # one agent per group under a parent (nonstop.supervisor.replica_groups)
         return _replica_groups(args, argv)
     if args.run_path:  # runpy.run_path in a fresh interpreter: what the bootstrap does anyway
         args.run_path = False

@@ -16,8 +16,8 @@ sends the model, the optimizer and the step), not from storage. The layout:
 Each group is one ordinary `nonstop run` agent with its own private rendezvous and its own
 attempts, so detection, evidence, classification, health checks, exclusion and the ledger are
 nonstop's, per group. This module is the small parent above them: it checks the request
-before anything starts (the script must use torchft), starts torchft's Lighthouse (its
-`torchft_lighthouse` binary, else its Python LighthouseServer) and restarts it on the same
+before anything starts (the script must use torchft), starts torchft's Lighthouse (its Rust
+LighthouseServer, loaded without torch; else its `torchft_lighthouse` entry point) and restarts it on the same
 port if it dies, starts the groups with the environment torchft's own launcher gives them
 (REPLICA_GROUP_ID, NUM_REPLICA_GROUPS, TORCHFT_LIGHTHOUSE; MASTER_ADDR/PORT come from each
 group's agent), forwards the scheduler's signals (a planned stop of every group), and routes
@@ -153,6 +153,21 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _torchft_extension() -> str | None:
+    """The path of torchft's compiled extension (its Lighthouse), found without importing
+    torchft; None when torchft is not installed."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("torchft")
+    except (ImportError, ValueError):
+        return None
+    for d in (spec.submodule_search_locations or []) if spec else []:
+        for p in sorted(Path(d).glob("_torchft*.so")):
+            return str(p)
+    return None
+
+
 @dataclass
 class Lighthouse:
     """torchft's Lighthouse as a child process on a fixed port (so a restart keeps its address
@@ -180,16 +195,23 @@ class Lighthouse:
             "--heartbeat_timeout_ms",
             str(self.heartbeat_timeout_ms),
         ]
-        binary = Path(sys.executable).parent / "torchft_lighthouse"
-        found = str(binary) if binary.exists() else shutil.which("torchft_lighthouse")
-        if found:
+        lib = _torchft_extension()
+        if lib is None:  # torchft's own entry point (it imports torch first: seconds)
+            binary = Path(sys.executable).parent / "torchft_lighthouse"
+            found = str(binary) if binary.exists() else shutil.which("torchft_lighthouse")
+            if not found:
+                raise UserError("--replica-groups needs torchft (pip install torchft==0.2.0)")
             return [found, "--bind", f"127.0.0.1:{self.port}", *opts]
+        # torchft's Rust LighthouseServer loaded alone, without torchft's package and torch:
+        # it serves in half a second, so a restart is over before the groups' quorums time out
         code = (
-            "import sys, time; from torchft._torchft import LighthouseServer as L; "
-            f"s = L(bind='127.0.0.1:{self.port}', min_replicas=1, "
+            "import importlib.util as u, sys, time; "
+            f"s = u.spec_from_file_location('torchft._torchft', {lib!r}); "
+            "m = u.module_from_spec(s); s.loader.exec_module(m); "
+            f"h = m.LighthouseServer(bind='127.0.0.1:{self.port}', min_replicas=1, "
             f"join_timeout_ms={self.join_timeout_ms}, quorum_tick_ms=100, "
             f"heartbeat_timeout_ms={self.heartbeat_timeout_ms}); "
-            "print('lighthouse at', s.address(), flush=True); time.sleep(1e9)"
+            "print('lighthouse at', h.address(), flush=True); time.sleep(1e9)"
         )
         return [sys.executable, "-c", code]
 
@@ -273,6 +295,8 @@ class ReplicaGroups:
                 # a new store per attempt: torchft's Manager keeps its own keys in the group's
                 # store, which the next attempt must not read back
                 envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE: "1",
+                # a quorum that failed because the Lighthouse was restarting is asked again
+                "TORCHFT_QUORUM_RETRIES": os.environ.get("TORCHFT_QUORUM_RETRIES", "10"),
                 # torchft's Rust side logs every quorum and commit at INFO otherwise
                 "RUST_LOG": os.environ.get("RUST_LOG", "warn"),
                 **g.extra_env,

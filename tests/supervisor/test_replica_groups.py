@@ -6,8 +6,6 @@ two end with the same parameters; the ledgers and the report say so.
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
 from support import TINY, nonstop_cli, nonstop_run, rows

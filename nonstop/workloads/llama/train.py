@@ -68,8 +68,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="--fault-tolerant: torchft's timeout for its collectives and commits "
-        "(default 10)",
+        help="--fault-tolerant: torchft's timeout for its collectives and commits (default 10)",
     )
     p.add_argument(
         "--min-step-s",
