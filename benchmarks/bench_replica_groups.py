@@ -14,25 +14,26 @@ for a bigger model's step), and kills one rank with SIGKILL at step CRASH:
   `torchrun --nnodes 1 --nproc-per-node 1 --max-restarts 10 --master-port 29600+i` per group
   with REPLICA_GROUP_ID, NUM_REPLICA_GROUPS and TORCHFT_LIGHTHOUSE; the same fault through
   NONSTOP_FAULTS in group 1, and NONSTOP_RUN_DIR per group, so that nonstop.runtime writes
-  the same events there (the attempt from TORCHELASTIC_RESTART_COUNT);
+  the same events there (the attempt from TORCHELASTIC_RESTART_COUNT); torchrun's
+  `--max-restarts` restarts the group, with no detection beyond the exit, no evidence, no
+  health checks and no ledger;
 - `whole_job`: `nonstop run --nproc-per-node 2` on the ordinary DDP script, in-memory
   checkpoints every step (nonstop's fastest restart), `crash@step=CRASH,rank=1`.
 
 Read identically from every arm's events: `back_s`, from the injected failure (the `failure`
 event rank 1 flushes before it kills itself) until every replica trains again (replica groups:
-the killed group's first committed step after it healed; whole job: the first step of the next
-attempt), and `lost_rank_s`, the rank-seconds in that window not spent in a committed step
+the end of the killed group's first committed step after it healed; whole job: the start of the
+crashed step in the next attempt), and `lost_rank_s`, the rank-seconds in that window not spent in a committed step
 (replica groups: the survivor's lost steps and the killed group's whole window; whole job:
-both ranks' whole window). The loss curve: the mean loss of the last 20% of the steps against
-the same arm's... not measured here (docs/run.md states the tolerance the chaos check uses).
+both ranks' whole window).
 """
 
 from __future__ import annotations
 
 import json
-import statistics
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -78,29 +79,26 @@ def _group_window(root: Path, groups: int) -> dict[str, float]:
     """back_s and lost_rank_s of a replica-group run (groups/g<i> run directories)."""
     evs = {g: _events(root / "groups" / f"g{g}") for g in range(groups)}
     fault = _fault_time(evs[1])
-    later = [
-        e.time
-        for e in evs[1]
-        if e.kind == "step" and e.attempt > 0 and e.payload.get("committed") and e.time > fault
-    ]
-    back = min(later) if later else float("nan")
-    # the end of the first committed step after healing; its start is what "trains again" means
-    back_start = min(
-        e.payload["start"]
-        for e in evs[1]
-        if e.kind == "step" and e.attempt > 0 and e.payload.get("committed") and e.time > fault
-    ) if later else float("nan")  # fmt: skip
+    # every group trains again: the end of the killed group's first committed step after the
+    # restart (its attempt 1; the step's time includes the quorum in which it healed)
+    back = min(
+        (
+            e.payload["end"]
+            for e in evs[1]
+            if e.kind == "step" and e.attempt > 0 and e.payload.get("committed")
+        ),
+        default=float("nan"),
+    )
     lost = 0.0
     for g in range(groups):
         busy = sum(
-            min(e.payload["end"], back_start) - max(e.payload["start"], fault)
+            min(e.payload["end"], back) - max(e.payload["start"], fault)
             for e in evs[g]
             if e.kind == "step" and e.payload.get("committed")
-            and e.payload["end"] > fault and e.payload["start"] < back_start
+            and e.payload["end"] > fault and e.payload["start"] < back
         )  # fmt: skip
-        lost += (back_start - fault) - busy
-    del back
-    return {"back_s": back_start - fault, "lost_rank_s": lost}
+        lost += (back - fault) - busy
+    return {"back_s": back - fault, "lost_rank_s": lost}
 
 
 def run_nonstop(tmp: Path) -> dict[str, float]:
@@ -135,7 +133,7 @@ def run_torchft(tmp: Path) -> dict[str, float]:
             "100",
             "--bind",
             f"127.0.0.1:{port}",
-        ],  # fmt: skip
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
