@@ -47,7 +47,7 @@ from nonstop.rundir import RunDir
 
 REPO = Path(__file__).resolve().parent.parent
 PY = sys.executable
-STEPS, CRASH, STEP_S = 120, 20, 0.15
+STEPS, CRASH, STEP_S = 300, 20, 0.15
 TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
         "--batch-size", "2", "--log-every", "20"]  # fmt: skip
 FT = ["-m", "nonstop.workloads.llama.train", "--fault-tolerant", *TINY, "--steps", str(STEPS),

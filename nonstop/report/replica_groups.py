@@ -286,3 +286,18 @@ def html(summary: dict[str, Any]) -> str:
         f"<h1>nonstop report: {escape(s['run_dir'])}</h1>"
         f"<table>{figures}</table><h2>Replica groups</h2><table><tr>{head}</tr>{rows}</table>"
     )
+
+
+def loss_gap(run: str | Path, reference: str | Path, tail: float = 0.2) -> dict[str, float]:
+    """How far a run's loss curve is from a reference run's (a fault-free one, same settings):
+    the mean loss over the last `tail` of the committed steps in each, and their relative gap.
+    A run with fewer replicas for some steps is not bitwise the fault-free one; this is the
+    tolerance docs/run.md states for it."""
+    a, b = losses(run), losses(reference)
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise ValueError("the two runs share no committed step")
+    last = common[int(len(common) * (1 - tail)) :]
+    ma = sum(a[s] for s in last) / len(last)
+    mb = sum(b[s] for s in last) / len(last)
+    return {"steps": len(last), "run": ma, "reference": mb, "relative_gap": abs(ma - mb) / mb}
