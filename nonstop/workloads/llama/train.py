@@ -66,9 +66,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--ft-timeout",
         type=float,
-        default=10.0,
+        default=3.0,
         metavar="SECONDS",
-        help="--fault-tolerant: torchft's timeout for its collectives and commits (default 10)",
+        help="--fault-tolerant: torchft's timeout for its collectives, commits and heals; "
+        "below the group's hang timeout (5 s at least), so that a group waiting on a hung "
+        "peer group gives up on the step before its own agent calls it hung (default 3)",
     )
     p.add_argument(
         "--min-step-s",
