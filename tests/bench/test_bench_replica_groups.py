@@ -26,7 +26,12 @@ def step(s, start, end, committed=True):
 def test_window_from_the_fault_to_the_healed_groups_first_commit(tmp_path):
     # group 1 dies at t=10 (its failure event), comes back and commits its first step 14-15;
     # group 0 loses the step 10-11 (not committed), then commits 11-12, 12-13, 13-14, 14-15
-    write(tmp_path, 1, 0, [step(0, 9, 10), (10.0, "failure", {"message": "crash@step=1", "injected": True})])
+    write(
+        tmp_path,
+        1,
+        0,
+        [step(0, 9, 10), (10.0, "failure", {"message": "crash@step=1", "injected": True})],
+    )
     write(tmp_path, 1, 1, [step(5, 14, 15)])
     write(tmp_path, 0, 0, [step(0, 9, 10), step(1, 10, 11, committed=False),
                            *(step(s, 9 + s, 10 + s) for s in range(2, 6))])  # fmt: skip
