@@ -41,6 +41,7 @@ BENCHMARKS: dict[str, str] = {
     "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "rundir-scale": "ingest, report and diagnose of a 16,384-rank run directory vs torchfrtrace",
     "clients": "Lightning and transformers.Trainer: SIGKILL until training again vs torchrun (warm, cold)",
+    "replica-groups": "one SIGKILL in 2 torchft replica groups: lost rank-seconds vs torchft's launcher and whole-job restart",
     "guards": "per-step cost of the NaN/spike guards and replica fingerprints vs the demo's step",
 }
 

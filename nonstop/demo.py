@@ -21,6 +21,10 @@ The same workload takes the numerical faults that the runtime's guards catch and
     nonstop run --nproc-per-node 2 --inject nan@step=12,rank=1 -m nonstop.workloads.llama.train
     nonstop run --nproc-per-node 2 --inject spike@step=30 -m nonstop.workloads.llama.train
     nonstop report runs/<id>                              # the "Training health" table
+
+With torchft replica groups (docs/run.md, Replica groups), a crash stops one group only:
+
+    nonstop demo --replica-groups 2 --steps 200   # group 1's rank SIGKILLed at step 40
 """
 
 from __future__ import annotations
@@ -39,6 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, default=500, help="training steps (default 500)")
     p.add_argument("--no-faults", action="store_true", help="train without injected faults")
     p.add_argument("--quiet", action="store_true", help="no live view")
+    p.add_argument(
+        "--replica-groups",
+        type=int,
+        default=0,
+        metavar="G",
+        help="train as G torchft replica groups of --ranks ranks each instead: one group's "
+        "rank is killed and the others train on while it restarts and heals from them "
+        "(default 0: the single job with its crash, hang and straggler)",
+    )
     return p
 
 
@@ -61,6 +74,8 @@ def main(argv: list[str]) -> int:
     root = a.run_dir or rundir.default_root()
     if (root / rundir.LEDGER).exists():
         raise UserError(f"{root} already holds a run; pass a new --run-dir")
+    if a.replica_groups:
+        return _replica_groups(a, root)
     faults = [] if a.no_faults else default_faults(a.steps, a.ranks)
     # durable checkpoints every 5% of the run, in-memory snapshots every 5 steps: a restart
     # resumes from memory and redoes at most 4 steps
@@ -101,4 +116,36 @@ def main(argv: list[str]) -> int:
 
     print_summary(summarize_run(root).to_dict())
     print(f"\nnext: nonstop report {root} --html   |   nonstop diagnose {root}")
+    return code
+
+
+def _replica_groups(a: argparse.Namespace, root: Path) -> int:
+    """`nonstop demo --replica-groups G`: the Llama on torchft, a SIGKILL in the last group at
+    20% of the steps; the report across the groups at the end."""
+    if not 2 <= a.replica_groups <= 4:
+        raise UserError(f"--replica-groups must be 2 to 4 on one machine, got {a.replica_groups}")
+    ranks = 1 if a.ranks == 2 else a.ranks  # --ranks' default is the single job's: 1 per group
+    crash = f"crash@step={int(a.steps * 0.2)},group={a.replica_groups - 1},signal=SIGKILL"
+    faults = [] if a.no_faults else [crash]
+    args = ["--replica-groups", str(a.replica_groups), "--nproc-per-node", str(ranks)]
+    args += ["--run-dir", str(root), "--max-restarts", "5"]
+    for f in faults:
+        args += ["--inject", f]
+    if a.quiet:
+        args.append("--quiet")
+    # steps padded to 0.2 s: a bigger model's step, so a group's restart lasts tens of steps
+    args += ["-m", "nonstop.workloads.llama.train", "--fault-tolerant", "--steps", str(a.steps)]
+    args += ["--min-step-s", "0.2", "--log-every", str(max(5, a.steps // 20))]
+    print(
+        f"nonstop demo: {a.replica_groups} torchft replica groups of {ranks} CPU rank(s), "
+        f"{a.steps} steps"
+    )
+    for f in faults:
+        print(f"  injecting {f}")
+    from nonstop.report import replica_groups
+    from nonstop.supervisor.cli import main as run_main
+
+    code = run_main(args)
+    replica_groups.print_summary(replica_groups.summarize(root))
+    print(f"\nnext: nonstop report {root} --html   |   nonstop report {root}/groups/g0")
     return code

@@ -51,6 +51,7 @@ MERGE_STDERR: Final = "NONSTOP_MERGE_STDERR"
 MTBI_S: Final = "NONSTOP_MTBI_S"
 MEMORY_CKPT_EVERY: Final = "NONSTOP_MEMORY_CKPT_EVERY"
 REPLICAS: Final = "NONSTOP_REPLICAS"
+REPLICA_GROUPS_DIR: Final = "NONSTOP_REPLICA_GROUPS_DIR"
 HEALTH: Final = "NONSTOP_HEALTH"
 SKIP_BATCHES: Final = "NONSTOP_SKIP_BATCHES"
 TELEMETRY_S: Final = "NONSTOP_TELEMETRY_S"
@@ -167,6 +168,14 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="checkpoint.config",
         meaning="peer nodes that keep each in-memory snapshot",
         default="1",
+    ),
+    EnvVar(
+        name=REPLICA_GROUPS_DIR,
+        set_by="supervisor (--replica-groups)",
+        read_by="workloads.llama.ft",
+        meaning="the replica-group job's run directory: the groups' start barrier and the "
+        "marker of a finished job (a group back after the others finished stops)",
+        default="unset (not a replica group)",
     ),
     EnvVar(
         name=SKIP_BATCHES,

@@ -55,6 +55,10 @@ def main(argv: list[str]) -> int:
         if a.html is not None or a.tensorboard is not None:
             raise UserError("--html and --tensorboard take one run; compare runs without them")
         return _compare(a.run_dir, a.run_b, as_json=a.json)
+    from nonstop.report import replica_groups
+
+    if replica_groups.is_replica_run(a.run_dir):  # `nonstop run --replica-groups G`
+        return _replica_groups(a)
     data = rd.load(a.run_dir)
     summary = full_summary(data)
     from nonstop.report.numerics import numerical_events  # NaN, spikes, SDC: docs/health.md
@@ -81,6 +85,28 @@ def main(argv: list[str]) -> int:
     print_summary(summary)
     for what, path in written:
         print(f"wrote {what}: {path}")
+    return 0
+
+
+def _replica_groups(a: argparse.Namespace) -> int:
+    """The job across its replica groups (each group's own report is the run directory's)."""
+    from pathlib import Path
+
+    from nonstop.report import replica_groups
+
+    if a.tensorboard is not None:
+        raise UserError("--tensorboard takes one group's run directory: <run dir>/groups/g<i>")
+    summary = replica_groups.summarize(a.run_dir)
+    written = None
+    if a.html is not None:
+        written = Path(a.html) if a.html else Path(a.run_dir) / "report.html"
+        written.write_text(replica_groups.html(summary), encoding="utf-8")
+    if a.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        replica_groups.print_summary(summary)
+    if written is not None:
+        print(f"wrote HTML report: {written}", file=sys.stderr if a.json else sys.stdout)
     return 0
 
 

@@ -265,6 +265,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="spawn every worker cold (default: keep one warm standby per local "
         "rank, interpreter and imports done, to hand restarts to)",
     )
+    g.add_argument(
+        "--replica-groups",
+        type=int,
+        default=default("replica_groups"),
+        metavar="G",
+        help="train as G replica groups of --nproc-per-node ranks on torchft (the script must "
+        "use torchft's Manager): a failure stops and restarts only its group, which heals "
+        "from a live one while the others train on (default 0: one ordinary job; "
+        "docs/run.md, Replica groups)",
+    )
     g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
     return p
 
@@ -446,6 +456,12 @@ def main(argv: list[str]) -> int:
         parser.error("the training script is missing")
     _hang_timeout(args.hang_timeout)  # a usage error before anything starts
     faults = ";".join(args.inject)
+    if args.replica_groups:  # the script uses torchft; `group=N` routes a fault to group N
+        from nonstop.supervisor import replica_groups
+
+        replica_groups.check_request(args)
+        split = replica_groups.split_faults(args.inject, args.replica_groups)
+        faults = ";".join(dict.fromkeys(f for per in split for f in per))
     # validate now: a typo, or a fault that could never fire, is a usage error
     check_run(
         faults,
@@ -462,6 +478,10 @@ def main(argv: list[str]) -> int:
     if bad:
         raise UserError(f"--health-checks: unknown check {bad[0]!r}; known: {', '.join(CHECKS)}")
     _check_flags(args)
+    if (
+        args.replica_groups
+    ):  # one agent per group under a parent (nonstop.supervisor.replica_groups)
+        return _replica_groups(args, argv)
     if args.run_path:  # runpy.run_path in a fresh interpreter: what the bootstrap does anyway
         args.run_path = False
     single = args.rdzv_backend == "static" and args.nnodes in ("1", "1:1")
@@ -497,6 +517,18 @@ def main(argv: list[str]) -> int:
     from nonstop.supervisor.launch import launch
 
     return launch(cfg, torchrun)
+
+
+def _replica_groups(args: argparse.Namespace, argv: list[str]) -> int:
+    from nonstop.supervisor import replica_groups
+
+    def cfg_dict(root: Path) -> dict[str, Any]:
+        rd = rundir.RunDir(root)
+        return SupervisorConfig.from_args(
+            args, run_dir=rd, run_id=root.name, host=_host_name(args)
+        ).to_dict()
+
+    return replica_groups.main(args, argv, cfg_dict)
 
 
 def resume_command(root: Path, argv: list[str]) -> str:

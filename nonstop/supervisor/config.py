@@ -125,6 +125,10 @@ class SupervisorConfig:
     """--tee asks for torchrun's "[<role><local rank>]:" prefix on the console."""
     log_dir: str | None = None
     """torchrun's --log-dir: its layout there too, as links to the run directory's files."""
+    replica_groups: int = 0
+    """Replica groups of --nproc-per-node ranks each on torchft, one `nonstop run` agent per
+    group under a parent that runs torchft's Lighthouse (nonstop.supervisor.replica_groups;
+    --replica-groups); 0: one ordinary job."""
 
     @classmethod
     def from_args(
@@ -179,6 +183,7 @@ class SupervisorConfig:
             signals_to_forward=signals_to_forward(args.signals_to_handle),
             console_prefix=args.tee not in ("", "0"),
             log_dir=args.log_dir,
+            replica_groups=getattr(args, "replica_groups", 0) or 0,
         )
 
     def to_dict(self) -> dict[str, Any]:

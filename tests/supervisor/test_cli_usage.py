@@ -153,6 +153,7 @@ NONSTOP_FLAGS = [
     "--rdzv-fallback-endpoints",
     "--replica-capacity-gb",
     "--no-standby",
+    "--replica-groups",
     "--quiet",
 ]
 

@@ -123,6 +123,15 @@ class ResumableLoader:
             self.index += global_batch
         return start, self.position
 
+    def seek(self, position: int) -> None:
+        """Move to data position `position` (the batch a run that skips nothing trains at that
+        step), e.g. a torchft replica group that healed at its peers' step."""
+        per_epoch = self.windows // (self.batch_size * self.world_size)
+        epoch, within = divmod(position, per_epoch)
+        if epoch != self.epoch:
+            self._perm = self._permutation(epoch)
+        self.epoch, self.index = epoch, within * self.batch_size * self.world_size
+
     def state_dict(self) -> dict[str, Any]:
         return {
             "epoch": self.epoch,

@@ -57,6 +57,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "size (costs world-size x the all-reduce's traffic; for tests)",
     )
     p.add_argument(
+        "--fault-tolerant",
+        action="store_true",
+        help="train as one replica group of a torchft job (Manager, its DDP and optimizer "
+        "wrappers; gloo): a failed group heals from a live one while the others train on. "
+        "Run under `nonstop run --replica-groups G` (nonstop.workloads.llama.ft)",
+    )
+    p.add_argument(
+        "--ft-timeout",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="--fault-tolerant: torchft's timeout for its collectives, commits and heals; "
+        "below the group's hang timeout (5 s at least), so that a group waiting on a hung "
+        "peer group gives up on the step before its own agent calls it hung (default 3)",
+    )
+    p.add_argument(
+        "--min-step-s",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="--fault-tolerant: pad every step to at least this long, a stand-in for a "
+        "bigger model's step on a few CPU cores, so that a group's restart lasts a few steps "
+        "of its peers', as on a cluster, not hundreds (default 0)",
+    )
+    p.add_argument(
         "--checkpoint-every",
         default="auto",
         help="steps between checkpoints, 'auto' (Daly's optimum from the measured "
@@ -98,6 +123,10 @@ def setup_distributed() -> tuple[int, int, torch.device]:
 
 def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
+    if a.fault_tolerant:
+        from nonstop.workloads.llama import ft
+
+        return ft.main(a)
     rt = ns.init()
     rank, world, device = setup_distributed()
     rt.lifecycle("pg_ready", world_size=world)

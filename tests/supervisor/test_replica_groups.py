@@ -1,0 +1,115 @@
+"""nonstop run --replica-groups: torchft replica groups, one nonstop agent per group.
+
+The end-to-end test kills a rank of group 1 with SIGKILL: group 0 trains on alone, group 1 is
+restarted by its own agent and heals from group 0 through torchft (not from storage), and the
+two end with the same parameters; the ledgers and the report say so.
+"""
+
+import json
+
+import pytest
+from support import TINY, nonstop_cli, nonstop_run, rows
+
+from nonstop.errors import UserError
+from nonstop.supervisor import replica_groups as rg
+from nonstop.supervisor.cli import main as run_main
+
+FT = ["-m", "nonstop.workloads.llama.train", "--fault-tolerant", *TINY]
+
+
+def test_faults_route_to_their_group():
+    assert rg.split_faults(["crash@step=3,group=1,signal=SIGKILL", "slow@rank=0"], 2) == [
+        ["slow@rank=0"],
+        ["crash@step=3,signal=SIGKILL", "slow@rank=0"],
+    ]
+    with pytest.raises(UserError, match="group=2 is not one of this job's groups"):
+        rg.split_faults(["crash@step=3,group=2"], 2)
+
+
+def test_group_argv_keeps_the_script_and_its_arguments():
+    argv = ["--replica-groups", "2", "--run-dir=x", "--inject", "crash@step=1", "--nproc-per-node",
+            "1", "-m", "pkg.train", "--run-dir", "kept", "--inject", "kept"]  # fmt: skip
+    head, tail = rg.group_argv(argv, script_args=4)
+    assert head == ["--nproc-per-node", "1", "-m"]
+    assert tail == ["pkg.train", "--run-dir", "kept", "--inject", "kept"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-m", "nonstop.workloads.llama.train"], "uses torchft only with --fault-tolerant"),
+        (["--nnodes", "2", *FT], "runs every group on this host"),
+        (["--memory-checkpoint-every", "5", *FT], "heals from a live peer group"),
+        (["--inject", "crash@step=3,group=5", *FT], "group=5 is not one of this job's groups"),
+    ],
+)
+def test_refused_before_anything_starts(tmp_path, args, message):
+    run = tmp_path / "run"
+    with pytest.raises(UserError, match=message):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *args])
+    assert not run.exists()
+
+
+def test_a_script_without_torchft_is_refused_in_one_line(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import torch.distributed as dist\ndist.init_process_group('gloo')\n")
+    r = nonstop_run(["--replica-groups", "2", "--run-dir", str(tmp_path / "run"), str(script)])
+    assert r.returncode == 2
+    errors = [ln for ln in r.stderr.splitlines() if "error" in ln]
+    assert errors == [
+        f"nonstop run: error: --replica-groups: {script} does not use torchft (no `import "
+        "torchft`); each group must train through torchft's Manager to heal from a live peer"
+    ], r.stderr
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
+    steps = 100
+    r = nonstop_run(
+        [
+            "--replica-groups",
+            "2",
+            "--nproc-per-node",
+            "1",
+            "--run-dir",
+            str(run_dir),
+            "--inject",
+            "crash@step=5,group=1,signal=SIGKILL",
+            *FT,
+            "--steps",
+            str(steps),
+            # steps long enough that group 0 is still training when group 1 is back
+            "--min-step-s",
+            "0.2",
+        ],
+        timeout=220,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "replica group" in r.stdout
+    g0, g1 = run_dir / "groups" / "g0", run_dir / "groups" / "g1"
+    # group 0: one attempt, never stopped; group 1: its SIGKILL, restarted by its own agent
+    assert rows(g0, "SELECT COUNT(*) FROM attempts")[0][0] == 1
+    assert rows(g0, "SELECT COUNT(*) FROM failures")[0][0] == 0
+    assert rows(g1, "SELECT attempt, action, signal FROM failures WHERE root_cause = 1") == [
+        (0, "restart", "SIGKILL")
+    ]
+    assert rows(g1, "SELECT COUNT(*) FROM attempts")[0][0] == 2
+    rep = nonstop_cli("report", str(run_dir), "--json")
+    assert rep.returncode == 0, rep.stderr
+    s = json.loads(rep.stdout)
+    assert s["replica_groups"] == 2
+    assert s["steps_committed"] == steps and s["steps_missing"] == 0
+    assert s["steps_committed_twice"] == 0
+    assert s["fingerprints_equal"] is True  # group 1 healed to group 0's parameters
+    assert s["steps_with_fewer_replicas"] > 0  # group 0 trained alone meanwhile
+    a, b = s["groups"]
+    (healed,) = b["healed_at"]
+    assert healed["attempt"] == 1 and 5 < healed["step"] < steps  # from a live peer, mid-run
+    assert a["steps_committed"] == steps  # group 0 committed every step
+    # group 1: steps 0-4, then from where it healed: nothing twice, nothing from storage
+    assert b["steps_committed"] == 5 + steps - healed["step"]
+    assert not any((g1 / "checkpoints").glob("step-*"))
+    assert s["replica_seconds_lost"] > b["lost_s"] > a["lost_s"] > 0
+    assert 0 < s["replica_ettr"] <= s["ettr"] <= 1
