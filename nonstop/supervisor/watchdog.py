@@ -6,7 +6,9 @@ completed collective twice a second). The job is stalled when no rank has progre
 
 - before the attempt's first progress: the startup timeout (the configured one, or, once a
   startup was seen, max(STARTUP_FLOOR_S, 3 x the longest startup seen), whichever is less);
-  an explicit --hang-timeout longer than that replaces it;
+  an explicit --hang-timeout longer than that replaces it. The startup seen is this run's
+  (every attempt's, the first one cold), else, for a new run, that of the newest earlier runs
+  of the same command beside it (`learned_for`); a first-ever run waits the configured 300 s;
 - after the first progress, an explicit --hang-timeout, exactly;
 - `auto`, instrumented: max(3 x median step time, STEP_FLOOR_S); collectives only (unmodified
   scripts): max(5 x the longest gap seen between completions, COLLECTIVE_FLOOR_S) (NVIDIA's
@@ -54,8 +56,12 @@ STEP_FLOOR_S = 5.0
 COLLECTIVE_FLOOR_S = 60.0
 """`auto`, unmodified scripts: nothing marks an evaluation, a rank-0 save or a recompile, so
 the first one (before it is learned) must fit under this."""
-STARTUP_FLOOR_S = 60.0
-"""A learned startup timeout is never shorter: a cold start after a warm one imports again."""
+STARTUP_FLOOR_S = 20.0
+"""A learned startup timeout is never shorter: the startups seen vary with the host's load,
+and a run's first attempt (cold: no standby has imported anything) is always among them, so
+that 3 x the longest covers a cold start; the floor covers a small script's jitter."""
+HISTORY_RUNS = 20
+"""How many of the newest earlier run directories beside a new run `learned_for` reads."""
 STARTUP_FACTOR = 3.0
 PAUSE_FACTOR = 3.0
 BUSY_WINDOW_S = 10.0
@@ -120,6 +126,47 @@ class Learned:
 
 def learned_path(run_dir: Path) -> Path:
     return Path(run_dir) / "control" / "timeouts.json"
+
+
+def _command(run_dir: Path) -> list[str] | None:
+    """The training command config.json recorded (`command`), or None."""
+    try:
+        cmd = json.loads((Path(run_dir) / "config.json").read_text()).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return [str(x) for x in cmd] if isinstance(cmd, list) and cmd else None
+
+
+def learned_for(run_dir: Path) -> Learned:
+    """What the watchdog starts an attempt from: this run's learned values; while this run has
+    seen no startup, the longest startup of the newest HISTORY_RUNS earlier runs of the same
+    training command in the same folder (./runs/ by default), so that a new run of a known
+    script does not wait the configured 300 s before calling a hung startup."""
+    run_dir = Path(run_dir)
+    own = Learned.load(learned_path(run_dir))
+    if own.startup_s is not None:
+        return own
+    cmd = _command(run_dir)
+    if cmd is None:
+        return own
+    try:
+        siblings = [p for p in run_dir.parent.iterdir() if p.name != run_dir.name]
+        dated = []
+        for p in siblings:
+            try:
+                dated.append((learned_path(p).stat().st_mtime, p))
+            except OSError:
+                continue
+    except OSError:
+        return own
+    seen = [
+        s
+        for _, p in sorted(dated, reverse=True)[:HISTORY_RUNS]
+        if _command(p) == cmd and (s := Learned.load(learned_path(p)).startup_s) is not None
+    ]
+    if seen:
+        own.startup_s = max(seen)
+    return own
 
 
 @dataclass
