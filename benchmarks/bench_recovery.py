@@ -143,11 +143,27 @@ def nonstop_cmd(run_dir: Path, train: list[str], *, inject: str, extra: list[str
     ]
 
 
-def torchrun_cmd(train: list[str], *, max_restarts: int) -> list[str]:
+FT_BIN = str(Path(PY).with_name("ft_launcher"))
+FT_VERSION = "nvidia-resiliency-ext==0.4.1"
+FT_FLAGS = [
+    # its restart policy: restart the whole worker group when any rank fails (the default),
+    # --max-restarts as torchrun's; the heartbeat timeouts its guide gives for a job whose
+    # ranks do not report (they only bound hangs; a crash is seen as a process exit)
+    "--ft-restart-policy",
+    "any-failed",
+    "--ft-initial-rank-heartbeat-timeout",
+    "3600",
+    "--ft-rank-heartbeat-timeout",
+    "2700",
+]
+
+
+def torchrun_cmd(train: list[str], *, max_restarts: int, launcher: str = "torchrun") -> list[str]:
+    """torchrun, or NVIDIA's ft_launcher (`launcher="ft"`: torchrun's agent with rank
+    monitors and its restart policy), on the same script and flags."""
+    head = [FT_BIN, *FT_FLAGS] if launcher == "ft" else [PY, "-m", "torch.distributed.run"]
     return [
-        PY,
-        "-m",
-        "torch.distributed.run",
+        *head,
         "--standalone",
         "--nproc-per-node",
         str(WORLD),
@@ -581,7 +597,7 @@ def _nonstop_once(root: Path, tag: str, size: Size, extra: list[str]) -> dict[st
 
 
 def _torchrun_once(
-    root: Path, tag: str, size: Size, *, share_store: bool = False
+    root: Path, tag: str, size: Size, *, share_store: bool = False, launcher: str = "torchrun"
 ) -> dict[str, Any]:
     run_dir = root / tag
     run_dir.mkdir(parents=True)
@@ -590,7 +606,10 @@ def _torchrun_once(
     env = torchrun_env(run_dir, crash_spec(size.crash), share_store=share_store)
     load = round(os.getloadavg()[0], 2)
     rc, wall = run_group(
-        torchrun_cmd(train, max_restarts=1), env=env, out=out, timeout_s=size.timeout_s
+        torchrun_cmd(train, max_restarts=1, launcher=launcher),
+        env=env,
+        out=out,
+        timeout_s=size.timeout_s,
     )
     r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2), "load_1m": load}
     r["state_mb"] = state_mb(run_dir)

@@ -18,7 +18,9 @@ step on both sides. The environment configures what the two launchers cannot giv
                         DDP is built and any step starts: a hung dataset mount) or
                         `loader@step=N,rank=R` (rank R's DataLoader worker blocks forever while
                         producing step N's batch: a data-loader deadlock)
-    BENCH_PAUSE         a legitimately slow phase, `KIND@step=N,rank=R,s=SECONDS`: `eval` (rank
+    BENCH_PAUSE         a legitimately slow phase, `KIND@step=N,rank=R,s=SECONDS`: `load` (rank
+                        R sleeps S seconds before DDP is built, in a "load" section: a
+                        checkpoint read from a slow filesystem before the first step), `eval` (rank
                         R evaluates after step N: forward passes, CPU-bound, in an "eval"
                         section), `save` (rank R writes a synchronous checkpoint after step N:
                         a file write and fsync, I/O-bound, in a "checkpointing" section) or
@@ -197,6 +199,10 @@ def main() -> int:
     pause_kind, pause = parse_spec(os.environ.get("BENCH_PAUSE", ""))
     pause_here = int(pause.get("rank", -1)) == rank
     pause_step, pause_s = int(pause.get("step", -1)), pause.get("s", 8.0)
+    if pause_kind == "load" and pause_here:  # before the first step: a checkpoint's load
+        mark("pause.json", kind="load", rank=rank)
+        with section("load"):
+            time.sleep(pause_s)
 
     torch.manual_seed(0)
     model = torch.nn.Sequential(

@@ -33,7 +33,9 @@ collective the others wait in, then ranks behind on steps; failing all that, eve
 collective itself is stuck: network, store). A rank that exited is never a culprit.
 
 Times are the supervisor's monotonic clock at the moment an event was read, which makes the
-logic immune to clock skew between hosts.
+logic immune to clock skew between hosts, moved back by how long the event waited to be read
+(its wall time against the supervisor's, at most READ_LAG_S: one watcher tick): without that, a
+stall was measured from the read, up to a tick late.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ HISTORY_RUNS = 20
 """How many of the newest earlier run directories beside a new run `learned_for` reads."""
 STARTUP_FACTOR = 3.0
 PAUSE_FACTOR = 3.0
+READ_LAG_S = 0.5
+"""At most this much of an event's wait to be read (the agent reads every 0.5 s) is taken off
+its time: a bound that keeps a skewed host clock from moving progress by more."""
 BUSY_WINDOW_S = 10.0
 BUSY_CPU_FRACTION = 0.2
 """A rank whose process used at least this fraction of one core over the last BUSY_WINDOW_S
@@ -251,6 +256,8 @@ class Watchdog:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clock = clock
+        # the events' wait to be read is measured on the wall clock: only with the real clocks
+        self._wall: Callable[[], float] | None = time.time if clock is time.monotonic else None
         self.hang_timeout_s = hang_timeout_s
         self.startup_timeout_s = startup_timeout_s
         self.section_timeout_s = section_timeout_s
@@ -278,6 +285,8 @@ class Watchdog:
             return
         now = self.clock()
         st.host, st.last_alive, st.last_event_time = event.host, now, event.time
+        if self._wall is not None:  # when it happened, not when it was read (READ_LAG_S)
+            now -= min(max(0.0, self._wall() - event.time), READ_LAG_S)
         p = event.payload
         if event.kind == "step":
             self.step_durations.append(float(p["end"]) - float(p["start"]))

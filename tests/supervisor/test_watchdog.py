@@ -195,3 +195,21 @@ def test_a_rank_that_exited_is_never_the_culprit():
     clock.t += 61.0
     hang = wd.check()
     assert hang is not None and hang.basis == "exit" and hang.culprits == [1]
+
+
+def test_progress_is_dated_when_the_event_happened_not_when_it_was_read():
+    """With the real clocks, an event read 0.3 s after it was written counts 0.3 s earlier;
+    one from a clock far behind counts at most READ_LAG_S earlier."""
+    import dataclasses
+    import time
+
+    from nonstop.supervisor.watchdog import READ_LAG_S
+
+    for age, shift in ((0.3, 0.3), (3600.0, READ_LAG_S)):
+        wd = Watchdog(ranks=[0])
+        before = time.monotonic()
+        e = dataclasses.replace(ev(0, "step", step=0, start=0.0, end=0.1), time=time.time() - age)
+        wd.observe(e)
+        after = time.monotonic()
+        assert wd._last_progress is not None
+        assert before - shift - 0.05 <= wd._last_progress <= after - shift + 0.05
