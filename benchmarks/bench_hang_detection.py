@@ -18,8 +18,9 @@ Same clocks for every arm. Time zero is the fault's own record, written by the r
 before it hangs (the injector's `failure` event; the script's `hang.json` for its own hangs).
 The end is what one observer sees from outside, polling /proc every POLL_S (20 ms) for every
 arm: `detection_s` is the first moment a rank process of the job is gone (killed, exited, a
-zombie) or the launcher exits; `stopped_s` the moment every rank is gone (the job is down and
-could restart). nonstop's own ledger time is kept beside it (`ledger_detection_s`), never used.
+zombie) or the launcher exits (the headline: the launcher has acted, whichever rank it hit
+first); `stuck_gone_s` the moment the hung rank itself (rank 1) is gone; `stopped_s` the moment
+every rank is gone (the job is down and could restart). nonstop's own ledger time is kept beside it (`ledger_detection_s`), never used.
 
 The arms:
 
@@ -99,6 +100,7 @@ FT_VERSION = "nvidia-resiliency-ext==0.4.1"
 FT_CHECK_S = 0.5  # = nonstop's watcher tick (SupervisorConfig.watcher_tick_s)
 SECTION_TIMEOUT_S = SupervisorConfig.__dataclass_fields__["section_timeout_s"].default
 PEER_TIMEOUT_S = STEP_FLOOR_S
+STUCK_RANK = 1  # every hang is rank 1's
 POLL_S = 0.02  # the observer's /proc poll, the same for every arm
 SCAN_S = 0.5  # the run directory's events (rank pids) and the process tree: less often
 WATCH_S = 120.0  # the longest an arm is watched after the hang
@@ -319,7 +321,7 @@ def observe(p: subprocess.Popen[bytes], run_dir: Path, kind: str, seen: set[int]
     (or the launcher exits); the first and the last disappearance, by the wall clock."""
     deadline = time.monotonic() + TIMEOUT_S
     pids: dict[int, int] = {}
-    t_first = t_all = t0 = None
+    t_first = t_all = t_stuck = t0 = None
     first = ""
     next_scan = 0.0
     while time.monotonic() < deadline:
@@ -335,6 +337,8 @@ def observe(p: subprocess.Popen[bytes], run_dir: Path, kind: str, seen: set[int]
         now = time.time()
         if t_first is None and (gone or exited):
             t_first, first = now, f"ranks {gone}" if gone else "launcher exited"
+        if t_stuck is None and (STUCK_RANK in gone or exited):
+            t_stuck = now
         if exited or (len(pids) == WORLD and len(gone) == WORLD):
             t_all = now
             break
@@ -365,6 +369,7 @@ def observe(p: subprocess.Popen[bytes], run_dir: Path, kind: str, seen: set[int]
         "ok": True,
         "detected": True,
         "detection_s": t_first - t0,
+        "stuck_gone_s": None if t_stuck is None else t_stuck - t0,
         "stopped_s": None if t_all is None else t_all - t0,
         "first_gone": first,
     }
@@ -444,6 +449,10 @@ def combine(
             "ratio_vs_torchrun": _med(d["ours"]) / _med(d["torchrun"])
             if d["ours"] and d["torchrun"]
             else None,
+            "stuck_gone": {
+                a: _med([r["stuck_gone_s"] for r in rows[k][a] if r.get("stuck_gone_s")])
+                for a in ARMS
+            },
             "stopped": {
                 a: _med([r["stopped_s"] for r in rows[k][a] if r.get("stopped_s") is not None])
                 for a in ARMS
@@ -477,6 +486,10 @@ def combine(
             "ratio_ci": bootstrap_ratio_ci(every["ours"], tr),
             "spread": span(tr),
             "samples": [round(x, 6) for x in tr],
+        },
+        stuck_gone={
+            a: _med([r["stuck_gone_s"] for k in kinds for r in rows[k][a] if r.get("stuck_gone_s")])
+            for a in ARMS
         },
         stopped={
             a: _med([r["stopped_s"] for k in kinds for r in rows[k][a] if r.get("stopped_s")])
