@@ -98,7 +98,7 @@ NONSTOP_FLAGS = [
 FT_BIN = str(Path(PY).with_name("ft_launcher"))
 FT_VERSION = "nvidia-resiliency-ext==0.4.1"
 FT_CHECK_S = 0.5  # = nonstop's watcher tick (SupervisorConfig.watcher_tick_s)
-SECTION_TIMEOUT_S = SupervisorConfig.__dataclass_fields__["section_timeout_s"].default
+SECTION_TIMEOUT_S = SupervisorConfig.section_timeout_s
 PEER_TIMEOUT_S = STEP_FLOOR_S
 STUCK_RANK = 1  # every hang is rank 1's
 POLL_S = 0.02  # the observer's /proc poll, the same for every arm
@@ -134,7 +134,7 @@ def startup_timeout(root: Path) -> float:
     probe = root / "probe"
     probe.mkdir(exist_ok=True)
     (probe / "config.json").write_text(json.dumps({"command": train_args()}))
-    default = SupervisorConfig.__dataclass_fields__["startup_timeout_s"].default
+    default = SupervisorConfig.startup_timeout_s
     wd = Watchdog(ranks=[0], startup_timeout_s=default, learned=learned_for(probe))
     return wd.startup_timeout()
 
@@ -430,6 +430,10 @@ def _med(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
+def _ratio(o: list[float], p: list[float]) -> float | None:
+    return statistics.median(o) / statistics.median(p) if o and p else None
+
+
 def combine(
     rows: dict[str, dict[str, list[dict[str, Any]]]],
     fp: dict[str, dict[str, Any]],
@@ -444,11 +448,9 @@ def combine(
         d = {a: _detections(rows[k][a]) for a in ARMS}
         per_kind[k] = {
             **{a: _med(d[a]) for a in ARMS},
-            "ratio_vs_ft": _med(d["ours"]) / _med(d["ft"]) if d["ours"] and d["ft"] else None,
+            "ratio_vs_ft": _ratio(d["ours"], d["ft"]),
             "ratio_vs_ft_ci": bootstrap_ratio_ci(d["ours"], d["ft"]),
-            "ratio_vs_torchrun": _med(d["ours"]) / _med(d["torchrun"])
-            if d["ours"] and d["torchrun"]
-            else None,
+            "ratio_vs_torchrun": _ratio(d["ours"], d["torchrun"]),
             "stuck_gone": {
                 a: _med([r["stuck_gone_s"] for r in rows[k][a] if r.get("stuck_gone_s")])
                 for a in ARMS
@@ -482,7 +484,7 @@ def combine(
             "name": f"torchrun, init_process_group(timeout={PEER_TIMEOUT_S:g} s) + elastic "
             f"FileTimerServer expires(after={PEER_TIMEOUT_S:g} s) per step",
             "median": _med(tr),
-            "ratio": _med(every["ours"]) / _med(tr) if tr and every["ours"] else None,
+            "ratio": _ratio(every["ours"], tr),
             "ratio_ci": bootstrap_ratio_ci(every["ours"], tr),
             "spread": span(tr),
             "samples": [round(x, 6) for x in tr],
