@@ -5,8 +5,9 @@
 
 For each seed, one fault-free reference run, then the demo workload under the schedule twice:
 under `nonstop run` (benchmarks/chaos/harness.py) and under `torchrun --max-restarts N` resuming
-from the same workload's DCP checkpoints at the same cadence (benchmarks/chaos/peer.py says
-what differs and why). Faults go in the same way on both sides: nonstop's injector through the
+from the same workload's DCP checkpoints at the same cadence, armed with torchrun's strongest
+hang detection (gloo timeout 5 s and torch's elastic timer of 5 s around every step, as
+bench_hang_detection arms it; benchmarks/chaos/peer.py says what differs and why). Faults go in the same way on both sides: nonstop's injector through the
 rank's environment, the external ones (SIGKILL mid-write, a flipped checkpoint bit, a killed
 launcher, a lost store, a rank killed during restart) by the same harness code with real
 signals at the same steps.
@@ -130,7 +131,8 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         unit="ETTR (useful step time / wall)",
         better="higher",
         peer_name="torchrun --max-restarts N + the demo's DCP checkpoints, same "
-        "schedule, requeued when it exits",
+        "schedule, at its strongest hang detection (gloo timeout 5 s + elastic timer 5 s per "
+        "step), requeued when it exits",
     )
     ledger = [r["ours"]["ettr"]["ettr"] for r in runs]
     free = [r["fault_free"]["ettr"] for r in runs if r.get("fault_free")]

@@ -1,6 +1,6 @@
 """Crash until training is back at the step it crashed on: `nonstop run` against torchrun + DCP.
 
-    .venv/bin/python benchmarks/run.py recovery --quick --json   # 1 rep, best arm vs torchrun
+    .venv/bin/python benchmarks/run.py recovery --quick --json   # 1 rep, standby+memory vs both peers
     .venv/bin/python benchmarks/run.py recovery --json           # 5 reps: arms, sizes, node kill
 
 Every side runs the demo workload (`-m nonstop.workloads.llama.train`, 2 ranks, gloo on CPU)
@@ -15,18 +15,22 @@ the steps redone since the state it resumed from. `recovery_s` (fault to the fir
 the figure before issue 19) and `redo_s` (the rest) split it.
 
 - rank crash: rank 1 dies of SIGKILL at the start of step N (`crash@step=N,rank=1,signal=SIGKILL`
-  through `--inject` for nonstop and NONSTOP_FAULTS for torchrun), timed from the `failure`
+  through `--inject` for nonstop and NONSTOP_FAULTS for the peers), timed from the `failure`
   event with `injected: true` that rank 1 writes and flushes just before it kills itself. N
   comes several seconds into training (standbys are replaced once an attempt trains) and
   half-way between two durable checkpoints. Arms {warm standbys on/off} x {in-memory replicas
-  every step on/off}, against `torchrun --max-restarts 1` with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1
-  (without it torch 2.13's restart on gloo can fail: "Gloo connectFullMesh failed", a race).
-- sizes: the best arm against torchrun at about 100 MB and 1 GB of state (parameters and
+  every step on/off}, every one reported against each peer with the ratio's 95% interval; the
+  headline is `standby`, `nonstop run` as it comes (DEFAULT_ARM), not the best arm. Peers:
+  `torchrun --max-restarts 1` with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (without it torch
+  2.13's restart on gloo can fail: "Gloo connectFullMesh failed", a race), and NVIDIA's
+  `ft_launcher --max-restarts 1` (nvidia-resiliency-ext 0.4.1, its `any-failed` restart
+  policy: the whole worker group restarts when a rank fails; `ft_launcher` key in the JSON).
+- sizes: standby+memory against torchrun at about 100 MB and 1 GB of state (parameters and
   AdamW's two moments, fp32; measured as the size of a durable checkpoint).
 - whole-node kill: two agents with --nnodes 2 and --nproc-per-node 1 on 127.0.0.1 against a
   c10d rendezvous store hosted here (as a head node would); once step N has started, node-b's
   agent and everything it started die of SIGKILL, and a replacement agent (node-c) is started at
-  once. Timed from the kill. Nonstop's best arm against two torchrun agents (--max-restarts 3).
+  once. Timed from the kill. standby+memory against two torchrun agents (--max-restarts 3).
 
 Phases per arm: the ledger's restart phases (`nonstop.ledger.restarts`, what `nonstop report
 RUN --json` shows as `restarts`); torchrun has no ledger, only recovery_s and redo_s.
@@ -50,7 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.stats import span
+from benchmarks.stats import bootstrap_ratio_ci, span
 from benchmarks.stats import summarize as stats_summary
 from nonstop.events import EventWarning, read_events
 from nonstop.rundir import RunDir
@@ -69,6 +73,9 @@ ARMS: dict[str, list[str]] = {
     "cold": ["--no-standby"],
 }
 BEST_GUESS = "standby+memory"  # the arm --quick and the sizes and node kill run
+DEFAULT_ARM = (
+    "standby"  # `nonstop run` as it comes (standbys on, no in-memory replicas): the headline
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,11 +150,27 @@ def nonstop_cmd(run_dir: Path, train: list[str], *, inject: str, extra: list[str
     ]
 
 
-def torchrun_cmd(train: list[str], *, max_restarts: int) -> list[str]:
+FT_BIN = str(Path(PY).with_name("ft_launcher"))
+FT_VERSION = "nvidia-resiliency-ext==0.4.1"
+FT_FLAGS = [
+    # its restart policy: restart the whole worker group when any rank fails (the default),
+    # --max-restarts as torchrun's; the heartbeat timeouts its guide gives for a job whose
+    # ranks do not report (they only bound hangs; a crash is seen as a process exit)
+    "--ft-restart-policy",
+    "any-failed",
+    "--ft-initial-rank-heartbeat-timeout",
+    "3600",
+    "--ft-rank-heartbeat-timeout",
+    "2700",
+]
+
+
+def torchrun_cmd(train: list[str], *, max_restarts: int, launcher: str = "torchrun") -> list[str]:
+    """torchrun, or NVIDIA's ft_launcher (`launcher="ft"`: torchrun's agent with rank
+    monitors and its restart policy), on the same script and flags."""
+    head = [FT_BIN, *FT_FLAGS] if launcher == "ft" else [PY, "-m", "torch.distributed.run"]
     return [
-        PY,
-        "-m",
-        "torch.distributed.run",
+        *head,
         "--standalone",
         "--nproc-per-node",
         str(WORLD),
@@ -530,14 +553,20 @@ UNIT = "s from a SIGKILLed rank until training is back at the step it crashed on
 
 
 def summarize(
-    arms: dict[str, list[dict[str, Any]]], peer: list[dict[str, Any]], **detail: Any
+    arms: dict[str, list[dict[str, Any]]],
+    peer: list[dict[str, Any]],
+    ft: list[dict[str, Any]] | None = None,
+    **detail: Any,
 ) -> dict[str, Any]:
-    """The harness's JSON object: the best arm (lowest median back_s) against torchrun."""
+    """The harness's JSON object: nonstop's default configuration (DEFAULT_ARM, else the only
+    arm run) against torchrun, and every arm against torchrun and ft_launcher beside it."""
     medians = {
         a: statistics.median(_vals(r, "back_s")) for a, r in arms.items() if _vals(r, "back_s")
     }
     best = min(medians, key=medians.__getitem__) if medians else next(iter(arms))
-    o, p = _vals(arms[best], "back_s"), _vals(peer, "back_s")
+    headline = DEFAULT_ARM if DEFAULT_ARM in arms else next(iter(arms))
+    o, p = _vals(arms[headline], "back_s"), _vals(peer, "back_s")
+    f = _vals(ft or [], "back_s")
     head: dict[str, Any] = {
         "name": "recovery",
         "ours": float("nan"),
@@ -552,6 +581,7 @@ def summarize(
         peer_name=PEER_NAME,
         unit=UNIT,
         better="lower",
+        headline_arm=headline,
         best_arm=best,
         limit=None,  # no physical floor measured: back_s >= 0 steps redone + detection
         arms={a: side(r) for a, r in arms.items()},
@@ -559,7 +589,21 @@ def summarize(
         ratio_per_arm={
             a: round(m / statistics.median(p), 4) if p else None for a, m in medians.items()
         },
+        ratio_ci_per_arm={
+            a: bootstrap_ratio_ci(_vals(r, "back_s"), p) for a, r in arms.items() if p
+        },
     )
+    if ft is not None:
+        head["ft_launcher"] = {
+            **side(ft),
+            "name": f"ft_launcher ({FT_VERSION}) --max-restarts 1 {' '.join(FT_FLAGS)}",
+            "ratio_per_arm": {
+                a: round(m / statistics.median(f), 4) if f else None for a, m in medians.items()
+            },
+            "ratio_ci_per_arm": {
+                a: bootstrap_ratio_ci(_vals(r, "back_s"), f) for a, r in arms.items() if f
+            },
+        }
     head.update(detail)
     return head
 
@@ -581,7 +625,7 @@ def _nonstop_once(root: Path, tag: str, size: Size, extra: list[str]) -> dict[st
 
 
 def _torchrun_once(
-    root: Path, tag: str, size: Size, *, share_store: bool = False
+    root: Path, tag: str, size: Size, *, share_store: bool = False, launcher: str = "torchrun"
 ) -> dict[str, Any]:
     run_dir = root / tag
     run_dir.mkdir(parents=True)
@@ -590,7 +634,10 @@ def _torchrun_once(
     env = torchrun_env(run_dir, crash_spec(size.crash), share_store=share_store)
     load = round(os.getloadavg()[0], 2)
     rc, wall = run_group(
-        torchrun_cmd(train, max_restarts=1), env=env, out=out, timeout_s=size.timeout_s
+        torchrun_cmd(train, max_restarts=1, launcher=launcher),
+        env=env,
+        out=out,
+        timeout_s=size.timeout_s,
     )
     r = {"tag": tag, **recovery(run_dir), "rc": rc, "wall_s": round(wall, 2), "load_1m": load}
     r["state_mb"] = state_mb(run_dir)
@@ -680,6 +727,7 @@ def run(
     size_reps: int | None = None,
     node_reps: int = 3,
     node_kill: bool = True,
+    with_ft: bool = True,
 ) -> dict[str, Any]:
     """--quick: one repetition of the best-guess arm and torchrun on the tiny model. Full: `reps`
     repetitions of every arm and torchrun, then the node kill (`node_reps`) and the sizes
@@ -694,7 +742,8 @@ def run(
     reps = 1 if quick else reps
     arms: dict[str, list[dict[str, Any]]] = {a: [] for a in arm_names}
     peer: list[dict[str, Any]] = []
-    runs: dict[str, Any] = {"arms": arms, "torchrun": peer}
+    ft: list[dict[str, Any]] = []
+    runs: dict[str, Any] = {"arms": arms, "torchrun": peer, "ft_launcher": ft}
     detail: dict[str, Any] = {
         "workload": " ".join(workload(list(size.model), size.steps, size.every)),
         "fault": crash_spec(size.crash),
@@ -704,7 +753,7 @@ def run(
 
     def done(section: str) -> None:
         detail["load"] = {"start": load, "now": [round(x, 2) for x in os.getloadavg()]}
-        partial = {**summarize(arms, peer, **detail), "runs": runs}
+        partial = {**summarize(arms, peer, ft if with_ft else None, **detail), "runs": runs}
         (root / "partial.json").write_text(json.dumps(partial))
         _log(f"{section} done")
 
@@ -712,10 +761,13 @@ def run(
         for a in arm_names:
             arms[a].append(_nonstop_once(root, f"{a}-{i}", size, ARMS[a]))
         peer.append(_torchrun_once(root, f"torchrun-{i}", size))
+        if with_ft:
+            ft.append(_torchrun_once(root, f"ft-{i}", size, launcher="ft"))
         _log(
             f"rep {i}: "
             + ", ".join(f"{a} {arms[a][-1].get('back_s')}" for a in arm_names)
             + f", torchrun {peer[-1].get('back_s')}"
+            + (f", ft_launcher {ft[-1].get('back_s')}" if with_ft else "")
         )
     detail["state_mb"] = next((r["state_mb"] for r in peer if r.get("state_mb")), None)
     done("arms")
@@ -755,7 +807,7 @@ def run(
         )
         done(name)
     detail["load"] = {"start": load, "end": [round(x, 2) for x in os.getloadavg()]}
-    return {**summarize(arms, peer, **detail), "runs": runs}
+    return {**summarize(arms, peer, ft if with_ft else None, **detail), "runs": runs}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -769,6 +821,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size-reps", type=int, default=None, help="default: SIZE_REPS")
     p.add_argument("--node-reps", type=int, default=3)
     p.add_argument("--no-node-kill", action="store_true")
+    p.add_argument("--no-ft", action="store_true", help="leave out the ft_launcher arm")
     a = p.parse_args(argv)
     sizes = tuple(x for x in a.sizes.split(",") if x)
     out = run(
@@ -778,6 +831,7 @@ def main(argv: list[str] | None = None) -> int:
         size_reps=a.size_reps,
         node_reps=a.node_reps,
         node_kill=not a.no_node_kill,
+        with_ft=not a.no_ft,
     )
     print(json.dumps(out))
     return 0

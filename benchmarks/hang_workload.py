@@ -18,14 +18,24 @@ step on both sides. The environment configures what the two launchers cannot giv
                         DDP is built and any step starts: a hung dataset mount) or
                         `loader@step=N,rank=R` (rank R's DataLoader worker blocks forever while
                         producing step N's batch: a data-loader deadlock)
-    BENCH_PAUSE         a legitimately slow phase, `KIND@step=N,rank=R,s=SECONDS`: `eval` (rank
+    BENCH_PAUSE         a legitimately slow phase, `KIND@step=N,rank=R,s=SECONDS`: `load` (rank
+                        R sleeps S seconds before DDP is built, in a "load" section: a
+                        checkpoint read from a slow filesystem before the first step), `eval` (rank
                         R evaluates after step N: forward passes, CPU-bound, in an "eval"
                         section), `save` (rank R writes a synchronous checkpoint after step N:
-                        a file write and fsync, I/O-bound, in a "checkpoint" section) or
+                        a file write and fsync, I/O-bound, in a "checkpointing" section) or
                         `compile` (rank R spends S seconds of Python work inside step N before
                         its forward pass, like a recompile: no section)
     BENCH_MARKS         folder for `hang.json` / `pause.json`: the wall time the script's own
                         hang or pause began (the benchmark's time zero for them)
+    BENCH_FT            `sections` or `heartbeats`: report to NVIDIA's resiliency extension's
+                        rank monitor (nvidia_resiliency_ext.fault_tolerance.RankMonitorClient,
+                        under ft_launcher) as its integration guides do. `sections`: a `setup`
+                        section from the client's start to the first step, a `step` section
+                        around each step, `checkpointing` / `eval` around the slow phases;
+                        `heartbeats`: one heartbeat at each step's start
+    BENCH_SECTIONS      `0`: the slow phases run outside any section (rt.section or the FT
+                        client's), so that the launcher is not told about them
 """
 
 from __future__ import annotations
@@ -109,6 +119,54 @@ def nothing() -> Iterator[None]:
     yield
 
 
+class FTClient:
+    """The workload's side of ft_launcher: heartbeats or sections, as NVRx's integration
+    guides (Heartbeats API, Sections API) describe; every call a no-op when mode is ""."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.client = None
+        if mode not in ("", "sections", "heartbeats"):
+            raise SystemExit(f"BENCH_FT: unknown mode {mode!r}; sections or heartbeats")
+        if mode:
+            from nvidia_resiliency_ext.fault_tolerance import RankMonitorClient
+
+            self.client = RankMonitorClient()
+            self.client.init_workload_monitoring()
+            if mode == "sections":
+                self.client.start_section("setup")
+        self._setup_open = mode == "sections"
+
+    @contextlib.contextmanager
+    def step(self) -> Iterator[None]:
+        if self.client is None:
+            yield
+            return
+        if self.mode == "heartbeats":
+            self.client.send_heartbeat()
+            yield
+            return
+        if self._setup_open:
+            self.client.end_section("setup")
+            self._setup_open = False
+        self.client.start_section("step")
+        yield
+        self.client.end_section("step")
+
+    @contextlib.contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        if self.client is None or self.mode != "sections":
+            yield
+            return
+        self.client.start_section(name)
+        yield
+        self.client.end_section(name)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.shutdown_workload_monitoring()
+
+
 def main() -> int:
     p = argparse.ArgumentParser(prog="benchmarks.hang_workload")
     p.add_argument("--steps", type=int, default=30)
@@ -121,6 +179,18 @@ def main() -> int:
     dist.init_process_group("gloo", timeout=timedelta(seconds=pg_timeout))
     rank = dist.get_rank()
     rt.lifecycle("pg_ready", world_size=dist.get_world_size())
+    ft = FTClient(os.environ.get("BENCH_FT", ""))
+    told = os.environ.get("BENCH_SECTIONS", "1") != "0"
+
+    def section(name: str) -> contextlib.AbstractContextManager[None]:
+        """The slow phase's section for both launchers, or none (BENCH_SECTIONS=0)."""
+        if not told:
+            return nothing()
+        stack = contextlib.ExitStack()
+        stack.enter_context(rt.section(name))
+        stack.enter_context(ft.section(name))
+        return stack
+
     hang_kind, hang = parse_spec(os.environ.get("BENCH_HANG", ""))
     mine = int(hang.get("rank", -1)) == rank
     if hang_kind == "startup" and mine:
@@ -129,6 +199,10 @@ def main() -> int:
     pause_kind, pause = parse_spec(os.environ.get("BENCH_PAUSE", ""))
     pause_here = int(pause.get("rank", -1)) == rank
     pause_step, pause_s = int(pause.get("step", -1)), pause.get("s", 8.0)
+    if pause_kind == "load" and pause_here:  # before the first step: a checkpoint's load
+        mark("pause.json", kind="load", rank=rank)
+        with section("load"):
+            time.sleep(pause_s)
 
     torch.manual_seed(0)
     model = torch.nn.Sequential(
@@ -154,7 +228,7 @@ def main() -> int:
 
     batches = iter(loader)
     for step in range(a.steps):
-        with guard(), rt.step(step):
+        with guard(), ft.step(), rt.step(step):
             x, y = next(batches)
             if pause_kind == "compile" and pause_here and step == pause_step:
                 mark("pause.json", kind="compile", rank=rank, step=step)
@@ -165,13 +239,13 @@ def main() -> int:
             opt.zero_grad(set_to_none=True)
         if pause_here and step == pause_step and pause_kind == "eval":
             mark("pause.json", kind="eval", rank=rank, step=step)
-            with rt.section("eval"), torch.no_grad():
+            with section("eval"), torch.no_grad():
                 end = time.monotonic() + pause_s
                 while time.monotonic() < end:
                     model(torch.randn(a.batch_size, a.dim))
         elif pause_here and step == pause_step and pause_kind == "save":
             mark("pause.json", kind="save", rank=rank, step=step)
-            with rt.section("checkpoint"):
+            with section("checkpointing"):
                 end = time.monotonic() + pause_s
                 path = Path(os.environ.get("BENCH_MARKS") or ".") / f"save-{rank}.pt"
                 torch.save(model.state_dict(), path)
@@ -179,6 +253,7 @@ def main() -> int:
                     os.fsync(f.fileno())
                 time.sleep(max(0.0, end - time.monotonic()))  # a slow filesystem
     rt.lifecycle("finished", step=a.steps - 1)
+    ft.close()
     dist.barrier()
     dist.destroy_process_group()
     return 0

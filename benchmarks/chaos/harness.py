@@ -241,6 +241,12 @@ class Store:
 
 
 class Harness:
+    @property
+    def max_requeues(self) -> int:
+        """Relaunches of a launcher that exited on its own, not killed by the harness, as a
+        scheduler's requeue (a `nonstop run` agent should never need one)."""
+        return 2
+
     def __init__(self, schedule: Schedule, work: Path, *, timeout_s: float = 600) -> None:
         self.s, self.work, self.timeout_s = schedule, work, timeout_s
         self.run_dir = work / "run"
@@ -331,7 +337,7 @@ class Harness:
                     if code == 0 and not self.killed_by_us:
                         break
                     if not self.killed_by_us:
-                        if self.record.requeues >= 2:
+                        if self.record.requeues >= self.max_requeues:
                             break
                         self.record.requeues += 1  # a scheduler would requeue it
                         time.sleep(1.0)

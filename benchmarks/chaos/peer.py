@@ -11,7 +11,12 @@ Harness code, with real signals, at the same steps. What differs, all on torchru
 
 - no numerical guards (NONSTOP_HEALTH=off): a torchrun job has none; a NaN, a spike or a
   flipped parameter trains on;
-- gloo's timeout is COLLECTIVE_FLOOR_S (60 s, peer_worker.py): torchrun's only hang detection;
+- torchrun's strongest hang detection (peer_worker.py), the setting bench_hang_detection
+  calls torchrun's strongest: gloo's timeout STEP_FLOOR_S (5 s) and every step inside torch's
+  elastic timer (5 s, the agent's FileTimerServer). After reaping a rank the timer server
+  SIGKILLs its own torchrun, which the harness then requeues as a scheduler would (up to
+  max-restarts times for the peer, not the 2 requeues a killed `nonstop run` gets: the
+  requeue stands in for the restart torchrun could not do);
 - a killed torchrun is started again by the harness, as a scheduler would requeue the job (its
   orphaned ranks are SIGKILLed, as a scheduler's cgroup kill would); the attempt number
   continues across relaunches;
@@ -45,7 +50,7 @@ from benchmarks.chaos import procs
 from benchmarks.chaos.checks import compare_params, injector_record, lost_checkpoints
 from benchmarks.chaos.harness import Harness, Record, _env, train_args
 from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
-from nonstop.supervisor.watchdog import COLLECTIVE_FLOOR_S
+from nonstop.supervisor.watchdog import STEP_FLOOR_S
 
 PEER_ENDS = ENDS_ATTEMPT - frozenset(NUMERIC)
 """Faults that end an attempt under torchrun: without guards, numerical ones go unnoticed."""
@@ -100,6 +105,10 @@ def attempts_seen(run_dir: Path) -> list[int]:
 class PeerHarness(Harness):
     """Harness with torchrun in place of `nonstop run`."""
 
+    @property
+    def max_requeues(self) -> int:
+        return len(self.s.faults) + 3  # = its --max-restarts
+
     def command(self, port: int) -> list[str]:
         s = self.s
         train = train_args(s, self.final)
@@ -137,7 +146,10 @@ class PeerHarness(Harness):
             NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
             NONSTOP_FAULTS=";".join(self.s.injects()),
             NONSTOP_HEALTH="off",
-            BENCH_PG_TIMEOUT_S=f"{COLLECTIVE_FLOOR_S:g}",
+            BENCH_PG_TIMEOUT_S=f"{STEP_FLOOR_S:g}",
+            BENCH_TIMER_S=f"{STEP_FLOOR_S:g}",
+            TORCHELASTIC_ENABLE_FILE_TIMER="1",
+            TORCHELASTIC_TIMER_FILE=str(self.work / "timer.fifo"),
             BENCH_ATTEMPT_OFFSET=str(max(seen) + 1 if seen else 0),
             TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1",
         )

@@ -7,9 +7,13 @@ Two things only, both plumbing of the comparison, neither a help to torchrun:
 - the attempt number nonstop.runtime writes (events, the injector's attempt= keys) continues
   across relaunches of torchrun: $BENCH_ATTEMPT_OFFSET (attempts before this torchrun) plus
   torchrun's TORCHELASTIC_RESTART_COUNT, as a scheduler's requeue count would;
-- init_process_group(timeout=$BENCH_PG_TIMEOUT_S): the demo script hard-codes 5 minutes; the
-  peer gets nonstop's floor for unmodified scripts (COLLECTIVE_FLOOR_S, 60 s), the only hang
-  detection a torchrun job has.
+- torchrun's strongest hang detection, as benchmarks/bench_hang_detection.py arms it:
+  init_process_group(timeout=$BENCH_PG_TIMEOUT_S) (the demo script hard-codes 5 minutes; the
+  peer gets STEP_FLOOR_S, 5 s) and every step inside
+  `torch.distributed.elastic.timer.expires(after=$BENCH_TIMER_S)` served by torchrun's
+  FileTimerServer (TORCHELASTIC_ENABLE_FILE_TIMER=1, TORCHELASTIC_TIMER_FILE): the demo's
+  steps are nonstop.runtime's `rt.step` blocks, so the timer wraps that block, as a torchrun
+  user wraps their step.
 """
 
 from __future__ import annotations
@@ -20,6 +24,33 @@ import sys
 from datetime import timedelta
 
 MODULE = "nonstop.workloads.llama.train"
+
+
+def _time_every_step(timer_s: float, timer_file: str) -> None:
+    """Every `rt.step` block inside torch's elastic timer: the agent's FileTimerServer
+    SIGKILLs a rank whose step outlives `timer_s`."""
+    from typing import Any
+
+    from torch.distributed.elastic import timer
+
+    from nonstop.runtime import StepTimer
+
+    timer.configure(timer.FileTimerClient(timer_file))
+    enter, leave = StepTimer.__enter__, StepTimer.__exit__
+
+    def __enter__(self: StepTimer) -> StepTimer:
+        self._bench_timer = timer.expires(after=timer_s)  # type: ignore[attr-defined]
+        self._bench_timer.__enter__()  # type: ignore[attr-defined]
+        return enter(self)
+
+    def __exit__(self: StepTimer, *exc: Any) -> Any:
+        try:
+            return leave(self, *exc)
+        finally:
+            self._bench_timer.__exit__(*exc)  # type: ignore[attr-defined]
+
+    StepTimer.__enter__ = __enter__  # type: ignore[method-assign]
+    StepTimer.__exit__ = __exit__  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -37,6 +68,10 @@ def main() -> None:
             return init(*args, **kwargs)  # type: ignore[arg-type]
 
         dist.init_process_group = init_process_group  # type: ignore[assignment]
+    timer_s = float(os.environ.get("BENCH_TIMER_S", "0"))
+    timer_file = os.environ.get("TORCHELASTIC_TIMER_FILE")
+    if timer_s > 0 and timer_file:
+        _time_every_step(timer_s, timer_file)
     sys.argv = [MODULE, *sys.argv[1:]]
     runpy.run_module(MODULE, run_name="__main__", alter_sys=True)
 

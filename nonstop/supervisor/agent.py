@@ -56,7 +56,7 @@ from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop r
     signal_name,
 )
 from nonstop.supervisor.standby import StandbyContext, StandbyPool
-from nonstop.supervisor.watchdog import Learned, Watchdog, learned_path
+from nonstop.supervisor.watchdog import Watchdog, learned_for, learned_path
 from nonstop.supervisor.worker_logs import RunDirLogs
 
 _log = log.get("supervisor")
@@ -240,7 +240,7 @@ class NonstopAgent(LocalElasticAgent):
             startup_timeout_s=self.cfg.startup_timeout_s,
             section_timeout_s=self.cfg.section_timeout_s,
             exit_timeout_s=self.cfg.exit_timeout_s,
-            learned=Learned.load(learned_path(self.cfg.run_dir.root)),
+            learned=learned_for(self.cfg.run_dir.root),
         )
         self.offsets = {}
         from nonstop.diagnose.stragglers import StragglerDetector

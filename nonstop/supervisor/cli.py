@@ -505,6 +505,13 @@ def main(argv: list[str]) -> int:
     config = {
         "run_id": run_id,
         "argv": argv,
+        # the training command alone: a later run of it learns this one's startup time
+        # (watchdog.learned_for)
+        "command": [
+            *(["-m"] if args.module else []),
+            args.training_script,
+            *args.training_script_args,
+        ],
         "host": cfg.host,
         "started": time.time(),
         "supervisor": cfg.to_dict(),  # the resolved settings (SupervisorConfig.from_dict)

@@ -6,7 +6,9 @@ completed collective twice a second). The job is stalled when no rank has progre
 
 - before the attempt's first progress: the startup timeout (the configured one, or, once a
   startup was seen, max(STARTUP_FLOOR_S, 3 x the longest startup seen), whichever is less);
-  an explicit --hang-timeout longer than that replaces it;
+  an explicit --hang-timeout longer than that replaces it. The startup seen is this run's
+  (every attempt's, the first one cold), else, for a new run, that of the newest earlier runs
+  of the same command beside it (`learned_for`); a first-ever run waits the configured 300 s;
 - after the first progress, an explicit --hang-timeout, exactly;
 - `auto`, instrumented: max(3 x median step time, STEP_FLOOR_S); collectives only (unmodified
   scripts): max(5 x the longest gap seen between completions, COLLECTIVE_FLOOR_S) (NVIDIA's
@@ -31,7 +33,9 @@ collective the others wait in, then ranks behind on steps; failing all that, eve
 collective itself is stuck: network, store). A rank that exited is never a culprit.
 
 Times are the supervisor's monotonic clock at the moment an event was read, which makes the
-logic immune to clock skew between hosts.
+logic immune to clock skew between hosts, moved back by how long the event waited to be read
+(its wall time against the supervisor's, at most READ_LAG_S: one watcher tick): without that, a
+stall was measured from the read, up to a tick late.
 """
 
 from __future__ import annotations
@@ -54,10 +58,17 @@ STEP_FLOOR_S = 5.0
 COLLECTIVE_FLOOR_S = 60.0
 """`auto`, unmodified scripts: nothing marks an evaluation, a rank-0 save or a recompile, so
 the first one (before it is learned) must fit under this."""
-STARTUP_FLOOR_S = 60.0
-"""A learned startup timeout is never shorter: a cold start after a warm one imports again."""
+STARTUP_FLOOR_S = 20.0
+"""A learned startup timeout is never shorter: the startups seen vary with the host's load,
+and a run's first attempt (cold: no standby has imported anything) is always among them, so
+that 3 x the longest covers a cold start; the floor covers a small script's jitter."""
+HISTORY_RUNS = 20
+"""How many of the newest earlier run directories beside a new run `learned_for` reads."""
 STARTUP_FACTOR = 3.0
 PAUSE_FACTOR = 3.0
+READ_LAG_S = 0.5
+"""At most this much of an event's wait to be read (the agent reads every 0.5 s) is taken off
+its time: a bound that keeps a skewed host clock from moving progress by more."""
 BUSY_WINDOW_S = 10.0
 BUSY_CPU_FRACTION = 0.2
 """A rank whose process used at least this fraction of one core over the last BUSY_WINDOW_S
@@ -120,6 +131,47 @@ class Learned:
 
 def learned_path(run_dir: Path) -> Path:
     return Path(run_dir) / "control" / "timeouts.json"
+
+
+def _command(run_dir: Path) -> list[str] | None:
+    """The training command config.json recorded (`command`), or None."""
+    try:
+        cmd = json.loads((Path(run_dir) / "config.json").read_text()).get("command")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return [str(x) for x in cmd] if isinstance(cmd, list) and cmd else None
+
+
+def learned_for(run_dir: Path) -> Learned:
+    """What the watchdog starts an attempt from: this run's learned values; while this run has
+    seen no startup, the longest startup of the newest HISTORY_RUNS earlier runs of the same
+    training command in the same folder (./runs/ by default), so that a new run of a known
+    script does not wait the configured 300 s before calling a hung startup."""
+    run_dir = Path(run_dir)
+    own = Learned.load(learned_path(run_dir))
+    if own.startup_s is not None:
+        return own
+    cmd = _command(run_dir)
+    if cmd is None:
+        return own
+    try:
+        siblings = [p for p in run_dir.parent.iterdir() if p.name != run_dir.name]
+        dated = []
+        for p in siblings:
+            try:
+                dated.append((learned_path(p).stat().st_mtime, p))
+            except OSError:
+                continue
+    except OSError:
+        return own
+    seen = [
+        s
+        for _, p in sorted(dated, reverse=True)[:HISTORY_RUNS]
+        if _command(p) == cmd and (s := Learned.load(learned_path(p)).startup_s) is not None
+    ]
+    if seen:
+        own.startup_s = max(seen)
+    return own
 
 
 @dataclass
@@ -204,6 +256,8 @@ class Watchdog:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clock = clock
+        # the events' wait to be read is measured on the wall clock: only with the real clocks
+        self._wall: Callable[[], float] | None = time.time if clock is time.monotonic else None
         self.hang_timeout_s = hang_timeout_s
         self.startup_timeout_s = startup_timeout_s
         self.section_timeout_s = section_timeout_s
@@ -231,6 +285,8 @@ class Watchdog:
             return
         now = self.clock()
         st.host, st.last_alive, st.last_event_time = event.host, now, event.time
+        if self._wall is not None:  # when it happened, not when it was read (READ_LAG_S)
+            now -= min(max(0.0, self._wall() - event.time), READ_LAG_S)
         p = event.payload
         if event.kind == "step":
             self.step_durations.append(float(p["end"]) - float(p["start"]))

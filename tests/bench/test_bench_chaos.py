@@ -160,3 +160,17 @@ def test_a_workers_skip_batches_is_not_the_response_to_the_attempts_failure(tmp_
         conn.close()
     assert [a["action"] for a in acts if a["attempt"] == 9] == ["restart"]
     assert [a["attempt"] for a in acts] == [8, 9]
+
+
+def test_the_peer_runs_at_torchruns_strongest_hang_detection(tmp_path: Path) -> None:
+    from benchmarks.chaos.harness import Harness
+    from benchmarks.chaos.peer import PeerHarness
+
+    s = make_schedule(seed=1, kinds=KINDS, gap=(9, 13))
+    peer = PeerHarness(peer_schedule(s), tmp_path / "peer", timeout_s=10)
+    env = peer.env()
+    assert env["BENCH_PG_TIMEOUT_S"] == env["BENCH_TIMER_S"] == "5"  # not gloo's 60 s alone
+    assert env["TORCHELASTIC_ENABLE_FILE_TIMER"] == "1" and env["TORCHELASTIC_TIMER_FILE"]
+    # its timer server kills torchrun itself: requeued up to its --max-restarts
+    assert peer.max_requeues == len(s.faults) + 3
+    assert Harness(s, tmp_path / "ours", timeout_s=10).max_requeues == 2

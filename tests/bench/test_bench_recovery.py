@@ -134,15 +134,21 @@ def test_summary_follows_the_harness_contract() -> None:
             _row(0.5, lost_steps=0, restart_path="warm", restarts=[{"phases": {"handover": 0.01}}]),
             _row(0.7, lost_steps=0),
         ],
+        "standby": [_row(1.0, lost_steps=5), _row(1.2, lost_steps=5)],
         "cold": [_row(3.0, lost_steps=5), _row(None)],
     }
     peer = [_row(2.0, lost_steps=5), _row(2.4, lost_steps=5)]
-    out = br.summarize(arms, peer, load={"start": [1.0, 1.0, 1.0]})
+    ft = [_row(4.0, lost_steps=5), _row(4.4, lost_steps=5)]
+    out = br.summarize(arms, peer, ft, load={"start": [1.0, 1.0, 1.0]})
     assert not [k for k in (*REQUIRED, "limit", "spread", "reps") if k not in out]
-    assert out["best_arm"] == "standby+memory" and out["ours"] == 0.6 and out["peer"] == 2.2
-    assert math.isclose(out["ratio"], 0.6 / 2.2) and out["better"] == "lower"
-    assert out["spread"]["ours"] == [0.5, 0.7] and len(out["spread"]["ratio"]) == 2
+    # the headline is nonstop's default configuration, not the best arm
+    assert out["headline_arm"] == "standby" and out["best_arm"] == "standby+memory"
+    assert out["ours"] == 1.1 and out["peer"] == 2.2
+    assert math.isclose(out["ratio"], 1.1 / 2.2) and out["better"] == "lower"
+    assert out["spread"]["ours"] == [1.0, 1.2] and len(out["spread"]["ratio"]) == 2
     assert out["reps"] == 2 and out["load"] == {"start": [1.0, 1.0, 1.0]}
+    assert set(out["ratio_ci_per_arm"]) == set(arms)
+    assert math.isclose(out["ft_launcher"]["ratio_per_arm"]["standby"], 1.1 / 4.2, abs_tol=1e-4)
     best = out["arms"]["standby+memory"]
     assert best["phases_s"] == {"handover": 0.01} and best["restart_path"] == ["warm"]
     assert out["arms"]["cold"]["ok"] == 1 and out["arms"]["cold"]["back_s"] == 3.0
@@ -155,7 +161,10 @@ def test_commands_run_the_same_workload_and_fault() -> None:
     train = br.workload(["--dim", "64"], 30, 5)
     ours = br.nonstop_cmd(Path("/x"), train, inject=br.crash_spec(7), extra=[])
     peer = br.torchrun_cmd(train, max_restarts=1)
+    ft = br.torchrun_cmd(train, max_restarts=1, launcher="ft")
     assert ours[-len(train) :] == train and peer[-len(train) :] == train
+    assert ft[-len(train) :] == train and ft[0].endswith("ft_launcher")
+    assert ft[ft.index("--max-restarts") + 1] == "1" and "--ft-restart-policy" in ft
     assert "crash@step=7,rank=1,signal=SIGKILL" in ours
     env = br.torchrun_env(Path("/x/run"), br.crash_spec(7))
     assert env["TORCH_DISABLE_SHARE_RDZV_TCP_STORE"] == "1" and env["NONSTOP_RUN_ID"] == "run"

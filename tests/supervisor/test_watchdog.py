@@ -3,6 +3,7 @@ signals in test_run_faults.py)."""
 
 from __future__ import annotations
 
+import pytest
 from support.fakes import Clock
 from support.fakes import event as ev
 
@@ -128,11 +129,42 @@ def test_what_was_learned_is_kept_for_the_next_attempt(tmp_path):
     path = learned_path(tmp_path)
     wd.snapshot().save(path)
     nxt = Watchdog(ranks=[0, 1], clock=clock, learned=Learned.load(path))
-    assert nxt.timeout() == (60.0, "startup")  # max(60 s floor, 3 x 12 s), not 300 s
-    clock.t += 61.0
+    timeout, basis = nxt.timeout()  # max(20 s floor, 3 x 12.1 s: the first collective), not 300
+    assert basis == "startup" and timeout == pytest.approx(36.3)
+    clock.t += 37.0
     assert nxt.check() is not None
     path.write_text("{not json")  # a garbage file is an empty memory, never an error
     assert Learned.load(path) == Learned()
+
+
+def _run(root, name, command, startup_s=None):
+    import json
+
+    from nonstop.supervisor.watchdog import Learned, learned_path
+
+    run = root / name
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"command": command}))
+    if startup_s is not None:
+        Learned(startup_s=startup_s).save(learned_path(run))
+    return run
+
+
+def test_a_new_run_learns_its_startup_from_earlier_runs_of_the_same_command(tmp_path):
+    from nonstop.supervisor.watchdog import Learned, learned_for, learned_path
+
+    _run(tmp_path, "a", ["train.py", "--lr", "1"], startup_s=9.0)
+    _run(tmp_path, "b", ["train.py", "--lr", "1"], startup_s=14.0)
+    _run(tmp_path, "other", ["other.py"], startup_s=200.0)  # another script: not ours
+    new = _run(tmp_path, "new", ["train.py", "--lr", "1"])
+    assert learned_for(new).startup_s == 14.0  # the longest of the same command
+    wd = Watchdog(ranks=[0, 1], clock=Clock(), learned=learned_for(new))
+    assert wd.timeout() == (42.0, "startup")
+    Learned(startup_s=3.0).save(learned_path(new))  # once the run has its own, it is used
+    assert learned_for(new).startup_s == 3.0
+    first = _run(tmp_path / "a", "x", ["train.py"])  # a first-ever run: the configured default
+    assert learned_for(first).startup_s is None
+    assert Watchdog(ranks=[0], clock=Clock(), learned=learned_for(first)).timeout()[0] == 300.0
 
 
 def test_auto_never_calls_a_computing_rank_hung():
@@ -163,3 +195,21 @@ def test_a_rank_that_exited_is_never_the_culprit():
     clock.t += 61.0
     hang = wd.check()
     assert hang is not None and hang.basis == "exit" and hang.culprits == [1]
+
+
+def test_progress_is_dated_when_the_event_happened_not_when_it_was_read():
+    """With the real clocks, an event read 0.3 s after it was written counts 0.3 s earlier;
+    one from a clock far behind counts at most READ_LAG_S earlier."""
+    import dataclasses
+    import time
+
+    from nonstop.supervisor.watchdog import READ_LAG_S
+
+    for age, shift in ((0.3, 0.3), (3600.0, READ_LAG_S)):
+        wd = Watchdog(ranks=[0])
+        before = time.monotonic()
+        e = dataclasses.replace(ev(0, "step", step=0, start=0.0, end=0.1), time=time.time() - age)
+        wd.observe(e)
+        after = time.monotonic()
+        assert wd._last_progress is not None
+        assert before - shift - 0.05 <= wd._last_progress <= after - shift + 0.05
