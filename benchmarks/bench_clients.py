@@ -73,7 +73,7 @@ def _one(arm: str, client: str, work: Path) -> tuple[float, int, str]:
     if arm != "torchrun":
         import sqlite3
 
-        db = work / "run" / "ledger.sqlite"
+        db = work / "run" / "ledger.db"
         if db.exists():
             with sqlite3.connect(db) as con:
                 row = con.execute("SELECT restart_path FROM attempts WHERE attempt = 1").fetchone()
