@@ -74,6 +74,11 @@ BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
+SLURM_NODES_ROOT: Final = "NONSTOP_SLURM_NODES_ROOT"
+SBATCH_EXCLUDED: Final = "NONSTOP_SBATCH_EXCLUDED"
+SBATCH_EXCLUDED_BEFORE: Final = "NONSTOP_SBATCH_EXCLUDED_BEFORE"
+SBATCH_AGENTS: Final = "NONSTOP_SBATCH_AGENTS"
+SBATCH_MIN_NODES: Final = "NONSTOP_SBATCH_MIN_NODES"
 CLUSTER_ROOT: Final = "NONSTOP_CLUSTER_ROOT"
 CLUSTER_PREFIX: Final = "NONSTOP_CLUSTER_PREFIX"
 CLUSTER_SUBNET: Final = "NONSTOP_CLUSTER_SUBNET"
@@ -337,6 +342,43 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="tests/slurm",
         meaning="the one-node test cluster's directory",
         default="/tmp/nonstop-slurm",
+    ),
+    EnvVar(
+        name=SLURM_NODES_ROOT,
+        set_by="user",
+        read_by="tests/support/slurm_nodes.py",
+        meaning="the Slurm-across-namespaces test cluster's directory",
+        default="/tmp/nonstop-slurm-PREFIX (PREFIX: the network cluster's prefix)",
+    ),
+    # set by examples/slurm/nonstop.sbatch for its own srun tasks (each node's shell that
+    # writes an excluded node down and stops the step when too few agents are left)
+    *(
+        EnvVar(
+            name=n,
+            set_by="user (examples/slurm/nonstop.sbatch, for its srun tasks)",
+            read_by="examples/slurm/nonstop.sbatch",
+            meaning=m,
+            default=d,
+        )
+        for n, m, d in (
+            (
+                SBATCH_EXCLUDED,
+                "the file of nodes nonstop excluded (exit 93), one a line, over every start "
+                "of the job",
+                "RUN_DIR/slurm-excluded-nodes",
+            ),
+            (
+                SBATCH_EXCLUDED_BEFORE,
+                "how many lines that file had when this start of the job began",
+                "its line count",
+            ),
+            (SBATCH_AGENTS, "the agents this start of the job launched", "one per task"),
+            (
+                SBATCH_MIN_NODES,
+                "fewer agents than this left: stop the step so the job is requeued",
+                "--nnodes' minimum, else the agents",
+            ),
+        )
     ),
     EnvVar(
         name=CLUSTER_ROOT,
