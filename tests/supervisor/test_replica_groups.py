@@ -1,8 +1,10 @@
 """nonstop run --replica-groups: torchft replica groups, one nonstop agent per group.
 
-The end-to-end test kills a rank of group 1 with SIGKILL: group 0 trains on alone, group 1 is
-restarted by its own agent and heals from group 0 through torchft (not from storage), and the
-two end with the same parameters; the ledgers and the report say so.
+The end-to-end test kills a rank of group 1 with SIGKILL: group 0 is never stopped (it trains
+on alone until group 1 is back: no step at all when the restart beats the Lighthouse's
+heartbeat timeout), group 1 is restarted by its own agent and heals from group 0 through
+torchft (not from storage), and the two end with the same parameters; the ledgers and the
+report say so.
 """
 
 import json
@@ -103,10 +105,12 @@ def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
     assert s["steps_committed"] == steps and s["steps_missing"] == 0
     assert s["steps_committed_twice"] == 0
     assert s["fingerprints_equal"] is True  # group 1 healed to group 0's parameters
-    assert s["steps_with_fewer_replicas"] > 0  # group 0 trained alone meanwhile
     a, b = s["groups"]
     (healed,) = b["healed_at"]
-    assert healed["attempt"] == 1 and 5 < healed["step"] < steps  # from a live peer, mid-run
+    assert healed["attempt"] == 1 and 5 <= healed["step"] < steps  # from a live peer, mid-run
+    # group 0 trained alone exactly the steps group 1 missed: none when group 1 is back
+    # (2 s here, cold) before the Lighthouse gives up on it, some on a slower host
+    assert s["steps_with_fewer_replicas"] == healed["step"] - 5
     assert a["steps_committed"] == steps  # group 0 committed every step
     # group 1: steps 0-4, then from where it healed: nothing twice, nothing from storage
     assert b["steps_committed"] == 5 + steps - healed["step"]
