@@ -5,7 +5,10 @@ teardown of its tests, summed) and the session's total, so that a slow directory
 every CI log next to --durations' slowest tests (tests/README.md).
 
 Under pytest-xdist (`make test` runs two workers) the tests marked slow are handed out first,
-so that no worker is left with a long end-to-end test after the other has finished."""
+so that no worker is left with a long end-to-end test after the other has finished, and each
+worker builds its own namespace cluster (tests/support/cluster.py): gw0 the default `nsc` on
+10.77.0, gw<n> `nsc<n>` on 10.<77-n>.0, so that no worker waits for the other's cluster tests
+(they held one cluster by turns: 160 s of waiting in one setup). A prefix set outside wins."""
 
 from __future__ import annotations
 
@@ -15,6 +18,12 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 
 import pytest
+
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_N = int(_WORKER[2:]) if _WORKER[:2] == "gw" and _WORKER[2:].isdigit() else 0
+if _N > 0 and "NONSTOP_CLUSTER_PREFIX" not in os.environ:  # before support/cluster.py reads it
+    os.environ["NONSTOP_CLUSTER_PREFIX"] = f"nsc{_N}"
+    os.environ["NONSTOP_CLUSTER_SUBNET"] = f"10.{77 - _N}.0"
 
 
 def directory(nodeid: str) -> str:

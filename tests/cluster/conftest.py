@@ -1,9 +1,10 @@
 """The network-namespace cluster (tests/support/cluster.py) for the tests in this folder.
 
-Four nodes, one cluster on the machine: each test holds an exclusive lock on it for its whole
-length (the two pytest-xdist workers would otherwise reset each other's nodes mid-test: with
-pytest 9.2, xdist 3.8's `xdist_group` no longer keeps a group on one worker, as it sets a node
-id attribute pytest stopped reading), and finds it up, with no processes and the network whole.
+Four nodes, one cluster per pytest-xdist worker (tests/conftest.py gives worker gw<n> the
+prefix `nsc<n>` and the /24 10.<77-n>.0; gw0 and a run without xdist keep `nsc` on 10.77.0), so
+the workers' cluster tests run side by side. Each test still holds an exclusive lock on its
+cluster for its whole length (a developer's second pytest on the same prefix would otherwise
+reset its nodes mid-test), and finds it up, with no processes and the network whole.
 Without root or iproute2 the tests skip with the reason, except under CI=1 (set by .ci/run),
 where they fail. The last worker to use it tears it down at its session's end, and a reaper
 does if the session is killed.
@@ -54,7 +55,7 @@ def _cluster_session():
 
 @pytest.fixture
 def cluster(_cluster_session):
-    """Four nodes, node0..node3 at 10.77.0.10-13, nothing running, the network whole."""
+    """Four nodes, node0..node3 at SUBNET.10-13, nothing running, the network whole."""
     fd = _lock()
     try:
         try:

@@ -28,6 +28,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -270,7 +271,7 @@ def down(root: Path = ROOT) -> None:
     links = _ip("-o", "link", "show", check=False).stdout.splitlines()
     for line in links:
         name = line.split(":")[1].strip().split("@")[0] if ":" in line else ""
-        if name.startswith(PREFIX):
+        if re.fullmatch(rf"{re.escape(PREFIX)}(v\d+|br2?)", name):  # not another prefix's
             _ip("link", "del", name, check=False)
     with contextlib.suppress(OSError):
         _state(root).unlink()
