@@ -34,7 +34,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from nonstop import envvars, log, rundir
 from nonstop.faults import install_main_thread_delivery
@@ -257,6 +257,10 @@ class RunnableMeter:
         return self.total_s
 
 
+REQUEST_POLL_S: Final = 0.1
+"""How often the watcher looks for the agent's dump request, between its ticks."""
+
+
 class Watcher(threading.Thread):
     """Liveness, collective progress, dump requests and time-keyed faults, off the main thread."""
 
@@ -273,12 +277,31 @@ class Watcher(threading.Thread):
         self.settings = LiveSettings(rt.run_dir) if rt.run_dir else None
 
     def run(self) -> None:
+        # the dump request is looked for every REQUEST_POLL_S (one stat), the rest every tick:
+        # the agent waits for the answer before it stops a hung rank, and a whole tick of that
+        # wait was most of the half second nonstop's hang detection lost to ft_launcher's
+        poll = min(REQUEST_POLL_S, self.tick_s)
+        next_tick = time.monotonic() + self.tick_s
         while True:
-            time.sleep(self.tick_s)
+            time.sleep(poll)
             try:
-                self.tick()
+                self.answer_dump_request()
+                if time.monotonic() >= next_tick:
+                    next_tick = time.monotonic() + self.tick_s
+                    self.tick()
             except Exception as e:  # monitoring never kills training
                 _log.warning("watcher: %r", e, exc_info=_log.isEnabledFor(logging.DEBUG))
+
+    def answer_dump_request(self) -> None:
+        """The agent's request for this rank's flight-recorder trace and stacks, once per
+        request (its mtime)."""
+        if self.req is None or not self.req.exists():
+            return
+        mtime = self.req.stat().st_mtime
+        if mtime > self.handled_mtime:
+            self.handled_mtime = mtime
+            files = write_dumps(self.rt)
+            self.rt.emit("lifecycle", phase="dumped", files=files)
 
     def tick(self) -> None:
         progress = collective_progress()
@@ -305,12 +328,7 @@ class Watcher(threading.Thread):
             payload["coll_enq"] = max(v[0] for v in progress.values())
             payload["coll_done"] = max(v[1] for v in progress.values())
         self.rt.emit("heartbeat", **payload)
-        if self.req is not None and self.req.exists():
-            mtime = self.req.stat().st_mtime
-            if mtime > self.handled_mtime:
-                self.handled_mtime = mtime
-                files = write_dumps(self.rt)
-                self.rt.emit("lifecycle", phase="dumped", files=files)
+        self.answer_dump_request()
         if self.rt.faults:
             self.rt.faults.on_tick(time.monotonic() - self.t0)
         if self.settings is not None:
