@@ -61,6 +61,16 @@ from nonstop.supervisor.worker_logs import RunDirLogs
 
 _log = log.get("supervisor")
 
+
+class StoppedInRendezvous(BaseException):
+    """The scheduler's signal reached an agent waiting in a rendezvous. A BaseException, so
+    that no `except Exception` of torch's rendezvous code swallows it on its way out."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 DRAIN_LAST_CALL_S = 1.0  # after a peer's drain, the rendezvous waits this long, not 30 s
 # each agent samples its node's TCP connections per peer this often (a slow link; `ss -tin`)
 NET_SAMPLE_S = 5.0
@@ -121,6 +131,7 @@ class NonstopAgent(LocalElasticAgent):
         self.restart_path = "cold"
         self._cold_why = ""
         self._rendezvoused = False
+        self._in_rendezvous = False  # waiting for peers: no rank to checkpoint, no monitor loop
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
         self._learned_saved: dict[str, Any] | None = None
@@ -140,7 +151,14 @@ class NonstopAgent(LocalElasticAgent):
                 stack.enter_context(
                     torch_compat.short_last_call(worker_group.spec.rdzv_handler, DRAIN_LAST_CALL_S)
                 )
-            super()._rendezvous(worker_group)
+            self._in_rendezvous = True
+            if self.stops.signal_received is not None:  # came while the last attempt ended
+                self._in_rendezvous = False
+                raise StoppedInRendezvous(self.stops.signal_received)
+            try:
+                super()._rendezvous(worker_group)
+            finally:
+                self._in_rendezvous = False
         self._rendezvoused, self.stops.peer_drained = True, False
         self._agree_attempt(worker_group)
         self._phase("rendezvous", t0)
@@ -529,8 +547,14 @@ class NonstopAgent(LocalElasticAgent):
     # -- the planned stops' signal, and the marker before our own stops ----------------------
 
     def on_signal(self, signum: int, frame: Any) -> None:
-        """SIGTERM, SIGUSR1, SIGUSR2 (launch installs it): PlannedStopMachine.on_signal."""
+        """SIGTERM, SIGUSR1, SIGUSR2 (launch installs it): PlannedStopMachine.on_signal, whose
+        flag the monitor loop acts on. An agent waiting in a rendezvous runs no monitor loop
+        and has no rank to checkpoint (it may wait there for minutes: too few nodes after an
+        exclusion): it leaves at once (StoppedInRendezvous; launch exits 75, requeue), rather
+        than sit out the scheduler's KillWait into a SIGKILL."""
         self.stops.on_signal(signum, frame)
+        if self._in_rendezvous:
+            raise StoppedInRendezvous(signum)
 
     def _guard_teardown(self) -> None:
         """Mark every stop of our own ranks (torch's teardown, restart or shutdown, and the

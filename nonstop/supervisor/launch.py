@@ -399,6 +399,19 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 continue
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
             break
+    except ag.StoppedInRendezvous as e:
+        name = signal.Signals(e.signum).name
+        why = f"{name} while waiting in the rendezvous (no rank running: nothing to checkpoint)"
+        with log.swallowed(_log, "recording the stop in the ledger"):
+            ledger.add_action(
+                attempt=agent.attempt,
+                time_s=time.time(),
+                action="planned_stop",
+                host=host,
+                reason=f"preempt: {why} [signal-{name}]",
+            )
+        agent.exit_message = f"stopped: {why}; requeue the job"
+        code = policy.EXIT_REQUEUE
     except ChildFailedError:
         code = policy.exit_code(agent.exit_code, failed=True)
     finally:

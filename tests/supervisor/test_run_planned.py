@@ -5,13 +5,14 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 import psutil
 import pytest
-from support import TINY, last_step, rows
+from support import TINY, free_port, last_step, rows
 
 from nonstop.ledger import summarize_run
 from nonstop.supervisor.planned_stop import write_request
@@ -325,3 +326,31 @@ def test_a_cloud_preemption_notice_checkpoints_stops_75_and_resumes(run_dir):
     s = summarize_run(run_dir).to_dict()
     assert s["steps_lost"] == 0 and s["badput_s"]["lost_progress"] == 0
     assert [f["planned"] for f in s["failures"]] == [True]
+
+
+def test_sigterm_to_an_agent_waiting_in_the_rendezvous_stops_75_at_once(run_dir):
+    """One agent of a two-node job waits for its peer (as a surviving node does after an
+    exclusion leaves too few): the scheduler's SIGTERM ends the wait with exit 75 (requeue),
+    instead of the rendezvous' 10 minutes or Slurm's SIGKILL after KillWait (exit 137)."""
+    port = free_port()
+    flags = ["--nnodes", "2", "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}"]
+    with subprocess.Popen(command(run_dir, 100, *flags), **POPEN) as sup:
+        deadline = time.monotonic() + 120  # the agent hosts the store: it listens, then waits
+        while time.monotonic() < deadline and not port_open(port):
+            assert sup.poll() is None, sup.communicate()[0]
+            time.sleep(0.2)
+        time.sleep(2.0)  # in the rendezvous' wait for a second node by now
+        t0 = time.monotonic()
+        sup.send_signal(signal.SIGTERM)
+        out, _ = sup.communicate(timeout=60)
+    assert sup.returncode == 75, out
+    assert time.monotonic() - t0 < 30, out  # not the rendezvous' own timeout
+    assert "SIGTERM while waiting in the rendezvous" in out and "requeue" in out, out
+    ((action, reason),) = rows(run_dir, "SELECT action, reason FROM actions")
+    assert action == "planned_stop" and "SIGTERM" in reason, reason
+
+
+def port_open(port):
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        return True
+    return False
