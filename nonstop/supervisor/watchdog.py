@@ -197,6 +197,10 @@ class RankState:
     """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
     runnable: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     """(monotonic time, its busiest thread's runnable seconds), where the kernel says."""
+    step_ended_at: float | None = None
+    """When its newest step event says that step ended (the watchdog's clock)."""
+    beat_at: float | None = None
+    """When its newest bootstrap heartbeat was written (the watchdog's clock)."""
     quick_stop: bool | None = None
     """Its newest heartbeat said SIGTERM reaches nonstop's handler (True), which exits at once
     when the agent stops the rank, or the script's own (False: it may want torch's 30 s to
@@ -291,8 +295,18 @@ class Watchdog:
         if event.kind == "step":
             self.step_durations.append(float(p["end"]) - float(p["start"]))
             st.step = max(st.step, int(p["step"]))
+            st.step_ended_at = now
             self._progress(st, now, event.time)
         elif event.kind == "heartbeat":
+            # a heartbeat says what changed since the previous one, not when: news that a step
+            # which ended in between explains (the next step begun, that step's collectives
+            # completed: a peer that hangs completes none after it) is dated at that step's
+            # end, not up to a tick later, which made every hang's detection that much late
+            before, st.beat_at = st.beat_at, now
+            ended = st.step_ended_at
+            since_step = (
+                ended if ended is not None and before is not None and ended > before else None
+            )
             if "sigterm" in p:  # the bootstrap's; a script's rt.heartbeat() does not say
                 st.quick_stop = p["sigterm"] == "nonstop"
             for key, samples in (("cpu_s", st.cpu), ("runnable_s", st.runnable)):
@@ -301,15 +315,17 @@ class Watchdog:
                     samples.append((now, float(v)))
             step = int(p.get("step", -1))
             if step > st.step:
+                began = since_step if since_step is not None and step == st.step + 1 else now
                 st.step = step
-                self._progress(st, now, event.time)
+                self._progress(st, began, event.time)
             done = p.get("coll_done")
             if isinstance(done, int):
                 st.coll_enq = max(st.coll_enq, int(p.get("coll_enq", done)))
                 if done > st.coll_done:
                     st.coll_done = done
-                    self._progress(st, now, event.time)
-                    self._learn_collective(now)
+                    at = since_step if since_step is not None else now
+                    self._progress(st, at, event.time)
+                    self._learn_collective(at)
         elif event.kind == "section":
             if p.get("phase") == "begin":
                 st.sections[str(p["name"])] = now
@@ -336,7 +352,7 @@ class Watchdog:
             gap = now - last
             if gap > (self.learned.pause_s or 0.0):
                 self.learned.pause_s = gap
-        st.last_progress = now
+        st.last_progress = now if st.last_progress is None else max(st.last_progress, now)
         self._last_progress = now if last is None else max(last, now)
         self._last_progress_wall = max(self._last_progress_wall or wall, wall)
 
@@ -348,10 +364,11 @@ class Watchdog:
         done = min(s.coll_done for s in self.ranks.values() if not s.exited)
         if done > self._job_coll_done:
             if self._job_coll_time is not None and self._job_coll_done >= 0:
-                gap = now - self._job_coll_time
+                gap = max(0.0, now - self._job_coll_time)  # dated back: never negative
                 self.coll_gaps.append(gap)
                 self.learned.gap_s = max(self.learned.gap_s or 0.0, gap)
-            self._job_coll_done, self._job_coll_time = done, now
+            later = now if self._job_coll_time is None else max(now, self._job_coll_time)
+            self._job_coll_done, self._job_coll_time = done, later
 
     @property
     def progressed(self) -> bool:

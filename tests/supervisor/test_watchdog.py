@@ -31,6 +31,36 @@ def test_steps_set_the_timeout_and_a_silent_rank_is_the_culprit():
     assert hang is not None and hang.culprits == [1] and hang.basis == "steps"
 
 
+def test_a_heartbeat_dates_what_the_last_step_explains_at_that_step_end():
+    """Rank 1 is SIGSTOPped as step 10 begins. Rank 0's next heartbeat, a tick after step 9
+    ended, says it began step 10 and completed step 9's collectives: news of before that end,
+    not progress at the heartbeat, so the hang is called 5 s after step 9 ended, not 5 s
+    after the heartbeat (which made every detection up to a tick late)."""
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], clock=clock)
+    for step in range(10):
+        for r in (0, 1):
+            wd.observe(ev(r, "heartbeat", step=step, coll_enq=4 * step, coll_done=4 * step))
+        clock.t += 0.1
+        for r in (0, 1):
+            wd.observe(ev(r, "step", step=step, start=0.0, end=0.1))
+    ended = clock.t
+    clock.t += 0.45
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40))
+    clock.t = ended + 5.0
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40))  # waits on rank 1
+    clock.t = ended + 5.1
+    hang = wd.check()
+    assert hang is not None and hang.culprits == [1], hang
+    assert hang.stalled_s == pytest.approx(5.1)
+    # a heartbeat with news no step explains (progress inside a long step) is dated itself
+    clock.t += 0.5
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=42, coll_done=41))
+    wd.observe(ev(1, "heartbeat", step=10, coll_enq=42, coll_done=41))
+    clock.t += 4.9
+    assert wd.check() is None
+
+
 def test_ranks_on_their_way_out_after_the_last_step_are_not_a_hang():
     clock = Clock()
     wd = trained(clock)
