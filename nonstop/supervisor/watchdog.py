@@ -200,7 +200,8 @@ class RankState:
     step_ended_at: float | None = None
     """When its newest step event says that step ended (the watchdog's clock)."""
     beat_at: float | None = None
-    """When its newest bootstrap heartbeat was written (the watchdog's clock)."""
+    """When its newest watcher heartbeat (the bootstrap's, every tick) was written (the
+    watchdog's clock)."""
     quick_stop: bool | None = None
     """Its newest heartbeat said SIGTERM reaches nonstop's handler (True), which exits at once
     when the agent stops the rank, or the script's own (False: it may want torch's 30 s to
@@ -302,7 +303,9 @@ class Watchdog:
             # which ended in between explains (the next step begun, that step's collectives
             # completed: a peer that hangs completes none after it) is dated at that step's
             # end, not up to a tick later, which made every hang's detection that much late
-            before, st.beat_at = st.beat_at, now
+            before = st.beat_at
+            if p.get("source") == "bootstrap":  # the watcher's, every tick (not rt.step's own)
+                st.beat_at = now
             ended = st.step_ended_at
             since_step = (
                 ended if ended is not None and before is not None and ended > before else None

@@ -38,25 +38,27 @@ def test_a_heartbeat_dates_what_the_last_step_explains_at_that_step_end():
     after the heartbeat (which made every detection up to a tick late)."""
     clock = Clock()
     wd = Watchdog(ranks=[0, 1], clock=clock)
+    beat = {"source": "bootstrap"}  # the watcher's heartbeat, every tick
     for step in range(10):
         for r in (0, 1):
-            wd.observe(ev(r, "heartbeat", step=step, coll_enq=4 * step, coll_done=4 * step))
+            wd.observe(ev(r, "heartbeat", step=step, coll_enq=4 * step, coll_done=4 * step, **beat))
         clock.t += 0.1
         for r in (0, 1):
             wd.observe(ev(r, "step", step=step, start=0.0, end=0.1))
+            wd.observe(ev(r, "heartbeat", step=step + 1))  # rt.step's own, as the next begins
     ended = clock.t
     clock.t += 0.45
-    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40))
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40, **beat))
     clock.t = ended + 5.0
-    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40))  # waits on rank 1
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40, **beat))  # waits
     clock.t = ended + 5.1
     hang = wd.check()
     assert hang is not None and hang.culprits == [1], hang
     assert hang.stalled_s == pytest.approx(5.1)
     # a heartbeat with news no step explains (progress inside a long step) is dated itself
     clock.t += 0.5
-    wd.observe(ev(0, "heartbeat", step=10, coll_enq=42, coll_done=41))
-    wd.observe(ev(1, "heartbeat", step=10, coll_enq=42, coll_done=41))
+    wd.observe(ev(0, "heartbeat", step=10, coll_enq=42, coll_done=41, **beat))
+    wd.observe(ev(1, "heartbeat", step=10, coll_enq=42, coll_done=41, **beat))
     clock.t += 4.9
     assert wd.check() is None
 
