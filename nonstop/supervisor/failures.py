@@ -404,21 +404,25 @@ class FailureHandler:
             f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
             f"after its peers failed (ranks {ranks or '?'}); {link.text()}"
         )
-        if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
-            return None  # another survivor recorded it (or a cause) first
-        self.ledger.add_failure(
-            attempt=self.ctx.attempt,
-            time_s=time.time(),
-            category=taxonomy.UNKNOWN,
-            action="restart",
-            rank=ranks[0] if ranks else None,
-            host=link.host,
-            exit_code=None,
-            signal=None,
-            message=message[:2000],
-            evidence={"link": link.to_dict()},
-            root_cause=True,
-        )
+        # the check and the record in one write transaction: two survivors that waited out
+        # the same silence would otherwise both record the loss (the multi-node soak saw two
+        # records 20 ms apart)
+        with self.ledger.transaction():
+            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
+                return None  # another survivor recorded it (or a cause) first
+            self.ledger.add_failure(
+                attempt=self.ctx.attempt,
+                time_s=time.time(),
+                category=taxonomy.UNKNOWN,
+                action="restart",
+                rank=ranks[0] if ranks else None,
+                host=link.host,
+                exit_code=None,
+                signal=None,
+                message=message[:2000],
+                evidence={"link": link.to_dict()},
+                root_cause=True,
+            )
         return message
 
     def on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:

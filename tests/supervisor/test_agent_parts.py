@@ -9,7 +9,9 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -26,7 +28,7 @@ from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.context import AgentContext
 from nonstop.supervisor.failures import FailureHandler
 from nonstop.supervisor.planned_stop import PlannedStopMachine, read_stop, write_request
-from nonstop.supervisor.policy import EXIT_PAGE, EXIT_REQUEUE
+from nonstop.supervisor.policy import EXIT_PAGE, EXIT_REQUEUE, FailureInfo
 from nonstop.supervisor.watchdog import Hang, Watchdog
 
 HOST = "node-a"
@@ -152,6 +154,57 @@ def test_a_crash_after_every_rank_finished_completes_the_attempt(ctx):
     ctx.watchdog = Watchdog(ranks=[0, 1])
     ctx.watchdog.observe(_event(1, "lifecycle", phase="finished"))
     assert not handler.finished_then_crashed(crashed)
+
+
+def test_two_survivors_record_a_lost_node_once(ctx, monkeypatch):
+    """node-b is lost whole; node-a and node-c both see only echoes naming it and both wait out
+    its silence. The second survivor's check runs right after the first one's (the soak saw
+    two records 20 ms apart): the check and the record are one write transaction, so the
+    second finds the first's record and writes none."""
+    from nonstop.diagnose import peers
+
+    monkeypatch.setattr(failures, "LOST_PEER_WAIT_S", 0.0)  # the silence waited out already
+    root = ctx.cfg.run_dir.root
+    for host, address in ((HOST, "10.0.0.1"), ("node-b", "10.0.0.2"), ("node-c", "10.0.0.3")):
+        peers.record_node(root, host, address)
+    echo = "RuntimeError: [gloo] Connection closed by peer [10.0.0.2]:4242\n"
+
+    def handler_on(c: AgentContext, rank: int) -> tuple[FailureHandler, list[FailureInfo]]:
+        log = c.cfg.run_dir.log(0, rank)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(echo)
+        info = FailureInfo(rank=rank, host=c.cfg.host, exit_code=1, log_path=log, attempt=0)
+        return FailureHandler(c, AgentOps({rank: 1}, {rank: rank})), [info]
+
+    first, first_infos = handler_on(ctx, 0)
+    results: list[str | None] = []
+
+    def other_survivor() -> None:  # its own agent: its own connection, in its own thread
+        ledger = Ledger.open(ctx.cfg.run_dir.ledger)
+        try:
+            cfg = replace(ctx.cfg, host="node-c")
+            c = AgentContext(cfg=cfg, ledger=ledger, attempt=0, attempt_start=time.time())
+            second, infos = handler_on(c, 2)
+            results.append(second._name_lost_peer(infos))
+        finally:
+            ledger.close()
+
+    racer = threading.Thread(target=other_survivor)
+    rows = ctx.ledger.rows
+
+    def rows_then_race(sql: str, params: tuple = ()) -> list:
+        out = rows(sql, params)
+        if "root_cause = 1" in sql and not racer.is_alive() and not results:
+            racer.start()  # the other survivor, between this check and this record
+            racer.join(timeout=3)  # done when nothing serializes it; else blocked on the lock
+        return out
+
+    monkeypatch.setattr(ctx.ledger, "rows", rows_then_race)
+    assert first._name_lost_peer(first_infos) is not None
+    racer.join(timeout=60)
+    assert results == [None]
+    lost = _rows(ctx.ledger, "SELECT host FROM failures WHERE root_cause = 1")
+    assert lost == [("node-b",)], lost
 
 
 # -- PlannedStopMachine --------------------------------------------------------------------

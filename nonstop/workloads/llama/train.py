@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     ddp = DDP(model, broadcast_buffers=False) if world > 1 else model
     if world > 1 and a.ordered_allreduce:
         ddp.register_comm_hook(None, _ordered_allreduce)
+    if world > 1:
+        _prime_buckets(ddp, a.batch_size, a.seq_len, device)
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.1, betas=(0.9, 0.95))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: cosine_lr(s, warmup=a.warmup, total=a.steps)
@@ -261,6 +263,24 @@ def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
         storage=storage,
         verify=rt.health.verify,
     )
+
+
+def _prime_buckets(
+    ddp: torch.nn.Module, batch_size: int, seq_len: int, device: torch.device
+) -> None:
+    """One discarded forward and backward, so that every step this process trains all-reduces
+    through DDP's rebuilt buckets. DDP lays out the first backward of each process with every
+    gradient in one bucket in reverse parameter order, then rebuilds its buckets in the order
+    the gradients became ready; a ring all-reduce adds each element in an order that depends on
+    its offset in the bucket, so at 3 or more ranks the first step after every restart rounded
+    differently from the same step of a run that never stopped (the multi-node soak's final
+    parameters were 1.9e-5 away). Primed in every process, a fresh start's step 0 included,
+    every step sums alike. The layout depends on the graph, not on the values: a batch of zeros
+    does, and the model draws no random numbers, so the data position and RNG stay untouched.
+    Costs one step's compute and all-reduce per process start (docs/run.md)."""
+    x = torch.zeros(batch_size, seq_len, dtype=torch.long, device=device)
+    _ddp_loss(ddp, x, x).backward()
+    ddp.zero_grad(set_to_none=True)
 
 
 def _ordered_allreduce(state, bucket):  # type: ignore[no-untyped-def]  # DDP checks annotations
