@@ -129,6 +129,14 @@ class SupervisorConfig:
     """Replica groups of --nproc-per-node ranks each on torchft, one `nonstop run` agent per
     group under a parent that runs torchft's Lighthouse (nonstop.supervisor.replica_groups;
     --replica-groups); 0: one ordinary job."""
+    replica_group: int | None = None
+    """Across hosts: the one replica group this node runs (--replica-group); None: every group
+    on this host."""
+    lighthouse: str | None = None
+    """Across hosts: HOST:PORT of the job's torchft Lighthouse (--lighthouse)."""
+    serve_lighthouse: bool = False
+    """Across hosts: this node serves the Lighthouse and the groups' rendezvous store
+    (--serve-lighthouse)."""
 
     @classmethod
     def from_args(
@@ -184,6 +192,9 @@ class SupervisorConfig:
             console_prefix=args.tee not in ("", "0"),
             log_dir=args.log_dir,
             replica_groups=getattr(args, "replica_groups", 0) or 0,
+            replica_group=getattr(args, "replica_group", None),
+            lighthouse=getattr(args, "lighthouse", None),
+            serve_lighthouse=bool(getattr(args, "serve_lighthouse", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:
