@@ -397,6 +397,11 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 del lost
                 gc.collect()  # the old rendezvous' store sockets, held in reference cycles
                 continue
+            if result is None:  # torch: RendezvousGracefulExitError, the round closed
+                # a spare that waited in the redundancy list while the job finished without it
+                _log.info("the rendezvous closed while this node waited as a spare: done")
+                code = policy.exit_code(agent.exit_code, failed=False)
+                break
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
             break
     except ChildFailedError:
