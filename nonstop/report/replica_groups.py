@@ -213,6 +213,13 @@ def losses(root: str | Path) -> dict[int, float]:
     return out
 
 
+def _exits(g: dict[str, Any]) -> str:
+    """The group's exit; across hosts every node's agent's (an excluded node's 93, then its
+    spare's)."""
+    codes = g.get("exit_codes") or []
+    return ", ".join(map(str, codes)) if len(codes) > 1 else str(g["exit_code"])
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     """The terminal view: the job's line, then one row per group."""
     from rich.console import Console
@@ -239,13 +246,14 @@ def print_summary(summary: dict[str, Any]) -> None:
         checks += f"; Lighthouse restarted {s['lighthouse_restarts']}x"
     con.print(checks)
     t = Table(title="Replica groups")
-    for col in ("group", "exit", "attempts", "committed", "not committed", "productive s",
-                "lost s", "healed at step", "fingerprint"):  # fmt: skip
+    for col in ("group", "hosts", "exit", "attempts", "committed", "not committed",
+                "productive s", "lost s", "healed at step", "fingerprint"):  # fmt: skip
         t.add_column(col)
     for g in s["groups"]:
         t.add_row(
             str(g["group"]),
-            str(g["exit_code"]),
+            ", ".join(g.get("hosts") or []) or "-",
+            _exits(g),
             str(g["attempts"]),
             str(g["steps_committed"]),
             str(g["steps_not_committed"]),
@@ -270,7 +278,8 @@ def html(summary: dict[str, Any]) -> str:
             f"<td>{escape(str(v))}</td>"
             for v in (
                 g["group"],
-                g["exit_code"],
+                ", ".join(g.get("hosts") or []) or "-",
+                _exits(g),
                 g["attempts"],
                 g["steps_committed"],
                 g["steps_not_committed"],
@@ -287,6 +296,7 @@ def html(summary: dict[str, Any]) -> str:
         f"<th>{h}</th>"
         for h in (
             "group",
+            "hosts",
             "exit",
             "attempts",
             "committed",
