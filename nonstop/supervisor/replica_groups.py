@@ -190,11 +190,38 @@ def _check_hosts(args: Any) -> None:
             f"--replica-group: --rdzv-backend {args.rdzv_backend}: a group's nodes (and its "
             "spares) meet in a c10d rendezvous; pass --rdzv-backend c10d"
         )
+    if args.serve_lighthouse:  # what it serves must be reachable at the addresses given
+        for flag, value in (
+            ("--lighthouse", args.lighthouse),
+            ("--rdzv-endpoint", args.rdzv_endpoint),
+        ):
+            where = (value or "").rpartition(":")[0] or value
+            if value and not _is_local(where):
+                raise UserError(
+                    f"--serve-lighthouse: {flag} {value} is not this node ({where} is none of "
+                    "its addresses); serve on the node it names"
+                )
     if elastic and not args.rdzv_endpoint:
         raise UserError(
             f"--replica-group with --nnodes {args.nnodes}: the group's nodes meet at "
             "--rdzv-endpoint HOST:PORT (the same on every node of the job)"
         )
+
+
+def _is_local(host: str) -> bool:
+    """`host` resolves to an address of this machine (one a socket can bind)."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return False
+    for family, _, _, _, addr in infos:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as s:
+                s.bind((addr[0], 0))
+            return True
+        except OSError:
+            continue
+    return False
 
 
 def split_faults(specs: list[str], groups: int) -> list[list[str]]:

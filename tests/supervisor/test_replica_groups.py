@@ -65,6 +65,20 @@ HOSTS = ["--replica-group", "1", "--lighthouse", "node0:29510"]
         (["--nnodes", "1:2", *HOSTS, *FT], "meet at --rdzv-endpoint"),
         (["--nnodes", "1:2", "--rdzv-endpoint", "n:1", *HOSTS, *FT], "--rdzv-backend c10d"),
         (["--memory-checkpoint-every", "5", *HOSTS, *FT], "heals from a live peer group"),
+        (["--serve-lighthouse", "--lighthouse", "192.0.2.1:29510", *FT], "is not this node"),
+        (
+            [
+                "--serve-lighthouse",
+                "--lighthouse",
+                "127.0.0.1:29510",
+                "--rdzv-backend",
+                "c10d",
+                "--rdzv-endpoint",
+                "192.0.2.1:29400",
+                *FT,
+            ],
+            "--rdzv-endpoint 192.0.2.1:29400 is not",
+        ),
     ],
 )
 def test_across_hosts_refused_before_anything_starts(tmp_path, args, message):
