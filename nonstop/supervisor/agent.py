@@ -163,6 +163,10 @@ class NonstopAgent(LocalElasticAgent):
                 candidate = max(candidate, last[0] + 1)
         if n <= 1 or store is None:
             self.attempt = candidate - 1  # alone: nobody to agree with
+            if own == self.first_attempt:  # this agent's first round, alone in it: an attempt
+                # still open is an orphan (a killed supervisor's, an excluded or lost node's)
+                with log.swallowed(_log, "closing abandoned attempts (they stay open)"):
+                    self.ledger.close_abandoned(before=candidate, now_s=time.time())
             return
         try:
             store.set(f"nonstop/attempt/{me}", str(candidate))

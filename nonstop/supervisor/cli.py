@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.machinery
 import importlib.util
 import json
@@ -517,6 +518,7 @@ def main(argv: list[str]) -> int:
     if single and default_port and not args.standalone:
         args.standalone = True  # a private local rendezvous: no clash on port 29500
     explicit_id = args.rdzv_id not in (None, "", "none")
+    shared = args.rdzv_backend == "c10d" and bool(args.rdzv_endpoint) and not args.standalone
     if args.standalone:
         args.rdzv_backend, args.rdzv_endpoint = "c10d", f"127.0.0.1:{_free_port()}"
         args.rdzv_id = args.rdzv_id if explicit_id else rundir.new_run_id()
@@ -530,6 +532,7 @@ def main(argv: list[str]) -> int:
     run_id = root.name
     previous = rd.read_config()
     cfg = SupervisorConfig.from_args(args, run_dir=rd, run_id=run_id, host=_host_name(args))
+    cfg = dataclasses.replace(cfg, shared_rendezvous=shared)
     config = {
         "run_id": run_id,
         "argv": argv,

@@ -57,6 +57,10 @@ class SupervisorConfig:
     """Injected faults for the workers (--inject, ';'-joined; the workers' NONSTOP_FAULTS)."""
     multi_node: bool = False
     """More than one node may join (--nnodes MAX > 1)."""
+    shared_rendezvous: bool = False
+    """Other agents may join this run's rendezvous and run directory (c10d at an endpoint the
+    user gave: a spare of a one-node group too), so an attempt left open may be a live one of
+    theirs, not a killed supervisor's."""
     grace_period_s: float = 120.0
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
     sigterm_grace_s: float | None = None
