@@ -427,7 +427,7 @@ class ReplicaGroups:
 
     def _watch(self) -> None:
         finished_at: float | None = None
-        stopped = False
+        stopped, next_scan = False, 0.0
         while True:
             time.sleep(0.2)
             if (
@@ -459,8 +459,10 @@ class ReplicaGroups:
                             f"groups {', '.join(map(str, others))} train on"
                         )
             now = time.monotonic()
-            if finished_at is None and self.hosts and (self.root / FINISHED).exists():
-                finished_at = now  # another node's group finished the job
+            if finished_at is None and self.hosts and now >= next_scan:
+                next_scan = now + 1.0
+                if (self.root / FINISHED).exists() and a_group_finished(self.root):
+                    finished_at = now  # another node's group finished the job and exited
             running = [g for g in self.groups if g.code is None]
             if not running and (not self.serving or self._signal is not None):
                 return
@@ -486,6 +488,26 @@ class ReplicaGroups:
             return 0  # the model is trained; a group lost on the way is in the report
         bad = [c for c in codes if c]
         return bad[0] if bad else policy.EXIT_FAILED
+
+
+def a_group_finished(root: Path) -> bool:
+    """Across hosts: some node's group exited 0 (its parent's `group_ended` event), as the
+    one-host parent sees its own groups exit: a group's rank writes `finished` before its
+    agent has stopped, which can take seconds."""
+    for path in root.glob("replica_groups.*.jsonl"):
+        try:
+            text = path.read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if '"group_ended"' not in line:
+                continue
+            try:
+                if json.loads(line).get("exit_code") == 0:
+                    return True
+            except ValueError:
+                continue  # a line being written
+    return False
 
 
 def _write_once(path: Path, info: dict[str, Any], what: str) -> None:

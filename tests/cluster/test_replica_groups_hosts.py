@@ -12,6 +12,7 @@ The report across the hosts: no step missing or committed twice, equal fingerpri
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 import time
 
@@ -51,8 +52,8 @@ def node_cmd(cluster, run_dir, group: int, nnodes: str, *extra: str, steps: int)
         "--no-self-test",
         "--monitor-interval",
         "0.2",
-        "--exit-timeout",
-        "10",
+        "--exit-timeout",  # the serving node's wait after the end, and the backstop that
+        "20",  # stops a group still away then (an agent's own end took 10 s at load 14)
         *extra,
         "-m",
         "nonstop.workloads.llama.train",
@@ -88,15 +89,29 @@ def group_step(run_dir, group: int) -> int:
     return best
 
 
+def group_attempts(run_dir, group: int) -> int:
+    """The attempts group `group`'s ledger has started (0 before its ledger exists)."""
+    d = run_dir / "groups" / f"g{group}"
+    if not (d / "ledger.db").exists():
+        return 0
+    try:
+        return rows(d, "SELECT COUNT(*) FROM attempts")[0][0]
+    except sqlite3.Error:  # its tables not made yet: not yet
+        return 0
+
+
 def test_a_spare_node_takes_an_excluded_groups_place_and_heals_live(cluster, tmp_path):
-    run_dir, steps, crash = tmp_path / "run", 120, 8
+    # the crash late enough that the spare waits in the rendezvous by then on a loaded host
+    # (its start-up took 25 s at load 14), the run long enough that it comes back before the end
+    run_dir, steps, crash = tmp_path / "run", 200, 60
     g0 = node_cmd(cluster, run_dir, 0, "1", "--serve-lighthouse", steps=steps)
     xid = f"crash@step={crash},group=1,xid=79"
     g1 = node_cmd(cluster, run_dir, 1, "1:1", "--inject", xid, steps=steps)
     node0 = start_agent(cluster[0], g0, tmp_path)
     node1 = start_agent(cluster[1], g1, tmp_path)
     agents = [node0, node1]
-    wait_until("group 1's first step", lambda: group_step(run_dir, 1) >= 0, 180, agents)
+    # node1 holds group 1's round (its first attempt started): the spare now waits for a place
+    wait_until("group 1's first attempt", lambda: group_attempts(run_dir, 1) >= 1, 180, agents)
     spare = start_agent(cluster[2], g1, tmp_path)  # the same command: it waits as a spare
     c1, o1 = node1.finish(240)
     assert c1 == 93, o1  # excluded: do not requeue on this node
@@ -112,6 +127,9 @@ def test_a_spare_node_takes_an_excluded_groups_place_and_heals_live(cluster, tmp
     assert roots == [(0, "node1", "faulty_gpu", "exclude_node")], roots
     hosts = rows(d1, "SELECT attempt, host FROM steps GROUP BY attempt, host ORDER BY attempt")
     assert hosts == [(0, "node1"), (1, "node2")], hosts
+    # the spare was in the rendezvous before the crash (its agent records its address first)
+    ((crashed,),) = rows(d1, "SELECT time FROM failures WHERE root_cause = 1")
+    assert (d1 / "nodes" / "node2.json").stat().st_mtime < crashed, "the spare came too late"
 
     rep = nonstop_cli("report", str(run_dir), "--json", timeout=120)
     assert rep.returncode == 0, rep.stderr

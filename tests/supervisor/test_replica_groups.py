@@ -181,3 +181,14 @@ def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
     assert not any((g1 / "checkpoints").glob("step-*"))
     assert s["replica_seconds_lost"] > b["lost_s"] > a["lost_s"] > 0
     assert 0 < s["replica_ettr"] <= s["ettr"] <= 1
+
+
+def test_across_hosts_the_job_ends_when_some_nodes_group_exited_0(tmp_path):
+    (tmp_path / "replica_groups.node1.g1.jsonl").write_text(
+        '{"time": 1, "kind": "group_ended", "group": 1, "exit_code": 93}\n{"tim'
+    )
+    assert not rg.a_group_finished(tmp_path)
+    (tmp_path / "replica_groups.node2.g1.jsonl").write_text(
+        '{"time": 2, "kind": "group_ended", "group": 1, "exit_code": 0}\n'
+    )
+    assert rg.a_group_finished(tmp_path)
