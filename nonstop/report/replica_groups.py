@@ -16,6 +16,11 @@ module adds the job's view across them:
   none missing from the job (steps_missing), every group's final parameters equal
   (fingerprints_equal, from each group's `finished` state_sha256).
 
+Across hosts (`--replica-group`), the run directory is the one every node shares: each
+group's run directory holds all its nodes' ranks (a spare that took a node's place is the
+next attempt there), and each node's parent writes its own `replica_groups.<host>.*.jsonl`;
+they are read together, in time order.
+
 The steps come from the groups' event streams (the `step` events of the demo workload's
 `--fault-tolerant` mode record `committed` and `replicas`; a script that records neither
 counts every step as committed by all groups).
@@ -45,6 +50,7 @@ class Step:
     committed: bool
     replicas: int | None
     loss: float | None
+    host: str = ""
 
 
 def is_replica_run(root: str | Path) -> bool:
@@ -72,6 +78,7 @@ def group_steps(group: int, group_dir: Path) -> tuple[list[Step], dict[str, Any]
                         bool(p.get("committed", True)),
                         p.get("replicas"),
                         p.get("loss"),
+                        e.host,
                     )
                 )
             elif e.kind == "lifecycle" and p.get("phase") == "healed":
@@ -81,6 +88,21 @@ def group_steps(group: int, group_dir: Path) -> tuple[list[Step], dict[str, Any]
                 facts["final_step"] = p.get("step")
     steps.sort(key=lambda s: s.start)
     return steps, facts
+
+
+def parent_events(root: Path) -> list[dict[str, Any]]:
+    """The parents' events in time order: the one parent's on one host, every node's across
+    hosts (replica_groups.<host>.<role>.jsonl)."""
+    events = []
+    for path in [root / EVENTS_JSONL, *sorted(root.glob("replica_groups.*.jsonl"))]:
+        if not path.is_file():
+            continue
+        for line in path.read_text().splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue  # a torn last line of a killed parent
+    return sorted(events, key=lambda e: float(e.get("time", 0.0)))
 
 
 def _union_s(intervals: list[tuple[float, float]]) -> float:
@@ -100,16 +122,14 @@ def summarize(root: str | Path) -> dict[str, Any]:
     root = Path(root)
     info = json.loads((root / GROUPS_JSON).read_text())
     g_count = int(info["replica_groups"])
-    events = []
-    ev_path = root / EVENTS_JSONL
-    if ev_path.exists():
-        for line in ev_path.read_text().splitlines():
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                continue  # a torn last line of a killed parent
+    events = parent_events(root)
     starts = [e["time"] for e in events if e.get("kind") == "group_started"]
-    ends = [e["time"] for e in events if e.get("kind") in ("group_ended", "ended")]
+    # the node that served the Lighthouse waits --exit-timeout after the end: not the job's
+    ends = [
+        e["time"]
+        for e in events
+        if e.get("kind") == "group_ended" or (e.get("kind") == "ended" and not e.get("serving"))
+    ]
     all_steps: list[Step] = []
     groups = []
     for g in range(g_count):
@@ -130,6 +150,9 @@ def summarize(root: str | Path) -> dict[str, Any]:
                 "group": g,
                 "run_dir": str(d),
                 "exit_code": ended[-1]["exit_code"] if ended else None,
+                # across hosts: every node's agent's exit (an excluded node's 93, its spare's)
+                "exit_codes": [e["exit_code"] for e in ended],
+                "hosts": sorted({s.host for s in steps if s.host}),
                 "attempts": ledger.get("attempts", len({s.attempt for s in steps})),
                 "failures": len(ledger.get("failures") or []),
                 "group_ettr": ledger.get("ettr"),
@@ -190,6 +213,13 @@ def losses(root: str | Path) -> dict[int, float]:
     return out
 
 
+def _exits(g: dict[str, Any]) -> str:
+    """The group's exit; across hosts every node's agent's (an excluded node's 93, then its
+    spare's)."""
+    codes = g.get("exit_codes") or []
+    return ", ".join(map(str, codes)) if len(codes) > 1 else str(g["exit_code"])
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     """The terminal view: the job's line, then one row per group."""
     from rich.console import Console
@@ -216,13 +246,14 @@ def print_summary(summary: dict[str, Any]) -> None:
         checks += f"; Lighthouse restarted {s['lighthouse_restarts']}x"
     con.print(checks)
     t = Table(title="Replica groups")
-    for col in ("group", "exit", "attempts", "committed", "not committed", "productive s",
-                "lost s", "healed at step", "fingerprint"):  # fmt: skip
+    for col in ("group", "hosts", "exit", "attempts", "committed", "not committed",
+                "productive s", "lost s", "healed at step", "fingerprint"):  # fmt: skip
         t.add_column(col)
     for g in s["groups"]:
         t.add_row(
             str(g["group"]),
-            str(g["exit_code"]),
+            ", ".join(g.get("hosts") or []) or "-",
+            _exits(g),
             str(g["attempts"]),
             str(g["steps_committed"]),
             str(g["steps_not_committed"]),
@@ -247,7 +278,8 @@ def html(summary: dict[str, Any]) -> str:
             f"<td>{escape(str(v))}</td>"
             for v in (
                 g["group"],
-                g["exit_code"],
+                ", ".join(g.get("hosts") or []) or "-",
+                _exits(g),
                 g["attempts"],
                 g["steps_committed"],
                 g["steps_not_committed"],
@@ -264,6 +296,7 @@ def html(summary: dict[str, Any]) -> str:
         f"<th>{h}</th>"
         for h in (
             "group",
+            "hosts",
             "exit",
             "attempts",
             "committed",

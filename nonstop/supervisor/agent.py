@@ -169,9 +169,8 @@ class NonstopAgent(LocalElasticAgent):
         read different stop plans and write to different attempt directories. After each
         rendezvous the agents agree on the highest candidate through the round's store."""
         n, me, store = worker_group.group_world_size, worker_group.group_rank, worker_group.store
-        if n <= 1 or store is None:
-            return
-        # a round of spares only (every member of the last attempt still stopping) would agree
+        # a round of spares only (every member of the last attempt still stopping, or gone: a
+        # one-node group whose node was excluded and whose spare took its place) would agree
         # on their own count, the number of an attempt the run already had: the run's ledger
         # (every node writes it) knows the highest. Read before our key is set: no member can
         # start the next attempt before every key is in.
@@ -180,6 +179,13 @@ class NonstopAgent(LocalElasticAgent):
             last = self.ledger.last_attempt()
             if last is not None:
                 candidate = max(candidate, last[0] + 1)
+        if n <= 1 or store is None:
+            self.attempt = candidate - 1  # alone: nobody to agree with
+            if own == self.first_attempt:  # this agent's first round, alone in it: an attempt
+                # still open is an orphan (a killed supervisor's, an excluded or lost node's)
+                with log.swallowed(_log, "closing abandoned attempts (they stay open)"):
+                    self.ledger.close_abandoned(before=candidate, now_s=time.time())
+            return
         try:
             store.set(f"nonstop/attempt/{me}", str(candidate))
             agreed = max(int(store.get(f"nonstop/attempt/{i}")) for i in range(n))

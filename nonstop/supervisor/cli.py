@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib.machinery
 import importlib.util
 import json
@@ -275,6 +276,29 @@ def build_parser() -> argparse.ArgumentParser:
         "from a live one while the others train on (default 0: one ordinary job; "
         "docs/run.md, Replica groups)",
     )
+    g.add_argument(
+        "--replica-group",
+        type=int,
+        default=None,
+        metavar="g",
+        help="across hosts: this node runs replica group g of --replica-groups G, one node of "
+        "it (the group's nodes meet at --rdzv-endpoint under rendezvous id <--rdzv-id>-g<g>; "
+        "--nnodes is the group's); needs --lighthouse (default: every group on this host)",
+    )
+    g.add_argument(
+        "--lighthouse",
+        default=None,
+        metavar="HOST:PORT",
+        help="across hosts: the address of the job's torchft Lighthouse, which every group's "
+        "Manager reaches (served by the node given --serve-lighthouse)",
+    )
+    g.add_argument(
+        "--serve-lighthouse",
+        action="store_true",
+        help="across hosts, on one node: serve the Lighthouse on --lighthouse's port (restarted "
+        "if it exits) and the groups' rendezvous store on --rdzv-endpoint's, both outliving "
+        "every group, until the job finishes; without --replica-group it does nothing else",
+    )
     g.add_argument("--quiet", action="store_true", help="no live view; for batch jobs")
     return p
 
@@ -456,7 +480,12 @@ def main(argv: list[str]) -> int:
         parser.error("the training script is missing")
     _hang_timeout(args.hang_timeout)  # a usage error before anything starts
     faults = ";".join(args.inject)
-    if args.replica_groups:  # the script uses torchft; `group=N` routes a fault to group N
+    if (
+        args.replica_groups
+        or args.replica_group is not None
+        or args.lighthouse
+        or (args.serve_lighthouse)
+    ):  # the script uses torchft; `group=N` routes a fault to group N
         from nonstop.supervisor import replica_groups
 
         replica_groups.check_request(args)
@@ -489,6 +518,7 @@ def main(argv: list[str]) -> int:
     if single and default_port and not args.standalone:
         args.standalone = True  # a private local rendezvous: no clash on port 29500
     explicit_id = args.rdzv_id not in (None, "", "none")
+    shared = args.rdzv_backend == "c10d" and bool(args.rdzv_endpoint) and not args.standalone
     if args.standalone:
         args.rdzv_backend, args.rdzv_endpoint = "c10d", f"127.0.0.1:{_free_port()}"
         args.rdzv_id = args.rdzv_id if explicit_id else rundir.new_run_id()
@@ -502,6 +532,7 @@ def main(argv: list[str]) -> int:
     run_id = root.name
     previous = rd.read_config()
     cfg = SupervisorConfig.from_args(args, run_dir=rd, run_id=run_id, host=_host_name(args))
+    cfg = dataclasses.replace(cfg, shared_rendezvous=shared)
     config = {
         "run_id": run_id,
         "argv": argv,

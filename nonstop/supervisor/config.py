@@ -57,6 +57,10 @@ class SupervisorConfig:
     """Injected faults for the workers (--inject, ';'-joined; the workers' NONSTOP_FAULTS)."""
     multi_node: bool = False
     """More than one node may join (--nnodes MAX > 1)."""
+    shared_rendezvous: bool = False
+    """Other agents may join this run's rendezvous and run directory (c10d at an endpoint the
+    user gave: a spare of a one-node group too), so an attempt left open may be a live one of
+    theirs, not a killed supervisor's."""
     grace_period_s: float = 120.0
     """Time for every rank to checkpoint after a preemption signal or a drain/restart."""
     sigterm_grace_s: float | None = None
@@ -129,6 +133,14 @@ class SupervisorConfig:
     """Replica groups of --nproc-per-node ranks each on torchft, one `nonstop run` agent per
     group under a parent that runs torchft's Lighthouse (nonstop.supervisor.replica_groups;
     --replica-groups); 0: one ordinary job."""
+    replica_group: int | None = None
+    """Across hosts: the one replica group this node runs (--replica-group); None: every group
+    on this host."""
+    lighthouse: str | None = None
+    """Across hosts: HOST:PORT of the job's torchft Lighthouse (--lighthouse)."""
+    serve_lighthouse: bool = False
+    """Across hosts: this node serves the Lighthouse and the groups' rendezvous store
+    (--serve-lighthouse)."""
 
     @classmethod
     def from_args(
@@ -184,6 +196,9 @@ class SupervisorConfig:
             console_prefix=args.tee not in ("", "0"),
             log_dir=args.log_dir,
             replica_groups=getattr(args, "replica_groups", 0) or 0,
+            replica_group=getattr(args, "replica_group", None),
+            lighthouse=getattr(args, "lighthouse", None),
+            serve_lighthouse=bool(getattr(args, "serve_lighthouse", False)),
         )
 
     def to_dict(self) -> dict[str, Any]:

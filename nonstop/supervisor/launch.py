@@ -35,9 +35,9 @@ PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
 
 def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False) -> int:
     """The next attempt number; an attempt left open by a killed supervisor is closed as an
-    interruption, detected now. With several nodes an open attempt may be running on the
-    others (this node is a spare joining it): the agents decide after the rendezvous
-    (NonstopAgent._agree_attempt)."""
+    interruption, detected now. With several nodes, or a rendezvous others may join (a spare
+    of a one-node group), an open attempt may be running on the others (this node is a spare
+    joining it): the agents decide after the rendezvous (NonstopAgent._agree_attempt)."""
     found = ledger.last_attempt()
     if found is None:
         return 0
@@ -300,7 +300,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         rd, redirects=redirects, tee=tee, local_ranks_filter=ranks_filter, log_dir=cfg.log_dir
     )
     ledger = Ledger.open(rd.ledger)
-    first = _resume(ledger, rd, multi_node=cfg.multi_node)
+    first = _resume(ledger, rd, multi_node=cfg.multi_node or cfg.shared_rendezvous)
     live = None if cfg.quiet or not sys.stdout.isatty() else LiveView(rd.root)
     metrics = None
     if cfg.metrics_port is not None:
@@ -397,6 +397,11 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 del lost
                 gc.collect()  # the old rendezvous' store sockets, held in reference cycles
                 continue
+            if result is None:  # torch: RendezvousGracefulExitError, the round closed
+                # a spare that waited in the redundancy list while the job finished without it
+                _log.info("the rendezvous closed while this node waited as a spare: done")
+                code = policy.exit_code(agent.exit_code, failed=False)
+                break
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
             break
     except ag.StoppedInRendezvous as e:

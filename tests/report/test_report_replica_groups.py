@@ -107,3 +107,28 @@ def test_report_cli_terminal_json_and_html(job, capsys):
 
 def test_loss_gap_against_a_reference(job, tmp_path):
     assert rg.loss_gap(job, job)["relative_gap"] == 0.0
+
+
+def test_across_hosts_every_nodes_events_are_read_in_time_order(job):
+    """Across hosts each node's parent writes its own events; the serving node's `ended`
+    (after --exit-timeout) is not the job's end."""
+    (job / rg.EVENTS_JSONL).unlink()
+    nodes = {
+        "node0.g0": [{"time": 0.0, "kind": "group_started", "group": 0},
+                     {"time": 20.0, "kind": "lighthouse_restarted", "exit_code": -9},
+                     {"time": 29.0, "kind": "group_ended", "group": 0, "exit_code": 0},
+                     {"time": 45.0, "kind": "ended", "serving": True}],
+        "node1.g1": [{"time": 0.0, "kind": "group_started", "group": 1},
+                     {"time": 12.0, "kind": "group_ended", "group": 1, "exit_code": 93},
+                     {"time": 12.1, "kind": "ended", "serving": False}],
+        "node2.g1": [{"time": 1.0, "kind": "group_started", "group": 1},
+                     {"time": 30.0, "kind": "group_ended", "group": 1, "exit_code": 0}],
+    }  # fmt: skip
+    for name, events in nodes.items():
+        path = job / f"replica_groups.{name}.jsonl"
+        path.write_text("".join(json.dumps(e) + "\n" for e in events) + '{"torn')
+    s = rg.summarize(job)
+    assert s["wall_s"] == 30.0 and s["lighthouse_restarts"] == 1
+    a, b = s["groups"]
+    assert (a["exit_codes"], b["exit_codes"]) == ([0], [93, 0]) and b["exit_code"] == 0
+    assert a["hosts"] == ["h"]

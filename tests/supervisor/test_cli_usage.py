@@ -154,6 +154,9 @@ NONSTOP_FLAGS = [
     "--replica-capacity-gb",
     "--no-standby",
     "--replica-groups",
+    "--replica-group",
+    "--lighthouse",
+    "--serve-lighthouse",
     "--quiet",
 ]
 

@@ -52,6 +52,70 @@ def test_refused_before_anything_starts(tmp_path, args, message):
     assert not run.exists()
 
 
+HOSTS = ["--replica-group", "1", "--lighthouse", "node0:29510"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--replica-group", "2", "--lighthouse", "n:1", *FT], "--replica-group 2 is not one"),
+        (["--replica-group", "1", *FT], "need --lighthouse HOST:PORT"),
+        (["--replica-group", "1", "--lighthouse", "node0", *FT], "must be HOST:PORT"),
+        (["--lighthouse", "node0:29510", *FT], "add --replica-group g"),
+        (["--nnodes", "1:2", *HOSTS, *FT], "meet at --rdzv-endpoint"),
+        (["--nnodes", "1:2", "--rdzv-endpoint", "n:1", *HOSTS, *FT], "--rdzv-backend c10d"),
+        (["--memory-checkpoint-every", "5", *HOSTS, *FT], "heals from a live peer group"),
+        (["--serve-lighthouse", "--lighthouse", "192.0.2.1:29510", *FT], "is not this node"),
+        (
+            [
+                "--serve-lighthouse",
+                "--lighthouse",
+                "127.0.0.1:29510",
+                "--rdzv-backend",
+                "c10d",
+                "--rdzv-endpoint",
+                "192.0.2.1:29400",
+                *FT,
+            ],
+            "--rdzv-endpoint 192.0.2.1:29400 is not",
+        ),
+    ],
+)
+def test_across_hosts_refused_before_anything_starts(tmp_path, args, message):
+    run = tmp_path / "run"
+    with pytest.raises(UserError, match=message):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *args])
+    assert not run.exists()
+
+
+def test_across_hosts_flags_need_replica_groups(tmp_path):
+    with pytest.raises(UserError, match="add --replica-groups G"):
+        run_main(["--replica-group", "0", "--lighthouse", "n:1", *FT])
+    with pytest.raises(UserError, match="--run-dir, the same path on every node"):
+        run_main(["--replica-groups", "2", *HOSTS, *FT])
+
+
+def test_a_node_joins_only_the_job_its_run_directory_holds(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / rg.GROUPS_JSON).write_text(
+        json.dumps({"replica_groups": 3, "lighthouse": "http://node0:29510"})
+    )
+    with pytest.raises(UserError, match="holds another replica-group job with 3 groups"):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *HOSTS, *FT])
+    (run / rg.GROUPS_JSON).unlink()
+    (run / rg.FINISHED).touch()
+    with pytest.raises(UserError, match="holds a finished replica-group job"):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *HOSTS, *FT])
+
+
+def test_across_hosts_each_group_gets_its_own_rendezvous_id():
+    argv = ["--replica-groups", "2", "--replica-group", "1", "--serve-lighthouse",
+            "--lighthouse", "h:1", "--rdzv-id", "job", "--rdzv-endpoint", "h:2", "-m", "t"]  # fmt: skip
+    head, tail = rg.group_argv(argv, script_args=0, strip=("--rdzv-id", "--rdzv_id"))
+    assert head == ["--rdzv-endpoint", "h:2", "-m"] and tail == ["t"]
+
+
 def test_a_script_without_torchft_is_refused_in_one_line(tmp_path):
     script = tmp_path / "train.py"
     script.write_text("import torch.distributed as dist\ndist.init_process_group('gloo')\n")
@@ -117,3 +181,14 @@ def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
     assert not any((g1 / "checkpoints").glob("step-*"))
     assert s["replica_seconds_lost"] > b["lost_s"] > a["lost_s"] > 0
     assert 0 < s["replica_ettr"] <= s["ettr"] <= 1
+
+
+def test_across_hosts_the_job_ends_when_some_nodes_group_exited_0(tmp_path):
+    (tmp_path / "replica_groups.node1.g1.jsonl").write_text(
+        '{"time": 1, "kind": "group_ended", "group": 1, "exit_code": 93}\n{"tim'
+    )
+    assert not rg.a_group_finished(tmp_path)
+    (tmp_path / "replica_groups.node2.g1.jsonl").write_text(
+        '{"time": 2, "kind": "group_ended", "group": 1, "exit_code": 0}\n'
+    )
+    assert rg.a_group_finished(tmp_path)
