@@ -1,0 +1,242 @@
+"""What a replica-group chaos run must prove (issue 29: correctness without bitwise identity).
+
+`evaluate(schedule, run_dir, record, reference_dir)` returns one run's result; `checks` holds
+one boolean per claim and `passed` is their conjunction:
+
+    finished            the job's `nonstop run` exited 0 and every group finished training
+    no_step_lost        every step 0..steps-1 was committed by some group (steps_missing 0,
+                        steps_committed == steps), from the groups' own step events
+    no_step_twice       no group committed a step twice (steps_committed_twice 0)
+    fingerprints_equal  every group ended with the same parameters (state_sha256)
+    healed_from_peer    every group attempt after a restart that trained came back through
+                        torchft's heal (a `healed` lifecycle event), and no group read a
+                        checkpoint from storage
+    loss_within         the mean loss of the last 20% of the committed steps within
+                        LOSS_TOLERANCE of the fault-free reference's (`loss_gap`)
+    ledger_is_injector  every fault the injector logged as fired is a root-cause failure in
+                        its own group's ledger, at its attempt and rank, with a detection (exit
+                        or hang) and the action restart; no scheduled injector fault unfired;
+                        no root-cause failure that no fault explains (a phantom)
+    lighthouse_restarted  each Lighthouse the harness SIGKILLed was started again by the parent
+                        (a `lighthouse_restarted` event after the kill, as many as kills)
+
+A failure in a group within LIGHTHOUSE_WINDOW_S of a Lighthouse kill is not a phantom: a group
+whose quorum cannot reach the Lighthouse within its hang timeout is called hung and restarted
+(docs/run.md); those are listed as `lighthouse_collateral`, with their category, and counted.
+The ledgers are read with sqlite3 (read-only) and the events with plain json
+(benchmarks.chaos.checks), the report's figures with nonstop.report.replica_groups.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Final
+
+from benchmarks.chaos.checks import injector_record
+from benchmarks.chaos.replica_groups import RGRecord, RGSchedule
+
+LOSS_TOLERANCE: Final = 0.05
+"""The loss curve's tolerance: the mean loss over the last 20% of the committed steps within 5%
+of the fault-free run's (docs/chaos.md says why 5%)."""
+LIGHTHOUSE_WINDOW_S: Final = 30.0
+"""A group failure this soon after a Lighthouse kill is the kill's collateral, not a phantom:
+the Lighthouse's restart (under a second) plus a group's hang timeout (5 s learned, up to the
+watchdog's start-up allowance) and its evidence collection."""
+KIND_OF: Final = {"crash": "sigkill", "hang": "sigstop", "exception": "exception"}
+
+
+def _ledger_rows(group_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    path = group_dir / "ledger.db"
+    if not path.exists():
+        return {"failures": [], "detections": [], "actions": []}
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    conn.row_factory = sqlite3.Row
+    try:
+        return {
+            "failures": [
+                dict(r)
+                for r in conn.execute(
+                    "SELECT attempt, time, rank, category, action, signal, message FROM failures "
+                    "WHERE root_cause = 1 ORDER BY time"
+                )
+            ],
+            "detections": [
+                dict(r) for r in conn.execute("SELECT attempt, kind, rank FROM detections")
+            ],
+            "actions": [
+                dict(r)
+                for r in conn.execute(
+                    "SELECT attempt, action FROM actions WHERE action != 'skip_batches' "
+                    "ORDER BY time, id"
+                )
+            ],
+        }
+    finally:
+        conn.close()
+
+
+def account_faults(s: RGSchedule, run_dir: Path, record: RGRecord) -> dict[str, Any]:
+    """Match every fired fault to its group's ledger; the phantoms and the Lighthouse's part."""
+    kills = [f["time"] for f in record.faults if f["kind"] == "lighthouse_kill"]
+    items: list[dict[str, Any]] = []
+    phantom: list[dict[str, Any]] = []
+    collateral: list[dict[str, Any]] = []
+    fired_specs: set[str] = set()
+    for g in range(s.groups):
+        gdir = run_dir / "groups" / f"g{g}"
+        rows = _ledger_rows(gdir)
+        failures, detections, actions = rows["failures"], rows["detections"], rows["actions"]
+        explained: set[int] = set()
+        for r in injector_record(gdir):
+            fired_specs.add(f"{g}:{r['spec']}:{r['attempt']}")
+            a, rank = r["attempt"], r["rank"]
+            match = [i for i, f in enumerate(failures) if f["attempt"] == a and f["rank"] == rank]
+            det = [
+                d
+                for d in detections
+                if d["attempt"] == a and d["rank"] == rank and d["kind"] in ("exit", "hang")
+            ]
+            acts = [x["action"] for x in actions if x["attempt"] == a]
+            explained.update(match)
+            action = acts[0] if acts else (failures[match[0]]["action"] if match else None)
+            items.append(
+                {
+                    "kind": KIND_OF.get(r["fault"], r["fault"]),
+                    "group": g,
+                    "attempt": a,
+                    "rank": rank,
+                    "step": r["step"],
+                    "spec": r["spec"],
+                    "recorded": bool(match),
+                    "category": failures[match[0]]["category"] if match else None,
+                    "detected": bool(match and det),
+                    "action": action,
+                    "recovered": bool(match and det) and action == "restart",
+                }
+            )
+        for i, f in enumerate(failures):
+            if i in explained:
+                continue
+            row = {"group": g, **f}
+            if any(0 <= f["time"] - t <= LIGHTHOUSE_WINDOW_S for t in kills):
+                collateral.append(row)
+            else:
+                phantom.append(row)
+    unfired = [
+        {**f.to_dict(), "why": "the injector never logged it as fired"}
+        for f in s.faults
+        if f.spec() is not None and f"{f.group}:{f.group_spec()}:{f.attempt}" not in fired_specs
+    ]
+    return {
+        "items": items,
+        "phantom": phantom,
+        "lighthouse_collateral": collateral,
+        "unfired": unfired,
+    }
+
+
+def lighthouse_restarts(run_dir: Path, record: RGRecord) -> dict[str, Any]:
+    """The parent's `lighthouse_restarted` events against the harness's kills."""
+    events = []
+    path = run_dir / "replica_groups.jsonl"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue
+    restarts = [e["time"] for e in events if e.get("kind") == "lighthouse_restarted"]
+    kills = sorted(f["time"] for f in record.faults if f["kind"] == "lighthouse_kill")
+    answered = [
+        min((t - k for t in restarts if t >= k), default=None) for k in kills
+    ]  # seconds from each kill to the parent's restart
+    return {
+        "kills": len(kills),
+        "restarts": len(restarts),
+        "restart_after_s": [None if x is None else round(x, 3) for x in answered],
+        "ok": len(restarts) == len(kills) and all(x is not None for x in answered),
+    }
+
+
+def healed_from_peer(summary: dict[str, Any]) -> dict[str, Any]:
+    """Every attempt after a group's first that trained began with a heal from a live group."""
+    from nonstop.report.replica_groups import group_steps
+
+    problems = []
+    for g in summary["groups"]:
+        gdir = Path(g["run_dir"])
+        healed = {h["attempt"] for h in g["healed_at"]}
+        steps, _facts = group_steps(g["group"], gdir)
+        trained = {st.attempt for st in steps if st.attempt > 0}
+        for a in sorted(trained - healed):
+            problems.append(f"group {g['group']} attempt {a} trained without healing from a peer")
+        if any((gdir / "checkpoints").glob("step-*")):
+            problems.append(f"group {g['group']} wrote checkpoints to storage")
+    return {"ok": not problems, "problems": problems}
+
+
+def evaluate(
+    s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path
+) -> dict[str, Any]:
+    from nonstop.report.replica_groups import loss_gap, summarize
+
+    summary = summarize(run_dir)
+    ref = summarize(reference)
+    faults = account_faults(s, run_dir, record)
+    lh = lighthouse_restarts(run_dir, record)
+    heal = healed_from_peer(summary)
+    try:
+        gap: dict[str, Any] = loss_gap(run_dir, reference)
+    except ValueError as e:
+        gap = {"relative_gap": None, "why": str(e)}
+    items = faults["items"]
+    fired_external = len(record.faults)
+    checks = {
+        "finished": record.exit_code == 0
+        and all(g["exit_code"] == 0 and g["state_sha256"] for g in summary["groups"]),
+        "no_step_lost": summary["steps_missing"] == 0 and summary["steps_committed"] == s.steps,
+        "no_step_twice": summary["steps_committed_twice"] == 0,
+        "fingerprints_equal": summary["fingerprints_equal"] is True,
+        "healed_from_peer": heal["ok"],
+        "loss_within": gap["relative_gap"] is not None and gap["relative_gap"] <= LOSS_TOLERANCE,
+        "ledger_is_injector": bool(items)
+        and all(i["recovered"] for i in items)
+        and not faults["unfired"]
+        and not faults["phantom"],
+        "lighthouse_restarted": lh["ok"],
+    }
+    return {
+        "seed": s.seed,
+        "steps": s.steps,
+        "groups": s.groups,
+        "passed": all(checks.values()),
+        "checks": checks,
+        "injected": len(items) + fired_external,
+        "detected": sum(i["detected"] for i in items) + sum(x is not None for x in
+                                                            lh["restart_after_s"]),  # fmt: skip
+        "recovered": sum(i["recovered"] for i in items) + (fired_external if lh["ok"] else 0),
+        "faults": items + record.faults,
+        "skipped": record.skipped + faults["unfired"],
+        "phantom": faults["phantom"],
+        "lighthouse_collateral": faults["lighthouse_collateral"],
+        "lighthouse": lh,
+        "healed": heal,
+        "loss": {**gap, "tolerance": LOSS_TOLERANCE},
+        "report": {k: v for k, v in summary.items() if k != "groups"},
+        "per_group": [
+            {k: g[k] for k in ("group", "exit_code", "attempts", "failures", "steps_committed",
+                               "steps_committed_twice", "healed_at", "state_sha256")}
+            for g in summary["groups"]
+        ],  # fmt: skip
+        "reference": {
+            "steps_committed": ref["steps_committed"],
+            "steps_with_fewer_replicas": ref["steps_with_fewer_replicas"],
+            "fingerprints_equal": ref["fingerprints_equal"],
+            "wall_s": ref["wall_s"],
+        },
+        "exit_code": record.exit_code,
+        "wall_s": round(record.wall_s, 2),
+        "schedule": s.describe(),
+    }
