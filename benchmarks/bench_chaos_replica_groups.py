@@ -74,8 +74,11 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     out.update(
         passed=all(r["passed"] for r in runs),
         checks={k: all(r["checks"].get(k, False) for r in runs) for k in checks},
-        failed_checks={str(r["seed"]): [k for k, v in r["checks"].items() if not v]
-                       for r in runs if not r["passed"]},  # fmt: skip
+        failed_checks={
+            str(r["seed"]): [k for k, v in r["checks"].items() if not v]
+            for r in runs
+            if not r["passed"]
+        },
         loss_tolerance=LOSS_TOLERANCE,
         max_loss_gap=max((r["loss"]["relative_gap"] for r in scored), default=None),
         injected=sum(r["injected"] for r in runs),

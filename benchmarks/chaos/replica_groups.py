@@ -233,9 +233,7 @@ class RGHarness:
         self.work.mkdir(parents=True, exist_ok=True)
         cmd = command(self.s, self.run_dir)
         (self.work / "command.json").write_text(json.dumps(cmd))
-        progress = [
-            Progress(self.run_dir / "groups" / f"g{g}") for g in range(self.s.groups)
-        ]
+        progress = [Progress(self.run_dir / "groups" / f"g{g}") for g in range(self.s.groups)]
         t0 = time.monotonic()
         with open(self.work / "supervisor.out", "wb") as out:
             sup = subprocess.Popen(

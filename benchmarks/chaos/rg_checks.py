@@ -177,9 +177,7 @@ def healed_from_peer(summary: dict[str, Any]) -> dict[str, Any]:
     return {"ok": not problems, "problems": problems}
 
 
-def evaluate(
-    s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path
-) -> dict[str, Any]:
+def evaluate(s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path) -> dict[str, Any]:
     from nonstop.report.replica_groups import loss_gap, summarize
 
     summary = summarize(run_dir)
@@ -214,8 +212,8 @@ def evaluate(
         "passed": all(checks.values()),
         "checks": checks,
         "injected": len(items) + fired_external,
-        "detected": sum(i["detected"] for i in items) + sum(x is not None for x in
-                                                            lh["restart_after_s"]),  # fmt: skip
+        "detected": sum(i["detected"] for i in items)
+        + sum(x is not None for x in lh["restart_after_s"]),
         "recovered": sum(i["recovered"] for i in items) + (fired_external if lh["ok"] else 0),
         "faults": items + record.faults,
         "skipped": record.skipped + faults["unfired"],
@@ -226,10 +224,21 @@ def evaluate(
         "loss": {**gap, "tolerance": LOSS_TOLERANCE},
         "report": {k: v for k, v in summary.items() if k != "groups"},
         "per_group": [
-            {k: g[k] for k in ("group", "exit_code", "attempts", "failures", "steps_committed",
-                               "steps_committed_twice", "healed_at", "state_sha256")}
+            {
+                k: g[k]
+                for k in (
+                    "group",
+                    "exit_code",
+                    "attempts",
+                    "failures",
+                    "steps_committed",
+                    "steps_committed_twice",
+                    "healed_at",
+                    "state_sha256",
+                )
+            }
             for g in summary["groups"]
-        ],  # fmt: skip
+        ],
         "reference": {
             "steps_committed": ref["steps_committed"],
             "steps_with_fewer_replicas": ref["steps_with_fewer_replicas"],
