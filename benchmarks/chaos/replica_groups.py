@@ -50,7 +50,13 @@ cluster, and the harness's faults land between steps."""
 GAP: Final = (60, 75)
 """Steps between two faults (15-19 s at STEP_S): longer than a group's restart and heal on a
 loaded host (11 s measured at load 30, docs/run.md), so a fault never hits the only live
-group (that would be a whole-job failure, which replica groups do not claim to survive)."""
+group (that would be a whole-job failure, which replica groups do not claim to survive), and
+a group's next fault, keyed to its next attempt at a step, comes after it healed (a group
+that heals past that step never reaches it: the injector would never fire it)."""
+HANG_GAP: Final = (100, 115)
+"""Steps after a hang (25-29 s): its detection alone takes 5-9 s (the watchdog's learned
+timeout), then the stopped rank's evidence, restart and heal (chaos seed 1, 2026-12-03: a hang
+at step 163 healed past step 238, and the exception scheduled there never fired)."""
 LIGHTHOUSE_MARKERS: Final = ("LighthouseServer", "torchft_lighthouse")
 
 
@@ -120,8 +126,10 @@ def make_schedule(
     groups: int = GROUPS,
     first: int = 20,
     gap: tuple[int, int] = GAP,
+    hang_gap: tuple[int, int] = HANG_GAP,
 ) -> RGSchedule:
-    """One fault of each of `kinds` in a seeded order, group and step; steps grow by `gap`."""
+    """One fault of each of `kinds` in a seeded order, group and step; steps grow by `gap`
+    (`hang_gap` after a hang)."""
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         raise ValueError(f"kinds: unknown fault kind {unknown[0]!r}; known: {', '.join(KINDS)}")
@@ -137,7 +145,7 @@ def make_schedule(
             g = rng.randrange(groups)
             faults.append(RGFault(kind=kind, group=g, attempt=attempts[g], step=step))
             attempts[g] += 1
-        step += rng.randint(*gap)
+        step += rng.randint(*(hang_gap if kind == "sigstop" else gap))
     return RGSchedule(seed=seed, steps=step, groups=groups, faults=faults)
 
 

@@ -13,6 +13,8 @@ one boolean per claim and `passed` is their conjunction:
                         checkpoint from storage
     loss_within         the mean loss of the last 20% of the committed steps within
                         LOSS_TOLERANCE of the fault-free reference's (`loss_gap`)
+    loss_exact_until_fewer_replicas  the loss of every committed step bitwise the reference's
+                        until the first step committed with fewer replicas (`exact_until`)
     ledger_is_injector  every fault the injector logged as fired is a root-cause failure in
                         its own group's ledger, at its attempt and rank, with a detection (exit
                         or hang) and the action restart; no scheduled injector fault unfired;
@@ -177,6 +179,51 @@ def healed_from_peer(summary: dict[str, Any]) -> dict[str, Any]:
     return {"ok": not problems, "problems": problems}
 
 
+def loss_scale(reference: Path, tail: float = 0.2) -> dict[str, float | None]:
+    """What the tolerance is measured against, from the reference's own curve: `noise_rel`,
+    the standard error of its tail mean relative to it (two equally good runs differ by about
+    this), and `set_back_rel`, how much higher the mean loss was over the window of the same
+    length just before the tail (what a run set back by a fifth of its training would show)."""
+    import statistics
+
+    from nonstop.report.replica_groups import losses
+
+    curve = losses(reference)
+    steps = sorted(curve)
+    n = int(len(steps) * tail)
+    if n < 2 or len(steps) < 2 * n:
+        return {"noise_rel": None, "set_back_rel": None}
+    last = [curve[s] for s in steps[-n:]]
+    before = [curve[s] for s in steps[-2 * n : -n]]
+    mean = statistics.fmean(last)
+    return {
+        "noise_rel": statistics.stdev(last) / n**0.5 / mean,
+        "set_back_rel": (statistics.fmean(before) - mean) / mean,
+    }
+
+
+def exact_until(run_dir: Path, reference: Path, groups: int) -> dict[str, Any]:
+    """The first committed step whose loss differs from the reference's, and the first one
+    committed with fewer than every group: the curve must be the fault-free one, bit for bit,
+    until the replicas first drop (the groups train on the same batches at the same steps, and
+    a failed step is not committed), so the first can never come before the second."""
+    from nonstop.report.replica_groups import group_steps, losses
+
+    a, b = losses(run_dir), losses(reference)
+    diff = min((st for st in a if st in b and a[st] != b[st]), default=None)
+    fewer = min(
+        (
+            st.step
+            for g in range(groups)
+            for st in group_steps(g, run_dir / "groups" / f"g{g}")[0]
+            if st.committed and st.replicas is not None and st.replicas < groups
+        ),
+        default=None,
+    )
+    ok = diff is None or (fewer is not None and diff >= fewer)
+    return {"first_different_step": diff, "first_step_with_fewer_replicas": fewer, "ok": ok}
+
+
 def evaluate(s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path) -> dict[str, Any]:
     from nonstop.report.replica_groups import loss_gap, summarize
 
@@ -189,6 +236,8 @@ def evaluate(s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path) ->
         gap: dict[str, Any] = loss_gap(run_dir, reference)
     except ValueError as e:
         gap = {"relative_gap": None, "why": str(e)}
+    gap.update(loss_scale(reference))
+    gap.update(exact_until(run_dir, reference, s.groups))
     items = faults["items"]
     fired_external = len(record.faults)
     checks = {
@@ -199,6 +248,7 @@ def evaluate(s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path) ->
         "fingerprints_equal": summary["fingerprints_equal"] is True,
         "healed_from_peer": heal["ok"],
         "loss_within": gap["relative_gap"] is not None and gap["relative_gap"] <= LOSS_TOLERANCE,
+        "loss_exact_until_fewer_replicas": gap["ok"],
         "ledger_is_injector": bool(items)
         and all(i["recovered"] for i in items)
         and not faults["unfired"]
