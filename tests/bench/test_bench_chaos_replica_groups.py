@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -61,7 +62,7 @@ def test_the_command_routes_faults_and_the_reference_has_none(tmp_path: Path) ->
     assert "chaos-replica-groups" in BENCHMARKS
 
 
-def _edit_events(path: Path, edit) -> None:  # type: ignore[no-untyped-def]
+def _edit_events(path: Path, edit: Callable[[list[str]], list[str]]) -> None:
     lines = path.read_text().splitlines()
     path.write_text("\n".join(edit(lines)) + "\n")
 
