@@ -16,8 +16,9 @@ one boolean per claim and `passed` is their conjunction:
     loss_exact_until_fewer_replicas  the loss of every committed step bitwise the reference's
                         until the first step committed with fewer replicas (`exact_until`)
     ledger_is_injector  every fault the injector logged as fired is a root-cause failure in
-                        its own group's ledger, at its attempt and rank, with a detection (exit
-                        or hang) and the action restart; no scheduled injector fault unfired;
+                        its own group's ledger, at its attempt and rank, of its category (an
+                        exception user_code_error, a hang hang), with a detection (exit or
+                        hang) and the action restart; no scheduled injector fault unfired;
                         no root-cause failure that no fault explains (a phantom)
     lighthouse_restarted  each Lighthouse the harness SIGKILLed was started again by the parent
                         (a `lighthouse_restarted` event after the kill, as many as kills)
@@ -49,6 +50,9 @@ evidence. Since the quorum retries every second none has happened; the window is
 one would be listed, not mistaken for a phantom (30 s hid a misattributed SIGKILL 16 s after a
 kill, chaos seed 2)."""
 KIND_OF: Final = {"crash": "sigkill", "hang": "sigstop", "exception": "exception"}
+CATEGORY: Final = {"exception": "user_code_error", "sigstop": "hang"}
+"""The root cause's category each kind must get (a SIGKILL's is whatever the evidence says:
+unknown, an OOM kill, ...)."""
 
 
 def _ledger_rows(group_dir: Path) -> dict[str, list[dict[str, Any]]]:
@@ -105,16 +109,19 @@ def account_faults(s: RGSchedule, run_dir: Path, record: RGRecord) -> dict[str, 
             acts = [x["action"] for x in actions if x["attempt"] == a]
             explained.update(match)
             action = acts[0] if acts else (failures[match[0]]["action"] if match else None)
+            kind = KIND_OF.get(r["fault"], r["fault"])
+            category = failures[match[0]]["category"] if match else None
             items.append(
                 {
-                    "kind": KIND_OF.get(r["fault"], r["fault"]),
+                    "kind": kind,
                     "group": g,
                     "attempt": a,
                     "rank": rank,
                     "step": r["step"],
                     "spec": r["spec"],
                     "recorded": bool(match),
-                    "category": failures[match[0]]["category"] if match else None,
+                    "category": category,
+                    "category_as_expected": category == CATEGORY.get(kind, category),
                     "detected": bool(match and det),
                     "action": action,
                     "recovered": bool(match and det) and action == "restart",
@@ -252,7 +259,7 @@ def evaluate(s: RGSchedule, run_dir: Path, record: RGRecord, reference: Path) ->
         "loss_within": gap["relative_gap"] is not None and gap["relative_gap"] <= LOSS_TOLERANCE,
         "loss_exact_until_fewer_replicas": gap["ok"],
         "ledger_is_injector": bool(items)
-        and all(i["recovered"] for i in items)
+        and all(i["recovered"] and i["category_as_expected"] for i in items)
         and not faults["unfired"]
         and not faults["phantom"],
         "lighthouse_restarted": lh["ok"],
