@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, str] = {
     "hang-detection": "seconds from 4 kinds of hang to detection vs torchrun + gloo timeout/timer",
     "overhead": "step time, recovery config vs torchrun + dcp.async_save, 10 triples (+ ours w/o snapshots)",
     "chaos": "seeded fault schedules, nonstop vs torchrun + DCP: finished, identical, ETTR",
+    "chaos-replica-groups": "seeded faults across torchft replica groups (SIGKILL, exception, hang, Lighthouse kill): nothing lost or twice, equal fingerprints, loss within 5%",
     "soak": "one run through 100+ faults of every kind: nothing lost, agent memory and fds flat",
     "rundir-scale": "ingest, report and diagnose of a 16,384-rank run directory vs torchfrtrace",
     "clients": "Lightning and transformers.Trainer: SIGKILL until training again vs torchrun (warm, cold)",

@@ -1,6 +1,7 @@
 """Run the demo workload under a chaos schedule and keep the harness's own record of it.
 
     python -m benchmarks.chaos.harness --seed 0 --quick      # one run, prints the checks
+    python -m benchmarks.chaos.harness --replica-groups --seed 0 --quick   # replica-group mode
 
 The run is a real `nonstop run` (2 CPU ranks, c10d rendezvous on a TCPStore server that this
 harness owns, so that it can lose it). Injector faults go in with `--inject`; the others are done
@@ -476,7 +477,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK_KINDS)}")
     p.add_argument("--kinds", default=None, help="comma-separated fault kinds")
     p.add_argument("--work", default=None, help="folder for the runs (default: a temporary one)")
-    a = p.parse_args(argv)
+    p.add_argument(
+        "--replica-groups",
+        action="store_true",
+        help="the replica-group mode: faults across the torchft groups of one job "
+        "(benchmarks/chaos/replica_groups.py)",
+    )
+    a, rest = p.parse_known_args(argv)
+    if a.replica_groups:
+        from benchmarks.chaos import replica_groups
+
+        return replica_groups.main([x for x in (argv or sys.argv[1:]) if x != "--replica-groups"])
+    if rest:
+        p.error(f"unrecognized arguments: {' '.join(rest)}")
     kinds = a.kinds.split(",") if a.kinds else (QUICK_KINDS if a.quick else KINDS)
     s = make_schedule(seed=a.seed, kinds=kinds, gap=(7, 9) if a.quick else (9, 13))
     print(s.describe(), file=sys.stderr)

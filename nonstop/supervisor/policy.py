@@ -56,6 +56,34 @@ PEER_ERROR = re.compile(
     re.IGNORECASE,
 )
 
+# torchft's Manager logs an error it absorbed ("[replica/rank - step N] got exception waiting
+# for work ...", "... got exception in all reduce -- skipping remaining: ..."), then its
+# traceback: the step is not committed and the group trains on. A peer replica group that
+# went away leaves such blocks in every survivor's log; they are not what a later failure of
+# this rank echoes (chaos, replica groups: a SIGKILL 200 steps later was called "secondary"
+# and a node "localhost" recorded lost in its place).
+TORCHFT_SURVIVED = re.compile(r"^\[[^\]\n]* - step \d+\] got exception ")
+_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+
+
+def without_survived(text: str) -> str:
+    """`text` without the errors torchft said it survived: each such line and its traceback,
+    up to the traceback's last line (the exception itself)."""
+    out: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        if TORCHFT_SURVIVED.match(line):
+            skipping = True
+            continue
+        if skipping:
+            if line.startswith(("Traceback", " ", "\t")) or not line.strip():
+                continue
+            skipping = False
+            if _EXCEPTION_LINE.match(line):
+                continue
+        out.append(line)
+    return "\n".join(out)
+
 
 ECHO_CATEGORIES = frozenset(
     {
@@ -162,7 +190,7 @@ def classify(info: FailureInfo) -> Decision:
             confidence=0.6,
         )
     category, confidence, evidence = _triage(info)
-    tail = _log_tail(info.log_path)
+    tail = without_survived(_log_tail(info.log_path))
     peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
     exception = _exception_line(tail)
     if category == taxonomy.UNKNOWN:

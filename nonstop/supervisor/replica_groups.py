@@ -346,8 +346,11 @@ class ReplicaGroups:
                 # a new store per attempt: torchft's Manager keeps its own keys in the group's
                 # store, which the next attempt must not read back
                 envvars.TORCH_DISABLE_SHARE_RDZV_TCP_STORE: "1",
-                # a quorum that failed because the Lighthouse was restarting is asked again
-                "TORCHFT_QUORUM_RETRIES": os.environ.get("TORCHFT_QUORUM_RETRIES", "10"),
+                # a quorum that failed because the Lighthouse was restarting is asked again;
+                # torchft sleeps quorum_timeout / (retries + 1) before each retry: 60 s / 61,
+                # under a second (with 10 it was 5.5 s, over a group's 5 s hang timeout: a
+                # killed Lighthouse got every group called hung and restarted from step 0)
+                "TORCHFT_QUORUM_RETRIES": os.environ.get("TORCHFT_QUORUM_RETRIES", "60"),
                 # torchft's Rust side logs every quorum and commit at INFO otherwise
                 "RUST_LOG": os.environ.get("RUST_LOG", "warn"),
                 **g.extra_env,

@@ -95,3 +95,26 @@ def test_a_hang_is_a_hang_not_an_nccl_watchdog_timeout(tmp_path):
         FailureInfo(rank=1, host="node-a", hang_reason="stopped answering", attempt=0)
     )
     assert d.category == "hang" and d.action == "restart"
+
+
+# A replica group's rank (torchft): its Manager absorbed a peer group's death at step 20
+# (logged, with its traceback, and trained on), then the rank itself was SIGKILLed at step
+# 219. Trimmed from a chaos run's log (benchmarks/chaos/replica_groups.py, seed 2).
+TORCHFT_SURVIVED = """[train] group 0 step 20/284 loss 4.4645 replicas 2/2 250 ms/step
+[nonstop_0:e9577fbc/0 - step 20] got exception waiting for work [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:46220. This is typically caused by a remote worker crashing.
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/torchft/manager.py", line 1327, in wait
+    self._work.wait()
+RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:46220. This is typically caused by a remote worker crashing.
+[nonstop_0:e9577fbc/0 - step 20] Unable to reset NCCL flight recorder recording so traces will be incorrect.
+[train] group 0 step 210/284 loss 3.8925 replicas 2/2 250 ms/step
+"""
+
+
+def test_an_error_torchft_survived_is_not_what_a_later_failure_echoes(tmp_path):
+    survived = log(tmp_path, "ft.log", TORCHFT_SURVIVED)
+    d = classify(FailureInfo(rank=0, host="vm", exit_code=-9, log_path=survived))
+    assert d.root_cause and d.category == "unknown", d
+    # the same connection error as the rank's last words, not absorbed: still an echo
+    died = log(tmp_path, "died.log", TORCHFT_SURVIVED + PEER)
+    assert not classify(FailureInfo(rank=0, host="vm", exit_code=1, log_path=died)).root_cause
