@@ -17,7 +17,9 @@ actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set
 Four later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl) are reported with their first-sight scores
 (`fresh_first_*`, `third_first_*`, `fourth_first_*`, and `first_sight_*` for the latest,
-fifth.jsonl: the out-of-sample figure) beside their figures now.
+fifth.jsonl: the out-of-sample figure) beside their figures now. Every figure is of triage as it ships, the statistical fallback
+(nonstop.diagnose.fallback) answering where no signature row matched; `*_rows_only_*` is the
+rows alone, and `*_guesses` counts the verdicts that were the fallback's guesses.
 """
 
 from __future__ import annotations
@@ -60,18 +62,21 @@ def load(split: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def classify(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any]]:
+def classify(
+    records: list[dict[str, Any]], *, fallback: bool = True
+) -> list[tuple[dict[str, Any], Any]]:
     out = []
     with tempfile.TemporaryDirectory(prefix="nonstop-triage-acc-") as tmp:
         for r in records:
             path = Path(tmp) / f"{r['id']}.log"
             path.write_text(r["excerpt"] + "\n")
-            out.append((r, triage.triage_file(path)))
+            out.append((r, triage.triage_file(path, fallback=fallback)))
     return out
 
 
-def evaluate(split: str) -> dict[str, Any]:
-    results = classify(load(split))
+def evaluate(split: str, *, fallback: bool = True) -> dict[str, Any]:
+    """Scores of `nonstop triage` on a split; `fallback=False`: the signature rows alone."""
+    results = classify(load(split), fallback=fallback)
     n = len(results)
     cat_ok = sum(v.category == r["category"] for r, v in results)
     act_ok = sum(v.action == r["action"] for r, v in results)
@@ -98,6 +103,8 @@ def evaluate(split: str) -> dict[str, Any]:
         "matrix": dict(sorted(matrix.items())),
         "action_matrix": dict(sorted(actions.items())),
         "correct": [int(v.category == r["category"]) for r, v in results],
+        "guesses": sum(v.guessed for _, v in results),
+        "guesses_right": sum(v.guessed and v.category == r["category"] for r, v in results),
         "misses": [
             {
                 "id": r["id"],
@@ -121,6 +128,8 @@ def run(quick: bool) -> dict[str, Any]:
     th = evaluate("third")
     fo = evaluate("fourth")
     fi = evaluate("fifth")
+    fi_rows = evaluate("fifth", fallback=False)
+    h_rows = evaluate("heldout", fallback=False)
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
     peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
     t.pop("correct")
@@ -159,6 +168,10 @@ def run(quick: bool) -> dict[str, Any]:
             "heldout_matrix": h["matrix"],
             "heldout_action_matrix": h["action_matrix"],
             "heldout_wrong_exclude_node": h["wrong_exclude_node"],
+            # the signature rows alone, without the statistical fallback's guesses
+            "heldout_rows_only_category_accuracy": h_rows["category_accuracy"],
+            "heldout_rows_only_action_accuracy": h_rows["action_accuracy"],
+            "heldout_guesses": h["guesses"],
             "tuning_category_accuracy": t["category_accuracy"],
             "tuning_action_accuracy": t["action_accuracy"],
             # a second collection, scored once before any signature work read it (FRESH_FIRST),
@@ -194,6 +207,10 @@ def run(quick: bool) -> dict[str, Any]:
             "fifth_action_accuracy": fi["action_accuracy"],
             "fifth_wrong_exclude_node": fi["wrong_exclude_node"],
             "fifth_misses": fi["misses"],
+            "fifth_guesses": fi["guesses"],
+            "fifth_guesses_right": fi["guesses_right"],
+            "fifth_rows_only_category_accuracy": fi_rows["category_accuracy"],
+            "fifth_rows_only_action_accuracy": fi_rows["action_accuracy"],
         },
     }
 
