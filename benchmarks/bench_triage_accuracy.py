@@ -2,7 +2,7 @@
 
     python benchmarks/run.py triage-accuracy [--json]
     python benchmarks/bench_triage_accuracy.py tuning      # the split signature work may read
-    python benchmarks/bench_triage_accuracy.py fourth      # the latest collection (README there)
+    python benchmarks/bench_triage_accuracy.py fifth       # the latest collection (README there)
 
 The corpus is tests/corpus/real/ (README there): 254 excerpts from public issue threads, vendor
 documentation and Q&A pages, each with a (category, action) label, split by content hash into a
@@ -14,10 +14,12 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Three later collections by collectors who never read the signature table (fresh.jsonl,
-third.jsonl, fourth.jsonl) are reported with their first-sight scores (`fresh_first_*`,
-`third_first_*`, and `first_sight_*` for the latest, fourth.jsonl: the out-of-sample figure)
-beside their figures now.
+Four later collections by collectors who never read the signature table (fresh.jsonl,
+third.jsonl, fourth.jsonl, fifth.jsonl) are reported with their first-sight scores
+(`fresh_first_*`, `third_first_*`, `fourth_first_*`, and `first_sight_*` for the latest,
+fifth.jsonl: the out-of-sample figure) beside their figures now. Every figure is of triage as it ships, the statistical fallback
+(nonstop.diagnose.fallback) answering where no signature row matched; `*_rows_only_*` is the
+rows alone, and `*_guesses` counts the verdicts that were the fallback's guesses.
 """
 
 from __future__ import annotations
@@ -50,24 +52,31 @@ THIRD_FIRST: dict[str, float] = {"category": 0.5909, "action": 0.7273}
 # signature table), taken once before any signature work read it (tests/corpus/real/README.md)
 FOURTH_FIRST: dict[str, float] = {"category": 0.5465, "action": 0.8023}
 
+# fifth.jsonl's first score (2026-12-03, 83 excerpts from a fifth collector who never read the
+# signature table), taken once before any classifier change read it (tests/corpus/real/README.md)
+FIFTH_FIRST: dict[str, float] = {"category": 0.6265, "action": 0.8072}
+
 
 def load(split: str) -> list[dict[str, Any]]:
     with open(CORPUS / f"{split}.jsonl") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def classify(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any]]:
+def classify(
+    records: list[dict[str, Any]], *, fallback: bool = True
+) -> list[tuple[dict[str, Any], Any]]:
     out = []
     with tempfile.TemporaryDirectory(prefix="nonstop-triage-acc-") as tmp:
         for r in records:
             path = Path(tmp) / f"{r['id']}.log"
             path.write_text(r["excerpt"] + "\n")
-            out.append((r, triage.triage_file(path)))
+            out.append((r, triage.triage_file(path, fallback=fallback)))
     return out
 
 
-def evaluate(split: str) -> dict[str, Any]:
-    results = classify(load(split))
+def evaluate(split: str, *, fallback: bool = True) -> dict[str, Any]:
+    """Scores of `nonstop triage` on a split; `fallback=False`: the signature rows alone."""
+    results = classify(load(split), fallback=fallback)
     n = len(results)
     cat_ok = sum(v.category == r["category"] for r, v in results)
     act_ok = sum(v.action == r["action"] for r, v in results)
@@ -94,6 +103,8 @@ def evaluate(split: str) -> dict[str, Any]:
         "matrix": dict(sorted(matrix.items())),
         "action_matrix": dict(sorted(actions.items())),
         "correct": [int(v.category == r["category"]) for r, v in results],
+        "guesses": sum(v.guessed for _, v in results),
+        "guesses_right": sum(v.guessed and v.category == r["category"] for r, v in results),
         "misses": [
             {
                 "id": r["id"],
@@ -116,12 +127,16 @@ def run(quick: bool) -> dict[str, Any]:
     f = evaluate("fresh")
     th = evaluate("third")
     fo = evaluate("fourth")
+    fi = evaluate("fifth")
+    fi_rows = evaluate("fifth", fallback=False)
+    h_rows = evaluate("heldout", fallback=False)
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
     peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
     t.pop("correct")
     f.pop("correct")
     th.pop("correct")
     fo.pop("correct")
+    fi.pop("correct")
     # triage is deterministic: repeating it gives the same answers, so the spread that matters
     # is the sampling of the excerpts: a 95% bootstrap interval over the held-out set (the same
     # resampled excerpts for ours, the peer and their ratio)
@@ -153,6 +168,10 @@ def run(quick: bool) -> dict[str, Any]:
             "heldout_matrix": h["matrix"],
             "heldout_action_matrix": h["action_matrix"],
             "heldout_wrong_exclude_node": h["wrong_exclude_node"],
+            # the signature rows alone, without the statistical fallback's guesses
+            "heldout_rows_only_category_accuracy": h_rows["category_accuracy"],
+            "heldout_rows_only_action_accuracy": h_rows["action_accuracy"],
+            "heldout_guesses": h["guesses"],
             "tuning_category_accuracy": t["category_accuracy"],
             "tuning_action_accuracy": t["action_accuracy"],
             # a second collection, scored once before any signature work read it (FRESH_FIRST),
@@ -171,24 +190,37 @@ def run(quick: bool) -> dict[str, Any]:
             "third_action_accuracy": th["action_accuracy"],
             "third_wrong_exclude_node": th["wrong_exclude_node"],
             "third_misses": th["misses"],
-            # a fourth collection, scored once at first sight (FOURTH_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a fourth collection, scored once at first sight (FOURTH_FIRST), then tuning data
             "fourth_excerpts": fo["excerpts"],
-            "first_sight_category": FOURTH_FIRST["category"],
-            "first_sight_action": FOURTH_FIRST["action"],
+            "fourth_first_category": FOURTH_FIRST["category"],
+            "fourth_first_action": FOURTH_FIRST["action"],
             "fourth_category_accuracy": fo["category_accuracy"],
             "fourth_action_accuracy": fo["action_accuracy"],
             "fourth_wrong_exclude_node": fo["wrong_exclude_node"],
             "fourth_misses": fo["misses"],
+            # a fifth collection, scored once at first sight (FIFTH_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "fifth_excerpts": fi["excerpts"],
+            "first_sight_category": FIFTH_FIRST["category"],
+            "first_sight_action": FIFTH_FIRST["action"],
+            "fifth_category_accuracy": fi["category_accuracy"],
+            "fifth_action_accuracy": fi["action_accuracy"],
+            "fifth_wrong_exclude_node": fi["wrong_exclude_node"],
+            "fifth_misses": fi["misses"],
+            "fifth_guesses": fi["guesses"],
+            "fifth_guesses_right": fi["guesses_right"],
+            "fifth_rows_only_category_accuracy": fi_rows["category_accuracy"],
+            "fifth_rows_only_action_accuracy": fi_rows["action_accuracy"],
         },
     }
 
 
 if __name__ == "__main__":
     split = sys.argv[1] if len(sys.argv) > 1 else "tuning"
-    if split not in ("tuning", "heldout", "fresh", "third", "fourth"):
+    if split not in ("tuning", "heldout", "fresh", "third", "fourth", "fifth"):
         print(
-            "usage: bench_triage_accuracy.py [tuning|heldout|fresh|third|fourth]", file=sys.stderr
+            "usage: bench_triage_accuracy.py [tuning|heldout|fresh|third|fourth|fifth]",
+            file=sys.stderr,
         )
         sys.exit(2)
     print(json.dumps(evaluate(split), indent=1))

@@ -25,7 +25,8 @@ from nonstop.rundir import RunDir, open_existing
 
 def _print(v: Verdict, *, limit: int = 12) -> None:
     print(textwrap.fill(v.verdict, width=100))
-    print(f"\ncategory: {v.category}   action: {v.action}   confidence: {v.confidence:.2f}")
+    how = "guess, p" if v.guessed else "confidence"  # no row matched: the fallback's guess
+    print(f"\ncategory: {v.category}   action: {v.action}   {how}: {v.confidence:.2f}")
     for c in v.culprits[:limit]:
         print(f"culprit: rank {c.rank}  host {c.host}  gpu {c.gpu}")
         for e in c.evidence[:3]:
@@ -114,8 +115,9 @@ def triage_main(argv: list[str]) -> int:
     for v in per:
         j = triage.file_json(v)
         c = j["culprit"]
+        how = "guess, p" if j["guessed"] else "confidence"  # no row matched: a fallback guess
         print(
-            f"{j['file']}: {j['category']} -> {j['action']} (confidence {j['confidence']})"
+            f"{j['file']}: {j['category']} -> {j['action']} ({how} {j['confidence']})"
             f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}"
         )
         shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows

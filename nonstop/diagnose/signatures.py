@@ -278,11 +278,133 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
     ),
+    # -- the fifth collection's classes (fifth.jsonl; tests in test_diag_rows.py, FIFTH) --
+    (
+        "scheduler_node_failure",
+        r"(?i)\bNode failure on \S+|\bdue to node fail(?:ure)?\b|\bNode unexpectedly re(?:boot(?:ed)?)?\b",
+        "host_maintenance",
+        60,
+        0.6,
+        "The scheduler lost the node under the job (a node failure or an unexpected reboot): "
+        "continue without it",
+    ),
+    (
+        "nic_tx_hang",
+        r"NETDEV WATCHDOG: .*transmit queue \d+ timed out|Detected (?:Tx|Hardware) Unit Hang|"
+        r"mlx5_core [\w:.]+: .*(?:No done completion|Will cause a leak of a command resource)",
+        "nic",
+        70,
+        0.6,
+        "The network adapter stops transmitting or stops answering its driver's commands",
+    ),
+    (
+        "ata_command_failed",
+        r"\bata\d+(?:\.\d+)?: failed command: (?:READ|WRITE) (?:FPDMA QUEUED|DMA(?: EXT)?)|"
+        r"\bata\d+(?:\.\d+)?: irq_stat 0x[0-9a-f]+, interface fatal error|"
+        r"\bata\d+(?:\.\d+)?: SError: \{[^}]*(?:UnrecovData|BadCRC)",
+        "ssd",
+        72,
+        0.6,
+        "A local SATA disk fails or times out its read/write commands (or its link corrupts them)",
+    ),
+    (
+        "local_block_io_error",
+        r"(?:blk_update_request|print_req_error): I/O error, dev (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\b|"
+        r"(?:^|\] |: )I/O error, dev (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+), sector",
+        "ssd",
+        70,
+        0.7,
+        "The block layer failed a request on a local disk (sd, nvme, hd, mmcblk)",
+    ),
+    (
+        "memory_failure_poison",
+        r"\bMemory failure: 0x[0-9a-f]+: ",
+        "system_memory",
+        82,
+        0.7,
+        "The kernel's memory-failure handler acted on an uncorrected host memory error (a "
+        "poisoned page)",
+    ),
+    (
+        "mcelog_uncorrected",
+        r"(?m)^(?:mcelog(?:\[\d+\])?: )?(?:Uncorrected error|Processor context corrupt)\s*$",
+        "cpu",
+        74,
+        0.6,
+        "mcelog decoded an uncorrected machine check (processor context corrupt)",
+    ),
+    (
+        "store_bind_failed",
+        r"(?i)server socket has failed to (?:bind to|listen on)",
+        "dependency",
+        55,
+        0.6,
+        "The rendezvous store cannot bind its port (taken, or not permitted): launch configuration",
+    ),
+    (
+        "nccl_bootstrap_connect",
+        r"NCCL WARN (?:socketStartConnect|socketPollConnect|Connect to \S+ failed)|"
+        r"NCCL INFO Call to connect returned Connection refused",
+        "dependency",
+        38,
+        0.5,
+        "NCCL's bootstrap cannot reach the root's address at init (interface, route or firewall)",
+    ),
+    (
+        "nccl_timeout_words",
+        r"Timeout at NCCL (?:sequence|work)\b|NCCL_ERROR_TIMEOUT|ncclRemoteError: .*timed out",
+        "nccl_watchdog_timeout",
+        21,
+        0.5,
+        "A collective timed out (NCCL's own wording of the abort)",
+    ),
+    (
+        "nccl_ibverbs_call",
+        r"NCCL WARN Call to ibv_\w+ failed|NET/IB ?: Got completion from peer .* with (?:error |status=)4\b",
+        "software_bug",
+        45,
+        0.5,
+        "An InfiniBand verbs call fails inside NCCL's transport (a queue pair or completion "
+        "queue it cannot create, or a local protection error)",
+    ),
+    (
+        "nccl_cuda_failure",
+        r"NCCL WARN Cuda failure (?:\d+ )?'(?!out of memory)",
+        "software_bug",
+        48,
+        0.55,
+        "A CUDA call fails inside NCCL (an illegal address, an invalid argument)",
+    ),
+    (
+        "node_memory_pressure",
+        r"(?i)low on resource: memory\b|node had condition: \[MemoryPressure\]",
+        "out_of_memory",
+        64,
+        0.7,
+        "Kubernetes killed or evicted the pod: the node ran low on memory",
+    ),
+    (
+        "short_write",
+        r"\b\d+ requested and \d+ written\b",
+        "storage",
+        55,
+        0.55,
+        "A write stored less than it was given (the filesystem is full or failing)",
+    ),
+    (
+        "s3_read_timeout",
+        r"(?i)HTTPSConnectionPool\(host='[^']*\bs3[\w.-]*\.amazonaws\.com', port=\d+\): Read timed out|"
+        r"Read timeout on endpoint URL",
+        "storage",
+        56,
+        0.55,
+        "Object storage (S3) stopped answering a read",
+    ),
     # -- the fourth collection's classes (fourth.jsonl; tests in test_diag_rows.py, FOURTH) --
     (
         "loss_scale_floor",
         r"(?i)minimum loss scale reached|loss scale (?:is )?already at (?:its )?minimum|"
-        r"loss scale (?:to|:)\s*:?\s*(?:0\.000\d*|\d(?:\.\d+)?e-\d+)\b",
+        r"loss[ _]scale ?(?:to|:)\s*:?\s*(?:0\.000\d*|\d(?:\.\d+)?e-\d+)\b",
         "numerical_nan",
         52,
         0.55,
@@ -1034,12 +1156,38 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unrecognized arguments: ",
         "the following arguments are required: ",
     ),
+    # -- the fifth collection's classes --
+    "scheduler_node_failure": ("node failure", "node fail", "node unexpectedly re"),
+    "nic_tx_hang": (
+        "netdev watchdog",
+        "unit hang",
+        "no done completion",
+        "leak of a command resource",
+    ),
+    "ata_command_failed": ("failed command", "interface fatal error", "serror"),
+    "local_block_io_error": ("i/o error, dev",),
+    "memory_failure_poison": ("memory failure: 0x",),
+    "mcelog_uncorrected": ("uncorrected error", "processor context corrupt"),
+    "store_bind_failed": ("server socket has failed",),
+    "nccl_bootstrap_connect": (
+        "socketstartconnect",
+        "socketpollconnect",
+        "nccl warn connect to",
+        "call to connect returned",
+    ),
+    "nccl_timeout_words": ("timeout at nccl", "nccl_error_timeout", "ncclremoteerror"),
+    "nccl_ibverbs_call": ("call to ibv_", "got completion from peer"),
+    "nccl_cuda_failure": ("cuda failure",),
+    "node_memory_pressure": ("low on resource: memory", "memorypressure"),
+    "short_write": ("requested and",),
+    "s3_read_timeout": ("amazonaws.com", "read timeout on endpoint"),
     "loss_scale_floor": (
         "minimum loss scale",
         "loss scale already at",
         "loss scale is already at",
         "loss scale to",
         "loss scale:",
+        "loss_scale",
     ),
     "nan_grad": (
         "found nan in",

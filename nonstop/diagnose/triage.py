@@ -21,6 +21,13 @@ an ``NCCL watchdog timeout`` after ``Xid 79`` is a faulty GPU on the Xid's host.
 host, rank and GPU come from the winning line (kernel syslog host, NCCL ``host:pid:tid [gpu]``
 prefix, ``[rankN]`` prefix, Xid PCI bus id mapped to a GPU index through nvidia-smi lines in any
 scanned file or a given map) and fall back to what the caller knows (the file's rank and host).
+
+When no signature matches at all, the statistical fallback (nonstop.diagnose.fallback) reads
+the words of the file's last FALLBACK_TAIL_BYTES and may name a category: the verdict then says
+"Guess", carries `guessed=True` and the guess's probability as its confidence; below the
+fallback's threshold it stays unknown, and a guessed hardware fault is only weak evidence
+(unknown, restart: a guess never excludes a node). It never overrides a row: any hit, even one
+a row reads as unknown, decides as before.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from nonstop import envvars, taxonomy
+from nonstop.diagnose import fallback
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -58,6 +66,7 @@ GREP_MIN_BYTES = 1 << 20  # smaller files: starting grep costs more than it save
 MAX_EVIDENCE = 20  # evidence lines kept per file
 MAX_LINE = 400  # characters of a line kept as evidence
 EXCLUDE_MIN_CONFIDENCE = 0.5  # below this, a hardware verdict is reported as unknown (restart)
+FALLBACK_TAIL_BYTES = 256 << 10  # what the fallback reads of a file no row matched: its end
 # An Xid code newer than the catalog: a driver error of unknown meaning is weak evidence.
 _UNLISTED_XID = (taxonomy.UNKNOWN, 40, 0.3, "an Xid not in NVIDIA's catalog as nonstop has it")
 
@@ -504,25 +513,72 @@ def decide(
     )
 
 
+def _tail(path: str | Path, limit: int = FALLBACK_TAIL_BYTES) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - limit))
+        data = f.read(limit)
+    return data if size <= limit else data.split(b"\n", 1)[-1]  # drop the cut first line
+
+
+def guess(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
+    """The fallback's verdict for a log no signature matched, or None when it abstains."""
+    m = fallback.model()
+    category, p = m.guess(text)
+    said = m.decide(category, p)
+    if p < m.threshold or category == taxonomy.UNKNOWN:
+        return None  # abstain: the rows' "no known failure signature" stands
+    cat = taxonomy.get(category)
+    d = default or Culprit()
+    why = (
+        f"no signature matched; the statistical fallback reads the log's words as "
+        f"{cat.name.lower()} with probability {p:.2f}"
+    )
+    if said == taxonomy.UNKNOWN:  # a hardware guess: words are not enough to exclude a node
+        text_ = (
+            f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to exclude the node"
+        )
+    else:
+        text_ = f"Guess: {cat.name} ({why})"
+    action = taxonomy.action_for(said)
+    return Verdict(
+        verdict=f"{text_}. Action: {action}.",
+        category=said,
+        action=action,
+        culprits=[Culprit(rank=d.rank, host=d.host, gpu=d.gpu, evidence=[f"guess: {why}"])]
+        if d.rank is not None or d.host
+        else [],
+        confidence=round(p if said != taxonomy.UNKNOWN else min(p, 0.3), 3),
+        details={"guess": {"category": category, "probability": round(p, 3)}},
+        guessed=True,
+    )
+
+
 def triage_file(
     path: str | Path,
     *,
     rank: int | None = None,
     host: str | None = None,
     pci_map: dict[str, int] | None = None,
+    fallback: bool = True,
 ) -> Verdict:
-    """Classify one log file. `rank`/`host` are what the caller knows about who wrote it."""
+    """Classify one log file. `rank`/`host` are what the caller knows about who wrote it;
+    `fallback=False` gives the signature rows' verdict alone (no guess when none matched)."""
     s = scan(path)
     pmap = {**s.pci_map, **(pci_map or {})}
-    v = decide(s.hits, pci_map=pmap, default=Culprit(rank=rank, host=host), counts=s.counts)
+    default = Culprit(rank=rank, host=host)
+    g = None if s.hits or not fallback else guess(_tail(path), default=default)
+    v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
     return v
 
 
 def triage_files(
-    paths: list[str | Path], *, pci_map: dict[str, int] | None = None
+    paths: list[str | Path], *, pci_map: dict[str, int] | None = None, fallback: bool = True
 ) -> tuple[list[Verdict], Verdict]:
-    """Each file's verdict, and one joint verdict over all of them (most specific hit wins)."""
+    """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
+    `fallback=False`: the rows' verdicts alone."""
     scans = scan_all(paths)
     pmap: dict[str, int] = {}
     for s in scans:
@@ -530,13 +586,27 @@ def triage_files(
     pmap.update(pci_map or {})
     per = []
     for s in scans:
-        v = decide(s.hits, pci_map=pmap, counts=s.counts)
+        g = None if s.hits or not fallback else guess(_tail(s.file))
+        v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)
     counts: Counter[str] = Counter()
     for s in scans:
         counts.update(s.counts)
     joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
+    if not counts:  # no file matched a row: the likeliest guess, if any file gave one
+        guesses = [v for v in per if v.guessed]
+        if guesses:
+            best = max(guesses, key=lambda v: v.confidence)
+            joint = Verdict(
+                verdict=best.verdict,
+                category=best.category,
+                action=best.action,
+                culprits=best.culprits,
+                confidence=best.confidence,
+                details={"guess": best.details["guess"], "file": best.details.get("file")},
+                guessed=True,
+            )
     return per, joint
 
 
@@ -551,6 +621,7 @@ def file_json(v: Verdict) -> dict[str, Any]:
         "culprit": {"host": c.host, "rank": c.rank, "gpu": c.gpu},
         "evidence": v.details.get("evidence_lines", []),
         "confidence": round(v.confidence, 3),
+        "guessed": v.guessed,
         "lines": v.details.get("lines"),
         "bytes": v.details.get("bytes"),
     }
@@ -590,7 +661,7 @@ def nvml_hits(events: list[Any], file: str) -> list[Hit]:
     return hits
 
 
-def triage_rank(log_path: str | Path, *, rank: int, host: str) -> Verdict:
+def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = True) -> Verdict:
     """Classify one rank's failure from everything this node kept for it: the rank's log, the
     node's kernel log (lines of this rank's pid, or of no process: the node's), and the NVML
     events in the rank's event stream (run_dir/events/attempt-N/rank-R.jsonl)."""
@@ -626,6 +697,10 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str) -> Verdict:
             h.rank, h.host = rank, host
         hits += got
         counts.update(h.signature for h in got)
-    v = decide(hits, pci_map=pmap, default=Culprit(rank=rank, host=host), counts=counts)
+    default = Culprit(rank=rank, host=host)
+    g = None
+    if fallback and not hits and log_path.exists():
+        g = guess(_tail(log_path), default=default)
+    v = g or decide(hits, pci_map=pmap, default=default, counts=counts)
     v.details.update(files=sources, matches=dict(counts))
     return v

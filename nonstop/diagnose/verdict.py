@@ -49,6 +49,9 @@ class Verdict:
     """0..1: how sure the signature or analysis is (1 = unambiguous hardware report)."""
     details: dict[str, Any] = field(default_factory=dict)
     """Source-specific detail (flight groups, straggler scores, per-file triage)."""
+    guessed: bool = False
+    """True when no signature matched and the statistical fallback (nonstop.diagnose.fallback)
+    named the category from the log's words: a guess, `confidence` its probability."""
 
     def __post_init__(self) -> None:
         assert self.category in taxonomy.IDS, f"not a taxonomy id: {self.category}"
@@ -69,6 +72,7 @@ class Verdict:
             "hosts": self.hosts,
             "evidence": self.evidence,
             "confidence": round(self.confidence, 3),
+            "guessed": self.guessed,
             **({"details": self.details} if self.details else {}),
         }
 

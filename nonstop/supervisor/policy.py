@@ -152,20 +152,25 @@ def signal_name(exit_code: int | None) -> str | None:
         return f"signal {-exit_code}"
 
 
-def _triage(info: FailureInfo) -> tuple[str, float, list[str]]:
-    """(category, confidence, evidence lines) from what the node kept for the rank, via
+def _triage(info: FailureInfo) -> tuple[str, float, list[str], bool]:
+    """(category, confidence, evidence lines, guessed) from what the node kept for the rank, via
     nonstop.diagnose: its log, the node's kernel log (lines of its pid or of the node: Xid, MCE,
     NIC, OOM killer) and the NVML events its telemetry recorded (Xid, double-bit ECC, thermal
     or power-brake throttling)."""
     if info.log_path is None:
-        return taxonomy.UNKNOWN, 0.0, []
+        return taxonomy.UNKNOWN, 0.0, [], False
     try:
         from nonstop.diagnose.triage import triage_rank
 
         v = triage_rank(info.log_path, rank=info.rank, host=info.host)
     except Exception as e:  # a broken triage must not take the supervisor down
-        return taxonomy.UNKNOWN, 0.0, [f"triage failed: {type(e).__name__}: {e}"]
-    return v.category, v.confidence, list(v.evidence)
+        return taxonomy.UNKNOWN, 0.0, [f"triage failed: {type(e).__name__}: {e}"], False
+    return (
+        v.category,
+        v.confidence,
+        list(v.evidence) or ([v.verdict] if v.guessed else []),
+        v.guessed,
+    )
 
 
 def _log_tail(path: Path | None, n_bytes: int = 20_000) -> str:
@@ -189,11 +194,13 @@ def classify(info: FailureInfo) -> Decision:
             signature=f"hang:{info.hang_reason[:40]}",
             confidence=0.6,
         )
-    category, confidence, evidence = _triage(info)
+    category, confidence, evidence, guessed = _triage(info)
     tail = without_survived(_log_tail(info.log_path))
     peer = bool(PEER_ERROR.search(tail)) or bool(PEER_ERROR.search(info.message))
     exception = _exception_line(tail)
-    if category == taxonomy.UNKNOWN:
+    # the process's own exit (an uncaught exception, a fatal signal) is firmer evidence than the
+    # triage fallback's guess from the log's words: it decides first, the guess stands otherwise
+    if category == taxonomy.UNKNOWN or guessed:
         if exception and info.exit_code == 1 and not peer:  # an uncaught Python exception
             category, confidence = "user_code_error", 0.4
         elif sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):

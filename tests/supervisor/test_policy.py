@@ -118,3 +118,16 @@ def test_an_error_torchft_survived_is_not_what_a_later_failure_echoes(tmp_path):
     # the same connection error as the rank's last words, not absorbed: still an echo
     died = log(tmp_path, "died.log", TORCHFT_SURVIVED + PEER)
     assert not classify(FailureInfo(rank=0, host="vm", exit_code=1, log_path=died)).root_cause
+
+
+def test_the_process_exit_outranks_a_triage_guess(tmp_path):
+    """A log no row matches may get the triage fallback's guess from its words; a fatal signal
+    is firmer evidence and decides first (the guess stands only where nothing else does)."""
+    from nonstop.diagnose.triage import triage_file
+
+    words = "CA 'mlx5_2'\n\tPort 1:\n\t\tState: Down\n\t\tPhysical state: LinkUp\n"
+    path = log(tmp_path, "rank-0.log", words)
+    assert triage_file(path).guessed  # the words alone give a guess
+    assert classify(info(path, exit_code=-11)).category == "software_bug"  # SIGSEGV decides
+    d = classify(info(path, exit_code=2))
+    assert d.category == triage_file(path).category and d.evidence, d  # nothing else: the guess
