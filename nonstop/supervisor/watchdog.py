@@ -320,14 +320,14 @@ class Watchdog:
             if step > st.step:
                 began = since_step if since_step is not None and step == st.step + 1 else now
                 st.step = step
-                self._progress(st, began, event.time)
+                self._progress(st, began, event.time - (now - began))
             done = p.get("coll_done")
             if isinstance(done, int):
                 st.coll_enq = max(st.coll_enq, int(p.get("coll_enq", done)))
                 if done > st.coll_done:
                     st.coll_done = done
                     at = since_step if since_step is not None else now
-                    self._progress(st, at, event.time)
+                    self._progress(st, at, event.time - (now - at))
                     self._learn_collective(at)
         elif event.kind == "section":
             if p.get("phase") == "begin":
@@ -347,6 +347,8 @@ class Watchdog:
             st.exited = st.done = True
 
     def _progress(self, st: RankState, now: float, wall: float, pause: bool = True) -> None:
+        # `wall` is dated back with `now`: the ledger's latency (detection - last progress, in
+        # wall time) must agree with the stall the monotonic clock decided on
         last = self._last_progress
         if last is None:  # the attempt's first progress: its startup time
             startup = now - self.started

@@ -3,6 +3,8 @@ signals in test_run_faults.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from support.fakes import Clock
 from support.fakes import event as ev
@@ -48,13 +50,17 @@ def test_a_heartbeat_dates_what_the_last_step_explains_at_that_step_end():
             wd.observe(ev(r, "heartbeat", step=step + 1))  # rt.step's own, as the next begins
     ended = clock.t
     clock.t += 0.45
-    wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40, **beat))
+    news = replace(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40, **beat), time=clock.t)
+    wd.observe(news)  # its wall time is when it was sent, a tick after the step ended
     clock.t = ended + 5.0
     wd.observe(ev(0, "heartbeat", step=10, coll_enq=41, coll_done=40, **beat))  # waits
     clock.t = ended + 5.1
     hang = wd.check()
     assert hang is not None and hang.culprits == [1], hang
     assert hang.stalled_s == pytest.approx(5.1)
+    # and the wall time of the last progress is dated back alike: the ledger's latency
+    # (detection minus last progress) is the stall decided on, never under the timeout
+    assert hang.last_progress_time == pytest.approx(ended)
     # a heartbeat with news no step explains (progress inside a long step) is dated itself
     clock.t += 0.5
     wd.observe(ev(0, "heartbeat", step=10, coll_enq=42, coll_done=41, **beat))
