@@ -110,14 +110,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "category", "why"), CASES, ids=[c[2] for c in CASES])
-def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
-
-
 # Issue 27: the classes the third collection (third.jsonl) showed missing, each on wordings of
 # its class other than the collected lines (vendor documentation's formats, other versions and
 # tools), with the near misses that must stay what they are.
@@ -419,14 +411,6 @@ CLASSES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "category", "why"), CLASSES, ids=[c[2] for c in CLASSES])
-def test_class_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
-
-
 # Issue 27, the fourth collection (fourth.jsonl): its classes on wordings other than the
 # collected lines, and the near misses that must stay what they are.
 FOURTH = [
@@ -632,14 +616,6 @@ FOURTH = [
 ]
 
 
-@pytest.mark.parametrize(("text", "category", "why"), FOURTH, ids=[c[2] for c in FOURTH])
-def test_fourth_class_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
-
-
 def test_a_planned_stop_excludes_no_node(tmp_path: Path) -> None:
     log = tmp_path / "rank.log"
     log.write_text("spot termination is imminent, draining the node\n")
@@ -753,8 +729,16 @@ FIFTH = [
 ]
 
 
-@pytest.mark.parametrize(("text", "category", "why"), FIFTH, ids=[c[2] or c[0][:30] for c in FIFTH])
-def test_fifth_class_row(tmp_path: Path, text: str, category: str, why: str) -> None:
+# every table above, one test: each line alone, triaged by the rows (no statistical fallback)
+ROWS = [
+    pytest.param(text, category, why, id=f"{table}-{why or text[:30]}")
+    for table, cases in (("rows", CASES), ("third", CLASSES), ("fourth", FOURTH), ("fifth", FIFTH))
+    for text, category, why in cases
+]
+
+
+@pytest.mark.parametrize(("text", "category", "why"), ROWS)
+def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
     log = tmp_path / "rank.log"
     log.write_text(text + "\n")
     v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
