@@ -66,6 +66,10 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["first_sight_category"] == bench.SIXTH_FIRST["category"] == 0.7294
     assert d["sixth_first_action"] == bench.SIXTH_FIRST["action"] == 0.8471
     assert d["sixth_excerpts"] >= 80
+    # ... and after its rows (not out of sample): the rows alone and with the fallback
+    assert d["sixth_rows_only_category_accuracy"] >= 0.90, d["sixth_misses"]
+    assert d["sixth_action_accuracy"] >= 0.95, d["sixth_misses"]
+    assert not d["sixth_wrong_exclude_node"], d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
