@@ -158,6 +158,8 @@ def main(a: argparse.Namespace) -> int:
                 decided = True
                 if step > 0:
                     rt.lifecycle("healed", step=step - 1, replica_group=group)
+                    if ckpt is not None:  # the interval counts from here, as after a load
+                        ckpt.policy.saved(step, time.monotonic())
                 elif ckpt is not None and _resume(ckpt, durable, manager, group, groups, rt):
                     continue  # a new quorum: the groups agree on the newest state loaded
             for g in inner.param_groups:
@@ -190,8 +192,8 @@ def main(a: argparse.Namespace) -> int:
                     replica_groups=groups,
                     committed=committed,
                 )
-            if ckpt is not None and committed and manager.participating_rank() == 0:
-                ckpt.maybe_save(step + 1, durable)  # this step's one writer: the lowest replica
+            if ckpt is not None and committed:
+                _maybe_save(ckpt, step + 1, durable, writer=manager.participating_rank() == 0)
             if rank == 0 and committed and (step + 1) % a.log_every == 0:
                 dt = (time.perf_counter() - t_log) / a.log_every
                 print(
@@ -236,6 +238,17 @@ def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
         events=rt,
         run_config={k: v for k, v in vars(a).items() if k not in skip},
     )
+
+
+def _maybe_save(ckpt: Any, step: int, state: dict[str, Any], *, writer: bool) -> None:
+    """The durable checkpoint after committed `step`, if due, by this step's one writer: the
+    group that is replica rank 0 of the step's quorum (the lowest live replica id). The others
+    keep their interval in step with it, so that a group that takes over (the writer died)
+    saves when one is due, not at once."""
+    if writer:
+        ckpt.maybe_save(step, state)
+    elif ckpt.policy.due(step, time.monotonic()):
+        ckpt.policy.saved(step, time.monotonic())
 
 
 def _resume(
