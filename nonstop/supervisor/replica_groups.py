@@ -458,7 +458,7 @@ class ReplicaGroups:
                     others = [o.index for o in self.groups if o.code is None]
                     if g.code == 0:
                         finished_at = finished_at or time.monotonic()
-                    elif others:
+                    elif others and self._signal is None:  # else a planned stop of all
                         self.echo(
                             f"nonstop run: replica group {g.index} stopped (exit {g.code}); "
                             f"groups {', '.join(map(str, others))} train on"
@@ -671,8 +671,15 @@ def main(args: Any, argv: list[str], cfg_dict: Callable[[Path], dict[str, Any]])
             "attempts; with no live group, they start from the newest durable checkpoint"
         )
     code = parent.run()
+    from nonstop.supervisor import policy
+
     if code == 0:
         print(f"nonstop run: finished; see `nonstop report {root}`")
+    elif code == policy.EXIT_REQUEUE:
+        print(
+            f"nonstop run: stopped for a planned interruption (exit {code}); the same command "
+            f"resumes it from the newest durable checkpoint; see `nonstop report {root}`"
+        )
     else:
         print(f"nonstop run: failed (exit {code}); see `nonstop report {root}`")
     return code

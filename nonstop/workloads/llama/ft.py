@@ -29,7 +29,8 @@ first quorum has every participant at step 0 (every group was lost: killed at on
 Lighthouse outage, the job requeued) loads the newest good checkpoint of any group's folder,
 torchft's step count with it, then asks for a new quorum, in which a participant that loaded an
 older one heals from the newest. A group that comes back while another trains heals from it
-(torchft), as before, and reads nothing from storage.
+(torchft), as before, and reads nothing from storage. At a planned stop (the scheduler's
+SIGTERM, a drain) the writer of the step the group's ranks agree to stop at saves it first.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def main(a: argparse.Namespace) -> int:
         )
     # what a durable checkpoint holds: torchft's step count and batches with the state
     durable = {"model": model, "optimizer": inner, "torchft": manager}
-    t_log, first, decided, away = time.perf_counter(), True, False, False
+    t_log, first, decided, away, planned = time.perf_counter(), True, False, False, False
     try:
         while manager.current_step() < a.steps:
             t0 = time.time()
@@ -192,8 +193,19 @@ def main(a: argparse.Namespace) -> int:
                     replica_groups=groups,
                     committed=committed,
                 )
+            writer = manager.participating_rank() == 0  # this step's one durable writer
             if ckpt is not None and committed:
-                _maybe_save(ckpt, step + 1, durable, writer=manager.participating_rank() == 0)
+                _maybe_save(ckpt, step + 1, durable, writer=writer)
+            done = manager.current_step()
+            if rt.planned_stop_due(done):  # drain, restart, preemption: the group's ranks agree
+                if ckpt is not None and writer and done > 0:
+                    with rt.section("checkpoint"):
+                        last = ckpt.wait()
+                        if last is None or not last.ok or last.step != done:
+                            ckpt.save(done, durable, wait=True)
+                rt.lifecycle("planned_stop", step=done - 1, replica_group=group)
+                planned = True
+                break
             if rank == 0 and committed and (step + 1) % a.log_every == 0:
                 dt = (time.perf_counter() - t_log) / a.log_every
                 print(
@@ -207,14 +219,15 @@ def main(a: argparse.Namespace) -> int:
         if ckpt is not None:
             with rt.section("checkpoint"):  # the last write may take a while: not a hang
                 ckpt.close()
-        if job and not away:
+        if job and not away and not planned:
             (Path(job) / FINISHED).touch()  # a group still restarting need not come back
-        rt.lifecycle(
-            "finished",
-            step=manager.current_step() - 1,
-            replica_group=group,
-            **({} if away else {"state_sha256": state_sha256(model.state_dict())}),
-        )
+        if not planned:
+            rt.lifecycle(
+                "finished",
+                step=manager.current_step() - 1,
+                replica_group=group,
+                **({} if away else {"state_sha256": state_sha256(model.state_dict())}),
+            )
     finally:
         manager.shutdown(wait=False)
     dist.barrier()
