@@ -10,7 +10,8 @@ one boolean per claim and `passed` is their conjunction:
     fingerprints_equal  every group ended with the same parameters (state_sha256)
     healed_from_peer    every group attempt after a restart that trained came back through
                         torchft's heal (a `healed` lifecycle event), and no group read a
-                        checkpoint from storage
+                        checkpoint from storage (they write durable ones, which only a job
+                        that lost every group at once reads)
     loss_within         the mean loss of the last 20% of the committed steps within
                         LOSS_TOLERANCE of the fault-free reference's (`loss_gap`)
     loss_exact_until_fewer_replicas  the loss of every committed step bitwise the reference's
@@ -183,8 +184,11 @@ def healed_from_peer(summary: dict[str, Any]) -> dict[str, Any]:
         trained = {st.attempt for st in steps if st.attempt > 0}
         for a in sorted(trained - healed):
             problems.append(f"group {g['group']} attempt {a} trained without healing from a peer")
-        if any((gdir / "checkpoints").glob("step-*")):
-            problems.append(f"group {g['group']} wrote checkpoints to storage")
+        for r in g.get("resumed_at") or []:  # writing durable checkpoints is expected
+            problems.append(
+                f"group {g['group']} attempt {r['attempt']} read the checkpoint of step "
+                f"{r['step']} from storage (no live group to heal from)"
+            )
     return {"ok": not problems, "problems": problems}
 
 

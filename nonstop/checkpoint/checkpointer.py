@@ -36,7 +36,7 @@ import secrets
 import socket
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -379,27 +379,46 @@ class Checkpointer:
 
     # -- loading ---------------------------------------------------------------------------
 
-    def load_latest(self, state: Mapping[str, Any]) -> int:
+    def load_latest(
+        self, state: Mapping[str, Any], *, sources: Sequence[Storage] | None = None
+    ) -> int:
         """Restore the newest good checkpoint into `state`; its step, or 0 if none.
 
         With in-memory snapshots on, a complete, verified set of replicas at least as new as
         the newest durable checkpoint is loaded from memory; otherwise storage is read. Torn
         (no marker) and corrupt (checksum) checkpoints are skipped with the reason in
         `last_load.skipped` and the log; corrupt ones are renamed `step-N.corrupt`.
+
+        `sources`: read the newest good checkpoint of any of these storages instead of this
+        Checkpointer's own (which may be one of them): the replica groups of a torchft job each
+        write their own folder (nonstop.workloads.llama.ft). Nothing in another storage is
+        renamed or removed (a corrupt one there is only skipped), and memory is not read.
         """
         t0 = self._clock()
         self.wait()
         entries = st.classify(state)
         info = LoadResult(step=None)
-        candidates = self.coord.from_rank0(
-            cm.committed_steps(self.storage) if self.rank == 0 else None
-        )
-        for name in self.coord.from_rank0(cm.torn_steps(self.storage) if self.rank == 0 else None):
+        stores = [self.storage] if sources is None else list(sources)
+        found: list[tuple[int, int]] = []  # (step, index in stores), newest first
+        torn: list[str] = []
+        if self.rank == 0:
+            for i, s in enumerate(stores):
+                found += [(step, i) for step in cm.committed_steps(s)]
+                torn += [_name(s, self.storage, name) for name in cm.torn_steps(s)]
+            found.sort(key=lambda c: (-c[0], c[1]))
+        candidates: list[tuple[int, int]] = self.coord.from_rank0(found if self.rank == 0 else None)
+        for name in self.coord.from_rank0(torn if self.rank == 0 else None):
             info.skipped.append((name, "no commit marker: the save never finished (torn)"))
-        candidates = self._not_suspect(candidates, info)
-        floor = max(candidates, default=0)
-        if self.memory is None or not self._load_memory(entries, info, floor=floor):
-            self._load_storage(entries, candidates, info)
+        own = {c[0] for c in candidates if stores[c[1]] is self.storage}
+        kept = set(self._not_suspect(sorted(own, reverse=True), info))
+        candidates = [c for c in candidates if stores[c[1]] is not self.storage or c[0] in kept]
+        floor = max((c[0] for c in candidates), default=0)
+        if (
+            sources is not None
+            or self.memory is None
+            or not self._load_memory(entries, info, floor=floor)
+        ):
+            self._load_storage(entries, [(c[0], stores[c[1]]) for c in candidates], info)
         info.load_s = self._clock() - t0
         self.last_load = info
         for m in info.messages:
@@ -414,17 +433,19 @@ class Checkpointer:
         self.policy.saved(start, self._clock())
         return start
 
-    def _load_storage(self, entries: st.Entries, candidates: list[int], info: LoadResult) -> None:
-        for step in candidates:
-            reason = self._verify(step)
+    def _load_storage(
+        self, entries: st.Entries, candidates: list[tuple[int, Storage]], info: LoadResult
+    ) -> None:
+        for step, storage in candidates:
+            reason = self._verify(step, storage)
             if reason is not None:
-                info.skipped.append((cm.step_key(step), reason))
+                info.skipped.append((_name(storage, self.storage, cm.step_key(step)), reason))
                 log.warning("skipping checkpoint step %d: %s", step, reason)
-                if self.rank == 0:
+                if self.rank == 0 and storage is self.storage:
                     moved = cm.quarantine(self.storage, step)
                     info.messages.append(f"step {step} failed verification, moved to {moved}")
                 continue
-            self._load_step(step, entries, info)
+            self._load_step(step, entries, info, storage)
             return
         info.messages.append("no good checkpoint: starting from step 0")
 
@@ -474,9 +495,11 @@ class Checkpointer:
             )
         return True
 
-    def _load_step(self, step: int, entries: st.Entries, info: LoadResult) -> None:
-        marker = cm.read_marker(self.storage, step)
-        reader = SafeReader(self.storage, cm.step_key(step))
+    def _load_step(
+        self, step: int, entries: st.Entries, info: LoadResult, storage: Storage
+    ) -> None:
+        marker = cm.read_marker(storage, step)
+        reader = SafeReader(storage, cm.step_key(step))
         md = reader.read_metadata()
         flat, sections, restored = st.targets(
             entries, md, rank=self.rank, saved_world=marker.world_size, world_size=self.world_size
@@ -491,11 +514,11 @@ class Checkpointer:
             st.apply(entries, flat, sections, restored)
         except (RuntimeError, KeyError, ValueError, CheckpointException) as e:
             raise UserError(
-                f"checkpoint {self.storage.describe(cm.step_key(step))} verified but does not fit "
+                f"checkpoint {storage.describe(cm.step_key(step))} verified but does not fit "
                 f"this run's state (changed model or optimizer?): {_why(e)}"
             ) from e
         info.step, info.source = step, "storage"
-        info.path = self.storage.describe(cm.step_key(step))
+        info.path = storage.describe(cm.step_key(step))
         info.saved_world_size = marker.world_size
         info.resharded = marker.world_size != self.world_size
         info.not_resharded = restored.not_resharded
@@ -556,9 +579,9 @@ class Checkpointer:
                 )
         return None
 
-    def _verify(self, step: int) -> str | None:
+    def _verify(self, step: int, storage: Storage) -> str | None:
         shard = (self.rank, self.world_size)
-        mine = cm.verify(self.storage, step, hashes=self.config.verify_on_load, shard=shard)
+        mine = cm.verify(storage, step, hashes=self.config.verify_on_load, shard=shard)
         return self.coord.first_reason(mine)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -595,6 +618,11 @@ class Checkpointer:
 def _attempt() -> int | None:
     text = os.environ.get(ENV_ATTEMPT, "")
     return int(text) if text.isdigit() else None
+
+
+def _name(storage: Storage, own: Storage, key: str) -> str:
+    """A checkpoint's name in messages: its key in our own storage, its place in another's."""
+    return key if storage is own else storage.describe(key)
 
 
 def _lineage_attempt(lineage: str) -> int | None:

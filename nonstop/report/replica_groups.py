@@ -16,6 +16,13 @@ module adds the job's view across them:
   none missing from the job (steps_missing), every group's final parameters equal
   (fingerprints_equal, from each group's `finished` state_sha256).
 
+A job whose groups were all lost resumes from a durable checkpoint (a group's `resumed`
+lifecycle event: its step S loaded from storage). The steps from S on that any group committed
+before that resume are the work lost beyond the checkpoint: they are `steps_rolled_back`
+(distinct step numbers; per group, its records), neither committed nor productive, so that
+taking them again after the resume is not "committed twice", and `steps_missing` counts the
+steps the surviving lineage lacks.
+
 Across hosts (`--replica-group`), the run directory is the one every node shares: each
 group's run directory holds all its nodes' ranks (a spare that took a node's place is the
 next attempt there), and each node's parent writes its own `replica_groups.<host>.*.jsonl`;
@@ -61,7 +68,12 @@ def group_steps(group: int, group_dir: Path) -> tuple[list[Step], dict[str, Any]
     """A group's steps (rank 0's: every rank of a group takes the same steps) and its
     lifecycle facts: healed steps, final fingerprint."""
     steps: list[Step] = []
-    facts: dict[str, Any] = {"healed_at": [], "state_sha256": None, "final_step": None}
+    facts: dict[str, Any] = {
+        "healed_at": [],
+        "resumed_at": [],
+        "state_sha256": None,
+        "final_step": None,
+    }
     for attempt, rank, path in rundir.RunDir(group_dir).event_files():
         if rank != 0:
             continue
@@ -83,6 +95,10 @@ def group_steps(group: int, group_dir: Path) -> tuple[list[Step], dict[str, Any]
                 )
             elif e.kind == "lifecycle" and p.get("phase") == "healed":
                 facts["healed_at"].append({"attempt": attempt, "step": int(p["step"]) + 1})
+            elif e.kind == "lifecycle" and p.get("phase") == "resumed":
+                facts["resumed_at"].append(
+                    {"attempt": attempt, "step": int(p["step"]) + 1, "time": e.time}
+                )
             elif e.kind == "lifecycle" and p.get("phase") == "finished":
                 facts["state_sha256"] = p.get("state_sha256")
                 facts["final_step"] = p.get("step")
@@ -130,11 +146,20 @@ def summarize(root: str | Path) -> dict[str, Any]:
         for e in events
         if e.get("kind") == "group_ended" or (e.get("kind") == "ended" and not e.get("serving"))
     ]
+    read = [group_steps(g, root / "groups" / f"g{g}") for g in range(g_count)]
+    resumes = [(r["time"], r["step"]) for _, facts in read for r in facts["resumed_at"]]
+
+    def rolled_back(s: Step) -> bool:  # committed, then lost to a resume from an older step
+        return s.committed and any(s.step >= at and s.end <= t for t, at in resumes)
+
     all_steps: list[Step] = []
     groups = []
-    for g in range(g_count):
+    lost_steps: set[int] = set()
+    for g, (steps, facts) in enumerate(read):
         d = root / "groups" / f"g{g}"
-        steps, facts = group_steps(g, d)
+        back = [s for s in steps if rolled_back(s)]
+        lost_steps.update(s.step for s in back)
+        steps = [s for s in steps if not rolled_back(s)]
         all_steps += steps
         committed = [s for s in steps if s.committed]
         seen: dict[int, int] = {}
@@ -159,9 +184,13 @@ def summarize(root: str | Path) -> dict[str, Any]:
                 "steps_committed": len(committed),
                 "steps_not_committed": len(steps) - len(committed),
                 "steps_committed_twice": sum(1 for n in seen.values() if n > 1),
+                "steps_rolled_back": len(back),
                 "productive_s": sum(s.end - s.start for s in committed),
                 "badput_s": ledger.get("badput_s", {}),
                 "healed_at": facts["healed_at"],
+                "resumed_at": [
+                    {"attempt": r["attempt"], "step": r["step"]} for r in facts["resumed_at"]
+                ],
                 "final_step": facts["final_step"],
                 "state_sha256": facts["state_sha256"],
             }
@@ -194,6 +223,8 @@ def summarize(root: str | Path) -> dict[str, Any]:
         "steps_with_fewer_replicas": sum(1 for n in by_step.values() if n < g_count),
         "steps_missing": sum(1 for s in range(top + 1) if s not in by_step),
         "steps_committed_twice": sum(g["steps_committed_twice"] for g in groups),
+        "steps_rolled_back": len(lost_steps),
+        "resumed_from_checkpoint": sorted({at for _, at in resumes}),
         "fingerprints_equal": (len(shas) == 1 and len(finished) == g_count) if finished else None,
         "lighthouse_restarts": sum(1 for e in events if e.get("kind") == "lighthouse_restarted"),
         "groups": groups,
@@ -207,9 +238,12 @@ def losses(root: str | Path) -> dict[int, float]:
     g_count = int(json.loads((root / GROUPS_JSON).read_text())["replica_groups"])
     out: dict[int, float] = {}
     for g in range(g_count):
-        for s in group_steps(g, root / "groups" / f"g{g}")[0]:
+        mine: dict[int, float] = {}  # its latest: a step taken again after a resume wins
+        for s in sorted(group_steps(g, root / "groups" / f"g{g}")[0], key=lambda s: s.end):
             if s.committed and s.loss is not None:
-                out.setdefault(s.step, s.loss)
+                mine[s.step] = s.loss
+        for step, loss in mine.items():
+            out.setdefault(step, loss)
     return out
 
 
@@ -244,6 +278,12 @@ def print_summary(summary: dict[str, Any]) -> None:
     )
     if s["lighthouse_restarts"]:
         checks += f"; Lighthouse restarted {s['lighthouse_restarts']}x"
+    if s.get("resumed_from_checkpoint"):
+        at = ", ".join(map(str, s["resumed_from_checkpoint"]))
+        checks += (
+            f"; resumed from the durable checkpoint of step {at} "
+            f"({s['steps_rolled_back']} committed steps rolled back and taken again)"
+        )
     con.print(checks)
     t = Table(title="Replica groups")
     for col in ("group", "hosts", "exit", "attempts", "committed", "not committed",

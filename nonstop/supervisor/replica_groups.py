@@ -458,7 +458,7 @@ class ReplicaGroups:
                     others = [o.index for o in self.groups if o.code is None]
                     if g.code == 0:
                         finished_at = finished_at or time.monotonic()
-                    elif others:
+                    elif others and self._signal is None:  # else a planned stop of all
                         self.echo(
                             f"nonstop run: replica group {g.index} stopped (exit {g.code}); "
                             f"groups {', '.join(map(str, others))} train on"
@@ -469,7 +469,9 @@ class ReplicaGroups:
                 if (self.root / FINISHED).exists() and a_group_finished(self.root):
                     finished_at = now  # another node's group finished the job and exited
             running = [g for g in self.groups if g.code is None]
-            if not running and (not self.serving or self._signal is not None):
+            # across hosts a serving node outlives its group (the others' may still train);
+            # on one host every group has ended: nobody needs the Lighthouse
+            if not running and (not self.hosts or not self.serving or self._signal is not None):
                 return
             if finished_at is not None and now - finished_at > self.exit_timeout_s:
                 if not running:
@@ -531,6 +533,32 @@ def _write_once(path: Path, info: dict[str, Any], what: str) -> None:
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(info, indent=1))
     os.replace(tmp, path)
+
+
+def _resumable(root: Path, groups: int) -> bool:
+    """True when `root` holds a replica-group job of `groups` groups to resume (the same
+    command again, or a requeue); False for a new run directory; UserError for a finished job,
+    another group count or an ordinary run."""
+    info_path = root / GROUPS_JSON
+    if not info_path.exists():
+        if (root / rundir.LEDGER).exists():
+            raise UserError(
+                f"{root} holds an ordinary run (no {GROUPS_JSON}): pass a new --run-dir for "
+                "replica groups"
+            )
+        return False
+    try:
+        have = int(json.loads(info_path.read_text())["replica_groups"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UserError(f"{info_path} is unreadable ({e}): pass a new --run-dir") from e
+    if (root / FINISHED).exists():
+        raise UserError(f"{root} holds a finished replica-group job: pass a new --run-dir")
+    if have != groups:
+        raise UserError(
+            f"{root} holds a job of {have} replica groups: resume it with --replica-groups "
+            f"{have}, or pass a new --run-dir"
+        )
+    return True
 
 
 def main_hosts(args: Any, argv: list[str]) -> int:
@@ -598,11 +626,7 @@ def main(args: Any, argv: list[str], cfg_dict: Callable[[Path], dict[str, Any]])
         return main_hosts(args, argv)
     per_group = split_faults(list(args.inject), args.replica_groups)
     root = Path(args.run_dir) if args.run_dir else rundir.default_root()
-    if (root / GROUPS_JSON).exists() or (root / rundir.LEDGER).exists():
-        raise UserError(
-            f"{root} already holds a run; resuming replica groups is not supported yet: pass a "
-            "new --run-dir"
-        )
+    resuming = _resumable(root, args.replica_groups)
     rd = rundir.create(root)
     (root / "groups").mkdir(exist_ok=True)
     head, tail = group_argv(argv, len(args.training_script_args))
@@ -614,11 +638,16 @@ def main(args: Any, argv: list[str], cfg_dict: Callable[[Path], dict[str, Any]])
             a += ["--inject", spec]
         groups.append(Group(index=i, run_dir=d, argv=[*a, *tail]))
     lighthouse = Lighthouse(port=_free_port(), log_path=root / "lighthouse.log")
+    started = time.time()
+    if resuming and rd.config.exists():  # the job's start stays the first run's
+        with log.swallowed(_log, "reading the resumed job's config.json (its start is now)"):
+            started = float(json.loads(rd.config.read_text())["started"])
     rd.write_config(
         {
             "run_id": root.name,
             "argv": argv,
-            "started": time.time(),
+            "started": started,
+            **({"resumed": time.time()} if resuming else {}),
             "supervisor": cfg_dict(root),
         }
     )
@@ -635,9 +664,22 @@ def main(args: Any, argv: list[str], cfg_dict: Callable[[Path], dict[str, Any]])
     )
     log.setup(log.RUN)
     parent = ReplicaGroups(root, groups, lighthouse, exit_timeout_s=args.exit_timeout)
+    if resuming:  # each group's agent resumes its own run directory (its next attempt)
+        parent.event("job_resumed", argv=argv)
+        print(
+            f"nonstop run: resuming the replica-group job in {root}: each group continues its "
+            "attempts; with no live group, they start from the newest durable checkpoint"
+        )
     code = parent.run()
+    from nonstop.supervisor import policy
+
     if code == 0:
         print(f"nonstop run: finished; see `nonstop report {root}`")
+    elif code == policy.EXIT_REQUEUE:
+        print(
+            f"nonstop run: stopped for a planned interruption (exit {code}); the same command "
+            f"resumes it from the newest durable checkpoint; see `nonstop report {root}`"
+        )
     else:
         print(f"nonstop run: failed (exit {code}); see `nonstop report {root}`")
     return code

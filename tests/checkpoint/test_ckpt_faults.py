@@ -144,3 +144,28 @@ def test_retention_never_deletes_the_checkpoint_just_committed() -> None:
     assert to_delete([50, 30, 20], keep_last=1, keep_every=None, newest=30) == [20]
     assert to_delete([5, 4, 3, 2, 1], keep_last=2, keep_every=2, newest=5) == [1, 3]
     assert to_delete([7], keep_last=1, keep_every=None, newest=7) == []
+
+
+def test_loading_from_several_folders_takes_the_newest_good_one_and_moves_nothing(
+    tmp_path: Path,
+) -> None:
+    """Replica groups each write their own folder; a resume reads the newest good checkpoint of
+    any of them. A corrupt one in another's folder is skipped, not moved (not ours)."""
+    a, b = tmp_path / "g0", tmp_path / "g1"
+    params_a = saved_at(a, [2, 4])
+    saved_at(b, [6])
+    victim = b / "checkpoints" / "step-6" / "__0_0.distcp"
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    victim.write_bytes(bytes(data))
+    (b / "checkpoints" / "step-8.tmp").mkdir()  # another group's save in flight
+    state = make(1)
+    with Checkpointer(a) as ckpt:
+        others = LocalStorage(b / "checkpoints")
+        assert ckpt.load_latest(state, sources=[ckpt.storage, others]) == 4
+        skipped = dict(ckpt.last_load.skipped)  # type: ignore[union-attr]
+    assert any("step-6" in k and "corrupt" in v for k, v in skipped.items()), skipped
+    for k, v in params_a[4].items():
+        assert torch.equal(state["model"].state_dict()[k], v)
+    assert (b / "checkpoints" / "step-6").is_dir() and (b / "checkpoints" / "step-8.tmp").is_dir()
+    assert not list((b / "checkpoints").glob("*.corrupt"))

@@ -132,3 +132,31 @@ def test_across_hosts_every_nodes_events_are_read_in_time_order(job):
     a, b = s["groups"]
     assert (a["exit_codes"], b["exit_codes"]) == ([0], [93, 0]) and b["exit_code"] == 0
     assert a["hosts"] == ["h"]
+
+
+def test_a_resume_from_a_durable_checkpoint_rolls_back_what_followed_it(tmp_path):
+    """Both groups committed steps 0-7 and died; group 0 resumed from the checkpoint of step 5
+    (attempt 1) and group 1 healed from it at step 6: steps 5-7 of attempt 0 are rolled back
+    (lost with the groups), not committed twice, and the job misses no step."""
+    root = tmp_path / "job"
+    (root / "groups").mkdir(parents=True)
+    (root / rg.GROUPS_JSON).write_text(json.dumps({"replica_groups": 2}))
+    first = [(s, 10.0 + s, 11.0 + s, True, 2, 5.0) for s in range(8)]
+    after = [(s, 30.0 + s, 31.0 + s, True, 2 if s >= 6 else 1, 4.0) for s in range(5, 10)]
+    g0 = write_group(root, 0, {0: first, 1: after})
+    resumed = ev("g0", 1, 29.0, "lifecycle", {"phase": "resumed", "step": 4, "source": "storage"})
+    with g0.events(1, 0).open("a") as f:
+        f.write(resumed.to_json() + "\n")
+    finish(g0, 1, "abc")
+    g1 = write_group(root, 1, {0: first, 1: [s for s in after if s[0] >= 6]})
+    finish(g1, 1, "abc", healed=6)
+    s = rg.summarize(root)
+    assert s["resumed_from_checkpoint"] == [5] and s["steps_rolled_back"] == 3
+    assert s["steps_committed_twice"] == 0 and s["steps_missing"] == 0
+    assert s["steps_committed"] == 10 and s["fingerprints_equal"] is True
+    a, b = s["groups"]
+    assert a["resumed_at"] == [{"attempt": 1, "step": 5}] and a["steps_committed"] == 10
+    assert (a["steps_rolled_back"], b["steps_rolled_back"]) == (3, 3)
+    assert b["steps_committed"] == 5 + 4  # 0-4, then 6-9 after its heal
+    assert s["replica_productive_s"] == pytest.approx(10 + 9)  # rolled-back time is lost
+    assert rg.losses(root)[6] == 4.0  # the step as taken again

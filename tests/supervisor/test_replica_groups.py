@@ -109,6 +109,22 @@ def test_a_node_joins_only_the_job_its_run_directory_holds(tmp_path):
         run_main(["--replica-groups", "2", "--run-dir", str(run), *HOSTS, *FT])
 
 
+def test_a_run_directory_resumes_only_the_replica_group_job_it_holds(tmp_path):
+    run = tmp_path / "run"
+    assert rg._resumable(run, 2) is False  # a new one
+    run.mkdir()
+    (run / "ledger.db").touch()
+    with pytest.raises(UserError, match="holds an ordinary run"):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *FT])
+    (run / rg.GROUPS_JSON).write_text(json.dumps({"replica_groups": 3}))
+    with pytest.raises(UserError, match="resume it with --replica-groups 3"):
+        run_main(["--replica-groups", "2", "--run-dir", str(run), *FT])
+    assert rg._resumable(run, 3) is True  # the same command again: a requeue
+    (run / rg.FINISHED).touch()
+    with pytest.raises(UserError, match="holds a finished replica-group job"):
+        run_main(["--replica-groups", "3", "--run-dir", str(run), *FT])
+
+
 def test_across_hosts_each_group_gets_its_own_rendezvous_id():
     argv = ["--replica-groups", "2", "--replica-group", "1", "--serve-lighthouse",
             "--lighthouse", "h:1", "--rdzv-id", "job", "--rdzv-endpoint", "h:2", "-m", "t"]  # fmt: skip
@@ -178,6 +194,10 @@ def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
     assert a["steps_committed"] == steps  # group 0 committed every step
     # group 1: steps 0-4, then from where it healed: nothing twice, nothing from storage
     assert b["steps_committed"] == 5 + steps - healed["step"]
+    assert b["resumed_at"] == [] and s["resumed_from_checkpoint"] == []
+    assert rows(g1, "SELECT COUNT(*) FROM checkpoints WHERE phase = 'loaded'")[0][0] == 0
+    # durable checkpoints (--checkpoint-every auto): one writer per step, group 0, the lowest
+    # replica, which never left; group 1 never wrote one
     assert not any((g1 / "checkpoints").glob("step-*"))
     assert s["replica_seconds_lost"] > b["lost_s"] > a["lost_s"] > 0
     assert 0 < s["replica_ettr"] <= s["ettr"] <= 1

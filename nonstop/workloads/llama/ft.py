@@ -19,6 +19,18 @@ of every group holds the same parameters.
 The step is torchft's (Manager.current_step: the number of committed steps), so a healed group
 continues at its peers' step, and the data follow the step: at step s group g trains the global
 batch s's slice g (ResumableLoader.seek), whatever happened before.
+
+Durable checkpoints (`--checkpoint-every`, as in train.py): after a committed step that is due,
+the group that is replica rank 0 of that step's quorum (the lowest live replica id) saves
+through nonstop.checkpoint's Checkpointer into its own run directory (groups/g<i>/checkpoints):
+one writer per step, and no group ever touches another's folder, so one group's restart never
+removes another's save in flight. They are read only when no live group is ahead: a group whose
+first quorum has every participant at step 0 (every group was lost: killed at once, hung on a
+Lighthouse outage, the job requeued) loads the newest good checkpoint of any group's folder,
+torchft's step count with it, then asks for a new quorum, in which a participant that loaded an
+older one heals from the newest. A group that comes back while another trains heals from it
+(torchft), as before, and reads nothing from storage. At a planned stop (the scheduler's
+SIGTERM, a drain) the writer of the step the group's ranks agree to stop at saves it first.
 """
 
 from __future__ import annotations
@@ -85,8 +97,12 @@ def main(a: argparse.Namespace) -> int:
         return {"model": model.state_dict(), "optim": inner.state_dict()}
 
     def load_state_dict(state: dict[str, Any]) -> None:
+        if ckpt is not None:  # a save of ours still copying the parameters
+            ckpt.wait_for_staging()
         model.load_state_dict(state["model"])
         inner.load_state_dict(state["optim"])
+
+    ckpt = _checkpointer(a, rt)  # a collective of the group's ranks
 
     pg = ProcessGroupGloo(timeout=timedelta(seconds=a.ft_timeout))
     manager = Manager(
@@ -120,7 +136,9 @@ def main(a: argparse.Namespace) -> int:
             f"{world} rank(s), steps to {a.steps}",
             flush=True,
         )
-    t_log, healed_from, away = time.perf_counter(), None, False
+    # what a durable checkpoint holds: torchft's step count and batches with the state
+    durable = {"model": model, "optimizer": inner, "torchft": manager}
+    t_log, first, decided, away, planned = time.perf_counter(), True, False, False, False
     try:
         while manager.current_step() < a.steps:
             t0 = time.time()
@@ -131,14 +149,20 @@ def main(a: argparse.Namespace) -> int:
             with rt.section("ft_quorum", limit_s=QUORUM_TIMEOUT_S + a.ft_timeout):
                 opt.zero_grad()  # the quorum; a group that comes back heals here
             step = manager.current_step()
-            if healed_from is None:
-                healed_from = step
+            if first:
+                first = False
                 if job and (Path(job) / FINISHED).exists():  # finished while this one started
                     print(f"[train] replica group {group}: the job finished", flush=True)
                     away = True
                     break
+            if not decided and manager.errored() is None:  # the first quorum that worked
+                decided = True
                 if step > 0:
                     rt.lifecycle("healed", step=step - 1, replica_group=group)
+                    if ckpt is not None:  # the interval counts from here, as after a load
+                        ckpt.policy.saved(step, time.monotonic())
+                elif ckpt is not None and _resume(ckpt, durable, manager, group, groups, rt):
+                    continue  # a new quorum: the groups agree on the newest state loaded
             for g in inner.param_groups:
                 g["lr"] = a.lr * _lr(step, a)
             with rt.step(step) as st:
@@ -169,6 +193,19 @@ def main(a: argparse.Namespace) -> int:
                     replica_groups=groups,
                     committed=committed,
                 )
+            writer = manager.participating_rank() == 0  # this step's one durable writer
+            if ckpt is not None and committed:
+                _maybe_save(ckpt, step + 1, durable, writer=writer)
+            done = manager.current_step()
+            if rt.planned_stop_due(done):  # drain, restart, preemption: the group's ranks agree
+                if ckpt is not None and writer and done > 0:
+                    with rt.section("checkpoint"):
+                        last = ckpt.wait()
+                        if last is None or not last.ok or last.step != done:
+                            ckpt.save(done, durable, wait=True)
+                rt.lifecycle("planned_stop", step=done - 1, replica_group=group)
+                planned = True
+                break
             if rank == 0 and committed and (step + 1) % a.log_every == 0:
                 dt = (time.perf_counter() - t_log) / a.log_every
                 print(
@@ -179,20 +216,82 @@ def main(a: argparse.Namespace) -> int:
                 t_log = time.perf_counter()
         from nonstop.runtime.fingerprint import state_sha256
 
-        if job and not away:
+        if ckpt is not None:
+            with rt.section("checkpoint"):  # the last write may take a while: not a hang
+                ckpt.close()
+        if job and not away and not planned:
             (Path(job) / FINISHED).touch()  # a group still restarting need not come back
-        rt.lifecycle(
-            "finished",
-            step=manager.current_step() - 1,
-            replica_group=group,
-            **({} if away else {"state_sha256": state_sha256(model.state_dict())}),
-        )
+        if not planned:
+            rt.lifecycle(
+                "finished",
+                step=manager.current_step() - 1,
+                replica_group=group,
+                **({} if away else {"state_sha256": state_sha256(model.state_dict())}),
+            )
     finally:
         manager.shutdown(wait=False)
     dist.barrier()
     dist.destroy_process_group()
     rt.close()
     return 0
+
+
+def _checkpointer(a: argparse.Namespace, rt: ns.Runtime) -> Any:
+    """This group's Checkpointer (its own run directory's checkpoints/), or None (no run
+    directory, or --checkpoint-every 0)."""
+    if rt.run_dir is None or a.checkpoint_every == "0":
+        return None
+    from nonstop.checkpoint import CheckpointConfig, Checkpointer
+
+    every = None if a.checkpoint_every == "auto" else int(a.checkpoint_every)
+    skip = ("save_final", "log_every", "min_step_s")
+    return Checkpointer(
+        rt.run_dir,
+        config=CheckpointConfig(every_steps=every, keep_last=2),
+        events=rt,
+        run_config={k: v for k, v in vars(a).items() if k not in skip},
+    )
+
+
+def _maybe_save(ckpt: Any, step: int, state: dict[str, Any], *, writer: bool) -> None:
+    """The durable checkpoint after committed `step`, if due, by this step's one writer: the
+    group that is replica rank 0 of the step's quorum (the lowest live replica id). The others
+    keep their interval in step with it, so that a group that takes over (the writer died)
+    saves when one is due, not at once."""
+    if writer:
+        ckpt.maybe_save(step, state)
+    elif ckpt.policy.due(step, time.monotonic()):
+        ckpt.policy.saved(step, time.monotonic())
+
+
+def _resume(
+    ckpt: Any, state: dict[str, Any], manager: Any, group: int, groups: int, rt: ns.Runtime
+) -> bool:
+    """Every participant of this first quorum is at step 0: load the newest good durable
+    checkpoint of any group (every rank of the group, collectively); True if one was."""
+    from nonstop.checkpoint.storage import LocalStorage
+
+    job = os.environ.get(envvars.REPLICA_GROUPS_DIR)
+    sources = None
+    if job:  # every group's folder; ours is the Checkpointer's own
+        sources = [
+            ckpt.storage
+            if g == group
+            else LocalStorage(Path(job) / "groups" / f"g{g}" / "checkpoints")
+            for g in range(groups)
+        ]
+    start = ckpt.load_latest(state, sources=sources)
+    if start == 0:
+        return False
+    if manager.current_step() != start:  # a checkpoint without torchft's state
+        manager.load_state_dict({"step": start, "batches_committed": manager.batches_committed()})
+    info = ckpt.last_load
+    rt.lifecycle("resumed", step=start - 1, replica_group=group, source="storage", path=info.path)
+    if int(os.environ.get(envvars.RANK, "0")) == 0:
+        print(
+            f"[train] replica group {group}: resumed at step {start} from {info.path}", flush=True
+        )
+    return True
 
 
 def _start_barrier(job: Path, group: int, groups: int, *, timeout_s: float) -> None:
