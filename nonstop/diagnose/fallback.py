@@ -52,23 +52,25 @@ _MASKS = (
 _WORD = re.compile(rb"[a-z_][a-z0-9_]*")
 _DIGITS = re.compile(rb"[0-9]+")
 _HEXISH = re.compile(rb"[a-f]{6,}|_+")
-# What `features` does, made fast (`features_reference` is the plain statement; the tests pin
-# that the two agree). Python's regex engine runs these masks at 20-40 MB/s per pass, and
-# triage asks for a guess on every log no row matched (4,095 of 4,096 clean rank logs: 50 s of
-# CPU). But what the masks and words find depends on which bytes are digits, not on which
-# digits (the words fold each digit run to one 0), but for one thing: a hex literal starts
-# with `0x`. So each `0x` is marked (`\0x`: the fast path is not taken where the text has a
+# What `features` does, made fast (`features_reference` is the plain statement; the tests pin that
+# the two agree). Python's regex engine runs these masks at 20-40 MB/s per pass, and triage asks
+# for a guess on every log no row matched (4,095 of 4,096 clean rank logs: 17 s of CPU of the
+# 20 s of `nonstop triage`). But what the masks and words find depends on which bytes are digits, not
+# on which digits (the words fold each digit run to one 0), but for one thing: a hex literal
+# starts with `0x`. So each `0x` is marked (`\0x`: the fast path is not taken where the text has a
 # NUL byte) and then one bytes.translate lowers the letters and makes every digit 0: lines that
-# differ only in their digits become the same bytes. Each distinct line is worked out once (a
-# line seen again adds no feature), with its digits as 0 or, before an `x`, 1 (`_line_features`),
-# and its features are kept for the next log: rank logs repeat each other's lines.
+# differ only in their digits become the same bytes. Each distinct line is worked out once (a line
+# seen again adds no feature), with its digits as 0 or, before an `x`, 1 (`_line_features`), and
+# its features are kept for the next log (lines of up to 400 bytes, 8,192 of them): rank logs
+# repeat each other's lines.
 _MARK = b"\0x"
 _HEX_START, _HEX_START_UPPER = re.compile(rb"0x"), re.compile(rb"0X")
 _FOLD = bytes.maketrans(
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789", b"abcdefghijklmnopqrstuvwxyz000000000"
 )
 _LINE_CACHE: dict[bytes, tuple[str, ...]] = {}
-_LINE_CACHE_MAX = 1 << 16  # distinct lines kept between logs
+_LINE_CACHE_MAX = 8192  # distinct lines kept between logs (a few MB: the cache is cleared then)
+_LINE_CACHE_LONGEST = 400  # longer lines are worked out and not kept
 
 
 def features_reference(text: str | bytes) -> set[str]:
@@ -124,12 +126,7 @@ def features(text: str | bytes) -> set[str]:
         cache.clear()
     lines = _keys(data)
     out: set[str] = set()
-    out = out.union(
-        *[
-            f if (f := cache.get(k)) is not None else cache.setdefault(k, _line_features(k))
-            for k in set(lines)
-        ]
-    )
+    out = out.union(*[f if (f := cache.get(k)) is not None else _kept(k) for k in set(lines)])
     if len(out) > MAX_FEATURES:  # read line by line, up to the line that passes the bound
         out = set()
         for k in dict.fromkeys(lines):
@@ -137,6 +134,14 @@ def features(text: str | bytes) -> set[str]:
             if len(out) > MAX_FEATURES:
                 break
     return out
+
+
+def _kept(key: bytes) -> tuple[str, ...]:
+    """`_line_features`, kept for the next log unless the line is long."""
+    feats = _line_features(key)
+    if len(key) <= _LINE_CACHE_LONGEST:
+        _LINE_CACHE[key] = feats
+    return feats
 
 
 class Model:
