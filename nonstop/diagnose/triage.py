@@ -118,6 +118,9 @@ class Scan:
     pci_map: dict[str, int] = field(default_factory=dict)
     lines: int = 0
     bytes: int = 0
+    guess: tuple[str, float] | None = None
+    """The fallback's reading of the file's tail (category, probability), where the scan read
+    the whole file anyway (triage_files asks for it: `scan_all(..., guess=True)`)."""
 
 
 def _bus(pci: str) -> str:
@@ -128,10 +131,21 @@ def _bus(pci: str) -> str:
     return f"{bus[-2:]}:{dev[:2]}"
 
 
+_ORDER = {sid: i for i, (sid, _) in enumerate(COMPILED)}
+_PATTERNS = dict(COMPILED)
+_TRIED: dict[frozenset[str], tuple[tuple[str, Any], ...]] = {}  # row set -> rows in table order
+
+
 def _classify(line: bytes) -> list[tuple[str, re.Match[bytes]]]:
-    """Try only the rows whose needles occur in the line (usually one or two regexes)."""
-    rows = {r for m in PREFILTER.finditer(line.lower()) for r in ROWS_BY_NEEDLE[m.group()]}
-    return [(sid, m) for sid, pat in COMPILED if sid in rows and (m := pat.search(line))]
+    """Try only the rows whose needles occur in the line (usually one or two regexes), in the
+    table's order."""
+    rows = frozenset(r for m in PREFILTER.finditer(line.lower()) for r in ROWS_BY_NEEDLE[m.group()])
+    tried = _TRIED.get(rows)
+    if tried is None:
+        tried = _TRIED[rows] = tuple(
+            (r, _PATTERNS[r]) for r in sorted(rows & _PATTERNS.keys(), key=_ORDER.__getitem__)
+        )
+    return [(sid, m) for sid, pat in tried if (m := pat.search(line))]
 
 
 def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> Hit:
@@ -340,29 +354,40 @@ def _search() -> Searcher | None:
     return _probe("rg") or _probe("grep")
 
 
-def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
-    """(bytes, lines) of each file (a last line without a newline counts); None if one is
-    unreadable."""
-    out = []
+Counted = tuple[int, int, tuple[str, float] | None]
+
+
+def _count(paths: list[Path], chunk_bytes: int, guess: bool = False) -> list[Counted] | None:
+    """(bytes, lines, guess) of each file (a last line without a newline counts); None if one
+    is unreadable. `guess`: the fallback's reading of each file of FALLBACK_TAIL_BYTES or
+    less, from the bytes read here (its whole tail), so that triage does not read it again."""
+    out: list[Counted] = []
+    model = fallback.model() if guess else None
     for path in paths:
-        size, newlines, last = 0, 0, b""
+        size, newlines, last, first = 0, 0, b"", b""
         try:
             with open(path, "rb") as f:
                 while block := f.read(chunk_bytes):
+                    if not size:
+                        first = block
                     size += len(block)
                     newlines += block.count(b"\n")
                     last = block[-1:]
         except OSError:
             return None
-        out.append((size, newlines + (1 if size and last != b"\n" else 0)))
+        got = model.guess(first) if model and size == len(first) <= FALLBACK_TAIL_BYTES else None
+        out.append((size, newlines + (1 if size and last != b"\n" else 0), got))
     return out
 
 
-def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
+def _grep_scans(
+    paths: list[Path], chunk_bytes: int = CHUNK_BYTES, *, guess: bool = False
+) -> list[Scan] | None:
     """Each file's scan from the candidate lines one searcher process (ripgrep or GNU grep)
     prints for all of them (`FILE\\0N:line`), classified here; bytes and lines counted from
-    the files by a thread meanwhile (the searcher prints only candidates). None when the
-    searcher failed or a name repeats (the caller scans in Python)."""
+    the files by a thread meanwhile (the searcher prints only candidates), and with `guess`
+    the fallback's reading of each small file there too (`_count`). None when the searcher
+    failed or a name repeats (the caller scans in Python)."""
     names = [os.fsencode(str(p)) for p in paths]
     if len(set(names)) != len(names):
         return None
@@ -379,9 +404,9 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
         )
     except OSError:
         return None
-    counted: list[list[tuple[int, int]] | None] = []
+    counted: list[list[Counted] | None] = []
     counter = threading.Thread(
-        target=lambda: counted.append(_count(paths, chunk_bytes)), name="triage-count"
+        target=lambda: counted.append(_count(paths, chunk_bytes, guess)), name="triage-count"
     )
     counter.start()  # overlaps the search: the parse below mostly waits on the pipe
     assert proc.stdout is not None
@@ -396,8 +421,8 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
     counter.join()
     if proc.wait() not in (0, 1) or not counted or counted[0] is None:
         return None
-    for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
-        result.bytes, result.lines = size, lines
+    for result, (size, lines, got) in zip(scans.values(), counted[0], strict=True):
+        result.bytes, result.lines, result.guess = size, lines, got
     return list(scans.values())
 
 
@@ -421,7 +446,9 @@ def _batches(files: list[Path], budget: int) -> list[list[Path]]:
     return out
 
 
-def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) -> list[Scan]:
+def scan_all(
+    paths: list[str | Path] | list[Path], *, grep: bool | None = None, guess: bool = False
+) -> list[Scan]:
     """`scan` of each file, in order. With an external searcher (ripgrep or GNU grep; `grep`:
     None when the files hold GREP_MIN_BYTES or more together), one process per GREP_ARG_BYTES
     of file names finds the candidate lines of all of them: 4,096 rank logs of 32 KB took 4 s
@@ -440,7 +467,7 @@ def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) 
             return [scan(p, grep=False) for p in files]
     out: list[Scan] = []
     for batch in _batches(files, GREP_ARG_BYTES):
-        got = _grep_scans(batch)
+        got = _grep_scans(batch, guess=guess)
         out.extend(got if got is not None else [scan(p, grep=False) for p in batch])
     return out
 
@@ -532,8 +559,13 @@ def _tail(path: str | Path, limit: int = FALLBACK_TAIL_BYTES) -> bytes:
 
 def guess(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     """The fallback's verdict for a log no signature matched, or None when it abstains."""
+    return guessed(fallback.model().guess(text), default=default)
+
+
+def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Verdict | None:
+    """`guess` from the fallback's reading of the log (category, probability)."""
     m = fallback.model()
-    category, p = m.guess(text)
+    category, p = reading
     said = m.decide(category, p)
     if p < m.threshold or category == taxonomy.UNKNOWN:
         return None  # abstain: the rows' "no known failure signature" stands
@@ -587,14 +619,17 @@ def triage_files(
 ) -> tuple[list[Verdict], Verdict]:
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
     `fallback=False`: the rows' verdicts alone."""
-    scans = scan_all(paths)
+    scans = scan_all(paths, guess=fallback)
     pmap: dict[str, int] = {}
     for s in scans:
         pmap.update(s.pci_map)
     pmap.update(pci_map or {})
     per = []
     for s in scans:
-        g = None if s.hits or not fallback else guess(_tail(s.file))
+        if s.hits or not fallback:
+            g = None
+        else:  # the scan's reading where it read the whole tail, else read it now
+            g = guessed(s.guess) if s.guess else guess(_tail(s.file))
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from support.searchers import SEARCHERS, using
 
-from nonstop import taxonomy
+from nonstop import envvars, taxonomy
 from nonstop.cli import main as nonstop_main
 from nonstop.diagnose import signatures, triage, triage_file, triage_files
 from nonstop.errors import UserError
@@ -218,3 +218,42 @@ def test_scan_all_names_an_unreadable_file(tmp_path) -> None:
     ok.write_text("fine\n")
     with pytest.raises(UserError, match=r"missing\.log"):
         triage.scan_all([ok, tmp_path / "missing.log"])
+
+
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_many_files_in_one_call_get_the_verdicts_of_the_python_scan(
+    tmp_path, monkeypatch, searcher
+) -> None:
+    """triage_files through one searcher for all the files, the fallback's reading taken from
+    the bytes the line count read, gives each file the verdict of the Python scan, file by file
+    with the fallback reading each tail: rows, guesses and abstentions alike."""
+    paths = sorted(CORPUS.glob("*.log"))
+    guessable = tmp_path / "ib.log"  # no row knows it; the fallback's words do
+    guessable.write_text("CA 'mlx5_2'\n\tPort 1:\n\t\tState: Down\n\t\tPhysical state: LinkUp\n")
+    paths.append(guessable)
+    step = "[rank{r}] step {s} loss 2.{s:04d} lr 3.0e-04 grad_norm 0.{r}{s} tokens/s 7{s}\n"
+    for r in range(3):  # clean rank logs, their lines differing in their numbers
+        p = tmp_path / f"rank-{r}.log"
+        p.write_text("".join(step.format(r=r, s=s) for s in range(40000 // len(step))))
+        paths.append(p)
+    monkeypatch.setattr(triage, "GREP_MIN_BYTES", 0)  # the searcher however small the files
+    with using(searcher):
+        per, joint = triage.triage_files(paths)
+        assert all(s.guess for s in triage.scan_all(paths, guess=True))  # read by the count
+    monkeypatch.setenv(envvars.TRIAGE_SEARCH, "python")
+    want, want_joint = triage.triage_files(paths)
+    assert [v.to_dict() for v in per] == [v.to_dict() for v in want]
+    assert joint.to_dict() == want_joint.to_dict()
+    assert per[len(paths) - 4].guessed  # the guess came through the one-call path
+    assert all(v.category == "unknown" and not v.guessed for v in per[-3:])
+    assert [(v.details["lines"], v.details["bytes"]) for v in per] == [
+        (v.details["lines"], v.details["bytes"]) for v in want
+    ]
+
+
+def test_a_finite_grad_norm_is_no_candidate_line() -> None:
+    """nan_grad's needles are `nan` and `inf` ending a word: every wording of the row has one,
+    and the step lines that print a grad norm are no longer all classified one by one."""
+    assert not signatures.PREFILTER.search(b"{'loss': 2.31, 'grad_norm': 0.53, 'epoch': 0.4}")
+    for line in (b"{'loss': 2.31, 'grad_norm': nan}", b"found inf in grad norm", b"GRAD NORM=NaN"):
+        assert "nan_grad" in {sid for sid, _ in triage._classify(line)}, line

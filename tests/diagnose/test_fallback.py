@@ -88,3 +88,62 @@ def test_the_model_is_deterministic() -> None:
     m = fallback.model()
     a = m.posterior(fallback.features(IB_DOWN))
     assert a == m.posterior(fallback.features(IB_DOWN)) and abs(sum(a) - 1.0) < 1e-9
+
+
+def _texts() -> list[bytes]:
+    """Text that tries what the fast features must get right: hex literals (0x, 0X, and 1x that
+    is none), uuids next to them, digits in names and addresses, CR line ends, NUL bytes."""
+    import random
+
+    rng = random.Random(7)
+    alphabet = b"0123456789abcdefxyzXAF_-:. \n\r\t[]()=/"
+    tokens = [
+        b"0x",
+        b"0X1F",
+        b"00x",
+        b"1x5",
+        b"9X",
+        b"deadbeef",
+        b"DEADBEEF0",
+        b"12345678-1234-abcd-ef01-123456789abc",
+        b"0x12345678-1234-1234-1234-123456789abc",
+        b"GPU-0b6b7808-c002-F593-ac86-cd8e57757b94",
+        b"rank12",
+        b"nvme0n1",
+        b"\r\n",
+        b"10.0.0.1",
+        b"3b:00.0",
+        b"______",
+        b"\x00x",
+        b"\xff\xfe",
+    ]
+    out = []
+    for _ in range(3000):
+        parts = [
+            rng.choice(tokens)
+            if rng.random() < 0.3
+            else bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 8)))
+            for _ in range(rng.randrange(1, 40))
+        ]
+        out.append(b"".join(parts))
+    words = b"ghijklmnop"  # more distinct words than MAX_FEATURES: the cut at a line's end
+    out.append(
+        b"\n".join(
+            b" ".join(bytes(rng.choice(words) for _ in range(6)) for _ in range(10))
+            for _ in range(2000)
+        )
+    )
+    return out
+
+
+def test_fast_features_equal_the_line_by_line_reference() -> None:
+    corpus = [p.read_bytes() for p in (ROOT / "tests" / "corpus").rglob("*") if p.is_file()]
+    texts = corpus + _texts()
+    for i, text in enumerate(texts):
+        if i % 3 == 0:
+            fallback._LINE_CACHE.clear()  # both with and without lines kept from other logs
+        assert fallback.features(text) == fallback.features_reference(text), text[:200]
+    assert len(fallback.features(texts[-1])) > fallback.MAX_FEATURES
+    records = build_triage_fallback.records()
+    for r in records:
+        assert fallback.features(r["excerpt"]) == fallback.features_reference(r["excerpt"])
