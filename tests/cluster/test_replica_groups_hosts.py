@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 import time
 
 import pytest
-from support import TINY, nonstop_cli, rows
-from support.multinode import RDZV_PORT, start_agent
+from support import nonstop_cli, rows
+from support.multinode import start_agent, train_cmd
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(420), pytest.mark.xdist_group("cluster")]
 
@@ -26,45 +25,25 @@ LIGHTHOUSE_PORT = 29510
 
 
 def node_cmd(cluster, run_dir, group: int, nnodes: str, *extra: str, steps: int) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "nonstop.cli",
-        "run",
+    return train_cmd(
+        run_dir,
+        cluster,
+        nnodes,
         "--replica-groups",
         "2",
         "--replica-group",
         str(group),
         "--lighthouse",
         f"{cluster[0].ip}:{LIGHTHOUSE_PORT}",
-        "--nnodes",
-        nnodes,
-        "--nproc-per-node",
-        "1",
-        "--rdzv-backend",
-        "c10d",
-        "--rdzv-endpoint",
-        f"{cluster[0].ip}:{RDZV_PORT}",
-        "--rdzv-id",
-        "rg",
-        "--run-dir",
-        str(run_dir),
-        "--no-self-test",
-        "--monitor-interval",
-        "0.2",
         "--exit-timeout",  # the serving node's wait after the end, and the backstop that
         "20",  # stops a group still away then (an agent's own end took 10 s at load 14)
         *extra,
-        "-m",
-        "nonstop.workloads.llama.train",
-        "--fault-tolerant",
-        *TINY,
-        "--steps",
-        str(steps),
+        steps=steps,
+        ckpt_every=0,  # no durable checkpoint: group 1's state can only come from group 0
         # steps long enough that group 0 is still training when group 1's spare is back
-        "--min-step-s",
-        "0.25",
-    ]
+        train=("--fault-tolerant", "--min-step-s", "0.25"),
+        rdzv_id="rg",
+    )
 
 
 def wait_until(what: str, check, timeout: float, agents=()) -> None:
