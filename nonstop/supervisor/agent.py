@@ -367,6 +367,10 @@ class NonstopAgent(LocalElasticAgent):
         if planned is not None:
             return planned
         try:
+            if result.state == WorkerState.HEALTHY and self.cfg.multi_node:
+                # the peers filed this node's link as the attempt's root cause: act on it
+                # before their restart stops our ranks (it counts toward our exclusion)
+                result = self.failures.peers_named_this_link(worker_group) or result
             if result.state == WorkerState.HEALTHY and self.watchdog is not None:
                 hang = self.watchdog.check()
                 if hang is not None:
