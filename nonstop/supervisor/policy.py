@@ -393,7 +393,8 @@ def peer_link_down(d: Decision, link: str, reached: int, total: int, flaps: int)
         return d  # the ranks' own cause is more specific than the network's silence
     what = (
         f"{link}'s link: unreachable from here, while this node's link is up and it reached "
-        f"{reached} of its {total} peer nodes"
+        f"{reached} of its {total} peer nodes (its cable, port or NIC; or the host itself, "
+        "silent: from here no telling which)"
     )
     action: taxonomy.Action = "restart"
     if flaps >= LINK_FLAPS_TO_EXCLUDE:
