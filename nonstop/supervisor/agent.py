@@ -367,11 +367,17 @@ class NonstopAgent(LocalElasticAgent):
         if planned is not None:
             return planned
         try:
-            if result.state == WorkerState.HEALTHY and self.cfg.multi_node:
-                # the peers filed this node's link as the attempt's root cause: act on it
-                # before their restart stops our ranks (it counts toward our exclusion)
-                result = self.failures.peers_named_this_link(worker_group) or result
-            if result.state == WorkerState.HEALTHY and self.watchdog is not None:
+            # the peers filed this node's link as the attempt's root cause: act on it before
+            # their restart stops our ranks (it counts toward our exclusion); handled there,
+            # so not handled again as a failure below
+            named = (
+                self.failures.peers_named_this_link(worker_group)
+                if result.state == WorkerState.HEALTHY and self.cfg.multi_node
+                else None
+            )
+            if named is not None:
+                result = named
+            elif result.state == WorkerState.HEALTHY and self.watchdog is not None:
                 hang = self.watchdog.check()
                 if hang is not None:
                     result = self.failures.on_hang(worker_group, hang) or result
