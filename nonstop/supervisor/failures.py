@@ -485,18 +485,21 @@ class FailureHandler:
             root_cause=False,
         )
 
-    def peers_named_this_link(self, worker_group: WorkerGroup) -> RunResult | None:
+    def peers_named_this_link(
+        self, worker_group: WorkerGroup, *, force: bool = False
+    ) -> RunResult | None:
         """While this node's ranks run: whether the peers filed this node's link as the
         attempt's root cause (they reached every node but this one). Its ranks are stuck in
         the same collective, and the others' restart would stop them before this node's own
         hang timeout fires, leaving the failure recorded by the peers alone and this node's
         link uncounted: this node acts on it now, as on a hang of its own (its ranks killed,
         its link's failures counted, excluded on a repeat). Checked at most every
-        PEER_FILING_CHECK_S; None while nothing was filed."""
+        PEER_FILING_CHECK_S (`force`: now; the agent's membership restart asks before it
+        stops the ranks); None while nothing was filed."""
         if self._link_before is None:
             return None  # one host: no peers to file anything
         now = time.monotonic()
-        if now < self._next_peer_check:
+        if now < self._next_peer_check and not force:
             return None
         self._next_peer_check = now + PEER_FILING_CHECK_S
         said = netroot.filed_by_peers(self.ledger, self.cfg.host, self.ctx.attempt)
