@@ -6,6 +6,7 @@
     NONSTOP_CLUSTER_PREFIX=nss NONSTOP_CLUSTER_SUBNET=10.80.0 \\
         python benchmarks/bench_soak_multinode.py --per-kind 10 --budget-s 2100 \\
         --out benchmarks/results/soak-multinode.json
+    # one kind (or a few) only: --kinds cable_pulled --per-kind 4
 
 The cluster is tests/support/cluster.py's (four nodes, a bridge as the switch); an agent runs on
 every node (`--nnodes 4:4`, c10d rendezvous on node0, in-memory replicas on the next node), and
@@ -362,6 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python benchmarks/bench_soak_multinode.py")
     p.add_argument("--quick", action="store_true", help="each kind once")
     p.add_argument("--per-kind", type=int, default=11)
+    p.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help=f"the fault kinds to fire, comma-separated (default: all, {','.join(KINDS)})",
+    )
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--work", type=Path, default=None)
     p.add_argument("--out", type=Path, default=None, help="write the result JSON here too")
@@ -373,8 +379,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = p.parse_args(argv)
     per = 1 if a.quick else a.per_kind
+    chosen = [k.strip() for k in a.kinds.split(",") if k.strip()]
+    bad = [k for k in chosen if k not in KINDS]
+    if bad or not chosen:
+        p.error(f"--kinds: unknown {', '.join(bad) or '(none given)'}; choose from {KINDS}")
     rng = random.Random(a.seed)
-    kinds = [k for k in KINDS for _ in range(per)]
+    kinds = [k for k in KINDS if k in chosen for _ in range(per)]
     rng.shuffle(kinds)
     steps = len(kinds) * (GAP[1] + 2) + 20  # the faults use about 4 a fault; the rest trains out
     work = a.work or Path(f"/tmp/soak-mn-{int(time.time())}")

@@ -131,6 +131,7 @@ class NonstopAgent(LocalElasticAgent):
         self.restart_path = "cold"
         self._cold_why = ""
         self._rendezvoused = False
+        self._leave_now = False  # excluded during a membership restart (_restart_workers)
         self._in_rendezvous = False  # waiting for peers: no rank to checkpoint, no monitor loop
         self.settings = LiveSettings(cfg.run_dir.root)  # `nonstop ctl`: applied without restart
         self._hang_timeout_s = cfg.hang_timeout_s
@@ -213,6 +214,16 @@ class NonstopAgent(LocalElasticAgent):
                     reason="a node joined the rendezvous: the job restarts "
                     "with it from the last checkpoint",
                 )
+        # the peers filed this node's link while our monitor loop waited on the store (the
+        # link down): the others' restart reaches us before any tick saw it. Act on it now;
+        # when it excludes this node, stop here: the next tick ends torch's loop (exit 93)
+        if self.cfg.multi_node and worker_group.state == WorkerState.HEALTHY:
+            with log.swallowed(_log, "reading the peers' filing of this node's link"):
+                named = self.failures.peers_named_this_link(worker_group, force=True)
+                if named is not None and self.leaving:
+                    self._stop_workers(worker_group)
+                    self._leave_now = True
+                    return
         super()._restart_workers(worker_group)
 
     def _start_workers(self, worker_group: WorkerGroup) -> dict[int, Any]:
@@ -349,6 +360,8 @@ class NonstopAgent(LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
+        if self._leave_now:  # excluded in a membership restart: torch stops, no restart left
+            return RunResult(state=WorkerState.FAILED)
         if self.failures.holding(worker_group):
             return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
@@ -367,7 +380,17 @@ class NonstopAgent(LocalElasticAgent):
         if planned is not None:
             return planned
         try:
-            if result.state == WorkerState.HEALTHY and self.watchdog is not None:
+            # the peers filed this node's link as the attempt's root cause: act on it before
+            # their restart stops our ranks (it counts toward our exclusion); handled there,
+            # so not handled again as a failure below
+            named = (
+                self.failures.peers_named_this_link(worker_group)
+                if result.state == WorkerState.HEALTHY and self.cfg.multi_node
+                else None
+            )
+            if named is not None:
+                result = named
+            elif result.state == WorkerState.HEALTHY and self.watchdog is not None:
                 hang = self.watchdog.check()
                 if hang is not None:
                     result = self.failures.on_hang(worker_group, hang) or result

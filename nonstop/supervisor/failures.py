@@ -42,7 +42,7 @@ from torch.distributed.elastic.multiprocessing.errors import ProcessFailure
 
 from nonstop import log, taxonomy
 from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
-from nonstop.supervisor import evidence, policy
+from nonstop.supervisor import evidence, netroot, policy
 from nonstop.supervisor.context import AgentContext, AgentOps
 from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
@@ -63,6 +63,13 @@ STOP_WAIT_S = 5.0
 LOST_PEER_WAIT_S = 3.0
 # a peer node that does not answer a TCP connect within this is unreachable from here
 PROBE_TIMEOUT_S = 1.0
+# a node lost whole (every process gone at once, its agent too): the taxonomy's unplanned
+# host maintenance, the row triage gives Slurm's "Node failure" and "Node unexpectedly
+# rebooted"; its action, exclude_node, is what already happened: the job goes on without it
+LOST_NODE = "host_maintenance"
+# how often a running attempt's agent looks whether its peers filed its link as the attempt's
+# root cause (a ledger read: cheap, but not every monitor tick)
+PEER_FILING_CHECK_S = 1.0
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
@@ -96,6 +103,11 @@ class FailureHandler:
         self._finish_deadline: float | None = None
         self._stopped_running: set[int] = set()  # ranks running when this attempt was stopped
         self._link_before: Any = None  # this node's link at the attempt's start
+        # the network filing _network_decision chose for the row about to be recorded:
+        # ("own", host) this node's link, ("peer", host) a peer's, ("fabric", None) neither
+        # named, ("confirm", host) this node's link as its peers filed it
+        self._filing: tuple[str, str | None] | None = None
+        self._next_peer_check = 0.0
 
     def new_attempt(self) -> None:
         """An attempt's ranks are about to start: note this node's link now (a cable pulled
@@ -103,6 +115,7 @@ class FailureHandler:
         self._link_before = self._link_now()
         self._culprit_deadline = self._finish_deadline = None
         self._stopped_running = set()
+        self._filing = None
 
     def holding(self, worker_group: WorkerGroup) -> bool:
         """Whether to hold torch's reaction to a failed rank this tick (either reason below)."""
@@ -273,9 +286,10 @@ class FailureHandler:
         decisions = policy.mark_collateral(
             infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
         )
+        self._filing = None
         if decisions and not any(d.root_cause for d in decisions):
             decisions[0] = self._network_decision(decisions[0])
-        for info, d in zip(infos, decisions, strict=True):
+        for i, (info, d) in enumerate(zip(infos, decisions, strict=True)):
             self.ledger.add_detection(
                 attempt=self.ctx.attempt,
                 kind="exit",
@@ -285,18 +299,12 @@ class FailureHandler:
                 last_progress_time_s=self.fault_time(info.rank),
                 evidence_path=str(info.log_path),
             )
-            self.ledger.add_failure(
-                attempt=self.ctx.attempt,
-                time_s=self.fault_time(info.rank) or detect,
-                category=d.category,
-                action=d.action if d.root_cause else "none",
+            decisions[i] = self._record(
+                d,
                 rank=info.rank,
-                host=info.host,
+                time_s=self.fault_time(info.rank) or detect,
                 exit_code=info.exit_code,
-                signal=signal_name(info.exit_code),
-                message=d.reason[:2000],
-                evidence={"dumps": dumps, "triage": d.evidence[:10]},
-                root_cause=d.root_cause,
+                facts={"dumps": dumps, "triage": d.evidence[:10]},
             )
         lost = None if any(d.root_cause for d in decisions) else self._name_lost_peer(infos)
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
@@ -315,59 +323,223 @@ class FailureHandler:
         return peers.link_state(address) if address else None
 
     def _network_decision(self, d: Decision) -> Decision:
-        """The network's part in a failure or hang of ours, from where the kernel leaves it.
+        """The network's part in a failure or hang of ours, from where the kernel leaves it,
+        and how the row about to be recorded is filed (self._filing; netroot: one network
+        root cause per attempt, on the host whose link failed, whoever files it first).
         This node's own link went down during the attempt (a carrier change counted, or down
         now): a pulled cable or a flapping port (restart; excluded when it repeats). Else, for
-        a hang or an echo: peers this node cannot reach (a TCP connect to the rendezvous port
-        unanswered) are the fabric's, or theirs. One network root cause per attempt: the
-        peers' hangs and echoes become secondary to it, and a second node saying the same
-        records it as secondary."""
+        a hang or an echo: the peers have filed this node's link already (this node confirms
+        it); or a network root cause is on record (ours joins it); or the peers this node
+        cannot reach (a TCP connect to the rendezvous port unanswered) name it: one peer
+        while the others answer is that peer's link (filed on its host), none reached is the
+        fabric (a switch), a mix is the network, undetermined."""
         from nonstop.diagnose import peers
 
         before = self._link_before
         if before is None:
             return d  # one host, or no address recorded: nothing between hosts to blame
+        host, attempt = self.cfg.host, self.ctx.attempt
         now = self._link_now()
         flap = now.flapped_since(before) if now is not None else None
         if flap:
-            self._absorb_echoes(f"{self.cfg.host}'s link went down", network=True)
-            return policy.link_down(
-                d, flap, self.policy.link_flaps(self.cfg.host, self.ctx.attempt)
-            )
+            self._absorb_echoes(f"{host}'s link went down")
+            self._filing = ("own", host)
+            return policy.link_down(d, flap, self._link_flaps(host))
         if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
             return d
+        said = netroot.filed_by_peers(self.ledger, host, attempt)
+        if said is not None:
+            return self._peers_named_us(d, said[1])
         recorded = self.ledger.rows(
-            "SELECT host FROM failures WHERE attempt = ? AND host != ? AND root_cause = 1"
-            " AND category = 'network_switch_cable'",
-            (self.ctx.attempt, self.cfg.host),
+            "SELECT host FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
+            (attempt, netroot.NETWORK),
         )
-        if recorded:  # a hang or an echo here, the network's failure recorded there
-            return replace(
-                d,
-                root_cause=False,
-                reason=f"secondary (the network, recorded by {recorded[0][0]}): {d.reason}",
-            )
+        if recorded:  # a hang or an echo here, the network's failure recorded already
+            self._filing = ("fabric", None)  # joins it: its reporters, our row secondary
+            return d
         root = self.cfg.run_dir.root
-        in_attempt = set(evidence.hosts_of_attempt(root, self.ctx.attempt).values())
+        in_attempt = set(evidence.hosts_of_attempt(root, attempt).values())
         others = {
-            a: h
-            for a, h in peers.node_addresses(root).items()
-            if h != self.cfg.host and h in in_attempt
+            a: h for a, h in peers.node_addresses(root).items() if h != host and h in in_attempt
         }
         answers = peers.reachable(others, peers.rdzv_port(root), timeout_s=PROBE_TIMEOUT_S)
         unreachable = sorted(others[a] for a, ok in answers.items() if not ok)
         if not unreachable:
             return d
-        d = policy.peers_unreachable(d, unreachable, len(others))
+        if len(unreachable) == 1 and len(others) >= 2:  # the switch works: that node's link
+            link = unreachable[0]
+            flaps = len(netroot.link_flap_attempts(self.ledger, link, before=attempt)) + 1
+            d = policy.peer_link_down(d, link, len(others) - 1, len(others), flaps)
+            self._filing = ("peer", link) if d.hosts == [link] else None
+        else:
+            d = policy.peers_unreachable(d, unreachable, len(others))
+            self._filing = ("fabric", None) if d.category == netroot.NETWORK else None
         self._absorb_echoes("the network")
         return d
 
-    def _absorb_echoes(self, cause: str, *, network: bool = False) -> None:
-        """The other nodes' hangs and echoes in this attempt become secondary to `cause`;
-        with `network`, also their "peer unreachable" records (this node's link was why)."""
-        kinds = ["hang", "nccl_watchdog_timeout", "unknown"] + (
-            ["network_switch_cable"] if network else []
+    def _peers_named_us(self, d: Decision, reporters: list[str]) -> Decision:
+        """The peers filed this node's link as the attempt's root cause (they reached every
+        node but this one) and this node's carrier counted no change (a switch port, or a
+        link down on the far side): this node takes it as its own link's failure, counted
+        toward its exclusion, and confirms the root cause's action (netroot.confirm)."""
+        words = (
+            f"this node's link: its peers {', '.join(reporters) or '?'} could not reach it "
+            "(its own carrier counted no change)"
         )
+        self._filing = ("confirm", self.cfg.host)
+        return policy.link_down(d, words, self._link_flaps(self.cfg.host))
+
+    def _link_flaps(self, host: str) -> int:
+        """The attempts in which `host`'s link failed, this one included: the policy's
+        memory and the ledger's root causes (a peer may have filed one this agent missed)."""
+        attempt = self.ctx.attempt
+        known = netroot.link_flap_attempts(self.ledger, host, before=attempt)
+        return self.policy.link_flaps(host, attempt, earlier=known)
+
+    def _record(
+        self,
+        d: Decision,
+        *,
+        rank: int,
+        time_s: float,
+        facts: dict[str, Any],
+        exit_code: int | None = None,
+    ) -> Decision:
+        """The ledger's row of one of this node's failed or hung ranks. A network filing
+        (self._filing, consumed here) goes through netroot, and comes back secondary when it
+        joined a root cause another node recorded first."""
+        host, attempt = self.cfg.host, self.ctx.attempt
+        row = netroot.Row(
+            time_s=time_s,
+            action=d.action if d.root_cause else "none",
+            rank=rank,
+            host=host,
+            message=d.reason,
+            evidence=facts,
+            exit_code=exit_code,
+            signal=signal_name(exit_code),
+        )
+        filing, self._filing = self._filing, None
+        if filing is None:
+            self.ledger.add_failure(
+                attempt=attempt,
+                time_s=time_s,
+                category=d.category,
+                action=row.action,
+                rank=rank,
+                host=host,
+                exit_code=exit_code,
+                signal=row.signal,
+                message=d.reason[:2000],
+                evidence=facts,
+                root_cause=d.root_cause,
+            )
+            return d
+        kind, link = filing
+        if kind == "confirm":
+            self._confirm(d, row)
+            return d
+        own = None
+        if kind == "peer" and link is not None:  # the root cause goes on the link's host
+            theirs = evidence.ranks_of_host(self.cfg.run_dir.root, attempt, link)
+            rank = theirs[0] if theirs else None
+            own, row = row, replace(row, rank=rank, host=link, exit_code=None, signal=None)
+        filed = netroot.file(
+            self.ledger,
+            attempt=attempt,
+            reporter=host,
+            link_of=link,
+            direct=kind == "own",
+            root=row,
+            own=own,
+        )
+        if filed.root:
+            return d
+        return replace(
+            d,
+            root_cause=False,
+            reason=f"secondary (the network, recorded by {filed.into}): {d.reason}",
+        )
+
+    def _confirm(self, d: Decision, row: netroot.Row) -> None:
+        """This node's link as its peers filed it: the root cause takes this node's action
+        (its own count of its link's failures), this node's rank is recorded secondary."""
+        netroot.confirm(
+            self.ledger,
+            attempt=self.ctx.attempt,
+            host=self.cfg.host,
+            action=d.action,
+            words=f"confirmed by its own agent -> {d.action}",
+        )
+        self.ledger.add_failure(
+            attempt=self.ctx.attempt,
+            time_s=row.time_s,
+            category=netroot.NETWORK,
+            action="none",
+            rank=row.rank,
+            host=row.host,
+            exit_code=row.exit_code,
+            signal=row.signal,
+            message=f"secondary (this node's link, recorded by its peers): {d.reason}"[:2000],
+            evidence=row.evidence,
+            root_cause=False,
+        )
+
+    def peers_named_this_link(
+        self, worker_group: WorkerGroup, *, force: bool = False
+    ) -> RunResult | None:
+        """While this node's ranks run: whether the peers filed this node's link as the
+        attempt's root cause (they reached every node but this one). Its ranks are stuck in
+        the same collective, and the others' restart would stop them before this node's own
+        hang timeout fires, leaving the failure recorded by the peers alone and this node's
+        link uncounted: this node acts on it now, as on a hang of its own (its ranks killed,
+        its link's failures counted, excluded on a repeat). Checked at most every
+        PEER_FILING_CHECK_S (`force`: now; the agent's membership restart asks before it
+        stops the ranks); None while nothing was filed."""
+        if self._link_before is None:
+            return None  # one host: no peers to file anything
+        now = time.monotonic()
+        if now < self._next_peer_check and not force:
+            return None
+        self._next_peer_check = now + PEER_FILING_CHECK_S
+        said = netroot.filed_by_peers(self.ledger, self.cfg.host, self.ctx.attempt)
+        if said is None:
+            return None
+        detect = time.time()
+        link = self._link_now()
+        flap = link.flapped_since(self._link_before) if link is not None else None
+        hang = Decision("hang", "restart", "its ranks wait on the peers it cannot reach")
+        if flap:
+            d = policy.link_down(hang, flap, self._link_flaps(self.cfg.host))
+        else:
+            d = self._peers_named_us(hang, said[1])
+        workers = worker_group.workers
+        first = workers[0].global_rank if workers else None
+        self.ledger.add_detection(
+            attempt=self.ctx.attempt,
+            kind="peer_filed",
+            detection_time_s=detect,
+            rank=first,
+            host=self.cfg.host,
+            last_progress_time_s=self.fault_time(first) if first is not None else None,
+        )
+        self._confirm(
+            d, netroot.Row(time_s=detect, action="none", rank=first, host=self.cfg.host,
+                           message=d.reason)
+        )  # fmt: skip
+        failures = {}
+        for w in workers:
+            with contextlib.suppress(ProcessLookupError, TypeError):
+                os.kill(int(w.id), signal.SIGKILL)
+            failures[w.global_rank] = ProcessFailure(w.local_rank, int(w.id or 0), -9, "")
+        _log.info(f"the peers {', '.join(said[1])} filed this node's link: {d.reason}")
+        self._act(d, culprit_hosts=[self.cfg.host])
+        return RunResult(state=WorkerState.FAILED, failures=failures)
+
+    def _absorb_echoes(self, cause: str) -> None:
+        """The other nodes' hangs and echoes recorded as root causes in this attempt become
+        secondary to `cause` (their network filings are netroot's to merge)."""
+        kinds = ["hang", "nccl_watchdog_timeout", "unknown"]
         marks = ", ".join("?" * len(kinds))
         with self.ledger.transaction() as conn:
             conn.execute(
@@ -402,7 +574,9 @@ class FailureHandler:
         ranks = evidence.ranks_of_host(root, self.ctx.attempt, link.host)
         message = (
             f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
-            f"after its peers failed (ranks {ranks or '?'}); {link.text()}"
+            f"after its peers failed (ranks {ranks or '?'}); {link.text()}; the job goes on "
+            "without it (the host is gone: a crash, a reboot, a power loss or a host taken; "
+            "a replaced machine may join again)"
         )
         # the check and the record in one write transaction: two survivors that waited out
         # the same silence would otherwise both record the loss (the multi-node soak saw two
@@ -413,8 +587,8 @@ class FailureHandler:
             self.ledger.add_failure(
                 attempt=self.ctx.attempt,
                 time_s=time.time(),
-                category=taxonomy.UNKNOWN,
-                action="restart",
+                category=LOST_NODE,
+                action=taxonomy.action_for(LOST_NODE),
                 rank=ranks[0] if ranks else None,
                 host=link.host,
                 exit_code=None,
@@ -444,6 +618,7 @@ class FailureHandler:
             step=hang.ranks.get(culprit, {}).get("step"),
             attempt=self.ctx.attempt,
         )
+        self._filing = None
         d = self._network_decision(self.policy.decide(info))
         d.evidence += [
             f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
@@ -457,16 +632,11 @@ class FailureHandler:
             last_progress_time_s=hang.last_progress_time,
             evidence_path=str(self.cfg.run_dir.flight_dir(self.ctx.attempt)),
         )
-        self.ledger.add_failure(
-            attempt=self.ctx.attempt,
-            time_s=hang.last_progress_time,
-            category=d.category,
-            action=d.action if d.root_cause else "none",
+        d = self._record(
+            d,
             rank=culprit,
-            host=self.cfg.host,
-            message=d.reason[:2000],
-            root_cause=d.root_cause,
-            evidence={
+            time_s=hang.last_progress_time,
+            facts={
                 "dumps": dumps,
                 "hang": {
                     "culprits": hang.culprits,
@@ -486,7 +656,8 @@ class FailureHandler:
                 os.kill(int(w.id), signal.SIGKILL)
             if w.global_rank in mine or not mine:
                 failures[w.global_rank] = ProcessFailure(w.local_rank, int(w.id), -9, "")
-        self._act(d, culprit_hosts=[self.cfg.host])
+        # a peer's link named: that node is the culprit (excluded there, on a repeat), not us
+        self._act(d, culprit_hosts=d.hosts or [self.cfg.host])
         return RunResult(state=WorkerState.FAILED, failures=failures)
 
     def _finished_by_peers(self, hang: Hang) -> bool:

@@ -21,7 +21,7 @@ from nonstop import log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
-from nonstop.supervisor import policy, torch_compat
+from nonstop.supervisor import failures, policy, torch_compat
 from nonstop.supervisor.cloud_notices import CloudNotices
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.live import LiveView
@@ -91,31 +91,37 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: 
             detection_time_s=now,
             last_progress_time_s=agent.failures.fault_time(0),
         )
-        # the attempt already has its cause (the store's host lost, a network fault): losing
-        # the store with it is its consequence, once per node, not another interruption
-        cause = ledger.rows(
-            "SELECT host, category FROM failures WHERE attempt = ? AND root_cause = 1"
-            " ORDER BY time LIMIT 1",
-            (agent.attempt,),
-        )
         why = f"rendezvous store unreachable: {e}"
         store_host = _store_host(agent.cfg.run_dir.root, endpoint)
-        ledger.add_failure(
-            attempt=agent.attempt,
-            time_s=now,
-            # the store lived in a node's agent (c10d's is_host): that node, not a dependency
-            category=taxonomy.UNKNOWN if store_host and not cause else "dependency",
-            action="none" if cause else "restart",
-            host=store_host or agent.cfg.host,
-            message=(
-                f"secondary ({cause[0][1]} on {cause[0][0]}): {why}"
-                if cause
-                else f"node {store_host} lost (it hosted the rendezvous store at {endpoint}): {why}"
-                if store_host
-                else why
-            ),
-            root_cause=not cause,
-        )
+        # the store lived in a node's agent (c10d's is_host): that node lost whole, as a lost
+        # node is recorded (failures.LOST_NODE), not a dependency
+        category = failures.LOST_NODE if store_host else "dependency"
+        # the check and the record in one write transaction: every survivor loses the store
+        # at once, and the attempt already has its cause once one of them recorded it (the
+        # store's host lost, a network fault): losing the store with it is its consequence,
+        # once per node, not another interruption
+        with ledger.transaction():
+            cause = ledger.rows(
+                "SELECT host, category FROM failures WHERE attempt = ? AND root_cause = 1"
+                " ORDER BY time LIMIT 1",
+                (agent.attempt,),
+            )
+            ledger.add_failure(
+                attempt=agent.attempt,
+                time_s=now,
+                category=category if not cause else "dependency",
+                action="none" if cause else taxonomy.action_for(category),
+                host=store_host or agent.cfg.host,
+                message=(
+                    f"secondary ({cause[0][1]} on {cause[0][0]}): {why}"
+                    if cause
+                    else f"node {store_host} lost (it hosted the rendezvous store at "
+                    f"{endpoint}): {why}"
+                    if store_host
+                    else why
+                ),
+                root_cause=not cause,
+            )
         ledger.add_action(
             attempt=agent.attempt,
             time_s=now,

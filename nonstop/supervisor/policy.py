@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import signal as _signal
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -302,9 +303,14 @@ class Policy:
             d.reason += f"; the same failure {where} in {count} attempts: deterministic"
         return d
 
-    def link_flaps(self, host: str, attempt: int | None) -> int:
-        """Count one more attempt in which `host`'s own link went down; the attempts so far."""
-        return self._count(f"link_down|{host}", attempt)
+    def link_flaps(self, host: str, attempt: int | None, earlier: Iterable[int] = ()) -> int:
+        """Count one more attempt in which `host`'s own link went down; the attempts so far.
+        `earlier`: attempts the run's ledger holds as that link's failure (its peers filed
+        them while this agent recorded nothing: netroot.link_flap_attempts), counted too."""
+        key = f"link_down|{host}"
+        known = self.seen.setdefault(key, [])
+        known += sorted(set(earlier) - set(known))
+        return self._count(key, attempt)
 
     def _rollback(self, info: FailureInfo) -> Decision:
         """A rank exited for a rollback: the anomaly its guards agreed on (rollback.py). Every
@@ -374,6 +380,35 @@ def peers_unreachable(d: Decision, unreachable: list[str], total: int) -> Decisi
         confidence=max(d.confidence, 0.8),
         reason=f"{what}; the ranks: {_SECONDARY.sub('', d.reason)}",
         evidence=[*d.evidence, what],
+    )
+
+
+def peer_link_down(d: Decision, link: str, reached: int, total: int, flaps: int) -> Decision:
+    """A hang or an echo of this node's ranks while this node, its own link up, reached
+    every peer node but `link` (`reached` of `total`, at least one: the switch works): the
+    failing link is `link`'s, the host every failing connection has in common. The root
+    cause is that node's (the record goes on its host), the network's; excluded when its link
+    failed in LINK_FLAPS_TO_EXCLUDE attempts (`flaps`, this one included)."""
+    if d.root_cause and d.category not in ("hang", "nccl_watchdog_timeout", "unknown"):
+        return d  # the ranks' own cause is more specific than the network's silence
+    what = (
+        f"{link}'s link: unreachable from here, while this node's link is up and it reached "
+        f"{reached} of its {total} peer nodes (its cable, port or NIC; or the host itself, "
+        "silent: from here no telling which)"
+    )
+    action: taxonomy.Action = "restart"
+    if flaps >= LINK_FLAPS_TO_EXCLUDE:
+        action = "exclude_node"
+        what += f"; {link}'s link failed in {flaps} attempts: a bad cable, port or NIC"
+    return replace(
+        d,
+        category="network_switch_cable",
+        action=action,
+        root_cause=True,
+        confidence=max(d.confidence, 0.85),
+        reason=f"{what}; the ranks here: {_SECONDARY.sub('', d.reason)}",
+        evidence=[*d.evidence, what],
+        hosts=[link],
     )
 
 

@@ -38,6 +38,10 @@ def test_store_host_lost_the_job_moves_to_a_survivors_store(cluster, tmp_path):
     last = "(SELECT MAX(attempt) FROM attempts)"
     hosts = rows(run_dir, f"SELECT DISTINCT host FROM steps WHERE attempt = {last}")
     assert {h for (h,) in hosts} == {"node1", "node2"}, hosts
-    roots = rows(run_dir, "SELECT host, message FROM failures WHERE root_cause = 1 AND attempt = 0")
-    assert [h for h, _ in roots] == ["node0"], roots
-    assert "node node0 lost" in roots[0][1], roots
+    roots = rows(
+        run_dir,
+        "SELECT host, category, message FROM failures WHERE root_cause = 1 AND attempt = 0",
+    )
+    # a node lost whole, the store's host or another: the host's, never `unknown`
+    assert [(h, c) for h, c, _ in roots] == [("node0", "host_maintenance")], roots
+    assert "node node0 lost" in roots[0][2], roots
