@@ -75,6 +75,17 @@ def _cell(x: object) -> str:
     return str(x)
 
 
+def _kept(text: str) -> dict:
+    """A kept result: a --save file's last line (the JSON object), or one indented object."""
+    try:
+        r = json.loads(text.splitlines()[-1])
+    except json.JSONDecodeError:
+        r = json.loads(text)
+    if not isinstance(r, dict):
+        raise TypeError("not a JSON object")
+    return r
+
+
 def results_table() -> str:
     """The kept full-run results as a Markdown table: medians, spread, reps, date, load."""
     rows = [
@@ -82,12 +93,12 @@ def results_table() -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for path in sorted(RESULTS.glob("*.json")):
-        text = path.read_text().strip().splitlines()
-        if not text:
+        whole = path.read_text().strip()
+        if not whole:
             continue
         try:
-            r = json.loads(text[-1])
-        except json.JSONDecodeError as e:
+            r = _kept(whole)
+        except (json.JSONDecodeError, TypeError) as e:
             rows.append(f"| {path.stem} | unreadable: {e} | | | | | | |")
             continue
         spread = r.get("spread") or {}
