@@ -42,6 +42,8 @@ done, .metadata written); `load_s` restores the newest checkpoint into the live 
 `load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of the
 sync folder, which verifies nothing). `hash_mbps`: the checksum candidates' speed on 64 MB in
 the same run (docs/checkpoint.md, "Checksums").
+`ratio_durable_ci` and `ratio_load_ci`: ours / each peer's (and / `dcp.load`'s) medians with
+their 95% bootstrap intervals; every sample is kept (`samples_*`).
 `ratio` = ours / the best peer (lowest median blocking) at the largest size measured (4 GB only
 with NONSTOP_BENCH_CKPT_4GB=1 and more than 14 GB free: its windows take minutes each); `limit`
 is the disk's sequential write speed (8 MiB writes + fsync) measured in the same run.
@@ -289,13 +291,25 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
         "ratio_ci": bootstrap_ratio_ci(rows["ours"]["blocking_s"], rows[best]["blocking_s"]),
         "ratio_durable_vs_best_peer": med["ours"]["durable_s"] / med[best]["durable_s"],
         "ratio_load_vs_dcp_load": med["ours"]["load_s"] / med["dcp-sync"]["load_s"],
+        # ours / each peer, with the 95% bootstrap interval of the ratio of medians
+        "ratio_durable_ci": {
+            n: [
+                round(med["ours"]["durable_s"] / med[n]["durable_s"], 3),
+                bootstrap_ratio_ci(rows["ours"]["durable_s"], rows[n]["durable_s"]),
+            ]
+            for n in peers
+        },
+        "ratio_load_ci": [
+            round(med["ours"]["load_s"] / med["dcp-sync"]["load_s"], 3),
+            bootstrap_ratio_ci(rows["ours"]["load_s"], rows["dcp-sync"]["load_s"]),
+        ],
         "disk_write_mbps": _disk_write_mbps(root, nbytes),
     }
     for n, row in rows.items():
         out_row[n] = {
             **{f"{key}": round(med[n][key], 4) for key in row},
             **{f"{key}_span": span(v) for key, v in row.items()},
-            "samples_blocking_s": [round(x, 4) for x in row["blocking_s"]],
+            **{f"samples_{key}": [round(x, 4) for x in row[key]] for key in row},
         }
     out_row["_samples"] = rows  # popped by run(): the headline's summarize() needs them
     del model, opt, methods
