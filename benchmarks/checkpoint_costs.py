@@ -135,6 +135,12 @@ def io_counters():
     return d
 
 
+def minflt():
+    """This process's minor page faults so far (/proc/self/stat field 10)."""
+    with open("/proc/self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[7])
+
+
 def cpu():
     t = os.times()
     return t.user + t.system
@@ -143,12 +149,13 @@ def cpu():
 @contextlib.contextmanager
 def measure(label, out):
     PH.clear()
-    io0, c0, t0 = io_counters(), cpu(), time.perf_counter()
+    io0, c0, t0, f0 = io_counters(), cpu(), time.perf_counter(), minflt()
     yield
     t1, c1, io1 = time.perf_counter(), cpu(), io_counters()
     row = {
         "wall_s": round(t1 - t0, 3),
         "cpu_s": round(c1 - c0, 3),
+        "minor_faults": minflt() - f0,
         "write_MB": round((io1["write_bytes"] - io0["write_bytes"]) / MB),
         "wchar_MB": round((io1["wchar"] - io0["wchar"]) / MB),
         "read_MB": round((io1["read_bytes"] - io0["read_bytes"]) / MB),
