@@ -42,6 +42,11 @@ done, .metadata written); `load_s` restores the newest checkpoint into the live 
 `load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of the
 sync folder, which verifies nothing). `hash_mbps`: the checksum candidates' speed on 64 MB in
 the same run (docs/checkpoint.md, "Checksums").
+`inside_s` is blocking measured from inside the training thread, which the host's noise
+hardly touches: the save call plus the waits for staging before optimizer steps (ours: the
+Checkpointer's own `blocking_s`, the same two; dcp-sync: the whole call); `ratio_inside_ci`.
+`ratio_durable_ci` and `ratio_load_ci`: ours / each peer's (and / `dcp.load`'s) medians with
+their 95% bootstrap intervals; every sample is kept (`samples_*`).
 `ratio` = ours / the best peer (lowest median blocking) at the largest size measured (4 GB only
 with NONSTOP_BENCH_CKPT_4GB=1 and more than 14 GB free: its windows take minutes each); `limit`
 is the disk's sequential write speed (8 MiB writes + fsync) measured in the same run.
@@ -97,6 +102,7 @@ class _Ours:
         self.state, self.root = {"model": model, "optimizer": opt}, root / "ours"
         self.ckpt = Checkpointer(self.root, config=CheckpointConfig(keep_last=1))
         self.step = 0
+        self.inside_s = 0.0
 
     def start(self, step: int) -> None:
         self.step = step
@@ -111,6 +117,7 @@ class _Ours:
     def finish(self) -> float:
         r = self.ckpt.wait()
         assert r is not None and r.ok, r
+        self.inside_s = r.blocking_s  # save() itself + optimizer steps that waited for the copy
         return r.total_s
 
     def load(self) -> float:
@@ -140,6 +147,7 @@ class _Dcp:
         self.resp: Any = None
         self.t0 = self.t_done = 0.0
         self.last: Path | None = None
+        self.inside_s = 0.0  # the save call + waits for staging before optimizer steps
 
     def start(self, step: int) -> None:
         if self.last is not None:
@@ -151,11 +159,13 @@ class _Dcp:
         if self.mode is None:
             dcp.save(sd, checkpoint_id=self.last)
             self.t_done = time.perf_counter()
+            self.inside_s = self.t_done - self.t0
             return
         self.resp = dcp.async_save(
             sd, checkpoint_id=self.last, async_checkpointer_type=self.mode, async_stager=self.stager
         )
         self.resp.upload_completion.add_done_callback(self._done)
+        self.inside_s = time.perf_counter() - self.t0
 
     def done(self) -> bool:
         return self.resp is None or self.resp.upload_completion.done()
@@ -164,8 +174,10 @@ class _Dcp:
         self.t_done = time.perf_counter()
 
     def before_step(self) -> None:  # the staged copy must be complete before params change
-        if self.resp is not None:
+        if self.resp is not None and not self.resp.staging_completion.done():
+            t0 = time.perf_counter()
             self.resp.staging_completion.result()
+            self.inside_s += time.perf_counter() - t0
 
     def finish(self) -> float:
         if self.resp is not None:
@@ -260,7 +272,13 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
         sync_s = d if m.name == "dcp-sync" else sync_s
     steps = max(6, math.ceil(1.5 * sync_s / step_s) + 2)
     rows: dict[str, dict[str, list[float]]] = {
-        m.name: {"blocking_s": [], "durable_s": [], "load_s": [], "extra_steps": []}
+        m.name: {
+            "blocking_s": [],
+            "inside_s": [],
+            "durable_s": [],
+            "load_s": [],
+            "extra_steps": [],
+        }
         for m in methods
     }
     for r in range(k):
@@ -269,6 +287,7 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
             with_save, durable, n = _window(steps, opt, m, 2 + r, a, out)
             rows[m.name]["blocking_s"].append(with_save - n * base / steps)
             rows[m.name]["durable_s"].append(durable)
+            rows[m.name]["inside_s"].append(m.inside_s)
             rows[m.name]["extra_steps"].append(n - steps)
     for _ in range(k):
         for m in methods:
@@ -289,13 +308,32 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
         "ratio_ci": bootstrap_ratio_ci(rows["ours"]["blocking_s"], rows[best]["blocking_s"]),
         "ratio_durable_vs_best_peer": med["ours"]["durable_s"] / med[best]["durable_s"],
         "ratio_load_vs_dcp_load": med["ours"]["load_s"] / med["dcp-sync"]["load_s"],
+        # ours / each peer, with the 95% bootstrap interval of the ratio of medians
+        "ratio_durable_ci": {
+            n: [
+                round(med["ours"]["durable_s"] / med[n]["durable_s"], 3),
+                bootstrap_ratio_ci(rows["ours"]["durable_s"], rows[n]["durable_s"]),
+            ]
+            for n in peers
+        },
+        "ratio_inside_ci": {
+            n: [
+                round(med["ours"]["inside_s"] / med[n]["inside_s"], 3),
+                bootstrap_ratio_ci(rows["ours"]["inside_s"], rows[n]["inside_s"]),
+            ]
+            for n in peers
+        },
+        "ratio_load_ci": [
+            round(med["ours"]["load_s"] / med["dcp-sync"]["load_s"], 3),
+            bootstrap_ratio_ci(rows["ours"]["load_s"], rows["dcp-sync"]["load_s"]),
+        ],
         "disk_write_mbps": _disk_write_mbps(root, nbytes),
     }
     for n, row in rows.items():
         out_row[n] = {
             **{f"{key}": round(med[n][key], 4) for key in row},
             **{f"{key}_span": span(v) for key, v in row.items()},
-            "samples_blocking_s": [round(x, 4) for x in row["blocking_s"]],
+            **{f"samples_{key}": [round(x, 4) for x in row[key]] for key in row},
         }
     out_row["_samples"] = rows  # popped by run(): the headline's summarize() needs them
     del model, opt, methods

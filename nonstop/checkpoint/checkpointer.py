@@ -12,7 +12,7 @@
 
 A save: copy state to (pinned) CPU buffers on the training thread, then in one background thread
 `dcp.save` into `step-N.tmp/` hashing every file, gather every rank's checksums on a dedicated
-gloo group, and on rank 0 write COMMIT.json and rename to `step-N/`; then apply retention. At
+gloo group, and on rank 0 write COMMIT.json and rename to `step-N/`; then (untimed) apply retention. At
 most one save is in flight (`if_busy` decides what a save that falls due meanwhile does). A
 failed save (full disk, I/O error) is recorded (`checkpoint` event, phase `failed`) and
 training goes on; the previous checkpoint is untouched.
@@ -324,6 +324,8 @@ class Checkpointer:
                 total_s=result.total_s,
                 path=result.path,
             )
+            if self.rank == 0:  # after the commit is timed: deleting old ones is not saving
+                self._retain(step)
         else:
             log.error("checkpoint of step %d failed, training goes on: %s", step, result.error)
             self._emit(
@@ -361,7 +363,6 @@ class Checkpointer:
         except Exception as e:
             self.storage.remove(cm.tmp_key(step))  # give the space back; older ones untouched
             return {"ok": False, "error": _why(e) if not errors else str(e)}
-        self._retain(step)
         return {"ok": True, "bytes": marker.bytes}
 
     def _retain(self, newest: int) -> None:

@@ -18,10 +18,11 @@ has, not a cryptographic hash:
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
@@ -104,31 +105,64 @@ def of_stream(chunks: Iterable[bytes], algorithm: str) -> str:
 
 def of_file(path: str | os.PathLike[str], algorithm: str, *, threads: int | None = None) -> str:
     """The checksum of a local file; `crc32-64m` hashes its chunks on `threads` threads (the
-    machine's cores by default), sha256 reads it in order."""
+    machine's cores by default), sha256 reads it in order.
+
+    The chunks are hashed straight from the page cache through a read-only mapping: reading
+    them into buffers first cost a copy of the whole file (0.1 s of CPU per GB here), and a
+    verified load reads the file again right after (DCP), from the pages this pass brought in.
+    """
     if known(algorithm) == SHA256:
         with open(path, "rb") as f:
             return of_stream(iter(lambda: f.read(8 << 20), b""), SHA256)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        size = os.fstat(fd).st_size
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
         n = max(1, -(-size // CHUNK))
+        workers = max(1, min(n, threads or os.cpu_count() or 1))
+        try:
+            mapped = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ) if size else None
+        except (OSError, ValueError):  # a filesystem that cannot map files: read them
+            mapped = None
+        if mapped is None:
+            crcs = _pread_crcs(f.fileno(), size, n, workers, path)
+        else:
+            with mapped:
+                mapped.madvise(mmap.MADV_SEQUENTIAL)
+                crcs = _mapped_crcs(mapped, n, workers)
+    return ",".join(f"{c:08x}" for c in crcs)
+
+
+def _map(fn: Callable[[int], int], n: int, workers: int) -> list[int]:
+    # zlib and os.pread release the GIL on large buffers: the chunks hash in parallel
+    if workers == 1:
+        return [fn(i) for i in range(n)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, range(n)))
+
+
+def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int) -> list[int]:
+    view = memoryview(mapped)
+    try:
 
         def crc(i: int) -> int:
-            out, pos, end = 0, i * CHUNK, min(size, (i + 1) * CHUNK)
-            while pos < end:
-                block = os.pread(fd, min(8 << 20, end - pos), pos)
-                if not block:
-                    raise OSError(f"{path}: shorter than its size while reading")
-                out = zlib.crc32(block, out)
-                pos += len(block)
-            return out
+            with view[i * CHUNK : (i + 1) * CHUNK] as chunk:
+                return zlib.crc32(chunk)
 
-        workers = max(1, min(n, threads or os.cpu_count() or 1))
-        if workers == 1:
-            crcs = [crc(i) for i in range(n)]
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                crcs = list(pool.map(crc, range(n)))
-        return ",".join(f"{c:08x}" for c in crcs)
+        return _map(crc, n, workers)
     finally:
-        os.close(fd)
+        view.release()
+
+
+def _pread_crcs(
+    fd: int, size: int, n: int, workers: int, path: str | os.PathLike[str]
+) -> list[int]:
+    def crc(i: int) -> int:
+        out, pos, end = 0, i * CHUNK, min(size, (i + 1) * CHUNK)
+        while pos < end:
+            block = os.pread(fd, min(8 << 20, end - pos), pos)
+            if not block:
+                raise OSError(f"{path}: shorter than its size while reading")
+            out = zlib.crc32(block, out)
+            pos += len(block)
+        return out
+
+    return _map(crc, n, workers)

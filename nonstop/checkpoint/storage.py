@@ -8,7 +8,9 @@ local (or shared POSIX) filesystem; an object store needs only these methods.
 torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dcp_reader()`:
 
 - the writer checksums every file while DCP writes it (digest.py's default, no second read), so
-  each rank knows the checksums of exactly the files it wrote;
+  each rank knows the checksums of exactly the files it wrote; torch.save's own CRC-32 of each
+  zip record is switched off for those writes (`_torch_crc_off`): torch.load never checks it,
+  and our checksums cover every byte of every file, so it was the same work done twice;
 - the reader never runs arbitrary pickle: DCP's `.metadata` is unpickled with an allow-list of
   DCP's own metadata classes, and nonstop checkpoints hold tensors only, which DCP reads with
   `torch.load(weights_only=True)`.
@@ -34,8 +36,11 @@ import torch
 from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
 from torch.distributed.checkpoint.filesystem import FileSystem
 from torch.distributed.checkpoint.metadata import Metadata, StorageMeta
+from torch.distributed.checkpoint.planner import LoadPlan, LoadPlanner
+from torch.futures import Future
 
 from nonstop.checkpoint import digest
+from nonstop.checkpoint.reading import read_into
 from nonstop.errors import UserError
 
 CHUNK = 8 << 20
@@ -261,6 +266,43 @@ class _HashingWriter(io.RawIOBase):
         self._raw.flush()
 
 
+_WRITING = threading.local()
+
+
+def _install_torch_crc_switch() -> None:
+    """Make torch.save skip its per-record CRC-32 in a thread inside `_torch_crc_off()`.
+
+    DCP writes every tensor with torch.save, which by default computes a CRC-32 of each zip
+    record (as costly as our own checksum: 0.25 s of CPU per GB here) that torch.load never
+    verifies; our checksum of the whole file is what a load checks. torch reads the option
+    through `torch.serialization.get_crc32_options()` at each save; that function is wrapped
+    once so that only a thread writing a checkpoint file sees False, and every other thread
+    (the user's own torch.save) sees torch's setting. Without that function (another torch),
+    nothing changes: the files are the same but for the zip's CRC fields.
+    """
+    ser = torch.serialization
+    original = getattr(ser, "get_crc32_options", None)
+    if original is None or getattr(original, "_nonstop_switch", False):
+        return
+
+    def get_crc32_options() -> bool:
+        return False if getattr(_WRITING, "active", False) else bool(original())
+
+    get_crc32_options._nonstop_switch = True  # type: ignore[attr-defined]
+    get_crc32_options.__doc__ = original.__doc__
+    ser.get_crc32_options = get_crc32_options
+
+
+@contextmanager
+def _torch_crc_off() -> Iterator[None]:
+    before = getattr(_WRITING, "active", False)
+    _WRITING.active = True
+    try:
+        yield
+    finally:
+        _WRITING.active = before
+
+
 class _StorageFS(FileSystem):
     """DCP's filesystem interface over a `Storage`, recording checksum and size of each write."""
 
@@ -278,7 +320,7 @@ class _StorageFS(FileSystem):
             with self.storage.open_read(key) as f:
                 yield f  # type: ignore[misc]
             return
-        with self.storage.open_write(key) as raw:
+        with self.storage.open_write(key) as raw, _torch_crc_off():
             w = _HashingWriter(raw, self.errors, self.algorithm)
             yield w
         with self._lock:
@@ -338,6 +380,7 @@ class RecordingWriter(FileSystemWriter):
     ) -> None:
         # Durability is the storage's job (LocalStorage fsyncs on close), not DCP's.
         super().__init__(key, thread_count=thread_count, sync_files=False, overwrite=True)
+        _install_torch_crc_switch()
         self._sfs = _StorageFS(storage, algorithm)
         self.fs = self._sfs
         self.path = Path(key)
@@ -354,13 +397,34 @@ class RecordingWriter(FileSystemWriter):
 
 
 class SafeReader(FileSystemReader):
-    """DCP's FileSystemReader over a `Storage` that unpickles `.metadata` with an allow-list."""
+    """DCP's FileSystemReader over a `Storage` that unpickles `.metadata` with an allow-list.
+
+    On a local filesystem the tensors are copied from the files' pages straight into the live
+    state (reading.py: one copy, no fresh tensor per item); elsewhere DCP reads them."""
 
     def __init__(self, storage: Storage, key: str) -> None:
         super().__init__(key)
         self.fs = _StorageFS(storage)
         self.path = Path(key)
         self._storage, self._key = storage, key
+        self.direct = 0
+        """Tensors the last `read_data` copied directly (the rest went through torch.load)."""
+
+    def read_data(self, plan: LoadPlan, planner: LoadPlanner) -> Future[None]:
+        infos = [self.storage_data[r.storage_index] for r in plan.items]
+        if not isinstance(self._storage, LocalStorage) or any(
+            getattr(i, "transform_descriptors", None) for i in infos
+        ):
+            return super().read_data(plan, planner)
+        self.direct = read_into(
+            self.storage_data,
+            plan,
+            planner,
+            lambda rel: self._storage.open_read(f"{self._key}/{rel}"),
+        )
+        done: Future[None] = Future()
+        done.set_result(None)
+        return done
 
     def read_metadata(self, *args: Any, **kwargs: Any) -> Metadata:
         rank = kwargs.get("rank")

@@ -269,6 +269,68 @@ def test_a_marker_naming_an_unknown_hash_is_refused_clearly(tmp_path: Path) -> N
     assert where == "step-3" and "'blake3' is not one this nonstop knows" in why
 
 
+def _zip_crcs(data: bytes) -> list[int]:
+    """The CRC-32 of every record in a zip's central directories (a .distcp holds one zip, as
+    torch.save writes it, per tensor)."""
+    import struct
+
+    out, at = [], data.find(b"PK\x01\x02")
+    while at >= 0:
+        out.append(struct.unpack_from("<I", data, at + 16)[0])
+        at = data.find(b"PK\x01\x02", at + 4)
+    return out
+
+
+def test_torch_saves_own_crc_is_skipped_in_checkpoint_files_only(tmp_path: Path) -> None:
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import FileSystemReader
+
+    from nonstop.checkpoint.storage import _torch_crc_off
+
+    state = make(0)
+    with Checkpointer(tmp_path, config=CheckpointConfig(keep_last=1)) as c:
+        c.save(1, state, wait=True)
+    crcs = _zip_crcs((tmp_path / "checkpoints" / "step-1" / "__0_0.distcp").read_bytes())
+    assert crcs and not any(crcs)  # our crc32-64m covers these bytes; torch.load never checks
+    mine = io.BytesIO()
+    torch.save(torch.arange(10.0), mine)
+    assert all(_zip_crcs(mine.getvalue()))  # this thread's own torch.save is untouched
+    seen: dict[str, bool] = {}
+
+    def other() -> None:
+        seen["other"] = torch.serialization.get_crc32_options()
+
+    with _torch_crc_off():
+        seen["writer"] = torch.serialization.get_crc32_options()
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert seen == {"writer": False, "other": True}
+    assert torch.serialization.get_crc32_options()
+    # still a DCP checkpoint: plain dcp.load reads it
+    weight = state["model"].state_dict()["0.weight"]
+    loaded = {"model/0.weight": torch.empty_like(weight)}
+    reader = FileSystemReader(tmp_path / "checkpoints" / "step-1")
+    dcp.load(loaded, storage_reader=reader, no_dist=True)
+    assert torch.equal(loaded["model/0.weight"], weight)
+
+
+@pytest.mark.parametrize("size", [0, 1, 1023, 1024, 1025, 5000])
+def test_file_checksum_from_the_mapping_equals_the_streamed_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    from nonstop.checkpoint import digest
+
+    monkeypatch.setattr(digest, "CHUNK", 1024)  # chunk boundaries without 64 MiB files
+    data = bytes(random.Random(size).getrandbits(8) for _ in range(size))
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    want = digest.of(data, digest.CRC32_64M)
+    assert want.count(",") == max(0, -(-size // 1024) - 1)
+    assert digest.of_file(path, digest.CRC32_64M) == want
+    assert digest.of_file(path, digest.CRC32_64M, threads=1) == want
+
+
 def test_optimizer_step_waits_for_the_background_copy() -> None:
     state = make(0)
     train(state, 1)
