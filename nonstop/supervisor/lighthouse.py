@@ -79,7 +79,10 @@ class Lighthouse:
             f"h = m.LighthouseServer(bind='{self.bind_host}:{self.port}', min_replicas=1, "
             f"join_timeout_ms={self.join_timeout_ms}, quorum_tick_ms=100, "
             f"heartbeat_timeout_ms={self.heartbeat_timeout_ms}); "
-            "print('lighthouse at', h.address(), flush=True); time.sleep(1e9)"
+            "print('lighthouse at', h.address(), flush=True); import os; p = os.getppid()\n"
+            # it dies with the process that started it (a SIGKILLed parent left it serving for
+            # an hour; its own session keeps it out of the parent's signals otherwise)
+            "while os.getppid() == p: time.sleep(0.5)"
         )
         return [sys.executable, "-c", code]
 
