@@ -48,6 +48,8 @@ _UNSPECIFIED = ("0.0.0.0", "255.255.255.255")
 def failing_peers(text: str) -> list[str]:
     """The peer addresses named on failing-connection lines of `text`, in order, distinct."""
     seen: dict[str, None] = {}
+    if not _FAILING.search(text):  # the common case, at one regex pass over the whole text
+        return []
     for line in text.splitlines():
         if not _FAILING.search(line):
             continue
@@ -99,12 +101,23 @@ def common_peer(
     rank. `hosts` maps addresses to host names; an address that is the observer's own (`own`:
     host -> address) is not a peer. None when no failing connection names an address, or when
     two addresses are named equally often (no common host: say so rather than guess)."""
+    return common_peer_of(((o, failing_peers(text)) for o, text in reports), hosts, own=own)
+
+
+def common_peer_of(
+    found: Iterable[tuple[str, list[str]]],
+    hosts: Mapping[str, str] | None = None,
+    *,
+    own: Mapping[str, str] | None = None,
+) -> LinkVerdict | None:
+    """`common_peer` from (observer host, `failing_peers` of its text) pairs, where the texts
+    were read elsewhere (a worker process)."""
     hosts = dict(hosts or {})
     own = dict(own or {})
     pairs: list[tuple[str, str]] = []
-    for observer, text in reports:
+    for observer, ips in found:
         mine = own.get(observer)
-        pairs += [(observer, ip) for ip in failing_peers(text) if ip != mine]
+        pairs += [(observer, ip) for ip in ips if ip != mine]
     if not pairs:
         return None
     counts = Counter(ip for _, ip in pairs)
