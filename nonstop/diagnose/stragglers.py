@@ -125,19 +125,26 @@ class StragglerDetector:
         """Take one event (step or section; other kinds are ignored)."""
         p = event.payload
         if event.kind == "step":
-            self.feed_step(event.rank, event.host, p)
+            self.feed_step(event.rank, event.host, int(p.get("step", 0)), self.values(p))
         elif event.kind == "section":
             self.feed_section(event.rank, event.host, p.get("name"), p.get("phase"), event.mono)
         else:
             self.hosts[event.rank] = event.host
 
-    def feed_step(self, rank: int, host: str, payload: dict[str, Any]) -> None:
-        """A step event's payload (its `step` and busy times)."""
+    def values(self, payload: dict[str, Any]) -> tuple[float | None, ...]:
+        """A step payload's busy times in `metrics` order (None where absent)."""
+        return tuple(
+            payload[m] if isinstance(payload.get(m), int | float) else None for m in self.metrics
+        )
+
+    def feed_step(self, rank: int, host: str, step: int, values: tuple[float | None, ...]) -> None:
+        """One step event: its step number and busy times (`values`)."""
         self.hosts[rank] = host
-        self.last_step = max(self.last_step, int(payload.get("step", 0)))
-        for m in self.metrics:
-            if isinstance(payload.get(m), int | float):
-                self.add(rank, m, payload[m])
+        if step > self.last_step:
+            self.last_step = step
+        for m, v in zip(self.metrics, values):
+            if v is not None:
+                self.add(rank, m, v)
 
     def feed_section(self, rank: int, host: str, name: Any, phase: Any, mono: float) -> None:
         """A section event: its name, phase (open or close) and monotonic time."""
@@ -234,8 +241,8 @@ class Streams:
 
     hosts: dict[int, str] = field(default_factory=dict)
     """rank -> host of its stream's first event."""
-    steps: dict[int, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
-    """step -> [(rank, host, {"step": step, metric: seconds})] in stream order."""
+    steps: dict[int, list[tuple[int, str, tuple[float | None, ...]]]] = field(default_factory=dict)
+    """step -> [(rank, host, busy times in the detector's `metrics` order)] in stream order."""
     sections: list[tuple[int, str, Any, Any, float]] = field(default_factory=list)
     """(rank, host, name, phase, mono) of every section event."""
 
@@ -250,19 +257,20 @@ def read_streams(paths: list[tuple[int, str]], metrics: tuple[str, ...] = METRIC
     """Read (rank, path) event streams into a Streams: each stream's first event (its host)
     and its step and section events, of which only the fields the detector takes are kept."""
     out = Streams()
+    values = StragglerDetector(metrics=metrics).values
+    hosts: dict[str, str] = {}  # one str object per host: a 16k-rank result pickles small
     for rank, path in paths:
         first = next(iter_events(path), None)
         if first is not None:
-            out.hosts[rank] = first.host
+            out.hosts[rank] = hosts.setdefault(first.host, first.host)
         for e in iter_events(path, kinds=_FED):
             p = e.payload
+            host = hosts.setdefault(e.host, e.host)
             if e.kind == "step":
                 step = int(p["step"])
-                kept = {m: p[m] for m in metrics if isinstance(p.get(m), int | float)}
-                kept["step"] = p.get("step", 0)
-                out.steps.setdefault(step, []).append((e.rank, e.host, kept))
+                out.steps.setdefault(step, []).append((e.rank, host, values(p)))
             else:
-                out.sections.append((e.rank, e.host, p.get("name"), p.get("phase"), e.mono))
+                out.sections.append((e.rank, host, p.get("name"), p.get("phase"), e.mono))
     return out
 
 
@@ -275,9 +283,10 @@ def replay(
     for rank, host, name, phase, mono in sorted(streams.sections, key=lambda s: (s[0], s[4])):
         det.feed_section(rank, host, name, phase, mono)
     report = StragglerReport(step=0)
+    feed = det.feed_step
     for i, step in enumerate(sorted(streams.steps), start=1):
-        for rank, host, payload in streams.steps[step]:
-            det.feed_step(rank, host, payload)
+        for rank, host, values in streams.steps[step]:
+            feed(rank, host, step, values)
         if i % check_every == 0:
             report = det.check()
     if streams.steps and len(streams.steps) % check_every:
@@ -287,10 +296,9 @@ def replay(
 
 def attempt_streams(rd: RunDir, attempt: int | None) -> tuple[int, list[tuple[int, str]]]:
     """(attempt, [(rank, path)]) of one attempt's event streams (default: the latest)."""
-    files = rd.event_files()
     if attempt is None:
-        attempt = max((a for a, _, _ in files), default=0)
-    return attempt, [(rank, str(path)) for a, rank, path in files if a == attempt]
+        attempt = max((a for a, _, _ in rd.event_files()), default=0)
+    return attempt, [(rank, str(path)) for a, rank, path in rd.event_files(attempt)]
 
 
 def with_slow_link(report: StragglerReport, rd: RunDir, attempt: int) -> StragglerReport:
