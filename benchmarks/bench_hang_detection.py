@@ -76,6 +76,7 @@ from benchmarks.bench_recovery import (
     proc_tree,
 )
 from benchmarks.stats import bootstrap_ratio_ci, reps, span, summarize
+from nonstop import envvars
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.watchdog import STEP_FLOOR_S, Watchdog, learned_for
 
@@ -379,8 +380,23 @@ def _log(msg: str) -> None:
     print(f"[hang-detection] {msg}", flush=True)
 
 
+def chosen(names: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(hang kinds, pauses) named in NONSTOP_BENCH_HANG_KINDS (comma-separated; all if unset)."""
+    if not names:
+        return KINDS, PAUSES
+    want = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in want if n not in KINDS + PAUSES]
+    if unknown:
+        raise SystemExit(
+            f"{envvars.BENCH_HANG_KINDS}: unknown {', '.join(unknown)}; "
+            f"choose from {', '.join(KINDS + PAUSES)}"
+        )
+    return tuple(k for k in KINDS if k in want), tuple(p for p in PAUSES if p in want)
+
+
 def run(quick: bool) -> dict[str, Any]:
-    kinds = (QUICK_KIND,) if quick else KINDS
+    hang_kinds, pauses = chosen(os.environ.get(envvars.BENCH_HANG_KINDS))
+    kinds = (QUICK_KIND,) if quick else hang_kinds
     n = 1 if quick else reps(False)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-hang-"))
     load_start = [round(x, 2) for x in os.getloadavg()]
@@ -399,7 +415,7 @@ def run(quick: bool) -> dict[str, Any]:
                 _log(f"{arm} {k} #{i}: {r.get('detection_s') or r.get('why')}")
     fp: dict[str, dict[str, Any]] = {}
     if not quick:
-        for k in PAUSES:
+        for k in pauses:
             setup_s = startup_timeout(root)
             fp[k] = {
                 "ours": run_arm(root, f"ours-{k}", "ours", k, setup_s=setup_s),

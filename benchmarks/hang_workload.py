@@ -23,7 +23,8 @@ step on both sides. The environment configures what the two launchers cannot giv
                         checkpoint read from a slow filesystem before the first step), `eval` (rank
                         R evaluates after step N: forward passes, CPU-bound, in an "eval"
                         section), `save` (rank R writes a synchronous checkpoint after step N:
-                        a file write and fsync, I/O-bound, in a "checkpointing" section) or
+                        S seconds of writes to a 16 MiB/s filesystem, then fsync, I/O-bound,
+                        in a "checkpointing" section; `slow_save`) or
                         `compile` (rank R spends S seconds of Python work inside step N before
                         its forward pass, like a recompile: no section)
     BENCH_MARKS         folder for `hang.json` / `pause.json`: the wall time the script's own
@@ -42,12 +43,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import torch
 import torch.distributed as dist
@@ -246,17 +249,39 @@ def main() -> int:
         elif pause_here and step == pause_step and pause_kind == "save":
             mark("pause.json", kind="save", rank=rank, step=step)
             with section("checkpointing"):
-                end = time.monotonic() + pause_s
                 path = Path(os.environ.get("BENCH_MARKS") or ".") / f"save-{rank}.pt"
-                torch.save(model.state_dict(), path)
-                with open(path, "rb+") as f:
-                    os.fsync(f.fileno())
-                time.sleep(max(0.0, end - time.monotonic()))  # a slow filesystem
+                slow_save(model.state_dict(), path, pause_s)
     rt.lifecycle("finished", step=a.steps - 1)
     ft.close()
     dist.barrier()
     dist.destroy_process_group()
     return 0
+
+
+SLOW_FS_BYTES_PER_S = 16 << 20
+"""The slow filesystem a `save` pause writes to: 16 MiB/s (a congested network share)."""
+
+
+def slow_save(state: dict[str, Any], path: Path, seconds: float) -> None:
+    """A synchronous checkpoint to a slow filesystem, taking `seconds`: the state is written,
+    then padded to what that filesystem takes in that time, in 1 MiB writes each returning at
+    its pace (a real slow write blocks inside write(); its bytes count as they go, which is
+    what a launcher can see from outside), then fsynced."""
+    end = time.monotonic() + seconds
+    buf = io.BytesIO()
+    torch.save(state, buf)
+    data = buf.getvalue()
+    total = max(len(data), int(seconds * SLOW_FS_BYTES_PER_S))
+    chunk = 1 << 20
+    start = time.monotonic()
+    with open(path, "wb") as f:
+        for at in range(0, total, chunk):
+            f.write(data[at : at + chunk] if at < len(data) else b"\0" * min(chunk, total - at))
+            due = start + (at + chunk) / SLOW_FS_BYTES_PER_S
+            time.sleep(max(0.0, min(due, end) - time.monotonic()))
+        f.flush()
+        os.fsync(f.fileno())
+    time.sleep(max(0.0, end - time.monotonic()))
 
 
 if __name__ == "__main__":

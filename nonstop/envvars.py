@@ -73,6 +73,7 @@ CHAOS_SEEDS: Final = "NONSTOP_CHAOS_SEEDS"
 BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
 BENCH_DATA_DIR: Final = "NONSTOP_BENCH_DATA_DIR"
 BENCH_REPS: Final = "NONSTOP_BENCH_REPS"
+BENCH_HANG_KINDS: Final = "NONSTOP_BENCH_HANG_KINDS"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
@@ -344,6 +345,14 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="benchmarks/bench_soak.py",
         meaning="keep the soak's run directory here",
         default="a temporary directory",
+    ),
+    EnvVar(
+        name=BENCH_HANG_KINDS,
+        set_by="user",
+        read_by="benchmarks/bench_hang_detection.py",
+        meaning="hang kinds and legitimate pauses the benchmark runs, comma-separated "
+        "(sigstop, collective, startup, loader; load, eval, save, compile)",
+        default="all",
     ),
     EnvVar(
         name=SOAK_KINDS,

@@ -287,8 +287,9 @@ class RGHarness:
             pid = lighthouse_pid(parent)
             if pid is None:
                 return  # the parent is starting it again after something else: next poll
-            procs.kill(pid)
-            self.record.faults.append({**f.to_dict(), "time": time.time(), "pid": pid,
+            at = time.time()  # before the kill: the parent may see the death and restart it
+            procs.kill(pid)  # before this thread reads the clock again (seen: 7 ms before)
+            self.record.faults.append({**f.to_dict(), "time": at, "pid": pid,
                                        "at_step": step})  # fmt: skip
             print(f"[chaos-rg] SIGKILLed the Lighthouse (pid {pid}) at step {step}",
                   file=sys.stderr, flush=True)  # fmt: skip

@@ -7,7 +7,7 @@ The rows of nonstop.diagnose.signatures decide whenever one matches; this module
 when none did (nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, fourth; never the frozen held-out set nor the latest collection). Its
+tuning, fresh, third, fourth, fifth; never the frozen held-out set nor the latest collection). Its
 posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`.
 A guess never excludes a node: words are not evidence enough to take a machine out (a healthy
 `smartctl -a` report reads like a disk failure to a bag of words), so a hardware guess is

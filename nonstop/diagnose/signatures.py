@@ -169,7 +169,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"requests\.exceptions\.(?:HTTPError: 5\d\d|ConnectionError|ReadTimeout|ConnectTimeout)|"
         r"HTTPS?ConnectionPool\(host='[^']+', port=\d+\): (?:Read timed out|Max retries exceeded)|"
         r"\b5\d\d Server Error: .{0,80}for url: https?://|"
-        r"urllib3\.exceptions\.(?:ConnectTimeoutError|NewConnectionError)|Connection to [\w.-]+ timed out\. \(connect timeout=",
+        r"urllib3\.exceptions\.(?:ConnectTimeoutError|NewConnectionError)|Connection to [\w.-]+ timed out\. \(connect timeout=|"
+        # rate limiting (the sixth collection): requests' and huggingface_hub's wordings of a 429
+        r"\b429 Client Error: Too Many Requests for url: https?://|HTTPError: 429\b|HTTP Error 429 thrown while requesting",
         "dependency",
         50,
         0.55,
@@ -178,7 +180,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "object_store",
         r"botocore\.exceptions\.(?:ConnectionClosedError|EndpointConnectionError|ReadTimeoutError|ConnectTimeoutError)|"
-        r"Could not connect to the endpoint URL|valid response from endpoint URL",
+        r"Could not connect to the endpoint URL|valid response from endpoint URL|"
+        # S3's throttling (the sixth collection): SlowDown as boto, the SDKs and raw HTTP say it
+        r"\(SlowDown\) when calling the \w+ operation|'Code': 'SlowDown'|Error Code: SlowDown|"
+        r"\b503:? Slow ?Down\b|Please reduce your request rate",
         "storage",
         58,
         0.6,
@@ -186,7 +191,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "command_not_found",
-        r"(?:^|[\s:])[\w./+-]+: (?:command )?not found\s*$|\bcommand not found: [\w./+-]+",
+        r"(?:^|[\s:])[\w./+-]+: (?:command )?not found\s*$|\bcommand not found: [\w./+-]+|"
+        # the shell's message in other locales (the sixth collection: zh_CN, with a full-width colon)
+        r"[\w./+-]+ ?(?::|：) ?(?:未找到命令|command not found|Befehl nicht gefunden|commande introuvable|"
+        r"orden no encontrada|コマンドが見つかりません)",
         "dependency",
         55,
         0.6,
@@ -247,7 +255,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Fan[\w #./-]*\|\s*(?:Lower|Upper) (?:Critical|Non-recoverable) going (?:low|high)|"
         r"\bfan(?: module)?\s*#?\d*\s+(?:has )?(?:failure|failed|fault)\b|"
         r"\bFan \d+ RPM is (?:less|greater) than the (?:lower|upper) critical threshold|"
-        r"\bFan sensor detected a failure|\bFan \d+ is absent",
+        r"\bFan sensor detected a failure|\bFan \d+ is absent|"
+        # a BMC's event list as CSV (the sixth collection): "FANA ,Fan,Lower Critical - Going Low - Assertion"
+        r"\bFan\b.{0,40}(?:Lower|Upper) (?:Critical|Non-Recoverable) - Going (?:Low|High) - Assertion",
         "server_chassis",
         78,
         0.65,
@@ -277,6 +287,44 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         55,
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
+    ),
+    # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
+    (
+        "cluster_node_lost",
+        r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
+        r"\bpreempted \(node failure\)|Reason=Not responding\b|\bdown\*\s.*\bNot responding\b|"
+        r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
+        r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b",
+        "host_maintenance",
+        60,
+        0.6,
+        "The cluster manager lost the node under the work (Ray's missed heartbeats, Slurm's "
+        "Not responding, a Kubernetes node NotReady, PBS's node failure): continue without it",
+    ),
+    (
+        "oom_killed_status",
+        r"\bOOM ?Killed\b|\bOOMKilling\b|System OOM encountered",
+        "out_of_memory",
+        66,
+        0.7,
+        "The container runtime reports the container was killed for memory (OOMKilled)",
+    ),
+    (
+        "tracker_unreachable",
+        r"wandb: ERROR Error while calling W&B API|wandb: Network error \(\w+\), entering retry loop|"
+        r"MlflowException: API request to \S+ failed",
+        "dependency",
+        48,
+        0.5,
+        "The experiment tracker's service (W&B, MLflow) fails or does not answer",
+    ),
+    (
+        "hca_fatal",
+        r"(?i)async event\s*:\s*local catastrophic error|IBV_EVENT_DEVICE_FATAL",
+        "nic",
+        75,
+        0.7,
+        "The InfiniBand adapter reports a fatal error of its own (catastrophic error)",
     ),
     # -- the fifth collection's classes (fifth.jsonl; tests in test_diag_rows.py, FIFTH) --
     (
@@ -369,7 +417,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_cuda_failure",
-        r"NCCL WARN Cuda failure (?:\d+ )?'(?!out of memory)",
+        r"NCCL WARN Cuda failure (?:\d+ )?'(?!out of memory)|NCCL WARN [^\n]*: CUDA error \d+ '(?!out of memory)",
         "software_bug",
         48,
         0.55,
@@ -544,7 +592,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nvlink",
-        r"(?i)NVLink.*(?:error|fatal|inactive)|NCCL WARN .*nvlink",
+        # NVLink SHARP (NVLS) is NCCL's multicast feature, not a link: its failures are NCCL's
+        r"(?i)NVLink(?! SHARP).*(?:error|fatal|inactive)|NCCL WARN (?!.*NVLink SHARP).*nvlink",
         "faulty_gpu",
         62,
         0.5,
@@ -838,7 +887,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "shm_exhausted",
-        r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit",
+        r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit|"
+        # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
+        r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
+        r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device",
         "out_of_memory",
         70,
         0.75,
@@ -872,7 +924,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "stale_nfs",
-        r"(?i)Stale (?:NFS )?file handle|ESTALE|nfs: server \S+ not responding|\[Errno 116\]",
+        r"(?i)Stale (?:NFS )?file handle|ESTALE|nfs: server \S+ not responding|\[Errno 116\]|"
+        r"Device or resource busy: '?[^'\s]*\.nfs\w+",
         "storage",
         66,
         0.8,
@@ -913,7 +966,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- network ----------------------------------------------------------------------------------
     (
         "ib_retry",
-        r"IBV_WC_RETRY_EXC_ERR|IBV_WC_RNR_RETRY_EXC_ERR|transport retry counter exceeded|ibv_poll_cq.*error 12|Got completion (?:from peer \S+ )?with (?:status=|error )?12\b",
+        r"IBV_WC_RETRY_EXC_ERR|IBV_WC_RNR_RETRY_EXC_ERR|[Tt]ransport retry count(?:er)? exceeded|ibv_poll_cq.*error 12|Got completion (?:from peer \S+ )?with (?:status=|error )?12\b",
         "network_switch_cable",
         70,
         0.75,
@@ -1004,7 +1057,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "store_timeout",
-        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|waiting for clients\. \d+/\d+ clients joined|"
+        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|\b\d+/\d+ (?:clients|workers) joined|"
         r"connect\(\) timed out\. Original timeout was",
         "dependency",
         25,
@@ -1128,9 +1181,29 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "server error: ",
         "urllib3.exceptions.",
         "(connect timeout=",
+        "too many requests for url",
+        "httperror: 429",
+        "http error 429",
     ),
-    "object_store": ("botocore.exceptions.", "endpoint url"),
-    "command_not_found": (": not found", "command not found"),
+    "object_store": (
+        "botocore.exceptions.",
+        "endpoint url",
+        "(slowdown)",
+        "'slowdown'",
+        "code: slowdown",
+        "slow down",
+        "slowdown",
+        "reduce your request rate",
+    ),
+    "command_not_found": (
+        ": not found",
+        "command not found",
+        "未找到命令",
+        "befehl nicht gefunden",
+        "commande introuvable",
+        "orden no encontrada",
+        "コマンドが見つかりません",
+    ),
     "no_cuda_gpus": ("no cuda gpus are available",),
     "fabricmanager": (
         "fabricmanager",
@@ -1156,6 +1229,21 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unrecognized arguments: ",
         "the following arguments are required: ",
     ),
+    # -- the sixth collection's classes --
+    "cluster_node_lost": (
+        "marked dead because",
+        "(node failure)",
+        "not responding",
+        "notready",
+        "nodelost",
+    ),
+    "oom_killed_status": ("oomkilled", "oom killed", "oomkilling", "system oom encountered"),
+    "tracker_unreachable": (
+        "error while calling w&b api",
+        "wandb: network error",
+        "mlflowexception: api request",
+    ),
+    "hca_fatal": ("local catastrophic error", "ibv_event_device_fatal"),
     # -- the fifth collection's classes --
     "scheduler_node_failure": ("node failure", "node fail", "node unexpectedly re"),
     "nic_tx_hang": (
@@ -1177,7 +1265,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_timeout_words": ("timeout at nccl", "nccl_error_timeout", "ncclremoteerror"),
     "nccl_ibverbs_call": ("call to ibv_", "got completion from peer"),
-    "nccl_cuda_failure": ("cuda failure",),
+    "nccl_cuda_failure": ("cuda failure", "cuda error"),
     "node_memory_pressure": ("low on resource: memory", "memorypressure"),
     "short_write": ("requested and",),
     "s3_read_timeout": ("amazonaws.com", "read timeout on endpoint"),
@@ -1354,7 +1442,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "oom killed",
         "out-of-memory handler",
     ),
-    "shm_exhausted": ("out of shared memory", "insufficient shared memory", "shared memory limit"),
+    "shm_exhausted": (
+        "out of shared memory",
+        "insufficient shared memory",
+        "shared memory limit",
+        "posix_fallocate",
+        "/dev/shm/",
+    ),
     "hung_task": ("blocked for more than",),
     "cuda_oom": (
         "out of memory",
@@ -1364,7 +1458,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "tried to allocate",
     ),
     "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
-    "stale_nfs": ("stale", "not responding", "[errno 116]"),
+    "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
     "write_failed": ("failed writing file", "file write failed"),
     "lustre": (
@@ -1376,7 +1470,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "denying connection for new client",
     ),
     "gpfs": ("mmfs", "gpfs: "),
-    "ib_retry": ("retry_exc_err", "retry counter exceeded", "ibv_poll_cq", "got completion"),
+    "ib_retry": (
+        "retry_exc_err",
+        "retry counter exceeded",
+        "retry count exceeded",
+        "ibv_poll_cq",
+        "got completion",
+    ),
     "ib_link_down": (
         "link down",
         "link is down",
@@ -1412,6 +1512,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rendezvousconnectionerror",
         "has timed out",
         "clients joined",
+        "workers joined",
         "connect() timed out",
     ),
     "nccl_watchdog": (

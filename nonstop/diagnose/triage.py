@@ -290,7 +290,15 @@ def _needle_ere(needle: str) -> str:
 
 _ALL_NEEDLES = sorted({n for ns in NEEDLES.values() for n in ns})
 GREP_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", _needle_ere(n))]
-RG_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", "(?-u)" + _needle_ere(n))]
+
+
+def _rg_bytes(ere: str) -> str:
+    """Non-ASCII characters as their UTF-8 bytes (`\\xe6...`): ripgrep refuses Unicode
+    literals under `(?-u)`, and the needles are matched as bytes anyway."""
+    return "".join(c if ord(c) < 128 else "".join(f"\\x{b:02x}" for b in c.encode()) for c in ere)
+
+
+RG_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", "(?-u)" + _rg_bytes(_needle_ere(n)))]
 """The same patterns for ripgrep's Rust regex; `(?-u)`: ASCII case folding and word
 boundaries on raw bytes, as grep's in the C locale and the lower-cased bytes regex."""
 

@@ -220,9 +220,13 @@ class Runtime:
         self.emit("heartbeat", step=self.current_step)
 
     @contextlib.contextmanager
-    def section(self, name: str) -> Iterator[None]:
-        """A named slow phase (checkpoint, eval, data_load): the watchdog allows it more time."""
-        self.emit("section", name=name, phase="begin", step=self.current_step)
+    def section(self, name: str, limit_s: float | None = None) -> Iterator[None]:
+        """A named slow phase (checkpoint, eval, data_load): the watchdog allows it more time
+        (the section timeout). With `limit_s`, a call that gives up by itself after that many
+        seconds (a collective or quorum with its own timeout): the watchdog allows it only
+        the running timeout plus `limit_s`, and only while the rank still answers."""
+        extra = {} if limit_s is None else {"limit_s": float(limit_s)}
+        self.emit("section", name=name, phase="begin", step=self.current_step, **extra)
         try:
             yield
         finally:
@@ -276,9 +280,11 @@ def current() -> Runtime | None:
     return _current
 
 
-def section(name: str) -> contextlib.AbstractContextManager[None]:
+def section(name: str, limit_s: float | None = None) -> contextlib.AbstractContextManager[None]:
     """`with nonstop.runtime.section("checkpoint"):` — a no-op when init() was not called."""
-    return _current.section(name) if _current is not None else contextlib.nullcontext()
+    if _current is None:
+        return contextlib.nullcontext()
+    return _current.section(name, limit_s)
 
 
 def _install_excepthook(rt: Runtime) -> None:

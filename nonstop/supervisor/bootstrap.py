@@ -223,6 +223,19 @@ def thread_schedstats(exclude_tid: int | None = None) -> dict[int, tuple[int, in
     return out or None
 
 
+def io_bytes() -> int | None:
+    """Bytes this process has read and written through system calls (/proc/self/io's rchar +
+    wchar: files, pipes and sockets, page cache or not), or None where the kernel does not
+    say. A rank writing a checkpoint to a slow filesystem or reading its data shows it grow
+    while its CPU time barely moves."""
+    try:
+        with open("/proc/self/io", "rb") as f:
+            fields = dict(line.split(b":", 1) for line in f.read().splitlines() if b":" in line)
+        return int(fields[b"rchar"]) + int(fields[b"wchar"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 class RunnableMeter:
     """How much of the time this process's busiest thread wanted a CPU: on it, or waiting in
     the run queue for one.
@@ -317,6 +330,9 @@ class Watcher(threading.Thread):
         runnable = self.runnable.sample()
         if runnable is not None:
             payload["runnable_s"] = round(runnable, 3)
+        io = io_bytes()  # a rank busy with I/O (a save, a read) is working too
+        if io is not None:
+            payload["io_bytes"] = io
         # whether SIGTERM still reaches nonstop's handler (the script installed none of its
         # own): then the rank dies at once when its agent stops it, and the agent need not
         # give it torch's 30 s before SIGKILL (failures.FailureHandler.before_stop)

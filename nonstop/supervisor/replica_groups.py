@@ -82,17 +82,6 @@ FINISHED = "finished"  # written in the run directory by the first group that fi
 GROUP_ID, NUM_GROUPS, LIGHTHOUSE = "REPLICA_GROUP_ID", "NUM_REPLICA_GROUPS", "TORCHFT_LIGHTHOUSE"
 
 # flags the parent owns or that cannot be shared by several groups on one host
-GROUP_HANG_TIMEOUT_S = 10
-"""A group's hang timeout when the user gives none: above torchft's reconnect after a
-Lighthouse restart (a step in flight takes 1-5.5 s then), which the 5 s floor of `auto` is
-not: every group was called hung and restarted from step 0 (docs/run.md, replica groups)."""
-
-
-def _hang_floor(head: list[str]) -> list[str]:
-    """`--hang-timeout GROUP_HANG_TIMEOUT_S` unless the user's flags set one."""
-    if any(a == "--hang-timeout" or a.startswith("--hang-timeout=") for a in head):
-        return []
-    return ["--hang-timeout", str(GROUP_HANG_TIMEOUT_S)]
 
 
 _STRIPPED = ("--replica-groups", "--run-dir", "--inject", "--replica-group", "--lighthouse")
@@ -571,7 +560,6 @@ def main_hosts(args: Any, argv: list[str]) -> int:
     if mine is not None:
         d = group_dir(root, mine)
         a = [*head, "--run-dir", str(d), "--quiet", "--rdzv-id", f"{rdzv_id}-g{mine}"]
-        a += _hang_floor(head)
         for spec in per_group[mine]:
             a += ["--inject", spec]
         log_path = root / "groups" / f"g{mine}.{host}.log"
@@ -621,7 +609,7 @@ def main(args: Any, argv: list[str], cfg_dict: Callable[[Path], dict[str, Any]])
     groups = []
     for i in range(args.replica_groups):
         d = group_dir(root, i)
-        a = [*head, "--run-dir", str(d), "--quiet", *_hang_floor(head)]
+        a = [*head, "--run-dir", str(d), "--quiet"]
         for spec in per_group[i]:
             a += ["--inject", spec]
         groups.append(Group(index=i, run_dir=d, argv=[*a, *tail]))

@@ -17,9 +17,16 @@ completed collective twice a second). The job is stalled when no rank has progre
   progress). The floors are what a real job survives before its first long pause is learned:
   instrumented scripts put their slow phases in sections, unmodified ones cannot;
 - `auto` also never calls a rank hung while it is visibly working: alive, no collective of its
-  own pending, and its process's CPU time advancing (an evaluation, a save, a compile), up to
-  the section timeout. A rank asleep, stopped or waiting in a collective uses no CPU;
+  own pending, and its process's CPU time advancing (an evaluation, a save, a compile) or its
+  reads and writes (a save to a slow filesystem), up to the section timeout. A rank asleep,
+  stopped or waiting in a collective uses no CPU and moves no bytes;
 - while any rank is inside a named section (checkpoint, eval, data_load): section_timeout_s;
+- while the ranks are inside bounded sections only (`rt.section(name, limit_s=...)`: a call
+  with its own timeout, such as torchft's quorum and all-reduce waiting on a peer replica
+  group), the running timeout plus the longest such limit, counting only ranks that still
+  answer (a rank stopped inside the call is not waiting on it): the call gives up by itself
+  first, and its wait is never learned as a pause (a survivor of a peer group's failure kept
+  a 10-14 s timeout after it otherwise);
 - once a rank has said it is done (lifecycle `finished` or `planned_stop`) or exited: at least
   exit_timeout_s, since its last barrier, process-group teardown and interpreter exit send no
   events and take seconds on a loaded host (a false hang after the last step, seen on 2 cores).
@@ -77,6 +84,10 @@ BUSY_RUNNABLE_FRACTION = 0.5
 """... and so is one whose busiest thread wanted a CPU (ran or waited in the run queue) at
 least this fraction of that window: on an oversubscribed host a computing rank gets a sliver of
 a core but is runnable all the time (bootstrap.RunnableMeter)."""
+BUSY_IO_BYTES_PER_S = 1 << 20
+"""... and so is one whose process read and wrote at least this many bytes a second over that
+window (bootstrap.io_bytes): a synchronous save to a slow filesystem uses little CPU. The
+watcher's own heartbeats and a rank's log lines are a few hundred bytes a second."""
 
 
 @dataclass
@@ -184,6 +195,8 @@ class RankState:
     coll_enq: int = -1
     coll_done: int = -1
     sections: dict[str, float] = field(default_factory=dict)
+    limits: dict[str, float] = field(default_factory=dict)
+    """The open sections that are bounded by the rank's own call (name: its limit, seconds)."""
     done: bool = False
     """The rank reported lifecycle finished or planned_stop, or its process exited."""
     finished: bool = False
@@ -197,6 +210,8 @@ class RankState:
     """(monotonic time, the process's CPU seconds) from the bootstrap's heartbeats."""
     runnable: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
     """(monotonic time, its busiest thread's runnable seconds), where the kernel says."""
+    io: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=64))
+    """(monotonic time, the bytes its process read and wrote), where the kernel says."""
     step_ended_at: float | None = None
     """When its newest step event says that step ended (the watchdog's clock)."""
     beat_at: float | None = None
@@ -208,12 +223,15 @@ class RankState:
     save); None before its first heartbeat (half a second into the attempt)."""
 
     def busy(self, now: float) -> bool:
-        """Working on its own: no collective of its own pending, and its CPU time advancing or
-        its busiest thread runnable most of the time (a computing rank on a crowded host)."""
+        """Working on its own: no collective of its own pending, and its CPU time advancing,
+        its busiest thread runnable most of the time (a computing rank on a crowded host) or
+        its process reading or writing (a save to a slow filesystem)."""
         if self.coll_enq > self.coll_done:
             return False
-        return _grew(self.cpu, now, BUSY_CPU_FRACTION) or _grew(
-            self.runnable, now, BUSY_RUNNABLE_FRACTION
+        return (
+            _grew(self.cpu, now, BUSY_CPU_FRACTION)
+            or _grew(self.runnable, now, BUSY_RUNNABLE_FRACTION)
+            or _grew(self.io, now, BUSY_IO_BYTES_PER_S)
         )
 
 
@@ -312,7 +330,11 @@ class Watchdog:
             )
             if "sigterm" in p:  # the bootstrap's; a script's rt.heartbeat() does not say
                 st.quick_stop = p["sigterm"] == "nonstop"
-            for key, samples in (("cpu_s", st.cpu), ("runnable_s", st.runnable)):
+            for key, samples in (
+                ("cpu_s", st.cpu),
+                ("runnable_s", st.runnable),
+                ("io_bytes", st.io),
+            ):
                 v = p.get(key)
                 if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
                     samples.append((now, float(v)))
@@ -330,10 +352,17 @@ class Watchdog:
                     self._progress(st, at, event.time - (now - at))
                     self._learn_collective(at)
         elif event.kind == "section":
+            name = str(p["name"])
             if p.get("phase") == "begin":
-                st.sections[str(p["name"])] = now
+                st.sections[name] = now
+                st.limits.pop(name, None)  # an unreadable limit leaves an open section
+                limit = p.get("limit_s")
+                number = isinstance(limit, int | float) and not isinstance(limit, bool)
+                if number and math.isfinite(limit) and limit >= 0:
+                    st.limits[name] = float(limit)
             else:
-                st.sections.pop(str(p["name"]), None)
+                st.sections.pop(name, None)
+                st.limits.pop(name, None)
             self._progress(st, now, event.time, pause=False)
         elif event.kind == "lifecycle" and p.get("phase") in DONE_PHASES:
             st.done = True
@@ -364,6 +393,20 @@ class Watchdog:
     def _in_section(self) -> bool:
         return any(s.sections for s in self.ranks.values())
 
+    def _in_open_section(self) -> bool:
+        """A rank is inside a section with no limit of its own (checkpoint, eval)."""
+        return any(len(s.sections) > len(s.limits) for s in self.ranks.values())
+
+    def _bounded_allowance(self, now: float) -> float | None:
+        """The longest limit of the bounded sections that answering ranks are inside."""
+        limits = [
+            limit
+            for s in self.ranks.values()
+            if s.limits and s.last_alive is not None and now - s.last_alive <= self.silent_after_s
+            for limit in s.limits.values()
+        ]
+        return max(limits) if limits else None
+
     def _learn_collective(self, now: float) -> None:
         # a job-level completion: the slowest rank finished a new collective
         done = min(s.coll_done for s in self.ranks.values() if not s.exited)
@@ -390,11 +433,15 @@ class Watchdog:
 
     def timeout(self) -> tuple[float, str]:
         """(seconds without progress that make a hang, what that figure is based on)."""
-        if self._in_section():
+        if self._in_open_section():
             return self.section_timeout_s, "section"
         if any(s.done for s in self.ranks.values()):
             return max(self._running_timeout()[0], self.exit_timeout_s), "exit"
-        return self._running_timeout()
+        running = self._running_timeout()
+        allowance = self._bounded_allowance(self.clock())
+        if allowance is not None:
+            return running[0] + allowance, "bounded"
+        return running
 
     def startup_timeout(self) -> float:
         learned = self.learned.startup_s
@@ -435,7 +482,7 @@ class Watchdog:
         culprits, reason = self._culprits(now)
         if (
             self.hang_timeout_s is None
-            and basis not in ("section", "exit")
+            and basis not in ("section", "exit", "bounded")
             and stalled < self.section_timeout_s
             and culprits
             and all(self.ranks[r].busy(now) for r in culprits)

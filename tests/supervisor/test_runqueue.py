@@ -206,3 +206,18 @@ def test_a_rank_hung_on_a_crowded_cpu_is_still_a_hang(tmp_path):
     assert len(hung) >= 4, beats
     rate = (hung[-1]["runnable_s"] - hung[0]["runnable_s"]) / (hung[-1]["t"] - hung[0]["t"])
     assert rate < BUSY_RUNNABLE_FRACTION, hung
+
+
+def test_io_bytes_counts_what_the_process_writes(tmp_path):
+    """What the watchdog reads as "busy writing": 8 MiB written (and fsynced) show in it."""
+    from nonstop.supervisor.bootstrap import io_bytes
+
+    before = io_bytes()
+    assert before is not None  # Linux: /proc/self/io
+    with open(tmp_path / "save.bin", "wb") as f:
+        for _ in range(8):
+            f.write(b"\0" * (1 << 20))
+        f.flush()
+        os.fsync(f.fileno())
+    after = io_bytes()
+    assert after is not None and after - before >= 8 << 20

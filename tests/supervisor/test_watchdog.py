@@ -225,6 +225,28 @@ def test_auto_never_calls_a_computing_rank_hung():
     assert hang is not None and hang.culprits == [0]
 
 
+def test_auto_never_calls_a_rank_writing_to_a_slow_filesystem_hung():
+    """Rank 0 writes a synchronous checkpoint at 4 MB/s (almost no CPU) while rank 1 waits for
+    it; once its writes stop too (a write stuck on a dead mount), it is hung."""
+    clock = Clock()
+    wd = Watchdog(ranks=[0, 1], clock=clock)
+    i = collectives(wd, clock, 20)
+    io = 0
+    for _ in range(120):  # 60 s of rank 0 writing
+        clock.t += 0.5
+        io += 2 << 20
+        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=i - 1, coll_done=i - 1, io_bytes=io))
+        wd.observe(ev(1, "heartbeat", step=-1, coll_enq=i, coll_done=i - 1, io_bytes=5_000))
+    assert wd.check() is None
+    for _ in range(30):  # its writes stop; a few hundred bytes of heartbeats and logs go on
+        clock.t += 0.5
+        io += 300
+        wd.observe(ev(0, "heartbeat", step=-1, coll_enq=i - 1, coll_done=i - 1, io_bytes=io))
+        wd.observe(ev(1, "heartbeat", step=-1, coll_enq=i, coll_done=i - 1, io_bytes=5_000))
+    hang = wd.check()
+    assert hang is not None and hang.culprits == [0]
+
+
 def test_a_rank_that_exited_is_never_the_culprit():
     """Rank 0 returned and exited 0; rank 1 is stuck tearing down (its watcher silent)."""
     clock = Clock()
@@ -251,3 +273,55 @@ def test_progress_is_dated_when_the_event_happened_not_when_it_was_read():
         after = time.monotonic()
         assert wd._last_progress is not None
         assert before - shift - 0.05 <= wd._last_progress <= after - shift + 0.05
+
+
+def test_a_bounded_section_is_allowed_its_own_limit_only_while_its_rank_answers():
+    """torchft's all-reduce waiting on a failed peer group: the rank says it is inside a call
+    that gives up by itself after 3 s (`rt.section(name, limit_s=3)`); the watchdog allows the
+    running timeout plus those 3 s, learns no pause from the wait, and a rank stopped inside
+    such a call (silent) gets no allowance at all."""
+    clock = Clock()
+    wd = trained(clock)
+    for r in (0, 1):
+        wd.observe(ev(r, "section", name="ft_allreduce", phase="begin", limit_s=3.0))
+    assert wd.timeout() == (8.0, "bounded")  # 5 s (3 x 0.1 s, the floor) + the call's 3 s
+    for _ in range(15):  # 7.5 s waiting, both ranks' watchers answering
+        clock.t += 0.5
+        for r in (0, 1):
+            wd.observe(ev(r, "heartbeat", source="bootstrap"))
+    assert wd.check() is None
+    for r in (0, 1):  # the call gave up; the step goes on
+        wd.observe(ev(r, "section", name="ft_allreduce", phase="end"))
+        wd.observe(ev(r, "step", step=10, start=0.0, end=0.1))
+    assert wd.timeout() == (5.0, "steps")  # the 7.5 s wait was not learned as a pause
+    # past the running timeout plus the limit, it is a hang, busy or not
+    for r in (0, 1):
+        wd.observe(ev(r, "section", name="ft_quorum", phase="begin", limit_s=3.0))
+    for _ in range(17):
+        clock.t += 0.5
+        for r in (0, 1):
+            wd.observe(ev(r, "heartbeat", source="bootstrap"))
+    hang = wd.check()
+    assert hang is not None and hang.basis == "bounded" and hang.timeout_s == 8.0
+    # a rank stopped inside the call answers nothing: the running timeout holds for it
+    clock2 = Clock()
+    wd2 = trained(clock2)
+    wd2.observe(ev(1, "section", name="ft_allreduce", phase="begin", limit_s=3.0))
+    clock2.t += 3.5
+    wd2.observe(ev(0, "heartbeat", source="bootstrap"))
+    assert wd2.timeout() == (5.0, "steps")  # rank 1 silent for 3.5 s: no allowance
+    clock2.t += 1.6
+    hang2 = wd2.check()
+    assert hang2 is not None and hang2.culprits == [1], hang2
+
+
+def test_an_open_section_beside_a_bounded_one_gets_the_section_timeout():
+    clock = Clock()
+    wd = trained(clock)
+    wd.observe(ev(0, "section", name="ft_quorum", phase="begin", limit_s=3.0))
+    wd.observe(ev(1, "section", name="checkpoint", phase="begin"))
+    assert wd.timeout() == (1800.0, "section")
+    wd.observe(ev(1, "section", name="checkpoint", phase="end"))
+    assert wd.timeout() == (8.0, "bounded")
+    wd.observe(ev(0, "section", name="ft_quorum", phase="begin", limit_s=float("nan")))
+    assert wd.timeout() == (1800.0, "section")  # an unreadable limit: an open section

@@ -43,6 +43,8 @@ GROUP_ID: str = "REPLICA_GROUP_ID"
 NUM_GROUPS: str = "NUM_REPLICA_GROUPS"
 LIGHTHOUSE: str = "TORCHFT_LIGHTHOUSE"
 FINISHED: str = "finished"  # nonstop.supervisor.replica_groups.FINISHED
+QUORUM_TIMEOUT_S: float = 60.0
+"""torchft's quorum timeout (its default): how long a quorum may wait on the Lighthouse."""
 
 
 def main(a: argparse.Namespace) -> int:
@@ -94,6 +96,7 @@ def main(a: argparse.Namespace) -> int:
         state_dict=state_dict,
         replica_id=f"nonstop_{group}",
         timeout=timedelta(seconds=a.ft_timeout),
+        quorum_timeout=timedelta(seconds=QUORUM_TIMEOUT_S),
         # a synchronous quorum: the step is known (healed) before the batch is chosen
         use_async_quorum=False,
         init_sync=False,  # every group seeds the same weights
@@ -121,7 +124,12 @@ def main(a: argparse.Namespace) -> int:
     try:
         while manager.current_step() < a.steps:
             t0 = time.time()
-            opt.zero_grad()  # the quorum; a group that comes back heals here
+            # torchft's waits on the other groups are bounded sections: the agent's watchdog
+            # allows them their own timeouts (a peer group's failure or a Lighthouse restart
+            # is torchft's to ride out) and learns no pause from them; a rank stopped inside
+            # one is still called hung at the usual timeout (docs/run.md, replica groups)
+            with rt.section("ft_quorum", limit_s=QUORUM_TIMEOUT_S + a.ft_timeout):
+                opt.zero_grad()  # the quorum; a group that comes back heals here
             step = manager.current_step()
             if healed_from is None:
                 healed_from = step
@@ -145,10 +153,11 @@ def main(a: argparse.Namespace) -> int:
                         loss = rt.faults.scale_loss(loss, step, step)
                 with st.phase("backward"):
                     loss.backward()
-                    _average_gradients(manager, model, world)
+                    _average_gradients(manager, model, world, rt, a.ft_timeout)
                 with st.phase("optimizer"):
                     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                    opt.step()  # commits only if every participant finished the step
+                    with rt.section("ft_commit", limit_s=a.ft_timeout):
+                        opt.step()  # commits only if every participant finished the step
                 committed = manager.current_step() == step + 1
                 pad = a.min_step_s - (time.time() - t0)
                 if pad > 0:
@@ -208,7 +217,9 @@ def _lr(step: int, a: argparse.Namespace) -> float:
     return cosine_lr(step, warmup=a.warmup, total=a.steps)
 
 
-def _average_gradients(manager: Any, model: torch.nn.Module, world: int) -> None:
+def _average_gradients(
+    manager: Any, model: torch.nn.Module, world: int, rt: ns.Runtime, limit_s: float
+) -> None:
     """The gradients averaged across the group's ranks (its own process group), then across
     the live replica groups (torchft's Manager.allreduce: a peer lost mid-step marks the step
     failed, and the optimizer wrapper then does not commit it), in one flat tensor each way.
@@ -220,7 +231,8 @@ def _average_gradients(manager: Any, model: torch.nn.Module, world: int) -> None
     if world > 1:
         dist.all_reduce(flat)
         flat.div_(world)
-    manager.allreduce(flat).wait()
+    with rt.section("ft_allreduce", limit_s=limit_s):
+        manager.allreduce(flat).wait()
     at = 0
     for g in grads:
         n = g.numel()
