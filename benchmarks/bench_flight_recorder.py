@@ -27,6 +27,7 @@ torch.distributed.flight_recorder.fr_trace DIR` (torchfrtrace). Per run: wall an
 ru_maxrss) and of the whole process tree (sum of VmRSS over the tree, sampled every 50 ms), and
 whether the output names the culprit. `ours`/`peer` are median seconds at the largest size
 where both finished (5 interleaved repetitions, --quick: 2), `ranks` that size.
+NONSTOP_BENCH_DATA_DIR keeps the dumps for the next run (benchmarks/keep.py).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import stats
+from benchmarks import keep, stats
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = 2000
@@ -420,7 +421,11 @@ def run(quick: bool) -> dict:
         for n in sizes:
             hang = n // 3
             t0 = time.perf_counter()
-            folder = write_job(base / f"ranks-{n}", n, hang_rank=hang)
+            folder, kept = keep.kept(
+                f"flight-{n}-{ENTRIES}",
+                lambda f, n=n, hang=hang: write_job(f, n, hang_rank=hang),
+                base,
+            )
             gen_s = time.perf_counter() - t0
             gb = sum(f.stat().st_size for f in folder.iterdir()) / 1e9
             m = measure(folder, hang, k, timeout_s)
@@ -429,12 +434,14 @@ def run(quick: bool) -> dict:
                 layout=Layout.for_ranks(n).__dict__,
                 dump_gb=round(gb, 2),
                 generate_s=round(gen_s, 1),
+                data_kept=kept,
                 expected_culprit=hang,
             )
             samples[n] = (m["ours"]["samples_s"], m["peer"]["samples_s"])
             rows.append(m)
             print(f"  {json.dumps(m)[:600]}", file=sys.stderr, flush=True)
-            shutil.rmtree(folder)
+            if not kept:
+                shutil.rmtree(folder)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     both = [r for r in rows if r["ok"]]

@@ -22,7 +22,9 @@ Each repetition, each step a fresh process timed from outside (wall, CPU and pea
 `ours` is the slowest of the three (median seconds). The peer is what a user would otherwise
 run on the same hang: torchfrtrace (torch's fr_trace) over the same flight dumps, under the same
 memory cap as bench_flight_recorder; `grep -rlE` of the error signatures over every log is
-timed too (`grep_logs_s`). 5 interleaved repetitions (--quick: 2).
+timed too (`grep_logs_s`). 5 interleaved repetitions (--quick: 2). NONSTOP_BENCH_DATA_DIR keeps
+the run directory (and its dumps, shared with bench_flight_recorder) for the next run
+(benchmarks/keep.py).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks import stats
+from benchmarks import keep, stats
 from benchmarks.bench_flight_recorder import mem_cap, peer_cmd, run_tool, write_job
 from benchmarks.bench_triage import _ere, patterns
 from nonstop import rundir
@@ -176,7 +178,15 @@ def build(root: Path, ranks: int, *, entries: int = 2000) -> dict[str, Any]:
         'Thread 0x7f (most recent call first):\n  File "train.py", line 412 in train_step\n'
         '  File "torch/distributed/distributed_c10d.py", line 3245 in all_reduce\n'
     )
-    write_job(rd.flight_dir(0), ranks, entries, hang_rank=hang)
+    if keep.data_dir() is None:
+        write_job(rd.flight_dir(0), ranks, entries, hang_rank=hang)
+    else:  # the same dumps as bench_flight_recorder's at this size: write them once, link them
+        dumps, _ = keep.kept(
+            f"flight-{ranks}-{entries}",
+            lambda f: write_job(f, ranks, entries, hang_rank=hang),
+            root,
+        )
+        keep.link_tree(dumps, rd.flight_dir(0))
     detect = stop + 300.0
     t1 = detect + 120.0
     for r in range(ranks):
@@ -229,11 +239,14 @@ def build(root: Path, ranks: int, *, entries: int = 2000) -> dict[str, Any]:
         led.add_restart_phase(attempt=1, phase="rendezvous", start_s=detect + 90, end_s=t1)
         led.attempt_started(1, time_s=t1, world_size=ranks, nodes=hosts, restart_path="cold")
         led.attempt_ended(1, time_s=end + 5, outcome="succeeded")
-    size = {
-        k: sum(f.stat().st_size for f in (root / k).rglob("*") if f.is_file()) / 1e9
+    return {"hang": hang, "gb": _sizes(root)}
+
+
+def _sizes(root: Path) -> dict[str, float]:
+    return {
+        k: round(sum(f.stat().st_size for f in (root / k).rglob("*") if f.is_file()) / 1e9, 3)
         for k in ("events", "logs", "flight")
     }
-    return {"hang": hang, "gb": {k: round(v, 3) for k, v in size.items()}}
 
 
 INGEST = (
@@ -270,13 +283,17 @@ def run(quick: bool) -> dict:
     k = stats.reps(quick)
     timeout_s = 300 if quick else TIMEOUT_S
     base = Path(tempfile.mkdtemp(prefix="nonstop-bench-rundir-"))
+
+    def make(root: Path) -> None:
+        build(root, ranks)
+        shutil.copy(root / "ledger.db", root.with_name(f"{root.name}.ledger.supervisor.db"))
+
     try:
-        root = base / "run"
         t0 = time.perf_counter()
-        facts = build(root, ranks)
+        root, kept = keep.kept(f"rundir-{ranks}", make, base)
         build_s = time.perf_counter() - t0
-        template = base / "ledger.supervisor.db"
-        shutil.copy(root / "ledger.db", template)
+        template = root.with_name(f"{root.name}.ledger.supervisor.db")
+        facts = {"hang": ranks // 3, "gb": _sizes(root)}
         cmds = commands(root)
         rows: dict[str, list[dict[str, Any]]] = {n: [] for n in (*cmds, "peer")}
         grep_s: list[float] = []
@@ -334,6 +351,7 @@ def run(quick: bool) -> dict:
         hang_rank=facts["hang"],
         dir_gb=facts["gb"],
         build_s=round(build_s, 1),
+        data_kept=kept,
         load=os.getloadavg(),
     )
 

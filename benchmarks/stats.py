@@ -27,7 +27,15 @@ QUICK_REPS = 2  # --quick: a smoke run of the benchmark's wiring, not a figure
 
 
 def reps(quick: bool, full: int = MIN_REPS) -> int:
-    """Repetitions for a run: `full` (at least MIN_REPS) unless --quick."""
+    """Repetitions for a run: `full` (at least MIN_REPS) unless --quick; NONSTOP_BENCH_REPS
+    overrides both (a short run when time is short: the JSON's `reps` says how many)."""
+    import os
+
+    from nonstop import envvars
+
+    want = os.environ.get(envvars.BENCH_REPS, "").strip()
+    if want.isdigit() and int(want) > 0:
+        return int(want)
     return QUICK_REPS if quick else max(MIN_REPS, full)
 
 

@@ -71,6 +71,8 @@ CHAOS_HEALTH: Final = "NONSTOP_CHAOS_HEALTH"
 CHAOS_DIR: Final = "NONSTOP_CHAOS_DIR"
 CHAOS_SEEDS: Final = "NONSTOP_CHAOS_SEEDS"
 BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
+BENCH_DATA_DIR: Final = "NONSTOP_BENCH_DATA_DIR"
+BENCH_REPS: Final = "NONSTOP_BENCH_REPS"
 BENCH_HANG_KINDS: Final = "NONSTOP_BENCH_HANG_KINDS"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
@@ -322,6 +324,20 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="benchmarks/bench_checkpoint.py",
         meaning="1: the checkpoint benchmark adds the 4 GB size",
         default="0",
+    ),
+    EnvVar(
+        name=BENCH_DATA_DIR,
+        set_by="user",
+        read_by="benchmarks/keep.py",
+        meaning="keep generated benchmark data (flight-recorder, rundir-scale) here and reuse it",
+        default="a temporary directory, deleted after the run",
+    ),
+    EnvVar(
+        name=BENCH_REPS,
+        set_by="user",
+        read_by="benchmarks/stats.py",
+        meaning="repetitions per benchmark instead of 5 (a short run; its JSON says reps)",
+        default="5 (2 with --quick)",
     ),
     EnvVar(
         name=SOAK_DIR,

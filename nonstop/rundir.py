@@ -87,15 +87,18 @@ class RunDir:
     def checkpoint(self, step: int) -> Path:
         return self.checkpoints / f"step-{step}"
 
-    def event_files(self) -> list[tuple[int, int, Path]]:
-        """(attempt, rank, path) of every event stream, ordered by attempt then rank."""
+    def event_files(self, attempt: int | None = None) -> list[tuple[int, int, Path]]:
+        """(attempt, rank, path) of every event stream (of one attempt if given), ordered by
+        attempt then rank."""
         out = []
         base = self.root / "events"
         if not base.is_dir():
             return []
         for adir in base.iterdir():
             am = _ATTEMPT_DIR.match(adir.name)
-            if not am or not adir.is_dir():
+            if not am or (attempt is not None and int(am.group(1)) != attempt):
+                continue
+            if not adir.is_dir():
                 continue
             for f in adir.iterdir():
                 fm = _EVENT_FILE.match(f.name)

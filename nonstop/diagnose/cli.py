@@ -68,7 +68,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--flight", metavar="DIR", help="analyze a folder of flight-recorder dumps")
     p.add_argument("--world-size", type=int, default=None, help="ranks expected (for --flight)")
     p.add_argument("--run-dir", dest="hosts_from", help="map --flight ranks to hosts from a run")
-    p.add_argument("--workers", type=int, default=None, help="processes to load dumps with")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes that read dumps, logs and event streams (default: one per core)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     if a.flight:
@@ -84,7 +89,7 @@ def main(argv: list[str]) -> int:
     elif a.run_dir and a.attempt is None:
         v = history.diagnose_history(a.run_dir)  # the whole run: every attempt, the ledger
     elif a.run_dir:
-        v = join.diagnose_run(a.run_dir, a.attempt)
+        v = join.diagnose_run(a.run_dir, a.attempt, workers=a.workers)
         if history.weak(v):
             history.without_recommendation(v, "No action is recommended on this evidence.")
     else:

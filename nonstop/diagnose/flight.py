@@ -44,8 +44,14 @@ def find_dumps(folder: str | Path) -> list[Path]:
     root = Path(folder)
     if not root.is_dir():
         raise UserError(f"{root}: no such flight-recorder folder (expected one dump per rank)")
-    out = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
-    return sorted((p for p in out if rank_of(p) is not None), key=lambda p: rank_of(p) or 0)
+    with os.scandir(root) as it:  # one flat folder (the usual case) without a stat per file
+        entries = list(it)
+    if any(e.is_dir() for e in entries):
+        out = [p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    else:
+        out = [Path(e.path) for e in entries if e.is_file() and not e.name.startswith(".")]
+    ranked = [(r, p) for p in out if (r := rank_of(p)) is not None]
+    return [p for _, p in sorted(ranked, key=lambda rp: rp[0])]
 
 
 def load_partial(files: list[Path], workers: int | None = None) -> Partial:

@@ -22,6 +22,7 @@ as ``retired``; ``pg_config`` is empty, so group membership must come from elsew
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import json
@@ -197,14 +198,13 @@ WINDOW_TAIL = 128
 _HEAD_BYTES = 32 << 10
 _TAIL_BYTES = 48 << 10
 _ENTRIES_KEY = "entries"
+_head_hint = [_HEAD_BYTES]  # bytes the last dump's head needed, in this process
 
 
 def _entry_start(head: bytes) -> re.Pattern[bytes] | None:
     """A pattern for the start of every entry after the first, learnt from the first: EMPTY_DICT,
     a memo put, MARK, then the first key fetched from the memo by index. None: a layout this
     reader does not know (protocol 4 frames, MEMOIZE, no entries list): decode in full."""
-    import pickletools
-
     # Walk opcodes from the "entries" key on (a BINUNICODE or SHORT_BINUNICODE op), not from
     # the start: pg_config alone is thousands of opcodes at scale.
     key = _ENTRIES_KEY.encode()
@@ -213,9 +213,24 @@ def _entry_start(head: bytes) -> re.Pattern[bytes] | None:
         at = head.find(b"\x8c" + bytes([len(key)]) + key)
     if at < 0:
         return None
+    # The ops walked fit in _SHAPE_BYTES unless keys are long: the pattern is a function of
+    # those bytes, learnt once per process for all the dumps of one job.
+    got = _shape_pattern(head[at : at + _SHAPE_BYTES])
+    if got is None and len(head) - at > _SHAPE_BYTES:
+        got = _shape_pattern.__wrapped__(head[at:])
+    return got
+
+
+_SHAPE_BYTES = 96
+
+
+@functools.lru_cache(maxsize=64)
+def _shape_pattern(ops: bytes) -> re.Pattern[bytes] | None:
+    import pickletools
+
     shape: list[str] = []
     try:
-        for op, arg, _pos in pickletools.genops(io.BytesIO(head[at:])):
+        for op, arg, _pos in pickletools.genops(io.BytesIO(ops)):
             shape.append(op.name)
             if op.name in ("BINPUT", "LONG_BINPUT") and shape[-2:-1] == ["BINUNICODE"]:
                 if len(shape) > 2 and isinstance(arg, int):
@@ -268,7 +283,12 @@ def load_window(
             size = os.fstat(f.fileno()).st_size
             if size < 4 * _TAIL_BYTES:
                 return None
-            hb = f.read(_HEAD_BYTES)
+            # Dumps of one job are alike: start from the head size the last dump needed (a
+            # size the doubling below would reach anyway), not 32 kB thrice doubled at 16k ranks.
+            first_read = _HEAD_BYTES
+            while first_read * 2 <= min(_head_hint[0], size // 4):
+                first_read *= 2
+            hb = f.read(first_read)
             if hb[:2] != b"\x80\x02":
                 return None
             # The head grows until it holds `head` entries (pg_config lists every member of
@@ -284,7 +304,12 @@ def load_window(
                 hb += f.read(min(len(hb), size // 2 - len(hb)))
             if pat is None:
                 return None
+            _head_hint[0] = len(hb)
             want = _TAIL_BYTES
+            if len(starts) >= head > 8:  # later head entries are the size of the tail's
+                mid = head // 2
+                per = (starts[-1] - starts[mid]) / (head - 1 - mid)
+                want = max(4096, min(want, int(per * (tail + 8) * 1.25)))
             while True:
                 want = min(want, size - len(hb))
                 f.seek(size - want)

@@ -25,7 +25,7 @@ from typing import Any
 
 from nonstop import taxonomy
 from nonstop.anomalies import CATEGORY, HEALTH_DIR, read_anomalies
-from nonstop.diagnose import flight, peers, stragglers, triage
+from nonstop.diagnose import flight, gather, peers, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
@@ -34,7 +34,6 @@ FLIGHT_BLAME_BONUS = 15  # specificity added to a hit on the host/rank the fligh
 HEALTH_SPECIFICITY = 95
 ANOMALY_SPECIFICITY = 97  # every rank's guards agreed on it (nonstop.runtime.guards)
 # The flight verdict outranks symptoms (watchdog, store, gloo peer lost: 20-30), not causes.
-LINK_TAIL_BYTES = 64 * 1024  # of each rank's log, read for the peers its connections lost
 DEAD_RANK_SPECIFICITY = 31  # above the symptoms a vanished peer causes (gloo/NCCL: 28-30)
 FLIGHT_SPECIFICITY = {
     "nccl_watchdog_timeout": 32,
@@ -234,19 +233,22 @@ def _peer_gone_as_symptoms(hits: list[triage.Hit], roots: frozenset[int]) -> lis
     ]
 
 
-def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
-    """One verdict for `attempt` (default: the latest) of the run in `run_dir`."""
+def diagnose_run(
+    run_dir: str | Path, attempt: int | None = None, *, workers: int | None = None
+) -> Verdict:
+    """One verdict for `attempt` (default: the latest) of the run in `run_dir`. `workers`:
+    processes that read the per-rank files (default: one per core; nonstop.diagnose.gather)."""
     rd = open_existing(run_dir)
     attempt = latest_attempt(rd) if attempt is None else attempt
-    hosts = rank_hosts(rd, attempt)
+    got = gather.read_attempt(rd, attempt, workers=workers)
+    hosts = got.hosts
     evidence: list[str] = []
     details: dict[str, Any] = {"attempt": attempt}
 
     hits: list[triage.Hit] = []
     pci_map: dict[str, int] = {}
-    logs = rd.root / "logs" / f"attempt-{attempt}"
-    files = sorted(p for p in logs.iterdir() if p.is_file()) if logs.is_dir() else []
-    for path, s in zip(files, triage.scan_all(files), strict=True):
+    files = got.logs
+    for path, s in zip(files, got.scans, strict=True):
         pci_map.update(s.pci_map)
         m = _RANK_FILE.match(path.name)
         rank = int(m.group(1)) if m else None
@@ -263,11 +265,16 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
         h.rank for h in hits if h.rank is not None and h.signature in COLLECTIVE_FAILED
     )
     fv: Verdict | None = None
-    fdir = rd.flight_dir(attempt)
-    if fdir.is_dir() and flight.find_dumps(fdir):
+    if got.flight is not None:
         world = rd.read_config().get("world_size")
         world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
-        fv = flight.analyze(fdir, hosts=hosts, world_size=world, errored=errored)
+        fv = flight.verdict_from(
+            got.flight,
+            hosts=hosts,
+            world_size=world,
+            source=str(rd.flight_dir(attempt)),
+            errored=errored,
+        )
         details["flight"] = fv.to_dict()
         evidence.append(f"flight recorder: {fv.verdict}")
     blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
@@ -285,7 +292,8 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
         else h
         for h in hits
     ]
-    report = stragglers.detect_stragglers(rd.root, attempt)
+    _, report = stragglers.replay(got.streams)
+    report = stragglers.with_slow_link(report, rd, attempt)
     details["stragglers"] = {
         "flagged_ranks": report.flagged_ranks,
         "flagged_hosts": report.flagged_hosts,
@@ -355,7 +363,7 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
             "no hang and no straggler found.",
             confidence=0.1,
         )
-    link = _failing_link(rd, files, hosts)
+    link = _failing_link(rd, got.link_peers, hosts)
     if link is not None:
         details["link"] = link.to_dict()
         evidence.append(f"failing connections: {link.text()}")
@@ -366,21 +374,15 @@ def diagnose_run(run_dir: str | Path, attempt: int | None = None) -> Verdict:
     return v
 
 
-def _failing_link(rd: RunDir, files: list[Path], hosts: dict[int, str]) -> peers.LinkVerdict | None:
+def _failing_link(
+    rd: RunDir, found: list[tuple[int, list[str]]], hosts: dict[int, str]
+) -> peers.LinkVerdict | None:
     """The host every rank's failing connections name (nonstop.diagnose.peers), from the
-    tail of each rank's log; addresses named through the agents' nodes/<host>.json."""
-    reports = []
-    for path in files:
-        m = _RANK_FILE.match(path.name)
-        if m is None:
-            continue  # error files repeat the log's last words: one report per rank
-        rank = int(m.group(1))
-        try:
-            with open(path, "rb") as f:
-                f.seek(max(0, path.stat().st_size - LINK_TAIL_BYTES))
-                text = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        reports.append((hosts.get(rank, "?"), text))
+    peers named in the tail of each rank's log (gather.read_logs); addresses named through
+    the agents' nodes/<host>.json."""
     by_address = peers.node_addresses(rd.root)
-    return peers.common_peer(reports, by_address, own={h: a for a, h in by_address.items()})
+    return peers.common_peer_of(
+        ((hosts.get(rank, "?"), ips) for rank, ips in found),
+        by_address,
+        own={h: a for a, h in by_address.items()},
+    )

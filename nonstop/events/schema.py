@@ -104,6 +104,9 @@ _HEADER: Final[dict[str, type | tuple[type, ...]]] = {
 }
 
 
+_NUMBER: Final = (int, float)
+
+
 def from_dict(d: Any) -> Event:
     """Validate a decoded JSON object and build an Event; raise SchemaError naming the problem.
 
@@ -112,12 +115,24 @@ def from_dict(d: Any) -> Event:
     """
     if not isinstance(d, dict):
         raise SchemaError(f"record is a {type(d).__name__}, not an object")
-    for key, typ in _HEADER.items():
-        if key not in d:
-            raise SchemaError(f"record has no {key!r}")
-        value = d[key]
-        if isinstance(value, bool) or not isinstance(value, typ):
-            raise SchemaError(f"field {key!r} has type {type(value).__name__}")
+    g = d.get
+    if not (  # what json.loads makes of a valid line, at a third of the loop's cost below
+        type(g("schema_version")) is int
+        and type(g("run_id")) is str
+        and type(g("attempt")) is int
+        and type(g("rank")) is int
+        and type(g("host")) is str
+        and type(g("mono")) in _NUMBER
+        and type(g("time")) in _NUMBER
+        and type(g("kind")) is str
+        and type(g("payload")) is dict
+    ):
+        for key, typ in _HEADER.items():  # anything else: checked field by field, named
+            if key not in d:
+                raise SchemaError(f"record has no {key!r}")
+            value = d[key]
+            if isinstance(value, bool) or not isinstance(value, typ):
+                raise SchemaError(f"field {key!r} has type {type(value).__name__}")
     if d["schema_version"] > SCHEMA_VERSION:
         raise SchemaError(
             f"schema_version {d['schema_version']} is newer than this nonstop's "
