@@ -348,15 +348,7 @@ def link_down(d: Decision, flap: str, flaps: int) -> Decision:
     if flaps >= LINK_FLAPS_TO_EXCLUDE:
         action = "exclude_node"
         reason += f"; this node's link went down in {flaps} attempts: a bad cable, port or NIC"
-    return replace(
-        d,
-        category="network_switch_cable",
-        action=action,
-        root_cause=True,
-        confidence=max(d.confidence, 0.9),
-        reason=reason,
-        evidence=[*d.evidence, flap],
-    )
+    return _network(d, action, 0.9, reason, flap)
 
 
 def peers_unreachable(d: Decision, unreachable: list[str], total: int) -> Decision:
@@ -372,15 +364,7 @@ def peers_unreachable(d: Decision, unreachable: list[str], total: int) -> Decisi
             f"peer node(s) {', '.join(unreachable)} unreachable from here "
             f"({len(unreachable)} of {total}; this node's link up)"
         )
-    return replace(
-        d,
-        category="network_switch_cable",
-        action="restart",
-        root_cause=True,
-        confidence=max(d.confidence, 0.8),
-        reason=f"{what}; the ranks: {_SECONDARY.sub('', d.reason)}",
-        evidence=[*d.evidence, what],
-    )
+    return _network(d, "restart", 0.8, f"{what}; the ranks: {_SECONDARY.sub('', d.reason)}", what)
 
 
 def peer_link_down(d: Decision, link: str, reached: int, total: int, flaps: int) -> Decision:
@@ -400,15 +384,24 @@ def peer_link_down(d: Decision, link: str, reached: int, total: int, flaps: int)
     if flaps >= LINK_FLAPS_TO_EXCLUDE:
         action = "exclude_node"
         what += f"; {link}'s link failed in {flaps} attempts: a bad cable, port or NIC"
+    reason = f"{what}; the ranks here: {_SECONDARY.sub('', d.reason)}"
+    return _network(d, action, 0.85, reason, what, hosts=[link])
+
+
+def _network(
+    d: Decision, action: taxonomy.Action, confidence: float, reason: str, evidence: str, **more: Any
+) -> Decision:
+    """`d` as the network's root cause: the ranks' own words kept in `reason`, `evidence`
+    added to theirs."""
     return replace(
         d,
         category="network_switch_cable",
         action=action,
         root_cause=True,
-        confidence=max(d.confidence, 0.85),
-        reason=f"{what}; the ranks here: {_SECONDARY.sub('', d.reason)}",
-        evidence=[*d.evidence, what],
-        hosts=[link],
+        confidence=max(d.confidence, confidence),
+        reason=reason,
+        evidence=[*d.evidence, evidence],
+        **more,
     )
 
 

@@ -76,3 +76,21 @@ def test_unreachable_peers_are_the_network_never_an_exclusion(unreachable, total
 def test_a_specific_cause_of_the_ranks_stands_before_the_networks_silence():
     d = Decision("gpu_hbm3_memory", "exclude_node", "uncorrectable ECC")
     assert policy.peers_unreachable(d, ["node1"], 1) is d
+
+
+def test_the_one_unreachable_peers_link_is_named_and_excluded_on_a_repeat():
+    d = Decision("hang", "restart", "secondary (a peer failed first): every rank waits")
+    once = policy.peer_link_down(d, "node1", reached=2, total=3, flaps=1)
+    assert (once.category, once.action, once.root_cause, once.hosts) == (
+        "network_switch_cable",
+        "restart",
+        True,
+        ["node1"],
+    )
+    assert once.reason.startswith("node1's link: unreachable from here"), once.reason
+    assert "the ranks here: every rank waits" in once.reason  # the ranks' words, unprefixed
+    assert once.evidence[-1].startswith("node1's link")
+    again = policy.peer_link_down(d, "node1", reached=2, total=3, flaps=2)
+    assert again.action == "exclude_node" and "failed in 2 attempts" in again.reason
+    specific = Decision("gpu_hbm3_memory", "exclude_node", "uncorrectable ECC")
+    assert policy.peer_link_down(specific, "node1", reached=2, total=3, flaps=2) is specific
