@@ -28,23 +28,9 @@ from typing import Any
 
 from benchmarks.chaos import procs
 from benchmarks.chaos.schedule import HEALTH_ENV, Schedule
+from nonstop.workloads.llama import tiny_args
 
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "10",
-]
+TINY = tiny_args(log_every=10)
 POLL_S = 0.01
 STORE = (
     "import sys, time\n"

@@ -13,24 +13,11 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from nonstop.workloads.llama import tiny_args
+
 # A small model for nonstop.workloads.llama.train, so that an attempt costs the interpreter
 # start, not the training.
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "5",
-]
+TINY = tiny_args(log_every=5)
 
 CLI = [sys.executable, "-m", "nonstop.cli"]
 
