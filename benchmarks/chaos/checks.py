@@ -83,6 +83,38 @@ def injector_record(run_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
+def injected_faults(s: Schedule, run_dir: Path) -> list[dict[str, Any]]:
+    """`injector_record` without the schedule's pacing (every rank's slow: not a fault)."""
+    pacing = s.injects()[-1]
+    return [r for r in injector_record(run_dir) if r["spec"] != pacing]
+
+
+def fault_items(inj: list[dict[str, Any]], record: Record) -> list[dict[str, Any]]:
+    """One item per fault to account for (kind, attempt, rank, source): each injected one
+    (`inj`: `injected_faults`), by the schedule's kind name, then each the harness did."""
+    items: list[dict[str, Any]] = []
+    for r in inj:
+        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
+            r["fault"], r["fault"]
+        )
+        if kind == "spike" and r["rank"] != 0:
+            continue  # one poisoned batch, logged by every rank: counted once
+        items.append(
+            {
+                "kind": kind,
+                "attempt": r["attempt"],
+                "rank": r["rank"],
+                "source": "injector",
+                "spec": r["spec"],
+            }
+        )
+    for f in record.faults:
+        items.append(
+            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
+        )
+    return items
+
+
 def lost_checkpoints(record: Record) -> tuple[int, list[str]]:
     """Committed checkpoints that vanished while no newer good one was there to replace them."""
     problems: list[str] = []
@@ -141,28 +173,8 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
         ]
     finally:
         conn.close()
-    pacing = s.injects()[-1]  # every rank's pacing slow: not a fault
-    inj = [r for r in injector_record(run_dir) if r["spec"] != pacing]
-    items: list[dict[str, Any]] = []
-    for r in inj:
-        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"]
-        )
-        if kind == "spike" and r["rank"] != 0:
-            continue  # one poisoned batch, logged by every rank: counted once
-        items.append(
-            {
-                "kind": kind,
-                "attempt": r["attempt"],
-                "rank": r["rank"],
-                "source": "injector",
-                "spec": r["spec"],
-            }
-        )
-    for f in record.faults:
-        items.append(
-            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
-        )
+    inj = injected_faults(s, run_dir)
+    items = fault_items(inj, record)
     # what really fired is what the injector logged; a scheduled fault it never logged did
     # not happen, whatever the schedule asked for
     unfired = [

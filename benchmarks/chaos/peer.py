@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
-from benchmarks.chaos.checks import compare_params, injector_record, lost_checkpoints
-from benchmarks.chaos.harness import Harness, Record, _env, train_args
+from benchmarks.chaos.checks import compare_params, fault_items, injected_faults, lost_checkpoints
+from benchmarks.chaos.harness import Harness, Record, train_args
 from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
 from nonstop.supervisor.watchdog import STEP_FLOOR_S
 
@@ -117,22 +117,7 @@ class PeerHarness(Harness):
             sys.executable,
             "-m",
             "torch.distributed.run",
-            "--nnodes",
-            "1",
-            "--nproc-per-node",
-            str(s.world_size),
-            "--rdzv-backend",
-            "c10d",
-            "--rdzv-endpoint",
-            f"127.0.0.1:{port}",
-            "--rdzv-conf",
-            "is_host=false",
-            "--rdzv-id",
-            f"chaos-peer-{s.seed}",
-            "--max-restarts",
-            str(len(s.faults) + 3),
-            "--monitor-interval",
-            "0.2",
+            *self.launcher_flags(port, f"chaos-peer-{s.seed}"),
             "-m",
             "benchmarks.chaos.peer_worker",
             *train[2:],
@@ -140,7 +125,7 @@ class PeerHarness(Harness):
 
     def env(self) -> dict[str, str]:
         seen = attempts_seen(self.run_dir)
-        env = _env()
+        env = super().env()
         env.update(
             NONSTOP_RUN_DIR=str(self.run_dir),
             NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
@@ -155,19 +140,6 @@ class PeerHarness(Harness):
         )
         env.pop("NONSTOP_ATTEMPT", None)
         return env
-
-    def _launch(self, cmd: list[str]) -> None:
-        import subprocess
-
-        log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
-        log.write(f"\n=== launch at {time.time():.3f}\n".encode())
-        log.flush()
-        self.sup = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(), start_new_session=True
-        )
-        log.close()
-        self.all_groups.append(self.sup.pid)
-        self.killed_by_us = False
 
     def _kill_supervisor(self) -> None:
         assert self.sup is not None
@@ -206,30 +178,8 @@ def _failed_saves(run_dir: Path, attempt: int) -> tuple[int, int]:
 
 def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> dict[str, Any]:
     """Every injected fault of a torchrun run, detected as the module docstring says."""
-    pacing = s.injects()[-1]
     attempts = set(attempts_seen(run_dir))
-    items: list[dict[str, Any]] = []
-    for r in injector_record(run_dir):
-        if r["spec"] == pacing:
-            continue
-        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"]
-        )
-        if kind == "spike" and r["rank"] != 0:
-            continue
-        items.append(
-            {
-                "kind": kind,
-                "attempt": r["attempt"],
-                "rank": r["rank"],
-                "source": "injector",
-                "spec": r["spec"],
-            }
-        )
-    for f in record.faults:
-        items.append(
-            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
-        )
+    items = fault_items(injected_faults(s, run_dir), record)
     for it in items:
         a, k = it["attempt"], it["kind"]
         if k in PEER_ENDS:
