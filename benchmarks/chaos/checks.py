@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -352,33 +353,52 @@ def ettr_vs_daly(run_dir: Path) -> dict[str, Any]:
     return out
 
 
-def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[str, Any]:
+def side_result(
+    s: Schedule,
+    work: Path,
+    record: Record,
+    reference: Path,
+    account: Callable[[Schedule, Path, Record, bool], dict[str, Any]],
+) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    """What either side's result starts with: finished, parameters against the reference's,
+    checkpoints lost, and the faults as `account(s, run_dir, record, finished)` counts them.
+    Returns (the run directory, that accounting, the result so far)."""
     run_dir = work / "run"
     finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
     identical, why = compare_params(reference, work / "final.pt")
     lost, lost_why = lost_checkpoints(record)
-    faults = account_faults(s, run_dir, record, finished)
-    ettr = ettr_vs_daly(run_dir)
-    return {
-        "seed": s.seed,
-        "steps": s.steps,
-        "finished": finished,
-        "identical": identical,
-        "identical_detail": why,
-        "lost": lost,
-        "lost_detail": lost_why,
-        "injected": faults["injected"],
-        "detected": faults["detected"],
-        "recovered": faults["recovered"],
-        "missed": faults["missed"],
-        "phantom": faults["phantom"],
-        "stray_detections": faults["stray_detections"],
-        "faults": faults["items"],
-        "skipped": record.skipped + faults["unfired"],
-        "requeues": record.requeues,
-        "orphans": record.orphans,
-        "supervisor_exits": record.supervisor_exits,
-        "commits_seen": sorted({x for _, st in record.commits for x in st}),
-        "ettr": ettr,
-        "schedule": s.describe(),
-    }
+    faults = account(s, run_dir, record, finished)
+    return (
+        run_dir,
+        faults,
+        {
+            "seed": s.seed,
+            "steps": s.steps,
+            "finished": finished,
+            "identical": identical,
+            "identical_detail": why,
+            "lost": lost,
+            "lost_detail": lost_why,
+            "injected": faults["injected"],
+            "detected": faults["detected"],
+            "recovered": faults["recovered"],
+            "missed": faults["missed"],
+        },
+    )
+
+
+def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[str, Any]:
+    run_dir, faults, out = side_result(s, work, record, reference, account_faults)
+    out.update(
+        phantom=faults["phantom"],
+        stray_detections=faults["stray_detections"],
+        faults=faults["items"],
+        skipped=record.skipped + faults["unfired"],
+        requeues=record.requeues,
+        orphans=record.orphans,
+        supervisor_exits=record.supervisor_exits,
+        commits_seen=sorted({x for _, st in record.commits for x in st}),
+        ettr=ettr_vs_daly(run_dir),
+        schedule=s.describe(),
+    )
+    return out

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
-from benchmarks.chaos.checks import compare_params, fault_items, injected_faults, lost_checkpoints
+from benchmarks.chaos.checks import fault_items, injected_faults, side_result
 from benchmarks.chaos.harness import Harness, Record, train_args
 from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
 from nonstop.supervisor.watchdog import STEP_FLOOR_S
@@ -261,38 +261,24 @@ def evaluate_peer(
     wall_s: float,
     step_s: float | None = None,
 ) -> dict[str, Any]:
-    run_dir = work / "run"
-    finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
-    identical, why = compare_params(reference, work / "final.pt")
-    lost, lost_why = lost_checkpoints(record)
-    faults = account_peer(s, run_dir, record, finished)
+    run_dir, faults, out = side_result(s, work, record, reference, account_peer)
     na = [
         {**f.to_dict(), "why": "no moment under torchrun (no health checks)"}
         for f in s.faults
         if f.kind in PEER_NA
     ]
-    return {
-        "seed": s.seed,
-        "steps": s.steps,
-        "finished": finished,
-        "identical": identical,
-        "identical_detail": why,
-        "lost": lost,
-        "lost_detail": lost_why,
-        "injected": faults["injected"],
-        "detected": faults["detected"],
-        "recovered": faults["recovered"],
-        "missed": faults["missed"],
-        "faults": faults["items"],
-        "skipped": record.skipped + faults["unfired"],
-        "not_applicable": na,
-        "requeues": record.requeues,
-        "orphans": record.orphans,
-        "supervisor_exits": record.supervisor_exits,
-        "attempts": len(attempts_seen(run_dir)),
-        "ettr": ettr_from_events(run_dir, wall_s, step_s),
-        "schedule": s.describe(),
-    }
+    out.update(
+        faults=faults["items"],
+        skipped=record.skipped + faults["unfired"],
+        not_applicable=na,
+        requeues=record.requeues,
+        orphans=record.orphans,
+        supervisor_exits=record.supervisor_exits,
+        attempts=len(attempts_seen(run_dir)),
+        ettr=ettr_from_events(run_dir, wall_s, step_s),
+        schedule=s.describe(),
+    )
+    return out
 
 
 def run_peer(
