@@ -25,7 +25,6 @@ from support import slurmd
 from support.slurmd import SlurmUnavailable, conf_path, env, require_slurm, stop, tail
 
 ROOT = Path(os.environ.get("NONSTOP_SLURM_ROOT", "/tmp/nonstop-slurm"))
-KILL_WAIT_S = 30  # Slurm's default: SIGTERM, then SIGKILL this much later
 DAEMONS = ("slurmctld", "slurmd")
 
 
@@ -45,23 +44,7 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-ReturnToService=2
-JobRequeue=1
-KillWait={KILL_WAIT_S}
-OverTimeLimit=0
-InactiveLimit=0
-MinJobAge=600
-SchedulerParameters=bf_interval=1,sched_interval=1
+{slurmd.POLICY}SchedulerParameters=bf_interval=1,sched_interval=1
 NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
 PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 """

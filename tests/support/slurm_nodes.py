@@ -36,7 +36,6 @@ from support.slurmd import SlurmUnavailable, conf_path, env, pid, require_slurm
 ROOT = Path(os.environ.get("NONSTOP_SLURM_NODES_ROOT", f"/tmp/nonstop-slurm-{netns.PREFIX}"))
 CTLD_PORT = 6900 + int(netns.SUBNET.split(".")[1])
 SLURMD_PORT = CTLD_PORT + 1
-KILL_WAIT_S = 30
 
 
 def host_ip() -> str:
@@ -68,23 +67,7 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd-%n.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd-%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-ReturnToService=2
-JobRequeue=1
-KillWait={KILL_WAIT_S}
-OverTimeLimit=0
-InactiveLimit=0
-MinJobAge=600
-SlurmdTimeout=60
+{slurmd.POLICY}SlurmdTimeout=60
 SchedulerParameters=bf_interval=1,sched_interval=1
 {nodes}
 PartitionName=nodes Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO

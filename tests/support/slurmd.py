@@ -14,6 +14,28 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+KILL_WAIT_S = 30  # Slurm's default: SIGTERM, then SIGKILL this much later
+POLICY = f"""\
+SlurmctldDebug=info
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+JobRequeue=1
+KillWait={KILL_WAIT_S}
+OverTimeLimit=0
+InactiveLimit=0
+MinJobAge=600
+"""
+"""slurm.conf's lines both clusters share: logging, plugins (no accounting), backfill by CPU,
+requeue, and the timeouts."""
+
 
 class SlurmUnavailable(RuntimeError):
     """Slurm cannot run here (packages missing, not root); says what to do."""
