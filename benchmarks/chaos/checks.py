@@ -116,6 +116,15 @@ def fault_items(inj: list[dict[str, Any]], record: Record) -> list[dict[str, Any
     return items
 
 
+def bitflip_quarantined(run_dir: Path, record: Record, attempt: int) -> bool:
+    """Whether the checkpoint the harness flipped a bit in during `attempt` was set aside as
+    corrupt (step-N.corrupt) by the load that refused it."""
+    step = next(
+        f["checkpoint"] for f in record.faults if f["kind"] == "bitflip" and f["attempt"] == attempt
+    )
+    return (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+
+
 def lost_checkpoints(record: Record) -> tuple[int, list[str]]:
     """Committed checkpoints that vanished while no newer good one was there to replace them."""
     problems: list[str] = []
@@ -227,12 +236,7 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
                     it["action"] = "requeue" if record.requeues else None
                     it["recovered"] = bool(match) and finished and not record.requeues
             if k == "bitflip":  # the next attempt must have refused it and fallen back
-                step = next(
-                    f["checkpoint"]
-                    for f in record.faults
-                    if f["kind"] == "bitflip" and f["attempt"] == a
-                )
-                quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+                quarantined = bitflip_quarantined(run_dir, record, a)
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
                 it["recovered"] = it["recovered"] and quarantined

@@ -47,7 +47,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
-from benchmarks.chaos.checks import fault_items, injected_faults, side_result
+from benchmarks.chaos.checks import (
+    bitflip_quarantined,
+    fault_items,
+    injected_faults,
+    side_result,
+)
 from benchmarks.chaos.harness import Harness, Record, train_args
 from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
 from nonstop.supervisor.watchdog import STEP_FLOOR_S
@@ -186,12 +191,7 @@ def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> 
             it["detected"] = a + 1 in attempts
             it["action"] = "restart" if it["detected"] else None
             if k == "bitflip":  # the workload's verified load must have refused it
-                step = next(
-                    f["checkpoint"]
-                    for f in record.faults
-                    if f["kind"] == "bitflip" and f["attempt"] == a
-                )
-                quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+                quarantined = bitflip_quarantined(run_dir, record, a)
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
         elif k == "diskfull":
