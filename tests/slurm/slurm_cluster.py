@@ -44,7 +44,8 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd.log
-{slurmd.POLICY}SchedulerParameters=bf_interval=1,sched_interval=1
+{slurmd.POLICY}
+SchedulerParameters=bf_interval=1,sched_interval=1
 NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
 PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 """

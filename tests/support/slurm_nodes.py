@@ -67,7 +67,8 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd-%n.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd-%n.log
-{slurmd.POLICY}SlurmdTimeout=60
+{slurmd.POLICY}
+SlurmdTimeout=60
 SchedulerParameters=bf_interval=1,sched_interval=1
 {nodes}
 PartitionName=nodes Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO

@@ -31,8 +31,7 @@ JobRequeue=1
 KillWait={KILL_WAIT_S}
 OverTimeLimit=0
 InactiveLimit=0
-MinJobAge=600
-"""
+MinJobAge=600"""
 """slurm.conf's lines both clusters share: logging, plugins (no accounting), backfill by CPU,
 requeue, and the timeouts."""
 
