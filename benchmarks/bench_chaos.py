@@ -25,10 +25,8 @@ interval computed from nonstop's own measured costs (kept as an extra field: it 
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.chaos.checks import evaluate
-from benchmarks.chaos.harness import Harness, reference_run
+from benchmarks.chaos.harness import Harness, reference_run, seeded_runs
 from benchmarks.chaos.peer import ettr_from_events, run_peer, surviving_steps
 from benchmarks.chaos.schedule import KINDS, QUICK_KINDS, make_schedule
 from benchmarks.stats import summarize
@@ -166,12 +164,5 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    env = os.environ.get("NONSTOP_CHAOS_SEEDS")
-    seeds = [int(x) for x in env.split(",")] if env else (QUICK_SEEDS if quick else FULL_SEEDS)
-    root = Path(os.environ.get("NONSTOP_CHAOS_DIR") or tempfile.mkdtemp(prefix="nonstop-chaos-"))
-    load_start = [round(x, 2) for x in os.getloadavg()]
-    runs = [run_seed(seed, quick, root) for seed in seeds]
-    load = {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]}
-    return combine(
-        runs, load=load, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), work_dir=str(root)
-    )
+    runs, extra = seeded_runs(run_seed, quick, QUICK_SEEDS, FULL_SEEDS, prefix="nonstop-chaos-")
+    return combine(runs, **extra)

@@ -21,15 +21,14 @@ peer (1.0: the faults cost no model quality; LOSS_TOLERANCE the bound the checks
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.chaos.harness import seeded_runs
 from benchmarks.chaos.replica_groups import (
     KINDS,
     QUICK_KINDS,
@@ -96,12 +95,5 @@ def combine(runs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    env = os.environ.get("NONSTOP_CHAOS_SEEDS")
-    seeds = [int(x) for x in env.split(",")] if env else (QUICK_SEEDS if quick else FULL_SEEDS)
-    root = Path(os.environ.get("NONSTOP_CHAOS_DIR") or tempfile.mkdtemp(prefix="nonstop-chaos-rg-"))
-    load_start = [round(x, 2) for x in os.getloadavg()]
-    runs = [run_seed(seed, quick, root) for seed in seeds]
-    load = {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]}
-    return combine(
-        runs, load=load, date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), work_dir=str(root)
-    )
+    runs, extra = seeded_runs(run_seed, quick, QUICK_SEEDS, FULL_SEEDS, prefix="nonstop-chaos-rg-")
+    return combine(runs, **extra)

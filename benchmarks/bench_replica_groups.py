@@ -44,12 +44,12 @@ from typing import Any
 
 from nonstop.events import EventWarning, read_events
 from nonstop.rundir import RunDir
+from nonstop.workloads.llama import tiny_args
 
 REPO = Path(__file__).resolve().parent.parent
 PY = sys.executable
 STEPS, CRASH, STEP_S = 300, 20, 0.15
-TINY = ["--dim", "32", "--layers", "1", "--heads", "2", "--kv-heads", "1", "--seq-len", "32",
-        "--batch-size", "2", "--log-every", "20"]  # fmt: skip
+TINY = tiny_args(log_every=20)
 FT = ["-m", "nonstop.workloads.llama.train", "--fault-tolerant", *TINY, "--steps", str(STEPS),
       "--min-step-s", str(STEP_S)]  # fmt: skip
 

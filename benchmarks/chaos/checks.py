@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,47 @@ def injector_record(run_dir: Path) -> list[dict[str, Any]]:
                         }
                     )
     return out
+
+
+def injected_faults(s: Schedule, run_dir: Path) -> list[dict[str, Any]]:
+    """`injector_record` without the schedule's pacing (every rank's slow: not a fault)."""
+    pacing = s.injects()[-1]
+    return [r for r in injector_record(run_dir) if r["spec"] != pacing]
+
+
+def fault_items(inj: list[dict[str, Any]], record: Record) -> list[dict[str, Any]]:
+    """One item per fault to account for (kind, attempt, rank, source): each injected one
+    (`inj`: `injected_faults`), by the schedule's kind name, then each the harness did."""
+    items: list[dict[str, Any]] = []
+    for r in inj:
+        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
+            r["fault"], r["fault"]
+        )
+        if kind == "spike" and r["rank"] != 0:
+            continue  # one poisoned batch, logged by every rank: counted once
+        items.append(
+            {
+                "kind": kind,
+                "attempt": r["attempt"],
+                "rank": r["rank"],
+                "source": "injector",
+                "spec": r["spec"],
+            }
+        )
+    for f in record.faults:
+        items.append(
+            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
+        )
+    return items
+
+
+def bitflip_quarantined(run_dir: Path, record: Record, attempt: int) -> bool:
+    """Whether the checkpoint the harness flipped a bit in during `attempt` was set aside as
+    corrupt (step-N.corrupt) by the load that refused it."""
+    step = next(
+        f["checkpoint"] for f in record.faults if f["kind"] == "bitflip" and f["attempt"] == attempt
+    )
+    return (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
 
 
 def lost_checkpoints(record: Record) -> tuple[int, list[str]]:
@@ -141,28 +183,8 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
         ]
     finally:
         conn.close()
-    pacing = s.injects()[-1]  # every rank's pacing slow: not a fault
-    inj = [r for r in injector_record(run_dir) if r["spec"] != pacing]
-    items: list[dict[str, Any]] = []
-    for r in inj:
-        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"]
-        )
-        if kind == "spike" and r["rank"] != 0:
-            continue  # one poisoned batch, logged by every rank: counted once
-        items.append(
-            {
-                "kind": kind,
-                "attempt": r["attempt"],
-                "rank": r["rank"],
-                "source": "injector",
-                "spec": r["spec"],
-            }
-        )
-    for f in record.faults:
-        items.append(
-            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
-        )
+    inj = injected_faults(s, run_dir)
+    items = fault_items(inj, record)
     # what really fired is what the injector logged; a scheduled fault it never logged did
     # not happen, whatever the schedule asked for
     unfired = [
@@ -214,12 +236,7 @@ def account_faults(s: Schedule, run_dir: Path, record: Record, finished: bool) -
                     it["action"] = "requeue" if record.requeues else None
                     it["recovered"] = bool(match) and finished and not record.requeues
             if k == "bitflip":  # the next attempt must have refused it and fallen back
-                step = next(
-                    f["checkpoint"]
-                    for f in record.faults
-                    if f["kind"] == "bitflip" and f["attempt"] == a
-                )
-                quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+                quarantined = bitflip_quarantined(run_dir, record, a)
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
                 it["recovered"] = it["recovered"] and quarantined
@@ -340,33 +357,52 @@ def ettr_vs_daly(run_dir: Path) -> dict[str, Any]:
     return out
 
 
-def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[str, Any]:
+def side_result(
+    s: Schedule,
+    work: Path,
+    record: Record,
+    reference: Path,
+    account: Callable[[Schedule, Path, Record, bool], dict[str, Any]],
+) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    """What either side's result starts with: finished, parameters against the reference's,
+    checkpoints lost, and the faults as `account(s, run_dir, record, finished)` counts them.
+    Returns (the run directory, that accounting, the result so far)."""
     run_dir = work / "run"
     finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
     identical, why = compare_params(reference, work / "final.pt")
     lost, lost_why = lost_checkpoints(record)
-    faults = account_faults(s, run_dir, record, finished)
-    ettr = ettr_vs_daly(run_dir)
-    return {
-        "seed": s.seed,
-        "steps": s.steps,
-        "finished": finished,
-        "identical": identical,
-        "identical_detail": why,
-        "lost": lost,
-        "lost_detail": lost_why,
-        "injected": faults["injected"],
-        "detected": faults["detected"],
-        "recovered": faults["recovered"],
-        "missed": faults["missed"],
-        "phantom": faults["phantom"],
-        "stray_detections": faults["stray_detections"],
-        "faults": faults["items"],
-        "skipped": record.skipped + faults["unfired"],
-        "requeues": record.requeues,
-        "orphans": record.orphans,
-        "supervisor_exits": record.supervisor_exits,
-        "commits_seen": sorted({x for _, st in record.commits for x in st}),
-        "ettr": ettr,
-        "schedule": s.describe(),
-    }
+    faults = account(s, run_dir, record, finished)
+    return (
+        run_dir,
+        faults,
+        {
+            "seed": s.seed,
+            "steps": s.steps,
+            "finished": finished,
+            "identical": identical,
+            "identical_detail": why,
+            "lost": lost,
+            "lost_detail": lost_why,
+            "injected": faults["injected"],
+            "detected": faults["detected"],
+            "recovered": faults["recovered"],
+            "missed": faults["missed"],
+        },
+    )
+
+
+def evaluate(s: Schedule, work: Path, record: Record, reference: Path) -> dict[str, Any]:
+    run_dir, faults, out = side_result(s, work, record, reference, account_faults)
+    out.update(
+        phantom=faults["phantom"],
+        stray_detections=faults["stray_detections"],
+        faults=faults["items"],
+        skipped=record.skipped + faults["unfired"],
+        requeues=record.requeues,
+        orphans=record.orphans,
+        supervisor_exits=record.supervisor_exits,
+        commits_seen=sorted({x for _, st in record.commits for x in st}),
+        ettr=ettr_vs_daly(run_dir),
+        schedule=s.describe(),
+    )
+    return out

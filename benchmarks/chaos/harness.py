@@ -20,31 +20,19 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
 from benchmarks.chaos.schedule import HEALTH_ENV, Schedule
+from nonstop.workloads.llama import tiny_args
 
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "10",
-]
+TINY = tiny_args(log_every=10)
 POLL_S = 0.01
 STORE = (
     "import sys, time\n"
@@ -83,6 +71,28 @@ def _env() -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+def seeded_runs(
+    run_seed: Callable[[int, bool, Path], dict[str, Any]],
+    quick: bool,
+    quick_seeds: list[int],
+    full_seeds: list[int],
+    *,
+    prefix: str,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`run_seed(seed, quick, root)` for each seed of a chaos benchmark: NONSTOP_CHAOS_SEEDS
+    (comma-separated), else its quick or full list, under NONSTOP_CHAOS_DIR or a new
+    temporary folder named `prefix`. Returns the runs and what the result records beside
+    them: the load average before and after, the date, the folder."""
+    env = os.environ.get("NONSTOP_CHAOS_SEEDS")
+    seeds = [int(x) for x in env.split(",")] if env else (quick_seeds if quick else full_seeds)
+    root = Path(os.environ.get("NONSTOP_CHAOS_DIR") or tempfile.mkdtemp(prefix=prefix))
+    load_start = [round(x, 2) for x in os.getloadavg()]
+    runs = [run_seed(seed, quick, root) for seed in seeds]
+    load = {"start": load_start, "end": [round(x, 2) for x in os.getloadavg()]}
+    date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return runs, {"load": load, "date": date, "work_dir": str(root)}
 
 
 def reference_run(s: Schedule, work: Path, timeout_s: float = 240) -> Path:
@@ -263,15 +273,11 @@ class Harness:
 
     # -- processes ---------------------------------------------------------------------------
 
-    def command(self, port: int) -> list[str]:
+    def launcher_flags(self, port: int, rdzv_id: str) -> list[str]:
+        """The torchrun flags both launchers get: one node, the schedule's world size, c10d
+        rendezvous on the harness's store at `port`, and restarts to spare."""
         s = self.s
-        inject = [x for spec in s.injects() for x in ("--inject", spec)]
         return [
-            sys.executable,
-            "-m",
-            "nonstop.cli",
-            "run",
-            "--quiet",
             "--nnodes",
             "1",
             "--nproc-per-node",
@@ -283,23 +289,39 @@ class Harness:
             "--rdzv-conf",
             "is_host=false",
             "--rdzv-id",
-            f"chaos-{s.seed}",
-            "--run-dir",
-            str(self.run_dir),
+            rdzv_id,
             "--max-restarts",
             str(len(s.faults) + 3),
             "--monitor-interval",
             "0.2",
+        ]
+
+    def command(self, port: int) -> list[str]:
+        s = self.s
+        inject = [x for spec in s.injects() for x in ("--inject", spec)]
+        return [
+            sys.executable,
+            "-m",
+            "nonstop.cli",
+            "run",
+            "--quiet",
+            *self.launcher_flags(port, f"chaos-{s.seed}"),
+            "--run-dir",
+            str(self.run_dir),
             *inject,
             *train_args(s, self.final),
         ]
+
+    def env(self) -> dict[str, str]:
+        """The launcher's environment."""
+        return _env()
 
     def _launch(self, cmd: list[str]) -> None:
         log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
         log.write(f"\n=== launch at {time.time():.3f}\n".encode())
         log.flush()
         self.sup = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, env=_env(), start_new_session=True
+            cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(), start_new_session=True
         )
         log.close()
         self.all_groups.append(self.sup.pid)

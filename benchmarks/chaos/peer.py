@@ -47,8 +47,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.chaos import procs
-from benchmarks.chaos.checks import compare_params, injector_record, lost_checkpoints
-from benchmarks.chaos.harness import Harness, Record, _env, train_args
+from benchmarks.chaos.checks import (
+    bitflip_quarantined,
+    fault_items,
+    injected_faults,
+    side_result,
+)
+from benchmarks.chaos.harness import Harness, Record, train_args
 from benchmarks.chaos.schedule import ENDS_ATTEMPT, NUMERIC, Schedule
 from nonstop.supervisor.watchdog import STEP_FLOOR_S
 
@@ -117,22 +122,7 @@ class PeerHarness(Harness):
             sys.executable,
             "-m",
             "torch.distributed.run",
-            "--nnodes",
-            "1",
-            "--nproc-per-node",
-            str(s.world_size),
-            "--rdzv-backend",
-            "c10d",
-            "--rdzv-endpoint",
-            f"127.0.0.1:{port}",
-            "--rdzv-conf",
-            "is_host=false",
-            "--rdzv-id",
-            f"chaos-peer-{s.seed}",
-            "--max-restarts",
-            str(len(s.faults) + 3),
-            "--monitor-interval",
-            "0.2",
+            *self.launcher_flags(port, f"chaos-peer-{s.seed}"),
             "-m",
             "benchmarks.chaos.peer_worker",
             *train[2:],
@@ -140,7 +130,7 @@ class PeerHarness(Harness):
 
     def env(self) -> dict[str, str]:
         seen = attempts_seen(self.run_dir)
-        env = _env()
+        env = super().env()
         env.update(
             NONSTOP_RUN_DIR=str(self.run_dir),
             NONSTOP_RUN_ID=f"chaos-peer-{self.s.seed}",
@@ -155,19 +145,6 @@ class PeerHarness(Harness):
         )
         env.pop("NONSTOP_ATTEMPT", None)
         return env
-
-    def _launch(self, cmd: list[str]) -> None:
-        import subprocess
-
-        log = open(self.work / "supervisor.out", "ab")  # noqa: SIM115 - owned by the child
-        log.write(f"\n=== launch at {time.time():.3f}\n".encode())
-        log.flush()
-        self.sup = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env(), start_new_session=True
-        )
-        log.close()
-        self.all_groups.append(self.sup.pid)
-        self.killed_by_us = False
 
     def _kill_supervisor(self) -> None:
         assert self.sup is not None
@@ -206,42 +183,15 @@ def _failed_saves(run_dir: Path, attempt: int) -> tuple[int, int]:
 
 def account_peer(s: Schedule, run_dir: Path, record: Record, finished: bool) -> dict[str, Any]:
     """Every injected fault of a torchrun run, detected as the module docstring says."""
-    pacing = s.injects()[-1]
     attempts = set(attempts_seen(run_dir))
-    items: list[dict[str, Any]] = []
-    for r in injector_record(run_dir):
-        if r["spec"] == pacing:
-            continue
-        kind = {"crash": "sigkill", "hang": "sigstop", "bitflip": "param_bitflip"}.get(
-            r["fault"], r["fault"]
-        )
-        if kind == "spike" and r["rank"] != 0:
-            continue
-        items.append(
-            {
-                "kind": kind,
-                "attempt": r["attempt"],
-                "rank": r["rank"],
-                "source": "injector",
-                "spec": r["spec"],
-            }
-        )
-    for f in record.faults:
-        items.append(
-            {"kind": f["kind"], "attempt": f["attempt"], "rank": f["rank"], "source": "harness"}
-        )
+    items = fault_items(injected_faults(s, run_dir), record)
     for it in items:
         a, k = it["attempt"], it["kind"]
         if k in PEER_ENDS:
             it["detected"] = a + 1 in attempts
             it["action"] = "restart" if it["detected"] else None
             if k == "bitflip":  # the workload's verified load must have refused it
-                step = next(
-                    f["checkpoint"]
-                    for f in record.faults
-                    if f["kind"] == "bitflip" and f["attempt"] == a
-                )
-                quarantined = (run_dir / "checkpoints" / f"step-{step}.corrupt").exists()
+                quarantined = bitflip_quarantined(run_dir, record, a)
                 it["quarantined"] = quarantined
                 it["detected"] = it["detected"] and quarantined
         elif k == "diskfull":
@@ -311,38 +261,24 @@ def evaluate_peer(
     wall_s: float,
     step_s: float | None = None,
 ) -> dict[str, Any]:
-    run_dir = work / "run"
-    finished = bool(record.supervisor_exits) and record.supervisor_exits[-1] == 0
-    identical, why = compare_params(reference, work / "final.pt")
-    lost, lost_why = lost_checkpoints(record)
-    faults = account_peer(s, run_dir, record, finished)
+    run_dir, faults, out = side_result(s, work, record, reference, account_peer)
     na = [
         {**f.to_dict(), "why": "no moment under torchrun (no health checks)"}
         for f in s.faults
         if f.kind in PEER_NA
     ]
-    return {
-        "seed": s.seed,
-        "steps": s.steps,
-        "finished": finished,
-        "identical": identical,
-        "identical_detail": why,
-        "lost": lost,
-        "lost_detail": lost_why,
-        "injected": faults["injected"],
-        "detected": faults["detected"],
-        "recovered": faults["recovered"],
-        "missed": faults["missed"],
-        "faults": faults["items"],
-        "skipped": record.skipped + faults["unfired"],
-        "not_applicable": na,
-        "requeues": record.requeues,
-        "orphans": record.orphans,
-        "supervisor_exits": record.supervisor_exits,
-        "attempts": len(attempts_seen(run_dir)),
-        "ettr": ettr_from_events(run_dir, wall_s, step_s),
-        "schedule": s.describe(),
-    }
+    out.update(
+        faults=faults["items"],
+        skipped=record.skipped + faults["unfired"],
+        not_applicable=na,
+        requeues=record.requeues,
+        orphans=record.orphans,
+        supervisor_exits=record.supervisor_exits,
+        attempts=len(attempts_seen(run_dir)),
+        ettr=ettr_from_events(run_dir, wall_s, step_s),
+        schedule=s.describe(),
+    )
+    return out
 
 
 def run_peer(

@@ -309,13 +309,8 @@ def diagnose_run(
     if fv is not None and fv.category == taxonomy.UNKNOWN and fv.culprits:
         flight_spec = DEAD_RANK_SPECIFICITY  # a named dead rank outranks its peers' symptoms
     if fv is not None and flight_spec and (best is None or best.specificity < flight_spec):
-        v = Verdict(
-            verdict=fv.verdict,
-            category=fv.category,
-            action=fv.action,
-            culprits=fv.culprits,
-            confidence=fv.confidence,
-        )
+        # the flight recorder's verdict; its evidence and details are under details["flight"]
+        v = replace(fv, evidence=[], details={}, guessed=False)
         if best is not None:
             evidence.append(f"symptom: {best.file}:{best.line}: [{best.signature}] {best.text}")
     elif best is not None:

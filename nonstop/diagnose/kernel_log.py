@@ -246,17 +246,21 @@ class KernelLog:
             ]
         return ["dmesg", "--time-format", "iso"]
 
+    def _run(self, cmd: str) -> subprocess.CompletedProcess[str]:
+        """`cmd`'s kernel log since the window's start, captured (its errors raised)."""
+        return subprocess.run(
+            self._command(cmd),
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT_S,
+            errors="replace",
+        )
+
     def _try_command(self, cmd: str) -> tuple[bool, str]:
         if shutil.which(cmd) is None:
             return False, f"{cmd}: not installed"
         try:
-            r = subprocess.run(
-                self._command(cmd),
-                capture_output=True,
-                text=True,
-                timeout=COMMAND_TIMEOUT_S,
-                errors="replace",
-            )
+            r = self._run(cmd)
         except (OSError, subprocess.TimeoutExpired) as e:
             return False, f"{cmd}: {e}"
         if r.returncode != 0 or (cmd == "journalctl" and "No journal files" in r.stderr):
@@ -324,13 +328,7 @@ class KernelLog:
 
     def _read_command(self, cmd: str) -> list[KernelLine]:
         try:
-            r = subprocess.run(
-                self._command(cmd),
-                capture_output=True,
-                text=True,
-                timeout=COMMAND_TIMEOUT_S,
-                errors="replace",
-            )
+            r = self._run(cmd)
         except (OSError, subprocess.TimeoutExpired) as e:
             self.why = f"{cmd} failed: {e}"
             return []

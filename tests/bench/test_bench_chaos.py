@@ -3,8 +3,11 @@ Synthetic run directories (real EventWriter); no training is launched."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
+
+import pytest
 
 from benchmarks import bench_chaos as bc
 from benchmarks.chaos.peer import ettr_from_events, peer_schedule
@@ -174,3 +177,40 @@ def test_the_peer_runs_at_torchruns_strongest_hang_detection(tmp_path: Path) -> 
     # its timer server kills torchrun itself: requeued up to its --max-restarts
     assert peer.max_requeues == len(s.faults) + 3
     assert Harness(s, tmp_path / "ours", timeout_s=10).max_requeues == 2
+
+
+def test_both_launchers_get_the_same_rendezvous_and_restarts(tmp_path: Path) -> None:
+    from benchmarks.chaos.harness import Harness
+    from benchmarks.chaos.peer import PeerHarness
+
+    s = make_schedule(seed=1, kinds=KINDS, gap=(9, 13))
+    ours = Harness(s, tmp_path / "ours", timeout_s=10).command(1234)
+    peer = PeerHarness(peer_schedule(s), tmp_path / "peer", timeout_s=10).command(1234)
+    for cmd, rdzv_id in ((ours, "chaos-1"), (peer, "chaos-peer-1")):
+        flags = dict(itertools.pairwise(cmd))
+        assert flags["--nproc-per-node"] == str(s.world_size)
+        assert flags["--rdzv-endpoint"] == "127.0.0.1:1234" and flags["--rdzv-id"] == rdzv_id
+        assert flags["--max-restarts"] == str(len(s.faults) + 3)
+    assert ours[2:5] == ["nonstop.cli", "run", "--quiet"] and "--run-dir" in ours
+    assert peer[2] == "torch.distributed.run" and "benchmarks.chaos.peer_worker" in peer
+
+
+def test_seeds_and_folder_come_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks.chaos.harness import seeded_runs
+
+    monkeypatch.setenv("NONSTOP_CHAOS_SEEDS", "3,5")
+    monkeypatch.setenv("NONSTOP_CHAOS_DIR", str(tmp_path))
+    runs, extra = seeded_runs(
+        lambda seed, quick, root: {"seed": seed, "quick": quick, "root": root},
+        True,
+        [0],
+        [1, 2],
+        prefix="unused-",
+    )
+    assert runs == [{"seed": s, "quick": True, "root": tmp_path} for s in (3, 5)]
+    assert extra["work_dir"] == str(tmp_path) and set(extra) == {"load", "date", "work_dir"}
+    monkeypatch.delenv("NONSTOP_CHAOS_SEEDS")
+    runs, _ = seeded_runs(lambda seed, quick, root: {"seed": seed}, False, [0], [1, 2], prefix="x")
+    assert [r["seed"] for r in runs] == [1, 2]

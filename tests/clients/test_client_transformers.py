@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.clients import Ran, nonstop, torchrun
+from support.clients import Ran, crash_then_hang
 
 pytest.importorskip("transformers")
 pytest.importorskip("accelerate")
@@ -33,26 +33,11 @@ def step_ms(r: Ran) -> float | None:
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_transformers_trainer_like_torchrun(tmp_path: Path) -> None:
-    crashed = torchrun(
-        "hf_trainer.py", args(tmp_path / "tc"), tmp_path / "tc", fault="crash@12", restarts=1
-    )
     # one nonstop run for both faults: the crash, then a hang at the same step of the restarted
     # attempt; each resumes from checkpoint-10, and it ends with torchrun's loss after the crash
-    ours = nonstop(
-        "hf_trainer.py",
-        args(tmp_path / "nc"),
-        tmp_path / "nc",
-        fault="crash@12,hang@12@1",
-        flags=("--hang-timeout", "10"),
+    crashed, ours = crash_then_hang(
+        "hf_trainer.py", args, tmp_path, resumed="resuming from checkpoint-10"
     )
-    assert crashed.completed and ours.code == 0, (crashed.out + ours.out)[-3000:]
-    for r in (crashed, ours):
-        assert "client fault: crash at step 12 on rank 1" in r.out
-        assert "resuming from checkpoint-10" in r.out
-        assert "at step 20" in r.out
-    assert "client fault: hang at step 12 on rank 1" in ours.out and "hang detected" in ours.out
-    assert "attempt 1 failed" in ours.out, ours.out[-3000:]
-    assert ours.final_loss == crashed.final_loss
     # the Trainer's loss lines, every step's, the same under both (nonstop run's restarted
     # attempts print steps 11 and 12 again, with the same values)
     mine, theirs = set(ours.lines(LOSS_LINE)), set(crashed.lines(LOSS_LINE))

@@ -13,29 +13,19 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from support import slurmd
+from support.slurmd import SlurmUnavailable, conf_path, env, require_slurm, stop, tail
+
 ROOT = Path(os.environ.get("NONSTOP_SLURM_ROOT", "/tmp/nonstop-slurm"))
-KILL_WAIT_S = 30  # Slurm's default: SIGTERM, then SIGKILL this much later
 DAEMONS = ("slurmctld", "slurmd")
-
-
-class SlurmUnavailable(RuntimeError):
-    """Slurm cannot run here (packages missing, not root); says what to do."""
-
-
-def conf_path(root: Path = ROOT) -> Path:
-    return root / "slurm.conf"
-
-
-def env(root: Path = ROOT) -> dict[str, str]:
-    """The environment for Slurm's client commands (sbatch, squeue, scontrol)."""
-    return dict(os.environ, SLURM_CONF=str(conf_path(root)))
 
 
 def _conf(root: Path, host: str, cpus: int, memory_mb: int) -> str:
@@ -54,22 +44,7 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-ReturnToService=2
-JobRequeue=1
-KillWait={KILL_WAIT_S}
-OverTimeLimit=0
-InactiveLimit=0
-MinJobAge=600
+{slurmd.POLICY}
 SchedulerParameters=bf_interval=1,sched_interval=1
 NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN
 PartitionName=debug Nodes={host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
@@ -106,11 +81,7 @@ def _start_munge() -> None:
 
 def up(root: Path = ROOT, timeout_s: float = 90.0) -> Path:
     """Start the cluster unless it already answers; return the slurm.conf path."""
-    missing = [c for c in ("munged", "slurmctld", "slurmd", "sbatch") if not shutil.which(c)]
-    if missing:
-        raise SlurmUnavailable(f"{', '.join(missing)} not found: apt-get install slurm-wlm munge")
-    if os.geteuid() != 0:
-        raise SlurmUnavailable("the test cluster's daemons run as root; run as root (as CI does)")
+    require_slurm()
     _start_munge()
     if conf_path(root).exists() and _answers(root):
         return conf_path(root)
@@ -127,7 +98,7 @@ def up(root: Path = ROOT, timeout_s: float = 90.0) -> Path:
     deadline = time.monotonic() + timeout_s
     while not _answers(root):
         if time.monotonic() > deadline:
-            logs = "".join(_tail(root / f"{d}.log") for d in DAEMONS)
+            logs = "".join(tail(root / f"{d}.log", 20) for d in DAEMONS)
             raise SlurmUnavailable(f"the Slurm node is not idle after {timeout_s:g} s\n{logs}")
         time.sleep(0.5)
     return conf_path(root)
@@ -135,44 +106,16 @@ def up(root: Path = ROOT, timeout_s: float = 90.0) -> Path:
 
 def down(root: Path = ROOT) -> None:
     """Stop the daemons this module started (by their pid files); munged stays."""
-    for d in DAEMONS:
-        pidfile = root / f"{d}.pid"
-        try:
-            pid = int(pidfile.read_text().strip())
-        except (OSError, ValueError):
-            continue
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            continue
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
-            time.sleep(0.1)
-
-
-def _tail(path: Path, n: int = 20) -> str:
-    try:
-        lines = path.read_text(errors="replace").splitlines()[-n:]
-    except OSError:
-        return ""
-    return f"--- {path} ---\n" + "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    if argv not in (["up"], ["down"]):
-        print("usage: python tests/slurm/slurm_cluster.py up|down", file=sys.stderr)
-        return 2
-    if argv == ["down"]:
-        down()
-        return 0
-    try:
-        conf = up()
-    except (SlurmUnavailable, subprocess.CalledProcessError) as e:
-        print(f"slurm-up: {e}", file=sys.stderr)
-        return 1
-    print(f"slurm-up: a one-node cluster is up; export SLURM_CONF={conf}")
-    return 0
+    stop(root / f"{d}.pid" for d in DAEMONS)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(
+        slurmd.main(
+            sys.argv[1:],
+            script="tests/slurm/slurm_cluster.py",
+            name="slurm-up",
+            up=lambda: f"a one-node cluster is up; export SLURM_CONF={up()}",
+            down=down,
+        )
+    )

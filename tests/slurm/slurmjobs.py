@@ -10,25 +10,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from support.procs import tiny
+
 ROOT = Path(__file__).resolve().parents[2]
 SBATCH = ROOT / "examples/slurm/nonstop.sbatch"
 # a small model: an attempt costs the interpreter's start, not the training (as tests/supervisor)
-TINY = [
-    "--dim",
-    "32",
-    "--layers",
-    "1",
-    "--heads",
-    "2",
-    "--kv-heads",
-    "1",
-    "--seq-len",
-    "32",
-    "--batch-size",
-    "2",
-    "--log-every",
-    "500",
-]
+TINY = tiny(log_every=500)
 # seconds between a requeue and the release of the job (Job.release)
 REVOKE_GAP_S = 2.0
 FINISHED = ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY")

@@ -7,6 +7,7 @@
     rundir    reading a run directory: ledger rows, a rank's events, steps and pid
     clients   real client scripts under torchrun and under `nonstop run`, compared
     bounded   a per-example time bound for property tests, and file digests
+    slurmd    what the two test Slurm clusters share (slurm_cluster.py, slurm_nodes.py)
 
 conftest.py files hold fixtures and hooks only (tests/README.md).
 """

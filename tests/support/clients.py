@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,3 +166,30 @@ def nonstop(
         *args,
     ]
     return _run(cmd, cwd, _env(fault, env), timeout_s)
+
+
+def crash_then_hang(
+    script: str, args: Callable[[Path], list[str]], tmp_path: Path, *, resumed: str
+) -> tuple[Ran, Ran]:
+    """A client's two faults, rank 1 at step 12 of 20, under both launchers: torchrun restarted
+    once after the crash (SIGKILL); one `nonstop run` that takes the crash, then a hang
+    (SIGSTOP) at the same step of its restarted attempt. Checks that both completed, resumed
+    (`resumed`: the client's line saying so) and reached step 20, that nonstop run detected the
+    hang, and that it ends with the loss torchrun reaches after the crash. `args(folder)`: the
+    script's arguments for a run in that folder. Returns (torchrun's run, nonstop run's)."""
+    crashed = torchrun(script, args(tmp_path / "tc"), tmp_path / "tc", fault="crash@12", restarts=1)
+    ours = nonstop(
+        script,
+        args(tmp_path / "nc"),
+        tmp_path / "nc",
+        fault="crash@12,hang@12@1",
+        flags=("--hang-timeout", "10"),
+    )
+    assert crashed.completed and ours.code == 0, (crashed.out + ours.out)[-3000:]
+    for r in (crashed, ours):
+        assert "client fault: crash at step 12 on rank 1" in r.out, r.out[-3000:]
+        assert resumed in r.out and "at step 20" in r.out, r.out[-3000:]
+    assert "client fault: hang at step 12 on rank 1" in ours.out, ours.out[-3000:]
+    assert "hang detected" in ours.out and "attempt 1 failed" in ours.out, ours.out[-3000:]
+    assert ours.final_loss == crashed.final_loss, (ours.final_loss, crashed.final_loss)
+    return crashed, ours

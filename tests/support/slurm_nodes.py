@@ -19,10 +19,8 @@ namespace), state and logs under ROOT. Root only, Debian's slurm-wlm and munge.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -32,28 +30,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from support import cluster as netns
+from support import slurmd
+from support.slurmd import SlurmUnavailable, conf_path, env, pid, require_slurm
 
 ROOT = Path(os.environ.get("NONSTOP_SLURM_NODES_ROOT", f"/tmp/nonstop-slurm-{netns.PREFIX}"))
 CTLD_PORT = 6900 + int(netns.SUBNET.split(".")[1])
 SLURMD_PORT = CTLD_PORT + 1
-KILL_WAIT_S = 30
-
-
-class SlurmUnavailable(RuntimeError):
-    """Slurm cannot run here (packages missing, not root); says what to do."""
 
 
 def host_ip() -> str:
     """This host's address on the cluster's bridge: where every slurmd finds the controller."""
     return f"{netns.SUBNET}.1"
-
-
-def conf_path(root: Path = ROOT) -> Path:
-    return root / "slurm.conf"
-
-
-def env(root: Path = ROOT) -> dict[str, str]:
-    return dict(os.environ, SLURM_CONF=str(conf_path(root)))
 
 
 def _conf(root: Path, c: netns.Cluster) -> str:
@@ -80,22 +67,7 @@ SlurmctldPidFile={root}/slurmctld.pid
 SlurmdPidFile={root}/slurmd-%n.pid
 SlurmctldLogFile={root}/slurmctld.log
 SlurmdLogFile={root}/slurmd-%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MpiDefault=none
-ReturnToService=2
-JobRequeue=1
-KillWait={KILL_WAIT_S}
-OverTimeLimit=0
-InactiveLimit=0
-MinJobAge=600
+{slurmd.POLICY}
 SlurmdTimeout=60
 SchedulerParameters=bf_interval=1,sched_interval=1
 {nodes}
@@ -133,14 +105,6 @@ def _munge(root: Path) -> None:
         time.sleep(0.2)
 
 
-def _pid(path: Path) -> int | None:
-    try:
-        pid = int(path.read_text().strip())
-    except (OSError, ValueError):
-        return None
-    return pid if Path(f"/proc/{pid}").exists() else None
-
-
 def states(root: Path = ROOT) -> dict[str, str]:
     """{node: Slurm state} as sinfo says ({} when the controller does not answer)."""
     try:
@@ -160,11 +124,7 @@ def states(root: Path = ROOT) -> dict[str, str]:
 
 def up(c: netns.Cluster, root: Path = ROOT, timeout_s: float = 120.0) -> Path:
     """slurmctld and a slurmd on every node of `c` (the running ones reused); every node idle."""
-    missing = [x for x in ("munged", "slurmctld", "slurmd", "sbatch") if not shutil.which(x)]
-    if missing:
-        raise SlurmUnavailable(f"{', '.join(missing)} not found: apt-get install slurm-wlm munge")
-    if os.geteuid() != 0:
-        raise SlurmUnavailable("the daemons run as root; run as root (as CI does)")
+    require_slurm()
     for sub in ("state", *(f"spool/{n.name}" for n in c.nodes)):
         (root / sub).mkdir(parents=True, exist_ok=True)
     addrs = subprocess.run(["ip", "-o", "addr", "show", "dev", netns.BRIDGE], capture_output=True)
@@ -182,11 +142,11 @@ def up(c: netns.Cluster, root: Path = ROOT, timeout_s: float = 120.0) -> Path:
         # /sys/fs/cgroup"); told the version, it mounts the v1 hierarchies it needs itself
         (root / "cgroup.conf").write_text("CgroupPlugin=cgroup/v1\nCgroupAutomount=yes\n")
     _munge(root)
-    if _pid(root / "slurmctld.pid") is None:
+    if pid(root / "slurmctld.pid") is None:
         # -c: no jobs left by an earlier cluster; -i: ignore stale state files
         subprocess.run(["slurmctld", "-c", "-i", "-f", str(conf_path(root))], env=env(root))
     for n in c.nodes:
-        if _pid(root / f"slurmd-{n.name}.pid") is None:
+        if pid(root / f"slurmd-{n.name}.pid") is None:
             # slurmd daemonizes: it stays in the node's namespaces, as every job step it starts
             n.run(["slurmd", "-N", n.name, "-f", str(conf_path(root))], env=env(root))
     deadline = time.monotonic() + timeout_s
@@ -204,48 +164,26 @@ def up(c: netns.Cluster, root: Path = ROOT, timeout_s: float = 120.0) -> Path:
                         timeout=30,
                     )
         if time.monotonic() > deadline:
-            logs = "".join(_tail(p) for p in sorted(root.glob("*.log")))
+            logs = "".join(slurmd.tail(p, 15) for p in sorted(root.glob("*.log")))
             raise SlurmUnavailable(f"nodes not idle after {timeout_s:g} s: {s}\n{logs}")
         time.sleep(1.0)
 
 
 def down(root: Path = ROOT) -> None:
     """Stop slurmctld, every slurmd and our munged (by their pid files). Idempotent."""
-    pidfiles = [root / "slurmctld.pid", *root.glob("slurmd-*.pid"), root / "munge/munged.pid"]
-    for pidfile in pidfiles:
-        pid = _pid(pidfile)
-        if pid is None:
-            continue
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
-            time.sleep(0.1)
-
-
-def _tail(path: Path, n: int = 15) -> str:
-    try:
-        lines = path.read_text(errors="replace").splitlines()[-n:]
-    except OSError:
-        return ""
-    return f"--- {path} ---\n" + "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    if argv not in (["up"], ["down"]):
-        print("usage: python tests/support/slurm_nodes.py up|down", file=sys.stderr)
-        return 2
-    if argv == ["down"]:
-        down()
-        return 0
-    try:
-        conf = up(netns.up(4))
-    except (SlurmUnavailable, netns.ClusterUnavailable, subprocess.CalledProcessError) as e:
-        print(f"slurm-nodes: {e}", file=sys.stderr)
-        return 1
-    print(f"slurm-nodes: a slurmd on each of 4 namespace nodes; export SLURM_CONF={conf}")
-    return 0
+    slurmd.stop([root / "slurmctld.pid", *root.glob("slurmd-*.pid"), root / "munge/munged.pid"])
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(
+        slurmd.main(
+            sys.argv[1:],
+            script="tests/support/slurm_nodes.py",
+            name="slurm-nodes",
+            up=lambda: (
+                f"a slurmd on each of 4 namespace nodes; export SLURM_CONF={up(netns.up(4))}"
+            ),
+            down=down,
+            errors=(netns.ClusterUnavailable,),
+        )
+    )
