@@ -367,23 +367,25 @@ def _search() -> Searcher | None:
 
 def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
     """(bytes, lines) of each file (a last line without a newline counts); None if one is
-    unreadable."""
+    unreadable. Four system calls for a small file (open, a read into a buffer reused for every
+    file, the read that finds its end, close): a buffered file object's own calls and an 8 MB
+    allocation per read were most of this time for 4,096 rank logs of 32 KB."""
     out: list[tuple[int, int]] = []
+    buf = bytearray(chunk_bytes)
     for path in paths:
-        size, newlines, last = 0, 0, b""
+        size, newlines, last = 0, 0, 10
         try:
-            # unbuffered, and the first read sized by the file: FileIO.read allocates what it is
-            # asked for, and chunk_bytes (8 MB) for each 32 KB rank log was 0.3 s of 4,096
-            with open(path, "rb", buffering=0) as f:
-                want = min(chunk_bytes, os.fstat(f.fileno()).st_size + 1)
-                while block := f.read(want):
-                    size += len(block)
-                    newlines += block.count(b"\n")
-                    last = block[-1:]
-                    want = chunk_bytes if len(block) == want else 1 << 12  # short: the end
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                while n := os.readv(fd, [buf]):
+                    size += n
+                    newlines += buf.count(b"\n", 0, n)
+                    last = buf[n - 1]
+            finally:
+                os.close(fd)
         except OSError:
             return None
-        out.append((size, newlines + (1 if size and last != b"\n" else 0)))
+        out.append((size, newlines + (1 if size and last != 10 else 0)))
     return out
 
 

@@ -265,3 +265,18 @@ def test_a_finite_grad_norm_is_no_candidate_line() -> None:
     assert not signatures.PREFILTER.search(b"{'loss': 2.31, 'grad_norm': 0.53, 'epoch': 0.4}")
     for line in (b"{'loss': 2.31, 'grad_norm': nan}", b"found inf in grad norm", b"GRAD NORM=NaN"):
         assert "nan_grad" in {sid for sid, _ in triage._classify(line)}, line
+
+
+def test_the_line_count_reads_any_size_with_a_reused_buffer(tmp_path) -> None:
+    """_count: bytes and lines as the Python scan counts them, whether a file fits the buffer,
+    fills it exactly or spans several reads; an empty file, a last line without a newline."""
+    bodies = [b"", b"\n", b"a", b"a\nb", b"a\nb\n", b"x" * 63 + b"\n", b"line\n" * 40 + b"end"]
+    paths = []
+    for i, body in enumerate(bodies):
+        p = tmp_path / f"f{i}.log"
+        p.write_bytes(body)
+        paths.append(p)
+    for chunk in (4, 64, 1 << 20):
+        got = triage._count(paths, chunk)
+        assert got == [(s.bytes, s.lines) for s in (triage.scan(p, grep=False) for p in paths)]
+    assert triage._count([*paths, tmp_path / "missing.log"], 64) is None
