@@ -10,8 +10,8 @@
 Each repetition runs, each as a fresh process timed from outside: `nonstop triage --json`
 (streaming scan, classification and the verdict included), `rg -i -c -e NEEDLE...` (ripgrep;
 it searches many files on all cores) and `LC_ALL=C grep -E -i -c -e NEEDLE...`. All three
-search the same needles: the signature table's literals that `nonstop triage` hands ripgrep
-(`triage.RG_ARGS`, `triage.GREP_ARGS`); ours then classifies the candidate lines with the
+search the same needles: the signature table's literals and the failure markers that `nonstop
+triage` hands ripgrep (`triage.RG_ARGS`, `triage.GREP_ARGS`); ours then classifies the candidate lines with the
 table's full regexes, which the peers do not. The peers only count matching lines. `ours` and `peer` are the big log's MB/s (wall) of ours and rg,
 medians of 5 interleaved repetitions (--quick: 2); grep and the many-files shape are in
 `detail`, each with wall and CPU (user + system of the child) MB/s. nonstop's modules are
@@ -157,8 +157,9 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 
 def _commands(targets: list[str], tmp: Path) -> dict[str, list[str]]:
     """The three tools over the same needles: the peers get exactly the literals (ASCII case
-    folding, `inf`/`nan` only where a word ends) that ours hands ripgrep before classifying
-    the candidate lines with the table's full regexes."""
+    folding, `inf`/`nan` only where a word ends; the rows' needles and the failure markers)
+    that ours hands ripgrep before classifying the candidate lines with the table's full
+    regexes."""
     return {
         "ours": [sys.executable, "-m", "nonstop.cli", "triage", "--json", *targets],
         "rg": ["rg", "--no-config", "-i", "-a", "-c", "--no-messages", *triage.RG_ARGS, *targets],

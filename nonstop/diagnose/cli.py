@@ -20,7 +20,6 @@ from typing import Any
 from nonstop.diagnose import triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
-from nonstop.rundir import RunDir, open_existing
 
 
 def _print(v: Verdict, *, limit: int = 12) -> None:
@@ -41,6 +40,7 @@ def _print(v: Verdict, *, limit: int = 12) -> None:
 
 def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
     from nonstop.diagnose import join
+    from nonstop.rundir import RunDir, open_existing  # not at the top: triage needs neither
 
     rd: RunDir | None = None
     if run_dir:

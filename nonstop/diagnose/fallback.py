@@ -4,7 +4,8 @@
     python benchmarks/build_triage_fallback.py --check  # exit 1 if the shipped table is stale
 
 The rows of nonstop.diagnose.signatures decide whenever one matches; this module is asked only
-when none did (nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
+when none did and a line of the log has a failure marker (signatures.MARKERS; see
+nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
 tuning, fresh, third, fourth, fifth; never the frozen held-out set nor the latest collection). Its
@@ -169,6 +170,10 @@ class Model:
             self._loglik[f] = row
         total_docs = sum(self.docs)
         self._prior = [math.log((d + 1) / (total_docs + n)) for d in self.docs]
+        # what `guess` keeps between logs (see `known`): per line key, (how many features the
+        # line has, those of them the table knows); per set of known features, the reading
+        self._lines: dict[bytes, tuple[int, tuple[str, ...]]] = {}
+        self._readings: dict[frozenset[str], tuple[str, float]] = {}
 
     def posterior(self, feats: Iterable[str]) -> list[float]:
         """P(class | features), tempered; the classes in `self.classes` order."""
@@ -180,9 +185,46 @@ class Model:
         z = sum(w)
         return [x / z for x in w]
 
+    def known(self, text: str | bytes) -> frozenset[str]:
+        """`features(text)` that the table holds: all the posterior reads (a feature the table
+        lacks adds nothing to any class's score), found with less work per log. Each distinct
+        line's features are worked out once and kept as their count and their known part; the
+        known parts of a log's lines are joined unless their counts could pass MAX_FEATURES
+        (then `features` reads up to the cut, as the posterior always has)."""
+        data = text.encode("utf-8", "replace") if isinstance(text, str) else text
+        if b"\0" in data:
+            return frozenset(features_reference(data) & self._loglik.keys())
+        cache = self._lines
+        if len(cache) > _LINE_CACHE_MAX:
+            cache.clear()
+        parts = [c if (c := cache.get(k)) is not None else self._line(k) for k in set(_keys(data))]
+        if sum(n for n, _ in parts) > MAX_FEATURES:  # the union may pass the cut: read to it
+            return frozenset(features(data) & self._loglik.keys())
+        return frozenset().union(*[known for _, known in parts])
+
+    def _line(self, key: bytes) -> tuple[int, tuple[str, ...]]:
+        feats = _LINE_CACHE.get(key) or _line_features(key)
+        lik = self._loglik
+        got = (len(feats), tuple(f for f in dict.fromkeys(feats) if f in lik))
+        if len(key) <= _LINE_CACHE_LONGEST:
+            self._lines[key] = got
+        return got
+
     def guess(self, text: str | bytes) -> tuple[str, float]:
-        """The most probable category and its probability (no threshold applied)."""
-        p = self.posterior(features(text))
+        """The most probable category and its probability (no threshold applied). Logs with
+        the same known features get the same reading, worked out once (rank logs of one job
+        mostly share their words)."""
+        feats = self.known(text)
+        got = self._readings.get(feats)
+        if got is None:
+            if len(self._readings) > _LINE_CACHE_MAX:
+                self._readings.clear()
+            got = self._readings[feats] = self.reading(feats)
+        return got
+
+    def reading(self, feats: Iterable[str]) -> tuple[str, float]:
+        """The most probable category for `feats` and its probability."""
+        p = self.posterior(feats)
         i = max(range(len(p)), key=lambda j: (p[j], -j))
         return self.classes[i], p[i]
 

@@ -1627,6 +1627,58 @@ PREFILTER: Final[re.Pattern[bytes]] = literal_trie(
     {n for ns in NEEDLES.values() for n in ns}, WORD_END
 )
 
+# Words of a line that looks like a failure, or like evidence of one (a stack dump, a signal, a
+# port or node down), whatever the failure: no row of their own. The statistical fallback
+# (nonstop.diagnose.fallback) reads a log no row matched only if one of them is in it: a log
+# without any is "no known failure signature" at no cost (4,095 clean rank logs of 4,096 were
+# most of `nonstop triage`'s CPU). The searcher looks for them in its one pass, beside the rows'
+# needles. Chosen for what a failure prints, then checked on the corpus: no guess it made right
+# is lost (docs/diagnose.md). Not `warn`: training logs are full of warnings that end nothing.
+MARKERS: Final[tuple[str, ...]] = (
+    "traceback",
+    '", line ',  # a Python traceback's frame, even without its header
+    "error",
+    "exception",
+    "fatal",
+    "fail",
+    "abort",
+    "panic",
+    "assert",
+    "killed",
+    "signal",
+    "segfault",
+    "segmentation fault",
+    "core dumped",
+    "oom",
+    "timed out",
+    "timeout",
+    "crash",
+    "corrupt",
+    "critical",
+    "denied",
+    "refused",
+    "unable to",
+    "cannot",
+    "can't",
+    "not found",
+    "no such",
+    "unreachable",
+    "stuck",
+    "hung",
+    "terminat",
+    "exit",
+    "(idle)",  # py-spy dump's threads
+    "(active)",
+    "(gdb)",
+    "down",  # a port, link or node down; `down` ending a word (not "download")
+    "hang",  # not "change"
+    "dead",  # not "deadline"
+    "lost",
+)
+MARKER_WORD_END: Final[frozenset[str]] = frozenset({"down", "hang", "dead", "lost"})
+# Over lower-cased bytes, as PREFILTER.
+MARKER: Final[re.Pattern[bytes]] = literal_trie(set(MARKERS), MARKER_WORD_END)
+
 
 class _RowsByNeedle(dict[bytes, tuple[str, ...]]):
     """Prefilter match -> the rows worth trying on that line (those with a needle containing

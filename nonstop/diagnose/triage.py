@@ -22,8 +22,11 @@ host, rank and GPU come from the winning line (kernel syslog host, NCCL ``host:p
 prefix, ``[rankN]`` prefix, Xid PCI bus id mapped to a GPU index through nvidia-smi lines in any
 scanned file or a given map) and fall back to what the caller knows (the file's rank and host).
 
-When no signature matches at all, the statistical fallback (nonstop.diagnose.fallback) reads
-the words of the file's last FALLBACK_TAIL_BYTES and may name a category: the verdict then says
+When no signature matches at all and a line of the file has a failure marker (a generic
+failure word or the look of a stack dump, a signal, a port down: signatures.MARKERS, found in
+the same pass as the rows' needles), the statistical fallback (nonstop.diagnose.fallback) reads
+the words of the file's last FALLBACK_TAIL_BYTES and may name a category (a file without any
+marker is "no known failure signature" without it: clean rank logs cost no guess): the verdict then says
 "Guess", carries `guessed=True` and the guess's probability as its confidence; below the
 fallback's threshold it stays unknown, and a guessed hardware fault is only weak evidence
 (unknown, restart: a guess never excludes a node). It never overrides a row: any hit, even one
@@ -47,6 +50,9 @@ from nonstop.diagnose import fallback
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
+    MARKER,
+    MARKER_WORD_END,
+    MARKERS,
     NEEDLES,
     PCI_MAP_LINE,
     PREFILTER,
@@ -118,9 +124,9 @@ class Scan:
     pci_map: dict[str, int] = field(default_factory=dict)
     lines: int = 0
     bytes: int = 0
-    guess: tuple[str, float] | None = None
-    """The fallback's reading of the file's tail (category, probability), where the scan read
-    the whole file anyway (triage_files asks for it: `scan_all(..., guess=True)`)."""
+    marked: bool = False
+    """A line of the file has one of the failure markers (signatures.MARKERS): only then is the
+    statistical fallback asked about a file no row matched."""
 
 
 def _bus(pci: str) -> str:
@@ -252,7 +258,10 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
 
 def _scan_buffer(result: Scan, buf: bytes, end: int, lineno: int) -> int:
     pos, done_to = 0, -1
-    for m in PREFILTER.finditer(buf.lower(), 0, end):  # lower() keeps every byte offset
+    low = buf.lower()  # lower() keeps every byte offset
+    if not result.marked and MARKER.search(low, 0, end):
+        result.marked = True
+    for m in PREFILTER.finditer(low, 0, end):
         start = buf.rfind(b"\n", 0, m.start()) + 1
         if start <= done_to:
             continue  # another match on a line already handled
@@ -287,12 +296,18 @@ class Searcher:
     """Everything before `-- FILE...`."""
 
 
-def _needle_ere(needle: str) -> str:
-    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", needle) + (r"\b" if needle in WORD_END else "")
+def _needle_ere(needle: str, word_end: frozenset[str] = WORD_END) -> str:
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", needle) + (r"\b" if needle in word_end else "")
 
 
-_ALL_NEEDLES = sorted({n for ns in NEEDLES.values() for n in ns})
-GREP_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", _needle_ere(n))]
+# the rows' needles, then the failure markers (a line with either is printed)
+_PATTERNS = list(
+    dict.fromkeys(
+        sorted({_needle_ere(n) for ns in NEEDLES.values() for n in ns})
+        + sorted({_needle_ere(n, MARKER_WORD_END) for n in MARKERS})
+    )
+)
+GREP_ARGS: list[str] = [a for p in _PATTERNS for a in ("-e", p)]
 
 
 def _rg_bytes(ere: str) -> str:
@@ -301,7 +316,7 @@ def _rg_bytes(ere: str) -> str:
     return "".join(c if ord(c) < 128 else "".join(f"\\x{b:02x}" for b in c.encode()) for c in ere)
 
 
-RG_ARGS: list[str] = [a for n in _ALL_NEEDLES for a in ("-e", "(?-u)" + _rg_bytes(_needle_ere(n)))]
+RG_ARGS: list[str] = [a for p in _PATTERNS for a in ("-e", "(?-u)" + _rg_bytes(p))]
 """The same patterns for ripgrep's Rust regex; `(?-u)`: ASCII case folding and word
 boundaries on raw bytes, as grep's in the C locale and the lower-cased bytes regex."""
 
@@ -350,40 +365,36 @@ def _search() -> Searcher | None:
     return _probe("rg") or _probe("grep")
 
 
-Counted = tuple[int, int, tuple[str, float] | None]
-
-
-def _count(paths: list[Path], chunk_bytes: int, guess: bool = False) -> list[Counted] | None:
-    """(bytes, lines, guess) of each file (a last line without a newline counts); None if one
-    is unreadable. `guess`: the fallback's reading of each file of FALLBACK_TAIL_BYTES or
-    less, from the bytes read here (its whole tail), so that triage does not read it again."""
-    out: list[Counted] = []
-    model = fallback.model() if guess else None
+def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
+    """(bytes, lines) of each file (a last line without a newline counts); None if one is
+    unreadable. Four system calls for a small file (open, a read into a buffer reused for every
+    file, the read that finds its end, close): 15% less CPU than a buffered file object asked
+    for chunk_bytes per read on 4,096 rank logs of 32 KB (0.12 s against 0.15)."""
+    out: list[tuple[int, int]] = []
+    buf = bytearray(chunk_bytes)
     for path in paths:
-        size, newlines, last, first = 0, 0, b"", b""
+        size, newlines, last = 0, 0, 10
         try:
-            with open(path, "rb") as f:
-                while block := f.read(chunk_bytes):
-                    if not size:
-                        first = block
-                    size += len(block)
-                    newlines += block.count(b"\n")
-                    last = block[-1:]
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                while n := os.readv(fd, [buf]):
+                    size += n
+                    newlines += buf.count(b"\n", 0, n)
+                    last = buf[n - 1]
+            finally:
+                os.close(fd)
         except OSError:
             return None
-        got = model.guess(first) if model and size == len(first) <= FALLBACK_TAIL_BYTES else None
-        out.append((size, newlines + (1 if size and last != b"\n" else 0), got))
+        out.append((size, newlines + (1 if size and last != 10 else 0)))
     return out
 
 
-def _grep_scans(
-    paths: list[Path], chunk_bytes: int = CHUNK_BYTES, *, guess: bool = False
-) -> list[Scan] | None:
+def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
     """Each file's scan from the candidate lines one searcher process (ripgrep or GNU grep)
-    prints for all of them (`FILE\\0N:line`), classified here; bytes and lines counted from
-    the files by a thread meanwhile (the searcher prints only candidates), and with `guess`
-    the fallback's reading of each small file there too (`_count`). None when the searcher
-    failed or a name repeats (the caller scans in Python)."""
+    prints for all of them (`FILE\\0N:line`: a row's needle or a failure marker), classified
+    here; bytes and lines counted from the files by a thread meanwhile (the searcher prints
+    only candidates). None when the searcher failed or a name repeats (the caller scans in
+    Python)."""
     names = [os.fsencode(str(p)) for p in paths]
     if len(set(names)) != len(names):
         return None
@@ -400,9 +411,9 @@ def _grep_scans(
         )
     except OSError:
         return None
-    counted: list[list[Counted] | None] = []
+    counted: list[list[tuple[int, int]] | None] = []
     counter = threading.Thread(
-        target=lambda: counted.append(_count(paths, chunk_bytes, guess)), name="triage-count"
+        target=lambda: counted.append(_count(paths, chunk_bytes)), name="triage-count"
     )
     counter.start()  # overlaps the search: the parse below mostly waits on the pipe
     assert proc.stdout is not None
@@ -413,12 +424,15 @@ def _grep_scans(
             result = scans.get(name)
             if not nul or not sep or not no.isdigit() or result is None:
                 continue
-            _take(result, line[:-1] if line.endswith(b"\n") else line, int(no))
+            line = line[:-1] if line.endswith(b"\n") else line
+            _take(result, line, int(no))
+            if not result.marked and MARKER.search(line.lower()):
+                result.marked = True
     counter.join()
     if proc.wait() not in (0, 1) or not counted or counted[0] is None:
         return None
-    for result, (size, lines, got) in zip(scans.values(), counted[0], strict=True):
-        result.bytes, result.lines, result.guess = size, lines, got
+    for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
+        result.bytes, result.lines = size, lines
     return list(scans.values())
 
 
@@ -442,9 +456,7 @@ def _batches(files: list[Path], budget: int) -> list[list[Path]]:
     return out
 
 
-def scan_all(
-    paths: list[str | Path] | list[Path], *, grep: bool | None = None, guess: bool = False
-) -> list[Scan]:
+def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) -> list[Scan]:
     """`scan` of each file, in order. With an external searcher (ripgrep or GNU grep; `grep`:
     None when the files hold GREP_MIN_BYTES or more together), one process per GREP_ARG_BYTES
     of file names finds the candidate lines of all of them: 4,096 rank logs of 32 KB took 4 s
@@ -454,16 +466,18 @@ def scan_all(
         return [scan(p, grep=grep) for p in files]
     if grep is None:
         total = 0
-        for p in files:
+        for p in files:  # until they are enough: an unreadable file is named below if not here
             try:
                 total += os.stat(p).st_size
             except OSError:
                 return [scan(p) for p in files]  # scan names the unreadable one
+            if total >= GREP_MIN_BYTES:
+                break
         if total < GREP_MIN_BYTES:
             return [scan(p, grep=False) for p in files]
     out: list[Scan] = []
     for batch in _batches(files, GREP_ARG_BYTES):
-        got = _grep_scans(batch, guess=guess)
+        got = _grep_scans(batch)
         out.extend(got if got is not None else [scan(p, grep=False) for p in batch])
     return out
 
@@ -604,7 +618,7 @@ def triage_file(
     s = scan(path)
     pmap = {**s.pci_map, **(pci_map or {})}
     default = Culprit(rank=rank, host=host)
-    g = None if s.hits or not fallback else guess(_tail(path), default=default)
+    g = None if s.hits or not s.marked or not fallback else guess(_tail(path), default=default)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
     return v
@@ -615,17 +629,15 @@ def triage_files(
 ) -> tuple[list[Verdict], Verdict]:
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
     `fallback=False`: the rows' verdicts alone."""
-    scans = scan_all(paths, guess=fallback)
+    scans = scan_all(paths)
     pmap: dict[str, int] = {}
     for s in scans:
         pmap.update(s.pci_map)
     pmap.update(pci_map or {})
     per = []
     for s in scans:
-        if s.hits or not fallback:
-            g = None
-        else:  # the scan's reading where it read the whole tail, else read it now
-            g = guessed(s.guess) if s.guess else guess(_tail(s.file))
+        # the fallback reads a file no row matched only if it has a failure marker
+        g = None if s.hits or not s.marked or not fallback else guess(_tail(s.file))
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)
@@ -711,8 +723,10 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = 
     counts: Counter[str] = Counter()
     pmap: dict[str, int] = {}
     sources = []
+    marked = False
     if log_path.exists():
         s = scan(log_path)
+        marked = s.marked
         hits += s.hits
         counts.update(s.counts)
         pmap.update(s.pci_map)
@@ -738,7 +752,7 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = 
         counts.update(h.signature for h in got)
     default = Culprit(rank=rank, host=host)
     g = None
-    if fallback and not hits and log_path.exists():
+    if fallback and not hits and marked:
         g = guess(_tail(log_path), default=default)
     v = g or decide(hits, pci_map=pmap, default=default, counts=counts)
     v.details.update(files=sources, matches=dict(counts))

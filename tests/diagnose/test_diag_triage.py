@@ -199,7 +199,13 @@ def test_one_grep_for_many_files_gives_each_file_its_python_scan(
         assert [(h.signature, h.line, h.text) for h in g.hits] == [
             (h.signature, h.line, h.text) for h in w.hits
         ], g.file
-        assert (g.counts, g.pci_map, g.lines, g.bytes) == (w.counts, w.pci_map, w.lines, w.bytes)
+        assert (g.counts, g.pci_map, g.lines, g.bytes, g.marked) == (
+            w.counts,
+            w.pci_map,
+            w.lines,
+            w.bytes,
+            w.marked,
+        )
     assert [h.signature for h in got[-1].hits] == ["nan_loss"]
 
 
@@ -224,9 +230,9 @@ def test_scan_all_names_an_unreadable_file(tmp_path) -> None:
 def test_many_files_in_one_call_get_the_verdicts_of_the_python_scan(
     tmp_path, monkeypatch, searcher
 ) -> None:
-    """triage_files through one searcher for all the files, the fallback's reading taken from
-    the bytes the line count read, gives each file the verdict of the Python scan, file by file
-    with the fallback reading each tail: rows, guesses and abstentions alike."""
+    """triage_files through one searcher for all the files (the failure markers found in the
+    same pass) gives each file the verdict of the Python scan, file by file with the fallback
+    reading each marked tail: rows, guesses and abstentions alike."""
     paths = sorted(CORPUS.glob("*.log"))
     guessable = tmp_path / "ib.log"  # no row knows it; the fallback's words do
     guessable.write_text("CA 'mlx5_2'\n\tPort 1:\n\t\tState: Down\n\t\tPhysical state: LinkUp\n")
@@ -239,9 +245,11 @@ def test_many_files_in_one_call_get_the_verdicts_of_the_python_scan(
     monkeypatch.setattr(triage, "GREP_MIN_BYTES", 0)  # the searcher however small the files
     with using(searcher):
         per, joint = triage.triage_files(paths)
-        assert all(s.guess for s in triage.scan_all(paths, guess=True))  # read by the count
+        marked = [s.marked for s in triage.scan_all(paths)]
     monkeypatch.setenv(envvars.TRIAGE_SEARCH, "python")
     want, want_joint = triage.triage_files(paths)
+    assert marked == [s.marked for s in triage.scan_all(paths)]
+    assert marked[len(paths) - 4] and not any(marked[-3:])  # `State: Down`; clean step lines
     assert [v.to_dict() for v in per] == [v.to_dict() for v in want]
     assert joint.to_dict() == want_joint.to_dict()
     assert per[len(paths) - 4].guessed  # the guess came through the one-call path
@@ -257,3 +265,18 @@ def test_a_finite_grad_norm_is_no_candidate_line() -> None:
     assert not signatures.PREFILTER.search(b"{'loss': 2.31, 'grad_norm': 0.53, 'epoch': 0.4}")
     for line in (b"{'loss': 2.31, 'grad_norm': nan}", b"found inf in grad norm", b"GRAD NORM=NaN"):
         assert "nan_grad" in {sid for sid, _ in triage._classify(line)}, line
+
+
+def test_the_line_count_reads_any_size_with_a_reused_buffer(tmp_path) -> None:
+    """_count: bytes and lines as the Python scan counts them, whether a file fits the buffer,
+    fills it exactly or spans several reads; an empty file, a last line without a newline."""
+    bodies = [b"", b"\n", b"a", b"a\nb", b"a\nb\n", b"x" * 63 + b"\n", b"line\n" * 40 + b"end"]
+    paths = []
+    for i, body in enumerate(bodies):
+        p = tmp_path / f"f{i}.log"
+        p.write_bytes(body)
+        paths.append(p)
+    for chunk in (4, 64, 1 << 20):
+        got = triage._count(paths, chunk)
+        assert got == [(s.bytes, s.lines) for s in (triage.scan(p, grep=False) for p in paths)]
+    assert triage._count([*paths, tmp_path / "missing.log"], 64) is None

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from nonstop.diagnose import fallback, triage
+from nonstop.diagnose import fallback, signatures, triage
 from nonstop.diagnose.cli import triage_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +69,63 @@ def test_a_guess_says_it_is_one(tmp_path: Path, capsys) -> None:
     assert triage_main([str(log), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["files"][0]["guessed"] and out["overall"]["guessed"]
+
+
+def test_a_log_without_a_failure_marker_is_not_guessed(tmp_path: Path) -> None:
+    """The fallback reads a log no row matched only if a line looks like a failure (a marker):
+    a healthy `ibstat` reads as a cable fault to the words, but says nothing failed."""
+    healthy = (VENDOR / "ibstat-active.txt").read_bytes()
+    category, p = fallback.model().guess(healthy)
+    assert fallback.model().decide(category, p) != "unknown"  # the words alone would guess
+    v = triage.triage_file(VENDOR / "ibstat-active.txt")
+    assert (v.category, v.guessed, v.confidence) == ("unknown", False, 0.1)
+    assert not triage.scan(VENDOR / "ibstat-active.txt").marked
+    per, _ = triage.triage_files([VENDOR / "ibstat-active.txt", _log(tmp_path, IB_DOWN)])
+    assert [(x.guessed, x.category) for x in per] == [
+        (False, "unknown"),
+        (True, "network_switch_cable"),  # `State: Down`: a marker, and the same words
+    ]
+
+
+def test_markers_are_failure_words_and_not_the_lines_of_a_healthy_run() -> None:
+    marked = [
+        b"Traceback (most recent call last):",
+        b'  File "/x/train.py", line 12, in <module>',
+        b"RuntimeError: boom",
+        b'Thread 4888 (idle): "MainThread"',
+        b'Thread 1 "python" received signal SIGINT, Interrupt.',
+        b"\t\tState: Down",
+        b"node-3 is dead",
+        b"rank 3 hang detected",
+        b"Killed",
+        b"exited with exit code 137",
+    ]
+    clean = [
+        b"[rank3] step 12 loss 2.3100 lr 3.0e-04 grad_norm 0.532 tokens/s 812345",
+        b"node-1:77:78 [3] NCCL INFO Channel 02/24 : 0[3] -> 8[3] [send] via NET/IB/3/GDRDMA",
+        b"[rank3]:[W1129 03:12:04.1 7 ProcessGroupNCCL.cpp:4561] Warning: the default now",
+        b"mlx5_core 0000:c1:00.0: mlx5e_update_carrier:3: Link up",
+        b"Downloading shards: 100%|##########| 4/4 exchange deadline",
+    ]
+    assert all(signatures.MARKER.search(line.lower()) for line in marked)
+    assert not any(signatures.MARKER.search(line.lower()) for line in clean)
+
+
+def test_the_known_features_and_the_kept_readings_are_the_plain_ones() -> None:
+    """`Model.guess` joins each line's known features and keeps readings between logs: the
+    same answer as the posterior over `features`, with or without what it kept."""
+    m = fallback.model()
+    vocab = set(m._loglik)
+    corpus = [p.read_bytes() for p in (ROOT / "tests" / "corpus").rglob("*") if p.is_file()]
+    for i, text in enumerate(corpus + _texts()):
+        if i % 3 == 0:
+            m._lines.clear()
+            m._readings.clear()
+        assert m.known(text) == fallback.features(text) & vocab, text[:200]
+        category, p = m.guess(text)
+        assert (category, round(p, 9)) == tuple(
+            x if isinstance(x, str) else round(x, 9) for x in m.reading(fallback.features(text))
+        )
 
 
 def test_it_abstains_when_the_words_say_nothing(tmp_path: Path) -> None:

@@ -99,11 +99,12 @@ def _same_scan(path):
 def _same(py, gr):
     key = [(h.signature, h.line, h.text, h.host, h.rank, h.gpu, h.pci) for h in py.hits]
     assert [(h.signature, h.line, h.text, h.host, h.rank, h.gpu, h.pci) for h in gr.hits] == key
-    assert (gr.counts, gr.pci_map, gr.lines, gr.bytes) == (
+    assert (gr.counts, gr.pci_map, gr.lines, gr.bytes, gr.marked) == (
         py.counts,
         py.pci_map,
         py.lines,
         py.bytes,
+        py.marked,
     )
 
 
@@ -122,7 +123,24 @@ def test_grep_prefilter_equals_the_python_scan_on_any_bytes(tmp_path, data):
         st.sampled_from(
             # "infé": a word end in bytes (what Python and grep in the C locale see), not in
             # Unicode (what ripgrep sees unless its patterns say (?-u))
-            ["loss inf", "loss=nan", "INFO", "nanosecond", "Loss: -inf", "infiniband", "loss infé"]
+            # and the failure markers: `down`, `hang`, `dead`, `lost` only where a word ends
+            [
+                "loss inf",
+                "loss=nan",
+                "INFO",
+                "nanosecond",
+                "Loss: -inf",
+                "infiniband",
+                "loss infé",
+                "State: Down",
+                "downloading",
+                "link downé",
+                "exchange",
+                "HANG",
+                "deadline",
+                'File "x.py", line 3, in f',
+                "ERROR",
+            ]
         ),
         max_size=5,
     ),
