@@ -74,7 +74,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cloud_preemption",
         r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
-        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b|"
+        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b(?![^\n]{0,40}\bnode fail)|"
         r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
@@ -287,6 +287,381 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         55,
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
+    ),
+    # -- general wordings by class (issue 27, before the seventh collection): for every category,
+    # the ways other tools, vendors, schedulers, clouds and frameworks word it, written from the
+    # field's documentation and messages, not from any collected excerpt. Tests: GENERAL in
+    # tests/diagnose/test_diag_rows.py (each row on several wordings and its near misses).
+    # Hardware rows stay specific: a wrong exclude_node costs a healthy node.
+    (
+        "gpu_lost_words",
+        r"(?i)\bNVML_ERROR_GPU_IS_LOST\b|nvmlErrorGpuIsLost|\bGPU_IS_LOST\b|CUDA_ERROR_DEVICE_UNAVAILABLE|"
+        r"amdgpu[^\n]*(?:GPU reset failed|GPU recovery failed|device lost from bus|GPU (?:is )?lost|"
+        r"fatal error during GPU init)|\bGPU (?:has )?(?:dropped|disappeared) from the (?:PCIe )?bus\b",
+        "faulty_gpu",
+        82,
+        0.75,
+        "The GPU is lost or cannot be recovered (NVML's GPU_IS_LOST, amdgpu's failed reset)",
+    ),
+    (
+        "amd_gpu_memory_ue",
+        r"(?i)amdgpu[^\n]*\b\d+ uncorrectable hardware errors? detected in (?:total in )?umc block|"
+        r"amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
+        "gpu_hbm3_memory",
+        86,
+        0.75,
+        "The GPU's HBM reported an uncorrectable error (AMD RAS: the umc block; HBM ECC)",
+    ),
+    (
+        "gpu_sram_words",
+        r"DCGM_FR_SRAM_THRESHOLD|\b(?:Un)?[Cc]ontained (?:ECC|memory) error\b|"
+        r"(?i:\bSRAM\b[^\n]{0,40}\buncorrectable (?:ECC |parity )?errors? (?:detected|occurred|found))",
+        "gpu_sram_memory",
+        87,
+        0.75,
+        "An uncorrectable error in the GPU's on-chip SRAM (contained or uncontained)",
+    ),
+    (
+        "gsp_words",
+        r"(?i)waiting for RPC response from GPU\d* ?GSP|GSP RPC (?:timed? ?out|timeout)|"
+        r"(?:failed to boot|bootstrap(?:ping)? failed for) GSP|\bGSP[- ](?:RM|firmware)\b[^\n]{0,60}\b(?:failed|crashed|error|timeout)\b|"
+        r"kgspBootstrap\w*[^\n]*fail",
+        "gpu_system_processor",
+        92,
+        0.8,
+        "The GPU System Processor (GSP) firmware failed to boot or stopped answering",
+    ),
+    (
+        "gpu_temp_limit",
+        r"(?i)\bGPU\b[^\n]{0,60}\b(?:temperature|temp)\b[^\n]{0,40}\b(?:exceed(?:ed|s)?|above|over|reached) "
+        r"(?:the |its )?(?:shutdown|slowdown|critical|max(?:imum)?|hw|hardware) (?:temperature|temp|threshold|limit)|"
+        r"\bGPU (?:over[- ]?heat(?:ed|ing)?|thermal (?:shutdown|trip|emergency))\b|"
+        r"DCGM_FR_TEMP_VIOLATION|DCGM_FR_THERMAL_VIOLATIONS",
+        "gpu_thermal_interface_sensor",
+        77,
+        0.6,
+        "A GPU ran past its slowdown or shutdown temperature (driver, NVML, DCGM, a monitor)",
+    ),
+    (
+        "cpu_throttle_info",
+        r"(?i)(?:Core|Package) temperature(?:/speed)? (?:above threshold, cpu clock throttled|normal)|"
+        r"\bcpu clock throttled\b",
+        "unknown",
+        12,
+        0.3,
+        "The CPU throttled for temperature and goes on: informational, no failure",
+    ),
+    (
+        "corrected_memory_only",
+        r"(?i)\bCorrected error\(s\): memory|mci Corrected_error|\bCorrected (?:read|write|patrol(?: scrub)?) error\b|"
+        r"\|\s*Correctable ECC\b[^|\n]*\|\s*Asserted|\bcorrectable (?:ECC|memory) errors? (?:logged|detected)(?! rate)",
+        "unknown",
+        12,
+        0.3,
+        "Corrected memory errors only (a decoder's or the BMC's list): informational, no failure "
+        "(the kernel's EDAC report of a DIMM's errors stays system_memory)",
+    ),
+    (
+        "host_memory_ue",
+        r"(?i)\bUncorrected hardware memory error in (?:user|kernel)-access|\bUncorrected error\(s\): memory|"
+        r"\bMemory\b[^|\n]*\|\s*Uncorrectable ECC\b|\bUncorrectable (?:ECC|memory) error\b[^\n]{0,80}\bDIMM|"
+        r"\bMulti-bit memory errors? detected\b|\bcorrectable memory error rate exceeded\b|"
+        r"\bDIMM[\w ]{0,12}\b(?:has failed|failure detected|is disabled due to errors)",
+        "system_memory",
+        86,
+        0.7,
+        "Host memory: an uncorrected error, or a DIMM past its corrected-error rate (kernel, "
+        "rasdaemon, BMC/iDRAC/iLO)",
+    ),
+    (
+        "disk_array_failure",
+        r"md/raid\w*:\w+: Disk failure on \w+|Fail(?:Spare)? event detected on md device|"
+        r"(?i:\b(?:physical (?:disk|drive)|PD|Drive|Disk)\b[^\n]{0,60}\b(?:Predictive Failure|state changed to (?:Failed|Offline)|"
+        r"is now (?:Failed|Offline)))|\bFAULTED\s+\d+\s+\d+\s+\d+\s+too many errors|"
+        r"BTRFS (?:error|critical) \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)",
+        "ssd",
+        80,
+        0.65,
+        "A local disk failed out of its array, predicts its failure, or btrfs errors on it",
+    ),
+    (
+        "disk_link_failed",
+        r"\bata\d+(?:\.\d+)?: (?:COMRESET failed|disabled$|exception Emask [^\n]*frozen)|"
+        r"\bsd \d+:\d+:\d+:\d+: \[sd[a-z]+\][^\n]*FAILED Result: hostbyte=DID_(?:BAD_TARGET|NO_CONNECT|ABORT|ERROR)|"
+        r"critical (?:target|medium|nexus|space allocation) error, dev (?:sd[a-z]+|nvme\d+n\d+)|"
+        r"smartd\S*:? Device: \S+[^\n]*(?:FAILED SMART|SMART Failure|Currently unreadable \(pending\) sectors|"
+        r"[Oo]ffline uncorrectable sectors|SMART Prefailure Attribute)|BACK UP DATA NOW",
+        "ssd",
+        72,
+        0.6,
+        "A local disk drops off its link, fails its commands, or smartd reports it failing",
+    ),
+    (
+        "nic_driver_fault",
+        r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
+        r"FW is in failure|fatal error detected|Firmware over temperature|crdump)|"
+        r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
+        r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
+        r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b)",
+        "nic",
+        72,
+        0.6,
+        "The network adapter's firmware or hardware failed (mlx5 health, bnxt/ice/ena faults, "
+        "transmit hangs, adapter removed)",
+    ),
+    (
+        "net_link_events",
+        r"%LINK-\d-UPDOWN: Interface \S+, changed state to down|%LINEPROTO-\d-UPDOWN: [^\n]*changed state to down|"
+        r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
+        r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
+        r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b",
+        "network_switch_cable",
+        62,
+        0.55,
+        "A link went down (switch logs, NIC drivers) or a transport gave up on retries (MPI, RNR)",
+    ),
+    (
+        "node_lost_words",
+        r"\bNODE_FAIL\b|not responding, setting DOWN|\berror: Nodes? \S+ not responding\b|"
+        r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
+        r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
+        r"compute\.instances\.hostError|StatusCheckFailed_System|(?i:system (?:status|reachability) check (?:failed|: impaired))|"
+        r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b",
+        "host_maintenance",
+        61,
+        0.6,
+        "The scheduler, the cluster manager or the cloud lost the node unannounced (Slurm NODE_FAIL, "
+        "Kubernetes NodeNotReady, Ray's dead node, GCE hostError, EC2 system check, Azure healing)",
+    ),
+    (
+        "preemption_words",
+        r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
+        r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|\bPreempted by (?:pod |[\w-]+/)|"
+        r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
+        r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b)",
+        "planned_stop",
+        71,
+        0.7,
+        "The cloud or the scheduler takes the resources (spot eviction, rebalance notice, a scale-in, "
+        "a higher-priority pod or job): a planned stop, nothing to exclude",
+    ),
+    (
+        "scheduler_cancel_info",
+        r"CANCELLED AT \S+ (?:DUE TO TIME LIMIT )?\*\*\*|\bDUE TO TIME LIMIT\b|\bTERM_RUNLIMIT\b|"
+        r"(?i:\bjob \S+ exceeded (?:its )?(?:wall ?time|walltime|time|run ?time) limit)|walltime \d[\d:]* exceeded limit",
+        "unknown",
+        12,
+        0.3,
+        "The scheduler ended the job at its time limit or on a user's cancel: no failure",
+    ),
+    (
+        "job_memory_limit",
+        r"(?i)Exceeded (?:job|step) memory limit|\bTERM_MEMLIMIT\b|\bmem \d+\w* exceeded limit|"
+        r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
+        r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
+        r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
+        r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
+        r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
+        r"NCCL WARN [^\n]*'out of memory'",
+        "out_of_memory",
+        70,
+        0.7,
+        "Memory ran out (the scheduler's memory limit, Ray's memory monitor, a CPU allocation, "
+        "XLA/ROCm/XPU device memory, NCCL's buffers)",
+    ),
+    (
+        "object_store_more",
+        r"An error occurred \((?:InternalError|ServiceUnavailable|RequestTimeout|SlowDown|500|503)\) when calling the \w+ operation|"
+        r"gcsfs\.\w+\.HttpError|google\.resumable_media\.common\.InvalidResponse|"
+        r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|"
+        r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)",
+        "storage",
+        57,
+        0.6,
+        "Object storage (S3, GCS, Azure Blob) failed or timed out a request",
+    ),
+    (
+        "shared_fs_more",
+        r"(?i)Transport endpoint is not connected|\[Errno 107\]|"
+        r"CIFS:? VFS: [^\n]*(?:has not responded|Send error|reconnect|Close unmatched)|"
+        r"libceph: [^\n]*(?:session lost|socket closed|socket error|connection reset|osd\d+ down)|"
+        r"ceph: mds\d+ (?:hung|caps stale)|beegfs[^\n]*(?:Communication error|connection (?:lost|refused)|unreachable)|"
+        r"Lost membership in cluster|expelled from (?:the )?cluster|Disk lease period expired|"
+        r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]",
+        "storage",
+        60,
+        0.6,
+        "A shared or mounted filesystem failed (FUSE mounts, CIFS, CephFS, BeeGFS, GPFS, NFSv4 "
+        "leases, a read-only filesystem)",
+    ),
+    (
+        "credentials_env",
+        r"\((?:AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken\w*|InvalidToken|403|401)\) when calling|"
+        r"botocore\.exceptions\.(?:NoCredentialsError|CredentialRetrievalError|TokenRetrievalError|ClientError: [^\n]*Forbidden)|"
+        r"Unable to locate credentials|DefaultCredentialsError|google\.auth\.exceptions\.\w+|"
+        r"GatedRepoError|RepositoryNotFoundError|RevisionNotFoundError|You are trying to access a gated repo|"
+        r"\b40[13] Client Error: (?:Unauthorized|Forbidden)",
+        "dependency",
+        54,
+        0.55,
+        "Credentials or access to an external service are missing or refused (cloud storage, "
+        "the model hub): the job's environment",
+    ),
+    (
+        "env_install",
+        r"Could not find a version that satisfies the requirement|No matching distribution found for|"
+        r"PackagesNotFoundError|ResolvePackageNotFound|UnsatisfiableError|"
+        r"CUDA_HOME environment variable is not set|Ninja is required to load C\+\+ extensions|"
+        r"ninja: build stopped: subcommand failed|Failed building wheel for|error: command '[^']*(?:nvcc|gcc|g\+\+|c\+\+|cc)' failed|"
+        r"\bnvcc fatal\b|unsupported GNU version|compiled with different CUDA (?:major )?versions|"
+        r"mismatches the version that was used to compile PyTorch|"
+        r"A module that was compiled using NumPy 1\.x cannot be run|numpy\.core\.multiarray failed to import|"
+        r"ImportError: [^\n]*(?:\brequires\b|is not installed|pip install)|"
+        r"AttributeError: module '[\w.]+' has no attribute|CUDA Setup failed|"
+        r"(?i:ErrImagePull|ImagePullBackOff|Failed to pull image|pull access denied|manifest unknown|"
+        r"CreateContainer(?:Config)?Error|OCI runtime (?:create|exec) failed|exec format error|"
+        r"could not select device driver \S* with capabilities|nvidia-container-cli: [^\n]*error|"
+        r"Insufficient nvidia\.com/gpu|Too many open files|\[Errno 24\]|received 0 items of ancdata)",
+        "dependency",
+        56,
+        0.55,
+        "The job's environment: a package, a build, a container image, the container runtime or "
+        "a resource limit (open files) is missing or wrong",
+    ),
+    (
+        "gpu_stack_env",
+        r"(?i)Found no NVIDIA driver on your system|CUDA driver initialization failed|Torch not compiled with CUDA enabled|"
+        r"CUDA_ERROR_NO_DEVICE|cuInit\(\) (?:failed|returned)|CUDA initialization: [^\n]*(?:driver|not found|Unexpected error)|"
+        r"forward compatibility was attempted on non supported HW|cudaErrorCompatNotSupportedOnDevice|"
+        r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|"
+        r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
+        r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
+        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
+        r"Could not load (?:dynamic )?library '?lib(?:cud|nv)\w*|"
+        r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
+        r"NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
+        "dependency",
+        58,
+        0.55,
+        "The GPU or network stack is not set up for the job (no driver, a build for another CUDA, "
+        "ROCm or JAX backend, a device index that does not exist, no network interface or provider)",
+    ),
+    (
+        "service_unreachable",
+        r"(?i)Temporary failure in name resolution|Name or service not known|nodename nor servname provided|"
+        r"getaddrinfo (?:failed|ENOTFOUND)|CERTIFICATE_VERIFY_FAILED|certificate verify failed|ProxyError|"
+        r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
+        r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
+        r"Could not connect to the (?:Ray )?cluster|wandb\.errors\.(?:CommError|AuthenticationError)|"
+        r"api_key not configured",
+        "dependency",
+        46,
+        0.5,
+        "A service the job needs cannot be reached (DNS, TLS, a proxy, gRPC, Ray's GCS, the tracker)",
+    ),
+    (
+        "gpu_library_internal",
+        r"CUFFT_INTERNAL_ERROR|CUSOLVER_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|CURAND_STATUS_\w*(?:FAILURE|ERROR)|"
+        r"CUSPARSE_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|"
+        r"CUDA error: (?:unknown error|invalid configuration argument|invalid resource handle|"
+        r"too many resources requested for launch|operation not permitted when stream is capturing|"
+        r"operation failed due to a previous error during capture|an? ?(?:unspecified )?launch failure)|"
+        r"HIP error: (?:an illegal memory access|unspecified launch failure|the launch timed out)|"
+        r"torch\._dynamo\.exc\.(?:BackendCompilerFailed|InternalTorchDynamoError|TorchRuntimeError)|"
+        r"torch\._inductor\.exc\.\w+|\bInductorError\b|triton\.(?:compiler|runtime)\.errors\.\w+|"
+        r"XlaRuntimeError: INTERNAL|INTERNAL: Failed to execute XLA|"
+        r"double free or corruption|free\(\): invalid (?:pointer|size)|malloc\(\): (?:corrupted|memory corruption)|"
+        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: (?:Aborted|Bus error)",
+        "software_bug",
+        47,
+        0.5,
+        "A library failed internally (CUDA/ROCm math libraries, a CUDA launch, the compiler stack, "
+        "XLA, heap corruption in native code)",
+    ),
+    (
+        "tensor_misuse",
+        r"Expected to mark a variable ready only once|Trying to backward through the graph a second time|"
+        r"modified by an inplace operation|element 0 of tensors does not require grad|"
+        r"Input type \([\w.]+\) and weight type \([\w.]+\) should be the same|expected scalar type \w+ but found \w+|"
+        r"expected mat1 and mat2 to have the same dtype|Sizes of tensors must match except in dimension|"
+        r"stack expects each tensor to be equal size|Target -?\d+ is out of bounds|The expanded size of the tensor|"
+        r"Boolean value of Tensor with more than one (?:value|element) is ambiguous|"
+        r"Default process group has not been initialized|Detected mismatch between collectives on ranks|"
+        r"Collectives differ in the following aspects|"
+        r"(?:^|[\s'\"(])(?:json\.decoder\.JSONDecodeError|UnicodeDecodeError|UnicodeEncodeError|OverflowError|"
+        r"omegaconf\.errors\.\w+|hydra\.errors\.\w+|yaml\.\w+\.\w+Error|pydantic[\w.]*ValidationError|"
+        r"ConfigAttributeError|MissingMandatoryValue): |OSError: \[Errno 2\] No such file or directory",
+        "user_code_error",
+        58,
+        0.6,
+        "The script misuses tensors, autograd or collectives, or its config or data does not parse",
+    ),
+    (
+        "collective_timeout_words",
+        r"(?i)\b(?:collective|all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all|barrier)\b"
+        r"[^\n]{0,60}\btimed? ?out\b|DEADLINE_EXCEEDED: Barrier timed out",
+        "nccl_watchdog_timeout",
+        18,
+        0.4,
+        "A collective timed out in another library's words (gloo, MPI, XLA, HCCL)",
+    ),
+    (
+        "hang_words",
+        r"(?i)\b(?:training|job|process|rank|worker|step)s? (?:appears? to be |is |seems (?:to be )?)(?:hung|hanging|stuck|frozen)\b|"
+        r"\bno progress (?:in|for) (?:the last )?\d+|\b(?:has not|hasn't|stopped) mak(?:e|ing) progress\b|"
+        r"\bhang detected\b|\bdeadlock detected\b|failed to pass monitoredBarrier",
+        "hang",
+        23,
+        0.45,
+        "The job stopped making progress (a hang detector, a monitored barrier a rank never reached)",
+    ),
+    (
+        "nan_words",
+        r"(?i)\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
+        r"\bcontains? (?:nan|inf)s?\b|\bFloatingPointError\b|\bnumber of nan iterations:\s*[1-9]|"
+        r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
+        "numerical_nan",
+        48,
+        0.5,
+        "NaN or Inf found in the values the job computes (detectors, anomaly checks, metrics)",
+    ),
+    (
+        "loss_spike_words",
+        r"(?i)\bloss spike\b|\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|"
+        r"\bgrad(?:ient)?[ _]norm spike\b|\bloss (?:jumped|spiked|exploded)\b",
+        "loss_spike",
+        50,
+        0.5,
+        "A loss or gradient-norm spike named as such (a spike detector, the runtime guards)",
+    ),
+    (
+        "sdc_words",
+        r"(?i)silent data corruption|\bSDC (?:detected|check failed|suspected)\b|"
+        r"\b(?:gradient|parameter|weight|output|result)s? (?:checksum|fingerprint|hash) mismatch\b|"
+        r"\bmismatch(?:ed)? (?:across|between) (?:data[- ]parallel )?replicas\b",
+        "silent_data_corruption",
+        70,
+        0.55,
+        "Results differ where they must be equal (replica checksums, an SDC checker)",
+    ),
+    (
+        "power_fault_words",
+        r"(?i)\bover[- ]?current (?:fault|protection|detected|event|warning)|\bover[- ]?voltage (?:fault|detected)|"
+        r"\bunder[- ]?voltage (?:fault|detected)|\bPSU\d*\b[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
+        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b",
+        "power_supply",
+        72,
+        0.6,
+        "A power supply or power rail fault (over current, over/under voltage, a PSU not working)",
+    ),
+    (
+        "pcie_fatal_more",
+        r"(?i)Uncorrectable \(Fatal\) error|severity=Uncorrectable \(Fatal\)|DPC: containment event|"
+        r"\bPCIe link training failed\b",
+        "io_expansion_board",
+        74,
+        0.55,
+        "A fatal PCIe error contained or reported at a port (newer kernels' AER wording, DPC)",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -815,7 +1190,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cpu_lockup",
         r"soft lockup - CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|rcu_(?:sched|preempt) (?:self-)?detected stall",
-        "server_chassis",
+        "cpu",
         65,
         0.5,
         "The host kernel's CPUs lock up or stall: the node wedges until it is rebooted and checked",
@@ -1228,6 +1603,349 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "can't open file",
         "unrecognized arguments: ",
         "the following arguments are required: ",
+    ),
+    # -- general wordings by class (issue 27, before the seventh collection) --
+    "gpu_lost_words": (
+        "gpu_is_lost",
+        "nvmlerrorgpuislost",
+        "cuda_error_device_unavailable",
+        "amdgpu",
+        "from the bus",
+        "from the pcie bus",
+    ),
+    "amd_gpu_memory_ue": ("amdgpu", "hbm"),
+    "gpu_sram_words": ("dcgm_fr_sram_threshold", "ontained ecc error", "ontained memory error", "sram"),
+    "gsp_words": ("gsp", "kgspbootstrap"),
+    "gpu_temp_limit": (
+        "temperature",
+        " temp",
+        "gpu overheat",
+        "gpu over-heat",
+        "gpu over heat",
+        "gpu thermal",
+        "dcgm_fr_temp_violation",
+        "dcgm_fr_thermal_violations",
+    ),
+    "cpu_throttle_info": ("temperature above threshold", "temperature/speed normal", "temperature normal", "cpu clock throttled"),
+    "corrected_memory_only": (
+        "corrected error(s): memory",
+        "mci corrected_error",
+        "corrected read error",
+        "corrected write error",
+        "corrected patrol",
+        "correctable ecc",
+        "correctable ecc error",
+        "correctable memory error",
+    ),
+    "host_memory_ue": (
+        "uncorrected hardware memory error",
+        "uncorrected error(s): memory",
+        "uncorrectable ecc",
+        "uncorrectable memory error",
+        "multi-bit memory error",
+        "memory error rate exceeded",
+        "dimm",
+    ),
+    "disk_array_failure": (
+        "disk failure on",
+        "event detected on md device",
+        "predictive failure",
+        "state changed to failed",
+        "state changed to offline",
+        "is now failed",
+        "is now offline",
+        "too many errors",
+        "btrfs error",
+        "btrfs critical",
+    ),
+    "disk_link_failed": (
+        "comreset failed",
+        ".00: disabled",
+        "exception emask",
+        "failed result: hostbyte=did_",
+        "error, dev ",
+        "smartd",
+        "back up data now",
+    ),
+    "nic_driver_fault": (
+        "mlx5_core",
+        "bnxt_en",
+        "ice 0000:",
+        "i40e",
+        "ixgbe",
+        "igb 0000:",
+        "e1000e",
+        "ena 0000:",
+        "gve 0000:",
+        "qede",
+        "efa 0000:",
+        "mlx4_core",
+    ),
+    "net_link_events": (
+        "updown",
+        "link went down",
+        "link down",
+        "link is down",
+        "lost carrier",
+        "retry count between two mpi processes",
+        "got completion",
+    ),
+    "node_lost_words": (
+        "node_fail",
+        "not responding",
+        "kubelet stopped posting",
+        "nodenotready",
+        "node is not ready",
+        "taintmanagereviction",
+        "its node has died",
+        "marked dead",
+        "marked as dead",
+        "hosterror",
+        "statuscheckfailed_system",
+        "status check failed",
+        "status check: impaired",
+        "reachability check",
+        "unexpected vm",
+        "unexpected instance",
+        "unexpected node",
+        "unexpected host",
+        "service healing",
+    ),
+    "preemption_words": (
+        "spot vm eviction",
+        "spot instance eviction",
+        "spot node eviction",
+        "spot eviction",
+        "spot reclaim",
+        "spot vm reclaim",
+        "spot instance reclaim",
+        "spot node reclaim",
+        "rebalance recommendation",
+        "ec2_instance_terminating",
+        "preempted",
+    ),
+    "scheduler_cancel_info": ("cancelled at", "due to time limit", "term_runlimit", "time limit", "run time limit", "runtime limit", "walltime", "wall time"),
+    "job_memory_limit": (
+        "memory limit",
+        "term_memlimit",
+        "exceeded limit",
+        "running low on memory",
+        "no killable processes",
+        "defaultcpuallocator",
+        "you tried to allocate",
+        "resource_exhausted: out of memory",
+        "resourceexhaustederror",
+        "oom when allocating",
+        "out of memory",
+        "hiperroroutofmemory",
+        "bad_alloc",
+        "[errno 12]",
+        "memoryerror",
+        "no available memory for the cache",
+    ),
+    "object_store_more": (
+        ") when calling",
+        "gcsfs.",
+        "invalidresponse",
+        "storage.googleapis.com",
+        "azure.core.exceptions",
+        "errorcode:",
+    ),
+    "shared_fs_more": (
+        "transport endpoint is not connected",
+        "[errno 107]",
+        "cifs",
+        "libceph: ",
+        "ceph: mds",
+        "beegfs",
+        "lost membership in cluster",
+        "expelled from",
+        "disk lease period expired",
+        "nfs",
+        "read-only file system",
+        "[errno 30]",
+    ),
+    "credentials_env": (
+        ") when calling",
+        "botocore.exceptions.",
+        "unable to locate credentials",
+        "defaultcredentialserror",
+        "google.auth.exceptions.",
+        "gatedrepoerror",
+        "repositorynotfounderror",
+        "revisionnotfounderror",
+        "access a gated repo",
+        "client error: unauthorized",
+        "client error: forbidden",
+    ),
+    "env_install": (
+        "could not find a version that satisfies",
+        "no matching distribution found",
+        "packagesnotfounderror",
+        "resolvepackagenotfound",
+        "unsatisfiableerror",
+        "cuda_home environment variable",
+        "ninja is required",
+        "ninja: build stopped",
+        "failed building wheel",
+        "error: command '",
+        "nvcc fatal",
+        "unsupported gnu version",
+        "compiled with different cuda",
+        "mismatches the version that was used",
+        "compiled using numpy 1.x",
+        "multiarray failed to import",
+        "importerror: ",
+        "has no attribute",
+        "cuda setup failed",
+        "errimagepull",
+        "imagepullbackoff",
+        "failed to pull image",
+        "pull access denied",
+        "manifest unknown",
+        "createcontainer",
+        "oci runtime",
+        "exec format error",
+        "could not select device driver",
+        "nvidia-container-cli: ",
+        "insufficient nvidia.com/gpu",
+        "too many open files",
+        "[errno 24]",
+        "received 0 items of ancdata",
+    ),
+    "gpu_stack_env": (
+        "found no nvidia driver",
+        "cuda driver initialization failed",
+        "not compiled with cuda enabled",
+        "cuda_error_no_device",
+        "cuinit()",
+        "cuda initialization: ",
+        "forward compatibility was attempted",
+        "cudaerrorcompatnotsupportedondevice",
+        "cuda_error_compat_not_supported_on_device",
+        "cudaerrorinsufficientdriver",
+        "cuda_error_system_driver_mismatch",
+        "cuda driver combination",
+        "unsupported toolchain",
+        "cudaerrorunsupportedptxversion",
+        "cuda error: invalid device ordinal",
+        "no hip gpus",
+        "hiperrornobinaryforgpu",
+        "invalid device function",
+        "unable to initialize backend",
+        "cuda-enabled jaxlib",
+        "could not load",
+        "no socket interface found",
+        "net/socket : no interface found",
+        "unable to find address for",
+        "net/ofi ",
+        "no eligible",
+    ),
+    "service_unreachable": (
+        "temporary failure in name resolution",
+        "name or service not known",
+        "nodename nor servname",
+        "getaddrinfo",
+        "certificate_verify_failed",
+        "certificate verify failed",
+        "proxyerror",
+        "urllib.error.",
+        "failed to connect to all addresses",
+        "statuscode.unavailable",
+        "to connect to gcs",
+        "to connect to the gcs",
+        "could not connect to the",
+        "wandb.errors.",
+        "api_key not configured",
+    ),
+    "gpu_library_internal": (
+        "cufft_internal_error",
+        "cusolver_status_",
+        "curand_status_",
+        "cusparse_status_",
+        "cuda error: ",
+        "hip error: ",
+        "torch._dynamo.exc.",
+        "torch._inductor.exc.",
+        "inductorerror",
+        "triton.",
+        "xlaruntimeerror: internal",
+        "failed to execute xla",
+        "double free or corruption",
+        "free(): invalid",
+        "malloc(): ",
+        "corrupted size vs. prev_size",
+        "stack smashing detected",
+        "fatal python error: ",
+    ),
+    "tensor_misuse": (
+        "mark a variable ready only once",
+        "backward through the graph a second time",
+        "modified by an inplace operation",
+        "does not require grad",
+        "should be the same",
+        "expected scalar type",
+        "to have the same dtype",
+        "sizes of tensors must match",
+        "stack expects each tensor",
+        "is out of bounds",
+        "the expanded size of the tensor",
+        "is ambiguous",
+        "default process group has not been initialized",
+        "mismatch between collectives",
+        "collectives differ",
+        "jsondecodeerror",
+        "unicodedecodeerror",
+        "unicodeencodeerror",
+        "overflowerror",
+        "omegaconf.errors.",
+        "hydra.errors.",
+        "yaml.",
+        "validationerror",
+        "configattributeerror",
+        "missingmandatoryvalue",
+        "oserror: [errno 2]",
+    ),
+    "collective_timeout_words": ("timed out", "time out", "timedout", "timeout"),
+    "hang_words": (
+        "hung",
+        "hanging",
+        "stuck",
+        "frozen",
+        "no progress",
+        "make progress",
+        "making progress",
+        "hang detected",
+        "deadlock detected",
+        "monitoredbarrier",
+    ),
+    "nan_words": ("nan", "inf", "nans", "infs", "floatingpointerror", "nan iterations", "non-finite"),
+    "loss_spike_words": ("loss spike", "spike", "loss jumped", "loss spiked", "loss exploded"),
+    "sdc_words": (
+        "silent data corruption",
+        "sdc ",
+        "checksum mismatch",
+        "fingerprint mismatch",
+        "hash mismatch",
+        "replicas",
+    ),
+    "power_fault_words": (
+        "over-current",
+        "overcurrent",
+        "over current",
+        "over-voltage",
+        "overvoltage",
+        "over voltage",
+        "under-voltage",
+        "undervoltage",
+        "under voltage",
+        "psu",
+        "power supply",
+    ),
+    "pcie_fatal_more": (
+        "uncorrectable (fatal)",
+        "dpc: containment event",
+        "pcie link training failed",
     ),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
