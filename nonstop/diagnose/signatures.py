@@ -402,7 +402,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"FW is in failure|fatal error detected|Firmware over temperature|crdump)|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
-        r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b)",
+        r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
+        r"Reset adapter unexpectedly)",
         "nic",
         72,
         0.6,
@@ -425,7 +426,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bNODE_FAIL\b|not responding, setting DOWN|\berror: Nodes? \S+ not responding\b|"
         r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
         r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
-        r"compute\.instances\.hostError|StatusCheckFailed_System|(?i:system (?:status|reachability) check (?:failed|: impaired))|"
+        r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
         r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b",
         "host_maintenance",
         61,
@@ -563,7 +564,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "gpu_library_internal",
         r"CUFFT_INTERNAL_ERROR|CUSOLVER_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|CURAND_STATUS_\w*(?:FAILURE|ERROR)|"
         r"CUSPARSE_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|"
-        r"CUDA error: (?:unknown error|invalid configuration argument|invalid resource handle|"
+        r"CUDA error: (?:unknown error|invalid argument|invalid configuration argument|invalid resource handle|"
         r"too many resources requested for launch|operation not permitted when stream is capturing|"
         r"operation failed due to a previous error during capture|an? ?(?:unspecified )?launch failure)|"
         r"HIP error: (?:an illegal memory access|unspecified launch failure|the launch timed out)|"
@@ -662,6 +663,66 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         74,
         0.55,
         "A fatal PCIe error contained or reported at a port (newer kernels' AER wording, DPC)",
+    ),
+    (
+        "launch_env_more",
+        r"Timed out initializing process group in store based barrier|"
+        r"The client socket has failed to connect to|"
+        r"execve\(\): \S+: No such file or directory|Permission denied \(publickey|Host key verification failed|"
+        r"ssh: connect to host \S+ port \d+: |ssh exited with exit code 255|"
+        r"ORTE was unable to reliably start one or more daemons|PRTE was unable to reliably start|"
+        r"\[Errno 113\] No route to host|errno: 113 - No route to host|"
+        r"Error building extension '[\w.]+'|installed in this system is not supported by the|NVRM: API mismatch|"
+        r"OSError: Can't load (?:the )?(?:tokenizer|config(?:uration)?|model|weights)|"
+        r"is not a local folder and is not a valid model identifier|does not appear to have a file named",
+        "dependency",
+        27,
+        0.45,
+        "The launch cannot start or reach its ranks (the store's barrier, ssh, MPI's daemons, a "
+        "route), a program or an extension is missing, or the model files cannot be fetched",
+    ),
+    (
+        "transport_errno",
+        r"(?i)(?:UCX\s+ERROR|libfabric|\bfi_\w+|NET/OFI|\bOFI\b|\befa\b)[^\n]*Input/output error",
+        "software_bug",
+        63,
+        0.5,
+        "A network transport library (UCX, libfabric, EFA) fails with an errno's words: the "
+        "transport, not a filesystem",
+    ),
+    (
+        "user_misuse_more",
+        r"grad can be implicitly created only for scalar outputs|view size is not compatible with input tensor's size|"
+        r"Expected tensor for argument #\d+ '\w+' to have|\"?\w+\"? not implemented for '\w+'|"
+        r"Tensors must be CUDA and dense|No backend type associated with device type|"
+        r"Cannot re-initialize CUDA in forked subprocess|MisconfigurationException",
+        "user_code_error",
+        57,
+        0.55,
+        "The script calls torch in a way it does not support (autograd, views, dtypes, devices, "
+        "CUDA after fork, a framework's configuration check)",
+    ),
+    (
+        "autoscale_preemption",
+        r"node removed by cluster autoscaler|deleted by (?:the )?cluster[- ]autoscaler|ToBeDeletedByClusterAutoscaler|"
+        r"Preempted to accommodate a (?:higher priority )?[Ww]orkload",
+        "planned_stop",
+        60,
+        0.6,
+        "The autoscaler removes the node or a queue preempts the workload (Kubernetes cluster "
+        "autoscaler, Kueue): planned, nothing to exclude",
+    ),
+    (
+        "bare_exit_info",
+        r"(?i)\bSignal 9 \(SIGKILL\) received by PID|killed by signal: Killed|\bexit(?:ed with)? (?:status|code)(?: |=|: )137\b|"
+        r"exited on signal 9 \(Killed\)|WorkerCrashedError|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
+        r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|"
+        r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|AER: Corrected error (?:message )?received|severity=Corrected",
+        "unknown",
+        11,
+        0.2,
+        "A process or container was killed or exited, or a corrected error was logged, with no "
+        "cause in the line: see what else the logs show",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -1181,7 +1242,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "kernel_panic",
-        r"Kernel panic - not syncing",
+        r"Kernel panic - not syncing(?!: (?:Out of memory|System is deadlocked on memory))",
         "server_chassis",
         80,
         0.6,
@@ -1701,6 +1762,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "marked dead",
         "marked as dead",
         "hosterror",
+        "compute.instances.automaticrestart",
         "statuscheckfailed_system",
         "status check failed",
         "status check: impaired",
@@ -1946,6 +2008,61 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "uncorrectable (fatal)",
         "dpc: containment event",
         "pcie link training failed",
+    ),
+    "launch_env_more": (
+        "store based barrier",
+        "has failed to connect to",
+        "execve(): ",
+        "permission denied (publickey",
+        "host key verification failed",
+        "ssh: connect to host",
+        "ssh exited with exit code 255",
+        "unable to reliably start",
+        "[errno 113]",
+        "errno: 113",
+        "error building extension",
+        "is not supported by the",
+        "nvrm: api mismatch",
+        "can't load",
+        "not a valid model identifier",
+        "does not appear to have a file named",
+    ),
+    "transport_errno": ("input/output error",),
+    "user_misuse_more": (
+        "implicitly created only for scalar",
+        "view size is not compatible",
+        "expected tensor for argument",
+        "not implemented for '",
+        "tensors must be cuda and dense",
+        "no backend type associated",
+        "cannot re-initialize cuda",
+        "misconfigurationexception",
+    ),
+    "autoscale_preemption": (
+        "cluster autoscaler",
+        "cluster-autoscaler",
+        "tobedeletedbyclusterautoscaler",
+        "preempted to accommodate",
+    ),
+    "bare_exit_info": (
+        "signal 9 (sigkill)",
+        "killed by signal: killed",
+        "status 137",
+        "code 137",
+        "status=137",
+        "code=137",
+        "status: 137",
+        "code: 137",
+        "exited on signal 9",
+        "workercrashederror",
+        "exited unexpectedly",
+        "back-off restarting failed container",
+        "backofflimitexceeded",
+        "reset by remote peer",
+        "exited with exit code",
+        ": killed",
+        "corrected error",
+        "severity=corrected",
     ),
     # -- the sixth collection's classes --
     "cluster_node_lost": (

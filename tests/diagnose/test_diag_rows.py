@@ -1238,7 +1238,73 @@ GENERAL = [
         "slurmstepd: error: *** STEP 4242.0 ON gpu-3 CANCELLED AT 2024-02-01T10:00:00 ***",
         "nccl_watchdog_timeout",
         "the cancel after a timeout does not hide it",
+    ),    # launches that cannot start or reach their ranks, model files not fetched
+    (
+        "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, "
+        "for key: store_based_barrier_key:1 (world_size=8, worker_count=4, timeout=0:30:00)",
+        "dependency",
+        "the store's barrier at init",
     ),
+    (
+        "[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-0]:29500 "
+        "(errno: 110 - Connection timed out).",
+        "dependency",
+        "the store unreachable at launch",
+    ),
+    ("gpu-2: Permission denied (publickey).", "dependency", "pdsh/ssh launch"),
+    ("pdsh@gpu-1: gpu-2: ssh exited with exit code 255", "dependency", "pdsh"),
+    ("ORTE was unable to reliably start one or more daemons.", "dependency", "Open MPI launch"),
+    ("slurmstepd: error: execve(): torchrun: No such file or directory", "dependency", "srun"),
+    ("RuntimeError: Error building extension 'fused_adam'", "dependency", "a JIT extension"),
+    (
+        "OSError: Can't load tokenizer for 'meta-llama/Llama-2-7b-hf'.",
+        "dependency",
+        "model files not fetched",
+    ),
+    # transports failing with an errno's words are the transport's, not storage
+    (
+        "[1701] UCX  ERROR ib_mlx5: rc_send failed: Input/output error",
+        "software_bug",
+        "UCX with EIO's text",
+    ),
+    (
+        "NCCL WARN NET/OFI Unable to write to EQ: Input/output error",
+        "software_bug",
+        "libfabric with EIO's text",
+    ),
+    ("OSError: [Errno 5] Input/output error: '/data/shard-3.bin'", "storage", "EIO on a file"),
+    # more of torch's own usage errors
+    (
+        "RuntimeError: grad can be implicitly created only for scalar outputs",
+        "user_code_error",
+        "backward on a vector",
+    ),
+    ('RuntimeError: "addmm_impl_cpu_" not implemented for \'Half\'', "user_code_error", "dtype/device"),
+    (
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+        "multiprocessing, you must use the 'spawn' start method",
+        "user_code_error",
+        "CUDA after fork",
+    ),
+    # the autoscaler or a queue takes the node on purpose
+    ("Normal  ScaleDown  node/gke-a-1  node removed by cluster autoscaler", "planned_stop", "GKE"),
+    ("Workload preempted: Preempted to accommodate a higher priority Workload", "planned_stop", ""),
+    # bare exits and corrected errors: no cause in the line (the fallback must not guess one)
+    ("Signal 9 (SIGKILL) received by PID 2211", "unknown", "a bare SIGKILL"),
+    (
+        "RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly",
+        "unknown",
+        "a DataLoader worker gone",
+    ),
+    ("command terminated with exit code 137", "unknown", "a bare 137"),
+    ("srun: error: gpu-3: task 5: Killed", "unknown", "srun's task killed"),
+    (
+        "pcieport 0000:00:01.0: AER: Corrected error received: 0000:01:00.0",
+        "unknown",
+        "corrected PCIe errors only",
+    ),
+    ("Kernel panic - not syncing: Out of memory and no killable processes...", "out_of_memory", ""),
+    ("Kernel panic - not syncing: Fatal exception in interrupt", "server_chassis", "a panic"),
 ]
 
 # every table above, one test: each line alone, triaged by the rows (no statistical fallback)
