@@ -538,9 +538,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
         r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
-        r"Could not load (?:dynamic )?library '?lib(?:cud|nv)\w*|"
+        r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
-        r"NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
+        r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
         "dependency",
         58,
         0.55,
@@ -600,7 +600,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "collective_timeout_words",
         r"(?i)\b(?:collective|all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all|barrier)\b"
-        r"[^\n]{0,60}\btimed? ?out\b|DEADLINE_EXCEEDED: Barrier timed out",
+        r"[^\n]{0,60}\btimed out\b|DEADLINE_EXCEEDED: Barrier timed out",
         "nccl_watchdog_timeout",
         18,
         0.4,
@@ -618,7 +618,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nan_words",
-        r"(?i)\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
+        r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
         r"\bcontains? (?:nan|inf)s?\b|\bFloatingPointError\b|\bnumber of nan iterations:\s*[1-9]|"
         r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
         "numerical_nan",
@@ -1900,7 +1900,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "no socket interface found",
         "net/socket : no interface found",
         "unable to find address for",
-        "net/ofi ",
+        "nccl warn net/ofi ",
         "no eligible",
     ),
     "service_unreachable": (
@@ -1968,7 +1968,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "missingmandatoryvalue",
         "oserror: [errno 2]",
     ),
-    "collective_timeout_words": ("timed out", "time out", "timedout", "timeout"),
+    "collective_timeout_words": ("timed out",),
     "hang_words": (
         "hung",
         "hanging",

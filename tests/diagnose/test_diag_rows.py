@@ -1215,6 +1215,13 @@ GENERAL = [
     ("step 1200: loss spike detected (5.1 vs median 2.2), rolling back", "loss_spike", ""),
     ("[rank5] SDC detected: gradient checksum mismatch across data parallel replicas", "silent_data_corruption", ""),
     ("loaded 12 infos from the index", "unknown", "'infos' is no Inf"),
+    ("grad check: no NaN found in 1200 tensors", "unknown", "a check that found none"),
+    ("[rank0] barrier timeout set to 1800 s", "unknown", "a configured timeout is no timeout"),
+    (
+        "NCCL INFO NET/OFI Unable to find a suitable provider, falling back to sockets",
+        "unknown",
+        "NCCL's fallback is information",
+    ),
     # power_supply, io_expansion_board
     ("PSU2: Over current fault detected, output disabled", "power_supply", "over current"),
     ("PSU1 is not functioning: no AC input", "power_supply", "a PSU down"),
