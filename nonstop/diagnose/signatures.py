@@ -365,7 +365,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "host_memory_ue",
         r"(?i)\bUncorrected hardware memory error in (?:user|kernel)-access|\bUncorrected error\(s\): memory|"
         r"\bMemory\b[^|\n]*\|\s*Uncorrectable ECC\b|\bUncorrectable (?:ECC|memory) error\b[^\n]{0,80}\bDIMM|"
-        r"\bMulti-bit memory errors? detected\b|\bcorrectable memory error rate exceeded\b|"
+        r"\bMulti-bit memory errors? detected\b|\bcorrectable memory error rate exceeded\b|\[Hardware Error\]:[^\n]*\bmulti-bit ECC\b|"
         r"\bDIMM[\w ]{0,12}\b(?:has failed|failure detected|is disabled due to errors)",
         "system_memory",
         86,
@@ -399,7 +399,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nic_driver_fault",
         r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
-        r"FW is in failure|fatal error detected|Firmware over temperature|crdump)|"
+        r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected)|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
         r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
@@ -649,7 +649,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "power_fault_words",
         r"(?i)\bover[- ]?current (?:fault|protection|detected|event|warning)|\bover[- ]?voltage (?:fault|detected)|"
         r"\bunder[- ]?voltage (?:fault|detected)|\bPSU\d*\b[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
-        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b",
+        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b|\bcircuit breaker (?:tripped|open)\b",
         "power_supply",
         72,
         0.6,
@@ -723,6 +723,51 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.2,
         "A process or container was killed or exited, or a corrected error was logged, with no "
         "cause in the line: see what else the logs show",
+    ),
+    (
+        "hw_health_more",
+        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b",
+        "faulty_gpu",
+        80,
+        0.65,
+        "A GPU failed its burn-in comparison (gpu-burn FAULTY) or the NVSwitch fabric reported a "
+        "fatal SXid",
+    ),
+    (
+        "gpu_thermal_more",
+        r"(?i)over temperature range ?\((?:SW|HW) CTF\)|\b(?:SW|HW) CTF\b[^\n]{0,30}detected|"
+        r"HwThermalSlowdown|HW_THERMAL_SLOWDOWN|DCGM_FR_CLOCK_THROTTLE_THERMAL|"
+        r"\bGPU ?\d*[ _]Temp\w*\s*\|[^\n]*\|\s*(?:cr|nr)\s*(?:\||$)",
+        "gpu_thermal_interface_sensor",
+        77,
+        0.6,
+        "A GPU hit its critical temperature (AMD's CTF, NVML's hardware thermal slowdown, a BMC's "
+        "GPU temperature sensor critical)",
+    ),
+    (
+        "pcie_bus_fatal",
+        r"(?i)\|\s*(?:PCI SERR|PCI PERR|Bus (?:Fatal|Uncorrectable) Error)\b|A bus fatal error was detected|"
+        r"A PCI parity error was detected|NMI: PCI system error \(SERR\)|\bPCIe fatal error\b",
+        "io_expansion_board",
+        74,
+        0.55,
+        "The host's PCIe fabric reported a fatal or system error (BMC SEL, iDRAC, an NMI)",
+    ),
+    (
+        "bmc_watchdog_reset",
+        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b",
+        "server_chassis",
+        70,
+        0.55,
+        "The BMC's watchdog reset or powered off a host that stopped answering",
+    ),
+    (
+        "cpu_caterr",
+        r"\bCATERR\b|\bProcessor\b[^|\n]*\|\s*(?:Configuration Error|Machine Check Error)\b",
+        "cpu",
+        84,
+        0.7,
+        "The BMC logged a processor catastrophic error (CATERR) or machine-check error",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -1705,6 +1750,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "uncorrectable memory error",
         "multi-bit memory error",
         "memory error rate exceeded",
+        "multi-bit ecc",
         "dimm",
     ),
     "disk_array_failure": (
@@ -2003,6 +2049,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "under voltage",
         "psu",
         "power supply",
+        "circuit breaker",
     ),
     "pcie_fatal_more": (
         "uncorrectable (fatal)",
@@ -2064,6 +2111,28 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "corrected error",
         "severity=corrected",
     ),
+    "hw_health_more": ("faulty", "sxid"),
+    "gpu_thermal_more": (
+        "over temperature range",
+        "sw ctf",
+        "hw ctf",
+        "hwthermalslowdown",
+        "hw_thermal_slowdown",
+        "dcgm_fr_clock_throttle_thermal",
+        " temp",
+        "_temp",
+    ),
+    "pcie_bus_fatal": (
+        "pci serr",
+        "pci perr",
+        "bus fatal error",
+        "bus uncorrectable error",
+        "a pci parity error",
+        "pci system error (serr)",
+        "pcie fatal error",
+    ),
+    "bmc_watchdog_reset": ("watchdog",),
+    "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",

@@ -1312,6 +1312,53 @@ GENERAL = [
     ),
     ("Kernel panic - not syncing: Out of memory and no killable processes...", "out_of_memory", ""),
     ("Kernel panic - not syncing: Fatal exception in interrupt", "server_chassis", "a panic"),
+    # hardware in the words of burn-in tools, BMCs and other drivers
+    ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
+    ("GPU 3: OK", "unknown", "gpu-burn's pass"),
+    (
+        "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 24007, Fatal, Link 44 sourcetrack timeout",
+        "faulty_gpu",
+        "a fatal NVSwitch error",
+    ),
+    (
+        "nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 12028, Non-fatal, Link 32 egress error",
+        "unknown",
+        "a non-fatal SXid",
+    ),
+    (
+        "amdgpu 0000:c3:00.0: amdgpu: ERROR: GPU over temperature range(SW CTF) detected!",
+        "gpu_thermal_interface_sensor",
+        "AMD's critical thermal fault",
+    ),
+    ("GPU3 Temp        | 97.000     | degrees C  | cr    | na", "gpu_thermal_interface_sensor", ""),
+    ("GPU3 Temp        | 61.000     | degrees C  | ok    | na", "unknown", "a normal sensor"),
+    (
+        "  7 | 02/01/2024 | 10:00:00 | Critical Interrupt #0x2a | PCI SERR | Asserted",
+        "io_expansion_board",
+        "BMC SEL: PCI system error",
+    ),
+    (
+        "PCI1320: A bus fatal error was detected on a component at slot 4.",
+        "io_expansion_board",
+        "iDRAC",
+    ),
+    (
+        "  9 | 02/01/2024 | 10:00:00 | Watchdog2 #0x01 | Hard reset | Asserted",
+        "server_chassis",
+        "the BMC reset a hung host",
+    ),
+    ("CPU 1 CATERR asserted", "cpu", "a processor catastrophic error"),
+    (
+        "{1}[Hardware Error]: error_type: 3, multi-bit ECC",
+        "system_memory",
+        "APEI: a multi-bit memory error",
+    ),
+    ("PDU-A outlet 12: circuit breaker tripped", "power_supply", "a PDU breaker"),
+    (
+        "mlx5_core 0000:3b:00.0: mlx5_pci_err_detected Device state = 1 pci_status: 1. Enter",
+        "nic",
+        "the NIC's PCI error handler",
+    ),
 ]
 
 # every table above, one test: each line alone, triaged by the rows (no statistical fallback)
