@@ -1720,7 +1720,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "from the pcie bus",
     ),
     "amd_gpu_memory_ue": ("amdgpu", "hbm"),
-    "gpu_sram_words": ("dcgm_fr_sram_threshold", "ontained ecc error", "ontained memory error", "sram"),
+    "gpu_sram_words": (
+        "dcgm_fr_sram_threshold",
+        "ontained ecc error",
+        "ontained memory error",
+        "sram",
+    ),
     "gsp_words": ("gsp", "kgspbootstrap"),
     "gpu_temp_limit": (
         "temperature",
@@ -1732,7 +1737,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "dcgm_fr_temp_violation",
         "dcgm_fr_thermal_violations",
     ),
-    "cpu_throttle_info": ("temperature above threshold", "temperature/speed normal", "temperature normal", "cpu clock throttled"),
+    "cpu_throttle_info": (
+        "temperature above threshold",
+        "temperature/speed normal",
+        "temperature normal",
+        "cpu clock throttled",
+    ),
     "corrected_memory_only": (
         "corrected error(s): memory",
         "mci corrected_error",
@@ -1832,7 +1842,16 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "ec2_instance_terminating",
         "preempted",
     ),
-    "scheduler_cancel_info": ("cancelled at", "due to time limit", "term_runlimit", "time limit", "run time limit", "runtime limit", "walltime", "wall time"),
+    "scheduler_cancel_info": (
+        "cancelled at",
+        "due to time limit",
+        "term_runlimit",
+        "time limit",
+        "run time limit",
+        "runtime limit",
+        "walltime",
+        "wall time",
+    ),
     "job_memory_limit": (
         "memory limit",
         "term_memlimit",
@@ -2027,7 +2046,15 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "deadlock detected",
         "monitoredbarrier",
     ),
-    "nan_words": ("nan", "inf", "nans", "infs", "floatingpointerror", "nan iterations", "non-finite"),
+    "nan_words": (
+        "nan",
+        "inf",
+        "nans",
+        "infs",
+        "floatingpointerror",
+        "nan iterations",
+        "non-finite",
+    ),
     "loss_spike_words": ("loss spike", "spike", "loss jumped", "loss spiked", "loss exploded"),
     "sdc_words": (
         "silent data corruption",

@@ -1018,13 +1018,21 @@ GENERAL = [
     ("%LINK-3-UPDOWN: Interface Ethernet1/12, changed state to up", "unknown", "link up"),
     # host_maintenance: the node lost unannounced
     ("sacct: 4242  train  NODE_FAIL  1:0", "host_maintenance", "Slurm's NODE_FAIL state"),
-    ("slurmctld: error: Nodes gpu-17 not responding, setting DOWN", "host_maintenance", "slurmctld"),
+    (
+        "slurmctld: error: Nodes gpu-17 not responding, setting DOWN",
+        "host_maintenance",
+        "slurmctld",
+    ),
     (
         "Warning  NodeNotReady  pod/trainer-0  Node is not ready",
         "host_maintenance",
         "a pod's node NotReady",
     ),
-    ("Ready False  NodeStatusUnknown  Kubelet stopped posting node status.", "host_maintenance", ""),
+    (
+        "Ready False  NodeStatusUnknown  Kubelet stopped posting node status.",
+        "host_maintenance",
+        "",
+    ),
     (
         "ray.exceptions.ActorDiedError: The actor died because its node has died.",
         "host_maintenance",
@@ -1051,7 +1059,11 @@ GENERAL = [
         "an autoscaling scale-in",
     ),
     ("Preempted in order to admit critical pod", "planned_stop", "kubelet preemption"),
-    ("Warning Preempted pod/trainer-3 Preempted by default/urgent-job on node n7", "planned_stop", ""),
+    (
+        "Warning Preempted pod/trainer-3 Preempted by default/urgent-job on node n7",
+        "planned_stop",
+        "",
+    ),
     ("The TPU was preempted and is being recreated", "planned_stop", "a TPU preempted"),
     ("JobId=4242 JobName=train JobState=PREEMPTED Reason=None", "planned_stop", "scontrol"),
     # out_of_memory in other stacks
@@ -1130,7 +1142,11 @@ GENERAL = [
         "dependency",
         "NumPy ABI",
     ),
-    ("Warning  Failed  kubelet  Error: ImagePullBackOff", "dependency", "the image cannot be pulled"),
+    (
+        "Warning  Failed  kubelet  Error: ImagePullBackOff",
+        "dependency",
+        "the image cannot be pulled",
+    ),
     ("OSError: [Errno 24] Too many open files", "dependency", "a resource limit"),
     ("RuntimeError: Found no NVIDIA driver on your system.", "dependency", "no driver"),
     ("RuntimeError: CUDA error: invalid device ordinal", "dependency", "a device index"),
@@ -1213,7 +1229,11 @@ GENERAL = [
     ("ValueError: Input contains NaN.", "numerical_nan", "scikit-learn's check"),
     ("eval | ppl=nan | acc=0.01", "numerical_nan", "perplexity nan"),
     ("step 1200: loss spike detected (5.1 vs median 2.2), rolling back", "loss_spike", ""),
-    ("[rank5] SDC detected: gradient checksum mismatch across data parallel replicas", "silent_data_corruption", ""),
+    (
+        "[rank5] SDC detected: gradient checksum mismatch across data parallel replicas",
+        "silent_data_corruption",
+        "",
+    ),
     ("loaded 12 infos from the index", "unknown", "'infos' is no Inf"),
     ("grad check: no NaN found in 1200 tensors", "unknown", "a check that found none"),
     ("[rank0] barrier timeout set to 1800 s", "unknown", "a configured timeout is no timeout"),
@@ -1245,7 +1265,8 @@ GENERAL = [
         "slurmstepd: error: *** STEP 4242.0 ON gpu-3 CANCELLED AT 2024-02-01T10:00:00 ***",
         "nccl_watchdog_timeout",
         "the cancel after a timeout does not hide it",
-    ),    # launches that cannot start or reach their ranks, model files not fetched
+    ),
+    # launches that cannot start or reach their ranks, model files not fetched
     (
         "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, "
         "for key: store_based_barrier_key:1 (world_size=8, worker_count=4, timeout=0:30:00)",
@@ -1286,7 +1307,11 @@ GENERAL = [
         "user_code_error",
         "backward on a vector",
     ),
-    ('RuntimeError: "addmm_impl_cpu_" not implemented for \'Half\'', "user_code_error", "dtype/device"),
+    (
+        "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'",
+        "user_code_error",
+        "dtype/device",
+    ),
     (
         "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
         "multiprocessing, you must use the 'spawn' start method",
