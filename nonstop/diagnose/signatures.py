@@ -488,7 +488,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"libceph: [^\n]*(?:session lost|socket closed|socket error|connection reset|osd\d+ down)|"
         r"ceph: mds\d+ (?:hung|caps stale)|beegfs[^\n]*(?:Communication error|connection (?:lost|refused)|unreachable)|"
         r"Lost membership in cluster|expelled from (?:the )?cluster|Disk lease period expired|"
-        r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]",
+        r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]|"
+        r"\[Errno 121\] Remote I/O error|\[Errno 112\] Host is down",
         "storage",
         60,
         0.6,
@@ -538,6 +539,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
         r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
+        r"Distributed package doesn't have NCCL built in|ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
+        r"NVML_ERROR_DRIVER_NOT_LOADED|Failed to initialize NVML: Driver Not Loaded|"
+        r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
         r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
         r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
@@ -549,7 +553,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "service_unreachable",
-        r"(?i)Temporary failure in name resolution|Name or service not known|nodename nor servname provided|"
+        r"(?i)(?<!gai error: -\d - )(?:Temporary failure in name resolution|Name or service not known)|"
+        r"(?<!gai error: -\d - )nodename nor servname provided|"
         r"getaddrinfo (?:failed|ENOTFOUND)|CERTIFICATE_VERIFY_FAILED|certificate verify failed|ProxyError|"
         r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
         r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
@@ -619,7 +624,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nan_words",
         r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
-        r"\bcontains? (?:nan|inf)s?\b|\bFloatingPointError\b|\bnumber of nan iterations:\s*[1-9]|"
+        r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bnumber of nan iterations:\s*[1-9]|"
         r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
         "numerical_nan",
         48,
@@ -716,7 +721,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "bare_exit_info",
         r"(?i)\bSignal 9 \(SIGKILL\) received by PID|killed by signal: Killed|\bexit(?:ed with)? (?:status|code)(?: |=|: )137\b|"
         r"exited on signal 9 \(Killed\)|WorkerCrashedError|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
-        r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|"
+        r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
         r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|AER: Corrected error (?:message )?received|severity=Corrected",
         "unknown",
         11,
@@ -768,6 +773,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         84,
         0.7,
         "The BMC logged a processor catastrophic error (CATERR) or machine-check error",
+    ),
+    (
+        "illegal_instruction",
+        r"Illegal instruction \(core dumped\)|\bSIGILL\b|exitcode\s*:\s*-4\b",
+        "dependency",
+        36,
+        0.45,
+        "A native binary ran an instruction this CPU lacks (a build for another CPU): the environment",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -1371,7 +1384,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit|"
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
-        r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device",
+        r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
+        # torch's tensors shared between processes (DataLoader workers) live in /dev/shm too
+        r"unable to (?:write to|mmap \d+ bytes from|open shared memory object <?/?) ?(?:file )?</?torch_\w+",
         "out_of_memory",
         70,
         0.75,
@@ -1891,6 +1906,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "nfs",
         "read-only file system",
         "[errno 30]",
+        "[errno 121]",
+        "[errno 112]",
     ),
     "credentials_env": (
         ") when calling",
@@ -1958,6 +1975,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cuda error: invalid device ordinal",
         "no hip gpus",
         "hiperrornobinaryforgpu",
+        "doesn't have nccl built in",
+        "processgroupnccl is only supported with gpus",
+        "nvml_error_driver_not_loaded",
+        "driver not loaded",
+        "only supports ampere gpus",
+        "requires a gpu with compute capability",
+        "address family not supported",
         "invalid device function",
         "unable to initialize backend",
         "cuda-enabled jaxlib",
@@ -2047,6 +2071,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "monitoredbarrier",
     ),
     "nan_words": (
+        "probability tensor contains",
         "nan",
         "inf",
         "nans",
@@ -2133,6 +2158,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "back-off restarting failed container",
         "backofflimitexceeded",
         "reset by remote peer",
+        "net/socket : peer",
         "exited with exit code",
         ": killed",
         "corrected error",
@@ -2160,6 +2186,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "bmc_watchdog_reset": ("watchdog",),
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
+    "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",
@@ -2370,6 +2397,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "shared memory limit",
         "posix_fallocate",
         "/dev/shm/",
+        "</torch_",
+        "/torch_",
     ),
     "hung_task": ("blocked for more than",),
     "cuda_oom": (

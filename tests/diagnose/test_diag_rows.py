@@ -1337,6 +1337,28 @@ GENERAL = [
     ),
     ("Kernel panic - not syncing: Out of memory and no killable processes...", "out_of_memory", ""),
     ("Kernel panic - not syncing: Fatal exception in interrupt", "server_chassis", "a panic"),
+    # torch's shared tensors, a healthy torchrun's IPv6 warning, more environments
+    (
+        "RuntimeError: unable to write to file </torch_4242_1822452946_0>: No space left on "
+        "device (28)",
+        "out_of_memory",
+        "DataLoader tensors in a full /dev/shm",
+    ),
+    (
+        "[W socket.cpp:663] [c10d] The IPv6 network addresses of (node-0, 29500) cannot be "
+        "retrieved (gai error: -3 - Temporary failure in name resolution).",
+        "unknown",
+        "torchrun's benign IPv6 warning",
+    ),
+    ("RuntimeError: Distributed package doesn't have NCCL built in", "dependency", "a CPU build"),
+    ("Illegal instruction (core dumped)", "dependency", "a build for another CPU"),
+    ("OSError: [Errno 121] Remote I/O error", "storage", "remote I/O"),
+    (
+        "RuntimeError: probability tensor contains either `inf`, `nan` or element < 0",
+        "numerical_nan",
+        "the sampler's NaN probabilities",
+    ),
+    ("NCCL WARN NET/Socket : peer 10.0.0.2<4242> shutdown", "unknown", "a peer gone"),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
