@@ -520,6 +520,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"A module that was compiled using NumPy 1\.x cannot be run|numpy\.core\.multiarray failed to import|"
         r"ImportError: [^\n]*(?:\brequires\b|is not installed|pip install)|"
         r"AttributeError: module '[\w.]+' has no attribute|CUDA Setup failed|"
+        r"Failed to import [\w.]+ because of the following error|DLL load failed|cuDNN version incompatibility|"
+        r"Couldn't load custom C\+\+ ops|operator \w+::\w+ does not exist|"
         r"(?i:ErrImagePull|ImagePullBackOff|Failed to pull image|pull access denied|manifest unknown|"
         r"CreateContainer(?:Config)?Error|OCI runtime (?:create|exec) failed|exec format error|"
         r"could not select device driver \S* with capabilities|nvidia-container-cli: [^\n]*error|"
@@ -577,7 +579,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"torch\._inductor\.exc\.\w+|\bInductorError\b|triton\.(?:compiler|runtime)\.errors\.\w+|"
         r"XlaRuntimeError: INTERNAL|INTERNAL: Failed to execute XLA|"
         r"double free or corruption|free\(\): invalid (?:pointer|size)|malloc\(\): (?:corrupted|memory corruption)|"
-        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: (?:Aborted|Bus error)",
+        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: (?:Aborted|Bus error)|"
+        r"INTERNAL ASSERT FAILED|Triton Error \[CUDA\]|CUDNN_STATUS_(?:BAD_PARAM|NOT_SUPPORTED|ARCH_MISMATCH)|"
+        r"CUBLAS_STATUS_INVALID_VALUE|unable to find an engine to execute this computation|"
+        r"CUDA error: operation not supported|Floating point exception \(core dumped\)|\bSIGFPE\b",
         "software_bug",
         47,
         0.5,
@@ -700,7 +705,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"grad can be implicitly created only for scalar outputs|view size is not compatible with input tensor's size|"
         r"Expected tensor for argument #\d+ '\w+' to have|\"?\w+\"? not implemented for '\w+'|"
         r"Tensors must be CUDA and dense|No backend type associated with device type|"
-        r"Cannot re-initialize CUDA in forked subprocess|MisconfigurationException",
+        r"Cannot re-initialize CUDA in forked subprocess|MisconfigurationException|"
+        r"Expected \d+-dimensional input for|Given normalized_shape=|Expected target size|"
+        r"doesn't match the broadcast shape|size mismatch, m1: |Expected object of (?:scalar|device|backend) type|"
+        r"can't be cast to the desired output type|a leaf Variable that requires grad|"
+        r"Can't call numpy\(\) on Tensor that requires grad",
         "user_code_error",
         57,
         0.55,
@@ -781,6 +790,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         36,
         0.45,
         "A native binary ran an instruction this CPU lacks (a build for another CPU): the environment",
+    ),
+    (
+        "checkpoint_write_short",
+        r"inline_container\.cc:\d+\] \. unexpected pos \d+ vs \d+|\bunexpected pos \d+ vs \d+",
+        "storage",
+        58,
+        0.55,
+        "torch.save's zip writer found fewer bytes written than it wrote (the disk filled up)",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -1942,6 +1959,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "importerror: ",
         "has no attribute",
         "cuda setup failed",
+        "because of the following error",
+        "dll load failed",
+        "cudnn version incompatibility",
+        "couldn't load custom c++ ops",
+        "does not exist",
         "errimagepull",
         "imagepullbackoff",
         "failed to pull image",
@@ -2028,6 +2050,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "corrupted size vs. prev_size",
         "stack smashing detected",
         "fatal python error: ",
+        "internal assert failed",
+        "triton error [cuda]",
+        "cudnn_status_",
+        "cublas_status_invalid_value",
+        "unable to find an engine",
+        "floating point exception (core dumped)",
+        "sigfpe",
     ),
     "tensor_misuse": (
         "mark a variable ready only once",
@@ -2136,6 +2165,15 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "no backend type associated",
         "cannot re-initialize cuda",
         "misconfigurationexception",
+        "-dimensional input for",
+        "given normalized_shape=",
+        "expected target size",
+        "doesn't match the broadcast shape",
+        "size mismatch, m1: ",
+        "expected object of ",
+        "can't be cast to the desired output type",
+        "a leaf variable that requires grad",
+        "can't call numpy() on tensor",
     ),
     "autoscale_preemption": (
         "cluster autoscaler",
@@ -2187,6 +2225,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "bmc_watchdog_reset": ("watchdog",),
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
+    "checkpoint_write_short": ("unexpected pos",),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",

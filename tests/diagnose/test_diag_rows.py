@@ -1359,6 +1359,29 @@ GENERAL = [
         "the sampler's NaN probabilities",
     ),
     ("NCCL WARN NET/Socket : peer 10.0.0.2<4242> shutdown", "unknown", "a peer gone"),
+    (
+        'RuntimeError: !(has_different_input_dtypes) INTERNAL ASSERT FAILED at "../aten/src/"',
+        "software_bug",
+        "torch's internal assert",
+    ),
+    ("Floating point exception (core dumped)", "software_bug", "SIGFPE in native code"),
+    (
+        "RuntimeError: Expected 4-dimensional input for 4-dimensional weight [64, 3, 7, 7]",
+        "user_code_error",
+        "older torch's shape error",
+    ),
+    (
+        "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.",
+        "user_code_error",
+        "in-place on a leaf",
+    ),
+    ("RuntimeError: operator torchvision::nms does not exist", "dependency", "torchvision/torch"),
+    ("ImportError: DLL load failed while importing _C", "dependency", "a Windows build"),
+    (
+        "RuntimeError: [enforce fail at inline_container.cc:595] . unexpected pos 4352 vs 4244",
+        "storage",
+        "torch.save on a full disk",
+    ),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
