@@ -297,7 +297,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "gpu_lost_words",
         r"(?i)\bNVML_ERROR_GPU_IS_LOST\b|nvmlErrorGpuIsLost|\bGPU_IS_LOST\b|CUDA_ERROR_DEVICE_UNAVAILABLE|"
         r"amdgpu[^\n]*(?:GPU reset failed|GPU recovery failed|device lost from bus|GPU (?:is )?lost|"
-        r"fatal error during GPU init)|\bGPU (?:has )?(?:dropped|disappeared) from the (?:PCIe )?bus\b",
+        r"fatal error during GPU init)|\bGPU (?:has )?(?:dropped|disappeared) from the (?:PCIe )?bus\b|"
+        r"NVRM: [^\n]*failed to copy vbios",
         "faulty_gpu",
         82,
         0.75,
@@ -315,7 +316,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "gpu_sram_words",
         r"DCGM_FR_SRAM_THRESHOLD|\b(?:Un)?[Cc]ontained (?:ECC|memory) error\b|"
-        r"(?i:\bSRAM\b[^\n]{0,40}\buncorrectable (?:ECC |parity )?errors? (?:detected|occurred|found))",
+        r"(?i:\bSRAM\b[^\n]{0,40}\buncorrectable (?:ECC |parity )?errors? (?:detected|occurred|found)|"
+        r"\buncorrectable SRAM (?:ECC |parity )?errors?\b)",
         "gpu_sram_memory",
         87,
         0.75,
@@ -389,6 +391,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bata\d+(?:\.\d+)?: (?:COMRESET failed|disabled$|exception Emask [^\n]*frozen)|"
         r"\bsd \d+:\d+:\d+:\d+: \[sd[a-z]+\][^\n]*FAILED Result: hostbyte=DID_(?:BAD_TARGET|NO_CONNECT|ABORT|ERROR)|"
         r"critical (?:target|medium|nexus|space allocation) error, dev (?:sd[a-z]+|nvme\d+n\d+)|"
+        r"EXT4-fs warning \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): [^\n]*I/O error|"
+        r"\[sd[a-z]+\] Medium access timeout failure\. Offlining disk|rejecting I/O to offline device|"
+        r"nvme nvme\d+: (?:frozen state error detected|Disabling device after reset failure)|"
         r"smartd\S*:? Device: \S+[^\n]*(?:FAILED SMART|SMART Failure|Currently unreadable \(pending\) sectors|"
         r"[Oo]ffline uncorrectable sectors|SMART Prefailure Attribute)|BACK UP DATA NOW",
         "ssd",
@@ -399,7 +404,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nic_driver_fault",
         r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
-        r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected)|"
+        r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected|"
+        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout)|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
         r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
@@ -415,7 +421,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"%LINK-\d-UPDOWN: Interface \S+, changed state to down|%LINEPROTO-\d-UPDOWN: [^\n]*changed state to down|"
         r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
         r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
-        r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b",
+        r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b|\bstate:\s+PORT_DOWN\b|"
+        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b",
         "network_switch_cable",
         62,
         0.55,
@@ -427,7 +434,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
         r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
         r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
-        r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b",
+        r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b|"
+        r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b",
         "host_maintenance",
         61,
         0.6,
@@ -439,7 +447,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
         r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|\bPreempted by (?:pod |[\w-]+/)|"
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
-        r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b)",
+        r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
+        r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
+        r"\b(?:spot|preemptible) (?:vm|instance|node)s? (?:was|were|is being|has been) (?:stopped|terminated|deleted|reclaimed)\b|"
+        r"\bpreempted by (?:a |an )?(?:higher[- ]priority|another job|suspension)\b",
         "planned_stop",
         71,
         0.7,
@@ -769,7 +780,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "bmc_watchdog_reset",
-        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b",
+        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b|\bFans? redundancy (?:is )?lost\b",
         "server_chassis",
         70,
         0.55,
@@ -1750,6 +1761,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "amdgpu",
         "from the bus",
         "from the pcie bus",
+        "failed to copy vbios",
     ),
     "amd_gpu_memory_ue": ("amdgpu", "hbm"),
     "gpu_sram_words": (
@@ -1813,6 +1825,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "exception emask",
         "failed result: hostbyte=did_",
         "error, dev ",
+        "ext4-fs warning",
+        "offlining disk",
+        "rejecting i/o to offline device",
+        "frozen state error detected",
+        "disabling device after reset failure",
         "smartd",
         "back up data now",
     ),
@@ -1838,6 +1855,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "lost carrier",
         "retry count between two mpi processes",
         "got completion",
+        "port_down",
+        "port module event[error]",
+        "snmp_trap_link_down",
+        "changed state to down",
     ),
     "node_lost_words": (
         "node_fail",
@@ -1860,6 +1881,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unexpected node",
         "unexpected host",
         "service healing",
+        "kill task failed",
+        "nodediederror",
     ),
     "preemption_words": (
         "spot vm eviction",
@@ -1873,6 +1896,18 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rebalance recommendation",
         "ec2_instance_terminating",
         "preempted",
+        "term_preempt",
+        "minute warning",
+        "minute notice",
+        "minute interruption",
+        "marked for termination",
+        "marked for retirement",
+        "spot vm",
+        "spot instance",
+        "spot node",
+        "preemptible vm",
+        "preemptible instance",
+        "preemptible node",
     ),
     "scheduler_cancel_info": (
         "cancelled at",
@@ -2222,7 +2257,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pci system error (serr)",
         "pcie fatal error",
     ),
-    "bmc_watchdog_reset": ("watchdog",),
+    "bmc_watchdog_reset": ("watchdog", "fan redundancy", "fans redundancy"),
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
     "checkpoint_write_short": ("unexpected pos",),
