@@ -649,8 +649,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "loss_spike_words",
-        r"(?i)\bloss spike\b|\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|"
-        r"\bgrad(?:ient)?[ _]norm spike\b|\bloss (?:jumped|spiked|exploded)\b",
+        r"(?i)\b(?:loss|grad(?:ient)?[ _]norm) spike (?:detected|at (?:step|iteration)|found)\b|"
+        r"\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|\bloss (?:jumped|spiked|exploded)\b",
         "loss_spike",
         50,
         0.5,

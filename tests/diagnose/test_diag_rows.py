@@ -1229,6 +1229,12 @@ GENERAL = [
     ("ValueError: Input contains NaN.", "numerical_nan", "scikit-learn's check"),
     ("eval | ppl=nan | acc=0.01", "numerical_nan", "perplexity nan"),
     ("step 1200: loss spike detected (5.1 vs median 2.2), rolling back", "loss_spike", ""),
+    ("grad_norm spike at step 812: 960 (median 0.24)", "loss_spike", "the guards' detail"),
+    (
+        "[train] step 40: skipped batches 10..19 (a loss spike)",
+        "unknown",
+        "a later attempt skipping a past spike's batches",
+    ),
     (
         "[rank5] SDC detected: gradient checksum mismatch across data parallel replicas",
         "silent_data_corruption",
