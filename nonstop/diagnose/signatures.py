@@ -307,7 +307,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "amd_gpu_memory_ue",
         r"(?i)amdgpu[^\n]*\b\d+ uncorrectable hardware errors? detected in (?:total in )?umc block|"
-        r"amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
+        r"\bPending Page (?:Blacklist|Retirement)\s*:\s*Yes\b|amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
         "gpu_hbm3_memory",
         86,
         0.75,
@@ -405,7 +405,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nic_driver_fault",
         r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
         r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected|"
-        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout)|"
+        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout)|\bib\d+: transmit timeout\b|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
         r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
@@ -447,6 +447,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
         r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|\bPreempted by (?:pod |[\w-]+/)|"
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
+        r"\b(?:instance|node|vm) [\w.-]*\d[\w.-]* (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
         r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
         r"\b(?:spot|preemptible) (?:vm|instance|node)s? (?:was|were|is being|has been) (?:stopped|terminated|deleted|reclaimed)\b|"
@@ -527,6 +528,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"CUDA_HOME environment variable is not set|Ninja is required to load C\+\+ extensions|"
         r"ninja: build stopped: subcommand failed|Failed building wheel for|error: command '[^']*(?:nvcc|gcc|g\+\+|c\+\+|cc)' failed|"
         r"\bnvcc fatal\b|unsupported GNU version|compiled with different CUDA (?:major )?versions|"
+        r"\bld(?:\.\w+)?: cannot find -l\w+|collect2: error: ld returned|Could not build wheels for|"
         r"mismatches the version that was used to compile PyTorch|"
         r"A module that was compiled using NumPy 1\.x cannot be run|numpy\.core\.multiarray failed to import|"
         r"ImportError: [^\n]*(?:\brequires\b|is not installed|pip install)|"
@@ -572,7 +574,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
         r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
         r"Could not connect to the (?:Ray )?cluster|wandb\.errors\.(?:CommError|AuthenticationError)|"
-        r"api_key not configured",
+        r"api_key not configured|wandb: ERROR (?:Run initialization has timed out|Error communicating with wandb)",
         "dependency",
         46,
         0.5,
@@ -1763,7 +1765,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "from the pcie bus",
         "failed to copy vbios",
     ),
-    "amd_gpu_memory_ue": ("amdgpu", "hbm"),
+    "amd_gpu_memory_ue": ("amdgpu", "hbm", "pending page"),
     "gpu_sram_words": (
         "dcgm_fr_sram_threshold",
         "ontained ecc error",
@@ -1846,6 +1848,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fw_fatal_reporter",
         "driver is in error state",
         "wait_func",
+        "transmit timeout",
         "bnxt_en",
         "ice 0000:",
         "i40e",
@@ -1907,6 +1910,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rebalance recommendation",
         "ec2_instance_terminating",
         "preempted",
+        "interrupted",
+        "reclaimed",
         "term_preempt",
         "minute warning",
         "minute notice",
@@ -1997,6 +2002,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "failed building wheel",
         "error: command '",
         "nvcc fatal",
+        "cannot find -l",
+        "collect2: error",
+        "could not build wheels",
         "unsupported gnu version",
         "compiled with different cuda",
         "mismatches the version that was used",
@@ -2076,6 +2084,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "could not connect to the",
         "wandb.errors.",
         "api_key not configured",
+        "wandb: error run initialization",
+        "wandb: error error communicating",
     ),
     "gpu_library_internal": (
         "cufft_internal_error",
