@@ -405,7 +405,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nic_driver_fault",
         r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
         r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected|"
-        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout)|\bib\d+: transmit timeout\b|"
+        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout|health recovery (?:flow aborted|failed))|\bib\d+: transmit timeout\b|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
         r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
@@ -435,7 +435,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
         r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
         r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b|"
-        r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b",
+        r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b|\bhostError\b|"
+        r"(?i:\bhost encountered an? (?:hardware or software |hardware |software )?(?:failure|error)\b|"
+        r"\bnode [\w.-]+ (?:went|has gone) down\b|\bnode (?:went|has gone) down\b)",
         "host_maintenance",
         61,
         0.6,
@@ -445,7 +447,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "preemption_words",
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
-        r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|\bPreempted by (?:pod |[\w-]+/)|"
+        r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|Node shutdown (?:is )?in progress|Shutdown manager detected new shutdown event|\bPreempted by (?:pod |[\w-]+/)|"
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
         r"\b(?:instance|node|vm) [\w.-]*\d[\w.-]* (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
@@ -559,6 +561,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
         r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
+        r"NCCL WARN [^\n]*\bNCCL_[A-Z_]+\b[^\n]*\b(?:but )?no device (?:matched|found)|"
         r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
         "dependency",
         58,
@@ -753,7 +756,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "hw_health_more",
-        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b",
+        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b|Detected Critical Xid Error",
         "faulty_gpu",
         80,
         0.65,
@@ -811,6 +814,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         58,
         0.55,
         "torch.save's zip writer found fewer bytes written than it wrote (the disk filled up)",
+    ),
+    (
+        "mcelog_uncorrected_inline",
+        r"mcelog[^\n]*\bUncorrected error\b|Hardware event\. This is not a software error[^\n]*\bUncorrected\b",
+        "cpu",
+        74,
+        0.6,
+        "mcelog decoded an uncorrected machine check (quoted inside a line)",
+    ),
+    (
+        "hang_stack",
+        r"^\s*(?:barrier|all_?reduce\w*|all_?gather\w*|broadcast\w*|reduce_scatter\w*|all_to_all\w*|wait|"
+        r"synchronize)\s+\([^)]*(?:distributed_c10d|torch/distributed/|torch/cuda/)[^)]*\.py:\d+\)|"
+        r"#\d+\s+(?:0x[0-9a-f]+ in )?(?:ncclProgress\w*|ncclGroupEnd|cudaStreamSynchronize|cudaDeviceSynchronize|"
+        r"cuStreamSynchronize|opal_progress|ompi_request_\w*wait\w*|MPIDI?_\w*Progress\w*|PMPI_(?:Allreduce|Barrier|Wait\w*|Bcast|Allgather\w*))\b",
+        "hang",
+        21,
+        0.4,
+        "A stack dump (py-spy, gdb) of a process waiting in a collective or a device sync: taken "
+        "because the job stopped progressing",
     ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
@@ -1848,6 +1871,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fw_fatal_reporter",
         "driver is in error state",
         "wait_func",
+        "health recovery",
         "transmit timeout",
         "bnxt_en",
         "ice 0000:",
@@ -1897,6 +1921,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "service healing",
         "kill task failed",
         "nodediederror",
+        "host encountered a",
+        "went down",
+        "gone down",
     ),
     "preemption_words": (
         "spot vm eviction",
@@ -1908,6 +1935,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "spot instance reclaim",
         "spot node reclaim",
         "rebalance recommendation",
+        "node shutdown is in progress",
+        "node shutdown in progress",
+        "detected new shutdown event",
         "ec2_instance_terminating",
         "preempted",
         "interrupted",
@@ -2063,6 +2093,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cuda-enabled jaxlib",
         "could not load",
         "no socket interface found",
+        "no device matched",
+        "no device found",
         "net/socket : no interface found",
         "unable to find address for",
         "nccl warn net/ofi ",
@@ -2258,7 +2290,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "corrected error",
         "severity=corrected",
     ),
-    "hw_health_more": ("faulty", "sxid"),
+    "hw_health_more": ("faulty", "sxid", "critical xid"),
     "gpu_thermal_more": (
         "over temperature range",
         "sw ctf",
@@ -2282,6 +2314,19 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
     "checkpoint_write_short": ("unexpected pos",),
+    "mcelog_uncorrected_inline": ("uncorrected",),
+    "hang_stack": (
+        "distributed_c10d",
+        "torch/distributed/",
+        "torch/cuda/",
+        "ncclprogress",
+        "ncclgroupend",
+        "streamsynchronize",
+        "devicesynchronize",
+        "ompi_request_",
+        "_progress",
+        "pmpi_",
+    ),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",

@@ -1420,6 +1420,34 @@ GENERAL = [
     ("GPU 00000000:3B:00.0: Pending Page Blacklist: Yes", "gpu_hbm3_memory", "quoted nvidia-smi"),
     ("GPU 00000000:3B:00.0: Pending Page Blacklist: No", "unknown", "nothing pending"),
     ("ib0: transmit timeout: latency 10000 msecs", "nic", "IPoIB"),
+    ("ERROR: Job 4242 failed: Node gpu-17 went down", "host_maintenance", "a node went down"),
+    (
+        "Instance gpu-vm-7 was terminated because the host encountered a hardware or software "
+        "failure",
+        "host_maintenance",
+        "GCE's hostError in words",
+    ),
+    ("kubelet: Shutdown manager detected new shutdown event", "planned_stop", "node shutdown"),
+    ("nvidia-smi: GPU 00000000:41:00.0: Detected Critical Xid Error", "faulty_gpu", "DCGM"),
+    (
+        "mlx5_core 0000:3b:00.0: mlx5_health_try_recover: health recovery flow aborted",
+        "nic",
+        "mlx5 cannot recover",
+    ),
+    (
+        "mcelog: Hardware event. This is not a software error. CPU 3 BANK 1 Uncorrected error",
+        "cpu",
+        "mcelog quoted in one line",
+    ),
+    (
+        'Thread 4242 (idle): "MainThread"\n    barrier (torch/distributed/distributed_c10d.py:3685)',
+        "hang",
+        "py-spy: waiting in a barrier",
+    ),
+    ("#3  0x00007f1 in ncclProgress () from /usr/lib/libnccl.so.2", "hang", "gdb in NCCL"),
+    ("#5  0x00007f1 in opal_progress () from /usr/lib/libopen-pal.so", "hang", "gdb in MPI"),
+    ("    forward (model.py:88)", "unknown", "a frame outside a collective"),
+    ("NCCL WARN Error: NCCL_IB_HCA=mlx5_9 but no device matched", "dependency", "NCCL_IB_HCA"),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
