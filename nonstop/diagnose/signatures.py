@@ -405,7 +405,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nic_driver_fault",
         r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
         r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected|"
-        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout|health recovery (?:flow aborted|failed))|\bib\d+: transmit timeout\b|"
+        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout|health recovery (?:flow aborted|failed)|Command completion arrived after timeout)|\bib\d+: transmit timeout\b|"
         r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
         r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
         r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
@@ -452,6 +452,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\b(?:instance|node|vm) [\w.-]*\d[\w.-]* (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
         r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
+        r"\bInstance Retirement\b|\brunning on degraded hardware\b|"
         r"\b(?:spot|preemptible) (?:vm|instance|node)s? (?:was|were|is being|has been) (?:stopped|terminated|deleted|reclaimed)\b|"
         r"\bpreempted by (?:a |an )?(?:higher[- ]priority|another job|suspension)\b",
         "planned_stop",
@@ -477,7 +478,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
         r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
         r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
-        r"NCCL WARN [^\n]*'out of memory'",
+        r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory",
         "out_of_memory",
         70,
         0.7,
@@ -488,7 +489,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "object_store_more",
         r"An error occurred \((?:InternalError|ServiceUnavailable|RequestTimeout|SlowDown|500|503)\) when calling the \w+ operation|"
         r"gcsfs\.\w+\.HttpError|google\.resumable_media\.common\.InvalidResponse|"
-        r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|"
+        r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|\b(?:50[0234]|429)\b[^\n]{0,40}storage\.googleapis\.com|"
         r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)",
         "storage",
         57,
@@ -562,6 +563,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
         r"NCCL WARN [^\n]*\bNCCL_[A-Z_]+\b[^\n]*\b(?:but )?no device (?:matched|found)|"
+        r"ibv_reg_mr\w* failed[^\n]*Cannot allocate memory|"
         r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
         "dependency",
         58,
@@ -614,7 +616,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"stack expects each tensor to be equal size|Target -?\d+ is out of bounds|The expanded size of the tensor|"
         r"Boolean value of Tensor with more than one (?:value|element) is ambiguous|"
         r"Default process group has not been initialized|Detected mismatch between collectives on ranks|"
-        r"Collectives differ in the following aspects|"
+        r"Collectives differ in the following aspects|Expected a '\w+' device type for generator|"
+        r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False|"
         r"(?:^|[\s'\"(])(?:json\.decoder\.JSONDecodeError|UnicodeDecodeError|UnicodeEncodeError|OverflowError|"
         r"omegaconf\.errors\.\w+|hydra\.errors\.\w+|yaml\.\w+\.\w+Error|pydantic[\w.]*ValidationError|"
         r"ConfigAttributeError|MissingMandatoryValue): |OSError: \[Errno 2\] No such file or directory",
@@ -817,7 +820,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "mcelog_uncorrected_inline",
-        r"mcelog[^\n]*\bUncorrected error\b|Hardware event\. This is not a software error[^\n]*\bUncorrected\b",
+        r"mcelog[^\n]*\bUncorrected error\b|Hardware event\. This is not a software error[^\n]*\bUncorrected\b|"
+        r"\bProcessor context corrupt\b",
         "cpu",
         74,
         0.6,
@@ -839,7 +843,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cluster_node_lost",
         r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
-        r"\bpreempted \(node failure\)|Reason=Not responding\b|\bdown\*\s.*\bNot responding\b|"
+        r"\bpreempted \(node failure\)|Reason=Not responding\b|\b(?:down|drain|drng|drained|idle|mix|alloc|comp|fail|maint)\*\s.*\bNot responding\b|"
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
         r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b",
         "host_maintenance",
@@ -1073,7 +1077,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "host_overheat",
         r"(?i)System Overheating|Shutdown Initiated Due to Overheat|overheat(?:ing)? (?:condition|shutdown)|"
-        r"(?:Inlet|Ambient|System Board|I/O Board) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)",
+        r"(?:Inlet|Ambient|System Board|I/O Board|System|Exhaust|Outlet|MB|Baseboard|Chassis|PCH) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)|"
+        # a processor's thermal trip (the BMC's processor sensor): the cooling failed
+        r"\bCPU ?\d*\b[^|\n]*\|\s*Thermal Trip\b|\bTHERMTRIP\b",
         "server_chassis",
         79,
         0.7,
@@ -1229,7 +1235,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_invalid_usage",
-        r"ncclInvalidUsage|Duplicate GPU detected",
+        r"ncclInvalidUsage|Duplicate GPU detected|NCCL error in: [^\n]*, invalid usage\b",
         "user_code_error",
         58,
         0.6,
@@ -1872,6 +1878,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "driver is in error state",
         "wait_func",
         "health recovery",
+        "completion arrived after timeout",
         "transmit timeout",
         "bnxt_en",
         "ice 0000:",
@@ -1935,6 +1942,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "spot instance reclaim",
         "spot node reclaim",
         "rebalance recommendation",
+        "instance retirement",
+        "degraded hardware",
         "node shutdown is in progress",
         "node shutdown in progress",
         "detected new shutdown event",
@@ -2094,6 +2103,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "could not load",
         "no socket interface found",
         "no device matched",
+        "ibv_reg_mr",
         "no device found",
         "net/socket : no interface found",
         "unable to find address for",
@@ -2162,6 +2172,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "default process group has not been initialized",
         "mismatch between collectives",
         "collectives differ",
+        "device type for generator",
+        "attempting to deserialize object on a cuda device",
         "jsondecodeerror",
         "unicodedecodeerror",
         "unicodeencodeerror",
@@ -2314,7 +2326,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
     "checkpoint_write_short": ("unexpected pos",),
-    "mcelog_uncorrected_inline": ("uncorrected",),
+    "mcelog_uncorrected_inline": ("uncorrected", "processor context corrupt"),
     "hang_stack": (
         "distributed_c10d",
         "torch/distributed/",
@@ -2412,6 +2424,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "overheat shutdown",
         "overheating shutdown",
         " temp",
+        "thermal trip",
+        "thermtrip",
     ),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
@@ -2459,7 +2473,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unhandled cuda error",
         "call to cuda function failed",
     ),
-    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected"),
+    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected", "invalid usage"),
     "device_assert": ("device-side assert", "assertion"),
     "state_dict_mismatch": ("loading state_dict", "size mismatch for", "key(s) in state_dict"),
     "shape_mismatch": (

@@ -1448,6 +1448,32 @@ GENERAL = [
     ("#5  0x00007f1 in opal_progress () from /usr/lib/libopen-pal.so", "hang", "gdb in MPI"),
     ("    forward (model.py:88)", "unknown", "a frame outside a collective"),
     ("NCCL WARN Error: NCCL_IB_HCA=mlx5_9 but no device matched", "dependency", "NCCL_IB_HCA"),
+    (
+        "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:825, invalid usage",
+        "user_code_error",
+        "torch 1.x's NCCL invalid usage",
+    ),
+    ("RuntimeError: CUDA driver error: out of memory", "out_of_memory", "the driver's OOM"),
+    (
+        "google.api_core.exceptions.ServiceUnavailable: 503 GET https://storage.googleapis.com/b/o",
+        "storage",
+        "GCS 503",
+    ),
+    (
+        "NCCL WARN NET/IB : ibv_reg_mr_iova2 failed with error Cannot allocate memory",
+        "dependency",
+        "the memlock limit",
+    ),
+    ("kernel: Hardware Error: CPU 2 machine check: Processor context corrupt", "cpu", "PCC"),
+    (
+        "mlx5_core 0000:af:00.1: mlx5_cmd_comp_handler: Command completion arrived after timeout",
+        "nic",
+        "mlx5 commands late",
+    ),
+    ("gpu-3  drain*  Not responding  2024-05-01T10:00:00", "host_maintenance", "sinfo drain*"),
+    ("EC2 Instance Retirement: the instance is running on degraded hardware", "planned_stop", ""),
+    ("CPU0 Status      | Thermal Trip | Asserted", "server_chassis", "a processor's thermal trip"),
+    ("System Temp      | Upper Critical going high | Asserted", "server_chassis", "system temp"),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
