@@ -504,6 +504,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"ceph: mds\d+ (?:hung|caps stale)|beegfs[^\n]*(?:Communication error|connection (?:lost|refused)|unreachable)|"
         r"Lost membership in cluster|expelled from (?:the )?cluster|Disk lease period expired|"
         r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]|"
+        r"\bFailedMount\b|MountVolume\.\w+ failed for volume|"
         r"\[Errno 121\] Remote I/O error|\[Errno 112\] Host is down",
         "storage",
         60,
@@ -648,7 +649,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nan_words",
         r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
-        r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bnumber of nan iterations:\s*[1-9]|"
+        r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bfound (?:a )?(?:nan|inf) in\b|\bnumber of nan iterations:\s*[1-9]|"
         r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
         "numerical_nan",
         48,
@@ -863,7 +864,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "tracker_unreachable",
         r"wandb: ERROR Error while calling W&B API|wandb: Network error \(\w+\), entering retry loop|"
-        r"MlflowException: API request to \S+ failed",
+        r"MlflowException: API request to (?:endpoint )?\S+ failed",
         "dependency",
         48,
         0.5,
@@ -2014,6 +2015,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "read-only file system",
         "[errno 30]",
         "[errno 121]",
+        "failedmount",
+        "mountvolume.",
         "[errno 112]",
     ),
     "credentials_env": (

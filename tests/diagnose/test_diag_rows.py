@@ -1474,6 +1474,18 @@ GENERAL = [
     ("EC2 Instance Retirement: the instance is running on degraded hardware", "planned_stop", ""),
     ("CPU0 Status      | Thermal Trip | Asserted", "server_chassis", "a processor's thermal trip"),
     ("System Temp      | Upper Critical going high | Asserted", "server_chassis", "system temp"),
+    ("Megatron: found NaN in local forward loss calculation", "numerical_nan", "forward loss"),
+    (
+        'Warning  FailedMount  MountVolume.SetUp failed for volume "data" : mount failed',
+        "storage",
+        "a volume that does not mount",
+    ),
+    (
+        "mlflow.exceptions.MlflowException: API request to endpoint /api/2.0/mlflow/runs/log-batch "
+        "failed with error code 503",
+        "dependency",
+        "MLflow's endpoint wording",
+    ),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
