@@ -1814,6 +1814,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "dcgm_fr_thermal_violations",
     ),
     "cpu_throttle_info": (
+        "temperature",
+        " temp",
         "temperature above threshold",
         "temperature/speed normal",
         "temperature normal",
@@ -1857,6 +1859,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "exception emask",
         "failed result: hostbyte=did_",
         "error, dev ",
+        "critical medium error",
+        "critical target error",
+        "critical nexus error",
+        "critical space allocation error",
         "ext4-fs warning",
         "offlining disk",
         "rejecting i/o to offline device",
@@ -1873,6 +1879,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pci slot is unavailable",
         "fw is in failure",
         "fatal error detected",
+        "firmware fatal",  # "firmware fatal error detected": the prefilter finds this one first
         "firmware over temperature",
         "pci_err_detected",
         "fw_fatal_reporter",
@@ -2307,7 +2314,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hw_health_more": ("faulty", "sxid", "critical xid"),
     "gpu_thermal_more": (
-        "over temperature range",
+        "temperature range",
         "sw ctf",
         "hw ctf",
         "hwthermalslowdown",
@@ -2456,7 +2463,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "dcgm_fr_clocks_event_thermal",
         "hw thermal slowdown",
     ),
-    "thermal": ("temperature", "thermal"),
+    # " temp" too: host_overheat's " temp" is found first in " temperature" and hides it
+    "thermal": ("temperature", " temp", "thermal"),
     "dcgm_hardware": ("dcgm_fr_",),
     "cuda_ecc": ("uncorrectable ecc",),
     "cuda_busy": ("busy or unavailable",),

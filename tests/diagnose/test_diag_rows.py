@@ -1486,6 +1486,7 @@ GENERAL = [
         "dependency",
         "MLflow's endpoint wording",
     ),
+    ("GPU 1: critical temperature reached", "gpu_thermal_interface_sensor", "' temp' hid it"),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
@@ -1564,3 +1565,27 @@ def test_ripgrep_gets_the_needles_as_ascii_bytes() -> None:
 
     assert all(a.isascii() for a in triage.RG_ARGS)
     assert any(r"\xe6\x9c\xaa" in a for a in triage.RG_ARGS)  # 未, of zh_CN's 未找到命令
+
+
+def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
+    """Every row whose full regex matches a line of the tables above is found through the
+    needles: a needle that overlaps another row's (" temp" inside " temperature") is found first
+    and hid the other row (issue 27 found `thermal` hidden so)."""
+    from nonstop.diagnose import signatures, triage
+
+    log = tmp_path / "rank.log"
+    for p in ROWS:
+        text = p.values[0]
+        log.write_text(text + "\n")
+        lines = log.read_bytes().split(b"\n")
+        direct = {
+            (i + 1, sid)
+            for i, ln in enumerate(lines)
+            for sid, pat in signatures.COMPILED
+            if sid != "xid_loose" and pat.search(ln)
+        }
+        via = {
+            (h.line, "xid" if h.signature.startswith("xid_") else h.signature)
+            for h in triage.scan(log).hits
+        }
+        assert {v for v in via if v[1] != "xid"} == {d for d in direct if d[1] != "xid"}, text
