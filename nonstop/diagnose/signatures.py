@@ -449,7 +449,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
         r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|Node shutdown (?:is )?in progress|Shutdown manager detected new shutdown event|\bPreempted by (?:pod |[\w-]+/)|"
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
-        r"\b(?:instance|node|vm) [\w.-]*\d[\w.-]* (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
+        r"\b(?:instance|node|vm) (?:[\w.-]*\d[\w.-]*|'[\w.-]+'|\"[\w.-]+\") (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
+        r"\bscheduled event: (?:instance-(?:retirement|stop|reboot)|system-(?:reboot|maintenance))\b|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
         r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
         r"\bInstance Retirement\b|\brunning on degraded hardware\b|"
@@ -504,7 +505,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"ceph: mds\d+ (?:hung|caps stale)|beegfs[^\n]*(?:Communication error|connection (?:lost|refused)|unreachable)|"
         r"Lost membership in cluster|expelled from (?:the )?cluster|Disk lease period expired|"
         r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]|"
-        r"\bFailedMount\b|MountVolume\.\w+ failed for volume|"
+        r"\bFailedMount\b|MountVolume\.\w+ failed for volume|local ephemeral storage (?:limit|usage exceeds)|"
         r"\[Errno 121\] Remote I/O error|\[Errno 112\] Host is down",
         "storage",
         60,
@@ -697,6 +698,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "launch_env_more",
         r"Timed out initializing process group in store based barrier|"
+        r"(?i:waiting for (?:the )?(?:workers|clients|all ranks|nodes) to join\b)|"
         r"The client socket has failed to connect to|"
         r"execve\(\): \S+: No such file or directory|Permission denied \(publickey|Host key verification failed|"
         r"ssh: connect to host \S+ port \d+: |ssh exited with exit code 255|"
@@ -751,7 +753,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bSignal 9 \(SIGKILL\) received by PID|killed by signal: Killed|\bexit(?:ed with)? (?:status|code)(?: |=|: )137\b|"
         r"exited on signal 9 \(Killed\)|WorkerCrashedError|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
         r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
-        r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|AER: Corrected error (?:message )?received|severity=Corrected",
+        r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|AER: Corrected error (?:message )?received|severity=Corrected|"
+        # fp16 loss scaling doing its job: a skipped step, a lower scale (at its floor: loss_scale_floor)
+        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step",
         "unknown",
         11,
         0.2,
@@ -789,7 +793,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "bmc_watchdog_reset",
-        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b|\bFans? redundancy (?:is )?lost\b",
+        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b|\bFans? redundancy (?:is )?lost\b|"
+        r"\bFAN[\w#./-]*:\s*(?:Lower|Upper) (?:Critical|Non-recoverable) going (?:low|high)",
         "server_chassis",
         70,
         0.55,
@@ -1951,6 +1956,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "spot node reclaim",
         "rebalance recommendation",
         "instance retirement",
+        "scheduled event: ",
         "degraded hardware",
         "node shutdown is in progress",
         "node shutdown in progress",
@@ -2023,6 +2029,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "[errno 30]",
         "[errno 121]",
         "failedmount",
+        "local ephemeral storage",
         "mountvolume.",
         "[errno 112]",
     ),
@@ -2249,6 +2256,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "launch_env_more": (
         "store based barrier",
+        "workers to join",
+        "clients to join",
+        "all ranks to join",
+        "nodes to join",
         "has failed to connect to",
         "execve(): ",
         "permission denied (publickey",
@@ -2311,6 +2322,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         ": killed",
         "corrected error",
         "severity=corrected",
+        "gradient overflow",
+        "overflow! rank",
     ),
     "hw_health_more": ("faulty", "sxid", "critical xid"),
     "gpu_thermal_more": (
@@ -2332,7 +2345,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pci system error (serr)",
         "pcie fatal error",
     ),
-    "bmc_watchdog_reset": ("watchdog", "fan redundancy", "fans redundancy"),
+    "bmc_watchdog_reset": (
+        "watchdog",
+        "fan redundancy",
+        "fans redundancy",
+        "critical going",
+        "non-recoverable going",
+    ),
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
     "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
     "checkpoint_write_short": ("unexpected pos",),

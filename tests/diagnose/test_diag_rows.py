@@ -1487,6 +1487,28 @@ GENERAL = [
         "MLflow's endpoint wording",
     ),
     ("GPU 1: critical temperature reached", "gpu_thermal_interface_sensor", "' temp' hid it"),
+    (
+        'kubelet: Container trainer exceeded its local ephemeral storage limit "50Gi".',
+        "storage",
+        "a container's ephemeral storage",
+    ),
+    (
+        "EC2 instance i-0abc has a scheduled event: instance-retirement (2024-05-10)",
+        "planned_stop",
+        "EC2 scheduled event in words",
+    ),
+    ("Your Compute Engine VM instance 'gpu-1' was preempted.", "planned_stop", "a quoted name"),
+    ("BMC: Sensor FAN3: Lower Critical going low: 0 RPM", "server_chassis", "a fan, colon form"),
+    (
+        "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 1024.0",
+        "unknown",
+        "fp16 scaling doing its job",
+    ),
+    (
+        "RuntimeError: Timed out waiting for workers to join the rendezvous",
+        "dependency",
+        "a rendezvous nobody joins",
+    ),
     # hardware in the words of burn-in tools, BMCs and other drivers
     ("GPU 3: FAULTY (errors: 1024)", "faulty_gpu", "gpu-burn found wrong results"),
     ("GPU 3: OK", "unknown", "gpu-burn's pass"),
