@@ -74,7 +74,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cloud_preemption",
         r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
-        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b|"
+        r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b(?![^\n]{0,40}\bnode fail)|"
         r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
@@ -288,11 +288,568 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "The launch command is wrong (a script path or an argument the program does not take)",
     ),
+    # -- general wordings by class (issue 27, before the seventh collection): for every category,
+    # the ways other tools, vendors, schedulers, clouds and frameworks word it, written from the
+    # field's documentation and messages, not from any collected excerpt. Tests: GENERAL in
+    # tests/diagnose/test_diag_rows.py (each row on several wordings and its near misses).
+    # Hardware rows stay specific: a wrong exclude_node costs a healthy node.
+    (
+        "gpu_lost_words",
+        r"(?i)\bNVML_ERROR_GPU_IS_LOST\b|nvmlErrorGpuIsLost|\bGPU_IS_LOST\b|CUDA_ERROR_DEVICE_UNAVAILABLE|"
+        r"amdgpu[^\n]*(?:GPU reset failed|GPU recovery failed|device lost from bus|GPU (?:is )?lost|"
+        r"fatal error during GPU init)|\bGPU (?:has )?(?:dropped|disappeared) from the (?:PCIe )?bus\b|"
+        r"NVRM: [^\n]*failed to copy vbios",
+        "faulty_gpu",
+        82,
+        0.75,
+        "The GPU is lost or cannot be recovered (NVML's GPU_IS_LOST, amdgpu's failed reset)",
+    ),
+    (
+        "amd_gpu_memory_ue",
+        r"(?i)amdgpu[^\n]*\b\d+ uncorrectable hardware errors? detected in (?:total in )?umc block|"
+        r"\bPending Page (?:Blacklist|Retirement)\s*:\s*Yes\b|amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
+        "gpu_hbm3_memory",
+        86,
+        0.75,
+        "The GPU's HBM reported an uncorrectable error (AMD RAS: the umc block; HBM ECC)",
+    ),
+    (
+        "gpu_sram_words",
+        r"DCGM_FR_SRAM_THRESHOLD|\b(?:Un)?[Cc]ontained (?:ECC|memory) error\b|"
+        r"(?i:\bSRAM\b[^\n]{0,40}\buncorrectable (?:ECC |parity )?errors? (?:detected|occurred|found)|"
+        r"\buncorrectable SRAM (?:ECC |parity )?errors?\b)",
+        "gpu_sram_memory",
+        87,
+        0.75,
+        "An uncorrectable error in the GPU's on-chip SRAM (contained or uncontained)",
+    ),
+    (
+        "gsp_words",
+        r"(?i)waiting for RPC response from GPU\d* ?GSP|GSP RPC (?:timed? ?out|timeout)|"
+        r"(?:failed to boot|bootstrap(?:ping)? failed for) GSP|\bGSP[- ](?:RM|firmware)\b[^\n]{0,60}\b(?:failed|crashed|error|timeout)\b|"
+        r"kgspBootstrap\w*[^\n]*fail",
+        "gpu_system_processor",
+        92,
+        0.8,
+        "The GPU System Processor (GSP) firmware failed to boot or stopped answering",
+    ),
+    (
+        "gpu_temp_limit",
+        r"(?i)\bGPU\b[^\n]{0,60}\b(?:temperature|temp)\b[^\n]{0,40}\b(?:exceed(?:ed|s)?|above|over|reached) "
+        r"(?:the |its )?(?:shutdown|slowdown|critical|max(?:imum)?|hw|hardware) (?:temperature|temp|threshold|limit)|"
+        r"\bGPU (?:over[- ]?heat(?:ed|ing)?|thermal (?:shutdown|trip|emergency))\b|"
+        r"DCGM_FR_TEMP_VIOLATION|DCGM_FR_THERMAL_VIOLATIONS",
+        "gpu_thermal_interface_sensor",
+        77,
+        0.6,
+        "A GPU ran past its slowdown or shutdown temperature (driver, NVML, DCGM, a monitor)",
+    ),
+    (
+        "cpu_throttle_info",
+        r"(?i)(?:Core|Package) temperature(?:/speed)? (?:above threshold, cpu clock throttled|normal)|"
+        r"\bcpu clock throttled\b",
+        "unknown",
+        12,
+        0.3,
+        "The CPU throttled for temperature and goes on: informational, no failure",
+    ),
+    (
+        "corrected_memory_only",
+        r"(?i)\bCorrected error\(s\): memory|mci Corrected_error|\bCorrected (?:read|write|patrol(?: scrub)?) error\b|"
+        r"\|\s*Correctable ECC\b[^|\n]*\|\s*Asserted|\bcorrectable (?:ECC|memory) errors? (?:logged|detected)(?! rate)",
+        "unknown",
+        12,
+        0.3,
+        "Corrected memory errors only (a decoder's or the BMC's list): informational, no failure "
+        "(the kernel's EDAC report of a DIMM's errors stays system_memory)",
+    ),
+    (
+        "host_memory_ue",
+        r"(?i)\bUncorrected hardware memory error in (?:user|kernel)-access|\bUncorrected error\(s\): memory|"
+        r"\bMemory\b[^|\n]*\|\s*Uncorrectable ECC\b|\bUncorrectable (?:ECC|memory) error\b[^\n]{0,80}\bDIMM|"
+        r"\bMulti-bit memory errors? detected\b|\bcorrectable memory error rate exceeded\b|\[Hardware Error\]:[^\n]*\bmulti-bit ECC\b|"
+        r"\bDIMM[\w ]{0,12}\b(?:has failed|failure detected|is disabled due to errors)",
+        "system_memory",
+        86,
+        0.7,
+        "Host memory: an uncorrected error, or a DIMM past its corrected-error rate (kernel, "
+        "rasdaemon, BMC/iDRAC/iLO)",
+    ),
+    (
+        "disk_array_failure",
+        r"md/raid\w*:\w+: Disk failure on \w+|Fail(?:Spare)? event detected on md device|"
+        r"(?i:\b(?:physical (?:disk|drive)|PD|Drive|Disk)\b[^\n]{0,60}\b(?:Predictive Failure|state changed to (?:Failed|Offline)|"
+        r"is now (?:Failed|Offline)))|\bFAULTED\s+\d+\s+\d+\s+\d+\s+too many errors|"
+        r"BTRFS (?:error|critical) \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)",
+        "ssd",
+        80,
+        0.65,
+        "A local disk failed out of its array, predicts its failure, or btrfs errors on it",
+    ),
+    (
+        "disk_link_failed",
+        r"\bata\d+(?:\.\d+)?: (?:COMRESET failed|disabled$|exception Emask [^\n]*frozen)|"
+        r"\bsd \d+:\d+:\d+:\d+: \[sd[a-z]+\][^\n]*FAILED Result: hostbyte=DID_(?:BAD_TARGET|NO_CONNECT|ABORT|ERROR)|"
+        r"critical (?:target|medium|nexus|space allocation) error, dev (?:sd[a-z]+|nvme\d+n\d+)|"
+        r"EXT4-fs warning \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): [^\n]*I/O error|"
+        r"\[sd[a-z]+\] Medium access timeout failure\. Offlining disk|rejecting I/O to offline device|"
+        r"nvme nvme\d+: (?:frozen state error detected|Disabling device after reset failure)|"
+        r"smartd\S*:? Device: \S+[^\n]*(?:FAILED SMART|SMART Failure|Currently unreadable \(pending\) sectors|"
+        r"[Oo]ffline uncorrectable sectors|SMART Prefailure Attribute)|BACK UP DATA NOW",
+        "ssd",
+        72,
+        0.6,
+        "A local disk drops off its link, fails its commands, or smartd reports it failing",
+    ),
+    (
+        "nic_driver_fault",
+        r"(?i)mlx5_core [^\n]*(?:health_check_fatal|print_health_info|mlx5_crdump|PCI slot is unavailable|"
+        r"FW is in failure|fatal error detected|Firmware over temperature|crdump|pci_err_detected|"
+        r"fw_fatal_reporter|Driver is in error state|wait_func[^\n]*timeout|health recovery (?:flow aborted|failed)|Command completion arrived after timeout)|\bib\d+: transmit timeout\b|"
+        r"\b(?:bnxt_en|ice|i40e|ixgbe|igb|e1000e|ena|gve|qede|efa|mlx4_core) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*"
+        r"(?:\bT[Xx] (?:hang|timeout) detected|transmit (?:hang|timeout)|Adapter removed|"
+        r"Firmware (?:fatal|exception|crash(?:ed)?)|fw fatal|Keep alive watchdog timeout|Hardware Error\b|"
+        r"Reset adapter unexpectedly)",
+        "nic",
+        72,
+        0.6,
+        "The network adapter's firmware or hardware failed (mlx5 health, bnxt/ice/ena faults, "
+        "transmit hangs, adapter removed)",
+    ),
+    (
+        "net_link_events",
+        r"%LINK-\d-UPDOWN: Interface \S+, changed state to down|%LINEPROTO-\d-UPDOWN: [^\n]*changed state to down|"
+        r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
+        r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
+        r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b|\bstate:\s+PORT_DOWN\b|"
+        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b",
+        "network_switch_cable",
+        62,
+        0.55,
+        "A link went down (switch logs, NIC drivers) or a transport gave up on retries (MPI, RNR)",
+    ),
+    (
+        "node_lost_words",
+        r"\bNODE_FAIL\b|not responding, setting DOWN|\berror: Nodes? \S+ not responding\b|"
+        r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
+        r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
+        r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
+        r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b|"
+        r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b|\bhostError\b|"
+        r"(?i:\bhost encountered an? (?:hardware or software |hardware |software )?(?:failure|error)\b|"
+        r"\bnode [\w.-]+ (?:went|has gone) down\b|\bnode (?:went|has gone) down\b)",
+        "host_maintenance",
+        61,
+        0.6,
+        "The scheduler, the cluster manager or the cloud lost the node unannounced (Slurm NODE_FAIL, "
+        "Kubernetes NodeNotReady, Ray's dead node, GCE hostError, EC2 system check, Azure healing)",
+    ),
+    (
+        "preemption_words",
+        r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
+        r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|Node shutdown (?:is )?in progress|Shutdown manager detected new shutdown event|\bPreempted by (?:pod |[\w-]+/)|"
+        r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
+        r"\b(?:instance|node|vm) (?:[\w.-]*\d[\w.-]*|'[\w.-]+'|\"[\w.-]+\") (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
+        r"\bscheduled event: (?:instance-(?:retirement|stop|reboot)|system-(?:reboot|maintenance))\b|"
+        r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
+        r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
+        r"\bInstance Retirement\b|\brunning on degraded hardware\b|"
+        r"\b(?:spot|preemptible) (?:vm|instance|node)s? (?:was|were|is being|has been) (?:stopped|terminated|deleted|reclaimed)\b|"
+        r"\bpreempted by (?:a |an )?(?:higher[- ]priority|another job|suspension)\b",
+        "planned_stop",
+        71,
+        0.7,
+        "The cloud or the scheduler takes the resources (spot eviction, rebalance notice, a scale-in, "
+        "a higher-priority pod or job): a planned stop, nothing to exclude",
+    ),
+    (
+        "scheduler_cancel_info",
+        r"CANCELLED AT \S+ (?:DUE TO TIME LIMIT )?\*\*\*|\bDUE TO TIME LIMIT\b|\bTERM_RUNLIMIT\b|"
+        r"(?i:\bjob \S+ exceeded (?:its )?(?:wall ?time|walltime|time|run ?time) limit)|walltime \d[\d:]* exceeded limit",
+        "unknown",
+        12,
+        0.3,
+        "The scheduler ended the job at its time limit or on a user's cancel: no failure",
+    ),
+    (
+        "job_memory_limit",
+        r"(?i)Exceeded (?:job|step) memory limit|\bTERM_MEMLIMIT\b|\bmem \d+\w* exceeded limit|"
+        r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
+        r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
+        r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
+        r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
+        r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
+        r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory",
+        "out_of_memory",
+        70,
+        0.7,
+        "Memory ran out (the scheduler's memory limit, Ray's memory monitor, a CPU allocation, "
+        "XLA/ROCm/XPU device memory, NCCL's buffers)",
+    ),
+    (
+        "object_store_more",
+        r"An error occurred \((?:InternalError|ServiceUnavailable|RequestTimeout|SlowDown|500|503)\) when calling the \w+ operation|"
+        r"gcsfs\.\w+\.HttpError|google\.resumable_media\.common\.InvalidResponse|"
+        r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|\b(?:50[0234]|429)\b[^\n]{0,40}storage\.googleapis\.com|"
+        r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)",
+        "storage",
+        57,
+        0.6,
+        "Object storage (S3, GCS, Azure Blob) failed or timed out a request",
+    ),
+    (
+        "shared_fs_more",
+        r"(?i)Transport endpoint is not connected|\[Errno 107\]|"
+        r"CIFS:? VFS: [^\n]*(?:has not responded|Send error|reconnect|Close unmatched)|"
+        r"libceph: [^\n]*(?:session lost|socket closed|socket error|connection reset|osd\d+ down)|"
+        r"ceph: mds\d+ (?:hung|caps stale)|beegfs[^\n]*(?:Communication error|connection (?:lost|refused)|unreachable)|"
+        r"Lost membership in cluster|expelled from (?:the )?cluster|Disk lease period expired|"
+        r"nfs\w*: [^\n]*(?:lock reclaim failed|check lease failed)|Read-only file system|\[Errno 30\]|"
+        r"\bFailedMount\b|MountVolume\.\w+ failed for volume|local ephemeral storage (?:limit|usage exceeds)|"
+        r"\[Errno 121\] Remote I/O error|\[Errno 112\] Host is down",
+        "storage",
+        60,
+        0.6,
+        "A shared or mounted filesystem failed (FUSE mounts, CIFS, CephFS, BeeGFS, GPFS, NFSv4 "
+        "leases, a read-only filesystem)",
+    ),
+    (
+        "credentials_env",
+        r"\((?:AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken\w*|InvalidToken|403|401)\) when calling|"
+        r"botocore\.exceptions\.(?:NoCredentialsError|CredentialRetrievalError|TokenRetrievalError|ClientError: [^\n]*Forbidden)|"
+        r"Unable to locate credentials|DefaultCredentialsError|google\.auth\.exceptions\.\w+|"
+        r"GatedRepoError|RepositoryNotFoundError|RevisionNotFoundError|You are trying to access a gated repo|"
+        r"\b40[13] Client Error: (?:Unauthorized|Forbidden)",
+        "dependency",
+        54,
+        0.55,
+        "Credentials or access to an external service are missing or refused (cloud storage, "
+        "the model hub): the job's environment",
+    ),
+    (
+        "env_install",
+        r"Could not find a version that satisfies the requirement|No matching distribution found for|"
+        r"PackagesNotFoundError|ResolvePackageNotFound|UnsatisfiableError|"
+        r"CUDA_HOME environment variable is not set|Ninja is required to load C\+\+ extensions|"
+        r"ninja: build stopped: subcommand failed|Failed building wheel for|error: command '[^']*(?:nvcc|gcc|g\+\+|c\+\+|cc)' failed|"
+        r"\bnvcc fatal\b|unsupported GNU version|compiled with different CUDA (?:major )?versions|"
+        r"\bld(?:\.\w+)?: cannot find -l\w+|collect2: error: ld returned|Could not build wheels for|"
+        r"mismatches the version that was used to compile PyTorch|"
+        r"A module that was compiled using NumPy 1\.x cannot be run|numpy\.core\.multiarray failed to import|"
+        r"ImportError: [^\n]*(?:\brequires\b|is not installed|pip install)|"
+        r"AttributeError: module '[\w.]+' has no attribute|CUDA Setup failed|"
+        r"Failed to import [\w.]+ because of the following error|DLL load failed|cuDNN version incompatibility|"
+        r"Couldn't load custom C\+\+ ops|operator \w+::\w+ does not exist|"
+        r"(?i:ErrImagePull|ImagePullBackOff|Failed to pull image|pull access denied|manifest unknown|"
+        r"CreateContainer(?:Config)?Error|OCI runtime (?:create|exec) failed|exec format error|"
+        r"could not select device driver \S* with capabilities|nvidia-container-cli: [^\n]*error|"
+        r"Insufficient nvidia\.com/gpu|Too many open files|\[Errno 24\]|received 0 items of ancdata)",
+        "dependency",
+        56,
+        0.55,
+        "The job's environment: a package, a build, a container image, the container runtime or "
+        "a resource limit (open files) is missing or wrong",
+    ),
+    (
+        "gpu_stack_env",
+        r"(?i)Found no NVIDIA driver on your system|CUDA driver initialization failed|Torch not compiled with CUDA enabled|"
+        r"CUDA_ERROR_NO_DEVICE|cuInit\(\) (?:failed|returned)|CUDA initialization: [^\n]*(?:driver|not found|Unexpected error)|"
+        r"forward compatibility was attempted on non supported HW|cudaErrorCompatNotSupportedOnDevice|"
+        r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|"
+        r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
+        r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
+        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
+        r"Distributed package doesn't have NCCL built in|ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
+        r"NVML_ERROR_DRIVER_NOT_LOADED|Failed to initialize NVML: Driver Not Loaded|"
+        r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
+        r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
+        r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
+        r"NCCL WARN [^\n]*\bNCCL_[A-Z_]+\b[^\n]*\b(?:but )?no device (?:matched|found)|"
+        r"ibv_reg_mr\w* failed[^\n]*Cannot allocate memory|"
+        r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
+        "dependency",
+        58,
+        0.55,
+        "The GPU or network stack is not set up for the job (no driver, a build for another CUDA, "
+        "ROCm or JAX backend, a device index that does not exist, no network interface or provider)",
+    ),
+    (
+        "service_unreachable",
+        r"(?i)(?<!gai error: -\d - )(?:Temporary failure in name resolution|Name or service not known)|"
+        r"(?<!gai error: -\d - )nodename nor servname provided|"
+        r"getaddrinfo (?:failed|ENOTFOUND)|CERTIFICATE_VERIFY_FAILED|certificate verify failed|ProxyError|"
+        r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
+        r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
+        r"Could not connect to the (?:Ray )?cluster|wandb\.errors\.(?:CommError|AuthenticationError)|"
+        r"api_key not configured|wandb: ERROR (?:Run initialization has timed out|Error communicating with wandb)",
+        "dependency",
+        46,
+        0.5,
+        "A service the job needs cannot be reached (DNS, TLS, a proxy, gRPC, Ray's GCS, the tracker)",
+    ),
+    (
+        "gpu_library_internal",
+        r"CUFFT_INTERNAL_ERROR|CUSOLVER_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|CURAND_STATUS_\w*(?:FAILURE|ERROR)|"
+        r"CUSPARSE_STATUS_(?:INTERNAL_ERROR|EXECUTION_FAILED)|"
+        r"CUDA error: (?:unknown error|invalid argument|invalid configuration argument|invalid resource handle|"
+        r"too many resources requested for launch|operation not permitted when stream is capturing|"
+        r"operation failed due to a previous error during capture|an? ?(?:unspecified )?launch failure)|"
+        r"HIP error: (?:an illegal memory access|unspecified launch failure|the launch timed out)|"
+        r"torch\._dynamo\.exc\.(?:BackendCompilerFailed|InternalTorchDynamoError|TorchRuntimeError)|"
+        r"torch\._inductor\.exc\.\w+|\bInductorError\b|triton\.(?:compiler|runtime)\.errors\.\w+|"
+        r"XlaRuntimeError: INTERNAL|INTERNAL: Failed to execute XLA|"
+        r"double free or corruption|free\(\): invalid (?:pointer|size)|malloc\(\): (?:corrupted|memory corruption)|"
+        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: (?:Aborted|Bus error)|"
+        r"INTERNAL ASSERT FAILED|Triton Error \[CUDA\]|CUDNN_STATUS_(?:BAD_PARAM|NOT_SUPPORTED|ARCH_MISMATCH)|"
+        r"CUBLAS_STATUS_INVALID_VALUE|unable to find an engine to execute this computation|"
+        r"CUDA error: operation not supported|Floating point exception \(core dumped\)|\bSIGFPE\b",
+        "software_bug",
+        47,
+        0.5,
+        "A library failed internally (CUDA/ROCm math libraries, a CUDA launch, the compiler stack, "
+        "XLA, heap corruption in native code)",
+    ),
+    (
+        "tensor_misuse",
+        r"Expected to mark a variable ready only once|Trying to backward through the graph a second time|"
+        r"modified by an inplace operation|element 0 of tensors does not require grad|"
+        r"Input type \([\w.]+\) and weight type \([\w.]+\) should be the same|expected scalar type \w+ but found \w+|"
+        r"expected mat1 and mat2 to have the same dtype|Sizes of tensors must match except in dimension|"
+        r"stack expects each tensor to be equal size|Target -?\d+ is out of bounds|The expanded size of the tensor|"
+        r"Boolean value of Tensor with more than one (?:value|element) is ambiguous|"
+        r"Default process group has not been initialized|Detected mismatch between collectives on ranks|"
+        r"Collectives differ in the following aspects|Expected a '\w+' device type for generator|"
+        r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False|"
+        r"(?:^|[\s'\"(])(?:json\.decoder\.JSONDecodeError|UnicodeDecodeError|UnicodeEncodeError|OverflowError|"
+        r"omegaconf\.errors\.\w+|hydra\.errors\.\w+|yaml\.\w+\.\w+Error|pydantic[\w.]*ValidationError|"
+        r"ConfigAttributeError|MissingMandatoryValue): |OSError: \[Errno 2\] No such file or directory",
+        "user_code_error",
+        58,
+        0.6,
+        "The script misuses tensors, autograd or collectives, or its config or data does not parse",
+    ),
+    (
+        "collective_timeout_words",
+        r"(?i)\b(?:collective|all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all|barrier)\b"
+        r"[^\n]{0,60}\btimed out\b|DEADLINE_EXCEEDED: Barrier timed out",
+        "nccl_watchdog_timeout",
+        18,
+        0.4,
+        "A collective timed out in another library's words (gloo, MPI, XLA, HCCL)",
+    ),
+    (
+        "hang_words",
+        r"(?i)\b(?:training|job|process|rank|worker|step)s? (?:appears? to be |is |seems (?:to be )?)(?:hung|hanging|stuck|frozen)\b|"
+        r"\bno progress (?:in|for) (?:the last )?\d+|\b(?:has not|hasn't|stopped) mak(?:e|ing) progress\b|"
+        r"\bhang detected\b|\bdeadlock detected\b|failed to pass monitoredBarrier",
+        "hang",
+        23,
+        0.45,
+        "The job stopped making progress (a hang detector, a monitored barrier a rank never reached)",
+    ),
+    (
+        "nan_words",
+        r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
+        r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bfound (?:a )?(?:nan|inf) in\b|\bnumber of nan iterations:\s*[1-9]|"
+        r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
+        "numerical_nan",
+        48,
+        0.5,
+        "NaN or Inf found in the values the job computes (detectors, anomaly checks, metrics)",
+    ),
+    (
+        "loss_spike_words",
+        r"(?i)\b(?:loss|grad(?:ient)?[ _]norm) spike (?:detected|at (?:step|iteration)|found)\b|"
+        r"\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|\bloss (?:jumped|spiked|exploded)\b",
+        "loss_spike",
+        50,
+        0.5,
+        "A loss or gradient-norm spike named as such (a spike detector, the runtime guards)",
+    ),
+    (
+        "sdc_words",
+        r"(?i)silent data corruption|\bSDC (?:detected|check failed|suspected)\b|"
+        r"\b(?:gradient|parameter|weight|output|result)s? (?:checksum|fingerprint|hash) mismatch\b|"
+        r"\bmismatch(?:ed)? (?:across|between) (?:data[- ]parallel )?replicas\b",
+        "silent_data_corruption",
+        70,
+        0.55,
+        "Results differ where they must be equal (replica checksums, an SDC checker)",
+    ),
+    (
+        "power_fault_words",
+        r"(?i)\bover[- ]?current (?:fault|protection|detected|event|warning)|\bover[- ]?voltage (?:fault|detected)|"
+        r"\bunder[- ]?voltage (?:fault|detected)|\bPSU\d*\b[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
+        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b|\bcircuit breaker (?:tripped|open)\b",
+        "power_supply",
+        72,
+        0.6,
+        "A power supply or power rail fault (over current, over/under voltage, a PSU not working)",
+    ),
+    (
+        "pcie_fatal_more",
+        r"(?i)Uncorrectable \(Fatal\) error|severity=Uncorrectable \(Fatal\)|DPC: containment event|"
+        r"\bPCIe link training failed\b",
+        "io_expansion_board",
+        74,
+        0.55,
+        "A fatal PCIe error contained or reported at a port (newer kernels' AER wording, DPC)",
+    ),
+    (
+        "launch_env_more",
+        r"Timed out initializing process group in store based barrier|"
+        r"(?i:waiting for (?:the )?(?:workers|clients|all ranks|nodes) to join\b)|"
+        r"The client socket has failed to connect to|"
+        r"execve\(\): \S+: No such file or directory|Permission denied \(publickey|Host key verification failed|"
+        r"ssh: connect to host \S+ port \d+: |ssh exited with exit code 255|"
+        r"ORTE was unable to reliably start one or more daemons|PRTE was unable to reliably start|"
+        r"\[Errno 113\] No route to host|errno: 113 - No route to host|"
+        r"Error building extension '[\w.]+'|installed in this system is not supported by the|NVRM: API mismatch|"
+        r"OSError: Can't load (?:the )?(?:tokenizer|config(?:uration)?|model|weights)|"
+        r"is not a local folder and is not a valid model identifier|does not appear to have a file named",
+        "dependency",
+        27,
+        0.45,
+        "The launch cannot start or reach its ranks (the store's barrier, ssh, MPI's daemons, a "
+        "route), a program or an extension is missing, or the model files cannot be fetched",
+    ),
+    (
+        "transport_errno",
+        r"(?i)(?:UCX\s+ERROR|libfabric|\bfi_\w+|NET/OFI|\bOFI\b|\befa\b)[^\n]*Input/output error",
+        "software_bug",
+        63,
+        0.5,
+        "A network transport library (UCX, libfabric, EFA) fails with an errno's words: the "
+        "transport, not a filesystem",
+    ),
+    (
+        "user_misuse_more",
+        r"grad can be implicitly created only for scalar outputs|view size is not compatible with input tensor's size|"
+        r"Expected tensor for argument #\d+ '\w+' to have|\"?\w+\"? not implemented for '\w+'|"
+        r"Tensors must be CUDA and dense|No backend type associated with device type|"
+        r"Cannot re-initialize CUDA in forked subprocess|MisconfigurationException|"
+        r"Expected \d+-dimensional input for|Given normalized_shape=|Expected target size|"
+        r"doesn't match the broadcast shape|size mismatch, m1: |Expected object of (?:scalar|device|backend) type|"
+        r"can't be cast to the desired output type|a leaf Variable that requires grad|"
+        r"Can't call numpy\(\) on Tensor that requires grad",
+        "user_code_error",
+        57,
+        0.55,
+        "The script calls torch in a way it does not support (autograd, views, dtypes, devices, "
+        "CUDA after fork, a framework's configuration check)",
+    ),
+    (
+        "autoscale_preemption",
+        r"node removed by cluster autoscaler|deleted by (?:the )?cluster[- ]autoscaler|ToBeDeletedByClusterAutoscaler|"
+        r"Preempted to accommodate a (?:higher priority )?[Ww]orkload",
+        "planned_stop",
+        60,
+        0.6,
+        "The autoscaler removes the node or a queue preempts the workload (Kubernetes cluster "
+        "autoscaler, Kueue): planned, nothing to exclude",
+    ),
+    (
+        "bare_exit_info",
+        r"(?i)\bSignal 9 \(SIGKILL\) received by PID|killed by signal: Killed|\bexit(?:ed with)? (?:status|code)(?: |=|: )137\b|"
+        r"exited on signal 9 \(Killed\)|WorkerCrashedError|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
+        r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
+        r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|AER: Corrected error (?:message )?received|severity=Corrected|"
+        # fp16 loss scaling doing its job: a skipped step, a lower scale (at its floor: loss_scale_floor)
+        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step",
+        "unknown",
+        11,
+        0.2,
+        "A process or container was killed or exited, or a corrected error was logged, with no "
+        "cause in the line: see what else the logs show",
+    ),
+    (
+        "hw_health_more",
+        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b|Detected Critical Xid Error",
+        "faulty_gpu",
+        80,
+        0.65,
+        "A GPU failed its burn-in comparison (gpu-burn FAULTY) or the NVSwitch fabric reported a "
+        "fatal SXid",
+    ),
+    (
+        "gpu_thermal_more",
+        r"(?i)over temperature range ?\((?:SW|HW) CTF\)|\b(?:SW|HW) CTF\b[^\n]{0,30}detected|"
+        r"HwThermalSlowdown|HW_THERMAL_SLOWDOWN|DCGM_FR_CLOCK_THROTTLE_THERMAL|"
+        r"\bGPU ?\d*[ _]Temp\w*\s*\|[^\n]*\|\s*(?:cr|nr)\s*(?:\||$)",
+        "gpu_thermal_interface_sensor",
+        77,
+        0.6,
+        "A GPU hit its critical temperature (AMD's CTF, NVML's hardware thermal slowdown, a BMC's "
+        "GPU temperature sensor critical)",
+    ),
+    (
+        "pcie_bus_fatal",
+        r"(?i)\|\s*(?:PCI SERR|PCI PERR|Bus (?:Fatal|Uncorrectable) Error)\b|A bus fatal error was detected|"
+        r"A PCI parity error was detected|NMI: PCI system error \(SERR\)|\bPCIe fatal error\b",
+        "io_expansion_board",
+        74,
+        0.55,
+        "The host's PCIe fabric reported a fatal or system error (BMC SEL, iDRAC, an NMI)",
+    ),
+    (
+        "bmc_watchdog_reset",
+        r"(?i)\bWatchdog ?2?\b[^|\n]*\|\s*(?:Hard reset|Power cycle|Power down)\b|\bFans? redundancy (?:is )?lost\b|"
+        r"\bFAN[\w#./-]*:\s*(?:Lower|Upper) (?:Critical|Non-recoverable) going (?:low|high)",
+        "server_chassis",
+        70,
+        0.55,
+        "The BMC's watchdog reset or powered off a host that stopped answering",
+    ),
+    (
+        "cpu_caterr",
+        r"\bCATERR\b|\bProcessor\b[^|\n]*\|\s*(?:Configuration Error|Machine Check Error)\b",
+        "cpu",
+        84,
+        0.7,
+        "The BMC logged a processor catastrophic error (CATERR) or machine-check error",
+    ),
+    (
+        "illegal_instruction",
+        r"Illegal instruction \(core dumped\)|\bSIGILL\b|exitcode\s*:\s*-4\b",
+        "dependency",
+        36,
+        0.45,
+        "A native binary ran an instruction this CPU lacks (a build for another CPU): the environment",
+    ),
+    (
+        "checkpoint_write_short",
+        r"inline_container\.cc:\d+\] \. unexpected pos \d+ vs \d+|\bunexpected pos \d+ vs \d+",
+        "storage",
+        58,
+        0.55,
+        "torch.save's zip writer found fewer bytes written than it wrote (the disk filled up)",
+    ),
+    (
+        "mcelog_uncorrected_inline",
+        r"mcelog[^\n]*\bUncorrected error\b|Hardware event\. This is not a software error[^\n]*\bUncorrected\b|"
+        r"\bProcessor context corrupt\b",
+        "cpu",
+        74,
+        0.6,
+        "mcelog decoded an uncorrected machine check (quoted inside a line)",
+    ),
+    (
+        "hang_stack",
+        r"^\s*(?:barrier|all_?reduce\w*|all_?gather\w*|broadcast\w*|reduce_scatter\w*|all_to_all\w*|wait|"
+        r"synchronize)\s+\([^)]*(?:distributed_c10d|torch/distributed/|torch/cuda/)[^)]*\.py:\d+\)|"
+        r"#\d+\s+(?:0x[0-9a-f]+ in )?(?:ncclProgress\w*|ncclGroupEnd|cudaStreamSynchronize|cudaDeviceSynchronize|"
+        r"cuStreamSynchronize|opal_progress|ompi_request_\w*wait\w*|MPIDI?_\w*Progress\w*|PMPI_(?:Allreduce|Barrier|Wait\w*|Bcast|Allgather\w*))\b",
+        "hang",
+        21,
+        0.4,
+        "A stack dump (py-spy, gdb) of a process waiting in a collective or a device sync: taken "
+        "because the job stopped progressing",
+    ),
     # -- the sixth collection's classes (sixth.jsonl; tests in test_diag_rows.py, SIXTH) --
     (
         "cluster_node_lost",
         r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
-        r"\bpreempted \(node failure\)|Reason=Not responding\b|\bdown\*\s.*\bNot responding\b|"
+        r"\bpreempted \(node failure\)|Reason=Not responding\b|\b(?:down|drain|drng|drained|idle|mix|alloc|comp|fail|maint)\*\s.*\bNot responding\b|"
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
         r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b",
         "host_maintenance",
@@ -312,7 +869,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "tracker_unreachable",
         r"wandb: ERROR Error while calling W&B API|wandb: Network error \(\w+\), entering retry loop|"
-        r"MlflowException: API request to \S+ failed",
+        r"MlflowException: API request to (?:endpoint )?\S+ failed",
         "dependency",
         48,
         0.5,
@@ -526,7 +1083,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "host_overheat",
         r"(?i)System Overheating|Shutdown Initiated Due to Overheat|overheat(?:ing)? (?:condition|shutdown)|"
-        r"(?:Inlet|Ambient|System Board|I/O Board) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)",
+        r"(?:Inlet|Ambient|System Board|I/O Board|System|Exhaust|Outlet|MB|Baseboard|Chassis|PCH) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)|"
+        # a processor's thermal trip (the BMC's processor sensor): the cooling failed
+        r"\bCPU ?\d*\b[^|\n]*\|\s*Thermal Trip\b|\bTHERMTRIP\b",
         "server_chassis",
         79,
         0.7,
@@ -682,7 +1241,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_invalid_usage",
-        r"ncclInvalidUsage|Duplicate GPU detected",
+        r"ncclInvalidUsage|Duplicate GPU detected|NCCL error in: [^\n]*, invalid usage\b",
         "user_code_error",
         58,
         0.6,
@@ -806,7 +1365,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "kernel_panic",
-        r"Kernel panic - not syncing",
+        r"Kernel panic - not syncing(?!: (?:Out of memory|System is deadlocked on memory))",
         "server_chassis",
         80,
         0.6,
@@ -815,7 +1374,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cpu_lockup",
         r"soft lockup - CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|rcu_(?:sched|preempt) (?:self-)?detected stall",
-        "server_chassis",
+        "cpu",
         65,
         0.5,
         "The host kernel's CPUs lock up or stall: the node wedges until it is rebooted and checked",
@@ -890,7 +1449,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit|"
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
-        r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device",
+        r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
+        # torch's tensors shared between processes (DataLoader workers) live in /dev/shm too
+        r"unable to (?:write to|mmap \d+ bytes from|open shared memory object <?/?) ?(?:file )?</?torch_\w+",
         "out_of_memory",
         70,
         0.75,
@@ -1229,6 +1790,584 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unrecognized arguments: ",
         "the following arguments are required: ",
     ),
+    # -- general wordings by class (issue 27, before the seventh collection) --
+    "gpu_lost_words": (
+        "gpu_is_lost",
+        "nvmlerrorgpuislost",
+        "cuda_error_device_unavailable",
+        "amdgpu",
+        "from the bus",
+        "from the pcie bus",
+        "failed to copy vbios",
+    ),
+    "amd_gpu_memory_ue": ("amdgpu", "hbm", "pending page"),
+    "gpu_sram_words": (
+        "dcgm_fr_sram_threshold",
+        "ontained ecc error",
+        "ontained memory error",
+        "sram",
+    ),
+    "gsp_words": ("gsp", "kgspbootstrap"),
+    "gpu_temp_limit": (
+        "temperature",
+        " temp",
+        "gpu overheat",
+        "gpu over-heat",
+        "gpu over heat",
+        "gpu thermal",
+        "dcgm_fr_temp_violation",
+        "dcgm_fr_thermal_violations",
+    ),
+    "cpu_throttle_info": (
+        "temperature",
+        " temp",
+        "temperature above threshold",
+        "temperature/speed normal",
+        "temperature normal",
+        "cpu clock throttled",
+    ),
+    "corrected_memory_only": (
+        "corrected error(s): memory",
+        "mci corrected_error",
+        "corrected read error",
+        "corrected write error",
+        "corrected patrol",
+        "correctable ecc",
+        "correctable ecc error",
+        "correctable memory error",
+    ),
+    "host_memory_ue": (
+        "uncorrected hardware memory error",
+        "uncorrected error(s): memory",
+        "uncorrectable ecc",
+        "uncorrectable memory error",
+        "multi-bit memory error",
+        "memory error rate exceeded",
+        "multi-bit ecc",
+        "dimm",
+    ),
+    "disk_array_failure": (
+        "disk failure on",
+        "event detected on md device",
+        "predictive failure",
+        "state changed to failed",
+        "state changed to offline",
+        "is now failed",
+        "is now offline",
+        "too many errors",
+        "btrfs error",
+        "btrfs critical",
+    ),
+    "disk_link_failed": (
+        "comreset failed",
+        ".00: disabled",
+        "exception emask",
+        "failed result: hostbyte=did_",
+        "error, dev ",
+        "critical medium error",
+        "critical target error",
+        "critical nexus error",
+        "critical space allocation error",
+        "ext4-fs warning",
+        "offlining disk",
+        "rejecting i/o to offline device",
+        "frozen state error detected",
+        "disabling device after reset failure",
+        "smartd",
+        "back up data now",
+    ),
+    "nic_driver_fault": (
+        # mlx5_core's wordings, not its name: healthy hosts log mlx5_core lines all day
+        "health_check_fatal",
+        "print_health_info",
+        "crdump",
+        "pci slot is unavailable",
+        "fw is in failure",
+        "fatal error detected",
+        "firmware fatal",  # "firmware fatal error detected": the prefilter finds this one first
+        "firmware over temperature",
+        "pci_err_detected",
+        "fw_fatal_reporter",
+        "driver is in error state",
+        "wait_func",
+        "health recovery",
+        "completion arrived after timeout",
+        "transmit timeout",
+        "bnxt_en",
+        "ice 0000:",
+        "i40e",
+        "ixgbe",
+        "igb 0000:",
+        "e1000e",
+        "ena 0000:",
+        "gve 0000:",
+        "qede",
+        "efa 0000:",
+        "mlx4_core",
+    ),
+    "net_link_events": (
+        "updown",
+        "link went down",
+        "link down",
+        "link is down",
+        "lost carrier",
+        "retry count between two mpi processes",
+        "got completion",
+        "port_down",
+        "port module event[error]",
+        "snmp_trap_link_down",
+        "changed state to down",
+    ),
+    "node_lost_words": (
+        "node_fail",
+        "not responding",
+        "kubelet stopped posting",
+        "nodenotready",
+        "node is not ready",
+        "taintmanagereviction",
+        "its node has died",
+        "marked dead",
+        "marked as dead",
+        "hosterror",
+        "compute.instances.automaticrestart",
+        "statuscheckfailed_system",
+        "status check failed",
+        "status check: impaired",
+        "reachability check",
+        "unexpected vm",
+        "unexpected instance",
+        "unexpected node",
+        "unexpected host",
+        "service healing",
+        "kill task failed",
+        "nodediederror",
+        "host encountered a",
+        "went down",
+        "gone down",
+    ),
+    "preemption_words": (
+        "spot vm eviction",
+        "spot instance eviction",
+        "spot node eviction",
+        "spot eviction",
+        "spot reclaim",
+        "spot vm reclaim",
+        "spot instance reclaim",
+        "spot node reclaim",
+        "rebalance recommendation",
+        "instance retirement",
+        "scheduled event: ",
+        "degraded hardware",
+        "node shutdown is in progress",
+        "node shutdown in progress",
+        "detected new shutdown event",
+        "ec2_instance_terminating",
+        "preempted",
+        "interrupted",
+        "reclaimed",
+        "term_preempt",
+        "minute warning",
+        "minute notice",
+        "minute interruption",
+        "marked for termination",
+        "marked for retirement",
+        "spot vm",
+        "spot instance",
+        "spot node",
+        "preemptible vm",
+        "preemptible instance",
+        "preemptible node",
+    ),
+    "scheduler_cancel_info": (
+        "cancelled at",
+        "due to time limit",
+        "term_runlimit",
+        "time limit",
+        "run time limit",
+        "runtime limit",
+        "walltime",
+        "wall time",
+    ),
+    "job_memory_limit": (
+        "memory limit",
+        "term_memlimit",
+        "exceeded limit",
+        "running low on memory",
+        "no killable processes",
+        "defaultcpuallocator",
+        "you tried to allocate",
+        "resource_exhausted: out of memory",
+        "resourceexhaustederror",
+        "oom when allocating",
+        "out of memory",
+        "hiperroroutofmemory",
+        "bad_alloc",
+        "[errno 12]",
+        "memoryerror",
+        "no available memory for the cache",
+    ),
+    "object_store_more": (
+        ") when calling",
+        "gcsfs.",
+        "invalidresponse",
+        "storage.googleapis.com",
+        "azure.core.exceptions",
+        "errorcode:",
+    ),
+    "shared_fs_more": (
+        "transport endpoint is not connected",
+        "[errno 107]",
+        "cifs",
+        "libceph: ",
+        "ceph: mds",
+        "beegfs",
+        "lost membership in cluster",
+        "expelled from",
+        "disk lease period expired",
+        "nfs",
+        "read-only file system",
+        "[errno 30]",
+        "[errno 121]",
+        "failedmount",
+        "local ephemeral storage",
+        "mountvolume.",
+        "[errno 112]",
+    ),
+    "credentials_env": (
+        ") when calling",
+        "botocore.exceptions.",
+        "unable to locate credentials",
+        "defaultcredentialserror",
+        "google.auth.exceptions.",
+        "gatedrepoerror",
+        "repositorynotfounderror",
+        "revisionnotfounderror",
+        "access a gated repo",
+        "client error: unauthorized",
+        "client error: forbidden",
+    ),
+    "env_install": (
+        "could not find a version that satisfies",
+        "no matching distribution found",
+        "packagesnotfounderror",
+        "resolvepackagenotfound",
+        "unsatisfiableerror",
+        "cuda_home environment variable",
+        "ninja is required",
+        "ninja: build stopped",
+        "failed building wheel",
+        "error: command '",
+        "nvcc fatal",
+        "cannot find -l",
+        "collect2: error",
+        "could not build wheels",
+        "unsupported gnu version",
+        "compiled with different cuda",
+        "mismatches the version that was used",
+        "compiled using numpy 1.x",
+        "multiarray failed to import",
+        "importerror: ",
+        "has no attribute",
+        "cuda setup failed",
+        "because of the following error",
+        "dll load failed",
+        "cudnn version incompatibility",
+        "couldn't load custom c++ ops",
+        "does not exist",
+        "errimagepull",
+        "imagepullbackoff",
+        "failed to pull image",
+        "pull access denied",
+        "manifest unknown",
+        "createcontainer",
+        "oci runtime",
+        "exec format error",
+        "could not select device driver",
+        "nvidia-container-cli: ",
+        "insufficient nvidia.com/gpu",
+        "too many open files",
+        "[errno 24]",
+        "received 0 items of ancdata",
+    ),
+    "gpu_stack_env": (
+        "found no nvidia driver",
+        "cuda driver initialization failed",
+        "not compiled with cuda enabled",
+        "cuda_error_no_device",
+        "cuinit()",
+        "cuda initialization: ",
+        "forward compatibility was attempted",
+        "cudaerrorcompatnotsupportedondevice",
+        "cuda_error_compat_not_supported_on_device",
+        "cudaerrorinsufficientdriver",
+        "cuda_error_system_driver_mismatch",
+        "cuda driver combination",
+        "unsupported toolchain",
+        "cudaerrorunsupportedptxversion",
+        "cuda error: invalid device ordinal",
+        "no hip gpus",
+        "hiperrornobinaryforgpu",
+        "doesn't have nccl built in",
+        "processgroupnccl is only supported with gpus",
+        "nvml_error_driver_not_loaded",
+        "driver not loaded",
+        "only supports ampere gpus",
+        "requires a gpu with compute capability",
+        "address family not supported",
+        "invalid device function",
+        "unable to initialize backend",
+        "cuda-enabled jaxlib",
+        "could not load",
+        "no socket interface found",
+        "no device matched",
+        "ibv_reg_mr",
+        "no device found",
+        "net/socket : no interface found",
+        "unable to find address for",
+        "nccl warn net/ofi ",
+        "no eligible",
+    ),
+    "service_unreachable": (
+        "temporary failure in name resolution",
+        "name or service not known",
+        "nodename nor servname",
+        "getaddrinfo",
+        "certificate_verify_failed",
+        "certificate verify failed",
+        "proxyerror",
+        "urllib.error.",
+        "failed to connect to all addresses",
+        "statuscode.unavailable",
+        "to connect to gcs",
+        "to connect to the gcs",
+        "could not connect to the",
+        "wandb.errors.",
+        "api_key not configured",
+        "wandb: error run initialization",
+        "wandb: error error communicating",
+    ),
+    "gpu_library_internal": (
+        "cufft_internal_error",
+        "cusolver_status_",
+        "curand_status_",
+        "cusparse_status_",
+        "cuda error: ",
+        "hip error: ",
+        "torch._dynamo.exc.",
+        "torch._inductor.exc.",
+        "inductorerror",
+        "triton.",
+        "xlaruntimeerror: internal",
+        "failed to execute xla",
+        "double free or corruption",
+        "free(): invalid",
+        "malloc(): ",
+        "corrupted size vs. prev_size",
+        "stack smashing detected",
+        "fatal python error: ",
+        "internal assert failed",
+        "triton error [cuda]",
+        "cudnn_status_",
+        "cublas_status_invalid_value",
+        "unable to find an engine",
+        "floating point exception (core dumped)",
+        "sigfpe",
+    ),
+    "tensor_misuse": (
+        "mark a variable ready only once",
+        "backward through the graph a second time",
+        "modified by an inplace operation",
+        "does not require grad",
+        "should be the same",
+        "expected scalar type",
+        "to have the same dtype",
+        "sizes of tensors must match",
+        "stack expects each tensor",
+        "is out of bounds",
+        "the expanded size of the tensor",
+        "is ambiguous",
+        "default process group has not been initialized",
+        "mismatch between collectives",
+        "collectives differ",
+        "device type for generator",
+        "attempting to deserialize object on a cuda device",
+        "jsondecodeerror",
+        "unicodedecodeerror",
+        "unicodeencodeerror",
+        "overflowerror",
+        "omegaconf.errors.",
+        "hydra.errors.",
+        "yaml.",
+        "validationerror",
+        "configattributeerror",
+        "missingmandatoryvalue",
+        "oserror: [errno 2]",
+    ),
+    "collective_timeout_words": ("timed out",),
+    "hang_words": (
+        "hung",
+        "hanging",
+        "stuck",
+        "frozen",
+        "no progress",
+        "make progress",
+        "making progress",
+        "hang detected",
+        "deadlock detected",
+        "monitoredbarrier",
+    ),
+    "nan_words": (
+        "probability tensor contains",
+        "nan",
+        "inf",
+        "nans",
+        "infs",
+        "floatingpointerror",
+        "nan iterations",
+        "non-finite",
+    ),
+    "loss_spike_words": ("loss spike", "spike", "loss jumped", "loss spiked", "loss exploded"),
+    "sdc_words": (
+        "silent data corruption",
+        "sdc ",
+        "checksum mismatch",
+        "fingerprint mismatch",
+        "hash mismatch",
+        "replicas",
+    ),
+    "power_fault_words": (
+        "over-current",
+        "overcurrent",
+        "over current",
+        "over-voltage",
+        "overvoltage",
+        "over voltage",
+        "under-voltage",
+        "undervoltage",
+        "under voltage",
+        "psu",
+        "power supply",
+        "circuit breaker",
+    ),
+    "pcie_fatal_more": (
+        "uncorrectable (fatal)",
+        "dpc: containment event",
+        "pcie link training failed",
+    ),
+    "launch_env_more": (
+        "store based barrier",
+        "workers to join",
+        "clients to join",
+        "all ranks to join",
+        "nodes to join",
+        "has failed to connect to",
+        "execve(): ",
+        "permission denied (publickey",
+        "host key verification failed",
+        "ssh: connect to host",
+        "ssh exited with exit code 255",
+        "unable to reliably start",
+        "[errno 113]",
+        "errno: 113",
+        "error building extension",
+        "is not supported by the",
+        "nvrm: api mismatch",
+        "can't load",
+        "not a valid model identifier",
+        "does not appear to have a file named",
+    ),
+    "transport_errno": ("input/output error",),
+    "user_misuse_more": (
+        "implicitly created only for scalar",
+        "view size is not compatible",
+        "expected tensor for argument",
+        "not implemented for '",
+        "tensors must be cuda and dense",
+        "no backend type associated",
+        "cannot re-initialize cuda",
+        "misconfigurationexception",
+        "-dimensional input for",
+        "given normalized_shape=",
+        "expected target size",
+        "doesn't match the broadcast shape",
+        "size mismatch, m1: ",
+        "expected object of ",
+        "can't be cast to the desired output type",
+        "a leaf variable that requires grad",
+        "can't call numpy() on tensor",
+    ),
+    "autoscale_preemption": (
+        "cluster autoscaler",
+        "cluster-autoscaler",
+        "tobedeletedbyclusterautoscaler",
+        "preempted to accommodate",
+    ),
+    "bare_exit_info": (
+        "signal 9 (sigkill)",
+        "killed by signal: killed",
+        "status 137",
+        "code 137",
+        "status=137",
+        "code=137",
+        "status: 137",
+        "code: 137",
+        "exited on signal 9",
+        "workercrashederror",
+        "exited unexpectedly",
+        "back-off restarting failed container",
+        "backofflimitexceeded",
+        "reset by remote peer",
+        "net/socket : peer",
+        "exited with exit code",
+        ": killed",
+        "corrected error",
+        "severity=corrected",
+        "gradient overflow",
+        "overflow! rank",
+    ),
+    "hw_health_more": ("faulty", "sxid", "critical xid"),
+    "gpu_thermal_more": (
+        "temperature range",
+        "sw ctf",
+        "hw ctf",
+        "hwthermalslowdown",
+        "hw_thermal_slowdown",
+        "dcgm_fr_clock_throttle_thermal",
+        " temp",
+        "_temp",
+    ),
+    "pcie_bus_fatal": (
+        "pci serr",
+        "pci perr",
+        "bus fatal error",
+        "bus uncorrectable error",
+        "a pci parity error",
+        "pci system error (serr)",
+        "pcie fatal error",
+    ),
+    "bmc_watchdog_reset": (
+        "watchdog",
+        "fan redundancy",
+        "fans redundancy",
+        "critical going",
+        "non-recoverable going",
+    ),
+    "cpu_caterr": ("caterr", "configuration error", "machine check error"),
+    "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
+    "checkpoint_write_short": ("unexpected pos",),
+    "mcelog_uncorrected_inline": ("uncorrected", "processor context corrupt"),
+    "hang_stack": (
+        "distributed_c10d",
+        "torch/distributed/",
+        "torch/cuda/",
+        "ncclprogress",
+        "ncclgroupend",
+        "streamsynchronize",
+        "devicesynchronize",
+        "ompi_request_",
+        "_progress",
+        "pmpi_",
+    ),
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",
@@ -1314,6 +2453,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "overheat shutdown",
         "overheating shutdown",
         " temp",
+        "thermal trip",
+        "thermtrip",
     ),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
@@ -1341,7 +2482,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "dcgm_fr_clocks_event_thermal",
         "hw thermal slowdown",
     ),
-    "thermal": ("temperature", "thermal"),
+    # " temp" too: host_overheat's " temp" is found first in " temperature" and hides it
+    "thermal": ("temperature", " temp", "thermal"),
     "dcgm_hardware": ("dcgm_fr_",),
     "cuda_ecc": ("uncorrectable ecc",),
     "cuda_busy": ("busy or unavailable",),
@@ -1361,7 +2503,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unhandled cuda error",
         "call to cuda function failed",
     ),
-    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected"),
+    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected", "invalid usage"),
     "device_assert": ("device-side assert", "assertion"),
     "state_dict_mismatch": ("loading state_dict", "size mismatch for", "key(s) in state_dict"),
     "shape_mismatch": (
@@ -1439,6 +2581,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "shared memory limit",
         "posix_fallocate",
         "/dev/shm/",
+        "</torch_",
+        "/torch_",
     ),
     "hung_task": ("blocked for more than",),
     "cuda_oom": (
