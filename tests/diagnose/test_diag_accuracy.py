@@ -62,14 +62,21 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["fifth_category_accuracy"] >= d["fifth_rows_only_category_accuracy"]
     assert d["fifth_action_accuracy"] >= 0.90, d["fifth_misses"]
     assert not d["fifth_wrong_exclude_node"], d
-    # the sixth collection: its first sight is the recorded out-of-sample figure
-    assert d["first_sight_category"] == bench.SIXTH_FIRST["category"] == 0.7294
+    # the sixth collection: its first sight, recorded once
+    assert d["sixth_first_category"] == bench.SIXTH_FIRST["category"] == 0.7294
     assert d["sixth_first_action"] == bench.SIXTH_FIRST["action"] == 0.8471
     assert d["sixth_excerpts"] >= 80
     # ... and after its rows (not out of sample): the rows alone and with the fallback
     assert d["sixth_rows_only_category_accuracy"] >= 0.90, d["sixth_misses"]
     assert d["sixth_action_accuracy"] >= 0.95, d["sixth_misses"]
     assert not d["sixth_wrong_exclude_node"], d
+    # the seventh collection: its first sight is the recorded out-of-sample figure, and later
+    # work may only move it up
+    assert d["first_sight_category"] == bench.SEVENTH_FIRST["category"] == 0.618
+    assert d["first_sight_action"] == bench.SEVENTH_FIRST["action"] == 0.8202
+    assert d["seventh_excerpts"] >= 80
+    assert d["seventh_category_accuracy"] >= bench.SEVENTH_FIRST["category"], d["seventh_misses"]
+    assert d["seventh_action_accuracy"] >= bench.SEVENTH_FIRST["action"], d["seventh_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
