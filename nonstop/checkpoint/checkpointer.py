@@ -350,7 +350,10 @@ class Checkpointer:
         if drop is None:
             return
         for key in keys:
-            drop(key)
+            try:
+                drop(key)
+            except Exception as e:  # a hint to the kernel: never a reason to fail the save
+                log.debug("dropping the page cache of %s failed: %s", key, e)
 
     def _commit(
         self,

@@ -79,3 +79,19 @@ def test_drop_cache_is_a_hint(tmp_path: Path) -> None:
     storage.drop_cache("f.bin")
     with storage.open_read("f.bin") as f:
         assert f.read() == b"x" * 10000
+
+
+class RefusingStorage(LocalStorage):
+    def drop_cache(self, key: str) -> None:
+        raise OSError(5, "Input/output error")
+
+
+def test_a_storage_whose_drop_fails_still_saves(tmp_path: Path) -> None:
+    ckpt = Checkpointer(
+        tmp_path, config=CheckpointConfig(keep_last=2), storage=RefusingStorage(tmp_path / "c")
+    )
+    state = _state()
+    for step in (1, 2):
+        result = ckpt.save(step, state, wait=True)
+        assert result is not None and result.ok, result
+    ckpt.close()
