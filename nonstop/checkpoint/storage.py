@@ -147,6 +147,27 @@ class LocalStorage:
         else:
             p.unlink(missing_ok=True)
 
+    def drop_cache(self, key: str) -> None:
+        """Ask the kernel to forget the cached pages of file `key` (durable, clean pages only;
+        a hint: a missing file or a platform without posix_fadvise is not an error).
+
+        The checkpointer calls it on the files of its previous save right before the next one
+        writes: the new files' page cache then reuses those pages instead of taking memory the
+        host has not backed lately (docs/checkpoint.md, "Page cache")."""
+        advise = getattr(os, "posix_fadvise", None)
+        if advise is None:
+            return
+        try:
+            fd = os.open(self.path(key), os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            advise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
     def _fsync_dir(self, d: Path) -> None:
         if not self.fsync:
             return
