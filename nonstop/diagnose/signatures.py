@@ -306,7 +306,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "amd_gpu_memory_ue",
-        r"(?i)amdgpu[^\n]*\b\d+ uncorrectable hardware errors? detected in (?:total in )?umc block|"
+        r"(?i)amdgpu[^\n]*\b\d+ (?:new )?uncorrectable hardware errors? detected in (?:total in )?umc block|"
         r"\bPending Page (?:Blacklist|Retirement)\s*:\s*Yes\b|amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
         "gpu_hbm3_memory",
         86,
@@ -1100,7 +1100,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "amd_gpu_fault_words",
         r"(?i)amdgpu[^\n]*\b(?:mode ?[12]|ASIC|BACO|PCI|GPU) reset failed|amdgpu[^\n]*SMU: response:0xFFFFFFFF|"
         r"amdgpu[^\n]*\buncorrectable hardware error\(\w+\) detected|\bRAS ERREVENT_\w+|"
-        r"amdgpu[^\n]*\bpoison (?:consumed|consumption)\b|"
+        r"amdgpu[^\n]*\bpoison (?:is )?consum\w*|"
         # an xGMI error storm: hundreds of errors at once on the GPU-to-GPU link (one is noise)
         r"amdgpu[^\n]*\b(?:\d+ (?:new )?uncorrectable|\d{3,} (?:new )?correctable) hardware errors? detected in (?:total in )?xgmi\w* block",
         "faulty_gpu",
@@ -1159,7 +1159,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "voltage_regulator_fault",
         r"(?i)Critical Fault[^\n]*\bRegulator\b|\bRegulator\b[^\n]{0,40}\b(?:Critical|Fault(?:ed)?|Failure)\b|"
-        r"\bVRM?[ _]?(?:fault|failure|failed|HOT)\b",
+        r"(?<![A-Za-z0-9])VRM?[ _]?(?:fault|failure|failed|HOT)\b",
         "power_supply",
         78,
         0.6,
@@ -1177,8 +1177,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ceph_data_damage",
-        r"\bHEALTH_ERR\b|\bOSD_SCRUB_ERRORS\b|\bPG_DAMAGED\b|Possible data damage|\b[1-9]\d* scrub errors\b|"
-        r"\bpg \S+ is \S*\binconsistent\b",
+        r"^(?![^\n]*Health check cleared)[^\n]*(?:\bHEALTH_ERR\b|\bOSD_SCRUB_ERRORS\b|\bPG_DAMAGED\b|Possible data damage|\b[1-9]\d* scrub errors\b|"
+        r"\bpg \S+ is \S*\binconsistent\b)",
         "storage",
         60,
         0.6,
@@ -1208,8 +1208,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "fabric_provider_setup",
-        r"(?i)fi_getinfo\(\)? (?:call )?failed|Unable to find a usable (?:OFI|libfabric) provider|"
-        r"No (?:matching|usable|suitable) (?:OFI|libfabric) provider|"
+        r"(?i)fi_getinfo(?:\(\))? (?:call )?failed|Unable to find a usable (?:OFI|libfabric) provider|"
+        r"No (?:matching|usable|suitable) (?:OFI|libfabric) provider|NET/OFI Couldn\'t find any (?:optimal )?provider|"
         r"(?:ibv_\w+|\bverbs)[^\n]*(?:Inappropriate ioctl for device|Function not implemented)",
         "dependency",
         60,
@@ -1244,7 +1244,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "pyspy_main_idle",
-        r'^Thread 0x[0-9A-Fa-f]+ \(idle\): "MainThread"',
+        r'^Thread (?:0x[0-9A-Fa-f]+|\d+) \(idle\): "MainThread"',
         "hang",
         24,
         0.45,
@@ -2637,6 +2637,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "uncorrectable hardware error(",
         "ras errevent_",
         "poison consum",
+        "poison is consum",
         "xgmi",
     ),
     "tpu_chip_fatal": (
@@ -2721,6 +2722,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "fabric_provider_setup": (
         "fi_getinfo",
         "usable ofi provider",
+        "find any optimal provider",
+        "find any provider",
         "usable libfabric provider",
         "ofi provider",
         "libfabric provider",
