@@ -1112,7 +1112,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "tpu_chip_fatal",
         r"(?i)/dev/accel\d+[^\n]*!+ ?FATAL ERROR|\bSLICE_FAILURE_\w*(?:CHIP|DRIVER|HARDWARE)\w*|"
-        r"Received Error Interrupt! fatal: true|TPU session error from worker|"
+        r"Received Error Interrupt! fatal: true|"
         r"all pending programs will fail, and results may be corrupted",
         "faulty_gpu",
         82,
@@ -2644,7 +2644,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fatal error",
         "slice_failure_",
         "received error interrupt",
-        "tpu session error",
         "results may be corrupted",
     ),
     "lspci_device_gone": ("(rev ff)",),
