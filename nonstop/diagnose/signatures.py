@@ -306,7 +306,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "amd_gpu_memory_ue",
-        r"(?i)amdgpu[^\n]*\b\d+ uncorrectable hardware errors? detected in (?:total in )?umc block|"
+        r"(?i)amdgpu[^\n]*\b\d+ (?:new )?uncorrectable hardware errors? detected in (?:total in )?umc block|"
         r"\bPending Page (?:Blacklist|Retirement)\s*:\s*Yes\b|amdgpu[^\n]*\bUMC\b[^\n]*\b(?:uncorrectable|UE)\b|\bHBM\w*\b[^\n]{0,60}\buncorrectable (?:ECC )?errors? (?:detected|occurred|found)",
         "gpu_hbm3_memory",
         86,
@@ -1091,6 +1091,181 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.7,
         "The server overheats (inlet, board or system sensors critical; the BMC shuts it down)",
     ),
+    # -- classes the seventh collection showed missing (issue 27; tests/corpus/real/README.md,
+    # seventh.jsonl): AMD GPU and TPU faults, node controllers' interruption events, BMC and
+    # kernel temperature shutdowns, regulators, smartd's mail, Ceph, retries exhausted, Slurm's
+    # GPU count and prolog, fabric providers, XLA's memory, loss spellings, idle stack dumps.
+    # Each worded for its class; tests: SEVENTH in tests/diagnose/test_diag_rows.py.
+    (
+        "amd_gpu_fault_words",
+        r"(?i)amdgpu[^\n]*\b(?:mode ?[12]|ASIC|BACO|PCI|GPU) reset failed|amdgpu[^\n]*SMU: response:0xFFFFFFFF|"
+        r"amdgpu[^\n]*\buncorrectable hardware error\(\w+\) detected|\bRAS ERREVENT_\w+|"
+        r"amdgpu[^\n]*\bpoison (?:is )?consum\w*|"
+        # an xGMI error storm: hundreds of errors at once on the GPU-to-GPU link (one is noise)
+        r"amdgpu[^\n]*\b(?:\d+ (?:new )?uncorrectable|\d{3,} (?:new )?correctable) hardware errors? detected in (?:total in )?xgmi\w* block",
+        "faulty_gpu",
+        82,
+        0.7,
+        "An AMD GPU cannot be reset (mode1/ASIC reset failed, SMU gone), raised an uncorrectable "
+        "RAS error or poison outside HBM, or its xGMI link storms with errors",
+    ),
+    (
+        "tpu_chip_fatal",
+        r"(?i)/dev/accel\d+[^\n]*!+ ?FATAL ERROR|\bSLICE_FAILURE_\w*(?:CHIP|DRIVER|HARDWARE)\w*|"
+        r"Received Error Interrupt! fatal: true|"
+        r"all pending programs will fail, and results may be corrupted",
+        "faulty_gpu",
+        82,
+        0.7,
+        "A TPU chip raised a fatal error (driver FATAL ERROR, error interrupt, the slice's chip "
+        "driver failure): the accelerator, whatever its kind",
+    ),
+    (
+        "lspci_device_gone",
+        r"^\s*(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.\d (?:VGA compatible controller|3D controller|Display controller|Processing accelerators)(?: \[[0-9a-f]{4}\])?: [^\n]*\(rev ff\)",
+        "faulty_gpu",
+        80,
+        0.65,
+        "lspci reads all ones (rev ff) from a GPU's config space: it fell off the bus",
+    ),
+    (
+        "node_controller_interruption",
+        r"(?i)\bcontroller\.interruption\b[^\n]*(?:Interruption|ScheduledChange|Stopping|Terminat)|"
+        r"\"?messageKind\"?\s*:\s*\"?(?:spot_?interrupt\w*|SpotInterruptionKind|scheduled_?change\w*|ScheduledChangeKind|"
+        r"instance_?(?:stopping|terminating)\w*|StateChangeKind)|initiating delete from interruption message|"
+        r"\b(?:SPOT_ITN|REBALANCE_RECOMMENDATION|SCHEDULED_EVENT|ASG_LIFECYCLE)\b|"
+        r"\"EventType\"\s*:\s*\"Freeze\"|lame workers found",
+        "planned_stop",
+        72,
+        0.7,
+        "A node controller (Karpenter, the AWS node termination handler, Azure Scheduled Events, "
+        "a TPU estimator losing a preemptible worker) reports the cloud taking the node: "
+        "requeue elsewhere, exclude nothing",
+    ),
+    (
+        "host_critical_trip",
+        r"(?i)^(?![^\n]*\b(?:GPU|amdgpu|nvidia|nvml)\b)[^\n]*(?:Critical temperature reached(?: \(\d+ C\))?,? shutting down|"
+        r"thermal_zone\d+: critical temperature reached|critical trip point[^\n]*shutting down|"
+        r"shutdown (?:scheduled|started|initiated)[^\n]*over-?temperature|\bOvertemp(?:erature)? shutdown (?:started|initiated|scheduled)|"
+        r"\b(?:CPU|Memory|System|Mother|Main)\w*(?:/\w+)? board \d* ?is (?:very|too) hot|"
+        r"ThermalEvent\.Error\.\w+|\bCriticalDueTo \{ sensor_id|AutoState\(Overheated\))",
+        "server_chassis",
+        80,
+        0.65,
+        "The host itself reached its critical temperature (the kernel's ACPI critical trip, a "
+        "BMC's or service processor's thermal shutdown of a board or CPU): the server's cooling, "
+        "not a GPU",
+    ),
+    (
+        "voltage_regulator_fault",
+        r"(?i)Critical Fault[^\n]*\bRegulator\b|\bRegulator\b[^\n]{0,40}\b(?:Critical|Fault(?:ed)?|Failure)\b|"
+        r"(?<![A-Za-z0-9])VRM?[ _]?(?:fault|failure|failed|HOT)\b",
+        "power_supply",
+        78,
+        0.6,
+        "A voltage regulator on the board faulted (the server's power delivery)",
+    ),
+    (
+        "smartd_mail",
+        r"(?i)^\s*Device: /dev/\S+[^\n]*(?:SMART Failure|\b[1-9]\d* Currently unreadable \(pending\) sectors|"
+        r"\b[1-9]\d* Offline uncorrectable sectors|FAILED SMART self-check|SMART Prefailure Attribute)|"
+        r"\bIMPENDING FAILURE\b",
+        "ssd",
+        72,
+        0.6,
+        "smartd's warning mail: the drive reports failure, pending or uncorrectable sectors",
+    ),
+    (
+        "ceph_data_damage",
+        r"^(?![^\n]*Health check cleared)[^\n]*(?:\bHEALTH_ERR\b|\bOSD_SCRUB_ERRORS\b|\bPG_DAMAGED\b|Possible data damage|\b[1-9]\d* scrub errors\b|"
+        r"\bpg \S+ is \S*\binconsistent\b)",
+        "storage",
+        60,
+        0.6,
+        "Ceph reports an error state (HEALTH_ERR: scrub errors, inconsistent or damaged PGs)",
+    ),
+    (
+        "storage_retries_exhausted",
+        r"(?i)(?:retry attempts|retries) (?:failed|exhausted)[^\n]*(?:\bHTTP (?:response code|status) 5\d\d\b|\bUnavailable\b|\bSlowDown\b|\bInternalError\b)|"
+        r"\bsave failed \d+ times\b|\b(?:checkpoint|ckpt) (?:save|saving|write|upload) failed (?:after )?\d+ (?:times|attempts|retries)|"
+        r"failed to (?:save|write|upload) (?:the )?checkpoint[^\n]*after \d+ (?:attempts|retries|tries)",
+        "storage",
+        58,
+        0.55,
+        "Writing to the object store or saving a checkpoint failed after every retry (the store "
+        "answered 5xx, or the save kept failing)",
+    ),
+    (
+        "scheduler_node_setup",
+        r"(?i)gres/\w+ count (?:reported )?(?:lower|too low) than configured|\bgres/gpu count too low\b|"
+        r"Prolog failure on node|\bReason=Prolog error\b|\bprolog (?:failed|error) on (?:node|host)|"
+        r"Job allocation \d+ has been revoked",
+        "dependency",
+        60,
+        0.55,
+        "The scheduler's node setup failed (slurmd reports fewer GPUs than slurm.conf says, a "
+        "prolog failed and revoked the allocation): fixed in the scheduler's configuration",
+    ),
+    (
+        "fabric_provider_setup",
+        r"(?i)fi_getinfo(?:\(\))? (?:call )?failed|Unable to find a usable (?:OFI|libfabric) provider|"
+        r"No (?:matching|usable|suitable) (?:OFI|libfabric) provider|NET/OFI Couldn\'t find any (?:optimal )?provider|"
+        r"(?:ibv_\w+|\bverbs)[^\n]*(?:Inappropriate ioctl for device|Function not implemented)",
+        "dependency",
+        60,
+        0.55,
+        "The fabric library cannot set up its provider (libfabric's fi_getinfo, a verbs call the "
+        "driver does not implement): the host's driver and library do not match",
+    ),
+    (
+        "fabric_eq_error",
+        r"(?i)Unable to (?:write to|read from) (?:the )?EQ\b|Missing or unavailable event queue",
+        "software_bug",
+        64,
+        0.5,
+        "libfabric's provider (EFA) failed on its own event queue: the transport, not a filesystem",
+    ),
+    (
+        "xla_memory_exhausted",
+        r"RESOURCE_EXHAUSTED:[^\n]{0,120}?(?:Attempting to (?:reserve|allocate)|Ran out of memory|Out of memory|Failed to allocate|\bmemory\b)|"
+        r"Ran out of memory in memory space \w+",
+        "out_of_memory",
+        70,
+        0.7,
+        "XLA could not reserve or allocate device memory (RESOURCE_EXHAUSTED on memory)",
+    ),
+    (
+        "loss_nan_spelled",
+        r"(?i)\b\w*loss\w*\s*[:=]\s*-?nan\b",
+        "numerical_nan",
+        50,
+        0.6,
+        "A loss printed as nan, however the loss is named (DLoss:nan, g_loss=nan)",
+    ),
+    (
+        "pyspy_main_idle",
+        r'^Thread (?:0x[0-9A-Fa-f]+|\d+) \(idle\): "MainThread"',
+        "hang",
+        24,
+        0.45,
+        "A py-spy dump shows the main thread idle (blocked waiting): the job stopped progressing",
+    ),
+    (
+        "interleaved_user_error",
+        r"^(?P<e>(?:Key|Index|Attribute|Type|Value|Name)Error)(?P=e)\s*:",
+        "user_code_error",
+        40,
+        0.5,
+        "Two ranks' identical Python errors printed into each other (KeyErrorKeyError: ...)",
+    ),
+    (
+        "checkpoint_tmp_exists",
+        r"FileExistsError: [^\n]*(?:orbax-checkpoint-tmp|checkpoint[^\n]*-tmp-?\d*'?$)",
+        "software_bug",
+        55,
+        0.5,
+        "A checkpoint library collides with its own temporary directory (Orbax's tmp folder)",
+    ),
     # -- end of issue 27's block ------------------------------------------------------------------
     # -- GPU hardware, driver and firmware (kernel log, nvidia-smi, CUDA) --------------------
     (
@@ -1340,7 +1515,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
         "edac",
-        r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|DRAM ECC error|memory (?:read|scrubbing) error on CPU",
+        r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|DRAM ECC error|MC4_STATUS\[[^\]]*\bUECC\]|memory (?:read|scrubbing) error on CPU",
         "system_memory",
         91,
         0.8,
@@ -2456,6 +2631,123 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "thermal trip",
         "thermtrip",
     ),
+    "amd_gpu_fault_words": (
+        "reset failed",
+        "smu: response",
+        "uncorrectable hardware error(",
+        "ras errevent_",
+        "poison consum",
+        "poison is consum",
+        "xgmi",
+    ),
+    "tpu_chip_fatal": (
+        "fatal error",
+        "slice_failure_",
+        "received error interrupt",
+        "results may be corrupted",
+    ),
+    "lspci_device_gone": ("(rev ff)",),
+    "node_controller_interruption": (
+        "controller.interruption",
+        "messagekind",
+        "interruption message",
+        "spot_itn",
+        "rebalance_recommendation",
+        "scheduled_event",
+        "asg_lifecycle",
+        "eventtype",
+        "lame workers found",
+    ),
+    "host_critical_trip": (
+        "critical temperature reached",
+        "critical trip point",
+        "over-temperature",
+        "overtemperature",
+        "overtemp",
+        "is very hot",
+        "is too hot",
+        "thermalevent.error.",
+        "criticaldueto",
+        "autostate(overheated)",
+    ),
+    "voltage_regulator_fault": (
+        "regulator",
+        "vr fault",
+        "vrm fault",
+        "vr failure",
+        "vrm failure",
+        "vr failed",
+        "vrm failed",
+        "vr_hot",
+        "vrm_hot",
+        "vrhot",
+        "vrmhot",
+        "vr hot",
+        "vrm hot",
+        "vr_fault",
+        "vrm_fault",
+    ),
+    "smartd_mail": ("device: /dev/", "impending failure"),
+    "ceph_data_damage": (
+        "health_err",
+        "osd_scrub_errors",
+        "pg_damaged",
+        "possible data damage",
+        "scrub errors",
+        "inconsistent",
+    ),
+    "storage_retries_exhausted": (
+        "retry attempts",
+        "retries failed",
+        "retries exhausted",
+        "save failed",
+        "write failed",
+        "upload failed",
+        "saving failed",
+        "to save the checkpoint",
+        "to save checkpoint",
+        "to write the checkpoint",
+        "to write checkpoint",
+        "to upload the checkpoint",
+        "to upload checkpoint",
+    ),
+    "scheduler_node_setup": (
+        "gres/",
+        "prolog failure",
+        "prolog error",
+        "prolog failed",
+        "has been revoked",
+    ),
+    "fabric_provider_setup": (
+        "fi_getinfo",
+        "usable ofi provider",
+        "find any optimal provider",
+        "find any provider",
+        "usable libfabric provider",
+        "ofi provider",
+        "libfabric provider",
+        "inappropriate ioctl",
+        "function not implemented",
+    ),
+    "fabric_eq_error": (
+        "to write to eq",
+        "to read from eq",
+        "to write to the eq",
+        "to read from the eq",
+        "unavailable event queue",
+    ),
+    "xla_memory_exhausted": ("resource_exhausted", "ran out of memory in memory space"),
+    "loss_nan_spelled": ("nan",),
+    "pyspy_main_idle": ('(idle): "mainthread"',),
+    "interleaved_user_error": (
+        "errorkeyerror",
+        "errorindexerror",
+        "errorattributeerror",
+        "errortypeerror",
+        "errorvalueerror",
+        "errornameerror",
+    ),
+    "checkpoint_tmp_exists": ("fileexistserror",),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
@@ -2554,7 +2846,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
-    "edac": ("edac", "dram ecc error", "memory read error", "memory scrubbing error"),
+    "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),

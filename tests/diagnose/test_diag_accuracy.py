@@ -77,6 +77,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["seventh_excerpts"] >= 80
     assert d["seventh_category_accuracy"] >= bench.SEVENTH_FIRST["category"], d["seventh_misses"]
     assert d["seventh_action_accuracy"] >= bench.SEVENTH_FIRST["action"], d["seventh_misses"]
+    # ... and after its rows (not out of sample): the rows alone and with the fallback. Its one
+    # wrong exclude_node is the AMD MC4 corrected DRAM ECC line the held-out set labels
+    # system_memory (7f3ef7f44b8f): the held-out label decides (tests/corpus/real/README.md)
+    assert d["seventh_rows_only_category_accuracy"] >= 0.90, d["seventh_misses"]
+    assert d["seventh_category_accuracy"] >= d["seventh_rows_only_category_accuracy"]
+    assert d["seventh_action_accuracy"] >= 0.95, d["seventh_misses"]
+    assert d["seventh_wrong_exclude_node"] in ([], ["0bb28ceda4e7"]), d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
