@@ -526,6 +526,7 @@ class FailureHandler:
         self._next_peer_check = now + PEER_FILING_CHECK_S
         said = netroot.filed_by_peers(self.ledger, self.cfg.host, self.ctx.attempt)
         if said is None:
+            self._claim_healed(worker_group)
             return None
         detect = time.time()
         link = self._link_now()
@@ -772,9 +773,9 @@ class FailureHandler:
         assert hang is not None
         back = hold.held_s() - hold.outage_s()
         words = (
-            f"healed without a restart: {o.words}; down {hold.outage_s():.0f} s, the ranks "
-            f"resumed by themselves {back:.0f} s after the link was back ({hold.held_s():.0f} s "
-            "held); 0 steps redone"
+            f"healed without a restart: the link down {hold.outage_s():.0f} s, the ranks "
+            f"resumed by themselves {back:.0f} s after its return ({hold.held_s():.0f} s held), "
+            f"0 steps redone; {o.words}"
         )
         facts = {
             "healed": True,
@@ -811,6 +812,42 @@ class FailureHandler:
         )
         self.ops.ingest(force=True)
         _log.info(f"the network gave the job back: {words}")
+
+    def _claim_healed(self, worker_group: WorkerGroup) -> None:
+        """The peers recorded an outage that healed, unplaced (two nodes: node0 alone cannot
+        tell node1's link from the switch) or on this node's link, while this node's own
+        carrier changed during the attempt: this node's link it was. Its agent may never
+        have seen the hang (its monitor loop waits on the rendezvous store across the same
+        link), so it files the incident here, as its own link's (netroot: it takes the root
+        cause over); no action of its own, its ranks simply went on."""
+        if not netroot.unclaimed_healed(self.ledger, self.ctx.attempt, self.cfg.host):
+            return
+        link = self._link_now()
+        flap = link.flapped_since(self._link_before) if link is not None else None
+        if not flap:
+            return
+        workers = worker_group.workers
+        rank = workers[0].global_rank if workers else None
+        for t, ev in netroot.unclaimed_healed(self.ledger, self.ctx.attempt, self.cfg.host):
+            facts = {k: ev.get(k) for k in ("outage_s", "held_s", "steps_redone", "outage")}
+            words = (
+                f"healed without a restart: the link down {ev.get('outage_s')} s as its peers "
+                f"saw it, the ranks resumed by themselves ({ev.get('held_s')} s held), 0 steps "
+                f"redone; {flap}"
+            )
+            row = netroot.Row(
+                time_s=t, action="none", rank=rank, host=self.cfg.host, message=words,
+                evidence={**facts, "healed": True},
+            )  # fmt: skip
+            netroot.file(
+                self.ledger,
+                attempt=self.ctx.attempt,
+                reporter=self.cfg.host,
+                link_of=self.cfg.host,
+                direct=True,
+                root=row,
+            )
+            _log.info(f"the network gave the job back: {words}")
 
     def _finished_by_peers(self, hang: Hang) -> bool:
         """Every rank but the stuck ones finished its script (or exited): in synchronous

@@ -199,6 +199,21 @@ def link_flap_attempts(ledger: Ledger, host: str, *, before: int) -> set[int]:
     }
 
 
+def unclaimed_healed(ledger: Ledger, attempt: int, host: str) -> list[tuple[float, dict[str, Any]]]:
+    """(time, evidence) of the attempt's healed incidents that `host`'s peers filed and could
+    not place (no link named) or placed on `host`'s link, its own agent not (not `direct`)."""
+    rows = ledger.rows(
+        "SELECT time, evidence FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
+        (attempt, NETWORK),
+    )
+    out = []
+    for t, text in rows:
+        ev = _evidence(text)
+        if ev.get("healed") and not ev.get("direct") and ev.get("link_of") in (None, host):
+            out.append((float(t), ev))
+    return out
+
+
 def healed(ledger: Ledger) -> list[dict[str, Any]]:
     """The run's network incidents that healed without a restart, oldest first: attempt,
     time, host, outage_s, held_s, message."""

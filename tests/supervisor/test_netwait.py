@@ -195,13 +195,19 @@ def test_peers_that_ride_out_a_pulled_cable_record_one_healed_incident_on_its_ho
         assert ev["healed"] and ev["steps_redone"] == 0 and ev["link_of"] == "node1"
         assert ev["outage_s"] == pytest.approx(19.0)  # until the progress: no probe between
         assert sorted(ev["reported_by"]) == ["node0", "node2"]
-        assert roots[0][3].startswith("healed without a restart: peer node(s) node1 unreachable")
+        assert roots[0][3].startswith("healed without a restart: the link down 19 s"), roots
+        assert "peer node(s) node1 unreachable (1 of 2)" in roots[0][3]
         actions = [tuple(r) for r in ledger.rows("SELECT host, action FROM actions ORDER BY host")]
         assert actions == [("node0", "continue"), ("node2", "continue")]
         assert netroot.filed_by_peers(ledger, "node1", 0) is None  # node1 kills nothing
         assert netroot.link_flap_attempts(ledger, "node1", before=5) == set()
         assert netroot.failed_roots(ledger, 0) == []
         assert [i["host"] for i in netroot.healed(ledger)] == ["node1"]
+    from nonstop.diagnose.history import diagnose_history
+
+    v = diagnose_history(run.root)  # `nonstop diagnose RUN` tells it
+    assert "1 network outage(s) healed by themselves, no restart" in v.verdict, v.verdict
+    assert "node1's link down 19.0 s" in v.verdict, v.verdict
 
 
 def test_a_hold_that_runs_out_restarts_and_keeps_what_was_unreachable(run, monkeypatch):
@@ -236,3 +242,41 @@ def test_no_hold_when_off_or_when_the_network_is_whole(run, monkeypatch):
         assert not _handler(run, ledger, "node0", clock)._holding(_hang(0))
         _unreachable(monkeypatch, {"node1"})
         assert not _handler(run, ledger, "node0", clock, hold_s=0.0)._holding(_hang(0))
+
+
+def test_the_node_whose_carrier_flapped_claims_a_healed_outage_its_peer_could_not_place(
+    run, monkeypatch
+):
+    """Two nodes: node0 held and healed a hang with node1 unreachable (1 of 1: its link or
+    the switch, no telling). node1's agent never saw the hang (its monitor loop waited on the
+    store across the same link) but its carrier counted the change: it files the incident as
+    its own link's, which takes the root cause over; node0's filing turns secondary."""
+    from nonstop.diagnose.peers import LinkState
+
+    two = {"node0", "node1"}
+    monkeypatch.setattr(
+        "nonstop.supervisor.evidence.hosts_of_attempt",
+        lambda root, attempt: {r: h for r, h in enumerate(NODES) if h in two},
+    )
+    down = {"node1"}
+    _unreachable(monkeypatch, down)
+    clock = Clock()
+    with Ledger.open(run.ledger) as ledger:
+        h0 = _handler(run, ledger, "node0", clock)
+        assert h0.on_hang(_group(0), _hang(0)) is None
+        clock.t += 12.0
+        down.clear()
+        h0.ctx.watchdog.last_progress = 990.0
+        h0.hang_cleared(_group(0))
+        h1 = _handler(run, ledger, "node1", clock)
+        h1._link_before = LinkState("eth0", NODES["node1"], 2, "up")
+        h1._link_now = lambda: LinkState("eth0", NODES["node1"], 4, "up")  # type: ignore[method-assign]
+        assert h1.peers_named_this_link(_group(1), force=True) is None  # nothing killed
+        roots = ledger.rows("SELECT host, action, evidence FROM failures WHERE root_cause = 1")
+        assert [tuple(r[:2]) for r in roots] == [("node1", "none")], roots
+        ev = json.loads(roots[0][2])
+        assert ev["healed"] and ev["direct"] and ev["link_of"] == "node1", ev
+        assert ev["reported_by"] == ["node0", "node1"], ev
+        assert ledger.rows("SELECT COUNT(*) FROM failures WHERE root_cause = 0")[0][0] == 1
+        h1.peers_named_this_link(_group(1), force=True)  # claimed once
+        assert ledger.rows("SELECT COUNT(*) FROM failures")[0][0] == 2
