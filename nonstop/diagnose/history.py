@@ -40,7 +40,8 @@ class AttemptRow:
     outcome: str | None
     """succeeded, failed, planned, resized, or None while it runs."""
     actions: tuple[str, ...]
-    """What the supervisor did after it (restart, exclude_node, stop_and_page, ...)."""
+    """What the supervisor did after it, with the node (restart (node0), exclude_node
+    (node1), stop_and_page, ...)."""
 
 
 def read_attempts(ledger: Path) -> list[AttemptRow]:
@@ -55,10 +56,13 @@ def read_attempts(ledger: Path) -> list[AttemptRow]:
             rows = attempts.fetchall()
             acts: dict[int, list[str]] = {}
             with contextlib.suppress(sqlite3.Error):  # an older ledger without actions
-                for attempt, action in con.execute(
-                    "SELECT attempt, action FROM actions ORDER BY time"
+                for attempt, action, host in con.execute(
+                    "SELECT attempt, action, host FROM actions ORDER BY time"
                 ):
-                    acts.setdefault(int(attempt), []).append(str(action))
+                    # with the host: a lost node's exclusion and its survivors' restart
+                    # are one decision, each node's part in it
+                    did = f"{action} ({host})" if host else str(action)
+                    acts.setdefault(int(attempt), []).append(did)
     except sqlite3.Error as e:
         raise UserError(f"{ledger}: not a nonstop ledger ({e}); nothing was changed") from None
     return [AttemptRow(int(a), o, tuple(acts.get(int(a), ()))) for a, o in rows]

@@ -86,6 +86,19 @@ SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
 }
 
 
+def _lost_decision(host: str, message: str) -> Decision:
+    """A node lost whole, as the one decision its survivors act on (LOST_NODE's action on its
+    host: policy.resolve makes it a restart without it on every other node)."""
+    return Decision(
+        LOST_NODE,
+        taxonomy.action_for(LOST_NODE),
+        message,
+        signature=f"lost|{host}",
+        confidence=0.9,
+        hosts=[host],
+    )
+
+
 def _split(codes: dict[int, int | None] | None) -> tuple[list[int], list[int]]:
     """(local ranks that failed, local ranks still running) from their exit codes."""
     codes = codes or {}
@@ -320,10 +333,11 @@ class FailureHandler:
                 facts={"dumps": dumps, "triage": d.evidence[:10]},
             )
         lost = None if any(d.root_cause for d in decisions) else self._name_lost_peer(infos)
+        if lost is not None:  # one decision: the lost node excluded, this one restarts
+            self._act(lost, culprit_hosts=list(lost.hosts))
+            return
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
         root, culprits = policy.pick_root(decisions, self.cfg.host)
-        if lost:
-            root = replace(root, reason=f"{lost}; here: {root.reason}")
         self._act(root, culprit_hosts=culprits)
 
     def _link_now(self) -> Any:
@@ -572,11 +586,14 @@ class FailureHandler:
                 (cause, self.ctx.attempt, self.cfg.host, *kinds),
             )
 
-    def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
+    def _name_lost_peer(self, infos: list[FailureInfo]) -> Decision | None:
         """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
         When every failing connection names one host and that host's agent records nothing
         of its own within LOST_PEER_WAIT_S, the node is gone whole (no agent left to speak):
-        record its loss as the attempt's root cause, on its behalf, once for the run."""
+        record its loss as the attempt's root cause, on its behalf, once for the run, and its
+        exclusion as its action (it left the job); the decision every survivor acts on (the
+        one that recorded it, or one that finds it recorded): exclude_node on the lost host,
+        which policy.resolve makes a restart without it here."""
         from nonstop.diagnose import peers
 
         root = self.cfg.run_dir.root
@@ -586,17 +603,18 @@ class FailureHandler:
         link = peers.common_peer(reports, by_address, own=own)
         if link is None or link.host is None or link.host == self.cfg.host:
             return None
+        lost_host, attempt = link.host, self.ctx.attempt
         deadline = time.monotonic() + LOST_PEER_WAIT_S
         # its agent spoke for its ranks, or the attempt's cause is already on record (a peer
         # whose agent stopped its ranks for a lost store is alive: not lost)
         seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND (host = ? OR root_cause = 1)"
         while time.monotonic() < deadline:
-            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
-                return None
+            if self.ledger.rows(seen, (attempt, lost_host))[0][0]:
+                return self._lost_on_record(lost_host)
             time.sleep(0.2)
-        ranks = evidence.ranks_of_host(root, self.ctx.attempt, link.host)
+        ranks = evidence.ranks_of_host(root, attempt, lost_host)
         message = (
-            f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
+            f"node {lost_host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
             f"after its peers failed (ranks {ranks or '?'}); {link.text()}; the job goes on "
             "without it (the host is gone: a crash, a reboot, a power loss or a host taken; "
             "a replaced machine may join again)"
@@ -605,22 +623,40 @@ class FailureHandler:
         # the same silence would otherwise both record the loss (the multi-node soak saw two
         # records 20 ms apart)
         with self.ledger.transaction():
-            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
-                return None  # another survivor recorded it (or a cause) first
+            if self.ledger.rows(seen, (attempt, lost_host))[0][0]:
+                return self._lost_on_record(lost_host)  # another survivor recorded it first
             self.ledger.add_failure(
-                attempt=self.ctx.attempt,
+                attempt=attempt,
                 time_s=time.time(),
                 category=LOST_NODE,
                 action=taxonomy.action_for(LOST_NODE),
                 rank=ranks[0] if ranks else None,
-                host=link.host,
+                host=lost_host,
                 exit_code=None,
                 signal=None,
                 message=message[:2000],
                 evidence={"link": link.to_dict()},
                 root_cause=True,
             )
-        return message
+            self.ledger.add_action(
+                attempt=attempt,
+                time_s=time.time(),
+                action=taxonomy.action_for(LOST_NODE),
+                host=lost_host,
+                reason=f"left the job (recorded by {self.cfg.host}, its agent is gone): "
+                + message[:1900],
+            )
+        return _lost_decision(lost_host, message)
+
+    def _lost_on_record(self, host: str) -> Decision | None:
+        """The loss of `host` another survivor recorded in this attempt, as the decision to
+        act on; None when what is on record is something else (its agent spoke: not lost)."""
+        rows = self.ledger.rows(
+            "SELECT message FROM failures WHERE attempt = ? AND host = ? AND root_cause = 1"
+            " AND category = ? ORDER BY id LIMIT 1",
+            (self.ctx.attempt, host, LOST_NODE),
+        )
+        return _lost_decision(host, str(rows[0][0])) if rows else None
 
     def on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}
