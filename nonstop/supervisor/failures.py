@@ -349,6 +349,12 @@ class FailureHandler:
         address = own.get(self.cfg.host)
         return peers.link_state(address) if address else None
 
+    def own_link_flap(self) -> str | None:
+        """Words for this node's link when it went down during the attempt (or is down now),
+        else None (one host, or no change)."""
+        link, before = self._link_now(), self._link_before
+        return link.flapped_since(before) if link is not None and before is not None else None
+
     def _network_decision(self, d: Decision, held: Outage | None = None) -> Decision:
         """The network's part in a failure or hang of ours, from where the kernel leaves it,
         and how the row about to be recorded is filed (self._filing; netroot: one network

@@ -274,3 +274,69 @@ def confirm(ledger: Ledger, *, attempt: int, host: str, action: str, words: str)
                 "UPDATE failures SET action = ?, evidence = ?, message = message || ? WHERE id = ?",
                 (action, json.dumps(ev), f"; {host}: {words}", row_id),
             )
+
+
+@dataclass(frozen=True)
+class StoreCause:
+    """What a lost rendezvous store says of its host (store_host_cause's answer)."""
+
+    category: str
+    host: str
+    """The host the root cause goes on."""
+    words: str
+    link_of: str | None = None
+
+
+def store_host_cause(
+    store_host: str,
+    endpoint: str,
+    *,
+    me: str,
+    answers: bool,
+    own_flap: str | None,
+    reached: int,
+    others: int,
+    lost_node: str,
+) -> StoreCause:
+    """The cause of a lost store whose host `store_host` is a node of the job, from what
+    this node can see: whether the host's kernel `answers` a TCP connect (accepted or
+    refused), this node's own carrier (`own_flap`: its words when it went down), and how
+    many of the job's `others` peer nodes (neither this one nor the store's host) it
+    `reached`. A host that answers but serves no store lost its processes (the node lost
+    whole: `lost_node`); a host that does not answer is cut off by the network, or
+    powered off, which nothing here tells apart, so the network's category, with words
+    that say so."""
+    at = f"it hosted the rendezvous store at {endpoint}"
+    if answers:
+        return StoreCause(
+            lost_node,
+            store_host,
+            f"node {store_host} lost ({at}): its kernel answers a TCP connect but its "
+            "agent, and with it the store, is gone",
+        )
+    if own_flap:
+        return StoreCause(
+            NETWORK, me, f"{own_flap}: the store's host {store_host} ({at}) cut off", me
+        )
+    if others and not reached:
+        return StoreCause(
+            NETWORK,
+            me,
+            f"the network: this node's link is up but it reached none of its peer nodes, "
+            f"the store's host {store_host} ({at}) included",
+        )
+    if others:
+        return StoreCause(
+            NETWORK,
+            store_host,
+            f"{store_host}'s link: the store's host ({at}) does not answer a TCP connect "
+            f"while this node reached {reached} of its {others} other peer nodes (its cable, "
+            "port or NIC; or the host itself, powered off: from here no telling which)",
+            store_host,
+        )
+    return StoreCause(
+        NETWORK,
+        store_host,
+        f"{store_host} cut off ({at}): it does not answer a TCP connect (its link, the "
+        "switch, or the host powered off: with no other peer node, no telling which)",
+    )
