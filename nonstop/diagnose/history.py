@@ -91,8 +91,8 @@ def read_healed(ledger: Path) -> list[str]:
                         f"{host}'s link" if ev.get("link_of") else f"the network (seen from {host})"
                     )
                     out.append(
-                        f"attempt {attempt}: {where} down {ev.get('outage_s')} s, healed "
-                        f"without a restart ({ev.get('held_s')} s held, 0 steps redone)"
+                        f"attempt {attempt}: {where}, the job stalled {ev.get('stalled_s')} s "
+                        "and resumed by itself (no restart, 0 steps redone)"
                     )
     return out
 

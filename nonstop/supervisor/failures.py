@@ -776,6 +776,8 @@ class FailureHandler:
             return None
         kind = "peer" if len(unreachable) == 1 and total >= 2 else "fabric"
         words = f"peer node(s) {', '.join(unreachable)} unreachable ({len(unreachable)} of {total})"
+        if len(unreachable) == total >= 2:  # as policy.peers_unreachable says it
+            words = f"the fabric: this node's link is up but it reached none of its {total} peers"
         return Outage(kind, words, unreachable=tuple(unreachable), total=total)
 
     def _still_down(self) -> bool:
@@ -814,13 +816,15 @@ class FailureHandler:
         hang = self._hold_hang
         assert hang is not None
         back = hold.held_s() - hold.outage_s()
+        stalled = hang.stalled_s + hold.held_s()  # from the job's last progress
         words = (
-            f"healed without a restart: the link down {hold.outage_s():.0f} s, the ranks "
-            f"resumed by themselves {back:.0f} s after its return ({hold.held_s():.0f} s held), "
-            f"0 steps redone; {o.words}"
+            f"healed without a restart: the job stalled {stalled:.0f} s (the link seen down "
+            f"{hold.outage_s():.0f} s of them, after the hang was called), resumed by itself "
+            f"{back:.0f} s after the link's return, 0 steps redone; {o.words}"
         )
         facts = {
             "healed": True,
+            "stalled_s": round(stalled, 1),
             "outage_s": round(hold.outage_s(), 1),
             "held_s": round(hold.held_s(), 1),
             "steps_redone": 0,
@@ -871,11 +875,12 @@ class FailureHandler:
         workers = worker_group.workers
         rank = workers[0].global_rank if workers else None
         for t, ev in netroot.unclaimed_healed(self.ledger, self.ctx.attempt, self.cfg.host):
-            facts = {k: ev.get(k) for k in ("outage_s", "held_s", "steps_redone", "outage")}
+            keys = ("stalled_s", "outage_s", "held_s", "steps_redone", "outage")
+            facts = {k: ev.get(k) for k in keys}
             words = (
-                f"healed without a restart: the link down {ev.get('outage_s')} s as its peers "
-                f"saw it, the ranks resumed by themselves ({ev.get('held_s')} s held), 0 steps "
-                f"redone; {flap}"
+                f"healed without a restart: the job stalled {ev.get('stalled_s')} s as its "
+                "peers saw it, and resumed by itself, 0 steps redone; "
+                f"{flap}"
             )
             row = netroot.Row(
                 time_s=t, action="none", rank=rank, host=self.cfg.host, message=words,

@@ -216,7 +216,7 @@ def unclaimed_healed(ledger: Ledger, attempt: int, host: str) -> list[tuple[floa
 
 def healed(ledger: Ledger) -> list[dict[str, Any]]:
     """The run's network incidents that healed without a restart, oldest first: attempt,
-    time, host, outage_s, held_s, message."""
+    time, host, stalled_s, outage_s, held_s, message."""
     rows = ledger.rows(
         "SELECT attempt, time, host, evidence, message FROM failures WHERE root_cause = 1"
         " AND category = ? ORDER BY time",
@@ -231,6 +231,7 @@ def healed(ledger: Ledger) -> list[dict[str, Any]]:
                     "attempt": int(attempt),
                     "time": float(t),
                     "host": host,
+                    "stalled_s": ev.get("stalled_s"),
                     "outage_s": ev.get("outage_s"),
                     "held_s": ev.get("held_s"),
                     "message": message,

@@ -59,7 +59,7 @@ def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path
     if hold == "default":
         assert [r[:4] for r in roots] == [(0, "node1", "network_switch_cable", "none")], roots
         assert ev["healed"] and ev["steps_redone"] == 0 and ev["link_of"] == "node1", ev
-        assert 10 <= ev["outage_s"] <= 60, ev
+        assert 15 <= ev["stalled_s"] <= 80 and ev["outage_s"] <= ev["stalled_s"], ev
         assert msg.startswith("healed without a restart"), msg
         # the agents that held a hang say `continue` (node1's may never have seen one: its
         # monitor loop waits on the store across the same link)
@@ -76,10 +76,13 @@ def test_cable_pulled_is_the_network_once_and_training_goes_on(cluster, tmp_path
     assert attempts == 2
 
 
-def test_switch_lost_is_one_root_cause_and_one_restart(cluster, tmp_path):
-    """The switch down for 10 s under three training nodes: every rank stops at once. That is
-    one root cause, the fabric (each node's own link stayed up and it reached none of its
-    peers), one restart once the switch is back; no node excluded."""
+def test_switch_lost_is_one_root_cause_and_no_restart(cluster, tmp_path):
+    """The switch down for 10 s under three training nodes: every rank stops at once. Each
+    node's own link stayed up and it reached none of its peers: the fabric. Every agent holds
+    the kill (--network-hold), the collective completes once the switch is back: one
+    incident, the network's, healed, no restart, no step redone, no node excluded."""
+    import json
+
     from nonstop.ledger import summarize_run
 
     run_dir = tmp_path / "run"
@@ -94,12 +97,11 @@ def test_switch_lost_is_one_root_cause_and_one_restart(cluster, tmp_path):
     assert [c for c, _ in results] == [0, 0, 0], "\n----\n".join(o for _, o in results)
 
     roots = rows(
-        run_dir, "SELECT attempt, category, action, message FROM failures WHERE root_cause = 1"
+        run_dir,
+        "SELECT attempt, category, action, message, evidence FROM failures WHERE root_cause = 1",
     )
-    assert [(a, c, act) for a, c, act, _ in roots] == [(0, "network_switch_cable", "restart")], (
-        roots
-    )
-    assert "the fabric" in roots[0][3], roots
-    assert not rows(run_dir, "SELECT * FROM actions WHERE action != 'restart'")
-    assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 2
+    assert [r[:3] for r in roots] == [(0, "network_switch_cable", "none")], roots
+    assert "the fabric" in roots[0][3] and json.loads(roots[0][4])["healed"], roots
+    assert {a for (a,) in rows(run_dir, "SELECT action FROM actions")} == {"continue"}
+    assert rows(run_dir, "SELECT COUNT(DISTINCT attempt) FROM steps")[0][0] == 1
     assert summarize_run(run_dir).to_dict()["final_step"] == steps - 1

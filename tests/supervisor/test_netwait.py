@@ -195,7 +195,7 @@ def test_peers_that_ride_out_a_pulled_cable_record_one_healed_incident_on_its_ho
         assert ev["healed"] and ev["steps_redone"] == 0 and ev["link_of"] == "node1"
         assert ev["outage_s"] == pytest.approx(19.0)  # until the progress: no probe between
         assert sorted(ev["reported_by"]) == ["node0", "node2"]
-        assert roots[0][3].startswith("healed without a restart: the link down 19 s"), roots
+        assert roots[0][3].startswith("healed without a restart: the job stalled 25 s"), roots
         assert "peer node(s) node1 unreachable (1 of 2)" in roots[0][3]
         actions = [tuple(r) for r in ledger.rows("SELECT host, action FROM actions ORDER BY host")]
         assert actions == [("node0", "continue"), ("node2", "continue")]
@@ -207,7 +207,7 @@ def test_peers_that_ride_out_a_pulled_cable_record_one_healed_incident_on_its_ho
 
     v = diagnose_history(run.root)  # `nonstop diagnose RUN` tells it
     assert "1 network outage(s) healed by themselves, no restart" in v.verdict, v.verdict
-    assert "node1's link down 19.0 s" in v.verdict, v.verdict
+    assert "node1's link, the job stalled 25.0 s" in v.verdict, v.verdict
 
 
 def test_a_hold_that_runs_out_restarts_and_keeps_what_was_unreachable(run, monkeypatch):
