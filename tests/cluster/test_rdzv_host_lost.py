@@ -45,4 +45,3 @@ def test_store_host_lost_the_job_moves_to_a_survivors_store(cluster, tmp_path):
     # a node lost whole, the store's host or another: the host's, never `unknown`
     assert [(h, c) for h, c, _ in roots] == [("node0", "host_maintenance")], roots
     assert "node node0 lost" in roots[0][2], roots
-
