@@ -313,8 +313,11 @@ class FailureHandler:
             infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
         )
         self._filing = None
+        # ranks that failed while their hang was held for the network: what did not answer
+        # during the hold is the evidence, even if it answers by now
+        held, self._hold = self._hold, None
         if decisions and not any(d.root_cause for d in decisions):
-            decisions[0] = self._network_decision(decisions[0])
+            decisions[0] = self._network_decision(decisions[0], held.outage if held else None)
         for i, (info, d) in enumerate(zip(infos, decisions, strict=True)):
             self.ledger.add_detection(
                 attempt=self.ctx.attempt,
