@@ -2,6 +2,8 @@
 
     sudo .venv/bin/python benchmarks/run.py multinode --quick --json   # 1 rep of each scenario
     sudo .venv/bin/python benchmarks/run.py multinode --json           # 5 reps, interleaved
+    sudo NONSTOP_BENCH_MULTINODE_KINDS=cable_pulled,switch_lost,rdzv_host_lost \
+        .venv/bin/python benchmarks/run.py multinode --json             # those scenarios
 
 The hosts are network namespaces on this machine (tests/support/cluster.py, `make cluster-up`;
 NONSTOP_CLUSTER_PREFIX/SUBNET choose which): each its own IP, hostname and /etc/hosts, joined by
@@ -55,6 +57,7 @@ from typing import Any
 from benchmarks.bench_recovery import kill_group, torchrun_env, workload
 from benchmarks.stats import span
 from benchmarks.stats import summarize as stats_summary
+from nonstop import envvars
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))
@@ -321,8 +324,28 @@ def compare(ours: list[dict[str, Any]], peer: list[dict[str, Any]]) -> dict[str,
     return {**out, "nonstop": side_summary(ours), "torchrun": side_summary(peer)}
 
 
-def run(quick: bool, *, reps: int = 5, scenarios: tuple[str, ...] = DEFAULT) -> dict:
+def chosen(value: str | None) -> tuple[str, ...]:
+    """The scenarios NONSTOP_BENCH_MULTINODE_KINDS names (comma-separated; DEFAULT if unset);
+    one line naming an unknown one (SystemExit)."""
+    names = tuple(n.strip() for n in (value or "").split(",") if n.strip())
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        raise SystemExit(
+            f"{envvars.BENCH_MULTINODE_KINDS}: unknown {', '.join(unknown)}; "
+            f"known: {', '.join(SCENARIOS)}"
+        )
+    return names or DEFAULT
+
+
+def run(quick: bool, *, reps: int | None = None, scenarios: tuple[str, ...] | None = None) -> dict:
     from support import cluster as netns
+
+    from benchmarks.stats import reps as default_reps
+
+    if scenarios is None:
+        scenarios = chosen(os.environ.get(envvars.BENCH_MULTINODE_KINDS))
+    if reps is None:  # --quick: one of each; NONSTOP_BENCH_REPS overrides either
+        reps = default_reps(False) if not quick or os.environ.get(envvars.BENCH_REPS) else 1
 
     try:
         cluster = netns.up(3, owner_pid=os.getpid())
@@ -337,7 +360,6 @@ def run(quick: bool, *, reps: int = 5, scenarios: tuple[str, ...] = DEFAULT) -> 
             "better": "lower",
             "skipped": f"no namespace cluster: {e}",
         }
-    reps = 1 if quick else reps
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-multinode-"))
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {
         s: {"nonstop": [], "torchrun": []} for s in scenarios
@@ -388,5 +410,5 @@ def run(quick: bool, *, reps: int = 5, scenarios: tuple[str, ...] = DEFAULT) -> 
 
 if __name__ == "__main__":  # from the repository root: python -m benchmarks.bench_multinode
     args = sys.argv[1:]
-    only = tuple(a for a in args if a in SCENARIOS) or DEFAULT
+    only = tuple(a for a in args if a in SCENARIOS) or None
     print(json.dumps(run(quick="--quick" in args, scenarios=only)))

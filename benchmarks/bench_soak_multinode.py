@@ -64,6 +64,10 @@ from benchmarks.chaos.checks import compare_params  # noqa: E402
 
 KINDS = ("crash", "hang", "node_lost", "cable_pulled", "switch_lost", "slow_link")
 ENDS_ATTEMPT = ("crash", "hang", "node_lost", "cable_pulled", "switch_lost")
+# faults the network may give back: nonstop run holds the hang's kill while the link is down
+# (--network-hold), and when the ranks resume by themselves the attempt goes on; the ledger
+# then holds one healed incident (action none) in the fault's attempt, not a new attempt
+MAY_HEAL = ("cable_pulled", "switch_lost")
 CABLE_S = 14.0  # longer than the hang timeout: a shorter cut is only a TCP retransmission
 SWITCH_S = 12.0
 SLOW_S = 6.0
@@ -173,14 +177,21 @@ class Soak:
 
     # -- faults ------------------------------------------------------------------------------
 
-    def wait_training(self, after_attempt: int, min_steps: int, timeout: float) -> tuple:
+    def wait_training(
+        self, after_attempt: int, min_steps: int, timeout: float, past_step: int | None = None
+    ) -> tuple:
         """Until an attempt newer than `after_attempt` has trained `min_steps` steps (or the
-        same attempt has, for a fault that ends none). Returns (attempt, step, hosts)."""
+        same attempt has, for a fault that ends none), or, with `past_step`, the same attempt
+        trained on past that step on every node (a network fault that healed). Returns
+        (attempt, step, hosts)."""
         deadline = time.monotonic() + timeout
         first: dict[int, int] = {}
         while time.monotonic() < deadline:
             self.tend(False)
             attempt, step, hosts = self.progress.current()
+            healed = past_step is not None and attempt == after_attempt and step > past_step + 1
+            if healed and len(hosts) == NODES:
+                return attempt, step, hosts
             if attempt > after_attempt or (after_attempt < 0 and attempt >= 0):
                 first.setdefault(attempt, step)
                 if step - first[attempt] >= min_steps and len(hosts) == NODES:
@@ -252,8 +263,11 @@ class Soak:
                 flush=True,
             )
             if kind in ENDS_ATTEMPT and "skipped" not in f.detail:
-                attempt, step, hosts = self.wait_training(attempt, 0, RECOVER_TIMEOUT_S)
+                past = step if kind in MAY_HEAL else None
+                attempt, step, hosts = self.wait_training(attempt, 0, RECOVER_TIMEOUT_S, past)
                 f.recovered_s = round(time.time() - f.time, 1)
+                if attempt == f.attempt:
+                    f.detail["healed"] = True  # no new attempt: the network gave it back
         deadline = time.monotonic() + 900
         while not self.training_done() and time.monotonic() < deadline:
             self.tend(False)
@@ -292,12 +306,38 @@ def reference(work: Path, steps: int) -> Path:
     return out
 
 
+def account(fired: list[Fault], roots: list[tuple]) -> tuple[list, list, list]:
+    """(accounted, wrong, phantom): each fault that ends an attempt (or heals in it) against
+    the ledger's root causes (attempt, host, rank, category, action, message, time), in time
+    order. An attempt may hold several faults once network faults heal: each takes the
+    attempt's root causes recorded before the next fault of that attempt (a row's time is the
+    job's last progress before its fault: up to a step before the fault itself)."""
+    by_attempt: dict[int, list[tuple]] = {}
+    for r in roots:
+        by_attempt.setdefault(r[0], []).append(r)
+    accounted, wrong = [], []
+    ended = [f for f in fired if f.kind in ENDS_ATTEMPT and "skipped" not in f.detail]
+    for i, f in enumerate(ended):
+        later = [g.time for g in ended[i + 1 :] if g.attempt == f.attempt]
+        rows = by_attempt.get(f.attempt, [])
+        got = [r for r in rows if not later or float(r[6]) < later[0] - 5.0]
+        by_attempt[f.attempt] = [r for r in rows if r not in got]
+        got = [r[:6] for r in got]
+        ok = len(got) == 1 and (f.node is None or got[0][1] == f"node{f.node}")
+        if ok and f.detail.get("healed"):
+            ok = got[0][4] == "none"  # healed: recorded, nothing restarted
+        entry = {"kind": f.kind, "node": f.node, "attempt": f.attempt, "ledger": got}
+        (accounted if ok else wrong).append(entry)
+    phantom = [r[:6] for rs in by_attempt.values() for r in rs]
+    return accounted, wrong, phantom
+
+
 def evaluate(soak: Soak, ref: Path) -> dict[str, Any]:
     conn = sqlite3.connect(f"file:{soak.run_dir / 'ledger.db'}?mode=ro", uri=True, timeout=30)
     try:
         roots = conn.execute(
-            "SELECT attempt, host, rank, category, action, message FROM failures"
-            " WHERE root_cause = 1 AND planned = 0 ORDER BY attempt"
+            "SELECT attempt, host, rank, category, action, message, time FROM failures"
+            " WHERE root_cause = 1 AND planned = 0 ORDER BY attempt, time"
         ).fetchall()
         steps = conn.execute("SELECT attempt, MIN(step), MAX(step) FROM steps GROUP BY attempt")
         spans = steps.fetchall()
@@ -305,17 +345,7 @@ def evaluate(soak: Soak, ref: Path) -> dict[str, Any]:
         trained = {s for (s,) in conn.execute("SELECT DISTINCT step FROM steps")}
     finally:
         conn.close()
-    by_attempt: dict[int, list[tuple]] = {}
-    for r in roots:
-        by_attempt.setdefault(r[0], []).append(r)
-    accounted, wrong = [], []
-    ended = [f for f in soak.fired if f.kind in ENDS_ATTEMPT and "skipped" not in f.detail]
-    for f in ended:
-        got = by_attempt.pop(f.attempt, [])
-        ok = len(got) == 1 and (f.node is None or got[0][1] == f"node{f.node}")
-        entry = {"kind": f.kind, "node": f.node, "attempt": f.attempt, "ledger": got}
-        (accounted if ok else wrong).append(entry)
-    phantom = [r for rs in by_attempt.values() for r in rs]
+    accounted, wrong, phantom = account(soak.fired, roots)
     # nothing lost: every step trained, and no attempt starts past its predecessor's end
     gaps = [
         (a, first, prev_last)

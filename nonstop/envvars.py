@@ -74,6 +74,7 @@ BENCH_CKPT_4GB: Final = "NONSTOP_BENCH_CKPT_4GB"
 BENCH_DATA_DIR: Final = "NONSTOP_BENCH_DATA_DIR"
 BENCH_REPS: Final = "NONSTOP_BENCH_REPS"
 BENCH_HANG_KINDS: Final = "NONSTOP_BENCH_HANG_KINDS"
+BENCH_MULTINODE_KINDS: Final = "NONSTOP_BENCH_MULTINODE_KINDS"
 SOAK_DIR: Final = "NONSTOP_SOAK_DIR"
 SOAK_KINDS: Final = "NONSTOP_SOAK_KINDS"
 SLURM_ROOT: Final = "NONSTOP_SLURM_ROOT"
@@ -353,6 +354,14 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         meaning="hang kinds and legitimate pauses the benchmark runs, comma-separated "
         "(sigstop, collective, startup, loader; load, eval, save, compile)",
         default="all",
+    ),
+    EnvVar(
+        name=BENCH_MULTINODE_KINDS,
+        set_by="user",
+        read_by="benchmarks/bench_multinode.py",
+        meaning="the faults the multi-node benchmark runs, comma-separated (node_lost, "
+        "cable_pulled, switch_lost, rdzv_host_lost)",
+        default="node_lost,cable_pulled",
     ),
     EnvVar(
         name=SOAK_KINDS,

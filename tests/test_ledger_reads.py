@@ -63,3 +63,11 @@ def test_observed_mtbi_counts_unplanned_root_causes_only(tmp_path):
                 root_cause=root,
             )
         assert led.observed_mtbi_s() == 400.0  # 400 s of attempts over one real interruption
+        led.add_failure(  # a network outage the job rode out: no interruption
+            attempt=1,
+            time_s=1200.0,
+            category="network_switch_cable",
+            action="none",
+            evidence={"healed": True, "stalled_s": 25.0},
+        )
+        assert led.observed_mtbi_s() == 400.0

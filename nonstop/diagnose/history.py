@@ -19,6 +19,7 @@ decision from the ledger. A ledger that is not one is an error (exit 2), as in `
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from nonstop import taxonomy
 from nonstop.diagnose import join, peers
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
-from nonstop.rundir import open_existing
+from nonstop.rundir import RunDir, open_existing
 
 WEAK_CONFIDENCE = 0.3
 """Below this a diagnosis of `unknown` is no evidence at all: no action is recommended."""
@@ -39,7 +40,8 @@ class AttemptRow:
     outcome: str | None
     """succeeded, failed, planned, resized, or None while it runs."""
     actions: tuple[str, ...]
-    """What the supervisor did after it (restart, exclude_node, stop_and_page, ...)."""
+    """What the supervisor did after it, with the node (restart (node0), exclude_node
+    (node1), stop_and_page, ...)."""
 
 
 def read_attempts(ledger: Path) -> list[AttemptRow]:
@@ -54,13 +56,59 @@ def read_attempts(ledger: Path) -> list[AttemptRow]:
             rows = attempts.fetchall()
             acts: dict[int, list[str]] = {}
             with contextlib.suppress(sqlite3.Error):  # an older ledger without actions
-                for attempt, action in con.execute(
-                    "SELECT attempt, action FROM actions ORDER BY time"
+                for attempt, action, host in con.execute(
+                    "SELECT attempt, action, host FROM actions ORDER BY time"
                 ):
-                    acts.setdefault(int(attempt), []).append(str(action))
+                    # with the host: a lost node's exclusion and its survivors' restart
+                    # are one decision, each node's part in it
+                    did = f"{action} ({host})" if host else str(action)
+                    acts.setdefault(int(attempt), []).append(did)
     except sqlite3.Error as e:
         raise UserError(f"{ledger}: not a nonstop ledger ({e}); nothing was changed") from None
     return [AttemptRow(int(a), o, tuple(acts.get(int(a), ()))) for a, o in rows]
+
+
+def read_healed(ledger: Path) -> list[str]:
+    """The run's network incidents that healed without a restart (nonstop run held the hang's
+    kill while a link was down and the ranks resumed by themselves), one line each; [] without
+    a ledger or an older one."""
+    if not ledger.exists():
+        return []
+    out = []
+    with contextlib.suppress(sqlite3.Error):
+        con = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+        with contextlib.closing(con):
+            for attempt, host, evidence in con.execute(
+                "SELECT attempt, host, evidence FROM failures WHERE root_cause = 1"
+                " AND category = 'network_switch_cable' ORDER BY time"
+            ):
+                try:
+                    ev = json.loads(evidence or "{}")
+                except ValueError:
+                    continue
+                if isinstance(ev, dict) and ev.get("healed"):
+                    where = (
+                        f"{host}'s link" if ev.get("link_of") else f"the network (seen from {host})"
+                    )
+                    out.append(
+                        f"attempt {attempt}: {where}, the job stalled {ev.get('stalled_s')} s "
+                        "and resumed by itself (no restart, 0 steps redone)"
+                    )
+    return out
+
+
+def _with_healed(v: Verdict, healed: list[str]) -> Verdict:
+    if healed:
+        if v.category == taxonomy.UNKNOWN:
+            v.category = "network_switch_cable"
+        v.verdict += (
+            f" {len(healed)} network outage(s) healed by themselves, no restart: "
+            + "; ".join(healed)
+            + "."
+        )
+        v.evidence = [*v.evidence, *(f"healed: {h}" for h in healed)]
+        v.details = {**v.details, "healed_outages": len(healed)}
+    return v
 
 
 def weak(v: Verdict) -> bool:
@@ -82,8 +130,13 @@ def _summary(a: AttemptRow, v: Verdict) -> str:
 
 
 def diagnose_history(run_dir: str | Path) -> Verdict:
-    """One verdict for the whole run (see the module docstring)."""
+    """One verdict for the whole run (see the module docstring); network outages that
+    healed without a restart are told after it."""
     rd = open_existing(run_dir)
+    return _with_healed(_diagnose_history(rd), read_healed(rd.ledger))
+
+
+def _diagnose_history(rd: RunDir) -> Verdict:
     attempts = read_attempts(rd.ledger)
     if not attempts:
         v = join.diagnose_run(rd.root)

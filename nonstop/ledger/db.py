@@ -394,9 +394,11 @@ class Ledger:
 
     def observed_mtbi_s(self) -> float | None:
         """Mean time between unplanned interruptions so far: the attempts' wall time over the
-        root-cause failures; None before the first."""
+        root-cause failures; None before the first. A network outage that healed by itself
+        (`healed` in its evidence: nothing restarted, no work lost) is no interruption."""
         (n,) = self.conn.execute(
             "SELECT COUNT(*) FROM failures WHERE root_cause = 1 AND planned = 0"
+            " AND COALESCE(evidence, '') NOT LIKE '%\"healed\": true%'"
         ).fetchone()
         (wall,) = self.conn.execute(
             "SELECT SUM(COALESCE(end_time, start_time) - start_time) FROM attempts"

@@ -394,6 +394,8 @@ class NonstopAgent(LocalElasticAgent):
                 hang = self.watchdog.check()
                 if hang is not None:
                     result = self.failures.on_hang(worker_group, hang) or result
+                else:  # a hang held while the network was down may have healed
+                    self.failures.hang_cleared(worker_group)
             elif result.state == WorkerState.FAILED and self.failures.finished_then_crashed(result):
                 result = self.failures.exit_crash(worker_group, result)
             elif result.state == WorkerState.FAILED:

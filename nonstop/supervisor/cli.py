@@ -117,6 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-exclude", action="store_true", help="never exclude this node; restart instead"
     )
     g.add_argument(
+        "--network-hold",
+        type=float,
+        default=default("network_hold_s"),
+        help="seconds to hold a hang's kill while a link of the job is down, so that the "
+        "network can give the collective back; 0 restarts at once "
+        f"(default {default('network_hold_s'):g})",
+    )
+    g.add_argument(
         "--evidence-timeout",
         type=float,
         default=default("evidence_timeout_s"),
@@ -339,6 +347,7 @@ SECONDS_FLAGS = {
     "--exit-timeout": False,
     "--health-timeout": False,
     "--evidence-timeout": True,
+    "--network-hold": True,
     "--grace-period": True,
     "--telemetry-interval": True,
     "--watcher-tick": False,

@@ -45,6 +45,11 @@ class SupervisorConfig:
     teardown, or a peer still saving the final model (--exit-timeout)."""
     evidence_timeout_s: float = 3.0
     """Seconds to wait for live ranks' flight-recorder dumps and stacks (--evidence-timeout)."""
+    network_hold_s: float = 120.0
+    """Seconds a hang's kill is held while a link of the job is down (this node's carrier, or
+    peer nodes unreachable), so that a collective the network gives back completes by
+    itself; the ranks then get a grace once the link is back (nonstop.supervisor.netwait).
+    0: never hold, restart at once as for any hang (--network-hold)."""
     health_checks: tuple[str, ...] = ("disk", "memory", "gpu", "vendor")
     """Checks run between attempts (nonstop.supervisor.health.CHECKS; --health-checks)."""
     self_test: bool = True
@@ -166,6 +171,7 @@ class SupervisorConfig:
             section_timeout_s=args.section_timeout,
             exit_timeout_s=args.exit_timeout,
             evidence_timeout_s=args.evidence_timeout,
+            network_hold_s=args.network_hold,
             health_checks=checks,
             self_test=not args.no_self_test,
             health_timeout_s=args.health_timeout,

@@ -15,7 +15,11 @@ The agent calls, from its monitor loop and its worker starts:
                          ranks, ledger rows; then _act
     on_hang              the watchdog's hang: the culprit on this node, evidence, SIGKILL of
                          the group (stopped processes too); a rank stuck after its peers
-                         finished is killed and the attempt succeeds (_exit_hang)
+                         finished is killed and the attempt succeeds (_exit_hang); while a
+                         link of the job is down the kill is held (netwait: the network may
+                         give the collective back)
+    hang_cleared         the watchdog sees progress again: a held hang healed by itself is
+                         recorded as a network incident, nothing restarts
     before_stop          just before torch stops the ranks: which ones it stops (collateral)
                          and how long they get before SIGKILL
     fault_time           a rank's last progress time, for the records of a failure
@@ -45,6 +49,7 @@ from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import evidence, netroot, policy
 from nonstop.supervisor.context import AgentContext, AgentOps
 from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
+from nonstop.supervisor.netwait import HEALED, HOLD, NetworkHold, Outage
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.watchdog import Hang
 
@@ -81,6 +86,19 @@ SELF_TEST_AFTER = {c.id for c in taxonomy.CATEGORIES if c.hardware} | {
 }
 
 
+def _lost_decision(host: str, message: str) -> Decision:
+    """A node lost whole, as the one decision its survivors act on (LOST_NODE's action on its
+    host: policy.resolve makes it a restart without it on every other node)."""
+    return Decision(
+        LOST_NODE,
+        taxonomy.action_for(LOST_NODE),
+        message,
+        signature=f"lost|{host}",
+        confidence=0.9,
+        hosts=[host],
+    )
+
+
 def _split(codes: dict[int, int | None] | None) -> tuple[list[int], list[int]]:
     """(local ranks that failed, local ranks still running) from their exit codes."""
     codes = codes or {}
@@ -108,6 +126,13 @@ class FailureHandler:
         # named, ("confirm", host) this node's link as its peers filed it
         self._filing: tuple[str, str | None] | None = None
         self._next_peer_check = 0.0
+        # a hang held while a link of the job is down (netwait), the watchdog's progress mark
+        # when it began, the hang itself, and when the held links were last probed
+        self._hold: NetworkHold | None = None
+        self._hold_mark: float | None = None
+        self._hold_hang: Hang | None = None
+        self._probed: tuple[float, bool] = (0.0, True)
+        self.clock = time.monotonic  # the hold's clock (tests pass a fake)
 
     def new_attempt(self) -> None:
         """An attempt's ranks are about to start: note this node's link now (a cable pulled
@@ -116,6 +141,7 @@ class FailureHandler:
         self._culprit_deadline = self._finish_deadline = None
         self._stopped_running = set()
         self._filing = None
+        self._hold = self._hold_hang = None
 
     def holding(self, worker_group: WorkerGroup) -> bool:
         """Whether to hold torch's reaction to a failed rank this tick (either reason below)."""
@@ -287,8 +313,11 @@ class FailureHandler:
             infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
         )
         self._filing = None
+        # ranks that failed while their hang was held for the network: what did not answer
+        # during the hold is the evidence, even if it answers by now
+        held, self._hold = self._hold, None
         if decisions and not any(d.root_cause for d in decisions):
-            decisions[0] = self._network_decision(decisions[0])
+            decisions[0] = self._network_decision(decisions[0], held.outage if held else None)
         for i, (info, d) in enumerate(zip(infos, decisions, strict=True)):
             self.ledger.add_detection(
                 attempt=self.ctx.attempt,
@@ -307,10 +336,11 @@ class FailureHandler:
                 facts={"dumps": dumps, "triage": d.evidence[:10]},
             )
         lost = None if any(d.root_cause for d in decisions) else self._name_lost_peer(infos)
+        if lost is not None:  # one decision: the lost node excluded, this one restarts
+            self._act(lost, culprit_hosts=list(lost.hosts))
+            return
         # only our ranks echoing a peer's failure: the culprit is elsewhere, never us
         root, culprits = policy.pick_root(decisions, self.cfg.host)
-        if lost:
-            root = replace(root, reason=f"{lost}; here: {root.reason}")
         self._act(root, culprit_hosts=culprits)
 
     def _link_now(self) -> Any:
@@ -322,7 +352,13 @@ class FailureHandler:
         address = own.get(self.cfg.host)
         return peers.link_state(address) if address else None
 
-    def _network_decision(self, d: Decision) -> Decision:
+    def own_link_flap(self) -> str | None:
+        """Words for this node's link when it went down during the attempt (or is down now),
+        else None (one host, or no change)."""
+        link, before = self._link_now(), self._link_before
+        return link.flapped_since(before) if link is not None and before is not None else None
+
+    def _network_decision(self, d: Decision, held: Outage | None = None) -> Decision:
         """The network's part in a failure or hang of ours, from where the kernel leaves it,
         and how the row about to be recorded is filed (self._filing; netroot: one network
         root cause per attempt, on the host whose link failed, whoever files it first).
@@ -332,9 +368,8 @@ class FailureHandler:
         it); or a network root cause is on record (ours joins it); or the peers this node
         cannot reach (a TCP connect to the rendezvous port unanswered) name it: one peer
         while the others answer is that peer's link (filed on its host), none reached is the
-        fabric (a switch), a mix is the network, undetermined."""
-        from nonstop.diagnose import peers
-
+        fabric (a switch), a mix is the network, undetermined. `held`: the outage a held
+        hang waited out (its unreachable peers stand when they answer again)."""
         before = self._link_before
         if before is None:
             return d  # one host, or no address recorded: nothing between hosts to blame
@@ -350,32 +385,42 @@ class FailureHandler:
         said = netroot.filed_by_peers(self.ledger, host, attempt)
         if said is not None:
             return self._peers_named_us(d, said[1])
-        recorded = self.ledger.rows(
-            "SELECT host FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
-            (attempt, netroot.NETWORK),
-        )
+        recorded = netroot.failed_roots(self.ledger, attempt)
         if recorded:  # a hang or an echo here, the network's failure recorded already
             self._filing = ("fabric", None)  # joins it: its reporters, our row secondary
             return d
-        root = self.cfg.run_dir.root
-        in_attempt = set(evidence.hosts_of_attempt(root, attempt).values())
-        others = {
-            a: h for a, h in peers.node_addresses(root).items() if h != host and h in in_attempt
-        }
-        answers = peers.reachable(others, peers.rdzv_port(root), timeout_s=PROBE_TIMEOUT_S)
-        unreachable = sorted(others[a] for a, ok in answers.items() if not ok)
+        unreachable, total = self._unreachable_peers()
+        if not unreachable and held is not None and held.unreachable:
+            # the kill was held while these peers did not answer; they do now, but the ranks
+            # did not resume: what was unreachable is the evidence
+            unreachable, total = list(held.unreachable), held.total
         if not unreachable:
             return d
-        if len(unreachable) == 1 and len(others) >= 2:  # the switch works: that node's link
+        if len(unreachable) == 1 and total >= 2:  # the switch works: that node's link
             link = unreachable[0]
             flaps = len(netroot.link_flap_attempts(self.ledger, link, before=attempt)) + 1
-            d = policy.peer_link_down(d, link, len(others) - 1, len(others), flaps)
+            d = policy.peer_link_down(d, link, total - 1, total, flaps)
             self._filing = ("peer", link) if d.hosts == [link] else None
         else:
-            d = policy.peers_unreachable(d, unreachable, len(others))
+            d = policy.peers_unreachable(d, unreachable, total)
             self._filing = ("fabric", None) if d.category == netroot.NETWORK else None
         self._absorb_echoes("the network")
         return d
+
+    def _unreachable_peers(self, among: tuple[str, ...] = ()) -> tuple[list[str], int]:
+        """(the peer nodes of this attempt that do not answer a TCP connect to the
+        rendezvous port, how many were asked); `among`: only those hosts."""
+        from nonstop.diagnose import peers
+
+        root, host = self.cfg.run_dir.root, self.cfg.host
+        in_attempt = set(evidence.hosts_of_attempt(root, self.ctx.attempt).values())
+        others = {
+            a: h
+            for a, h in peers.node_addresses(root).items()
+            if h != host and h in in_attempt and (not among or h in among)
+        }
+        answers = peers.reachable(others, peers.rdzv_port(root), timeout_s=PROBE_TIMEOUT_S)
+        return sorted(others[a] for a, ok in answers.items() if not ok), len(others)
 
     def _peers_named_us(self, d: Decision, reporters: list[str]) -> Decision:
         """The peers filed this node's link as the attempt's root cause (they reached every
@@ -504,6 +549,7 @@ class FailureHandler:
         self._next_peer_check = now + PEER_FILING_CHECK_S
         said = netroot.filed_by_peers(self.ledger, self.cfg.host, self.ctx.attempt)
         if said is None:
+            self._claim_healed(worker_group)
             return None
         detect = time.time()
         link = self._link_now()
@@ -549,11 +595,14 @@ class FailureHandler:
                 (cause, self.ctx.attempt, self.cfg.host, *kinds),
             )
 
-    def _name_lost_peer(self, infos: list[FailureInfo]) -> str | None:
+    def _name_lost_peer(self, infos: list[FailureInfo]) -> Decision | None:
         """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
         When every failing connection names one host and that host's agent records nothing
         of its own within LOST_PEER_WAIT_S, the node is gone whole (no agent left to speak):
-        record its loss as the attempt's root cause, on its behalf, once for the run."""
+        record its loss as the attempt's root cause, on its behalf, once for the run, and its
+        exclusion as its action (it left the job); the decision every survivor acts on (the
+        one that recorded it, or one that finds it recorded): exclude_node on the lost host,
+        which policy.resolve makes a restart without it here."""
         from nonstop.diagnose import peers
 
         root = self.cfg.run_dir.root
@@ -563,17 +612,18 @@ class FailureHandler:
         link = peers.common_peer(reports, by_address, own=own)
         if link is None or link.host is None or link.host == self.cfg.host:
             return None
+        lost_host, attempt = link.host, self.ctx.attempt
         deadline = time.monotonic() + LOST_PEER_WAIT_S
         # its agent spoke for its ranks, or the attempt's cause is already on record (a peer
         # whose agent stopped its ranks for a lost store is alive: not lost)
         seen = "SELECT COUNT(*) FROM failures WHERE attempt = ? AND (host = ? OR root_cause = 1)"
         while time.monotonic() < deadline:
-            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
-                return None
+            if self.ledger.rows(seen, (attempt, lost_host))[0][0]:
+                return self._lost_on_record(lost_host)
             time.sleep(0.2)
-        ranks = evidence.ranks_of_host(root, self.ctx.attempt, link.host)
+        ranks = evidence.ranks_of_host(root, attempt, lost_host)
         message = (
-            f"node {link.host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
+            f"node {lost_host} lost: its agent recorded nothing {LOST_PEER_WAIT_S:.0f} s "
             f"after its peers failed (ranks {ranks or '?'}); {link.text()}; the job goes on "
             "without it (the host is gone: a crash, a reboot, a power loss or a host taken; "
             "a replaced machine may join again)"
@@ -582,22 +632,40 @@ class FailureHandler:
         # the same silence would otherwise both record the loss (the multi-node soak saw two
         # records 20 ms apart)
         with self.ledger.transaction():
-            if self.ledger.rows(seen, (self.ctx.attempt, link.host))[0][0]:
-                return None  # another survivor recorded it (or a cause) first
+            if self.ledger.rows(seen, (attempt, lost_host))[0][0]:
+                return self._lost_on_record(lost_host)  # another survivor recorded it first
             self.ledger.add_failure(
-                attempt=self.ctx.attempt,
+                attempt=attempt,
                 time_s=time.time(),
                 category=LOST_NODE,
                 action=taxonomy.action_for(LOST_NODE),
                 rank=ranks[0] if ranks else None,
-                host=link.host,
+                host=lost_host,
                 exit_code=None,
                 signal=None,
                 message=message[:2000],
                 evidence={"link": link.to_dict()},
                 root_cause=True,
             )
-        return message
+            self.ledger.add_action(
+                attempt=attempt,
+                time_s=time.time(),
+                action=taxonomy.action_for(LOST_NODE),
+                host=lost_host,
+                reason=f"left the job (recorded by {self.cfg.host}, its agent is gone): "
+                + message[:1900],
+            )
+        return _lost_decision(lost_host, message)
+
+    def _lost_on_record(self, host: str) -> Decision | None:
+        """The loss of `host` another survivor recorded in this attempt, as the decision to
+        act on; None when what is on record is something else (its agent spoke: not lost)."""
+        rows = self.ledger.rows(
+            "SELECT message FROM failures WHERE attempt = ? AND host = ? AND root_cause = 1"
+            " AND category = ? ORDER BY id LIMIT 1",
+            (self.ctx.attempt, host, LOST_NODE),
+        )
+        return _lost_decision(host, str(rows[0][0])) if rows else None
 
     def on_hang(self, worker_group: WorkerGroup, hang: Hang) -> RunResult | None:
         local = {w.global_rank: w for w in worker_group.workers}
@@ -606,6 +674,9 @@ class FailureHandler:
             return None  # the culprit's own node acts first
         if self._finished_by_peers(hang):
             return self._exit_hang(worker_group, hang, mine)
+        if self._holding(hang):
+            return None  # a link of the job is down: the network may give the job back
+        held, self._hold = self._hold, None
         detect = time.time()
         stopped = [r for r in mine if evidence.proc_state(local[r].id) == "T"]
         dumps = self._collect_evidence(worker_group, dead=set(stopped))
@@ -619,10 +690,16 @@ class FailureHandler:
             attempt=self.ctx.attempt,
         )
         self._filing = None
-        d = self._network_decision(self.policy.decide(info))
+        d = self._network_decision(self.policy.decide(info), held.outage if held else None)
         d.evidence += [
             f"stalled {hang.stalled_s:.1f} s > timeout {hang.timeout_s:.1f} s ({hang.basis})"
         ]
+        if held is not None:
+            waited = (
+                f"the kill was held {held.held_s():.0f} s while {held.outage.words} "
+                f"(down {held.outage_s():.0f} s): {held.why}"
+            )
+            d = replace(d, reason=f"{d.reason}; {waited}", evidence=[*d.evidence, waited])
         self.ledger.add_detection(
             attempt=self.ctx.attempt,
             kind="hang",
@@ -659,6 +736,168 @@ class FailureHandler:
         # a peer's link named: that node is the culprit (excluded there, on a repeat), not us
         self._act(d, culprit_hosts=d.hosts or [self.cfg.host])
         return RunResult(state=WorkerState.FAILED, failures=failures)
+
+    # -- a hang held while a link of the job is down (netwait) -------------------------------
+
+    def _holding(self, hang: Hang) -> bool:
+        """Whether to hold this hang's kill now: a link of the job is down (or was during the
+        attempt and just came back) and the hold has not run out (netwait.NetworkHold)."""
+        if self._hold is None:
+            if self.cfg.network_hold_s <= 0 or self._hold_hang is not None:
+                return False  # off, or this attempt's hold ran out already
+            outage = self._outage_now()
+            if outage is None:
+                return False
+            self._hold = NetworkHold(outage, cap_s=self.cfg.network_hold_s, clock=self.clock)
+            self._hold_hang, self._probed = hang, (self.clock(), outage.down)
+            wd = self.ctx.watchdog
+            self._hold_mark = wd.last_progress if wd is not None else None
+            _log.info(
+                f"hang after {hang.stalled_s:.1f} s without progress while {outage.words}: "
+                f"holding the kill up to {self.cfg.network_hold_s:g} s for the network to "
+                "give the collective back"
+            )
+            return True
+        verdict = self._hold.update(down=self._still_down(), progressed=False)
+        if verdict == HOLD:
+            return True
+        _log.info(f"no longer holding the hang: {self._hold.why}")
+        return False
+
+    def _outage_now(self) -> Outage | None:
+        """A link of the job down: this node's carrier (down now, or changed during the
+        attempt: back already), else the peer nodes that do not answer; None when neither."""
+        before = self._link_before
+        if before is None:
+            return None  # one host: no link between hosts
+        link = self._link_now()
+        flap = link.flapped_since(before) if link is not None else None
+        if link is not None and flap:
+            return Outage("own", flap, down=link.operstate not in ("up", "unknown"))
+        unreachable, total = self._unreachable_peers()
+        if not unreachable:
+            return None
+        kind = "peer" if len(unreachable) == 1 and total >= 2 else "fabric"
+        words = f"peer node(s) {', '.join(unreachable)} unreachable ({len(unreachable)} of {total})"
+        if len(unreachable) == total >= 2:  # as policy.peers_unreachable says it
+            words = f"the fabric: this node's link is up but it reached none of its {total} peers"
+        return Outage(kind, words, unreachable=tuple(unreachable), total=total)
+
+    def _still_down(self) -> bool:
+        """The held outage still on: this node's link down, or a peer that did not answer
+        still silent (probed at most every PEER_FILING_CHECK_S: a silent peer costs the
+        probe's timeout)."""
+        hold = self._hold
+        assert hold is not None
+        if hold.outage.kind == "own":
+            link = self._link_now()
+            return link is not None and link.operstate not in ("up", "unknown")
+        at, down = self._probed
+        if self.clock() - at >= PEER_FILING_CHECK_S:
+            down = bool(self._unreachable_peers(among=hold.outage.unreachable)[0])
+            self._probed = (self.clock(), down)
+        return down
+
+    def hang_cleared(self, worker_group: WorkerGroup) -> None:
+        """The watchdog sees no hang now. A held hang whose ranks made progress healed by
+        itself: recorded as the network's incident (_record_healed), nothing restarts."""
+        hold, wd = self._hold, self.ctx.watchdog
+        if hold is None or wd is None:
+            return
+        mark, now = self._hold_mark, wd.last_progress
+        if now is None or (mark is not None and now <= mark):
+            return  # not the ranks' progress (an exit, a section): the hold goes on
+        if hold.update(down=False, progressed=True) == HEALED:
+            self._record_healed(worker_group, hold)
+            self._hold = self._hold_hang = None  # a later outage of the attempt is held too
+
+    def _record_healed(self, worker_group: WorkerGroup, hold: NetworkHold) -> None:
+        """A network incident that healed: one root cause per incident (netroot merges the
+        nodes' filings), on the failing link's host, action none; this node's action
+        `continue` (nothing restarted, no step redone)."""
+        o, host, attempt = hold.outage, self.cfg.host, self.ctx.attempt
+        hang = self._hold_hang
+        assert hang is not None
+        back = hold.held_s() - hold.outage_s()
+        stalled = hang.stalled_s + hold.held_s()  # from the job's last progress
+        words = (
+            f"healed without a restart: the job stalled {stalled:.0f} s (the link seen down "
+            f"{hold.outage_s():.0f} s of them, after the hang was called), resumed by itself "
+            f"{back:.0f} s after the link's return, 0 steps redone; {o.words}"
+        )
+        facts = {
+            "healed": True,
+            "stalled_s": round(stalled, 1),
+            "outage_s": round(hold.outage_s(), 1),
+            "held_s": round(hold.held_s(), 1),
+            "steps_redone": 0,
+            "outage": o.words,
+        }
+        workers = worker_group.workers
+        rank = workers[0].global_rank if workers else None
+        link_of = {"own": host, "peer": o.unreachable[0] if o.unreachable else None}.get(o.kind)
+        where = link_of or host
+        if where != host:
+            theirs = evidence.ranks_of_host(self.cfg.run_dir.root, attempt, where)
+            rank = theirs[0] if theirs else None
+        row = netroot.Row(
+            time_s=hang.last_progress_time,
+            action="none",
+            rank=rank,
+            host=where,
+            message=f"{words} (seen from {host})" if where != host else words,
+            evidence=facts,
+        )
+        netroot.file(
+            self.ledger,
+            attempt=attempt,
+            reporter=host,
+            link_of=link_of,
+            direct=o.kind == "own",
+            root=row,
+        )
+        self.ledger.add_action(
+            attempt=attempt, time_s=time.time(), action="continue", host=host, reason=words
+        )
+        self.ops.ingest(force=True)
+        _log.info(f"the network gave the job back: {words}")
+
+    def _claim_healed(self, worker_group: WorkerGroup) -> None:
+        """The peers recorded an outage that healed, unplaced (two nodes: node0 alone cannot
+        tell node1's link from the switch) or on this node's link, while this node's own
+        carrier changed during the attempt: this node's link it was. Its agent may never
+        have seen the hang (its monitor loop waits on the rendezvous store across the same
+        link), so it files the incident here, as its own link's (netroot: it takes the root
+        cause over); no action of its own, its ranks simply went on."""
+        if not netroot.unclaimed_healed(self.ledger, self.ctx.attempt, self.cfg.host):
+            return
+        link = self._link_now()
+        flap = link.flapped_since(self._link_before) if link is not None else None
+        if not flap:
+            return
+        workers = worker_group.workers
+        rank = workers[0].global_rank if workers else None
+        for t, ev in netroot.unclaimed_healed(self.ledger, self.ctx.attempt, self.cfg.host):
+            keys = ("stalled_s", "outage_s", "held_s", "steps_redone", "outage")
+            facts = {k: ev.get(k) for k in keys}
+            words = (
+                f"healed without a restart: the job stalled {ev.get('stalled_s')} s as its "
+                "peers saw it, and resumed by itself, 0 steps redone; "
+                f"{flap}"
+            )
+            row = netroot.Row(
+                time_s=t, action="none", rank=rank, host=self.cfg.host, message=words,
+                evidence={**facts, "healed": True},
+            )  # fmt: skip
+            netroot.file(
+                self.ledger,
+                attempt=self.ctx.attempt,
+                reporter=self.cfg.host,
+                link_of=self.cfg.host,
+                direct=True,
+                root=row,
+            )
+            _log.info(f"the network gave the job back: {words}")
 
     def _finished_by_peers(self, hang: Hang) -> bool:
         """Every rank but the stuck ones finished its script (or exited): in synchronous

@@ -21,7 +21,7 @@ from nonstop import log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
-from nonstop.supervisor import failures, policy, torch_compat
+from nonstop.supervisor import evidence, failures, netroot, policy, torch_compat
 from nonstop.supervisor.cloud_notices import CloudNotices
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.live import LiveView
@@ -94,14 +94,16 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: 
         why = f"rendezvous store unreachable: {e}"
         store_host = _store_host(agent.cfg.run_dir.root, endpoint)
         # the store lived in a node's agent (c10d's is_host): that node lost whole, as a lost
-        # node is recorded (failures.LOST_NODE), not a dependency
-        category = failures.LOST_NODE if store_host else "dependency"
+        # node is recorded (failures.LOST_NODE), not a dependency; or cut off by the network
+        # (its kernel silent too: netroot.store_host_cause)
+        cause = _store_cause(agent, store_host, endpoint) if store_host else None
+        category = cause.category if cause else "dependency"
         # the check and the record in one write transaction: every survivor loses the store
         # at once, and the attempt already has its cause once one of them recorded it (the
         # store's host lost, a network fault): losing the store with it is its consequence,
         # once per node, not another interruption
         with ledger.transaction():
-            cause = ledger.rows(
+            known = ledger.rows(
                 "SELECT host, category FROM failures WHERE attempt = ? AND root_cause = 1"
                 " ORDER BY time LIMIT 1",
                 (agent.attempt,),
@@ -109,18 +111,22 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: 
             ledger.add_failure(
                 attempt=agent.attempt,
                 time_s=now,
-                category=category if not cause else "dependency",
-                action="none" if cause else taxonomy.action_for(category),
-                host=store_host or agent.cfg.host,
+                category=category if not known else "dependency",
+                action="none" if known else taxonomy.action_for(category),
+                host=(cause.host if cause else None) or agent.cfg.host,
                 message=(
-                    f"secondary ({cause[0][1]} on {cause[0][0]}): {why}"
+                    f"secondary ({known[0][1]} on {known[0][0]}): {why}"
+                    if known
+                    else f"{cause.words}: {why}"
                     if cause
-                    else f"node {store_host} lost (it hosted the rendezvous store at "
-                    f"{endpoint}): {why}"
-                    if store_host
                     else why
                 ),
-                root_cause=not cause,
+                evidence=(
+                    {"link_of": cause.link_of, "direct": cause.host == agent.cfg.host}
+                    if cause and cause.category == netroot.NETWORK
+                    else {}
+                ),
+                root_cause=not known,
             )
         ledger.add_action(
             attempt=agent.attempt,
@@ -129,6 +135,36 @@ def _store_lost(ledger: Ledger, agent: ag.NonstopAgent, e: Exception, endpoint: 
             host=agent.cfg.host,
             reason="reconnect to the rendezvous store",
         )
+
+
+def _store_cause(agent: ag.NonstopAgent, store_host: str, endpoint: str) -> netroot.StoreCause:
+    """Probe what a lost store's host left: its kernel (a TCP connect to the store's
+    port, PROBE_TIMEOUT_S), this node's own carrier, the job's other peer nodes
+    (netroot.store_host_cause decides)."""
+    from nonstop.diagnose import peers
+
+    root, me = agent.cfg.run_dir.root, agent.cfg.host
+    host, _, port = endpoint.rpartition(":")
+    address = host.strip("[]")
+    answers = peers.reachable([address], int(port or 29400), timeout_s=failures.PROBE_TIMEOUT_S)
+    own_flap = agent.failures.own_link_flap()
+    in_attempt = set(evidence.hosts_of_attempt(root, agent.attempt).values())
+    others = {
+        a: h
+        for a, h in peers.node_addresses(root).items()
+        if h not in (me, store_host) and h in in_attempt
+    }
+    reached = peers.reachable(others, peers.rdzv_port(root), timeout_s=failures.PROBE_TIMEOUT_S)
+    return netroot.store_host_cause(
+        store_host,
+        endpoint,
+        me=me,
+        answers=answers.get(address, False),
+        own_flap=own_flap,
+        reached=sum(reached.values()),
+        others=len(others),
+        lost_node=failures.LOST_NODE,
+    )
 
 
 def _store_host(run_root: Any, endpoint: str) -> str | None:

@@ -15,6 +15,12 @@ what it saw through `file`, which, in one write transaction:
   (`direct`): its record is the stronger evidence and decides the node's exclusion, so it
   becomes the root cause, with the reporters so far, and the earlier one turns secondary.
 
+A network incident that healed by itself (the agents held the hang's kill while the link
+was down and the ranks resumed once it was back: nonstop.supervisor.netwait) is filed the same
+way, with `healed` in its evidence and action none: it merges only with the same incident's
+other filings (healed, within HEALED_MERGE_S), never with a failure of the attempt, and it is
+no failure of the link for the exclusion rule or for a peer's filing.
+
 `link_flap_attempts` counts the earlier attempts whose root cause was a host's link, whoever
 filed it: the run's memory of that link, which the exclusion rule (policy.link_down) counts.
 
@@ -30,6 +36,9 @@ from typing import Any
 from nonstop.ledger import Ledger
 
 NETWORK = "network_switch_cable"
+HEALED_MERGE_S = 60.0
+"""Healed filings whose times (the job's last progress as each node saw it) are this close are
+one incident."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +87,21 @@ def file(
     `root` is the root-cause row this reporter would record (on `link_of`'s host, or its own
     when `link_of` is None); `own` is the reporter's own ranks' row when that is another
     (a peer's link named: the reporter's hang or echo, recorded secondary either way)."""
+    healed = bool(root.evidence.get("healed"))
     with ledger.transaction() as conn:
-        found = conn.execute(
-            "SELECT id, host, evidence FROM failures WHERE attempt = ? AND root_cause = 1"
-            " AND category = ? ORDER BY id LIMIT 1",
-            (attempt, NETWORK),
-        ).fetchone()
+        found = next(
+            (
+                (row_id, host, text)
+                for row_id, host, text, t in conn.execute(
+                    "SELECT id, host, evidence, time FROM failures WHERE attempt = ?"
+                    " AND root_cause = 1 AND category = ? ORDER BY id",
+                    (attempt, NETWORK),
+                )
+                if bool(_evidence(text).get("healed")) == healed
+                and (not healed or abs(float(t) - root.time_s) <= HEALED_MERGE_S)
+            ),
+            None,
+        )
         if found is None:
             _add(ledger, attempt, root, root=True, link_of=link_of, direct=direct, by=[reporter])
             if own is not None:
@@ -156,15 +174,70 @@ def _add(
     )
 
 
+def failed_roots(ledger: Ledger, attempt: int) -> list[str]:
+    """The hosts of the attempt's network root causes that failed it (not healed)."""
+    rows = ledger.rows(
+        "SELECT host, evidence FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
+        (attempt, NETWORK),
+    )
+    return [str(h) for h, text in rows if not _evidence(text).get("healed")]
+
+
 def link_flap_attempts(ledger: Ledger, host: str, *, before: int) -> set[int]:
     """The attempts before `before` whose network root cause was `host`'s link, whoever
-    filed it (its own agent, from its carrier, or its peers, that could not reach it)."""
+    filed it (its own agent, from its carrier, or its peers, that could not reach it); an
+    outage that healed by itself is not counted."""
     rows = ledger.rows(
         "SELECT attempt, evidence FROM failures WHERE root_cause = 1 AND category = ?"
         " AND host = ? AND attempt < ?",
         (NETWORK, host, before),
     )
-    return {int(a) for a, text in rows if _evidence(text).get("link_of") == host}
+    return {
+        int(a)
+        for a, text in rows
+        if _evidence(text).get("link_of") == host and not _evidence(text).get("healed")
+    }
+
+
+def unclaimed_healed(ledger: Ledger, attempt: int, host: str) -> list[tuple[float, dict[str, Any]]]:
+    """(time, evidence) of the attempt's healed incidents that `host`'s peers filed and could
+    not place (no link named) or placed on `host`'s link, its own agent not (not `direct`)."""
+    rows = ledger.rows(
+        "SELECT time, evidence FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
+        (attempt, NETWORK),
+    )
+    out = []
+    for t, text in rows:
+        ev = _evidence(text)
+        if ev.get("healed") and not ev.get("direct") and ev.get("link_of") in (None, host):
+            out.append((float(t), ev))
+    return out
+
+
+def healed(ledger: Ledger) -> list[dict[str, Any]]:
+    """The run's network incidents that healed without a restart, oldest first: attempt,
+    time, host, stalled_s, outage_s, held_s, message."""
+    rows = ledger.rows(
+        "SELECT attempt, time, host, evidence, message FROM failures WHERE root_cause = 1"
+        " AND category = ? ORDER BY time",
+        (NETWORK,),
+    )
+    out = []
+    for attempt, t, host, text, message in rows:
+        ev = _evidence(text)
+        if ev.get("healed"):
+            out.append(
+                {
+                    "attempt": int(attempt),
+                    "time": float(t),
+                    "host": host,
+                    "stalled_s": ev.get("stalled_s"),
+                    "outage_s": ev.get("outage_s"),
+                    "held_s": ev.get("held_s"),
+                    "message": message,
+                }
+            )
+    return out
 
 
 def filed_by_peers(ledger: Ledger, host: str, attempt: int) -> tuple[str, list[str]] | None:
@@ -177,7 +250,7 @@ def filed_by_peers(ledger: Ledger, host: str, attempt: int) -> tuple[str, list[s
     )
     for action, text in rows:
         ev = _evidence(text)
-        if ev.get("link_of") == host and not ev.get("direct"):
+        if ev.get("link_of") == host and not ev.get("direct") and not ev.get("healed"):
             return str(action), [str(h) for h in ev.get("reported_by") or []]
     return None
 
@@ -194,7 +267,7 @@ def confirm(ledger: Ledger, *, attempt: int, host: str, action: str, words: str)
         ).fetchall()
         for row_id, text in rows:
             ev = _evidence(text)
-            if ev.get("link_of") != host:
+            if ev.get("link_of") != host or ev.get("healed"):
                 continue
             by = [str(h) for h in ev.get("reported_by") or []]
             ev.update(direct=True, reported_by=[*by, host] if host not in by else by)
@@ -202,3 +275,69 @@ def confirm(ledger: Ledger, *, attempt: int, host: str, action: str, words: str)
                 "UPDATE failures SET action = ?, evidence = ?, message = message || ? WHERE id = ?",
                 (action, json.dumps(ev), f"; {host}: {words}", row_id),
             )
+
+
+@dataclass(frozen=True)
+class StoreCause:
+    """What a lost rendezvous store says of its host (store_host_cause's answer)."""
+
+    category: str
+    host: str
+    """The host the root cause goes on."""
+    words: str
+    link_of: str | None = None
+
+
+def store_host_cause(
+    store_host: str,
+    endpoint: str,
+    *,
+    me: str,
+    answers: bool,
+    own_flap: str | None,
+    reached: int,
+    others: int,
+    lost_node: str,
+) -> StoreCause:
+    """The cause of a lost store whose host `store_host` is a node of the job, from what
+    this node can see: whether the host's kernel `answers` a TCP connect (accepted or
+    refused), this node's own carrier (`own_flap`: its words when it went down), and how
+    many of the job's `others` peer nodes (neither this one nor the store's host) it
+    `reached`. A host that answers but serves no store lost its processes (the node lost
+    whole: `lost_node`); a host that does not answer is cut off by the network, or
+    powered off, which nothing here tells apart, so the network's category, with words
+    that say so."""
+    at = f"it hosted the rendezvous store at {endpoint}"
+    if answers:
+        return StoreCause(
+            lost_node,
+            store_host,
+            f"node {store_host} lost ({at}): its kernel answers a TCP connect but its "
+            "agent, and with it the store, is gone",
+        )
+    if own_flap:
+        return StoreCause(
+            NETWORK, me, f"{own_flap}: the store's host {store_host} ({at}) cut off", me
+        )
+    if others and not reached:
+        return StoreCause(
+            NETWORK,
+            me,
+            f"the network: this node's link is up but it reached none of its peer nodes, "
+            f"the store's host {store_host} ({at}) included",
+        )
+    if others:
+        return StoreCause(
+            NETWORK,
+            store_host,
+            f"{store_host}'s link: the store's host ({at}) does not answer a TCP connect "
+            f"while this node reached {reached} of its {others} other peer nodes (its cable, "
+            "port or NIC; or the host itself, powered off: from here no telling which)",
+            store_host,
+        )
+    return StoreCause(
+        NETWORK,
+        store_host,
+        f"{store_host} cut off ({at}): it does not answer a TCP connect (its link, the "
+        "switch, or the host powered off: with no other peer node, no telling which)",
+    )

@@ -543,6 +543,13 @@ def resolve(
     action = d.action
     if action == "exclude_node" and (not exclude or host not in culprits):
         action = "restart"  # the bad node is another one: it leaves, we restart without it
+        if exclude and culprits:
+            d = replace(
+                d,
+                evidence=list(d.evidence),
+                hosts=list(d.hosts),
+                reason=f"{d.reason}; {host} restarts without {', '.join(culprits)}",
+            )
     if action == "stop_and_page":
         return Resolution(
             decision=d,

@@ -423,6 +423,11 @@ class Watchdog:
         """Whether any rank made progress in this attempt (a step or a collective)."""
         return self._last_progress is not None
 
+    @property
+    def last_progress(self) -> float | None:
+        """The watchdog clock's time of the job's newest progress (None: none this attempt)."""
+        return self._last_progress
+
     def snapshot(self) -> Learned:
         """What this attempt taught (for the run directory)."""
         if len(self.step_durations) >= self.warmup_steps:

@@ -3,6 +3,8 @@ ran after the fault (not a step in flight at it, not a survivor's lone next step
 
 from pathlib import Path
 
+import pytest
+
 from benchmarks import bench_multinode as bm
 from nonstop.events import EventWriter
 from nonstop.rundir import create
@@ -77,3 +79,12 @@ def test_the_summary_says_who_never_came_back():
     assert c["ours"] == 11 and c["peer"] is None and c["ratio"] is None
     assert c["torchrun"]["back"] == 0 and c["torchrun"]["why"]
     assert c["nonstop"]["back_s_range"] == [10.0, 12.0]
+
+
+def test_the_scenarios_come_from_the_environment_or_one_line():
+    from benchmarks import bench_multinode as b
+
+    assert b.chosen(None) == b.DEFAULT == b.chosen("")
+    assert b.chosen("cable_pulled, switch_lost") == ("cable_pulled", "switch_lost")
+    with pytest.raises(SystemExit, match="NONSTOP_BENCH_MULTINODE_KINDS: unknown cable"):
+        b.chosen("cable")

@@ -177,7 +177,7 @@ def test_two_survivors_record_a_lost_node_once(ctx, monkeypatch):
         return FailureHandler(c, AgentOps({rank: 1}, {rank: rank})), [info]
 
     first, first_infos = handler_on(ctx, 0)
-    results: list[str | None] = []
+    results: list = []
 
     def other_survivor() -> None:  # its own agent: its own connection, in its own thread
         ledger = Ledger.open(ctx.cfg.run_dir.ledger)
@@ -202,11 +202,51 @@ def test_two_survivors_record_a_lost_node_once(ctx, monkeypatch):
     monkeypatch.setattr(ctx.ledger, "rows", rows_then_race)
     assert first._name_lost_peer(first_infos) is not None
     racer.join(timeout=60)
-    assert results == [None]
+    # the second survivor acts on the first one's record: the same decision
+    assert [(d.category, d.action, d.hosts) for d in results if d is not None] == [
+        ("host_maintenance", "exclude_node", ["node-b"])
+    ], results
     lost = _rows(ctx.ledger, "SELECT host, category, action FROM failures WHERE root_cause = 1")
     # a node gone whole is the host's (unplanned host maintenance), not `unknown`: the job
     # goes on without it
     assert lost == [("node-b", "host_maintenance", "exclude_node")], lost
+
+
+def test_a_lost_node_is_one_decision_in_the_ledger_report_and_diagnose(ctx, monkeypatch):
+    """node-b lost whole: its failure row says exclude_node, and so does the action recorded
+    for it (it left the job); the survivor's own action is the restart without it, with the
+    same reason. `nonstop diagnose` tells both, each with its node."""
+    from nonstop.diagnose import peers
+    from nonstop.diagnose.history import read_attempts
+
+    monkeypatch.setattr(failures, "LOST_PEER_WAIT_S", 0.0)
+    root = ctx.cfg.run_dir.root
+    for host, address in ((HOST, "10.0.0.1"), ("node-b", "10.0.0.2")):
+        peers.record_node(root, host, address)
+    log0 = ctx.cfg.run_dir.log(0, 0)
+    log0.parent.mkdir(parents=True)
+    log0.write_text("RuntimeError: [gloo] Connection closed by peer [10.0.0.2]:4242\n")
+    ctx.watchdog = Watchdog(ranks=[0])
+    ops = AgentOps({0: 1}, {0: 0}, restarts=3)
+    handler = FailureHandler(ctx, ops)
+    handler.on_failure(_group([None]), _failed(r0=1))
+    roots = _rows(ctx.ledger, "SELECT host, category, action FROM failures WHERE root_cause = 1")
+    assert roots == [("node-b", "host_maintenance", "exclude_node")], roots
+    acts = _rows(ctx.ledger, "SELECT host, action, reason FROM actions ORDER BY id")
+    assert [(h, a) for h, a, _ in acts] == [("node-b", "exclude_node"), (HOST, "restart")], acts
+    assert acts[0][2].startswith("left the job (recorded by node-a")
+    assert (
+        acts[1][2].startswith("node node-b lost")
+        and "node-a restarts without node-b" in (acts[1][2])
+    ), acts[1][2]
+    assert handler.last_decision is not None
+    assert (handler.last_decision.category, handler.last_decision.hosts) == (
+        "host_maintenance",
+        ["node-b"],
+    )
+    assert ctx.exit_code is None  # this node goes on
+    (row,) = read_attempts(ctx.cfg.run_dir.ledger)
+    assert row.actions == ("exclude_node (node-b)", "restart (node-a)"), row
 
 
 # -- PlannedStopMachine --------------------------------------------------------------------

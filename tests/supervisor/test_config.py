@@ -45,6 +45,7 @@ def test_defaults_are_the_dataclass_fields():
         "startup_timeout_s",
         "section_timeout_s",
         "evidence_timeout_s",
+        "network_hold_s",
         "health_timeout_s",
         "grace_period_s",
         "memory_checkpoint_every",

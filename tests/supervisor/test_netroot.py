@@ -268,3 +268,33 @@ def test_netroot_merges_a_filing_made_while_another_holds_the_write_lock(run):
         assert out == [netroot.Filed(root=False, into="node1")]
         roots = _roots(a)
         assert len(roots) == 1 and json.loads(roots[0][4])["reported_by"] == ["node0", "node2"]
+
+
+@pytest.mark.parametrize(
+    ("answers", "own_flap", "reached", "others", "want"),
+    [
+        # its kernel refuses the connect: the host is up, its processes (the store) gone
+        (True, None, 1, 1, ("host_maintenance", "node0", None, "node node0 lost")),
+        # silent while another peer answers: node0's link (or the host powered off)
+        (False, None, 1, 1, ("network_switch_cable", "node0", "node0", "node0's link")),
+        # silent, and so is every other peer: the fabric, recorded here
+        (False, None, 0, 2, ("network_switch_cable", "node1", None, "the network")),
+        # this node's own carrier went down: its link, recorded here
+        (False, "this node's link eth0 went down", 0, 1,
+         ("network_switch_cable", "node1", "node1", "this node's link eth0")),
+        # two nodes: no other peer to tell the store host's link from the switch
+        (False, None, 0, 0, ("network_switch_cable", "node0", None, "node0 cut off")),
+    ],
+)  # fmt: skip
+def test_a_lost_store_host_is_the_network_unless_its_kernel_answers(
+    answers, own_flap, reached, others, want
+):
+    """The store's host cut off by the network (not dead) is the network's, not a node lost:
+    a host whose processes are gone still answers a TCP connect (refused); one cut off does
+    not answer at all."""
+    c = netroot.store_host_cause(
+        "node0", "10.0.0.10:29400", me="node1", answers=answers, own_flap=own_flap,
+        reached=reached, others=others, lost_node="host_maintenance",
+    )  # fmt: skip
+    assert (c.category, c.host, c.link_of) == want[:3], c
+    assert c.words.startswith(want[3]) and "10.0.0.10:29400" in c.words, c.words
