@@ -56,8 +56,12 @@ def test_node_lost_spare_joins_warm_state_from_peer_memory(cluster, tmp_path):
     # went on without it (exclude_node is what happened; node0 restarted)
     assert [r[:4] for r in roots] == [("node1", 1, "host_maintenance", "exclude_node")], roots
     assert f"node1 ({cluster[1].ip}): 1 of 1 failing connections" in roots[0][4], roots
-    actions = {a for (a,) in rows(run_dir, "SELECT action FROM actions")}
-    assert "restart" in actions and actions <= {"restart", "membership_change"}, actions
+    # one decision: node1's exclusion is recorded as its action (it left the job) beside
+    # node0's restart without it, never an exclusion of a survivor
+    acts = rows(run_dir, "SELECT host, action FROM actions")
+    assert ("node0", "restart") in acts, acts
+    assert {a for _, a in acts} <= {"restart", "membership_change", "exclude_node"}, acts
+    assert {h for h, a in acts if a == "exclude_node"} == {"node1"}, acts
 
     # `nonstop diagnose` names the same host from the ranks' own words
     diag = nonstop_cli("diagnose", str(run_dir), "--attempt", "0", "--json", timeout=120)
