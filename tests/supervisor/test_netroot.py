@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 from support.fakes import AgentOps
+from support.rundir import nodes_recorded, ranks_ran
 from torch.distributed.elastic.agent.server.api import WorkerState
 
 from nonstop import rundir
@@ -31,24 +32,12 @@ HANG = "hang: every rank waits in the same collective (network or store?)"
 
 @pytest.fixture
 def run(tmp_path):
-    from nonstop.diagnose import peers
-
-    rd = rundir.RunDir(tmp_path / "run")
-    rd.control.mkdir(parents=True)
-    for host, address in NODES.items():
-        peers.record_node(rd.root, host, address, 29400)
-    return rd
+    return nodes_recorded(tmp_path / "run", NODES)
 
 
 def _ranks_ran(rd: rundir.RunDir, attempt: int) -> None:
     """Each node ran one rank (rank i on node i) in `attempt`: its event stream says so."""
-    for rank, host in enumerate(NODES):
-        w = EventWriter(
-            rd.events(attempt, rank), run_id="r", attempt=attempt, rank=rank, host=host,
-            install_sigterm=False,
-        )  # fmt: skip
-        w.emit("lifecycle", phase="started")
-        w.close()
+    ranks_ran(rd, attempt, list(NODES))
 
 
 def _handler(rd: rundir.RunDir, ledger: Ledger, host: str, attempt: int) -> FailureHandler:

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 from support.fakes import AgentOps
+from support.rundir import nodes_recorded, ranks_ran
 
-from nonstop import rundir
 from nonstop.ledger import Ledger
 from nonstop.supervisor import netroot, netwait
 from nonstop.supervisor.config import SupervisorConfig
@@ -110,21 +110,8 @@ def test_a_link_that_goes_down_again_waits_again():
 
 @pytest.fixture
 def run(tmp_path):
-    from nonstop.diagnose import peers
-
-    rd = rundir.RunDir(tmp_path / "run")
-    rd.control.mkdir(parents=True)
-    for host, address in NODES.items():
-        peers.record_node(rd.root, host, address, 29400)
-    from nonstop.events.writer import EventWriter
-
-    for rank, host in enumerate(NODES):
-        w = EventWriter(
-            rd.events(0, rank), run_id="r", attempt=0, rank=rank, host=host,
-            install_sigterm=False,
-        )  # fmt: skip
-        w.emit("lifecycle", phase="started")
-        w.close()
+    rd = nodes_recorded(tmp_path / "run", NODES)
+    ranks_ran(rd, 0, list(NODES))
     return rd
 
 

@@ -68,3 +68,29 @@ def two_rank_run(root: Path, *, attempts: int = 2, steps: int = 5, crash_at: int
                 )
             w.close()
     return rd
+
+
+def nodes_recorded(path: Path, nodes: dict[str, str], port: int = 29400) -> Any:
+    """A run directory whose agents recorded `nodes` (host -> address) at start, as every
+    multi-node agent does (nonstop.diagnose.peers.record_node)."""
+    from nonstop import rundir
+    from nonstop.diagnose import peers
+
+    rd = rundir.RunDir(path)
+    rd.control.mkdir(parents=True)
+    for host, address in nodes.items():
+        peers.record_node(rd.root, host, address, port)
+    return rd
+
+
+def ranks_ran(rd: Any, attempt: int, hosts: list[str]) -> None:
+    """Rank i ran on hosts[i] in `attempt`: its event stream says it started."""
+    from nonstop.events.writer import EventWriter
+
+    for rank, host in enumerate(hosts):
+        w = EventWriter(
+            rd.events(attempt, rank), run_id="r", attempt=attempt, rank=rank, host=host,
+            install_sigterm=False,
+        )  # fmt: skip
+        w.emit("lifecycle", phase="started")
+        w.close()
