@@ -231,7 +231,9 @@ def test_losing_a_node_recovers_from_the_surviving_replica(tmp_path, store):
         " AND attempt = (SELECT MAX(attempt) FROM attempts)",
     )
     assert len(loads) == 2 and all(p.startswith("memory:node-a") for _, _, p in loads), loads
-    assert {s for _, s, _ in loads} == {loads[0][1]} and loads[0][1] >= 60
+    # one step both ranks hold; the step-60 event can come before that step's replica has
+    # crossed to node-a (the copy is asynchronous), so a few steps of slack under load
+    assert {s for _, s, _ in loads} == {loads[0][1]} and loads[0][1] >= 55, loads
     assert not (run_dir / "checkpoints").exists() or not any(
         p.name.startswith("step-") for p in (run_dir / "checkpoints").iterdir()
     )  # nothing durable: the state came from memory
