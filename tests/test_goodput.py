@@ -107,3 +107,22 @@ def test_planned_interruption_is_timed_separately_and_loses_nothing():
     assert g.badput_s["planned"] == pytest.approx(6.0)
     assert g.badput_s["recovery"] == 0 and g.badput_s["detection"] == 0
     assert g.productive_s == pytest.approx(15.0)
+
+
+def test_a_slow_step_inside_a_healed_network_outage_is_network_not_straggler():
+    durations = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 21.0, 1.0, 3.0]  # a stall, a straggler
+    s, t = [], 0.0
+    for i, d in enumerate(durations):
+        s.append(StepSpan(0, i, t, t + d))
+        t += d
+    stall = (s[7].start + 0.2, s[7].start + 20.5)  # the agents' healed outage, from last progress
+    g = account(Timeline([AttemptSpan(0, 0.0, t)], s, stalls=[stall]))
+    check_sum(g)
+    ideal = g.ideal_step_s
+    assert g.badput_s["network"] == pytest.approx(21.0 - ideal)
+    assert g.badput_s["straggler"] == pytest.approx(3.0 - ideal)
+    assert g.steps_lost == 0
+    # the same run without the outage on record: both slow steps are stragglers
+    g0 = account(Timeline([AttemptSpan(0, 0.0, t)], s))
+    assert g0.badput_s["network"] == 0.0
+    assert g0.badput_s["straggler"] == pytest.approx(24.0 - 2 * ideal)

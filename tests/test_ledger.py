@@ -125,6 +125,35 @@ def test_supervisor_records_and_rates(tmp_path):
     assert r.node_days == pytest.approx((5 + 7) * 2 / 86400)
 
 
+def test_a_healed_outage_is_network_time_and_no_failure_to_simulate(tmp_path):
+    """The agents filed a network outage that healed (no restart): the report's time is
+    `network` and `simulate --from-run` does not count it as a failure (issue 25)."""
+    from nonstop.ledger import rates_from_ledger
+
+    rd = write_run(tmp_path / "run", attempts=1, steps=5, crash_at=5)
+    with open_run(rd.root) as led:
+        t = led.rows("SELECT MIN(start) FROM steps WHERE step = 2")[0][0]
+        led.conn.execute("UPDATE steps SET end = end + 20 WHERE step = 2")
+        led.conn.execute("UPDATE steps SET start = start + 20, end = end + 20 WHERE step > 2")
+        led.attempt_started(0, time_s=t - 3, world_size=2, nodes=["h0", "h1"])
+        led.attempt_ended(0, time_s=t + 23, outcome="succeeded")
+        led.add_failure(
+            attempt=0,
+            time_s=t,
+            rank=1,
+            host="h1",
+            category="network_switch_cable",
+            action="none",
+            message="healed without a restart",
+            evidence={"healed": True, "stalled_s": 20.5, "outage_s": 19.0, "steps_redone": 0},
+        )
+        s = summarize(led).to_dict()
+        r = rates_from_ledger(led)
+    assert s["badput_s"]["network"] == pytest.approx(20.0, abs=0.5)
+    assert s["badput_s"]["straggler"] == 0.0
+    assert r.failures_by_category == {} and r.healed == 1
+
+
 def test_restart_path_inside_the_workers_is_timed(tmp_path):
     rd = rundir.create(tmp_path / "run")
     t = time.time()

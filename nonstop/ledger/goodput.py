@@ -11,6 +11,8 @@ with no overlap and no gap, into productive time and named badput:
                      restart, rendezvous, checkpoint load)
     planned          a planned interruption (drain, restart, preemption): from the stop request
                      to the next attempt's first step, requeue wait included
+    network          time of slow steps above the ideal step time while the network was out
+                     and came back by itself (a healed outage: no restart, nothing redone)
     straggler        time of slow steps above the run's ideal step time
     idle             everything else: gaps between steps, shutdown, the supervisor being down
 
@@ -34,6 +36,7 @@ BADPUT = (
     "detection",
     "recovery",
     "planned",
+    "network",
     "straggler",
     "idle",
 )
@@ -43,6 +46,7 @@ PRIORITY = (
     "detection",
     "recovery",
     "lost_progress",
+    "network",
     "straggler",
     "productive",
     "planned",
@@ -82,6 +86,9 @@ class Timeline:
     """(start, end) of each interval in which training was blocked by a save."""
     end: float | None = None
     """End of the run's wall window; defaults to the last attempt's end."""
+    stalls: list[tuple[float, float]] = field(default_factory=list)
+    """(start, end) of each network outage that healed by itself: the job's last progress
+    before it to that plus the stall; a slow step inside one is `network`, not `straggler`."""
 
 
 @dataclass
@@ -149,8 +156,9 @@ def account(tl: Timeline) -> Goodput:
         if not ok:
             segs.append((s.start, s.end, "lost_progress"))
         elif ideal and s.end - s.start > ideal[1]:
+            stalled = any(a < s.end and s.start < b for a, b in tl.stalls)
             segs.append((s.start, s.start + ideal[0], "productive"))
-            segs.append((s.start + ideal[0], s.end, "straggler"))
+            segs.append((s.start + ideal[0], s.end, "network" if stalled else "straggler"))
         else:
             segs.append((s.start, s.end, "productive"))
     segs += [(a, b, "checkpoint") for a, b in tl.checkpoint_blocks]

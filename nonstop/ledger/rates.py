@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from nonstop.ledger.db import Ledger
-from nonstop.ledger.timeline import load_timeline
+from nonstop.ledger.timeline import evidence_of, load_timeline
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class ObservedRates:
     """Unplanned failures by taxonomy id."""
     planned: int = 0
     """Planned interruptions (drain, preemption, operator restart)."""
+    healed: int = 0
+    """Network outages that healed by themselves (no restart): not failures to simulate."""
     mean_restart_s: float | None = None
     """Mean time from detection to the next attempt's first step."""
     mean_checkpoint_blocking_s: float | None = None
@@ -44,10 +46,12 @@ def rates_from_ledger(ledger: Ledger) -> ObservedRates:
         nodes_of[int(attempt)] = max(nodes_of.get(int(attempt), 1), int(hosts))
     node_days = sum((a.end - a.start) * nodes_of.get(a.attempt, 1) for a in tl.attempts) / 86400
     by_cat: dict[str, int] = {}
-    planned = 0
-    for r in ledger.rows("SELECT category, planned FROM failures WHERE root_cause = 1"):
+    planned = healed = 0
+    for r in ledger.rows("SELECT category, planned, evidence FROM failures WHERE root_cause = 1"):
         if r[1]:
             planned += 1
+        elif evidence_of(r[2]).get("healed") is True:
+            healed += 1
         else:
             by_cat[r[0]] = by_cat.get(r[0], 0) + 1
     first_step: dict[int, float] = {}
@@ -70,6 +74,7 @@ def rates_from_ledger(ledger: Ledger) -> ObservedRates:
         node_days=node_days,
         failures_by_category=by_cat,
         planned=planned,
+        healed=healed,
         mean_restart_s=_mean(restarts),
         mean_checkpoint_blocking_s=_mean(blocking),
         mean_detection_s=_mean(detection),

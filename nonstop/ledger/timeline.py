@@ -6,6 +6,7 @@ the supervisor (plain torchrun) has its attempts derived from the ranks' own eve
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,7 +97,32 @@ def load_timeline(ledger: Ledger) -> Timeline:
             start, end = seen[n]
             attempts.append(AttemptSpan(n, start, end, failed=i < len(order) - 1))
     ends = [a.end for a in attempts] + [s.end for s in steps]
-    return Timeline(attempts, steps, blocks, end=max(ends) if ends else None)
+    return Timeline(
+        attempts, steps, blocks, end=max(ends) if ends else None, stalls=healed_stalls(ledger)
+    )
+
+
+def healed_stalls(ledger: Ledger) -> list[tuple[float, float]]:
+    """(start, end) of the run's network outages that healed without a restart (the root
+    causes the agents filed with `healed` evidence: from the job's last progress, stalled_s)."""
+    out = []
+    for t, text in ledger.rows(
+        "SELECT time, evidence FROM failures WHERE root_cause = 1 AND planned = 0"
+        " AND evidence LIKE '%healed%'"
+    ):
+        ev = evidence_of(text)
+        stalled = ev.get("stalled_s")
+        if ev.get("healed") is True and isinstance(stalled, int | float) and t is not None:
+            out.append((float(t), float(t) + float(stalled)))
+    return sorted(out)
+
+
+def evidence_of(text: str | None) -> dict[str, Any]:
+    try:
+        ev = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return ev if isinstance(ev, dict) else {}
 
 
 @dataclass

@@ -48,6 +48,7 @@ COLORS = {
     "detection": "#f59f00",
     "recovery": "#c2255c",
     "planned": "#0ca678",
+    "network": "#fa5252",
     "straggler": "#7048e8",
     "idle": "#adb5bd",
 }

@@ -24,6 +24,7 @@ BADPUT_HELP = {
     "detection": "fault to its detection",
     "recovery": "detection to the next first step",
     "planned": "drain, restart or preemption: stop to next step",
+    "network": "slow steps while a network outage healed by itself",
     "straggler": "slow steps over the ideal step time",
     "idle": "gaps, shutdown, supervisor down",
 }
@@ -35,6 +36,7 @@ STYLE = {
     "detection": "yellow",
     "recovery": "magenta",
     "planned": "cyan",
+    "network": "red",
     "straggler": "purple",
     "idle": "grey50",
 }
