@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=default("network_hold_s"),
         help="seconds to hold a hang's kill while a link of the job is down, so that the "
-        "network can give the collective back; 0 restarts at once "
+        "network can give the collective back (at most 30 s when only peers are silent: "
+        "a silent peer may be a dead host); 0 restarts at once "
         f"(default {default('network_hold_s'):g})",
     )
     g.add_argument(

@@ -49,7 +49,7 @@ from nonstop.anomalies import EXIT_ROLLBACK, read_anomalies
 from nonstop.supervisor import evidence, netroot, policy
 from nonstop.supervisor.context import AgentContext, AgentOps
 from nonstop.supervisor.health import HealthConfig, gpu_record_path, run_checks
-from nonstop.supervisor.netwait import HEALED, HOLD, NetworkHold, Outage
+from nonstop.supervisor.netwait import HEALED, HOLD, NetworkHold, Outage, cap_for
 from nonstop.supervisor.policy import Decision, FailureInfo, Policy, classify, signal_name
 from nonstop.supervisor.watchdog import Hang
 
@@ -748,13 +748,14 @@ class FailureHandler:
             outage = self._outage_now()
             if outage is None:
                 return False
-            self._hold = NetworkHold(outage, cap_s=self.cfg.network_hold_s, clock=self.clock)
+            cap = cap_for(outage, self.cfg.network_hold_s)
+            self._hold = NetworkHold(outage, cap_s=cap, clock=self.clock)
             self._hold_hang, self._probed = hang, (self.clock(), outage.down)
             wd = self.ctx.watchdog
             self._hold_mark = wd.last_progress if wd is not None else None
             _log.info(
                 f"hang after {hang.stalled_s:.1f} s without progress while {outage.words}: "
-                f"holding the kill up to {self.cfg.network_hold_s:g} s for the network to "
+                f"holding the kill up to {cap:g} s for the network to "
                 "give the collective back"
             )
             return True

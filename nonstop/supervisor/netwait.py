@@ -10,7 +10,9 @@ So when the watchdog finds a hang while the evidence says a link of the job is d
 node's own carrier down, or peer nodes that do not answer a TCP connect), the agent holds the
 kill (FailureHandler.on_hang) and asks `NetworkHold.update` every tick:
 
-- the link still down: hold, for at most `cap_s` since the hold began (--network-hold);
+- the link still down: hold, for at most `cap_s` since the hold began (--network-hold; at
+  most SILENT_PEER_CAP_S when only peers are silent and this node's own link never changed:
+  a peer host that lost its power looks the same, and must not cost the whole cap);
 - the link back (or it was already back when the hang was found: a carrier change counted
   during the attempt, the link up again): the ranks get a grace to make progress by
   themselves, max(GRACE_FLOOR_S, the outage so far), at most `cap_s` in all. TCP doubles its
@@ -33,6 +35,19 @@ HOLD, HEALED, RESTART = "hold", "healed", "restart"
 GRACE_FLOOR_S = 10.0
 """The shortest wait for the ranks once the link is back: TCP's first retransmissions after a
 short outage, and a step on a loaded host."""
+SILENT_PEER_CAP_S = 30.0
+"""The longest hold while only peers are silent and this node's own link never changed. From
+here a cable pulled at the far end and a peer host that lost its power look the same (nothing
+answers, no carrier change of our own); a held dead host costs the whole hold before the
+restart without it (benchmarks/bench_multinode.py, host_silent). 30 s covers the flaps that
+heal by themselves (a port flap, a reseated cable: the 20 s cable pull of tests/cluster heals
+inside it); the far node, if alive, sees its own carrier go and holds up to the full cap."""
+
+
+def cap_for(outage: Outage, cap_s: float) -> float:
+    """The hold's cap for this outage: `cap_s` (--network-hold) when this node's own link
+    changed, else at most SILENT_PEER_CAP_S."""
+    return cap_s if outage.kind == "own" else min(cap_s, SILENT_PEER_CAP_S)
 
 
 @dataclass(frozen=True)

@@ -222,6 +222,32 @@ def test_a_hold_that_runs_out_restarts_and_keeps_what_was_unreachable(run, monke
         assert not h._holding(_hang(0)), "one hold per attempt: the next hang is killed"
 
 
+def test_a_silent_peer_is_held_at_most_the_silent_peer_cap(run, monkeypatch):
+    """Only a peer is silent and this node's own link never changed: a pulled cable at the
+    far end or a host that lost its power, which look the same from here. The hold ends at
+    SILENT_PEER_CAP_S (30 s), not at --network-hold's 120 s: a dead host must not cost the
+    whole cap (benchmarks/bench_multinode.py, host_silent)."""
+    _unreachable(monkeypatch, {"node1"})
+    clock = Clock()
+    with Ledger.open(run.ledger) as ledger:
+        h = _handler(run, ledger, "node0", clock, hold_s=120.0)
+        assert h._holding(_hang(0))
+        clock.t += netwait.SILENT_PEER_CAP_S - 1.0
+        assert h._holding(_hang(0))
+        clock.t += 2.0
+        assert not h._holding(_hang(0))
+        assert h._hold is not None and "(cap 30 s)" in h._hold.why, h._hold.why
+
+
+def test_the_cap_is_the_flag_for_this_nodes_own_link_and_never_more_for_silent_peers():
+    own = Outage("own", "eth0 down")
+    peer = Outage("peer", "node1 unreachable", unreachable=("node1",), total=2)
+    fabric = Outage("fabric", "none of 2 peers answer", unreachable=("node1", "node2"), total=2)
+    assert netwait.cap_for(own, 120.0) == 120.0
+    assert netwait.cap_for(peer, 120.0) == netwait.cap_for(fabric, 120.0) == 30.0
+    assert netwait.cap_for(peer, 10.0) == 10.0  # a shorter --network-hold wins
+
+
 def test_no_hold_when_off_or_when_the_network_is_whole(run, monkeypatch):
     _unreachable(monkeypatch, set())
     clock = Clock()
