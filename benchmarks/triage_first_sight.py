@@ -30,10 +30,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import build_triage_fallback  # noqa: E402
+import build_triage_fallback
 
-from nonstop import taxonomy  # noqa: E402
-from nonstop.diagnose import fallback, triage  # noqa: E402
+from nonstop import taxonomy
+from nonstop.diagnose import fallback, triage
 
 CORPUS = build_triage_fallback.CORPUS
 COLLECTIONS = ("fresh", "third", "fourth", "fifth", "sixth", "seventh")
