@@ -107,6 +107,11 @@ def test_markers_are_failure_words_and_not_the_lines_of_a_healthy_run() -> None:
         b"rank 3 hang detected",
         b"Killed",
         b"exited with exit code 137",
+        b'"detail-type": "EC2 Spot Instance Interruption Warning"',
+        b"Node gpu-3 status is now: NodeNotReady",
+        b"RESOURCE_EXHAUSTED: Attempting to reserve 6.48G",
+        b"Connect to 10.0.0.4<56849> returned 113(No route to host)",
+        b"2 Currently unreadable (pending) sectors",
     ]
     clean = [
         b"[rank3] step 12 loss 2.3100 lr 3.0e-04 grad_norm 0.532 tokens/s 812345",
@@ -114,6 +119,7 @@ def test_markers_are_failure_words_and_not_the_lines_of_a_healthy_run() -> None:
         b"[rank3]:[W1129 03:12:04.1 7 ProcessGroupNCCL.cpp:4561] Warning: the default now",
         b"mlx5_core 0000:c1:00.0: mlx5e_update_carrier:3: Link up",
         b"Downloading shards: 100%|##########| 4/4 exchange deadline",
+        b"using the default fault-tolerance settings",  # `fault` is no marker: "default"
     ]
     assert all(signatures.MARKER.search(line.lower()) for line in marked)
     assert not any(signatures.MARKER.search(line.lower()) for line in clean)
