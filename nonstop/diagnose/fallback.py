@@ -8,14 +8,17 @@ when none did and a line of the log has a failure marker (signatures.MARKERS; se
 nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, fourth, fifth; never the frozen held-out set nor the latest collection). Its
-posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`.
+tuning, fresh, third, fourth, fifth, sixth, seventh; never the frozen held-out set). Its
+posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`;
+a guess that would page someone (stop_and_page) needs `page_threshold`.
 A guess never excludes a node: words are not evidence enough to take a machine out (a healthy
 `smartctl -a` report reads like a disk failure to a bag of words), so a hardware guess is
 reported as weak evidence, category unknown, action restart (nonstop.diagnose.triage.guess).
-The temperature and the threshold are chosen by 5-fold cross-validation on the training splits
-only (folds by content hash), scoring what triage would then answer, so the build is
-deterministic.
+The temperature and the threshold are chosen leaving one training split out at a time (what a
+new collection is to the fallback), the threshold on the excerpts no row matched at each
+collection's first sight (tests/corpus/real/first_sight.json), scoring what triage would then
+answer; the build is deterministic. benchmarks/triage_first_sight.py estimates first sight the
+same way.
 
 The corpus ships in tests/, not in the wheel, so the trained table ships as package data
 (fallback_table.json: per-class document counts and, per feature, the classes it was seen in);
