@@ -1932,6 +1932,59 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "SlowDown and 5xx are",
     ),
     (
+        "scheduler_node_lost_words",
+        r"(?i)\bon failed node\b|\bhost <[^>\n]+> became unavailable\b|\bkilled: node \S+ (?:is )?down\b",
+        "host_maintenance",
+        60,
+        0.6,
+        "A scheduler lost the node under the job, in other schedulers' words (Slurm killing a job "
+        "on a failed node, LSF's host unavailable, PBS's node down)",
+    ),
+    (
+        "dcgm_health_failure",
+        r"^\|\s*(?:Overall Health|GPU \d+|->\s*[\w /-]+?)\s*\|\s*Failure\b",
+        "faulty_gpu",
+        76,
+        0.6,
+        "dcgmi health: the health watches report a failure on a GPU or its subsystems",
+    ),
+    (
+        "scsi_target_gone",
+        r"\bSynchronize Cache\(\d+\) failed\b|\bhostbyte=DID_BAD_TARGET\b",
+        "ssd",
+        70,
+        0.6,
+        "A SCSI disk stopped answering (its target is gone: cache flush failed, DID_BAD_TARGET)",
+    ),
+    (
+        "fuse_store_errors",
+        r"(?i)\b(?:gcsfuse|s3fs|juicefs|goofys|mountpoint-s3|wekafs|blobfuse2?|rclone)\b[^\n]*"
+        r"\b(?:error|failed|timed out|input/output error)\b",
+        "storage",
+        50,
+        0.5,
+        "A FUSE or client mount of an object store or parallel filesystem fails (gcsfuse, s3fs, "
+        "JuiceFS, Weka, blobfuse, rclone)",
+    ),
+    (
+        "oom_killer_victim",
+        r"\bKilled process \d+ \([^)\n]*\) total-vm:",
+        "out_of_memory",
+        70,
+        0.7,
+        "The kernel's OOM killer's line naming its victim (only the OOM killer prints total-vm)",
+    ),
+    (
+        "cloud_preempted_named",
+        r"(?i)\b(?:instance|node|vm|pod)\s+[\[\"'<][^\]\"'>\n]{1,80}[\]\"'>]\s+(?:is|was|has been|is being) preempted\b|"
+        r"\bspot[ _-]interrupted\b",
+        "planned_stop",
+        72,
+        0.7,
+        "A named instance, node or pod was preempted (gcloud's `Instance [x] was preempted`), a "
+        "spot node interrupted: a planned stop",
+    ),
+    (
         "elastic_child_failed",
         r"torch\.distributed\.elastic\.multiprocessing\.errors\.ChildFailedError|exitcode\s*: -9 \(pid",
         "unknown",
@@ -1980,6 +2033,26 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "rocm_memory_access_fault": ("memory access fault by gpu", "hsa_status_error_"),
     "mlx5_fatal_health": ("fatal error", "fw_fatal"),
     "azure_storage_busy": ("azure.core.exceptions.", "errorcode:"),
+    "scheduler_node_lost_words": ("on failed node", "became unavailable", "killed: node"),
+    "dcgm_health_failure": ("failure",),
+    "scsi_target_gone": ("synchronize cache", "did_bad_target"),
+    "fuse_store_errors": (
+        "gcsfuse",
+        "s3fs",
+        "juicefs",
+        "goofys",
+        "mountpoint-s3",
+        "wekafs",
+        "blobfuse",
+        "rclone",
+    ),
+    "oom_killer_victim": ("killed process",),
+    "cloud_preempted_named": (
+        "preempted",
+        "spot interrupted",
+        "spot_interrupted",
+        "spot-interrupted",
+    ),
     "san_all_paths_lost": ("remaining active paths", "active path", "usable path"),
     # -- issue 27's block (the rows above) --
     "cloud_preemption": (

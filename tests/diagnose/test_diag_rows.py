@@ -1910,6 +1910,42 @@ FAMILIES = [
         "Azure blob busy",
     ),
     ("RequestId:3f2a Time:2024-05-01 ErrorCode:OperationTimedOut", "storage", "Azure error code"),
+    # schedulers losing a node, in other schedulers' words
+    ("slurmctld: Killing JobId=1234 on failed node gpu07", "host_maintenance", "Slurm"),
+    ("Job <1234> is being requeued: host <gpu07> became unavailable", "host_maintenance", "LSF"),
+    ("PBS: job 1234.server killed: node gpu07 down", "host_maintenance", "PBS"),
+    ("Job <1234> is being requeued by the user", "unknown", "a requeue, no host lost"),
+    # dcgmi health
+    (
+        "| Overall Health            | Failure                                  |",
+        "faulty_gpu",
+        "dcgmi",
+    ),
+    (
+        "|  -> PCIe system           | Failure                                  |",
+        "faulty_gpu",
+        "dcgmi sub",
+    ),
+    (
+        "| Overall Health            | Healthy                                  |",
+        "unknown",
+        "healthy",
+    ),
+    # a SCSI disk gone, an object store mount failing, the OOM killer's victim
+    (
+        "sd 2:0:0:0: [sdc] Synchronize Cache(10) failed: Result: hostbyte=DID_BAD_TARGET",
+        "ssd",
+        "SCSI target gone",
+    ),
+    ("gcsfuse: Error while mounting gcsfuse: failed to open connection", "storage", "gcsfuse"),
+    ("s3fs: failed to connect to s3 server (503)", "storage", "s3fs"),
+    ("juicefs: write /ckpt/step_10.pt: input/output error", "storage", "JuiceFS"),
+    ("gcsfuse: mounted bucket ckpt at /mnt/ckpt", "unknown", "a mount that worked"),
+    ("Killed process 1234 (python3) total-vm:123456kB, anon-rss:123456kB", "out_of_memory", "OOM"),
+    # planned stops with a named instance
+    ("gcloud: Instance [gpu-vm-1] was preempted.", "planned_stop", "gcloud named instance"),
+    ("Karpenter: disrupting node(s) reason=spot interrupted", "planned_stop", "spot interrupted"),
+    ("Instance [gpu-vm-1] was started.", "unknown", "started"),
     (
         "azure.core.exceptions.ResourceNotFoundError: (BlobNotFound) The specified blob does not exist.",
         "unknown",
