@@ -1985,6 +1985,36 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "spot node interrupted: a planned stop",
     ),
     (
+        "framework_env_words",
+        r"DNN library initialization failed|\bexternally-managed-environment\b|"
+        r"mpirun was unable to launch the specified application as it could not find an executable",
+        "dependency",
+        45,
+        0.55,
+        "The environment lacks what the job needs (XLA cannot start cuDNN, pip refuses a managed "
+        "Python, mpirun cannot find the program)",
+    ),
+    (
+        "framework_internal_words",
+        r"NCCL error[^\n]*\binternal error\b|\bncclInternalError\b|"
+        r"tensorflow\.python\.framework\.errors_impl\.InternalError|"
+        r"(?:^|[\s\]])(?:F\d{4} [\d:.]+\s+\d+ \S+\] )?Check failed: ",
+        "software_bug",
+        40,
+        0.5,
+        "A library failed inside itself (NCCL's internal error, TensorFlow's InternalError, an "
+        "absl/glog CHECK failing in XLA or TensorFlow)",
+    ),
+    (
+        "nonfinite_words",
+        r"is non-finite, so it cannot be clipped|\bNan in summary histogram\b|\bNon-finite loss\b",
+        "numerical_nan",
+        50,
+        0.55,
+        "NaN or Inf in the gradients or the loss, as torch's clipping, TensorFlow's summaries or "
+        "a trainer's check word it",
+    ),
+    (
         "elastic_child_failed",
         r"torch\.distributed\.elastic\.multiprocessing\.errors\.ChildFailedError|exitcode\s*: -9 \(pid",
         "unknown",
@@ -2053,6 +2083,18 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "spot_interrupted",
         "spot-interrupted",
     ),
+    "framework_env_words": (
+        "dnn library initialization failed",
+        "externally-managed-environment",
+        "mpirun was unable to launch",
+    ),
+    "framework_internal_words": (
+        "internal error",
+        "ncclinternalerror",
+        "errors_impl.internalerror",
+        "check failed: ",
+    ),
+    "nonfinite_words": ("cannot be clipped", "nan in summary histogram", "non-finite loss"),
     "san_all_paths_lost": ("remaining active paths", "active path", "usable path"),
     # -- issue 27's block (the rows above) --
     "cloud_preemption": (

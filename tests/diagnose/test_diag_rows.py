@@ -1946,6 +1946,46 @@ FAMILIES = [
     ("gcloud: Instance [gpu-vm-1] was preempted.", "planned_stop", "gcloud named instance"),
     ("Karpenter: disrupting node(s) reason=spot interrupted", "planned_stop", "spot interrupted"),
     ("Instance [gpu-vm-1] was started.", "unknown", "started"),
+    # frameworks' own words for the environment, their internals and non-finite values
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        "dependency",
+        "XLA cannot start cuDNN",
+    ),
+    ("error: externally-managed-environment", "dependency", "pip refuses"),
+    (
+        "mpirun was unable to launch the specified application as it could not find an executable:",
+        "dependency",
+        "mpirun",
+    ),
+    (
+        "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1251, internal error, NCCL version 2.18.1",
+        "software_bug",
+        "NCCL internal error",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.InternalError: Failed to call ThenRnnForward",
+        "software_bug",
+        "TF InternalError",
+    ),
+    (
+        "F0512 10:01:02.123456 1234 gpu_compiler.cc:456] Check failed: status.ok()",
+        "software_bug",
+        "an XLA CHECK",
+    ),
+    ("assert-check failed: x", "unknown", "no CHECK of absl's"),
+    (
+        "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, "
+        "so it cannot be clipped.",
+        "numerical_nan",
+        "clip_grad_norm_ non-finite",
+    ),
+    (
+        "InvalidArgumentError: Nan in summary histogram for: dense/kernel_0",
+        "numerical_nan",
+        "TF summary",
+    ),
+    ("WARNING: Non-finite loss, ending training", "numerical_nan", "a trainer's check"),
     (
         "azure.core.exceptions.ResourceNotFoundError: (BlobNotFound) The specified blob does not exist.",
         "unknown",
