@@ -1861,7 +1861,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "disk_controller_fault",
         r"megaraid_sas [^\n]*FW in FAULT state|mpt[23]sas_cm\d+: fault_state\(|"
-        r"\bOne or more devices (?:are faulted|has experienced an unrecoverable error|could not be used)\b|"
+        r"\bOne or more devices (?:are faulted|could not be used)\b|"
         r"\bvdev_state=(?:FAULTED|REMOVED|UNAVAIL)\b|\bzfs[^\n]*\bvdev [^\n]*\b(?:faulted|FAULTED)\b",
         "ssd",
         78,
@@ -1871,13 +1871,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "bmc_cpu_ierr_words",
-        r"\bCPU\d{4}:? Internal error has occurred\b|\bCPU \d+ (?:has an )?internal error \(IERR\)|"
-        r"\[Hardware Error\]: section_type: (?:general )?processor error\b",
+        r"\bCPU\d{4}:? Internal error has occurred\b|\bCPU \d+ (?:has an )?internal error \(IERR\)",
         "cpu",
         84,
         0.7,
-        "A CPU internal error (Dell's CPU0000, IERR) or a processor error section of a hardware "
-        "error report",
+        "A CPU internal error (Dell's CPU0000, IERR); an APEI processor error section is not "
+        "claimed (corrected ones print the same section)",
     ),
     (
         "bmc_memory_uncorrectable",
@@ -2053,7 +2052,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "vdev_state=",
         "vdev ",
     ),
-    "bmc_cpu_ierr_words": ("internal error", "processor error"),
+    "bmc_cpu_ierr_words": ("internal error",),
     "bmc_memory_uncorrectable": (
         "uncorrectable memory error",
         "multi-bit memory error",

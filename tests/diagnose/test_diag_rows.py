@@ -1879,9 +1879,14 @@ FAMILIES = [
     ("zed: eid=12 class=statechange pool='tank' vdev=sdb1 vdev_state=FAULTED", "ssd", "ZED"),
     ("zed: eid=13 class=statechange pool='tank' vdev=sdb1 vdev_state=ONLINE", "unknown", "online"),
     ("errors: No known data errors", "unknown", "a healthy pool"),
+    (
+        "status: One or more devices has experienced an unrecoverable error.  An attempt was made",
+        "unknown",
+        "ZFS corrected it: applications unaffected",
+    ),
     # CPU and memory as BMCs and hardware-error reports say it
     ("CPU0000: Internal error has occurred check for additional logs.", "cpu", "Dell CPU0000"),
-    ("[Hardware Error]: section_type: general processor error", "cpu", "APEI processor"),
+    ("[Hardware Error]: section_type: general processor error", "unknown", "may be corrected"),
     ("Uncorrectable Memory Error (Processor 1, Memory Module 4)", "system_memory", "HPE IML"),
     (
         "MEM0001: Multi-bit memory errors detected on a memory device at location(s) DIMM_A1.",
