@@ -2075,7 +2075,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "blobfuse",
         "rclone",
     ),
-    "oom_killer_victim": ("killed process",),
+    "oom_killer_victim": ("killed process", "total-vm:"),
     "cloud_preempted_named": (
         "preempted",
         "spot interrupted",
