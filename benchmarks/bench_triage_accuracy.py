@@ -34,8 +34,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # triage_first_sight, beside this file
 
 import numpy as np
+import triage_first_sight
 
 from nonstop.diagnose import triage
 
@@ -152,6 +154,7 @@ def run(quick: bool) -> dict[str, Any]:
     se = evaluate("seventh")
     se_rows = evaluate("seventh", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
+    loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
     peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
     t.pop("correct")
@@ -267,6 +270,14 @@ def run(quick: bool) -> dict[str, Any]:
             "seventh_guesses_right": se["guesses_right"],
             "seventh_rows_only_category_accuracy": se_rows["category_accuracy"],
             "seventh_rows_only_action_accuracy": se_rows["action_accuracy"],
+            # an estimate of first sight from the collections already seen: each collection
+            # with the rows of its own first sight and a fallback trained without it
+            # (benchmarks/triage_first_sight.py; pooled over the 507 excerpts)
+            "loco_first_sight_category": loco["pooled"]["category"],
+            "loco_first_sight_action": loco["pooled"]["action"],
+            "loco_first_sight_rows_only_category": loco["pooled"]["rows_category"],
+            "loco_first_sight_rows_only_action": loco["pooled"]["rows_action"],
+            "loco_first_sight_guesses": loco["pooled"]["guesses"],
         },
     }
 

@@ -8,14 +8,17 @@ when none did and a line of the log has a failure marker (signatures.MARKERS; se
 nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, fourth, fifth; never the frozen held-out set nor the latest collection). Its
-posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`.
+tuning, fresh, third, fourth, fifth, sixth, seventh; never the frozen held-out set). Its
+posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`;
+a guess that would page someone (stop_and_page) needs `page_threshold`.
 A guess never excludes a node: words are not evidence enough to take a machine out (a healthy
 `smartctl -a` report reads like a disk failure to a bag of words), so a hardware guess is
 reported as weak evidence, category unknown, action restart (nonstop.diagnose.triage.guess).
-The temperature and the threshold are chosen by 5-fold cross-validation on the training splits
-only (folds by content hash), scoring what triage would then answer, so the build is
-deterministic.
+The temperature and the threshold are chosen leaving one training split out at a time (what a
+new collection is to the fallback), the threshold on the excerpts no row matched at each
+collection's first sight (tests/corpus/real/first_sight.json), scoring what triage would then
+answer; the build is deterministic. benchmarks/triage_first_sight.py estimates first sight the
+same way.
 
 The corpus ships in tests/, not in the wheel, so the trained table ships as package data
 (fallback_table.json: per-class document counts and, per feature, the classes it was seen in);
@@ -38,11 +41,16 @@ from nonstop import taxonomy
 
 TABLE = Path(__file__).with_name("fallback_table.json")
 VERSION = 1
-ALPHA = 0.5  # additive smoothing of the per-class feature counts
+ALPHA = 0.1  # additive smoothing of the per-class feature counts (chosen leaving one
+# collection out: 0.5 -> 0.1 raised the estimate of first sight, benchmarks/triage_first_sight.py)
 MIN_DF = 2  # a feature seen in fewer training documents is dropped (noise, and table size)
 FOLDS = 5
 TEMPERATURES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 THRESHOLDS = tuple(round(0.30 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
+# a guess that would page someone (stop_and_page) needs this much; fixed, not fitted: chosen
+# per left-out collection it swung from 0.35 to 0.9 (a handful of such guesses decide it), and
+# 0.9 kept every right page guess and dropped the wrong ones (benchmarks/triage_first_sight.py)
+PAGE_THRESHOLD = 0.9
 MAX_FEATURES = 4000  # distinct features read from one log (a bound on the work per guess)
 
 _MASKS = (
@@ -153,6 +161,7 @@ class Model:
         self.docs: list[int] = table["docs"]
         self.temperature: float = table["temperature"]
         self.threshold: float = table["threshold"]
+        self.page_threshold: float = table.get("page_threshold", self.threshold)
         counts: dict[str, dict[str, int]] = table["features"]
         n = len(self.classes)
         totals = [0] * n
@@ -230,12 +239,19 @@ class Model:
 
     def decide(self, category: str, p: float) -> str:
         """What triage answers for a guess: the category if it is confident enough and names
-        no hardware fault, else unknown (abstain, or weak evidence of a hardware fault)."""
-        return answer(category, p, self.threshold)
+        no hardware fault, else unknown (abstain, or weak evidence of a hardware fault, or a
+        guess that would page someone below the page threshold)."""
+        return answer(category, p, self.threshold, self.page_threshold)
 
 
-def answer(category: str, p: float, threshold: float) -> str:
-    if p < threshold or taxonomy.action_for(category) == "exclude_node":
+def answer(category: str, p: float, threshold: float, page_threshold: float = 0.0) -> str:
+    """A guess never excludes a node, and pages someone (stop_and_page: out of memory, a bug in
+    the script) only at `page_threshold` or above: a wrong page costs a person, a wrong
+    restart a few minutes."""
+    action = taxonomy.action_for(category)
+    if p < threshold or action == "exclude_node":
+        return taxonomy.UNKNOWN
+    if action == "stop_and_page" and p < page_threshold:
         return taxonomy.UNKNOWN
     return category
 
@@ -272,6 +288,7 @@ def _table(docs: Sequence[tuple[set[str], str]], classes: list[str], **params: A
         "docs": [docs_per[c] for c in classes],
         "temperature": params.get("temperature", 1.0),
         "threshold": params.get("threshold", 0.5),
+        "page_threshold": params.get("page_threshold", params.get("threshold", 0.5)),
         "features": _counts(docs, classes),
     }
 
@@ -280,21 +297,37 @@ def _utility(pred: str, true: str) -> float:
     return (pred == true) + (taxonomy.action_for(pred) == taxonomy.action_for(true))
 
 
-def build(records: Sequence[dict[str, str]]) -> dict[str, Any]:
+def build(
+    records: Sequence[dict[str, str]],
+    *,
+    groups: Sequence[str] | None = None,
+    asked: Sequence[bool] | None = None,
+) -> dict[str, Any]:
     """Train on labelled excerpts (id, category, excerpt) and choose the temperature and the
-    thresholds by cross-validation on them; returns the table fallback_table.json holds."""
+    threshold by cross-validation on them; returns the table fallback_table.json holds.
+
+    `groups` (one name per record, e.g. the corpus split it came from): leave one group out,
+    which is what a new collection is to the fallback (first sight), instead of FOLDS folds by
+    content hash. `asked` (one flag per record): the threshold is chosen on these records only,
+    the ones the fallback would have been asked about (no row matched them at first sight);
+    all records count when it is None."""
     docs = [(features(r["excerpt"]), r["category"]) for r in records]
-    folds = [int(r["id"][:8], 16) % FOLDS for r in records]
+    if groups is None:
+        folds = [int(r["id"][:8], 16) % FOLDS for r in records]
+    else:
+        names = sorted(set(groups))
+        folds = [names.index(g) for g in groups]
     classes = sorted({label for _, label in docs})
     # out-of-fold scores (temperature 1), one list per document
     oof: list[list[float]] = [[] for _ in docs]
-    for k in range(FOLDS):
+    for k in sorted(set(folds)):
         train = [d for d, f in zip(docs, folds, strict=True) if f != k]
         m = Model(_table(train, classes))
         for i, (feats, _) in enumerate(docs):
             if folds[i] == k:
                 oof[i] = [math.log(max(p, 1e-300)) for p in m.posterior(feats)]
     labels = [classes.index(label) for _, label in docs]
+    use = list(asked) if asked is not None else [True] * len(docs)
 
     def tempered(t: float) -> list[list[float]]:
         out = []
@@ -313,14 +346,23 @@ def build(records: Sequence[dict[str, str]]) -> dict[str, Any]:
     best: tuple[float, float] | None = None
     for t in THRESHOLDS:
         u = 0.0
-        for p, (_, true) in zip(post, docs, strict=True):
+        for p, (_, true), ok in zip(post, docs, use, strict=True):
+            if not ok:
+                continue
             i = max(range(len(p)), key=lambda j: (p[j], -j))
             u += _utility(answer(classes[i], p[i], t), true)
         key = (round(u, 6), t)  # ties: the more cautious threshold
         if best is None or key > best:
             best = key
     assert best is not None
-    return _table(docs, classes, temperature=temperature, threshold=best[1])
+    threshold = best[1]
+    return _table(
+        docs,
+        classes,
+        temperature=temperature,
+        threshold=threshold,
+        page_threshold=max(PAGE_THRESHOLD, threshold),
+    )
 
 
 def dumps(table: dict[str, Any]) -> str:

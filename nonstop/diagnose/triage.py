@@ -29,7 +29,8 @@ the words of the file's last FALLBACK_TAIL_BYTES and may name a category (a file
 marker is "no known failure signature" without it: clean rank logs cost no guess): the verdict then says
 "Guess", carries `guessed=True` and the guess's probability as its confidence; below the
 fallback's threshold it stays unknown, and a guessed hardware fault is only weak evidence
-(unknown, restart: a guess never excludes a node). It never overrides a row: any hit, even one
+(unknown, restart: a guess never excludes a node), as is a guess that would page someone
+below the fallback's page threshold. It never overrides a row: any hit, even one
 a row reads as unknown, decides as before.
 """
 
@@ -585,7 +586,9 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
         f"no signature matched; the statistical fallback reads the log's words as "
         f"{cat.name.lower()} with probability {p:.2f}"
     )
-    if said == taxonomy.UNKNOWN:  # a hardware guess: words are not enough to exclude a node
+    if said == taxonomy.UNKNOWN and taxonomy.action_for(category) == "stop_and_page":
+        text_ = f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to page anyone"
+    elif said == taxonomy.UNKNOWN:  # a hardware guess: words are not enough to exclude a node
         text_ = (
             f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to exclude the node"
         )

@@ -1814,6 +1814,190 @@ SEVENTH = [
 
 
 # every table above, one test: each line alone, triaged by the rows (no statistical fallback)
+# The families that recur across collections, in the vendors' message formats (issue 27,
+# issue-27gen: signatures.py's block "families that recur across collections"), each with near
+# misses that must not be read as the failure.
+FAMILIES = [
+    # planned stops in other providers' words
+    ("Your Spot VM has been evicted: Azure reclaimed capacity", "planned_stop", "Azure Spot"),
+    ("Spot VM vm-gpu-03 eviction notice received", "planned_stop", "Spot eviction notice"),
+    ("Evicted: the spot instance was reclaimed by the provider", "planned_stop", "evicted spot"),
+    ("event instance.preemption.begin for ocid1.instance.oc1..aaaa", "planned_stop", "OCI event"),
+    (
+        "preemptible instance gpu-7 is terminating (capacity reclaimed)",
+        "planned_stop",
+        "preemptible",
+    ),
+    ("TPU node v4-32 state changed to PREEMPTED", "planned_stop", "TPU state PREEMPTED"),
+    ('  state: "PREEMPTED"', "planned_stop", "gcloud describe"),
+    ("preemptible: true", "unknown", "a config line"),
+    ("state: READY", "unknown", "a healthy state"),
+    # BMC sensors: temperatures and fans critical; back to normal is no failure
+    (
+        "Sensor Fan 3 has transitioned to critical from a less-severe state.",
+        "server_chassis",
+        "XCC fan",
+    ),
+    (
+        "Sensor Ambient Temp has transitioned to non-recoverable from a more-severe state.",
+        "server_chassis",
+        "XCC temperature",
+    ),
+    ("Temperature #0x30 | Upper Critical going high | Asserted", "server_chassis", "SEL temp"),
+    (
+        "Sensor Fan 3 has transitioned to non-critical from a more-severe state.",
+        "unknown",
+        "a fan recovering",
+    ),
+    ("Temperature #0x30 | Upper Critical going high | Deasserted", "unknown", "deasserted"),
+    # power supplies
+    ("PSU0003: The power input for power supply 2 is lost.", "power_supply", "Dell PSU0003"),
+    ("Power supply 1 failed.", "power_supply", "Dell PSU0001"),
+    (
+        "Sensor PSU1 has transitioned to critical from a less-severe state.",
+        "power_supply",
+        "XCC PSU",
+    ),
+    ("The power input for power supply 2 has been restored.", "unknown", "input restored"),
+    # local drives and their controllers
+    ("PDR0001: Fault detected on drive 0 in disk drive bay 1.", "ssd", "Dell PDR0001"),
+    ("Drive Slot / Bay #0x01 | Drive Fault | Asserted", "ssd", "SEL drive fault"),
+    ("Physical Disk 0:1:4 failed", "ssd", "a RAID member failed"),
+    ("Drive Slot / Bay #0x01 | Drive Present | Asserted", "unknown", "a drive present"),
+    ("Physical Disk 0:1:4 is online", "unknown", "online"),
+    (
+        "megaraid_sas 0000:5e:00.0: FW in FAULT state, Fault code:0x10000 subcode:0x0",
+        "ssd",
+        "MegaRAID firmware fault",
+    ),
+    ("mpt3sas_cm0: fault_state(0x2622)!", "ssd", "SAS HBA fault"),
+    (
+        "status: One or more devices are faulted in response to persistent errors.",
+        "ssd",
+        "zpool status",
+    ),
+    ("zed: eid=12 class=statechange pool='tank' vdev=sdb1 vdev_state=FAULTED", "ssd", "ZED"),
+    ("zed: eid=13 class=statechange pool='tank' vdev=sdb1 vdev_state=ONLINE", "unknown", "online"),
+    ("errors: No known data errors", "unknown", "a healthy pool"),
+    (
+        "status: One or more devices has experienced an unrecoverable error.  An attempt was made",
+        "unknown",
+        "ZFS corrected it: applications unaffected",
+    ),
+    # CPU and memory as BMCs and hardware-error reports say it
+    ("CPU0000: Internal error has occurred check for additional logs.", "cpu", "Dell CPU0000"),
+    ("[Hardware Error]: section_type: general processor error", "unknown", "may be corrected"),
+    ("Uncorrectable Memory Error (Processor 1, Memory Module 4)", "system_memory", "HPE IML"),
+    (
+        "MEM0001: Multi-bit memory errors detected on a memory device at location(s) DIMM_A1.",
+        "system_memory",
+        "Dell MEM0001",
+    ),
+    ("Correctable Memory Error (Processor 1, Memory Module 4)", "unknown", "corrected only"),
+    ("0 uncorrectable memory errors", "unknown", "a zero count"),
+    # other vendors' GPUs
+    ("xe 0000:03:00.0: [drm] GT0: reset failed (-5)", "faulty_gpu", "Intel xe reset failed"),
+    ("i915 0000:00:02.0: [drm] GPU wedged", "faulty_gpu", "i915 wedged"),
+    ("i915 0000:00:02.0: [drm] GPU HANG: ecode 12:1:85dffffb, in python", "unknown", "a hang"),
+    (
+        "Memory access fault by GPU node-2 (Agent handle: 0x5555) on address 0x7f00. "
+        "Reason: Page not present or supervisor privilege.",
+        "software_bug",
+        "ROCm illegal access",
+    ),
+    # adapters and SANs
+    ("mlx5_core 0000:3b:00.0: mlx5_health_check: Fatal error 1 detected", "nic", "mlx5 fatal"),
+    ("device-mapper: multipath: remaining active paths: 0", "storage", "every SAN path lost"),
+    ("device-mapper: multipath: remaining active paths: 1", "unknown", "a path left"),
+    (
+        "azure.core.exceptions.HttpResponseError: (ServerBusy) The server is busy.",
+        "storage",
+        "Azure blob busy",
+    ),
+    ("RequestId:3f2a Time:2024-05-01 ErrorCode:OperationTimedOut", "storage", "Azure error code"),
+    # schedulers losing a node, in other schedulers' words
+    ("slurmctld: Killing JobId=1234 on failed node gpu07", "host_maintenance", "Slurm"),
+    ("Job <1234> is being requeued: host <gpu07> became unavailable", "host_maintenance", "LSF"),
+    ("PBS: job 1234.server killed: node gpu07 down", "host_maintenance", "PBS"),
+    ("Job <1234> is being requeued by the user", "unknown", "a requeue, no host lost"),
+    # dcgmi health
+    (
+        "| Overall Health            | Failure                                  |",
+        "faulty_gpu",
+        "dcgmi",
+    ),
+    (
+        "|  -> PCIe system           | Failure                                  |",
+        "faulty_gpu",
+        "dcgmi sub",
+    ),
+    (
+        "| Overall Health            | Healthy                                  |",
+        "unknown",
+        "healthy",
+    ),
+    # a SCSI disk gone, an object store mount failing, the OOM killer's victim
+    (
+        "sd 2:0:0:0: [sdc] Synchronize Cache(10) failed: Result: hostbyte=DID_BAD_TARGET",
+        "ssd",
+        "SCSI target gone",
+    ),
+    ("gcsfuse: Error while mounting gcsfuse: failed to open connection", "storage", "gcsfuse"),
+    ("s3fs: failed to connect to s3 server (503)", "storage", "s3fs"),
+    ("juicefs: write /ckpt/step_10.pt: input/output error", "storage", "JuiceFS"),
+    ("gcsfuse: mounted bucket ckpt at /mnt/ckpt", "unknown", "a mount that worked"),
+    ("Killed process 1234 (python3) total-vm:123456kB, anon-rss:123456kB", "out_of_memory", "OOM"),
+    # planned stops with a named instance
+    ("gcloud: Instance [gpu-vm-1] was preempted.", "planned_stop", "gcloud named instance"),
+    ("Karpenter: disrupting node(s) reason=spot interrupted", "planned_stop", "spot interrupted"),
+    ("Instance [gpu-vm-1] was started.", "unknown", "started"),
+    # frameworks' own words for the environment, their internals and non-finite values
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.",
+        "dependency",
+        "XLA cannot start cuDNN",
+    ),
+    ("error: externally-managed-environment", "dependency", "pip refuses"),
+    (
+        "mpirun was unable to launch the specified application as it could not find an executable:",
+        "dependency",
+        "mpirun",
+    ),
+    (
+        "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1251, internal error, NCCL version 2.18.1",
+        "software_bug",
+        "NCCL internal error",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.InternalError: Failed to call ThenRnnForward",
+        "software_bug",
+        "TF InternalError",
+    ),
+    (
+        "F0512 10:01:02.123456 1234 gpu_compiler.cc:456] Check failed: status.ok()",
+        "software_bug",
+        "an XLA CHECK",
+    ),
+    ("assert-check failed: x", "unknown", "no CHECK of absl's"),
+    (
+        "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, "
+        "so it cannot be clipped.",
+        "numerical_nan",
+        "clip_grad_norm_ non-finite",
+    ),
+    (
+        "InvalidArgumentError: Nan in summary histogram for: dense/kernel_0",
+        "numerical_nan",
+        "TF summary",
+    ),
+    ("WARNING: Non-finite loss, ending training", "numerical_nan", "a trainer's check"),
+    (
+        "azure.core.exceptions.ResourceNotFoundError: (BlobNotFound) The specified blob does not exist.",
+        "unknown",
+        "a missing blob is no outage",
+    ),
+]
+
 ROWS = [
     pytest.param(text, category, why, id=f"{table}-{why or text[:30]}")
     for table, cases in (
@@ -1824,6 +2008,7 @@ ROWS = [
         ("sixth", SIXTH),
         ("seventh", SEVENTH),
         ("general", GENERAL),
+        ("families", FAMILIES),
     )
     for text, category, why in cases
 ]

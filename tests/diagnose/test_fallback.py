@@ -29,8 +29,16 @@ def _log(tmp_path: Path, text: str, name: str = "rank-0.log") -> Path:
 
 
 def test_the_shipped_table_equals_a_fresh_build() -> None:
-    assert build_triage_fallback.TRAINING == ("tuning", "fresh", "third", "fourth", "fifth")
-    fresh = fallback.dumps(fallback.build(build_triage_fallback.records()))
+    assert build_triage_fallback.TRAINING == (
+        "tuning",
+        "fresh",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+    )
+    fresh = fallback.dumps(build_triage_fallback.table(*build_triage_fallback.training()))
     assert fallback.TABLE.read_text() == fresh, "run benchmarks/build_triage_fallback.py"
     table = json.loads(fresh)
     assert 0.0 < table["threshold"] < 1.0 and table["temperature"] > 0
@@ -99,6 +107,11 @@ def test_markers_are_failure_words_and_not_the_lines_of_a_healthy_run() -> None:
         b"rank 3 hang detected",
         b"Killed",
         b"exited with exit code 137",
+        b'"detail-type": "EC2 Spot Instance Interruption Warning"',
+        b"Node gpu-3 status is now: NodeNotReady",
+        b"RESOURCE_EXHAUSTED: Attempting to reserve 6.48G",
+        b"Connect to 10.0.0.4<56849> returned 113(No route to host)",
+        b"2 Currently unreadable (pending) sectors",
     ]
     clean = [
         b"[rank3] step 12 loss 2.3100 lr 3.0e-04 grad_norm 0.532 tokens/s 812345",
@@ -106,6 +119,7 @@ def test_markers_are_failure_words_and_not_the_lines_of_a_healthy_run() -> None:
         b"[rank3]:[W1129 03:12:04.1 7 ProcessGroupNCCL.cpp:4561] Warning: the default now",
         b"mlx5_core 0000:c1:00.0: mlx5e_update_carrier:3: Link up",
         b"Downloading shards: 100%|##########| 4/4 exchange deadline",
+        b"using the default fault-tolerance settings",  # `fault` is no marker: "default"
     ]
     assert all(signatures.MARKER.search(line.lower()) for line in marked)
     assert not any(signatures.MARKER.search(line.lower()) for line in clean)
@@ -139,6 +153,33 @@ def test_a_guess_never_excludes_a_node() -> None:
     assert v.action != "exclude_node" and v.category == "unknown", v.to_dict()
     if v.guessed:
         assert v.confidence <= 0.3 and "not enough to exclude the node" in v.verdict
+
+
+def test_a_guess_pages_someone_only_when_sure() -> None:
+    """stop_and_page (out of memory, a bug in the script) needs the page threshold; below it the
+    guess is weak evidence and restarts; a hardware guess never excludes, however sure."""
+    m = fallback.model()
+    assert m.page_threshold >= max(fallback.PAGE_THRESHOLD, m.threshold)
+    t, pt = m.threshold, m.page_threshold
+    assert fallback.answer("out_of_memory", (t + pt) / 2, t, pt) == "unknown"
+    assert fallback.answer("out_of_memory", pt, t, pt) == "out_of_memory"
+    assert fallback.answer("user_code_error", (t + pt) / 2, t, pt) == "unknown"
+    assert fallback.answer("dependency", (t + pt) / 2, t, pt) == "dependency"
+    assert fallback.answer("ssd", 1.0, t, pt) == "unknown"
+    v = triage.guessed(("out_of_memory", (t + pt) / 2))
+    assert v is not None and v.guessed and (v.category, v.action) == ("unknown", "restart")
+    assert "not enough to page anyone" in v.verdict
+
+
+def test_leave_one_group_out_picks_the_threshold_where_the_rows_missed() -> None:
+    """build(groups=...) holds out one group (a collection) at a time, as first sight does;
+    `asked` limits the threshold's choice to the records no row matched at first sight."""
+    records, groups, asked = build_triage_fallback.training()
+    assert set(groups) == set(build_triage_fallback.TRAINING) and "heldout" not in groups
+    assert not any(a for a, g in zip(asked, groups, strict=True) if g == "tuning")
+    assert 100 < sum(asked) < len(records) // 2
+    table = build_triage_fallback.table(records, groups, asked)
+    assert fallback.THRESHOLDS[0] <= table["threshold"] <= table["page_threshold"]
 
 
 def test_the_model_is_deterministic() -> None:

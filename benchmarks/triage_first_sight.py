@@ -1,0 +1,137 @@
+"""An estimate of triage's accuracy at first sight, on collections it has already seen.
+
+    python benchmarks/triage_first_sight.py            # leave-one-collection-out, as shipped
+    python benchmarks/triage_first_sight.py --json
+
+Every later collection (fresh, third, ... seventh) was scored once at first sight, and rows were
+then written for it, so today's rows have seen all of them: scoring them now says nothing about
+a new collection. What can still be estimated honestly is the part of triage that does not
+depend on per-collection rows, the statistical fallback. For each collection k this script:
+
+- takes the rows' verdicts *as they stood at k's first sight* (tests/corpus/real/first_sight.json:
+  the code of that day run on k, rows alone, with whether any row matched),
+- trains the fallback the way benchmarks/build_triage_fallback.py does, on every split declared
+  tuning data except k (never heldout),
+- asks it about each excerpt of k that no row matched and that has a failure marker (as
+  `nonstop triage` does), and scores what triage would then answer against k's labels.
+
+The mean over collections is the estimate: what the rows of the day plus today's fallback method
+would have scored on a collection nobody had tuned on. Row work cannot be measured this way (a
+row written after reading k reads k); the rows' own first-sight figures are in the README.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # build_triage_fallback, beside this file
+
+import build_triage_fallback
+
+from nonstop import taxonomy
+from nonstop.diagnose import fallback, triage
+
+CORPUS = build_triage_fallback.CORPUS
+COLLECTIONS = ("fresh", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def first_sight() -> dict[str, dict[str, list[Any]]]:
+    data = json.loads((CORPUS / "first_sight.json").read_text())
+    return {k: v["predictions"] for k, v in data["collections"].items()}
+
+
+def load(split: str) -> list[dict[str, str]]:
+    with open(CORPUS / f"{split}.jsonl") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def marked(records: list[dict[str, str]]) -> dict[str, bool]:
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="nonstop-first-sight-") as tmp:
+        for r in records:
+            path = Path(tmp) / f"{r['id']}.log"
+            path.write_text(r["excerpt"] + "\n")
+            out[r["id"]] = triage.scan(path).marked
+    return out
+
+
+def estimate(build: Any = None) -> dict[str, Any]:
+    """Per collection and pooled: first sight with the rows of the day alone, and with a
+    fallback trained without the collection by `build(records, groups, asked)` (default: the
+    shipped method, build_triage_fallback.table)."""
+    build = build or build_triage_fallback.table
+    seen = first_sight()
+    splits = {s: load(s) for s in build_triage_fallback.TRAINING}
+    out: dict[str, Any] = {"collections": {}}
+    pooled = {"n": 0, "rows_cat": 0, "rows_act": 0, "cat": 0, "act": 0, "guesses": 0, "right": 0}
+    wrong_exclude = 0
+    for k in COLLECTIONS:
+        train = [s for s in build_triage_fallback.TRAINING if s != k]
+        records, groups, asked = build_triage_fallback.training(train)
+        m = fallback.Model(build(records, groups, asked))
+        recs = splits[k]
+        mk = marked(recs)
+        row = {"n": len(recs), "rows_cat": 0, "rows_act": 0, "cat": 0, "act": 0}
+        row |= {"guesses": 0, "right": 0, "guessed": []}
+        for r in recs:
+            cat, act, _conf, matched = seen[k][r["id"]]
+            row["rows_cat"] += cat == r["category"]
+            row["rows_act"] += act == r["action"]
+            if not matched and mk[r["id"]]:
+                g, p = m.guess(r["excerpt"])
+                if p >= m.threshold and g != taxonomy.UNKNOWN:
+                    cat = m.decide(g, p)
+                    act = taxonomy.action_for(cat)
+                    row["guesses"] += 1
+                    row["right"] += cat == r["category"]
+                    row["guessed"].append(f"{r['id']} {r['category']} -> {cat} ({g} {p:.2f})")
+            row["cat"] += cat == r["category"]
+            row["act"] += act == r["action"]
+            wrong_exclude += act == "exclude_node" and r["action"] != "exclude_node"
+        for key in pooled:
+            pooled[key] += row[key]
+        out["collections"][k] = row
+    n = pooled["n"]
+    out["pooled"] = pooled | {
+        "rows_category": round(pooled["rows_cat"] / n, 4),
+        "rows_action": round(pooled["rows_act"] / n, 4),
+        "category": round(pooled["cat"] / n, 4),
+        "action": round(pooled["act"] / n, 4),
+        "wrong_exclude_node": wrong_exclude,
+    }
+    cols = out["collections"].values()
+    out["mean_category"] = round(sum(c["cat"] / c["n"] for c in cols) / len(COLLECTIONS), 4)
+    out["mean_action"] = round(sum(c["act"] / c["n"] for c in cols) / len(COLLECTIONS), 4)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    est = estimate()
+    if "--json" in argv:
+        print(json.dumps(est, indent=1))
+        return 0
+    for k, c in est["collections"].items():
+        print(
+            f"{k:8s} rows {c['rows_cat'] / c['n']:.1%} / {c['rows_act'] / c['n']:.1%}  "
+            f"with fallback {c['cat'] / c['n']:.1%} / {c['act'] / c['n']:.1%}  "
+            f"({c['guesses']} guesses, {c['right']} right)"
+        )
+        for line in c["guessed"]:
+            print("    " + line)
+    p = est["pooled"]
+    print(
+        f"pooled   rows {p['rows_category']:.1%} / {p['rows_action']:.1%}  with fallback "
+        f"{p['category']:.1%} / {p['action']:.1%}  ({p['guesses']} guesses, {p['right']} right, "
+        f"{p['wrong_exclude_node']} wrong exclude_node); mean over collections "
+        f"{est['mean_category']:.1%} / {est['mean_action']:.1%}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
