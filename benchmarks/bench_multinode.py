@@ -15,10 +15,14 @@ same fault applied to the kernel's network once step FAULT_AT is done:
 - node_lost: two training nodes and a spare (in torch's redundancy list: the world is full at
   `--nnodes 2:2`); every process of the node training beside node0 SIGKILLed (node1, or node2
   where the loaded host let the spare's agent join first).
-- host_silent: as node_lost, but the host goes silent the way a powered-off server does: its
-  link (both ends) down first, so nothing it had open is closed or reset, then every process
-  SIGKILLed; the link stays down. Its peers see a peer that no longer answers (no carrier change
-  of their own): for nonstop's network hold this looks like a pulled cable on the far side.
+- host_silent: two nodes at `--nnodes 1:2`, no spare; node1 goes silent the way a powered-off
+  server does: its link (both ends) down first, so nothing it had open is closed or reset, then
+  every process SIGKILLed; the link stays down. node0 sees a peer that no longer answers (no
+  carrier change of its own): for nonstop's network hold this looks like a pulled cable at the
+  far end (held at most netwait.SILENT_PEER_CAP_S); node0 goes on alone.
+- host_silent_spare: the same fault beside a waiting spare, as node_lost (`--nnodes 2:2`): the
+  rendezvous sees the dead node's keep-alive lapse and the spare's wish to join, which ends
+  any hold.
 - cable_pulled: node1's link (both ends of its veth) down for CABLE_S seconds, then back.
 - switch_lost: three training nodes; the bridge down for SWITCH_S seconds, then back.
 - rdzv_host_lost: three nodes at `--nnodes 2:3`; every process of node0 (the store's host)
@@ -81,7 +85,8 @@ PORT = 29400
 # scenario -> (--nnodes, nodes started, world size after the fault)
 SCENARIOS: dict[str, tuple[str, tuple[int, ...], int]] = {
     "node_lost": ("2:2", (0, 1, 2), 2),
-    "host_silent": ("2:2", (0, 1, 2), 2),
+    "host_silent": ("1:2", (0, 1), 1),
+    "host_silent_spare": ("2:2", (0, 1, 2), 2),
     "cable_pulled": ("2:2", (0, 1), 2),
     "switch_lost": ("3:3", (0, 1, 2), 3),
     "rdzv_host_lost": ("2:3", (0, 1, 2), 2),
@@ -91,7 +96,7 @@ SCENARIOS: dict[str, tuple[str, tuple[int, ...], int]] = {
 # benchmarks.bench_multinode switch_lost rdzv_host_lost). The store host's loss is no contest:
 # torchrun's agents exit (`RendezvousConnectionError`).
 DEFAULT = ("node_lost", "cable_pulled")
-LOSE_A_NODE = ("node_lost", "host_silent")  # a spare waits; the node beside node0 goes
+LOSE_A_NODE = ("node_lost", "host_silent", "host_silent_spare")  # the node beside node0 goes
 PEER_NAME = (
     "torchrun --max-restarts 3, the same --nnodes, c10d rendezvous on node0, the same script's "
     "DCP checkpoints (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1)"
@@ -225,7 +230,7 @@ def _fault(cluster: Any, scenario: str, victim: int = 1) -> float:
     t = time.time()
     if scenario == "node_lost":
         cluster[victim].kill()
-    elif scenario == "host_silent":
+    elif scenario in ("host_silent", "host_silent_spare"):
         cluster[victim].link_down()  # power lost: no FIN, no RST, nothing answers
         cluster[victim].kill()
     elif scenario == "rdzv_host_lost":
@@ -272,7 +277,7 @@ def once(cluster: Any, root: Path, side: str, scenario: str, tag: str) -> dict[s
         victim = _victim(run_dir) if scenario in LOSE_A_NODE else 1
         r["victim"] = f"node{victim}"
         t_fault = _fault(cluster, scenario, victim)
-        dead = {"node_lost": victim, "host_silent": victim, "rdzv_host_lost": 0}.get(scenario)
+        dead = victim if scenario in LOSE_A_NODE else {"rdzv_host_lost": 0}.get(scenario)
         rcs = {}
         for i, p in procs.items():
             if i == dead:

@@ -70,10 +70,9 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["sixth_rows_only_category_accuracy"] >= 0.90, d["sixth_misses"]
     assert d["sixth_action_accuracy"] >= 0.95, d["sixth_misses"]
     assert not d["sixth_wrong_exclude_node"], d
-    # the seventh collection: its first sight is the recorded out-of-sample figure, and later
-    # work may only move it up
-    assert d["first_sight_category"] == bench.SEVENTH_FIRST["category"] == 0.618
-    assert d["first_sight_action"] == bench.SEVENTH_FIRST["action"] == 0.8202
+    # the seventh collection: its first sight, recorded once, and later work may only move it up
+    assert d["seventh_first_category"] == bench.SEVENTH_FIRST["category"] == 0.618
+    assert d["seventh_first_action"] == bench.SEVENTH_FIRST["action"] == 0.8202
     assert d["seventh_excerpts"] >= 80
     assert d["seventh_category_accuracy"] >= bench.SEVENTH_FIRST["category"], d["seventh_misses"]
     assert d["seventh_action_accuracy"] >= bench.SEVENTH_FIRST["action"], d["seventh_misses"]
@@ -84,6 +83,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["seventh_category_accuracy"] >= d["seventh_rows_only_category_accuracy"]
     assert d["seventh_action_accuracy"] >= 0.95, d["seventh_misses"]
     assert d["seventh_wrong_exclude_node"] in ([], ["0bb28ceda4e7"]), d
+    # the eighth collection: its first sight is the recorded out-of-sample figure, and later
+    # work may only move it up
+    assert d["first_sight_category"] == bench.EIGHTH_FIRST["category"] == 0.7093
+    assert d["first_sight_action"] == bench.EIGHTH_FIRST["action"] == 0.9186
+    assert d["eighth_excerpts"] >= 80
+    assert d["eighth_category_accuracy"] >= bench.EIGHTH_FIRST["category"], d["eighth_misses"]
+    assert d["eighth_action_accuracy"] >= bench.EIGHTH_FIRST["action"], d["eighth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
