@@ -18,6 +18,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -3317,10 +3319,38 @@ def literal_trie(words: set[str], word_end: frozenset[str] = frozenset()) -> re.
 # "inf" as a word (`\b(?:nan|-?inf)\b`), and as bare substrings they were in every NCCL INFO
 # line (a third of the lines of a real training log were candidates: triage ran at 13 MB/s).
 WORD_END: Final[frozenset[str]] = frozenset({"nan", "inf"})
+
+
+class LazyTrie:
+    """literal_trie(words, word_end), built on its first search: building and compiling the
+    trie of ~300 needles is a tenth of a second, and `nonstop triage` over many rank logs
+    starts its searcher (ripgrep, on the other cores) first and needs the trie only for the
+    candidate lines the searcher sends back."""
+
+    __slots__ = ("_compiled", "_word_end", "_words")
+
+    def __init__(self, words: set[str], word_end: frozenset[str] = frozenset()) -> None:
+        self._words, self._word_end = frozenset(words), word_end
+        self._compiled: re.Pattern[bytes] | None = None
+
+    def compiled(self) -> re.Pattern[bytes]:
+        if self._compiled is None:
+            self._compiled = literal_trie(set(self._words), self._word_end)
+        return self._compiled
+
+    def search(
+        self, text: bytes, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[bytes] | None:
+        return self.compiled().search(text, pos, endpos)
+
+    def finditer(
+        self, text: bytes, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[bytes]]:
+        return self.compiled().finditer(text, pos, endpos)
+
+
 # The one combined prefilter, over lower-cased bytes.
-PREFILTER: Final[re.Pattern[bytes]] = literal_trie(
-    {n for ns in NEEDLES.values() for n in ns}, WORD_END
-)
+PREFILTER: Final[LazyTrie] = LazyTrie({n for ns in NEEDLES.values() for n in ns}, WORD_END)
 
 # Words of a line that looks like a failure, or like evidence of one (a stack dump, a signal, a
 # port or node down), whatever the failure: no row of their own. The statistical fallback
@@ -3382,7 +3412,7 @@ MARKERS: Final[tuple[str, ...]] = (
 )
 MARKER_WORD_END: Final[frozenset[str]] = frozenset({"down", "hang", "dead", "lost"})
 # Over lower-cased bytes, as PREFILTER.
-MARKER: Final[re.Pattern[bytes]] = literal_trie(set(MARKERS), MARKER_WORD_END)
+MARKER: Final[LazyTrie] = LazyTrie(set(MARKERS), MARKER_WORD_END)
 
 
 class _RowsByNeedle(dict[bytes, tuple[str, ...]]):
