@@ -159,9 +159,6 @@ def test_a_rank_read_at_import_that_no_attempt_predicted_starts_cold_then_warm(t
         [
             *("--nnodes", "1:2", "--nproc-per-node", "2", "--run-dir", str(run_dir)),
             *("--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{free_port()}"),
-            # one node of at most two: each round closes after its last call for a second node
-            # (torch's default 30 s, twice, was most of this test), not what is tested here
-            *("--rdzv-conf", "last_call_timeout=1"),
             *("--health-checks", "none", str(script)),
         ]
     )
