@@ -47,7 +47,7 @@ HYPOTHESIS_SEED ?= 0
 # worker, as they share one cluster (xdist_group).
 PYTEST_WORKERS ?= 2
 pytest: $(STAMP)
-	$(BIN)/pytest -q --durations=15 --junitxml=.pytest_cache/junit.xml \
+	$(BIN)/pytest -q --durations=40 --junitxml=.pytest_cache/junit.xml \
 		-n $(PYTEST_WORKERS) --dist loadgroup \
 		$(if $(CI),--hypothesis-seed=$(HYPOTHESIS_SEED))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import faulthandler
+import gc
 import json
 import logging
 import os
@@ -33,8 +34,9 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from nonstop import envvars, log, rundir
 from nonstop.faults import install_main_thread_delivery
@@ -584,5 +586,23 @@ def _stop(sampler: Any, rt: Runtime) -> None:
     rt.close()
 
 
+def run_then_exit(main_fn: Callable[[list[str]], int], argv: list[str]) -> NoReturn:
+    """A rank's process: `main_fn(argv)`, then Python's ordinary exit (also when the script
+    ended in sys.exit), after one garbage collection that frees what the script left (its
+    globals, in a cycle with its functions: a file it never closed is flushed there) and a
+    freeze of what is still alive (gc.freeze): the exit's own collections then no longer walk
+    torch's objects, which cost 1.2-1.7 s of CPU per rank on a quiet host (more on a busy
+    one) between the script's end and the process's, while the agent waited to see the
+    attempt succeed; the one collection here costs about 0.2 s. Nothing else changes: atexit
+    handlers run, modules are torn down and what they hold is freed as before; only a cycle
+    that becomes garbage in the teardown itself keeps its finalizer unrun, which Python never
+    promises at exit."""
+    try:
+        sys.exit(main_fn(argv))
+    finally:
+        gc.collect()
+        gc.freeze()
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_then_exit(main, sys.argv[1:])

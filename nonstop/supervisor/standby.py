@@ -520,4 +520,6 @@ class StandbyContext(SubprocessContext):
 
 
 if __name__ == "__main__":
-    sys.exit(standby_main(sys.argv[1:]))
+    from nonstop.supervisor.bootstrap import run_then_exit
+
+    run_then_exit(standby_main, sys.argv[1:])
