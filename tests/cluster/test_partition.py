@@ -24,7 +24,7 @@ def test_partition_one_side_goes_on_nothing_written_twice(cluster, tmp_path):
     run_dir = tmp_path / "run"
     steps = 80
     # a partition that stays: each side holds its hang while the other does not answer
-    # (--network-hold), then restarts; 15 s keeps the test short (the default is 120 s)
+    # (--network-hold), then restarts; 15 s keeps the test short (silent peers: 30 s by default)
     rdzv = ("--rdzv-conf", "last_call_timeout=3", "--max-restarts", "2", "--network-hold", "15")
     cmd = train_cmd(run_dir, cluster, "2:3", *rdzv, steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
