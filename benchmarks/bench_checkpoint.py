@@ -42,6 +42,15 @@ done, .metadata written); `load_s` restores the newest checkpoint into the live 
 `load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of the
 sync folder, which verifies nothing). `hash_mbps`: the checksum candidates' speed on 64 MB in
 the same run (docs/checkpoint.md, "Checksums").
+`lost_s` (the headline since 2026-12-03) is the same difference with each window's time
+in the run queue taken out: the seconds the training thread was runnable but waiting for a CPU
+(/proc/thread-self/schedstat), which on a shared 2-core host is mostly other sessions' load and
+made the wall-time blocking undecided at load 11-18. What is left is the training thread's own
+lost progress: waits for staging, for the GIL, slower steps (memory bandwidth), and the whole
+synchronous save for dcp-sync. Left out too, for every arm alike: the queueing a save's own
+background threads or process cause when they take a CPU the training thread wanted (on a
+2-core host with a one-thread step that is little, unless the host is loaded; `blocking_s`
+keeps it, with the host's noise).
 `inside_s` is blocking measured from inside the training thread, which the host's noise
 hardly touches: the save call plus the waits for staging before optimizer steps (ours: the
 Checkpointer's own `blocking_s`, the same two; dcp-sync: the whole call); `ratio_inside_ci`.

@@ -352,9 +352,9 @@ class _HashingWriter(io.RawIOBase):
         if hashing is None:
             self.hasher.update(view[:n])
         elif n != len(view):  # a short write after hashing it all: the digest would lie
-            e = OSError(errno.EIO, f"short write ({n} of {len(view)} bytes)")
-            self._errors.append(e)
-            raise e
+            short = OSError(errno.EIO, f"short write ({n} of {len(view)} bytes)")
+            self._errors.append(short)
+            raise short
         self.nbytes += n
         return n
 
