@@ -372,7 +372,7 @@ OVERLAP_HASH_BYTES = 0
 """When > 0, a write at least this large is hashed in a helper thread while the write call
 copies it into the page cache (both release the GIL). Off (0, hash then write in the writing
 thread): on this 2-core host, 1 GB saves with it were no faster within the noise (2026-12-03,
-docs/checkpoint.md, "Where the time goes"), and beside training it takes a core from it."""
+docs/checkpoint.md, "Time to durable"), and beside training it takes a core from it."""
 _hash_pool: ThreadPoolExecutor | None = None
 _hash_pool_lock = threading.Lock()
 

@@ -1,6 +1,6 @@
 """The write path's two overlaps: the disk writes start while the file is still being written
 (sync_file_range every WRITEBACK bytes), and a large write is hashed in a helper thread while
-the write call copies it (docs/checkpoint.md, "Where the time goes")."""
+the write call copies it (docs/checkpoint.md, "Time to durable")."""
 
 from __future__ import annotations
 
