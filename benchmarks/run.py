@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # name -> one line. The module is benchmarks/bench_<name with _ for ->.py.
 BENCHMARKS: dict[str, str] = {
     "event-writer": "CPU per record, every thread: JSONL event writer vs logging QueueHandler/Listener",
-    "checkpoint": "blocking per save, measured from outside: Checkpointer vs dcp.async_save/save",
+    "checkpoint": "training progress lost per save (run-queue waits out), durable, verified load: Checkpointer vs dcp.async_save/save",
     "simulate": "seconds per Monte Carlo trial of Llama 3's job vs a plain SimPy model",
     "flight-recorder": "flight-recorder dump analysis at 1k-16k ranks vs torchfrtrace",
     "triage": "log triage throughput (MB/s) vs rg and grep -E over the same signature patterns",

@@ -144,7 +144,9 @@ class Checkpointer:
         self._stager = Stager(pin_memory=self.config.pin_memory, clock=clock)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-ckpt")
         self._inflight: Future[SaveResult] | None = None
-        self._cached: list[str] = []  # keys of the files this rank's last committed save wrote
+        # keys of the files whose pages this rank dropped right before its next save writes:
+        # those its last committed save wrote, or those load_latest read
+        self._cached: list[str] = []
         self._pending = False
         self._closed = False
         self.policy = IntervalPolicy(self.config, start_s=clock())
@@ -536,6 +538,8 @@ class Checkpointer:
                 f"checkpoint {storage.describe(cm.step_key(step))} verified but does not fit "
                 f"this run's state (changed model or optimizer?): {_why(e)}"
             ) from e
+        if storage is self.storage:  # its pages go right before the next save writes
+            self._cached = sorted(reader.read_keys | self._hashed_keys(step, marker))
         info.step, info.source = step, "storage"
         info.path = storage.describe(cm.step_key(step))
         info.saved_world_size = marker.world_size
@@ -555,6 +559,17 @@ class Checkpointer:
             )
         if marker.config_hash and self._cfg_hash and marker.config_hash != self._cfg_hash:
             info.messages.append("the run configuration changed since this checkpoint was saved")
+
+    def _hashed_keys(self, step: int, marker: cm.Marker) -> set[str]:
+        """The files this rank's share of the verification hashed (commit.verify's shard)."""
+        if not self.config.verify_on_load:
+            return set()
+        names = sorted(marker.files)
+        return {
+            f"{cm.step_key(step)}/{n}"
+            for i, n in enumerate(names)
+            if i % self.world_size == self.rank
+        }
 
     def _not_suspect(self, steps: list[int], info: LoadResult) -> list[int]:
         """Storage's candidates less those an anomaly of their own attempt made suspect (rank 0

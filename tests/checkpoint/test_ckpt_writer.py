@@ -95,3 +95,34 @@ def test_a_storage_whose_drop_fails_still_saves(tmp_path: Path) -> None:
         result = ckpt.save(step, state, wait=True)
         assert result is not None and result.ok, result
     ckpt.close()
+
+
+def test_pages_a_load_read_are_dropped_before_the_next_save_writes(tmp_path: Path) -> None:
+    storage = LoggingStorage(tmp_path / "ckpt")
+    with Checkpointer(tmp_path, config=CheckpointConfig(keep_last=3), storage=storage) as first:
+        assert first.save(1, _state(), wait=True).ok  # type: ignore[union-attr]
+    # a restart: a new Checkpointer loads step 1, then saves step 2
+    ckpt = Checkpointer(tmp_path, config=CheckpointConfig(keep_last=3), storage=storage)
+    state = _state()
+    assert ckpt.load_latest(state) == 1
+    storage.log.clear()
+    assert ckpt.save(2, state, wait=True).ok  # type: ignore[union-attr]
+    ckpt.close()
+    drops = [k for op, k in storage.log if op == "drop"]
+    assert "step-1/__0_0.distcp" in drops  # read by the load (verified and copied)
+    assert all(k.startswith("step-1/") for k in drops)
+    first_write = next(i for i, (op, k) in enumerate(storage.log) if k.startswith("step-2"))
+    assert max(i for i, (op, _) in enumerate(storage.log) if op == "drop") < first_write
+
+
+def test_pages_of_another_storage_a_load_read_are_not_dropped(tmp_path: Path) -> None:
+    other = LocalStorage(tmp_path / "other" / "checkpoints")
+    with Checkpointer(tmp_path / "other", config=CheckpointConfig(), storage=other) as c:
+        assert c.save(4, _state(), wait=True).ok  # type: ignore[union-attr]
+    storage = LoggingStorage(tmp_path / "ckpt")
+    ckpt = Checkpointer(tmp_path, config=CheckpointConfig(), storage=storage)
+    assert ckpt.load_latest(_state(), sources=[other]) == 4
+    storage.log.clear()
+    assert ckpt.save(5, _state(), wait=True).ok  # type: ignore[union-attr]
+    ckpt.close()
+    assert not [k for op, k in storage.log if op == "drop"]  # step-4 is not this storage's

@@ -1,0 +1,172 @@
+"""A/B of checkpoint write-path options (docs/checkpoint.md, "Time to durable", "Page cache").
+
+    .venv/bin/python benchmarks/checkpoint_ab.py write 1024 4     # MB, reps
+    VARIANTS=base,wb,ov,wb+ov,wb+ov+t2 ... write 1024 3            # which arms (default all)
+    TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
+    .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
+
+`write`: ours with the early writeback (`wb`: sync_file_range every 32 MiB) on or off, the hash
+beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), and `dcp.save`,
+order rotated each rep; per save the time to durable, the process's CPU time and the wall
+time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
+before the save writes (`drop`, the default) or kept (`keep`), alternated. A diagnostic, not a
+kept benchmark: on a shared host compare medians of several runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from typing import Any
+
+import torch
+import torch.distributed.checkpoint as dcp
+from torch import nn
+from torch.distributed.checkpoint.state_dict import get_state_dict
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nonstop.checkpoint.storage as sto
+from nonstop.checkpoint import CheckpointConfig, Checkpointer
+
+warnings.simplefilter("ignore")
+MB = 1 << 20
+SFR = sto._sync_file_range
+FSYNC_S = [0.0]
+_fsync = os.fsync
+
+
+def _timed_fsync(fd: int) -> None:
+    t = time.perf_counter()
+    try:
+        _fsync(fd)
+    finally:
+        FSYNC_S[0] += time.perf_counter() - t
+
+
+os.fsync = _timed_fsync
+
+
+def _state(total_mb: int) -> tuple[nn.Module, torch.optim.Optimizer]:
+    width = 2048
+    layers = max(1, round(total_mb * MB / 3 / 4 / (width * width)))
+    torch.manual_seed(0)
+    model = nn.Sequential(*(nn.Linear(width, width, bias=False) for _ in range(layers)))
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-6, fused=True)
+    for p in model.parameters():
+        p.grad = torch.randn_like(p) * 1e-3
+    opt.step()
+    return model, opt
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def _set(variant: str) -> None:
+    sto._sync_file_range = SFR if "wb" in variant else None
+    sto.OVERLAP_HASH_BYTES = (1 << 20) if "ov" in variant else 0
+
+
+def write(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    variants = os.environ.get("VARIANTS", "base,wb,ov,wb+ov,wb+ov+t2").split(",")
+    train = os.environ.get("TRAIN") == "1"
+    model, opt = _state(total)
+    sd = {"model": model, "optimizer": opt}
+    a, o = torch.randn(256, 256), torch.empty(256, 256)
+
+    def train_until(done: Any) -> int:
+        n = 0
+        while n < 2 or not done():
+            for _ in range(70):
+                torch.mm(a, a, out=o)
+            opt.step()
+            n += 1
+        return n
+
+    cks, step, dcp_dir = {}, 0, None
+    for v in variants:
+        cfg = CheckpointConfig(keep_last=1, thread_count=2 if "t2" in v else 1)
+        cks[v] = Checkpointer(f"{root}/{v}", config=cfg)
+        _set(v)
+        step += 1
+        cks[v].save(step, sd, wait=True)
+    res: dict[str, list[Any]] = {v: [] for v in [*variants, "dcp.save"]}
+    arms = [*variants, "dcp.save"]
+    for r in range(reps):
+        for v in arms[r % len(arms) :] + arms[: r % len(arms)]:
+            os.sync()
+            step += 1
+            FSYNC_S[0] = 0.0
+            c0, t0 = _cpu(), time.perf_counter()
+            if v == "dcp.save":
+                if dcp_dir:
+                    shutil.rmtree(dcp_dir)
+                dcp_dir = f"{root}/dcp-{step}"
+                msd, osd = get_state_dict(model, opt)
+                dcp.save({"model": msd, "optimizer": osd}, checkpoint_id=dcp_dir)
+                durable = time.perf_counter() - t0
+            else:
+                _set(v)
+                cks[v].save(step, sd)
+                key = f"{root}/{v}/checkpoints/step-{step}/COMMIT.json"
+                if train:
+                    train_until(lambda key=key: os.path.exists(key))
+                result = cks[v].wait()
+                assert result is not None and result.ok, result
+                durable = result.total_s
+            row = (round(durable, 3), round(_cpu() - c0, 3), round(FSYNC_S[0], 3))
+            res[v].append((*row, round(os.getloadavg()[0], 1)))
+            print(v, res[v][-1], flush=True)
+    for c in cks.values():
+        c.close()
+    return res
+
+
+def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    model, opt = _state(total)
+    sd = {"model": model, "optimizer": opt}
+    with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
+        c.save(1, sd, wait=True)
+    step = 1
+    res: dict[str, list[Any]] = {"drop": [], "keep": []}
+    for r in range(reps):
+        for v in ["drop", "keep"] if r % 2 == 0 else ["keep", "drop"]:
+            c = Checkpointer(root, config=CheckpointConfig(keep_last=1))
+            assert c.load_latest(sd) == step
+            if v == "keep":
+                c._cached = []  # what the load read stays cached
+            os.sync()
+            step += 1
+            FSYNC_S[0] = 0.0
+            c0 = _cpu()
+            out = c.save(step, sd, wait=True)
+            assert out is not None and out.ok, out
+            row = (round(out.total_s, 3), round(_cpu() - c0, 3), round(FSYNC_S[0], 3))
+            c.close()
+            res[v].append((*row, round(os.getloadavg()[0], 1)))
+            print(v, res[v][-1], flush=True)
+    return res
+
+
+def main() -> None:
+    mode, total, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    torch.set_num_threads(1)
+    root = tempfile.mkdtemp(prefix="ckpt-ab-", dir=os.environ.get("ROOT", "/tmp"))
+    try:
+        res = write(total, reps, root) if mode == "write" else loaddrop(total, reps, root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print("arm: durable s, CPU s, fsync wall s (medians); durable samples")
+    for v, rows in res.items():
+        med = [statistics.median(x[i] for x in rows) for i in range(3)]
+        print(f"{v:10s} {med[0]:.3f} {med[1]:.3f} {med[2]:.3f}  {[x[0] for x in rows]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""The write path's two overlaps: the disk writes start while the file is still being written
+(sync_file_range every WRITEBACK bytes), and a large write is hashed in a helper thread while
+the write call copies it (docs/checkpoint.md, "Time to durable")."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage, digest
+from nonstop.checkpoint import storage as sto
+
+needs_sfr = pytest.mark.skipif(sto._sync_file_range is None, reason="no sync_file_range here")
+
+
+@needs_sfr
+def test_disk_writes_start_every_writeback_bytes_and_cover_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[int, int, int]] = []
+    real = sto._sync_file_range
+
+    def recording(fd: int, offset: int, nbytes: int, flags: int) -> int:
+        calls.append((offset, nbytes, flags))
+        return real(fd, offset, nbytes, flags)
+
+    monkeypatch.setattr(sto, "_sync_file_range", recording)
+    monkeypatch.setattr(sto, "WRITEBACK", 1000)
+    data = os.urandom(10_500)
+    storage = LocalStorage(tmp_path)
+    with storage.open_write("f.bin") as f:
+        for i in range(0, len(data), 700):
+            f.write(data[i : i + 700])
+        assert f.tell() == len(data)
+    assert (tmp_path / "f.bin").read_bytes() == data
+    assert len(calls) == 7 and all(flags == 2 for _, _, flags in calls)  # start, do not wait
+    pos = 0
+    for offset, nbytes, _ in calls:  # contiguous stretches from the start, each >= WRITEBACK
+        assert offset == pos and nbytes >= 1000
+        pos += nbytes
+    assert pos <= len(data)
+
+
+def test_without_fsync_no_writeback_is_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[Any] = []
+    monkeypatch.setattr(sto, "_sync_file_range", lambda *a: calls.append(a) or 0)
+    monkeypatch.setattr(sto, "WRITEBACK", 10)
+    with LocalStorage(tmp_path, fsync=False).open_write("f.bin") as f:
+        f.write(b"x" * 100)
+    assert not calls
+
+
+class _Raw(io.RawIOBase):
+    """A sink that accepts at most `limit` bytes per call (a short write)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.buf = bytearray()
+        self.limit = limit
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        view = memoryview(b).cast("B")
+        n = len(view) if self.limit is None else min(self.limit, len(view))
+        self.buf += view[:n]
+        return n
+
+
+@pytest.mark.parametrize("overlap", [1, 0])
+def test_a_hash_beside_the_write_equals_the_files_checksum(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, overlap: int
+) -> None:
+    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", overlap * 4096)
+    monkeypatch.setattr(digest, "CHUNK", 10_000)  # many chunk boundaries inside writes
+    raw, errors = _Raw(), []
+    w = sto._HashingWriter(raw, errors, digest.DEFAULT)
+    data = os.urandom(123_457)
+    for i in range(0, len(data), 7000):
+        w.write(data[i : i + 7000])
+    assert bytes(raw.buf) == data and w.nbytes == len(data)
+    path = tmp_path / "d.bin"
+    path.write_bytes(data)
+    assert w.hasher.hexdigest() == digest.of_file(path, digest.DEFAULT)
+    first = zlib.crc32(data[:10_000])
+    assert w.hasher.hexdigest().split(",")[0] == f"{first:08x}"
+
+
+def test_a_short_write_hashed_beside_is_an_error_not_a_wrong_digest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", 16)
+    errors: list[OSError] = []
+    w = sto._HashingWriter(_Raw(limit=10), errors, digest.DEFAULT)
+    with pytest.raises(OSError) as e:
+        w.write(b"y" * 100)
+    assert e.value.errno == errno.EIO and "short write" in str(e.value)
+    assert errors and errors[0] is e.value
+
+
+def test_a_checkpoint_written_with_both_overlaps_loads_and_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sto, "WRITEBACK", 64 << 10)
+    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", 4096)
+    torch.manual_seed(0)
+    model = nn.Linear(256, 256)
+    state = {"model": model, "optimizer": torch.optim.SGD(model.parameters(), lr=0.1)}
+    with Checkpointer(tmp_path, config=CheckpointConfig()) as ckpt:
+        assert ckpt.save(3, state, wait=True).ok  # type: ignore[union-attr]
+    fresh = nn.Linear(256, 256)
+    other = {"model": fresh, "optimizer": torch.optim.SGD(fresh.parameters(), lr=0.1)}
+    with Checkpointer(tmp_path, config=CheckpointConfig()) as ckpt:
+        assert ckpt.load_latest(other) == 3
+        assert ckpt.last_load is not None and not ckpt.last_load.skipped
+    assert torch.equal(fresh.weight, model.weight)
