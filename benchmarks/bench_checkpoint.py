@@ -91,7 +91,7 @@ MM_SIZE, MM_ITERS = 256, 70  # the step's fixed compute (about 40 ms on one core
 BIG_SIZE_FREE_GB = 14.0  # the 4 GB size runs only with this much memory free
 
 
-def _state(total_mb: int) -> tuple[nn.Module, torch.optim.Optimizer]:
+def make_state(total_mb: int) -> tuple[nn.Module, torch.optim.Optimizer]:
     """Parameters a third of `total_mb`, fused AdamW's moments the rest; grads kept."""
     width = 2048 if total_mb >= 48 else 512
     layers = max(1, round(total_mb * MB / 3 / 4 / (width * width)))
@@ -264,7 +264,7 @@ def _disk_write_mbps(folder: Path, nbytes: int) -> float:
 
 
 def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
-    model, opt = _state(total_mb)
+    model, opt = make_state(total_mb)
     nbytes = sum(p.nbytes for p in model.parameters()) * 3
     a, out = torch.randn(MM_SIZE, MM_SIZE), torch.empty(MM_SIZE, MM_SIZE)
     root = root / f"{total_mb}mb"  # each size its own folders: no step of another size to see

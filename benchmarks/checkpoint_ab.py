@@ -26,11 +26,11 @@ from typing import Any
 
 import torch
 import torch.distributed.checkpoint as dcp
-from torch import nn
 from torch.distributed.checkpoint.state_dict import get_state_dict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import nonstop.checkpoint.storage as sto
+from benchmarks.bench_checkpoint import make_state
 from nonstop.checkpoint import CheckpointConfig, Checkpointer
 
 warnings.simplefilter("ignore")
@@ -51,18 +51,6 @@ def _timed_fsync(fd: int) -> None:
 os.fsync = _timed_fsync
 
 
-def _state(total_mb: int) -> tuple[nn.Module, torch.optim.Optimizer]:
-    width = 2048
-    layers = max(1, round(total_mb * MB / 3 / 4 / (width * width)))
-    torch.manual_seed(0)
-    model = nn.Sequential(*(nn.Linear(width, width, bias=False) for _ in range(layers)))
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-6, fused=True)
-    for p in model.parameters():
-        p.grad = torch.randn_like(p) * 1e-3
-    opt.step()
-    return model, opt
-
-
 def _cpu() -> float:
     t = os.times()
     return t.user + t.system
@@ -76,7 +64,7 @@ def _set(variant: str) -> None:
 def write(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     variants = os.environ.get("VARIANTS", "base,wb,ov,wb+ov,wb+ov+t2").split(",")
     train = os.environ.get("TRAIN") == "1"
-    model, opt = _state(total)
+    model, opt = make_state(total)
     sd = {"model": model, "optimizer": opt}
     a, o = torch.randn(256, 256), torch.empty(256, 256)
 
@@ -129,7 +117,7 @@ def write(total: int, reps: int, root: str) -> dict[str, list[Any]]:
 
 
 def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
-    model, opt = _state(total)
+    model, opt = make_state(total)
     sd = {"model": model, "optimizer": opt}
     with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
         c.save(1, sd, wait=True)

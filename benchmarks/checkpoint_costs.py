@@ -29,7 +29,6 @@ import warnings
 
 import torch
 import torch.distributed.checkpoint as dcp
-from torch import nn
 from torch.distributed.checkpoint.state_dict import get_state_dict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,6 +38,7 @@ import nonstop.checkpoint.digest as dg
 import nonstop.checkpoint.staging as stg
 import nonstop.checkpoint.state as st
 import nonstop.checkpoint.storage as sto
+from benchmarks.bench_checkpoint import make_state
 from nonstop.checkpoint import CheckpointConfig, Checkpointer
 
 warnings.simplefilter("ignore")
@@ -169,18 +169,6 @@ def measure(label, out):
     print(label, json.dumps(row), flush=True)
 
 
-def state(total_mb):
-    width = 2048
-    layers = max(1, round(total_mb * MB / 3 / 4 / (width * width)))
-    torch.manual_seed(0)
-    model = nn.Sequential(*(nn.Linear(width, width, bias=False) for _ in range(layers)))
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-6, fused=True)
-    for p in model.parameters():
-        p.grad = torch.randn_like(p) * 1e-3
-    opt.step()
-    return model, opt
-
-
 def drop_cache(folder):
     for dp, _, fs in os.walk(folder):
         for f in fs:
@@ -207,7 +195,7 @@ def main_train():
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     torch.set_num_threads(1)
     root = tempfile.mkdtemp(prefix="ckpt30-", dir=os.environ.get("ROOT", "/tmp"))
-    model, opt = state(total)
+    model, opt = make_state(total)
     sdict = {"model": model, "optimizer": opt}
     a, o = torch.randn(256, 256), torch.empty(256, 256)
     out: dict = {}
@@ -267,7 +255,7 @@ def main():
     cold = os.environ.get("COLD") == "1"
     torch.set_num_threads(1)
     root = tempfile.mkdtemp(prefix="ckpt30-", dir=os.environ.get("ROOT", "/tmp"))
-    model, opt = state(total)
+    model, opt = make_state(total)
     sdict = {"model": model, "optimizer": opt}
     out: dict = {}
     ck = Checkpointer(f"{root}/ours", config=CheckpointConfig(keep_last=1))

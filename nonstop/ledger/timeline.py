@@ -118,6 +118,7 @@ def healed_stalls(ledger: Ledger) -> list[tuple[float, float]]:
 
 
 def evidence_of(text: str | None) -> dict[str, Any]:
+    """A failure row's `evidence` column as a dict ({} where absent or not a JSON object)."""
     try:
         ev = json.loads(text or "{}")
     except ValueError:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nonstop.ledger import Ledger
+from nonstop.ledger.timeline import evidence_of
 
 NETWORK = "network_switch_cable"
 HEALED_MERGE_S = 60.0
@@ -64,14 +65,6 @@ class Filed:
     into: str | None = None
 
 
-def _evidence(text: str | None) -> dict[str, Any]:
-    try:
-        got = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return got if isinstance(got, dict) else {}
-
-
 def file(
     ledger: Ledger,
     *,
@@ -97,7 +90,7 @@ def file(
                     " AND root_cause = 1 AND category = ? ORDER BY id",
                     (attempt, NETWORK),
                 )
-                if bool(_evidence(text).get("healed")) == healed
+                if bool(evidence_of(text).get("healed")) == healed
                 and (not healed or abs(float(t) - root.time_s) <= HEALED_MERGE_S)
             ),
             None,
@@ -108,7 +101,7 @@ def file(
                 _add(ledger, attempt, _secondary(own, root.host, here=True), root=False)
             return Filed(root=True)
         row_id, host, text = found[0], found[1], found[2]
-        ev = _evidence(text)
+        ev = evidence_of(text)
         by = [str(h) for h in ev.get("reported_by") or [host]]
         if reporter not in by:
             by.append(reporter)
@@ -180,7 +173,7 @@ def failed_roots(ledger: Ledger, attempt: int) -> list[str]:
         "SELECT host, evidence FROM failures WHERE attempt = ? AND root_cause = 1 AND category = ?",
         (attempt, NETWORK),
     )
-    return [str(h) for h, text in rows if not _evidence(text).get("healed")]
+    return [str(h) for h, text in rows if not evidence_of(text).get("healed")]
 
 
 def link_flap_attempts(ledger: Ledger, host: str, *, before: int) -> set[int]:
@@ -195,7 +188,7 @@ def link_flap_attempts(ledger: Ledger, host: str, *, before: int) -> set[int]:
     return {
         int(a)
         for a, text in rows
-        if _evidence(text).get("link_of") == host and not _evidence(text).get("healed")
+        if evidence_of(text).get("link_of") == host and not evidence_of(text).get("healed")
     }
 
 
@@ -208,7 +201,7 @@ def unclaimed_healed(ledger: Ledger, attempt: int, host: str) -> list[tuple[floa
     )
     out = []
     for t, text in rows:
-        ev = _evidence(text)
+        ev = evidence_of(text)
         if ev.get("healed") and not ev.get("direct") and ev.get("link_of") in (None, host):
             out.append((float(t), ev))
     return out
@@ -224,7 +217,7 @@ def healed(ledger: Ledger) -> list[dict[str, Any]]:
     )
     out = []
     for attempt, t, host, text, message in rows:
-        ev = _evidence(text)
+        ev = evidence_of(text)
         if ev.get("healed"):
             out.append(
                 {
@@ -249,7 +242,7 @@ def filed_by_peers(ledger: Ledger, host: str, attempt: int) -> tuple[str, list[s
         (attempt, NETWORK, host),
     )
     for action, text in rows:
-        ev = _evidence(text)
+        ev = evidence_of(text)
         if ev.get("link_of") == host and not ev.get("direct") and not ev.get("healed"):
             return str(action), [str(h) for h in ev.get("reported_by") or []]
     return None
@@ -266,7 +259,7 @@ def confirm(ledger: Ledger, *, attempt: int, host: str, action: str, words: str)
             (attempt, NETWORK, host),
         ).fetchall()
         for row_id, text in rows:
-            ev = _evidence(text)
+            ev = evidence_of(text)
             if ev.get("link_of") != host or ev.get("healed"):
                 continue
             by = [str(h) for h in ev.get("reported_by") or []]
