@@ -2027,7 +2027,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nan_metric_column",
         # lower-case `nan` only: Python and numpy print it so; pandas' NaN marks a missing value
-        r"^\s*(?i:step\s*|iter(?:ation)?\s*|epoch\s*)?\d+\s*[|,\t ]\s*(?:-?[\d.]+(?:e[-+]?\d+)?\s*[|,\t ]\s*)*-?nan\s*$",
+        # (one way to read each separator, so that a long row of columns cannot backtrack)
+        r"^[ \t]*(?i:step[ \t]*|iter(?:ation)?[ \t]*|epoch[ \t]*)?\d+(?:[ \t]*[|,][ \t]*|[ \t]+)"
+        r"(?:-?[\d.]+(?:e[-+]?\d+)?(?:[ \t]*[|,][ \t]*|[ \t]+))*-?nan[ \t]*$",
         "numerical_nan",
         30,
         0.4,
