@@ -184,7 +184,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"botocore\.exceptions\.(?:ConnectionClosedError|EndpointConnectionError|ReadTimeoutError|ConnectTimeoutError)|"
         r"Could not connect to the endpoint URL|valid response from endpoint URL|"
         # the AWS SDK for C++ (TensorFlow's s3:// filesystem) words it so (the eighth collection)
-        r"\bUnable to connect to endpoint\b|/s3/aws_logging\.cc:\d+\] Curl returned error code [1-9]\d*|"
+        r"\bUnable to connect to endpoint\b|"
+        r"/s3/aws_logging\.cc:\d+\] Curl returned error code [1-9]\d*|"
         # S3's throttling (the sixth collection): SlowDown as boto, the SDKs and raw HTTP say it
         r"\(SlowDown\) when calling the \w+ operation|'Code': 'SlowDown'|Error Code: SlowDown|"
         r"\b503:? Slow ?Down\b|Please reduce your request rate",
@@ -480,7 +481,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)Exceeded (?:job|step) memory limit|\bTERM_MEMLIMIT\b|\bmem \d+\w* exceeded limit|"
         r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
         r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
-        r"RESOURCE_EXHAUSTED: Out of memory|(?i:\bResource exhausted: (?:Attempting to allocate|OOM when allocating|Out of memory))|ResourceExhaustedError|OOM when allocating tensor|"
+        r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
+        r"(?i:\bResource exhausted: (?:Attempting to allocate|OOM when allocating|Out of memory))|"
         r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
         r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
         r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory",
@@ -569,7 +571,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
         r"NCCL WARN [^\n]*\bNCCL_[A-Z_]+\b[^\n]*\b(?:but )?no device (?:matched|found)|"
-        r"ibv_(?:reg_mr|reg_dmabuf_mr|create_cq|create_qp|alloc_pd|create_srq)\w*(?:\(\))? failed[^\n]*Cannot allocate memory|"
+        # verbs out of locked memory (the memlock limit): registration, queues, domains
+        r"ibv_(?:reg_mr|reg_dmabuf_mr|create_cq|create_qp|alloc_pd|create_srq)\w*(?:\(\))? failed"
+        r"[^\n]*Cannot allocate memory|"
         r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
         "dependency",
         58,
@@ -1552,7 +1556,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "cpu_lockup",
-        r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|rcu_(?:sched|preempt) (?:self-)?detected stall",
+        r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|"
+        r"rcu_(?:sched|preempt) (?:self-)?detected stall",
         "cpu",
         65,
         0.5,
@@ -2046,7 +2051,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "slurm_launch_credential",
-        r"(?i)\bTask launch for \S+ failed on node \S+: (?:Job credential (?:expired|revoked)|Invalid job credential)|"
+        r"(?i)\bTask launch for \S+ failed on node \S+: "
+        r"(?:Job credential (?:expired|revoked)|Invalid job credential)|"
         r"\bslurmd?\S*:? error: [^\n]*\bcredential (?:for job \d+ )?(?:expired|revoked)|"
         r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b",
         "dependency",
@@ -2178,11 +2184,31 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nan_output_words": ("nan", "inf"),
     "nan_metric_column": ("nan",),
-    "azure_preempt_scheduled": ("preemptscheduled", "preempt scheduled", "preemptionscheduled", "preemption scheduled"),
+    "azure_preempt_scheduled": (
+        "preemptscheduled",
+        "preempt scheduled",
+        "preemptionscheduled",
+        "preemption scheduled",
+    ),
     "slurm_launch_credential": ("credential",),
-    "tpu_master_unreachable": ("tensorflow master", "tpu worker may not be ready", "tpu master", "tpu worker", "tpu system"),
+    "tpu_master_unreachable": (
+        "tensorflow master",
+        "tpu worker may not be ready",
+        "tpu master",
+        "tpu worker",
+        "tpu system",
+    ),
     "amd_gpu_reset_hung": ("test failed (-110)", "ecc fatal error"),
-    "network_block_transport": ("did_transport_", ", dev nbd", ", dev rbd", ", dev drbd", "detected conn error", "ping timeout", "block nbd", "block rbd"),
+    "network_block_transport": (
+        "did_transport_",
+        ", dev nbd",
+        ", dev rbd",
+        ", dev drbd",
+        "detected conn error",
+        "ping timeout",
+        "block nbd",
+        "block rbd",
+    ),
     "nonfinite_words": ("cannot be clipped", "nan in summary histogram", "non-finite loss"),
     "san_all_paths_lost": ("remaining active paths", "active path", "usable path"),
     # -- issue 27's block (the rows above) --

@@ -2052,7 +2052,8 @@ EIGHTH = [
         "TPU system",
     ),
     (
-        "INFO:tensorflow:Querying Tensorflow master (grpc://10.0.0.2:8470) for TPU system metadata.",
+        "INFO:tensorflow:Querying Tensorflow master (grpc://10.0.0.2:8470) for TPU system "
+        "metadata.",
         "unknown",
         "the query itself",
     ),
@@ -2073,7 +2074,8 @@ EIGHTH = [
     # verbs out of locked memory: the container's or host's memlock limit
     ("libibverbs: ibv_create_qp() failed: Cannot allocate memory", "dependency", "create_qp"),
     (
-        "host1:77:90 [3] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Cannot allocate memory",
+        "host1:77:90 [3] NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Cannot allocate "
+        "memory",
         "dependency",
         "dmabuf registration",
     ),
@@ -2095,7 +2097,8 @@ EIGHTH = [
     ),
     # block devices behind a network transport (iSCSI, FC, NBD, RBD), not a local disk
     (
-        "sd 7:0:0:3: [sdc] tag#12 FAILED Result: hostbyte=DID_TRANSPORT_FAILFAST driverbyte=DRIVER_OK",
+        "sd 7:0:0:3: [sdc] tag#12 FAILED Result: hostbyte=DID_TRANSPORT_FAILFAST "
+        "driverbyte=DRIVER_OK",
         "storage",
         "transport failfast",
     ),
@@ -2123,7 +2126,11 @@ EIGHTH = [
         "storage",
         "TF's S3 curl error",
     ),
-    ("I aws_logging.cc:54] Connected to endpoint https://s3.us-east-1.amazonaws.com", "unknown", "connected"),
+    (
+        "I aws_logging.cc:54] Connected to endpoint https://s3.us-east-1.amazonaws.com",
+        "unknown",
+        "connected",
+    ),
     # lockups however the kernel spells them
     ("kernel: watchdog: BUG: soft lockup! - CPU#3 stuck for 23s! [kworker/3:1:12]", "cpu", "!"),
     ("BUG: soft lockup -CPU#0 stuck for 67s! [swapper/0:0]", "cpu", "no space"),
