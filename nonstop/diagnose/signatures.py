@@ -183,6 +183,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "object_store",
         r"botocore\.exceptions\.(?:ConnectionClosedError|EndpointConnectionError|ReadTimeoutError|ConnectTimeoutError)|"
         r"Could not connect to the endpoint URL|valid response from endpoint URL|"
+        # the AWS SDK for C++ (TensorFlow's s3:// filesystem) words it so (the eighth collection)
+        r"\bUnable to connect to endpoint\b|"
+        r"/s3/aws_logging\.cc:\d+\] Curl returned error code [1-9]\d*|"
         # S3's throttling (the sixth collection): SlowDown as boto, the SDKs and raw HTTP say it
         r"\(SlowDown\) when calling the \w+ operation|'Code': 'SlowDown'|Error Code: SlowDown|"
         r"\b503:? Slow ?Down\b|Please reduce your request rate",
@@ -479,6 +482,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
         r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
+        r"(?i:\bResource exhausted: (?:Attempting to allocate|OOM when allocating|Out of memory))|"
         r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
         r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
         r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory",
@@ -567,7 +571,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Could not load (?:dynamic )?library '?lib(?:cudart|cudnn|cublas\w*|cuda|cufft|curand|cusolver|cusparse|nccl)\b|"
         r"Bootstrap : no socket interface found|NET/Socket : no interface found|Unable to find address for: \S+|"
         r"NCCL WARN [^\n]*\bNCCL_[A-Z_]+\b[^\n]*\b(?:but )?no device (?:matched|found)|"
-        r"ibv_reg_mr\w* failed[^\n]*Cannot allocate memory|"
+        # verbs out of locked memory (the memlock limit): registration, queues, domains
+        r"ibv_(?:reg_mr|reg_dmabuf_mr|create_cq|create_qp|alloc_pd|create_srq)\w*(?:\(\))? failed"
+        r"[^\n]*Cannot allocate memory|"
         r"NCCL WARN NET/OFI (?:Couldn't|Could not|Unable to|Failed to) (?:find|initialize|open)|No eligible (?:libfabric )?providers",
         "dependency",
         58,
@@ -1550,7 +1556,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "cpu_lockup",
-        r"soft lockup - CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|rcu_(?:sched|preempt) (?:self-)?detected stall",
+        r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|"
+        r"rcu_(?:sched|preempt) (?:self-)?detected stall",
         "cpu",
         65,
         0.5,
@@ -2006,6 +2013,86 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A library failed inside itself (NCCL's internal error, TensorFlow's InternalError, an "
         "absl/glog CHECK failing in XLA or TensorFlow)",
     ),
+    # -- classes the eighth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # eighth.jsonl): NaN in a framework's printed outputs and metric columns, Azure's preemption
+    # event, Slurm's launch credentials, a TPU master not reachable, AMD resets that fail their
+    # ring tests and AMD's ECC fatal error, block devices behind a network transport.
+    # Each worded for its class; tests: EIGHTH in tests/diagnose/test_diag_rows.py.
+    (
+        "nan_output_words",
+        r"(?i)\b(?:network |model )?outputs? (?:is|are|was|were|became|become) (?:nan|inf)\b|"
+        r"\b(?:cost|objective|ce|xent|nll|ppl)\s*[:=]?\s*-?(?:nan|inf)\b(?!\w)|"
+        r"\bnan\b[^\n]{0,20}\bstop(?:ping)? training\b",
+        "numerical_nan",
+        50,
+        0.55,
+        "NaN or Inf in what a framework prints of its outputs or its cost (a model's outputs, "
+        "Marian's Cost column, a trainer stopping on NaN)",
+    ),
+    (
+        "nan_metric_column",
+        # lower-case `nan` only: Python and numpy print it so; pandas' NaN marks a missing value
+        # (one way to read each separator, so that a long row of columns cannot backtrack)
+        r"^[ \t]*(?i:step[ \t]*|iter(?:ation)?[ \t]*|epoch[ \t]*)?\d+(?:[ \t]*[|,][ \t]*|[ \t]+)"
+        r"(?:-?[\d.]+(?:e[-+]?\d+)?(?:[ \t]*[|,][ \t]*|[ \t]+))*-?nan[ \t]*$",
+        "numerical_nan",
+        30,
+        0.4,
+        "A log's row of numbers (a step, then values) ends in nan: the loss column went NaN",
+    ),
+    (
+        "azure_preempt_scheduled",
+        r"\bPreempt(?:ion)? ?Scheduled\b(?!\w)",
+        "planned_stop",
+        72,
+        0.7,
+        "Azure announces a Spot eviction (Scheduled Events' Preempt, a node's PreemptionScheduled "
+        "condition): a planned stop",
+    ),
+    (
+        "slurm_launch_credential",
+        r"(?i)\bTask launch for \S+ failed on node \S+: "
+        r"(?:Job credential (?:expired|revoked)|Invalid job credential)|"
+        r"\bslurmd?\S*:? error: [^\n]*\bcredential (?:for job \d+ )?(?:expired|revoked)|"
+        r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b",
+        "dependency",
+        60,
+        0.55,
+        "Slurm cannot launch the step because the job credential is expired or invalid (clocks "
+        "out of sync, munge keys, a restarted controller): the scheduler's setup, not the job",
+    ),
+    (
+        "tpu_master_unreachable",
+        r"(?i)Failed to connect to the Tensorflow master|The TPU worker may not be ready|"
+        r"Could not (?:connect to|reach) (?:the )?TPU (?:master|worker|system)",
+        "dependency",
+        58,
+        0.5,
+        "The job cannot reach its TPU master or workers (not yet scheduled, a wrong address): "
+        "setup or connectivity, not the job",
+    ),
+    (
+        "amd_gpu_reset_hung",
+        r"(?i)amdgpu[^\n]*\bring (?:kiq|gfx|comp|sdma)\w*[._\d]* test failed \(-110\)|"
+        r"\bamdgv_\w+:\d+\] GPU detected ECC Fatal Error|\bGPU detected ECC Fatal Error\b",
+        "faulty_gpu",
+        80,
+        0.65,
+        "An AMD GPU does not come back from its reset (its ring tests time out) or its host "
+        "driver reports an ECC fatal error and resets it",
+    ),
+    (
+        "network_block_transport",
+        r"\bhostbyte=DID_TRANSPORT_(?:DISRUPTED|FAILFAST)\b|"
+        r"\b(?:I/O error|Buffer I/O error on dev(?:ice)?), dev (?:nbd|rbd|drbd)\d+\b|"
+        r"\bconnection\d+:\d+: (?:detected conn error|ping timeout)|"
+        r"\bblock (?:nbd|rbd)\d+: [^\n]*(?:timed out|Connection|I/O error)",
+        "storage",
+        84,
+        0.6,
+        "A block device behind a network transport (iSCSI, Fibre Channel, NBD, Ceph RBD, DRBD, "
+        "Longhorn's iSCSI volumes) lost its path: the storage service, not a local disk",
+    ),
     (
         "nonfinite_words",
         r"is non-finite, so it cannot be clipped|\bNan in summary histogram\b|\bNon-finite loss\b",
@@ -2094,6 +2181,33 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "ncclinternalerror",
         "errors_impl.internalerror",
         "check failed: ",
+    ),
+    "nan_output_words": ("nan", "inf"),
+    "nan_metric_column": ("nan",),
+    "azure_preempt_scheduled": (
+        "preemptscheduled",
+        "preempt scheduled",
+        "preemptionscheduled",
+        "preemption scheduled",
+    ),
+    "slurm_launch_credential": ("credential",),
+    "tpu_master_unreachable": (
+        "tensorflow master",
+        "tpu worker may not be ready",
+        "tpu master",
+        "tpu worker",
+        "tpu system",
+    ),
+    "amd_gpu_reset_hung": ("test failed (-110)", "ecc fatal error"),
+    "network_block_transport": (
+        "did_transport_",
+        ", dev nbd",
+        ", dev rbd",
+        ", dev drbd",
+        "detected conn error",
+        "ping timeout",
+        "block nbd",
+        "block rbd",
     ),
     "nonfinite_words": ("cannot be clipped", "nan in summary histogram", "non-finite loss"),
     "san_all_paths_lost": ("remaining active paths", "active path", "usable path"),
@@ -2184,6 +2298,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "object_store": (
         "botocore.exceptions.",
+        "unable to connect to endpoint",
+        "curl returned error code",
         "endpoint url",
         "(slowdown)",
         "'slowdown'",
@@ -2425,6 +2541,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "resource exhausted: ",
         "memory limit",
         "term_memlimit",
         "exceeded limit",
@@ -2557,6 +2674,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "no socket interface found",
         "no device matched",
         "ibv_reg_mr",
+        "ibv_reg_dmabuf_mr",
+        "ibv_create_cq",
+        "ibv_create_qp",
+        "ibv_alloc_pd",
+        "ibv_create_srq",
         "no device found",
         "net/socket : no interface found",
         "unable to find address for",

@@ -90,6 +90,15 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["eighth_excerpts"] >= 80
     assert d["eighth_category_accuracy"] >= bench.EIGHTH_FIRST["category"], d["eighth_misses"]
     assert d["eighth_action_accuracy"] >= bench.EIGHTH_FIRST["action"], d["eighth_misses"]
+    # ... and after its rows (not out of sample any more): the rows alone and with the fallback.
+    # Its two wrong exclude_node left are labels the collector doubted or a class no row should
+    # take: a Kubernetes NodeNotReady labelled unknown (7813a6c5708d) and a Longhorn volume's I/O
+    # errors whose excerpt names only sda (5ddbd1b3472a); tests/corpus/real/README.md
+    assert d["eighth_rows_only_category_accuracy"] >= 0.8372, d["eighth_misses"]
+    assert d["eighth_category_accuracy"] >= 0.8605, d["eighth_misses"]
+    assert d["eighth_category_accuracy"] >= d["eighth_rows_only_category_accuracy"]
+    assert d["eighth_action_accuracy"] >= 0.9767, d["eighth_misses"]
+    assert set(d["eighth_wrong_exclude_node"]) <= {"7813a6c5708d", "5ddbd1b3472a"}, d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
