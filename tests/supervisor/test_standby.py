@@ -118,11 +118,20 @@ def _shard_script(tmp_path):
     script = tmp_path / "train.py"
     script.write_text(
         textwrap.dedent("""
-        import os, sys
+        import os, pathlib, sys, time
         import shard
         print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL}",
               flush=True)
-        if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
+        attempt, rank = os.environ["TORCHELASTIC_RESTART_COUNT"], os.environ["RANK"]
+        pathlib.Path(__file__).with_name(f"said-{attempt}-{rank}").touch()
+        if attempt == "0" and rank == "1":
+            # fail once rank 0 has said its line: a fast exit tears rank 0 down, and on a
+            # busy host that came before rank 0 had printed anything
+            deadline = time.monotonic() + 120
+            while not pathlib.Path(__file__).with_name("said-0-0").exists():
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
             sys.exit(7)
     """)
     )
@@ -225,11 +234,20 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
     script = tmp_path / "train.py"
     script.write_text(
         textwrap.dedent("""
-        import os, sys
+        import os, pathlib, sys, time
         import shard
         print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL} "
               f"restarts={shard.RESTARTS}", flush=True)
-        if os.environ["TORCHELASTIC_RESTART_COUNT"] == "0" and os.environ["RANK"] == "1":
+        attempt, rank = os.environ["TORCHELASTIC_RESTART_COUNT"], os.environ["RANK"]
+        pathlib.Path(__file__).with_name(f"said-{attempt}-{rank}").touch()
+        if attempt == "0" and rank == "1":
+            # fail once rank 0 has said its line: a fast exit tears rank 0 down, and on a
+            # busy host that came before rank 0 had printed anything
+            deadline = time.monotonic() + 120
+            while not pathlib.Path(__file__).with_name("said-0-0").exists():
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
             sys.exit(7)
     """)
     )
