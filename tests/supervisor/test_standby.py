@@ -106,6 +106,19 @@ def test_a_script_that_cannot_be_pre_imported_starts_cold_and_says_why(tmp_path)
     assert "rank 1" in (run_dir / "logs/attempt-0/rank-1.log").read_text()
 
 
+# The scripts' end: rank 1 of attempt 0 fails, once rank 0 has said its line (a fast exit tears
+# rank 0 down, and on a busy host that came before rank 0 had printed anything).
+FAIL_RANK_1_ONCE_RANK_0_SAID = """
+attempt, rank = os.environ["TORCHELASTIC_RESTART_COUNT"], os.environ["RANK"]
+pathlib.Path(__file__).with_name(f"said-{attempt}-{rank}").touch()
+if attempt == "0" and rank == "1":
+    deadline = time.monotonic() + 120
+    while not pathlib.Path(__file__).with_name("said-0-0").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    sys.exit(7)
+"""
+
+
 def _shard_script(tmp_path):
     (tmp_path / "shard.py").write_text(
         textwrap.dedent("""
@@ -122,18 +135,8 @@ def _shard_script(tmp_path):
         import shard
         print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL}",
               flush=True)
-        attempt, rank = os.environ["TORCHELASTIC_RESTART_COUNT"], os.environ["RANK"]
-        pathlib.Path(__file__).with_name(f"said-{attempt}-{rank}").touch()
-        if attempt == "0" and rank == "1":
-            # fail once rank 0 has said its line: a fast exit tears rank 0 down, and on a
-            # busy host that came before rank 0 had printed anything
-            deadline = time.monotonic() + 120
-            while not pathlib.Path(__file__).with_name("said-0-0").exists():
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.05)
-            sys.exit(7)
     """)
+        + FAIL_RANK_1_ONCE_RANK_0_SAID
     )
     return script
 
@@ -238,18 +241,8 @@ def test_a_module_reading_the_rank_with_a_default_at_import_sees_its_own_rank(tm
         import shard
         print(f"import-time rank={shard.RANK} world={shard.WORLD} local={shard.LOCAL} "
               f"restarts={shard.RESTARTS}", flush=True)
-        attempt, rank = os.environ["TORCHELASTIC_RESTART_COUNT"], os.environ["RANK"]
-        pathlib.Path(__file__).with_name(f"said-{attempt}-{rank}").touch()
-        if attempt == "0" and rank == "1":
-            # fail once rank 0 has said its line: a fast exit tears rank 0 down, and on a
-            # busy host that came before rank 0 had printed anything
-            deadline = time.monotonic() + 120
-            while not pathlib.Path(__file__).with_name("said-0-0").exists():
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.05)
-            sys.exit(7)
     """)
+        + FAIL_RANK_1_ONCE_RANK_0_SAID
     )
     run_dir = tmp_path / "run"
     r = nonstop_run(
