@@ -220,3 +220,41 @@ def test_a_restarts_phases_add_up_to_its_total(tmp_path):
     assert row["total_s"] == pytest.approx(20.5)
     assert row["phases"]["script_start"] == pytest.approx(20.5 - 0.1 - 0.3 - 0.2 - 0.1)
     assert sum(row["phases"].values()) == pytest.approx(row["total_s"])
+
+
+def test_a_detection_filed_once_by_many_processes_is_one_row(tmp_path):
+    """Agents on several nodes name the same slow link in the same second: filed with `once`,
+    it is one row, however the processes interleave (a read, then an insert, let two write)."""
+    import multiprocessing as mp
+
+    db = tmp_path / "ledger.sqlite"
+    Ledger.open(db).close()
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_file_slow_link, args=(str(db),)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    with Ledger.open(db) as led:
+        got = led.rows("SELECT attempt, host FROM detections WHERE kind = 'slow_link'")
+        assert [tuple(r) for r in got] == [(0, "node1"), (1, "node1")]
+        assert not led.add_detection(
+            attempt=0, kind="slow_link", detection_time_s=0.0, host="node1", once=True
+        )
+        assert led.add_detection(
+            attempt=0, kind="slow_link", detection_time_s=0.0, host="node2", once=True
+        )
+
+
+def _file_slow_link(root: str) -> None:
+    with Ledger.open(root) as led:
+        for attempt in (0, 1):
+            for _ in range(50):
+                led.add_detection(
+                    attempt=attempt,
+                    kind="slow_link",
+                    detection_time_s=time.time(),
+                    host="node1",
+                    once=True,
+                )

@@ -251,22 +251,36 @@ class Ledger:
         rank: int | None = None,
         host: str | None = None,
         evidence_path: str | None = None,
-    ) -> None:
+        once: bool = False,
+    ) -> bool:
+        """Record a detection; with `once`, only if this attempt has none of this kind for this
+        rank and host yet, in one statement, so that agents on several nodes that see the same
+        thing at once file it once (a read then an insert would let two both write). Returns
+        whether a row was written."""
         latency = None if last_progress_time_s is None else detection_time_s - last_progress_time_s
-        self.conn.execute(
-            "INSERT INTO detections (attempt, kind, rank, host, last_progress_time,"
-            " detection_time, latency_s, evidence_path) VALUES (?,?,?,?,?,?,?,?)",
-            (
-                attempt,
-                kind,
-                rank,
-                host,
-                last_progress_time_s,
-                detection_time_s,
-                latency,
-                evidence_path,
-            ),
+        values = (
+            attempt,
+            kind,
+            rank,
+            host,
+            last_progress_time_s,
+            detection_time_s,
+            latency,
+            evidence_path,
         )
+        columns = (
+            "INSERT INTO detections (attempt, kind, rank, host, last_progress_time,"
+            " detection_time, latency_s, evidence_path)"
+        )
+        if not once:
+            cur = self.conn.execute(f"{columns} VALUES (?,?,?,?,?,?,?,?)", values)
+        else:
+            cur = self.conn.execute(
+                f"{columns} SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM detections"
+                " WHERE attempt = ? AND kind = ? AND rank IS ? AND host IS ?)",
+                (*values, attempt, kind, rank, host),
+            )
+        return cur.rowcount > 0
 
     def add_action(
         self,

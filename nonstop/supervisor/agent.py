@@ -515,17 +515,13 @@ class NonstopAgent(LocalElasticAgent):
         if link is None or named != before or link.host in self._slow_links:
             return  # recorded when two samples in a row name the host, once per attempt
         self._slow_links.add(link.host)
-        seen = self.ledger.rows(
-            "SELECT 1 FROM detections WHERE attempt = ? AND kind = 'slow_link' AND host = ?",
-            (self.attempt, link.host),
-        )
-        if not seen:
-            self.ledger.add_detection(
-                attempt=self.attempt,
-                kind="slow_link",
-                detection_time_s=time.time(),
-                host=link.host,
-            )
+        if self.ledger.add_detection(
+            attempt=self.attempt,
+            kind="slow_link",
+            detection_time_s=time.time(),
+            host=link.host,
+            once=True,  # every agent may name it in the same second
+        ):
             _log.info(f"slow link: {link.text()}")
 
     def _observed_mtbi_s(self) -> float | None:

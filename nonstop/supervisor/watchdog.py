@@ -222,24 +222,27 @@ class RankState:
     when the agent stops the rank, or the script's own (False: it may want torch's 30 s to
     save); None before its first heartbeat (half a second into the attempt)."""
 
-    def busy(self, now: float) -> bool:
+    def busy(self, now: float, since: float | None = None) -> bool:
         """Working on its own: no collective of its own pending, and its CPU time advancing,
         its busiest thread runnable most of the time (a computing rank on a crowded host) or
-        its process reading or writing (a save to a slow filesystem)."""
+        its process reading or writing (a save to a slow filesystem), over the last
+        BUSY_WINDOW_S or, when `since` (the job's last progress) is later, since then: the
+        steps before a stall say nothing about what the rank does in it."""
         if self.coll_enq > self.coll_done:
             return False
+        start = now - BUSY_WINDOW_S if since is None else max(now - BUSY_WINDOW_S, since)
         return (
-            _grew(self.cpu, now, BUSY_CPU_FRACTION)
-            or _grew(self.runnable, now, BUSY_RUNNABLE_FRACTION)
-            or _grew(self.io, now, BUSY_IO_BYTES_PER_S)
+            _grew(self.cpu, now, BUSY_CPU_FRACTION, start)
+            or _grew(self.runnable, now, BUSY_RUNNABLE_FRACTION, start)
+            or _grew(self.io, now, BUSY_IO_BYTES_PER_S, start)
         )
 
 
-def _grew(samples: deque[tuple[float, float]], now: float, fraction: float) -> bool:
-    """A cumulative count of seconds grew by at least `fraction` of the wall time over the
-    last BUSY_WINDOW_S (which at least half the window of samples must cover)."""
-    recent = [(t, c) for t, c in samples if now - t <= BUSY_WINDOW_S]
-    if len(recent) < 2 or recent[-1][0] - recent[0][0] < BUSY_WINDOW_S / 2:
+def _grew(samples: deque[tuple[float, float]], now: float, fraction: float, start: float) -> bool:
+    """A cumulative count of seconds grew by at least `fraction` of the wall time between
+    the samples from `start` to `now` (which must cover at least half of that time)."""
+    recent = [(t, c) for t, c in samples if start <= t <= now]
+    if len(recent) < 2 or recent[-1][0] - recent[0][0] < (now - start) / 2:
         return False
     (t0, c0), (t1, c1) = recent[0], recent[-1]
     return (c1 - c0) >= fraction * (t1 - t0)
@@ -490,7 +493,7 @@ class Watchdog:
             and basis not in ("section", "exit", "bounded")
             and stalled < self.section_timeout_s
             and culprits
-            and all(self.ranks[r].busy(now) for r in culprits)
+            and all(self.ranks[r].busy(now, since=last) for r in culprits)
         ):
             return None  # `auto`: the ranks holding the job up are computing, not hung
         return Hang(

@@ -188,15 +188,24 @@ def test_real_kmsg_window_and_sequence_boundary() -> None:
     does; after a new window starts (rebase), a record the reader already passed never counts
     again, even if the new window's start is put before its timestamp."""
     tag = f"nonstop-test-{os.getpid()}-{time.monotonic_ns()}"
+    # how far this host's kernel clock is from the wall clock (it led by more than 0.3 s on a
+    # CI host): "before" must be before the window by more than that for its timestamp to say so
+    probe_reader = kl.KernelLog(since_s=time.time() - 1, extra_file=None)
+    wrote_at = time.time()
+    assert kl.write_kmsg(f"{tag} probe")
+    probe = [ln for ln in probe_reader.read() if tag in ln.text]
+    assert len(probe) == 1
+    offset = abs(probe[0].time_s - wrote_at)
+    probe_reader.close()
     assert kl.write_kmsg(f"{tag} before")
-    time.sleep(0.3)
+    time.sleep(0.3 + 2 * offset)
     # the window starts a little after now: a record written next carries a kernel timestamp
     # before it wherever the kernel's clock lags by 15 ms or more (21 ms here after 19 h of
     # uptime), and still counts, because it arrived after the reader opened
     klog = kl.KernelLog(since_s=time.time() + 0.015, extra_file=None)
     assert kl.write_kmsg(f"{tag} after pid=4242")
     mine = [ln for ln in klog.read() if tag in ln.text]
-    assert [ln.text.split()[-2:] for ln in mine] == [["after", "pid=4242"]]
+    assert [ln.text.split()[-2:] for ln in mine] == [["after", "pid=4242"]], offset
     assert mine[0].seq is not None and mine[0].pid == 4242 and klog.source == "kmsg"
     klog.rebase(mine[0].time_s - 10)
     assert kl.write_kmsg(f"{tag} next")

