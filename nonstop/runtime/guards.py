@@ -44,6 +44,7 @@ from nonstop.anomalies import (  # noqa: F401 (the records: nonstop.anomalies, r
     write_anomaly,
 )
 from nonstop.runtime import sdc_replay
+from nonstop.runtime.flushing import flush_open_files
 
 _log = log.get("runtime")
 
@@ -583,6 +584,7 @@ class Health:
         _log.warning("rank %s: %s; rolling back (exit %d)", rt.rank, anomaly.detail, EXIT_ROLLBACK)
         if rt.writer is not None:
             rt.writer.close()
+        flush_open_files()  # the script's own files, as an ordinary exit would
         sys.stdout.flush()
         os._exit(EXIT_ROLLBACK)  # no teardown: a hung collective must not keep us here
 

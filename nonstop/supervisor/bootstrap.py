@@ -41,6 +41,7 @@ from typing import Any, Final, NoReturn
 from nonstop import envvars, log, rundir
 from nonstop.faults import install_main_thread_delivery
 from nonstop.runtime import Runtime
+from nonstop.runtime.flushing import flush_open_files
 from nonstop.supervisor.live_settings import LiveSettings
 
 ENV_MERGE_STDERR = envvars.MERGE_STDERR
@@ -403,6 +404,7 @@ class SigtermHandler:
             return
         if rt.writer is not None:
             rt.writer.close(timeout_s=2.0)
+        flush_open_files()  # what the script wrote and never closed outlives the rank
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
 
@@ -560,6 +562,7 @@ def _exit_after_exception(exc: BaseException) -> None:
     t = threading.Thread(target=atexit._run_exitfuncs, name="nonstop-atexit", daemon=True)
     t.start()
     t.join(ATEXIT_TIMEOUT_S)
+    flush_open_files()  # the script's own log, never closed: its last lines say why
     _flush_std()
     os._exit(1)
 

@@ -1,0 +1,53 @@
+"""A script's own log file that it never closes (own_log.py), under torchrun and under
+`nonstop run`: every line it wrote is on disk afterwards, whether the run finished or a rank
+raised. A rank of `nonstop run` leaves without Python's teardown after an uncaught exception
+(bootstrap: a live gloo group can deadlock it) and its agent stops the other ranks with
+SIGTERM; neither flushed the script's files, so the crashed rank's log, which torchrun kept,
+was empty (nonstop.runtime.flushing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.clients import nonstop, torchrun
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+STEPS = 30
+
+
+def own_log(d: Path, rank: int) -> list[str]:
+    f = d / f"own-{rank}.log"
+    return f.read_text().splitlines() if f.exists() else []
+
+
+def test_a_finished_runs_unclosed_logs_are_whole(tmp_path: Path) -> None:
+    for name, launch in (("torchrun", torchrun), ("nonstop", nonstop)):
+        d = tmp_path / name
+        d.mkdir()
+        ran = launch("own_log.py", [str(d), str(STEPS)], d)
+        assert ran.code == 0, ran.out[-3000:]
+        for rank in (0, 1):
+            lines = own_log(d, rank)
+            assert len(lines) == STEPS and lines[-1].startswith(f"step {STEPS - 1} "), (
+                name,
+                rank,
+                lines[-3:],
+            )
+
+
+def test_a_crashed_ranks_unclosed_log_keeps_its_last_line(tmp_path: Path) -> None:
+    """Rank 1 raises at step 10: its log ends with the line that says why, under both. Rank 0,
+    stopped by its launcher, keeps its ten steps under `nonstop run` (under torchrun that
+    depends on whether the peer's loss or the launcher's SIGTERM reached it first)."""
+    ref, ours = tmp_path / "torchrun", tmp_path / "nonstop"
+    for d in (ref, ours):
+        d.mkdir()
+    peer = torchrun("own_log.py", [str(ref), str(STEPS), "10"], ref)
+    ran = nonstop("own_log.py", [str(ours), str(STEPS), "10"], ours, flags=("--max-restarts", "0"))
+    assert peer.code not in (0, None) and ran.code not in (0, None), (peer.out, ran.out)
+    last = "step 10: bad batch, giving up"
+    assert own_log(ref, 1)[-1:] == [last], peer.out[-2000:]
+    assert own_log(ours, 1) == own_log(ref, 1), ran.out[-2000:]
+    assert len(own_log(ours, 0)) == 10, (own_log(ours, 0), ran.out[-2000:])
