@@ -16,7 +16,7 @@ from support import nonstop_run, rows, unmodified, write_script
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.timeout(420)
+@pytest.mark.timeout(480)
 def test_time_keyed_faults_fire_on_an_unmodified_script(tmp_path):
     script = write_script(tmp_path, unmodified(160))
     run_dir = tmp_path / "run"
@@ -97,7 +97,7 @@ OWN_LOOP = textwrap.dedent(
 )
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(360)
 def test_a_full_disk_hits_any_script_that_saves_through_the_checkpointer(tmp_path):
     script = tmp_path / "own_loop.py"  # not the demo workload: its own training loop
     script.write_text(OWN_LOOP)

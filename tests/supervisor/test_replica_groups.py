@@ -146,7 +146,7 @@ def test_a_script_without_torchft_is_refused_in_one_line(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(300)
 def test_a_killed_group_restarts_alone_and_heals_from_the_live_one(run_dir):
     steps = 100
     r = nonstop_run(
