@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from nonstop.diagnose import fallback, signatures, triage
+from nonstop.diagnose import fallback, history, signatures, triage
 from nonstop.diagnose.cli import triage_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,6 +174,9 @@ def test_a_hardware_guess_names_its_category_and_restarts() -> None:
     if h - 0.01 < m.threshold:  # below both: it says nothing
         assert triage.guessed(("ssd", min(h, m.threshold) - 0.01)) is None
     assert fallback.answer("ssd", 1.0, 0.5) == "unknown"  # a table without the threshold
+    low = triage.guessed(("ssd", h))  # below 0.3: `nonstop diagnose` finds nothing to act on
+    assert low is not None and history.weak(low) == (low.confidence < history.WEAK_CONFIDENCE)
+    assert history.weak(low) or h >= history.WEAK_CONFIDENCE
     assert fallback.answer("ssd", 0.2, 0.5, 0.9, 0.15) == "ssd"  # a guess below `threshold`
 
 
