@@ -8,14 +8,15 @@ when none did and a line of the log has a failure marker (signatures.MARKERS; se
 nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, fourth, fifth, sixth, seventh; never the frozen held-out set). Its
+tuning, fresh, third, fourth, fifth, sixth, seventh, eighth; never the frozen held-out set). Its
 posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`;
 a guess that would page someone (stop_and_page) needs `page_threshold`.
 A guess never excludes a node: words are not evidence enough to take a machine out (a healthy
 `smartctl -a` report reads like a disk failure to a bag of words), so a hardware guess is
-reported as weak evidence, category unknown, action restart (nonstop.diagnose.triage.guess).
-The temperature and the threshold are chosen leaving one training split out at a time (what a
-new collection is to the fallback), the threshold on the excerpts no row matched at each
+reported as weak evidence with action restart (`action`; nonstop.diagnose.triage.guess): its
+category named at `hardware_threshold` or above, unknown below it.
+The temperature and the thresholds are chosen leaving one training split out at a time (what a
+new collection is to the fallback), the thresholds on the excerpts no row matched at each
 collection's first sight (tests/corpus/real/first_sight.json), scoring what triage would then
 answer; the build is deterministic. benchmarks/triage_first_sight.py estimates first sight the
 same way.
@@ -31,7 +32,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -47,6 +48,9 @@ MIN_DF = 2  # a feature seen in fewer training documents is dropped (noise, and 
 FOLDS = 5
 TEMPERATURES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 THRESHOLDS = tuple(round(0.30 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
+# where a hardware guess names its category (with action restart: it costs no action, only the
+# category when wrong, so the grid goes lower; chosen like the threshold)
+HARDWARE_THRESHOLDS = tuple(round(0.10 + 0.05 * i, 2) for i in range(18))  # 0.10 .. 0.95
 # a guess that would page someone (stop_and_page) needs this much; fixed, not fitted: chosen
 # per left-out collection it swung from 0.35 to 0.9 (a handful of such guesses decide it), and
 # 0.9 kept every right page guess and dropped the wrong ones (benchmarks/triage_first_sight.py)
@@ -162,6 +166,8 @@ class Model:
         self.temperature: float = table["temperature"]
         self.threshold: float = table["threshold"]
         self.page_threshold: float = table.get("page_threshold", self.threshold)
+        # None (a table built before it): a hardware guess is never named, always unknown
+        self.hardware_threshold: float | None = table.get("hardware_threshold")
         counts: dict[str, dict[str, int]] = table["features"]
         n = len(self.classes)
         totals = [0] * n
@@ -238,22 +244,46 @@ class Model:
         return self.classes[i], p[i]
 
     def decide(self, category: str, p: float) -> str:
-        """What triage answers for a guess: the category if it is confident enough and names
-        no hardware fault, else unknown (abstain, or weak evidence of a hardware fault, or a
-        guess that would page someone below the page threshold)."""
-        return answer(category, p, self.threshold, self.page_threshold)
+        """What triage answers for a guess: the category if it is confident enough, else
+        unknown (abstain, or weak evidence of a hardware fault below the hardware threshold, or
+        a guess that would page someone below the page threshold). Its action is `action`'s."""
+        return answer(category, p, self.threshold, self.page_threshold, self.hardware_threshold)
+
+    def abstains(self, category: str, p: float) -> bool:
+        """Whether triage says nothing of this reading (the rows' "no known failure signature"
+        stands): below every threshold that could name it, or a guess of unknown."""
+        if category == taxonomy.UNKNOWN:
+            return True
+        return p < self.threshold and self.decide(category, p) == taxonomy.UNKNOWN
 
 
-def answer(category: str, p: float, threshold: float, page_threshold: float = 0.0) -> str:
-    """A guess never excludes a node, and pages someone (stop_and_page: out of memory, a bug in
-    the script) only at `page_threshold` or above: a wrong page costs a person, a wrong
-    restart a few minutes."""
-    action = taxonomy.action_for(category)
-    if p < threshold or action == "exclude_node":
+def answer(
+    category: str,
+    p: float,
+    threshold: float,
+    page_threshold: float = 0.0,
+    hardware_threshold: float | None = None,
+) -> str:
+    """The category a guess reports. A hardware guess is named only at `hardware_threshold`
+    (None: never), and never excludes a node (`action`); a guess pages someone
+    (stop_and_page: out of memory, a bug in the script) only at `page_threshold` or above: a
+    wrong page costs a person, a wrong restart a few minutes."""
+    default = taxonomy.action_for(category)
+    if default == "exclude_node":
+        named = hardware_threshold is not None and p >= hardware_threshold
+        return category if named else taxonomy.UNKNOWN
+    if p < threshold:
         return taxonomy.UNKNOWN
-    if action == "stop_and_page" and p < page_threshold:
+    if default == "stop_and_page" and p < page_threshold:
         return taxonomy.UNKNOWN
     return category
+
+
+def action(category: str) -> taxonomy.Action:
+    """The action of a guess that reports `category`: its default, but restart for a hardware
+    fault (words are not evidence enough to take a machine out of the job)."""
+    default = taxonomy.action_for(category)
+    return "restart" if default == "exclude_node" else default
 
 
 @cache
@@ -289,12 +319,15 @@ def _table(docs: Sequence[tuple[set[str], str]], classes: list[str], **params: A
         "temperature": params.get("temperature", 1.0),
         "threshold": params.get("threshold", 0.5),
         "page_threshold": params.get("page_threshold", params.get("threshold", 0.5)),
+        "hardware_threshold": params.get("hardware_threshold"),
         "features": _counts(docs, classes),
     }
 
 
 def _utility(pred: str, true: str) -> float:
-    return (pred == true) + (taxonomy.action_for(pred) == taxonomy.action_for(true))
+    """What triage's answer `pred` (a guess's, so its action is `action`'s) scores against the
+    label: one for the category, one for the action."""
+    return (pred == true) + (action(pred) == taxonomy.action_for(true))
 
 
 def build(
@@ -343,25 +376,34 @@ def build(
 
     temperature = min(TEMPERATURES, key=lambda t: (round(log_loss(t), 6), t))
     post = tempered(temperature)
-    best: tuple[float, float] | None = None
-    for t in THRESHOLDS:
-        u = 0.0
-        for p, (_, true), ok in zip(post, docs, use, strict=True):
-            if not ok:
-                continue
-            i = max(range(len(p)), key=lambda j: (p[j], -j))
-            u += _utility(answer(classes[i], p[i], t), true)
-        key = (round(u, 6), t)  # ties: the more cautious threshold
-        if best is None or key > best:
-            best = key
-    assert best is not None
-    threshold = best[1]
+    tops = [max(range(len(p)), key=lambda j: (p[j], -j)) for p in post]
+    seen = [  # (guess, its probability, the label) of each record the fallback is asked about
+        (classes[i], p[i], true)
+        for p, i, (_, true), ok in zip(post, tops, docs, use, strict=True)
+        if ok
+    ]
+
+    def best_of(grid: tuple[float, ...], score: Callable[[str, float, str, float], float]) -> float:
+        # ties: the more cautious threshold
+        return max(
+            grid, key=lambda t: (round(sum(score(c, p, true, t) for c, p, true in seen), 6), t)
+        )
+
+    # the threshold reads the guesses of a category that is no hardware fault, the hardware
+    # threshold those of one that is (answer keeps them apart): each chosen on its own guesses
+    threshold = best_of(THRESHOLDS, lambda c, p, true, t: _utility(answer(c, p, t), true))
+    page_threshold = max(PAGE_THRESHOLD, threshold)
+    hardware_threshold = best_of(
+        HARDWARE_THRESHOLDS,
+        lambda c, p, true, t: _utility(answer(c, p, threshold, page_threshold, t), true),
+    )
     return _table(
         docs,
         classes,
         temperature=temperature,
         threshold=threshold,
-        page_threshold=max(PAGE_THRESHOLD, threshold),
+        page_threshold=page_threshold,
+        hardware_threshold=hardware_threshold,
     )
 
 

@@ -31,7 +31,8 @@ from nonstop.errors import UserError
 from nonstop.rundir import RunDir, open_existing
 
 WEAK_CONFIDENCE = 0.3
-"""Below this a diagnosis of `unknown` is no evidence at all: no action is recommended."""
+"""Below this a diagnosis of `unknown` (or a guessed hardware fault) is no evidence at all: no
+action is recommended."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,10 @@ def _with_healed(v: Verdict, healed: list[str]) -> Verdict:
 
 
 def weak(v: Verdict) -> bool:
-    """A verdict that found nothing to act on."""
-    return v.category == taxonomy.UNKNOWN and v.confidence < WEAK_CONFIDENCE
+    """A verdict that found nothing to act on: unknown, or a guessed hardware fault (named, but
+    it restarts: nonstop.diagnose.fallback), on little evidence."""
+    hardware_guess = v.guessed and v.action != taxonomy.action_for(v.category)
+    return (v.category == taxonomy.UNKNOWN or hardware_guess) and v.confidence < WEAK_CONFIDENCE
 
 
 def without_recommendation(v: Verdict, why: str) -> Verdict:

@@ -29,8 +29,9 @@ the words of the file's last FALLBACK_TAIL_BYTES and may name a category (a file
 marker is "no known failure signature" without it: clean rank logs cost no guess): the verdict then says
 "Guess", carries `guessed=True` and the guess's probability as its confidence; below the
 fallback's threshold it stays unknown, and a guessed hardware fault is only weak evidence
-(unknown, restart: a guess never excludes a node), as is a guess that would page someone
-below the fallback's page threshold. It never overrides a row: any hit, even one
+(restart, confidence at most 0.3: a guess never excludes a node; its category named at the
+fallback's hardware threshold, unknown below it), as is a guess that would page someone below
+the fallback's page threshold (unknown, restart). It never overrides a row: any hit, even one
 a row reads as unknown, decides as before.
 """
 
@@ -577,9 +578,9 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
     """`guess` from the fallback's reading of the log (category, probability)."""
     m = fallback.model()
     category, p = reading
+    if m.abstains(category, p):
+        return None  # the rows' "no known failure signature" stands
     said = m.decide(category, p)
-    if p < m.threshold or category == taxonomy.UNKNOWN:
-        return None  # abstain: the rows' "no known failure signature" stands
     cat = taxonomy.get(category)
     d = default or Culprit()
     why = (
@@ -588,13 +589,14 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
     )
     if said == taxonomy.UNKNOWN and taxonomy.action_for(category) == "stop_and_page":
         text_ = f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to page anyone"
-    elif said == taxonomy.UNKNOWN:  # a hardware guess: words are not enough to exclude a node
+    elif taxonomy.action_for(category) == "exclude_node":  # words are not enough to exclude
         text_ = (
             f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to exclude the node"
         )
     else:
         text_ = f"Guess: {cat.name} ({why})"
-    action = taxonomy.action_for(said)
+    action = fallback.action(said)
+    weak = said == taxonomy.UNKNOWN or action != taxonomy.action_for(said)
     return Verdict(
         verdict=f"{text_}. Action: {action}.",
         category=said,
@@ -602,7 +604,7 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
         culprits=[Culprit(rank=d.rank, host=d.host, gpu=d.gpu, evidence=[f"guess: {why}"])]
         if d.rank is not None or d.host
         else [],
-        confidence=round(p if said != taxonomy.UNKNOWN else min(p, 0.3), 3),
+        confidence=round(min(p, 0.3) if weak else p, 3),
         details={"guess": {"category": category, "probability": round(p, 3)}},
         guessed=True,
     )

@@ -215,9 +215,12 @@ def classify(info: FailureInfo) -> Decision:
     # A peer's disappearance shows up as a gloo/store connection error in every survivor: those
     # are consequences unless the log also names something specific to this rank's hardware.
     echo = peer and category in ECHO_CATEGORIES
+    action = taxonomy.action_for(category)
+    if guessed and action == "exclude_node":  # a guess names a hardware fault, never excludes
+        action = "restart"
     return Decision(
         category,
-        taxonomy.action_for(category),
+        action,
         why,
         root_cause=not echo,
         signature=signature,

@@ -2136,6 +2136,61 @@ EIGHTH = [
     ("BUG: soft lockup -CPU#0 stuck for 67s! [swapper/0:0]", "cpu", "no space"),
 ]
 
+# What the hardware corrected by itself is informational (the labelling rules, tests/corpus/real/
+# README.md): a row says so, so that the statistical fallback does not read these words as a
+# failing board or CPU (issue 27: it did, once it could name a hardware guess). Other wordings
+# than the corpus's, and the uncorrected errors that must stay failures.
+INFORMATIONAL = [
+    ("pcieport 0000:80:01.0: AER: Corrected error received: 0000:81:00.0", "unknown", "AER"),
+    (
+        "nvidia 0000:3b:00.0: AER: Multiple Corrected error received: 0000:3b:00.0",
+        "unknown",
+        "AER, several",
+    ),
+    (
+        "pcieport 0000:00:1c.5: PCIe Bus Error: severity=Correctable, type=Data Link Layer, "
+        "(Transmitter ID)",
+        "unknown",
+        "older kernels' severity",
+    ),
+    ("Dec  1 10:00:00 gpu-07 mcelog[1234]: Corrected error", "unknown", "mcelog in syslog"),
+    ("   Corrected error", "unknown", "mcelog's decoded block"),
+    (
+        "pcieport 0000:00:03.1: AER: Uncorrected (Fatal) error received: 0000:04:00.0",
+        "io_expansion_board",
+        "an uncorrected AER error stays a failure",
+    ),
+    (
+        "pcieport 0000:00:03.1: PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction "
+        "Layer, (Requester ID)",
+        "io_expansion_board",
+        "uncorrected severity",
+    ),
+    ("Dec  1 10:00:00 gpu-07 mcelog[1234]: Uncorrected error", "cpu", "mcelog uncorrected"),
+    (
+        "pcieport 0000:00:03.1: AER: Corrected error received: 0000:04:00.0\n"
+        "NVRM: Xid (PCI:0000:04:00): 79, pid=1, GPU has fallen off the bus.",
+        "faulty_gpu",
+        "a corrected error next to a real failure: the failure decides",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "category", "why"), INFORMATIONAL)
+def test_corrected_errors_are_informational_even_with_the_fallback(
+    tmp_path: Path, text: str, category: str, why: str
+) -> None:
+    """A row decides (the fallback is never asked), and only where nothing failed."""
+    log = tmp_path / "rank.log"
+    log.write_text(text + "\n")
+    from nonstop.diagnose import triage
+
+    hits = {h.signature for h in triage.scan(log).hits}
+    assert hits and (category != "unknown" or "corrected_errors_only" in hits), (why, hits)
+    v = triage_file(log)
+    assert (v.category, v.guessed) == (category, False), (why, v.verdict)
+
+
 ROWS = [
     pytest.param(text, category, why, id=f"{table}-{why or text[:30]}")
     for table, cases in (
@@ -2148,6 +2203,7 @@ ROWS = [
         ("eighth", EIGHTH),
         ("general", GENERAL),
         ("families", FAMILIES),
+        ("informational", INFORMATIONAL),
     )
     for text, category, why in cases
 ]

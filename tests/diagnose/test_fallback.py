@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from nonstop.diagnose import fallback, signatures, triage
+from nonstop.diagnose import fallback, history, signatures, triage
 from nonstop.diagnose.cli import triage_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,11 +37,13 @@ def test_the_shipped_table_equals_a_fresh_build() -> None:
         "fifth",
         "sixth",
         "seventh",
+        "eighth",
     )
     fresh = fallback.dumps(build_triage_fallback.table(*build_triage_fallback.training()))
     assert fallback.TABLE.read_text() == fresh, "run benchmarks/build_triage_fallback.py"
     table = json.loads(fresh)
     assert 0.0 < table["threshold"] < 1.0 and table["temperature"] > 0
+    assert 0.0 < table["hardware_threshold"] < 1.0
     assert fallback.TABLE.stat().st_size < 200_000  # compact: counts, not a matrix
 
 
@@ -148,11 +150,34 @@ def test_it_abstains_when_the_words_say_nothing(tmp_path: Path) -> None:
 
 
 def test_a_guess_never_excludes_a_node() -> None:
-    """A healthy `smartctl -a` reads like a disk failure to a bag of words: weak evidence only."""
+    """A healthy `smartctl -a` reads like a disk failure to a bag of words: weak evidence only
+    (its category may be named, its action restarts)."""
     v = triage.triage_file(VENDOR / "smartctl-a-passed.txt")
-    assert v.action != "exclude_node" and v.category == "unknown", v.to_dict()
+    assert v.action == "restart" and v.category in ("unknown", "ssd"), v.to_dict()
     if v.guessed:
         assert v.confidence <= 0.3 and "not enough to exclude the node" in v.verdict
+
+
+def test_a_hardware_guess_names_its_category_and_restarts() -> None:
+    """At the hardware threshold a hardware guess names the fault it reads (first sight scores
+    the category), with action restart and at most 0.3 of confidence; below it, unknown."""
+    m = fallback.model()
+    h = m.hardware_threshold
+    assert h is not None and fallback.HARDWARE_THRESHOLDS[0] <= h < 1.0
+    for category in ("ssd", "faulty_gpu", "cpu", "nic"):
+        v = triage.guessed((category, max(h, m.threshold)))
+        assert v is not None and v.guessed and (v.category, v.action) == (category, "restart")
+        assert v.confidence <= 0.3 and "not enough to exclude the node" in v.verdict
+        assert fallback.action(category) == "restart"
+    if h > 0.01:
+        assert m.decide("ssd", h - 0.01) == "unknown"
+    if h - 0.01 < m.threshold:  # below both: it says nothing
+        assert triage.guessed(("ssd", min(h, m.threshold) - 0.01)) is None
+    assert fallback.answer("ssd", 1.0, 0.5) == "unknown"  # a table without the threshold
+    low = triage.guessed(("ssd", h))  # below 0.3: `nonstop diagnose` finds nothing to act on
+    assert low is not None and history.weak(low) == (low.confidence < history.WEAK_CONFIDENCE)
+    assert history.weak(low) or h >= history.WEAK_CONFIDENCE
+    assert fallback.answer("ssd", 0.2, 0.5, 0.9, 0.15) == "ssd"  # a guess below `threshold`
 
 
 def test_a_guess_pages_someone_only_when_sure() -> None:
@@ -165,7 +190,11 @@ def test_a_guess_pages_someone_only_when_sure() -> None:
     assert fallback.answer("out_of_memory", pt, t, pt) == "out_of_memory"
     assert fallback.answer("user_code_error", (t + pt) / 2, t, pt) == "unknown"
     assert fallback.answer("dependency", (t + pt) / 2, t, pt) == "dependency"
-    assert fallback.answer("ssd", 1.0, t, pt) == "unknown"
+    assert fallback.answer("ssd", 1.0, t, pt) == "unknown"  # no hardware threshold: never named
+    assert fallback.answer("ssd", 1.0, t, pt, m.hardware_threshold) == "ssd"
+    assert (
+        fallback.action("ssd") == "restart" and fallback.action("out_of_memory") == "stop_and_page"
+    )
     v = triage.guessed(("out_of_memory", (t + pt) / 2))
     assert v is not None and v.guessed and (v.category, v.action) == ("unknown", "restart")
     assert "not enough to page anyone" in v.verdict
@@ -180,6 +209,7 @@ def test_leave_one_group_out_picks_the_threshold_where_the_rows_missed() -> None
     assert 100 < sum(asked) < len(records) // 2
     table = build_triage_fallback.table(records, groups, asked)
     assert fallback.THRESHOLDS[0] <= table["threshold"] <= table["page_threshold"]
+    assert table["hardware_threshold"] in fallback.HARDWARE_THRESHOLDS
 
 
 def test_the_model_is_deterministic() -> None:

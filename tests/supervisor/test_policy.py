@@ -131,3 +131,17 @@ def test_the_process_exit_outranks_a_triage_guess(tmp_path):
     assert classify(info(path, exit_code=-11)).category == "software_bug"  # SIGSEGV decides
     d = classify(info(path, exit_code=2))
     assert d.category == triage_file(path).category and d.evidence, d  # nothing else: the guess
+
+
+def test_a_guessed_hardware_fault_restarts_and_never_excludes(tmp_path):
+    """The triage fallback may name a hardware fault from a log's words (weak evidence, action
+    restart); the supervisor keeps the category for the record and restarts: a guess never
+    takes a node out of the job."""
+    from nonstop.diagnose.triage import triage_file
+
+    words = "Hardware event. This is not a software error.\nMCE 0\nCPU 3 BANK 0\n"
+    path = log(tmp_path, "rank-0.log", words + "MCA: Internal parity error\n")
+    v = triage_file(path)
+    assert v.guessed and (v.category, v.action) == ("cpu", "restart"), v.to_dict()
+    d = classify(info(path, exit_code=2))
+    assert (d.category, d.action) == ("cpu", "restart"), d
