@@ -83,10 +83,9 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["seventh_category_accuracy"] >= d["seventh_rows_only_category_accuracy"]
     assert d["seventh_action_accuracy"] >= 0.95, d["seventh_misses"]
     assert d["seventh_wrong_exclude_node"] in ([], ["0bb28ceda4e7"]), d
-    # the eighth collection: its first sight is the recorded out-of-sample figure, and later
-    # work may only move it up
-    assert d["first_sight_category"] == bench.EIGHTH_FIRST["category"] == 0.7093
-    assert d["first_sight_action"] == bench.EIGHTH_FIRST["action"] == 0.9186
+    # the eighth collection: its first sight, recorded once, and later work may only move it up
+    assert d["eighth_first_category"] == bench.EIGHTH_FIRST["category"] == 0.7093
+    assert d["eighth_first_action"] == bench.EIGHTH_FIRST["action"] == 0.9186
     assert d["eighth_excerpts"] >= 80
     assert d["eighth_category_accuracy"] >= bench.EIGHTH_FIRST["category"], d["eighth_misses"]
     assert d["eighth_action_accuracy"] >= bench.EIGHTH_FIRST["action"], d["eighth_misses"]
@@ -99,6 +98,15 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["eighth_category_accuracy"] >= d["eighth_rows_only_category_accuracy"]
     assert d["eighth_action_accuracy"] >= 0.9767, d["eighth_misses"]
     assert set(d["eighth_wrong_exclude_node"]) <= {"7813a6c5708d", "5ddbd1b3472a"}, d
+    # the ninth collection: its first sight is the recorded out-of-sample figure, and later
+    # work may only move it up; its one wrong exclude_node is a corrected-memory-errors excerpt
+    # the collector labelled unknown and marked unsure (7af83a0d002f)
+    assert d["first_sight_category"] == bench.NINTH_FIRST["category"] == 0.8391
+    assert d["first_sight_action"] == bench.NINTH_FIRST["action"] == 0.9195
+    assert d["ninth_excerpts"] >= 80
+    assert d["ninth_category_accuracy"] >= bench.NINTH_FIRST["category"], d["ninth_misses"]
+    assert d["ninth_action_accuracy"] >= bench.NINTH_FIRST["action"], d["ninth_misses"]
+    assert set(d["ninth_wrong_exclude_node"]) <= {"7af83a0d002f"}, d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
