@@ -4,9 +4,11 @@ each other, under a three-node job (--nnodes 2:3, the c10d store on node0).
 What torch's rendezvous allows decides who goes on: one store, on node0, so only the side that
 reaches it can form a round. That side (two nodes, at least --nnodes' minimum) restarts
 without node2 and trains to the end; node2's agent cannot reach the store and trains nothing
-after the cut (it waits on: 30 s after the others' end the test stops it, as an operator would;
-it gave up by itself in none of the 120 s the test used to wait, 2026-12-03). No split brain:
-no step is trained by two worlds at once, and no checkpoint is committed twice."""
+after the cut. It never gives up by itself (30 s after the others' end the test stops it, as an
+operator would): its agent's main loop is blocked in torch's `num_nodes_waiting()` store poll
+on a connection whose packets are dropped, for 7 minutes and more in a probe (2026-12-03,
+docs/run.md's partition row), so its watchdog never runs. No split brain: no step is trained
+by two worlds at once, and no checkpoint is committed twice."""
 
 import itertools
 import time
