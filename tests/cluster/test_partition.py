@@ -6,8 +6,9 @@ reaches it can form a round. That side (two nodes, at least --nnodes' minimum) r
 without node2 and trains to the end; node2's agent cannot reach the store and trains nothing
 after the cut. It never gives up by itself (30 s after the others' end the test stops it, as an
 operator would): its agent's main loop is blocked in torch's `num_nodes_waiting()` store poll
-on a connection whose packets are dropped, for 7 minutes and more in a probe (2026-12-03,
-docs/run.md's partition row), so its watchdog never runs. No split brain: no step is trained
+on a connection whose packets are dropped, until the kernel gives up retransmitting (16
+minutes after the cut in a probe, 2026-12-03, docs/run.md's partition row), so its watchdog
+never runs in that time. No split brain: no step is trained
 by two worlds at once, and no checkpoint is committed twice."""
 
 import itertools
