@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/checkpoint_ab.py write 1024 4     # MB, reps
     VARIANTS=base,wb,ov,wb+ov,wb+ov+t2 ... write 1024 3            # which arms (default all)
+    VARIANTS=wb,wb+big TRAIN=1 ... write 4096 3   # 256 KiB write calls against 16 MiB ones
     TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
 
 `write`: ours with the early writeback (`wb`: sync_file_range every 32 MiB) on or off, the hash
-beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), and `dcp.save`,
+beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), `big` each tensor
+in one write call as torch.save hands it (16 MiB) instead of 256 KiB pieces, and `dcp.save`,
 order rotated each rep; per save the time to durable, the process's CPU time and the wall
 time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
 before the save writes (`drop`, the default) or kept (`keep`), alternated. A diagnostic, not a
@@ -36,6 +38,7 @@ from nonstop.checkpoint import CheckpointConfig, Checkpointer
 warnings.simplefilter("ignore")
 MB = 1 << 20
 SFR = sto._sync_file_range
+PIECE = sto.WRITE_PIECE
 FSYNC_S = [0.0]
 _fsync = os.fsync
 
@@ -58,6 +61,7 @@ def _cpu() -> float:
 
 def _set(variant: str) -> None:
     sto._sync_file_range = SFR if "wb" in variant else None
+    sto.WRITE_PIECE = (1 << 62) if "big" in variant else PIECE
     sto.OVERLAP_HASH_BYTES = (1 << 20) if "ov" in variant else 0
 
 
