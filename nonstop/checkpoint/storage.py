@@ -390,11 +390,11 @@ class _HashingWriter(io.RawIOBase):
 WRITE_PIECE = 256 << 10
 """The most bytes one write call hands the page cache. torch.save writes a tensor's storage
 with one call (16 MiB for a 2048x2048 float32 matrix), and on Linux 6.18's ext4 a write call's
-length sets the size of the page-cache folios it allocates (up to 2 MiB); on this virtual
-machine those large free blocks are the ones the balloon has handed back to the host, so every
-write call of 16 MiB cost the kernel 4-13x the CPU of the same bytes in 256 KiB calls (4 GB:
-9-13 s against 1.3-1.5 s; docs/checkpoint.md, "Write size"). Each piece is hashed right after
-its write, while its bytes are still in the cache."""
+length sets the size of the page-cache folios it allocates (up to 2 MiB). On the 2-core
+virtual machine nonstop is benchmarked on, 16 MiB write calls cost the kernel 4-13x the CPU of
+the same bytes in 256 KiB calls (4 GB: 9-13 s against 1.3-1.5 s; likely because its balloon
+hands free 2 MiB blocks back to the host, which must back them again: docs/checkpoint.md,
+"Write size"). Each piece is hashed right after its write, while its bytes are still cached."""
 
 OVERLAP_HASH_BYTES = 0
 """When > 0, a write at least this large is hashed in a helper thread while the write call
