@@ -513,8 +513,10 @@ def run(quick: bool) -> dict[str, Any]:
             f"and > {BIG_SIZE_FREE_GB} GB free ({free_gb:.1f} GB at start)"
         )
     if out["peer"] <= 0 or out["spread"]["ratio"][0] <= 0:
-        out["note"] = "the best peer's blocking is within the noise of the window (<= 0 in some "
-        "reps): the ratio is not meaningful; compare the blocking seconds and their spans"
+        out["note"] = (
+            "the best peer's blocking is within the noise of the window (<= 0 in some "
+            "reps): the ratio is not meaningful; compare the blocking seconds and their spans"
+        )
     return out
 
 

@@ -2,14 +2,20 @@
 
     .venv/bin/python benchmarks/checkpoint_ab.py write 1024 4     # MB, reps
     VARIANTS=base,wb,ov,wb+ov,wb+ov+t2 ... write 1024 3            # which arms (default all)
+    VARIANTS=wb,wb+big TRAIN=1 ... write 4096 3   # 256 KiB write calls against 16 MiB ones
     TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
+    .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # 256 KiB writes vs 16 MiB
 
 `write`: ours with the early writeback (`wb`: sync_file_range every 32 MiB) on or off, the hash
-beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), and `dcp.save`,
+beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), `big` each tensor
+in one write call as torch.save hands it (16 MiB) instead of 256 KiB pieces, and `dcp.save`,
 order rotated each rep; per save the time to durable, the process's CPU time and the wall
 time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
-before the save writes (`drop`, the default) or kept (`keep`), alternated. A diagnostic, not a
+before the save writes (`drop`, the default) or kept (`keep`), alternated. `pieces`: one
+Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
+(`small`, the default) and of whole tensors (`big`), with the writer thread's CPU in the write
+calls (hash included), in the hash and in the staging copy. A diagnostic, not a
 kept benchmark: on a shared host compare medians of several runs.
 """
 
@@ -36,6 +42,7 @@ from nonstop.checkpoint import CheckpointConfig, Checkpointer
 warnings.simplefilter("ignore")
 MB = 1 << 20
 SFR = sto._sync_file_range
+PIECE = sto.WRITE_PIECE
 FSYNC_S = [0.0]
 _fsync = os.fsync
 
@@ -58,6 +65,7 @@ def _cpu() -> float:
 
 def _set(variant: str) -> None:
     sto._sync_file_range = SFR if "wb" in variant else None
+    sto.WRITE_PIECE = (1 << 62) if "big" in variant else PIECE
     sto.OVERLAP_HASH_BYTES = (1 << 20) if "ov" in variant else 0
 
 
@@ -142,15 +150,70 @@ def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     return res
 
 
+def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    import nonstop.checkpoint.digest as dg
+    import nonstop.checkpoint.staging as stg
+
+    phases: dict[str, list[float]] = {}
+
+    def timed(obj: Any, attr: str, name: str) -> None:
+        orig = getattr(obj, attr)
+
+        def w(*a: Any, **k: Any) -> Any:
+            c0 = time.thread_time()
+            try:
+                return orig(*a, **k)
+            finally:
+                phases[name] = [*phases.get(name, []), time.thread_time() - c0]
+
+        setattr(obj, attr, w)
+
+    timed(sto._HashingWriter, "write", "write+hash")
+    timed(dg.Hasher, "update", "hash")
+    timed(stg.Stager, "_copy", "stage")
+    model, opt = make_state(total)
+    sd = {"model": model, "optimizer": opt}
+    a, o = torch.randn(256, 256), torch.empty(256, 256)
+    res: dict[str, list[Any]] = {"small": [], "big": []}
+    with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
+        c.save(1, sd)  # warm-up, async: the writer thread's staging buffers are touched once
+        c.wait()
+        step = 1
+        for r in range(reps):
+            for v in ["small", "big"] if r % 2 == 0 else ["big", "small"]:
+                sto.WRITE_PIECE = PIECE if v == "small" else 1 << 62
+                os.sync()
+                phases.clear()
+                step += 1
+                c.save(step, sd)
+                key = f"{root}/checkpoints/step-{step}/COMMIT.json"
+                n = 0
+                while n < 2 or not os.path.exists(key):
+                    for _ in range(70):
+                        torch.mm(a, a, out=o)
+                    opt.step()
+                    n += 1
+                out = c.wait()
+                assert out is not None and out.ok, out
+                cpu = {k: round(sum(x), 2) for k, x in phases.items()}
+                row = (round(out.total_s, 3), cpu["write+hash"], cpu["hash"], cpu["stage"])
+                res[v].append((*row, round(os.getloadavg()[0], 1)))
+                print(v, res[v][-1], flush=True)
+    sto.WRITE_PIECE = PIECE
+    return res
+
+
 def main() -> None:
     mode, total, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     torch.set_num_threads(1)
     root = tempfile.mkdtemp(prefix="ckpt-ab-", dir=os.environ.get("ROOT", "/tmp"))
     try:
-        res = write(total, reps, root) if mode == "write" else loaddrop(total, reps, root)
+        run = {"write": write, "loaddrop": loaddrop, "pieces": pieces}[mode]
+        res = run(total, reps, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    print("arm: durable s, CPU s, fsync wall s (medians); durable samples")
+    what = "write+hash CPU s, hash CPU s" if mode == "pieces" else "CPU s, fsync wall s"
+    print(f"arm: durable s, {what} (medians); durable samples")
     for v, rows in res.items():
         med = [statistics.median(x[i] for x in rows) for i in range(3)]
         print(f"{v:10s} {med[0]:.3f} {med[1]:.3f} {med[2]:.3f}  {[x[0] for x in rows]}")

@@ -1,6 +1,7 @@
-"""The write path's two overlaps: the disk writes start while the file is still being written
-(sync_file_range every WRITEBACK bytes), and a large write is hashed in a helper thread while
-the write call copies it (docs/checkpoint.md, "Time to durable")."""
+"""The write path: the disk writes start while the file is still being written
+(sync_file_range every WRITEBACK bytes), a large write reaches the file in WRITE_PIECE pieces
+each hashed right after it is written, and (optionally) a large write is hashed in a helper
+thread while the write call copies it (docs/checkpoint.md, "Time to durable", "Write size")."""
 
 from __future__ import annotations
 
@@ -124,3 +125,59 @@ def test_a_checkpoint_written_with_both_overlaps_loads_and_verifies(
         assert ckpt.load_latest(other) == 3
         assert ckpt.last_load is not None and not ckpt.last_load.skipped
     assert torch.equal(fresh.weight, model.weight)
+
+
+class _Calls(_Raw):
+    """A sink that records the length of every write call."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__(limit)
+        self.lengths: list[int] = []
+
+    def write(self, b: Any) -> int:
+        self.lengths.append(memoryview(b).nbytes)
+        return super().write(b)
+
+
+def test_a_large_write_reaches_the_file_in_pieces_hashed_as_one_stream(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sto, "WRITE_PIECE", 1000)
+    monkeypatch.setattr(digest, "CHUNK", 4096)  # chunk boundaries inside pieces
+    raw = _Calls()
+    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    data = os.urandom(10_500)
+    assert w.write(data) == len(data) and w.write(b"tail") == 4
+    assert raw.lengths == [1000] * 10 + [500, 4]  # never more than WRITE_PIECE per call
+    assert bytes(raw.buf) == data + b"tail" and w.nbytes == len(data) + 4
+    path = tmp_path / "d.bin"
+    path.write_bytes(data + b"tail")
+    assert w.hasher.hexdigest() == digest.of_file(path, digest.DEFAULT)
+
+
+def test_a_short_piece_ends_the_write_hashed_as_far_as_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sto, "WRITE_PIECE", 100)
+    raw = _Calls(limit=70)
+    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    data = os.urandom(1000)
+    assert w.write(data) == 70  # a short write is reported, not hidden by the next piece
+    assert raw.lengths == [100] and w.nbytes == 70
+    assert w.hasher.hexdigest() == digest.of(data[:70])
+
+
+def test_a_refused_piece_is_recorded_and_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sto, "WRITE_PIECE", 100)
+
+    class Full(_Calls):
+        def write(self, b: Any) -> int:
+            if len(self.buf) >= 200:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return super().write(b)
+
+    errors: list[OSError] = []
+    w = sto._HashingWriter(Full(), errors, digest.DEFAULT)
+    with pytest.raises(OSError) as e:
+        w.write(b"z" * 1000)
+    assert e.value.errno == errno.ENOSPC and errors == [e.value] and w.nbytes == 200
