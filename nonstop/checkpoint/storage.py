@@ -348,8 +348,7 @@ class _HashingWriter(io.RawIOBase):
             self._errors.append(e)
             raise
         finally:
-            if hashing is not None:
-                hashing.result()  # never return while another thread still reads `b`
+            hashing.result()  # never return while another thread still reads `b`
         n = len(view) if n is None else n
         if n != len(view):  # a short write after hashing it all: the digest would lie
             short = OSError(errno.EIO, f"short write ({n} of {len(view)} bytes)")
