@@ -10,7 +10,9 @@ from __future__ import annotations
 import gc
 import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
@@ -68,6 +70,28 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
                 "interrupted; restarting"
             )
     return last + 1
+
+
+STORE_SILENT_S = 60.0
+"""A rendezvous store that has not answered a poll for this long is lost (the store client's
+own timeout; torch_compat.bounded_polls): on a connection whose packets are dropped the read
+itself would wait for the kernel's retransmissions, 16 minutes."""
+SHUTDOWN_WAIT_S = 10.0
+
+
+def _bounded(fn: Callable[[], object], what: str) -> None:
+    """`fn()` on a daemon thread, waited for SHUTDOWN_WAIT_S: a store that does not answer must
+    not hold up a reconnect or the exit (the thread goes with the process)."""
+
+    def run() -> None:
+        with log.swallowed(_log, what):
+            fn()
+
+    t = threading.Thread(target=run, name="nonstop-rdzv-shutdown", daemon=True)
+    t.start()
+    t.join(SHUTDOWN_WAIT_S)
+    if t.is_alive():
+        _log.warning(f"{what}: the store did not answer in {SHUTDOWN_WAIT_S:.0f} s; going on")
 
 
 def _release(agent: ag.NonstopAgent) -> None:
@@ -316,6 +340,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 "or --standalone on one node"
             ) from None
         handler = rdzv_registry.get_rendezvous_handler(params)
+        torch_compat.bounded_polls(handler, STORE_SILENT_S)
         if cfg.store_per_attempt:
             torch_compat.store_per_attempt(handler)
         return WorkerSpec(
@@ -414,11 +439,22 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                     agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
                     break
                 time.sleep(min(30.0, 2.0 * store_losses))
-                with log.swallowed(
-                    _log, "shutting the lost rendezvous down (its heartbeats may go on)"
-                ):
-                    spec.rdzv_handler.shutdown()
-                spec = make_spec()
+                _bounded(spec.rdzv_handler.shutdown, "shutting the lost rendezvous down")
+                new_spec = None
+                while new_spec is None:
+                    try:  # a fresh handler connects to the store: one that does not answer
+                        new_spec = make_spec()  # is one more loss, under the same bound
+                    except RendezvousConnectionError as again:
+                        store_losses += 1
+                        e = again
+                        _log.warning(f"the rendezvous store still does not answer ({again})")
+                        if store_losses > max(1, config.max_restarts):
+                            break
+                        time.sleep(min(30.0, 2.0 * store_losses))
+                if new_spec is None:
+                    agent.exit_message = f"the rendezvous store stayed unreachable: {e}"
+                    break
+                spec = new_spec
                 lost, agent = (
                     agent,
                     ag.NonstopAgent(
@@ -471,7 +507,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             if agent.leaving:  # an excluded or drained node leaves; the job goes on
                 torch_compat.leave_round(spec.rdzv_handler)
             else:
-                spec.rdzv_handler.shutdown()
+                _bounded(spec.rdzv_handler.shutdown, "leaving the rendezvous")
         if standbys is not None:
             standbys.close()
         if replicas is not None:

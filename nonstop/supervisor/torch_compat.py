@@ -56,6 +56,7 @@ __all__ = [
     "AGENT_HOOKS",
     "TORCH_CHECKED",
     "before_close",
+    "bounded_polls",
     "forwarding_signals",
     "global_ranks",
     "leave_round",
@@ -67,10 +68,12 @@ __all__ = [
     "rendezvous_min_nodes",
     "restarts_left",
     "set_console",
+    "settle_poll",
     "short_last_call",
     "start_processes",
     "start_processes_through",
     "store_per_attempt",
+    "stuck_poll_s",
     "subprocess_exit_codes",
 ]
 
@@ -123,6 +126,82 @@ def short_last_call(handler: Any, seconds: float) -> Iterator[None]:
         yield
     finally:
         timeout._last_call = old  # type: ignore[union-attr]
+
+
+POLL_WAIT_S = 1.0
+"""How long one monitor tick waits for the rendezvous' membership poll before it goes on."""
+
+
+def bounded_polls(handler: Any, give_up_s: float) -> None:
+    """Bound the elastic agent's membership poll. While its ranks are healthy, torch's agent
+    asks `rdzv_handler.num_nodes_waiting()` at every monitor tick, one store read in its main
+    loop; on a node cut off from the store host (packets dropped, nothing refused) that read
+    blocks until the kernel gives up retransmitting (16 minutes in a probe), and nonstop's
+    watchdog, in the same loop, never runs. Here the poll runs on a helper thread: a tick
+    waits POLL_WAIT_S for it, then reports no waiting node and lets the loop go on (the
+    watchdog sees the ranks' hang); a poll that has not answered in `give_up_s` raises
+    RendezvousConnectionError, the agent's lost-store path. Public API only; the handler is
+    patched on the instance."""
+    from torch.distributed.elastic.rendezvous import RendezvousConnectionError
+
+    poll = handler.num_nodes_waiting
+    state: dict[str, Any] = {}  # the poll in flight: its thread, start, result or error
+
+    def run(box: dict[str, Any]) -> None:
+        try:
+            box["n"] = poll()
+        except BaseException as e:  # handed to the monitor tick that reads it
+            box["error"] = e
+        finally:
+            box["done"].set()
+
+    def num_nodes_waiting() -> int:
+        box = state.get("box")
+        if box is None:  # a daemon thread: one stuck on a dead connection never holds up exit
+            box = state["box"] = {"done": threading.Event(), "since": time.monotonic()}
+            threading.Thread(target=run, args=(box,), name="nonstop-rdzv-poll", daemon=True).start()
+        if not box["done"].wait(POLL_WAIT_S):
+            waited = time.monotonic() - box["since"]
+            if waited > give_up_s:
+                raise RendezvousConnectionError(
+                    f"the rendezvous store has not answered for {waited:.0f} s"
+                )
+            return 0
+        state.pop("box", None)
+        if "error" in box:
+            raise box["error"]
+        return int(box["n"])
+
+    def stuck_for() -> float:
+        box = state.get("box")
+        return time.monotonic() - box["since"] if box and not box["done"].is_set() else 0.0
+
+    def settle() -> None:
+        """Before a rendezvous: wait out a poll in flight (raising once the store has been
+        silent `give_up_s`), and drop an answer no tick read: it counted the old round."""
+        while stuck_for() > 0:
+            num_nodes_waiting()
+        state.pop("box", None)
+
+    handler.num_nodes_waiting = num_nodes_waiting
+    handler._nonstop_stuck_poll_s = stuck_for
+    handler._nonstop_settle_poll = settle
+
+
+def settle_poll(handler: Any) -> None:
+    """Before a rendezvous on a bounded handler (bounded_polls): a poll still waiting on the
+    store is waited out or raises RendezvousConnectionError; an unread answer is dropped.
+    Other handlers: nothing."""
+    settle = getattr(handler, "_nonstop_settle_poll", None)
+    if callable(settle):
+        settle()
+
+
+def stuck_poll_s(handler: Any) -> float:
+    """Seconds the handler's membership poll (bounded_polls) has been waiting for the store;
+    0 when none is pending or the handler is not bounded."""
+    stuck = getattr(handler, "_nonstop_stuck_poll_s", None)
+    return float(stuck()) if callable(stuck) else 0.0
 
 
 def leave_round(handler: Any) -> None:

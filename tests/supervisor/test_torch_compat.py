@@ -229,3 +229,55 @@ def test_forwarding_signals_around_a_real_process_context(tmp_path, monkeypatch)
     finally:
         for s, h in saved.items():
             signal.signal(s, h)
+
+
+class _SilentStore:
+    """A handler whose membership poll blocks until released, as a read on a connection whose
+    packets are dropped does; then it answers `n` (or raises `error`)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+        self.n, self.error, self.calls = 2, None, 0
+
+    def num_nodes_waiting(self) -> int:
+        self.calls += 1
+        self.release.wait(30)
+        if self.error is not None:
+            raise self.error
+        return self.n
+
+
+def test_a_silent_store_poll_lets_the_monitor_loop_go_on_then_counts_as_lost():
+    import time
+
+    from torch.distributed.elastic.rendezvous import RendezvousConnectionError
+
+    h = _SilentStore()
+    torch_compat.bounded_polls(h, give_up_s=2.5)
+    t0 = time.monotonic()
+    assert h.num_nodes_waiting() == 0  # still asking: the tick goes on after POLL_WAIT_S
+    assert time.monotonic() - t0 < torch_compat.POLL_WAIT_S + 1.0
+    assert torch_compat.stuck_poll_s(h) > 0 and h.calls == 1  # one poll in flight, not two
+    with pytest.raises(RendezvousConnectionError, match="has not answered"):
+        while True:
+            h.num_nodes_waiting()
+    assert h.calls == 1
+    h.release.set()  # the store answers at last: that answer is the next tick's
+    assert h.num_nodes_waiting() == 2 and torch_compat.stuck_poll_s(h) == 0
+    h.error = RuntimeError("connection reset")  # an error is the tick's, as before
+    with pytest.raises(RuntimeError, match="connection reset"):
+        h.num_nodes_waiting()
+    assert torch_compat.stuck_poll_s(object()) == 0.0  # an unbounded handler: never stuck
+    torch_compat.settle_poll(object())  # nothing to settle there
+
+
+def test_a_rendezvous_drops_a_poll_answer_about_the_old_round():
+    h = _SilentStore()
+    torch_compat.bounded_polls(h, give_up_s=60)
+    assert h.num_nodes_waiting() == 0  # slow: the tick went on
+    h.release.set()
+    torch_compat.settle_poll(h)  # the rendezvous comes: the old round's answer is dropped
+    h.n = 0
+    assert h.num_nodes_waiting() == 0 and h.calls == 2  # a fresh poll, not the stale 2
