@@ -257,6 +257,8 @@ def failure_bars(data: rd.ReportData) -> str:
     rows = []
     for c in rd.failures_by_category(data):
         ref = f"; {c['llama3_share']:.1%} of Llama 3's 419" if c["llama3_share"] else ""
+        if c["taken"] and c["taken"] != [c["action"]]:
+            ref = f"; taken here: {', '.join(c['taken'])}{ref}"
         rows.append(
             (
                 c["name"],

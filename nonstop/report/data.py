@@ -304,11 +304,17 @@ def thin(points: list[Any], max_points: int) -> list[Any]:
 
 
 def failures_by_category(data: ReportData) -> list[dict[str, Any]]:
-    """Root-cause failures counted per taxonomy category, most frequent first."""
+    """Root-cause failures counted per taxonomy category, most frequent first. `action` is the
+    category's default; `taken` the actions its failures were given, most frequent first (a
+    guessed hardware fault is restarted, not excluded: the two can differ)."""
     counts: dict[str, int] = {}
+    taken: dict[str, dict[str, int]] = {}
     for f in data.summary["failures"]:
         cat = f.get("category") or taxonomy.UNKNOWN
         counts[cat] = counts.get(cat, 0) + 1
+        if f.get("action"):
+            per = taken.setdefault(cat, {})
+            per[f["action"]] = per.get(f["action"], 0) + 1
     out = []
     for cat, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         known = taxonomy.get(cat) if cat in taxonomy.IDS else None
@@ -319,6 +325,7 @@ def failures_by_category(data: ReportData) -> list[dict[str, Any]]:
                 "group": known.group if known else "Unknown",
                 "count": n,
                 "action": known.action if known else taxonomy.action_for(cat),
+                "taken": sorted(taken.get(cat, {}), key=lambda a: (-taken[cat][a], a)),
                 "llama3_share": known.share if known else None,
             }
         )

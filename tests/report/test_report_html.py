@@ -11,8 +11,8 @@ from runbuilder import build_run
 
 from nonstop import rundir
 from nonstop.cli import main as nonstop
+from nonstop.report import charts, html
 from nonstop.report import data as rd
-from nonstop.report import html
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +108,14 @@ def test_an_empty_run_still_renders(tmp_path: Path) -> None:
     dom, console = load(out, tmp_path / "profile")
     assert console == []
     assert all(v.get("data-rendered") == "1" for v in parse(dom).charts.values())
+
+
+def test_failures_by_category_shows_the_actions_taken_beside_the_default() -> None:
+    # a guessed hardware fault is restarted, not excluded: the chart must not say it was
+    fail = {"category": "faulty_gpu", "action": "restart", "time": 1.0, "attempt": 0}
+    data = rd.ReportData(
+        "d", "r", {"failures": [fail, {**fail, "action": "exclude_node"}, fail]}, 0, 2
+    )
+    (c,) = rd.failures_by_category(data)
+    assert (c["count"], c["action"], c["taken"]) == (3, "exclude_node", ["restart", "exclude_node"])
+    assert "taken here: restart, exclude_node" in charts.failure_bars(data)
