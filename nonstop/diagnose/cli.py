@@ -2,7 +2,7 @@
 
     nonstop diagnose RUN_DIR [--attempt N] [--json]          # everything the run directory holds
     nonstop diagnose --flight DIR [--world-size N] [--run-dir RUN_DIR] [--json]
-    nonstop triage FILE... [--json]                          # classify log files
+    nonstop triage FILE|DIR|-... [--json]                    # classify log files
 
 Exit status 0 when a diagnosis was made (whatever it says), 2 on bad input.
 """
@@ -13,6 +13,9 @@ import argparse
 import json
 import os
 import re
+import shutil
+import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -101,16 +104,74 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+STDIN = "<stdin>"
+
+
+def _log_files(args: list[str], spool: Path) -> list[str]:
+    """The files `nonstop triage` reads: each file as given, each directory's regular files
+    (recursively, in name order, hidden ones left out), and `-` as standard input spooled to
+    `spool` (a pipe cannot be read twice; triage reads a file's tail again for its guess)."""
+    files: list[str] = []
+    for arg in args:
+        if arg == "-":
+            if str(spool) in files:
+                continue  # standard input is read once
+            with open(spool, "wb") as out:
+                shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+            files.append(str(spool))
+        elif os.path.isdir(arg):
+            found = [
+                os.path.join(top, name)
+                for top, _, names in os.walk(arg)
+                for name in names
+                if not name.startswith(".") and os.path.isfile(os.path.join(top, name))
+            ]
+            if not found:
+                raise UserError(f"{arg}: a directory with no files in it")
+            files += sorted(found)
+        elif os.path.isfile(arg):
+            files.append(arg)
+        else:
+            raise UserError(f"{arg}: no such log file")
+    return files
+
+
+def _name_stdin(v: Verdict, spool: str) -> None:
+    """Standard input's verdict and evidence say `<stdin>`, not the spool file's path."""
+
+    def named(text: str) -> str:
+        return STDIN + text[len(spool) :] if text.startswith(spool) else text
+
+    if v.details.get("file") == spool:
+        v.details["file"] = STDIN
+    for e in v.details.get("evidence_lines", []):
+        if isinstance(e, dict) and e.get("file") == spool:
+            e["file"] = STDIN
+    v.evidence = [named(e) for e in v.evidence]
+    for c in v.culprits:
+        c.evidence = [named(e) for e in c.evidence]
+
+
 def triage_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="nonstop triage", description="classify log files")
-    p.add_argument("files", nargs="+", help="log files (any size: they are streamed)")
+    p.add_argument(
+        "files",
+        nargs="+",
+        help="log files (any size: they are streamed), directories (every file in them) or - "
+        "(standard input)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
-    missing = [f for f in a.files if not os.path.isfile(f)]
-    if missing:
-        raise UserError(f"{missing[0]}: no such log file")
-    per, joint = triage.triage_files(a.files)
-    if a.json:
+    with tempfile.TemporaryDirectory(prefix="nonstop-triage-") as tmp:
+        spool = Path(tmp) / "stdin.log"
+        return _triage(_log_files(a.files, spool), str(spool), a.json)
+
+
+def _triage(files: list[str], spool: str, as_json: bool) -> int:
+    per, joint = triage.triage_files(files)
+    for v in [*per, joint]:
+        _name_stdin(v, spool)
+    if as_json:
         out: dict[str, Any] = {
             "files": [triage.file_json(v) for v in per],
             "overall": joint.to_dict(),
