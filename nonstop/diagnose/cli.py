@@ -168,7 +168,8 @@ def triage_main(argv: list[str]) -> int:
 
 
 def _triage(files: list[str], spool: str, as_json: bool) -> int:
-    per, joint = triage.triage_files(files)
+    paths: list[str | Path] = list(files)
+    per, joint = triage.triage_files(paths)
     for v in [*per, joint]:
         _name_stdin(v, spool)
     if as_json:
