@@ -569,6 +569,80 @@ def _tail(path: str | Path, limit: int = FALLBACK_TAIL_BYTES) -> bytes:
     return data if size <= limit else data.split(b"\n", 1)[-1]  # drop the cut first line
 
 
+# A loss or gradient norm far above the values logged before it: a jump between lines, which no
+# one-line row can see (loss_spike: the first sight of six of eight collections missed it, the
+# only class no row took; tests/corpus/real/README.md, issue-27gen3). Read where no row matched,
+# on the last SPIKE_TAIL_BYTES (where the failure is; and a bound on the work per clean log).
+SPIKE_TAIL_BYTES = 32 << 10
+SPIKE_WINDOW = 20  # values of the running baseline (its median)
+# The runtime guards' spike_ratio (nonstop.runtime.guards: healthy small-batch losses reach 2x
+# their median); one value before is baseline enough for a loss (a loss does not triple as it
+# falls)
+SPIKE_LOSS_RATIO = 3.0
+# gradient norms jump more in healthy training (the guards saw 6.7-21x on a fault-free demo
+# run and leave them off by default): 8x, over at least three values before it
+SPIKE_GRAD_RATIO = 8.0
+SPIKE_GRAD_HISTORY = 3
+SPIKE_CONFIDENCE = 0.4
+_SERIES = re.compile(
+    rb"(?<![\w.])(?<!val )(?<!eval )(?<!test )(?P<key>(?:lm[ _])?loss|grad(?:ient)?[ _]norm)"
+    rb"['\"]?\s*[:=]\s*['\"]?(?P<val>\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
+)
+
+
+def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
+    """A loss_spike verdict when the last SPIKE_TAIL_BYTES of a log show a training loss
+    (`loss`, `lm loss`; not a validation loss) at SPIKE_LOSS_RATIO times the median of the up
+    to SPIKE_WINDOW values before it, or a gradient norm at SPIKE_GRAD_RATIO times theirs (at
+    least SPIKE_GRAD_HISTORY before it); None otherwise. The largest jump is the evidence."""
+    tail = text[-SPIKE_TAIL_BYTES:].lower()
+    if b"loss" not in tail and b"norm" not in tail:
+        return None
+    series: dict[str, list[tuple[float, bytes]]] = {"loss": [], "grad": []}
+    for line in tail.splitlines():
+        if b"loss" not in line and b"norm" not in line:
+            continue
+        seen = set()
+        for m in _SERIES.finditer(line):
+            key = "grad" if m["key"].startswith(b"grad") else "loss"
+            if key not in seen:  # the first value of each per line (the step's)
+                seen.add(key)
+                series[key].append((float(m["val"]), line))
+    best: tuple[float, str, float, float, bytes] | None = None
+    for key, vals in series.items():
+        ratio_needed, history = (
+            (SPIKE_LOSS_RATIO, 1) if key == "loss" else (SPIKE_GRAD_RATIO, SPIKE_GRAD_HISTORY)
+        )
+        for i in range(history, len(vals)):
+            before = sorted(v for v, _ in vals[max(0, i - SPIKE_WINDOW) : i])
+            median = before[len(before) // 2]
+            if median > 0 and vals[i][0] >= ratio_needed * median:
+                r = vals[i][0] / median
+                if best is None or r > best[0]:
+                    best = (r, key, vals[i][0], median, vals[i][1])
+    if best is None:
+        return None
+    r, key, value, median, line = best
+    what = "loss" if key == "loss" else "gradient norm"
+    d = default or Culprit()
+    why = (
+        f"the {what} reached {value:g}, {r:.1f}x the median ({median:g}) of the values logged "
+        f"before it"
+    )
+    text_ = line.strip().decode("utf-8", "replace")[:MAX_LINE]
+    return Verdict(
+        verdict=f"Loss Spike: {why}. Action: {taxonomy.action_for('loss_spike')}.",
+        category="loss_spike",
+        action=taxonomy.action_for("loss_spike"),
+        culprits=[Culprit(rank=d.rank, host=d.host, gpu=d.gpu, evidence=[why])]
+        if d.rank is not None or d.host
+        else [],
+        evidence=[text_],
+        confidence=SPIKE_CONFIDENCE,
+        details={"spike": {"series": key, "value": value, "median": median, "ratio": round(r, 2)}},
+    )
+
+
 def guess(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     """The fallback's verdict for a log no signature matched, or None when it abstains."""
     return guessed(fallback.model().guess(text), default=default)
@@ -610,6 +684,20 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
     )
 
 
+def _unmatched(
+    path: str | Path, marked: bool, use_fallback: bool, default: Culprit | None = None
+) -> Verdict | None:
+    """The verdict for a log no row matched: a loss or gradient-norm spike in its numbers
+    (`spike`), else the fallback's guess if a line has a failure marker, else None. A log
+    the fallback is not asked about costs a read of SPIKE_TAIL_BYTES only."""
+    asked = marked and use_fallback
+    tail = _tail(path, FALLBACK_TAIL_BYTES if asked else SPIKE_TAIL_BYTES)
+    got = spike(tail, default=default)
+    if got is None and asked:
+        got = guess(tail, default=default)
+    return got
+
+
 def triage_file(
     path: str | Path,
     *,
@@ -623,7 +711,7 @@ def triage_file(
     s = scan(path)
     pmap = {**s.pci_map, **(pci_map or {})}
     default = Culprit(rank=rank, host=host)
-    g = None if s.hits or not s.marked or not fallback else guess(_tail(path), default=default)
+    g = None if s.hits else _unmatched(path, s.marked, fallback, default)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
     return v
@@ -642,7 +730,7 @@ def triage_files(
     per = []
     for s in scans:
         # the fallback reads a file no row matched only if it has a failure marker
-        g = None if s.hits or not s.marked or not fallback else guess(_tail(s.file))
+        g = None if s.hits else _unmatched(s.file, s.marked, fallback)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)
@@ -651,7 +739,7 @@ def triage_files(
         counts.update(s.counts)
     joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
-        guesses = [v for v in per if v.guessed]
+        guesses = [v for v in per if v.guessed or "spike" in v.details]
         if guesses:
             best = max(guesses, key=lambda v: v.confidence)
             joint = Verdict(
@@ -660,8 +748,10 @@ def triage_files(
                 action=best.action,
                 culprits=best.culprits,
                 confidence=best.confidence,
-                details={"guess": best.details["guess"], "file": best.details.get("file")},
-                guessed=True,
+                details={
+                    k: best.details[k] for k in ("guess", "spike", "file") if k in best.details
+                },
+                guessed=best.guessed,
             )
     return per, joint
 
@@ -757,8 +847,8 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = 
         counts.update(h.signature for h in got)
     default = Culprit(rank=rank, host=host)
     g = None
-    if fallback and not hits and marked:
-        g = guess(_tail(log_path), default=default)
+    if not hits and log_path.exists():
+        g = _unmatched(log_path, marked, fallback, default)
     v = g or decide(hits, pci_map=pmap, default=default, counts=counts)
     v.details.update(files=sources, matches=dict(counts))
     return v
