@@ -572,8 +572,10 @@ def _tail(path: str | Path, limit: int = FALLBACK_TAIL_BYTES) -> bytes:
 # A loss or gradient norm far above the values logged before it: a jump between lines, which no
 # one-line row can see (loss_spike: the first sight of six of eight collections missed it, the
 # only class no row took; tests/corpus/real/README.md, issue-27gen3). Read where no row matched,
-# on the last SPIKE_TAIL_BYTES (where the failure is; and a bound on the work per clean log).
-SPIKE_TAIL_BYTES = 32 << 10
+# on the last SPIKE_TAIL_BYTES: where the failure is (a jump the job outlived by a hundred steps
+# did not end it), and a bound on the work for each clean rank log that prints its loss (about
+# 0.3 ms for 8 KiB of loss lines).
+SPIKE_TAIL_BYTES = 8 << 10
 SPIKE_WINDOW = 20  # values of the running baseline (its median)
 # The runtime guards' spike_ratio (nonstop.runtime.guards: healthy small-batch losses reach 2x
 # their median); one value before is baseline enough for a loss (a loss does not triple as it
@@ -584,10 +586,20 @@ SPIKE_LOSS_RATIO = 3.0
 SPIKE_GRAD_RATIO = 8.0
 SPIKE_GRAD_HISTORY = 3
 SPIKE_CONFIDENCE = 0.4
-_SERIES = re.compile(
-    rb"(?<![\w.])(?<!val )(?<!eval )(?<!test )(?P<key>(?:lm[ _])?loss|grad(?:ient)?[ _]norm)"
-    rb"['\"]?\s*[:=]\s*['\"]?(?P<val>\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?![\w.])"
-)
+# `loss: 1.2`, `'loss': 1.2`, `loss = 1.2`, `lm loss: 1.2E+00`, `grad_norm: 3.4`, `grad norm:
+# 3.4`: a literal first (the regex engine then skips to each `loss`/`norm`); what precedes the
+# word is checked on the match (`_SERIES_KEY`)
+_SERIES_VALUE = rb"['\"]?[ \t]*[:=][ \t]*['\"]?([0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)(?![\w.])"
+_SERIES = {
+    "loss": re.compile(rb"loss" + _SERIES_VALUE),
+    "grad": re.compile(rb"norm" + _SERIES_VALUE),
+}
+# before `loss`: not a word (`eval_loss`, `val loss` are no training loss), or `lm ` / `lm_`;
+# before `norm`: `grad`/`gradient` and a space or underscore
+_SERIES_KEY = {
+    "loss": re.compile(rb"(?:(?:^|[^\w.])lm[ _]|(?:^|[^\w.])(?<!\bval )(?<!\beval )(?<!\btest ))$"),
+    "grad": re.compile(rb"(?:^|[^\w.])grad(?:ient)?[ _]$"),
+}
 
 
 def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
@@ -596,33 +608,32 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     to SPIKE_WINDOW values before it, or a gradient norm at SPIKE_GRAD_RATIO times theirs (at
     least SPIKE_GRAD_HISTORY before it); None otherwise. The largest jump is the evidence."""
     tail = text[-SPIKE_TAIL_BYTES:].lower()
-    if b"loss" not in tail and b"norm" not in tail:
-        return None
-    series: dict[str, list[tuple[float, bytes]]] = {"loss": [], "grad": []}
-    for line in tail.splitlines():
-        if b"loss" not in line and b"norm" not in line:
-            continue
-        seen = set()
-        for m in _SERIES.finditer(line):
-            key = "grad" if m["key"].startswith(b"grad") else "loss"
-            if key not in seen:  # the first value of each per line (the step's)
-                seen.add(key)
-                series[key].append((float(m["val"]), line))
-    best: tuple[float, str, float, float, bytes] | None = None
-    for key, vals in series.items():
+    best: tuple[float, str, float, float, int] | None = None
+    for key, pattern in _SERIES.items():
+        keyed = _SERIES_KEY[key]
+        vals: list[tuple[float, int]] = []
+        for m in pattern.finditer(tail):
+            at = m.start()
+            if keyed.search(tail, max(0, at - 10), at):
+                vals.append((float(m[1]), at))
         ratio_needed, history = (
             (SPIKE_LOSS_RATIO, 1) if key == "loss" else (SPIKE_GRAD_RATIO, SPIKE_GRAD_HISTORY)
         )
         for i in range(history, len(vals)):
-            before = sorted(v for v, _ in vals[max(0, i - SPIKE_WINDOW) : i])
-            median = before[len(before) // 2]
-            if median > 0 and vals[i][0] >= ratio_needed * median:
-                r = vals[i][0] / median
+            v = vals[i][0]
+            window = [x for x, _ in vals[max(0, i - SPIKE_WINDOW) : i]]
+            if v < ratio_needed * min(window):  # the median is at least the least value
+                continue
+            window.sort()
+            median = window[len(window) // 2]
+            if median > 0 and v >= ratio_needed * median:
+                r = v / median
                 if best is None or r > best[0]:
-                    best = (r, key, vals[i][0], median, vals[i][1])
+                    best = (r, key, v, median, vals[i][1])
     if best is None:
         return None
-    r, key, value, median, line = best
+    r, key, value, median, at = best
+    line = tail[tail.rfind(b"\n", 0, at) + 1 : (tail.find(b"\n", at) + 1 or len(tail) + 1) - 1]
     what = "loss" if key == "loss" else "gradient norm"
     d = default or Culprit()
     why = (
