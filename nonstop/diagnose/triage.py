@@ -33,6 +33,10 @@ fallback's threshold it stays unknown, and a guessed hardware fault is only weak
 fallback's hardware threshold, unknown below it), as is a guess that would page someone below
 the fallback's page threshold (unknown, restart). It never overrides a row: any hit, even one
 a row reads as unknown, decides as before.
+
+Before the fallback, a file no row matched is read for a loss spike in its numbers (`spike`: a
+training loss or a gradient norm far above the median of the values logged before it, in the
+last SPIKE_TAIL_BYTES), a jump between lines that no row can see; it too yields to any row.
 """
 
 from __future__ import annotations
