@@ -611,7 +611,8 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     (`loss`, `lm loss`; not a validation loss) at SPIKE_LOSS_RATIO times the median of the up
     to SPIKE_WINDOW values before it, or a gradient norm at SPIKE_GRAD_RATIO times theirs (at
     least SPIKE_GRAD_HISTORY before it); None otherwise. The largest jump is the evidence."""
-    tail = text[-SPIKE_TAIL_BYTES:].lower()
+    raw = text[-SPIKE_TAIL_BYTES:]
+    tail = raw.lower()  # the same length: positions in one are positions in the other
     best: tuple[float, str, float, float, int] | None = None
     for key, pattern in _SERIES.items():
         keyed = _SERIES_KEY[key]
@@ -637,7 +638,7 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     if best is None:
         return None
     r, key, value, median, at = best
-    line = tail[tail.rfind(b"\n", 0, at) + 1 : (tail.find(b"\n", at) + 1 or len(tail) + 1) - 1]
+    line = raw[tail.rfind(b"\n", 0, at) + 1 : (tail.find(b"\n", at) + 1 or len(tail) + 1) - 1]
     what = "loss" if key == "loss" else "gradient norm"
     d = default or Culprit()
     why = (
@@ -654,7 +655,12 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
         else [],
         evidence=[text_],
         confidence=SPIKE_CONFIDENCE,
-        details={"spike": {"series": key, "value": value, "median": median, "ratio": round(r, 2)}},
+        details={
+            "spike": {"series": key, "value": value, "median": median, "ratio": round(r, 2)},
+            # the jump's line counted from the log's end (1: the last line), for the caller
+            # who knows the file's length (`_unmatched`)
+            "from_end": tail.count(b"\n", at) + (0 if tail.endswith(b"\n") else 1),
+        },
     )
 
 
@@ -700,15 +706,33 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
 
 
 def _unmatched(
-    path: str | Path, marked: bool, use_fallback: bool, default: Culprit | None = None
+    path: str | Path,
+    marked: bool,
+    use_fallback: bool,
+    default: Culprit | None = None,
+    lines: int = 0,
 ) -> Verdict | None:
-    """The verdict for a log no row matched: a loss or gradient-norm spike in its numbers
-    (`spike`), else the fallback's guess if a line has a failure marker, else None. A log
-    the fallback is not asked about costs a read of SPIKE_TAIL_BYTES only."""
+    """The verdict for a log of `lines` lines no row matched: a loss or gradient-norm spike in
+    its numbers (`spike`, its line as evidence), else the fallback's guess if a line has a
+    failure marker, else None. A log the fallback is not asked about costs a read of
+    SPIKE_TAIL_BYTES only."""
     asked = marked and use_fallback
     tail = _tail(path, FALLBACK_TAIL_BYTES if asked else SPIKE_TAIL_BYTES)
     got = spike(tail, default=default)
-    if got is None and asked:
+    if got is not None:
+        line = max(1, lines - got.details.pop("from_end") + 1)
+        text = got.evidence[0]
+        got.evidence = [f"{path}:{line}: [loss_spike_series] {text}"]
+        got.details["evidence_lines"] = [
+            {
+                "file": str(path),
+                "line": line,
+                "text": text,
+                "signature": "loss_spike_series",
+                "meaning": "A loss or gradient norm far above the median of the values before it",
+            }
+        ]
+    elif asked:
         got = guess(tail, default=default)
     return got
 
@@ -726,7 +750,7 @@ def triage_file(
     s = scan(path)
     pmap = {**s.pci_map, **(pci_map or {})}
     default = Culprit(rank=rank, host=host)
-    g = None if s.hits else _unmatched(path, s.marked, fallback, default)
+    g = None if s.hits else _unmatched(path, s.marked, fallback, default, s.lines)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
     return v
@@ -745,7 +769,7 @@ def triage_files(
     per = []
     for s in scans:
         # the fallback reads a file no row matched only if it has a failure marker
-        g = None if s.hits else _unmatched(s.file, s.marked, fallback)
+        g = None if s.hits else _unmatched(s.file, s.marked, fallback, lines=s.lines)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)
@@ -763,8 +787,11 @@ def triage_files(
                 action=best.action,
                 culprits=best.culprits,
                 confidence=best.confidence,
+                evidence=best.evidence,
                 details={
-                    k: best.details[k] for k in ("guess", "spike", "file") if k in best.details
+                    k: best.details[k]
+                    for k in ("guess", "spike", "file", "evidence_lines")
+                    if k in best.details
                 },
                 guessed=best.guessed,
             )
@@ -833,10 +860,10 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = 
     counts: Counter[str] = Counter()
     pmap: dict[str, int] = {}
     sources = []
-    marked = False
+    marked, lines = False, 0
     if log_path.exists():
         s = scan(log_path)
-        marked = s.marked
+        marked, lines = s.marked, s.lines
         hits += s.hits
         counts.update(s.counts)
         pmap.update(s.pci_map)
@@ -863,7 +890,7 @@ def triage_rank(log_path: str | Path, *, rank: int, host: str, fallback: bool = 
     default = Culprit(rank=rank, host=host)
     g = None
     if not hits and log_path.exists():
-        g = _unmatched(log_path, marked, fallback, default)
+        g = _unmatched(log_path, marked, fallback, default, lines)
     v = g or decide(hits, pci_map=pmap, default=default, counts=counts)
     v.details.update(files=sources, matches=dict(counts))
     return v

@@ -141,9 +141,19 @@ def test_only_the_log_s_end_is_read(tmp_path: Path) -> None:
     assert triage_file(_log(tmp_path, text)).category == "unknown"
 
 
+def test_the_evidence_is_the_jump_s_line(tmp_path: Path) -> None:
+    """The jump's line, numbered in the whole file, as a row's evidence is
+    (`nonstop triage` prints it under the file's verdict)."""
+    text = "\n".join(["step line without numbers"] * 5000) + "\n" + SPIKES[1][0]
+    log = _log(tmp_path, text)
+    (e,) = triage_file(log).details["evidence_lines"]
+    assert e["signature"] == "loss_spike_series" and "4.2653" in e["text"]
+    assert log.read_text().splitlines()[e["line"] - 1] == e["text"]
+
+
 def test_the_joint_verdict_names_the_spike(tmp_path: Path) -> None:
     a = _log(tmp_path, SPIKES[2][0], "rank-0.log")
     b = _log(tmp_path, NO_SPIKE[0], "rank-1.log")
     per, joint = triage_files([a, b])
     assert [v.category for v in per] == ["loss_spike", "unknown"]
-    assert joint.category == "loss_spike" and "spike" in joint.details
+    assert joint.category == "loss_spike" and "spike" in joint.details and joint.evidence
