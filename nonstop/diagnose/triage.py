@@ -585,6 +585,10 @@ SPIKE_WINDOW = 20  # values of the running baseline (its median)
 # their median); one value before is baseline enough for a loss (a loss does not triple as it
 # falls)
 SPIKE_LOSS_RATIO = 3.0
+# ... and at least this far above it: near convergence a tiny loss is noisy in ratio (a loss of
+# 3.6e-6 logged 1.5e-5 the next epoch, fangyuanmao/PID#22), and a jump of less than a tenth of
+# a nat is step-to-step noise for a cross-entropy
+SPIKE_LOSS_MIN_JUMP = 0.1
 # gradient norms jump more in healthy training (the guards saw 6.7-21x on a fault-free demo
 # run and leave them off by default): 8x, over at least three values before it
 SPIKE_GRAD_RATIO = 8.0
@@ -598,10 +602,13 @@ _SERIES = {
     "loss": re.compile(rb"loss" + _SERIES_VALUE),
     "grad": re.compile(rb"norm" + _SERIES_VALUE),
 }
-# before `loss`: not a word (`eval_loss`, `val loss` are no training loss), or `lm ` / `lm_`;
+# before `loss`: not a word (`eval_loss`, `val loss`, `validation loss` are no training loss),
+# or `lm ` / `lm_`;
 # before `norm`: `grad`/`gradient` and a space or underscore
 _SERIES_KEY = {
-    "loss": re.compile(rb"(?:(?:^|[^\w.])lm[ _]|(?:^|[^\w.])(?<!\bval )(?<!\beval )(?<!\btest ))$"),
+    "loss": re.compile(
+        rb"(?:(?:^|[^\w.])lm[ _]|(?:^|[^\w.])(?<!\bval )(?<!\beval )(?<!\btest )(?<!\bvalidation ))$"
+    ),
     "grad": re.compile(rb"(?:^|[^\w.])grad(?:ient)?[ _]$"),
 }
 
@@ -621,8 +628,10 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
             at = m.start()
             if keyed.search(tail, max(0, at - 10), at):
                 vals.append((float(m[1]), at))
-        ratio_needed, history = (
-            (SPIKE_LOSS_RATIO, 1) if key == "loss" else (SPIKE_GRAD_RATIO, SPIKE_GRAD_HISTORY)
+        ratio_needed, history, jump = (
+            (SPIKE_LOSS_RATIO, 1, SPIKE_LOSS_MIN_JUMP)
+            if key == "loss"
+            else (SPIKE_GRAD_RATIO, SPIKE_GRAD_HISTORY, 0.0)
         )
         for i in range(history, len(vals)):
             v = vals[i][0]
@@ -631,7 +640,7 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
                 continue
             window.sort()
             median = window[len(window) // 2]
-            if median > 0 and v >= ratio_needed * median:
+            if median > 0 and v >= ratio_needed * median and v - median >= jump:
                 r = v / median
                 if best is None or r > best[0]:
                     best = (r, key, v, median, vals[i][1])

@@ -94,9 +94,18 @@ NO_SPIKE = [
     "{'loss': 1.4285, 'learning_rate': 9.89059080962801e-05, 'epoch': 0.33}\n"
     "{'loss': 0.8441, 'learning_rate': 9.452954048140044e-05, 'epoch': 0.44}\n"
     "{'loss': 1.1938, 'learning_rate': 9.343544857768052e-05, 'epoch': 0.47}",
-    # a validation loss above the training loss is no spike (written here, the shape of
-    # facebookresearch/demucs#315's summaries)
-    "train loss: 0.11\nval loss: 0.9\ntrain loss: 0.12\neval loss: 0.95",
+    # fangyuanmao/PID#22 (a loss near convergence, noisy in ratio: 3.6e-6, then 1.5e-5)
+    "epoch: 530; loss: 0.00000223\nepoch: 531; loss: 0.00000355\nepoch: 532; loss: 0.00001523\n"
+    "epoch: 533; loss: 0.00000239",
+    # udacity/deep-learning-v2-pytorch#341 (training and validation losses on one line)
+    "Epoch: 1 \tTraining Loss: 0.173275 \tValidation Loss: 0.072151\n"
+    "Epoch: 2 \tTraining Loss: 0.180673 \tValidation Loss: 0.073222\n"
+    "Epoch: 3 \tTraining Loss: 0.170470 \tValidation Loss: 0.071506",
+    # facebookresearch/demucs#315 (a train summary, then a validation summary above it)
+    "[04-04 22:58:45][demucs.solver][INFO] - Train Summary | Epoch 35 | Loss=0.1127 | "
+    "Reco=0.1127 | Grad=0.0732\n"
+    "[04-04 22:58:46][demucs.solver][INFO] - Valid Summary | Epoch 35 | Loss=0.1552 | "
+    "Reco=0.1552 | Nsdr=6.484 | Best=0.1501 | Bname=main",
 ]
 
 
