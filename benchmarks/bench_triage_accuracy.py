@@ -330,12 +330,17 @@ def run(quick: bool) -> dict[str, Any]:
             "ninth_rows_only_action_accuracy": ni_rows["action_accuracy"],
             # an estimate of first sight from the collections already seen: each collection
             # with the rows of its own first sight and a fallback trained without it
-            # (benchmarks/triage_first_sight.py; pooled over the 593 excerpts of seven collections)
+            # (benchmarks/triage_first_sight.py; pooled over the 680 excerpts of eight collections)
             "loco_first_sight_category": loco["pooled"]["category"],
             "loco_first_sight_action": loco["pooled"]["action"],
             "loco_first_sight_rows_only_category": loco["pooled"]["rows_category"],
             "loco_first_sight_rows_only_action": loco["pooled"]["rows_action"],
             "loco_first_sight_guesses": loco["pooled"]["guesses"],
+            "loco_first_sight_wrong_exclude_node": loco["pooled"]["wrong_exclude_node"],
+            # in sample: the same with today's series check (a loss or gradient-norm jump)
+            # where no row matched, written after reading these collections
+            "loco_with_series_category": loco["pooled"]["with_series_category"],
+            "loco_with_series_action": loco["pooled"]["with_series_action"],
         },
     }
 

@@ -361,6 +361,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The CPU throttled for temperature and goes on: informational, no failure",
     ),
     (
+        # the BMC's event log records normal operation too: firmware boot progress, the OS
+        # booting or shutting down, a power unit switched off; a hardware class guessed from
+        # those words names a fault nobody had (issue-27gen3). A real fault on another line
+        # (an IERR, a PSU failure, a critical temperature) has a row above 12 and decides.
+        "sel_operation_info",
+        r"\|\s*System Firmware Progress\b[^|\n]*\|[^|\n]*\|\s*Asserted|"
+        r"\|\s*(?:System boot initiated|OS Boot|boot completed|OS Graceful Shutdown|Power off/down)\s*\|\s*(?:Asserted|Deasserted)\b",
+        "unknown",
+        12,
+        0.3,
+        "The BMC's event log records firmware boot progress, the OS booting or shutting down, or "
+        "a power unit switched off: normal operation, no failure",
+    ),
+    (
         "corrected_memory_only",
         r"(?i)\bCorrected error\(s\): memory|mci Corrected_error|\bCorrected (?:read|write|patrol(?: scrub)?) error\b|"
         r"\|\s*Correctable ECC\b[^|\n]*\|\s*Asserted|\bcorrectable (?:ECC|memory) errors? (?:logged|detected)(?! rate)",
@@ -2465,6 +2479,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "correctable ecc",
         "correctable ecc error",
         "correctable memory error",
+    ),
+    "sel_operation_info": (
+        "system firmware progress",
+        "system boot initiated",
+        "os boot",
+        "boot completed",
+        "os graceful shutdown",
+        "power off/down",
     ),
     "corrected_errors_only": ("corrected err", "correctable err", "severity=correct"),
     "host_memory_ue": (

@@ -166,11 +166,14 @@ def _triage(info: FailureInfo) -> tuple[str, float, list[str], bool]:
         v = triage_rank(info.log_path, rank=info.rank, host=info.host)
     except Exception as e:  # a broken triage must not take the supervisor down
         return taxonomy.UNKNOWN, 0.0, [f"triage failed: {type(e).__name__}: {e}"], False
+    # a loss spike read from the log's numbers (triage.spike) is weak like a guess: the rank's
+    # own exit (an uncaught exception, a fatal signal) outranks a jump logged before it
+    weak = v.guessed or "spike" in v.details
     return (
         v.category,
         v.confidence,
-        list(v.evidence) or ([v.verdict] if v.guessed else []),
-        v.guessed,
+        list(v.evidence) or ([v.verdict] if weak else []),
+        weak,
     )
 
 

@@ -2381,6 +2381,55 @@ NINTH = [
     ),
 ]
 
+# The BMC's event log recording normal operation (`sel_operation_info`, issue-27gen3): the
+# statistical fallback named a CPU or a supply from these words. Real lines from threads
+# outside the corpus: open-power/op-build#594 (ipmitool sel list, firmware boot progress) and
+# sosreport/sos#2015 (ipmitool sel elist, a power unit switched off); near misses: a real fault
+# among them decides (the IERR line of the `FIFTH` table above).
+GEN3 = [
+    (
+        "   1 | 01/01/2000 | 00:15:20 | System Firmware Progress #0x05 | Motherboard "
+        "initialization | Asserted\n"
+        "   2 | 01/01/2000 | 00:16:02 | System Firmware Progress #0x05 | Memory initialization "
+        "| Asserted\n"
+        "   4 | 01/01/2000 | 00:17:05 | System Firmware Progress #0x05 | System boot initiated "
+        "| Asserted",
+        "unknown",
+        "SEL firmware boot progress",
+    ),
+    (
+        "  30 | 11/15/2019 | 18:50:40 | Power Unit Pwr Unit Status | Power off/down | Asserted\n"
+        "  31 | 11/15/2019 | 18:50:44 | Power Unit Pwr Unit Status | Power off/down | Deasserted",
+        "unknown",
+        "SEL power unit switched off and on",
+    ),
+    (
+        "   1 | 01/01/2000 | 00:15:20 | System Firmware Progress #0x05 | Motherboard "
+        "initialization | Asserted\n"
+        "  3 | 05/04/2024 | 11:22:33 | Processor #0x04 | IERR | Asserted",
+        "cpu",
+        "an IERR among boot progress",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "category", "why"), GEN3)
+def test_sel_operation_is_informational_even_with_the_fallback(
+    tmp_path: Path, text: str, category: str, why: str
+) -> None:
+    """A row decides: the fallback is not asked to guess a CPU or a supply from a BMC's boot
+    and power records (it named them before `sel_operation_info`), and a real fault among them
+    still wins."""
+    from nonstop.diagnose import triage
+
+    log = tmp_path / "rank.log"
+    log.write_text(text + "\n")
+    hits = {h.signature for h in triage.scan(log).hits}
+    assert "sel_operation_info" in hits, (why, hits)
+    v = triage_file(log)
+    assert (v.category, v.guessed) == (category, False), (why, v.verdict)
+
+
 ROWS = [
     pytest.param(text, category, why, id=f"{table}-{why or text[:30]}")
     for table, cases in (
@@ -2395,6 +2444,7 @@ ROWS = [
         ("general", GENERAL),
         ("families", FAMILIES),
         ("informational", INFORMATIONAL),
+        ("gen3", GEN3),
     )
     for text, category, why in cases
 ]

@@ -133,6 +133,30 @@ def test_the_process_exit_outranks_a_triage_guess(tmp_path):
     assert d.category == triage_file(path).category and d.evidence, d  # nothing else: the guess
 
 
+def test_the_process_exit_outranks_a_loss_spike_in_the_log(tmp_path):
+    """A loss jump in the log's numbers (triage's series check) is weak evidence, as a guess
+    is: an uncaught exception or a fatal signal decides first; alone, the spike stands."""
+    from nonstop.diagnose.triage import triage_file
+
+    # the Hugging Face Trainer's dicts from haotian-liu/LLaVA#918 (tests/diagnose/test_diag_spike.py)
+    steps = (
+        "{'loss': 0.6623, 'learning_rate': 0.00017682241998246423, 'epoch': 0.24}\n"
+        "{'loss': 0.8022, 'learning_rate': 0.0001768026406281642, 'epoch': 0.24}\n"
+        "{'loss': 4.2653, 'learning_rate': 0.00017678285394504535, 'epoch': 0.24}\n"
+    )
+    path = log(tmp_path, "rank-0.log", steps)
+    assert triage_file(path).category == "loss_spike"
+    assert classify(info(path, exit_code=2)).category == "loss_spike"  # nothing else: the spike
+    assert classify(info(path, exit_code=-11)).category == "software_bug"  # SIGSEGV decides
+    crashed = log(
+        tmp_path,
+        "rank-1.log",
+        steps + 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+        "    step()\nRuntimeError: expected scalar type Float but found Half\n",
+    )
+    assert classify(info(crashed, exit_code=1)).category == "user_code_error"
+
+
 def test_a_guessed_hardware_fault_restarts_and_never_excludes(tmp_path):
     """The triage fallback may name a hardware fault from a log's words (weak evidence, action
     restart); the supervisor keeps the category for the record and restarts: a guess never
