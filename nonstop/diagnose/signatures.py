@@ -2145,6 +2145,31 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "no failure",
     ),
     (
+        "coordinator_heartbeat_lost",
+        # a distributed runtime's coordinator declaring a worker lost on missed heartbeats, as
+        # Ray's (cluster_node_lost): the TSL/TensorFlow coordination service under JAX and
+        # TensorFlow, Flink's job manager
+        r"\bheartbeat timeout\. This indicates that the remote task has failed, got preempted, or crashed|"
+        r"\bHeartbeat of TaskManager with id \S+ timed out\b",
+        "host_maintenance",
+        60,
+        0.5,
+        "A distributed runtime's coordinator declared a worker lost on missed heartbeats (JAX's "
+        "and TensorFlow's coordination service, Flink): the node or process went away",
+    ),
+    (
+        "node_health_check_failed",
+        # a node health check failing and the scheduler taking the node out: slurmctld's reason
+        # (ParallelCluster's clustermgtd), LBNL NHC's failure and its node-mark-offline helper
+        r"\bupdate_node: node \S+ reason set to: [^\n]*\bhealth check failed\b|"
+        r"\bnhc:\s+Health check failed:|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
+        "host_maintenance",
+        55,
+        0.5,
+        "A node failed the cluster's health check and the scheduler drained or replaced it: "
+        "continue without it",
+    ),
+    (
         "hccl_notify_wait_timeout",
         r"The wait execution of the Notify register times out|\bEI0002\b[^\n]*\bNotify\b",
         "nccl_watchdog_timeout",
@@ -3534,6 +3559,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cloud_quota_exhausted": ("quota '", "quota limit '"),
     "amdgpu_page_fault": ("page fault", "_protection_fault_status:0x"),
     "mce_corrected_no_action": ("corrected error, no action required.",),
+    "coordinator_heartbeat_lost": ("heartbeat timeout. this indicates", "heartbeat of taskmanager"),
+    "node_health_check_failed": ("health check failed", "node-mark-offline:"),
     "hccl_notify_wait_timeout": ("the wait execution of the notify register", "ei0002"),
     "npu_stream_sync_timeout": (
         "stream synchronize timeout",

@@ -248,6 +248,57 @@ TENTH = [
         "unknown",
         "https://github.com/mchehab/rasdaemon/issues/121 (--summary)",
     ),
+    # -- a coordinator declaring a worker lost on missed heartbeats: host_maintenance
+    (
+        "2024-10-09 15:47:38.568412: E external/xla/xla/tsl/distributed_runtime/coordination/"
+        "coordination_service.cc:1170] /job:jax_worker/replica:0/task:0 has been set to ERROR in "
+        "coordination service: UNAVAILABLE: Task /job:jax_worker/replica:0/task:0 heartbeat "
+        "timeout. This indicates that the remote task has failed, got preempted, or crashed "
+        "unexpectedly. Check the task logs for an earlier error to debug further. "
+        "[type.googleapis.com/tensorflow.CoordinationServiceError='']",
+        "host_maintenance",
+        "tenth cf787f9fd83c (jax-ml/jax#23599)",
+    ),
+    (
+        "2022-11-15 16:03:15.140058: E external/org_tensorflow/tensorflow/core/distributed_runtime/"
+        "coordination/coordination_service.cc:954] /job:jax_worker/replica:0/task:37 has been set "
+        "to ERROR in coordination service: UNAVAILABLE: Task /job:jax_worker/replica:0/task:37 "
+        "heartbeat timeout. This indicates that the remote task has failed, got preempted, or "
+        "crashed unexpectedly. [type.googleapis.com/tensorflow.CoordinationServiceError='']",
+        "host_maintenance",
+        "TensorFlow's older service, https://github.com/EleutherAI/architecture-objective/issues/26",
+    ),
+    (
+        "java.util.concurrent.TimeoutException: Heartbeat of TaskManager with id "
+        "172.18.0.3:33783-3e38f6 timed out.",
+        "host_maintenance",
+        "Flink, https://github.com/j3-signalroom/apache_flink-kickstarter/issues/797",
+    ),
+    # -- a node failing the cluster's health check, taken out by the scheduler
+    (
+        "[2025-07-04T00:54:23.932] update_node: node od-r7i-l-dy-od-16-gb-1-cores-8 reason set "
+        "to: Scheduler health check failed\n"
+        "[2025-07-04T00:54:23.932] update_node: node od-r7i-l-dy-od-16-gb-1-cores-10 reason set "
+        "to: Scheduler health check failed",
+        "host_maintenance",
+        "tenth 49fe9890d057 (aws/aws-parallelcluster#6842)",
+    ),
+    (
+        "ERROR:  nhc:  Health check failed:  Watchdog timer unable to terminate hung NHC process "
+        "16263.\n"
+        "20230429 16:16:31 /usr/libexec/nhc/node-mark-offline wn-1-30.local Watchdog timer unable "
+        "to terminate hung NHC process 16263.\n"
+        "/usr/libexec/nhc/node-mark-offline:  Marking  wn-1-30 offline:  NHC: Watchdog timer "
+        "unable to terminate hung NHC process 16263.",
+        "host_maintenance",
+        "LBNL NHC, https://github.com/mej/nhc/issues/134",
+    ),
+    (
+        "Node Health Check failed.  Check check_xid_errors returned 1\n"
+        "ERROR:  nhc:  Health check failed:  Check check_xid_errors returned 1",
+        "host_maintenance",
+        "https://github.com/mej/nhc/issues/147",
+    ),
     # -- Ascend HCCL's notify wait timing out: a collective timeout
     (
         "npuSynchronizeDevice:/usr1/02/workspace/j_vqN6BFvg/pytorch/torch_npu/csrc/core/npu/"
