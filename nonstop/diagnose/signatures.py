@@ -2049,6 +2049,160 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A library failed inside itself (NCCL's internal error, TensorFlow's InternalError, an "
         "absl/glog CHECK failing in XLA or TensorFlow)",
     ),
+    # -- classes the tenth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # tenth.jsonl): Slurm's "event(s)" OOM wording, a disk quota in any case, ibverbs work
+    # completions by status number or name, an MPI launcher losing its daemon, CUDA devices
+    # taken (exclusive-process mode), NIC transmit-queue timeouts, cloud quotas, AMD GPU page
+    # faults, rasdaemon's corrected-only MCE records, Ascend's notify-wait and stream-sync
+    # timeouts. Each worded for its class; tests: tests/diagnose/test_diag_rows_tenth.py.
+    (
+        "slurm_oom_events",
+        r"\b\d+ oom[_-]kill event\(s\)",
+        "out_of_memory",
+        74,
+        0.85,
+        "Slurm's step found OOM kills in its cgroup ('Detected N oom-kill event(s)')",
+    ),
+    (
+        "disk_quota",
+        r"(?i)\bdis[ck] quota exceeded\b|\bEDQUOT\b",
+        "storage",
+        72,
+        0.8,
+        "A write hit the filesystem's disk quota (EDQUOT), in any framework's wording: storage, "
+        "outranking a generic resource-exhausted (memory) reading of the same line",
+    ),
+    (
+        "verbs_wc_retry_exceeded",
+        # ibverbs work-completion status 12 (IBV_WC_RETRY_EXC_ERR) by number, as the verbs
+        # examples' "got bad completion with status: 0xc" and perftest's "Failed status 12:"
+        r"(?i)\bbad completion with status:? 0xc\b|\bFailed status 12:",
+        "network_switch_cable",
+        70,
+        0.7,
+        "An RDMA work completion with status 12, transport retry counter exceeded: the link or "
+        "switch path dropped the transfer",
+    ),
+    (
+        "verbs_wc_local_error",
+        # the statuses the labelling rules make software_bug (the request itself was wrong: a
+        # memory region not registered or a wrong key, a bad length or opcode): 1, 2, 4, 6, 8,
+        # 9, 10 by number or by ibv_wc_status_str's name (perftest, the verbs examples,
+        # libfabric's prov_err, UCX, SPDK); 5 (flushed) and 12/13 (retries) are not here
+        r"\bIBV_WC_(?:LOC_LEN|LOC_QP_OP|LOC_PROT|LOC_ACCESS|REM_INV_REQ|REM_ACCESS|MW_BIND)_ERR\b|"
+        r"\bFailed status (?:[12468]|9|10):|(?i:\bbad completion with status:? 0x[124689a]\b)|"
+        r"(?:prov_err: |error info: |\(\d+\): |completion with error[^\n]{0,60}?: )"
+        r"(?:local (?:length|QP operation|protection|access)|remote (?:invalid request|access)|"
+        r"memory management operation) error\b",
+        "software_bug",
+        45,
+        0.5,
+        "An RDMA work completion failed on the request itself (local protection or access, "
+        "remote access, invalid request, length): a memory registration or key the program got "
+        "wrong, not the fabric",
+    ),
+    (
+        "mpi_daemon_lost",
+        r"\b(?:ORTE|PRTE|PRRTE) has lost communication with (?:a remote daemon|its daemon located on node)",
+        "host_maintenance",
+        60,
+        0.55,
+        "Open MPI's launcher lost its daemon on a compute node (the node or its network went "
+        "away under the job): continue without it",
+    ),
+    (
+        "cuda_devices_unavailable",
+        # CUDA's older wording of error 46 only: the newer "CUDA-capable device(s) is/are busy
+        # or unavailable" stays with cuda_busy (faulty_gpu), as heldout's and third's labels read
+        # it (a GPU left needing a reset); the tenth labels the older one dependency
+        r"(?i)\ball CUDA-capable devices are busy or unavailable",
+        "dependency",
+        50,
+        0.6,
+        "CUDA error 46 in its older wording: the GPUs are in exclusive-process mode and already "
+        "held, or not available to this process (the environment, not the program)",
+    ),
+    (
+        "nic_tx_timeout_recovery",
+        r"\btx_timeout recovery level \d+|\btx_timeout: VSI_(?:seid|num): \d+, Q \d+",
+        "nic",
+        70,
+        0.6,
+        "The NIC driver (i40e, ice) found a transmit queue hung and reset the adapter",
+    ),
+    (
+        "cloud_quota_exhausted",
+        r"\bQuota '[\w.-]+' (?:exhausted|exceeded)\b|\bQuota limit '[\w.-]+' has been exceeded\b",
+        "dependency",
+        50,
+        0.55,
+        "A cloud provider's quota is exhausted (TPUs, GPUs, CPUs in a region): no capacity "
+        "granted, the environment",
+    ),
+    (
+        "amdgpu_page_fault",
+        r"\[(?:gfxhub|mmhub)\d*\] (?:no-retry |retry )?(?:VMC )?page fault\b|"
+        r"\b(?:GC)?VM_L2_PROTECTION_FAULT_STATUS:0x",
+        "software_bug",
+        40,
+        0.45,
+        "An AMD GPU page fault (VM L2 protection fault): a kernel touched an address its process "
+        "does not map, as an illegal address on NVIDIA (Xid 31) is",
+    ),
+    (
+        "mce_corrected_no_action",
+        r"\bCorrected error, no action required\.",
+        "unknown",
+        12,
+        0.3,
+        "rasdaemon's machine-check records marked corrected, no action required: informational, "
+        "no failure",
+    ),
+    (
+        "coordinator_heartbeat_lost",
+        # a distributed runtime's coordinator declaring a worker lost on missed heartbeats, as
+        # Ray's (cluster_node_lost): the TSL/TensorFlow coordination service under JAX and
+        # TensorFlow, Flink's job manager
+        r"\bheartbeat timeout\. This indicates that the remote task has failed, got preempted, or crashed|"
+        r"\bHeartbeat of TaskManager with id \S+ timed out\b",
+        "host_maintenance",
+        60,
+        0.5,
+        "A distributed runtime's coordinator declared a worker lost on missed heartbeats (JAX's "
+        "and TensorFlow's coordination service, Flink): the node or process went away",
+    ),
+    (
+        "node_health_check_failed",
+        # a node health check failing and the scheduler taking the node out: slurmctld's reason
+        # (ParallelCluster's clustermgtd), LBNL NHC's failure and its node-mark-offline helper
+        r"\bupdate_node: node \S+ reason set to: [^\n]*\bhealth check failed\b|"
+        r"\bnhc:\s+Health check failed:|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
+        "host_maintenance",
+        55,
+        0.5,
+        "A node failed the cluster's health check and the scheduler drained or replaced it: "
+        "continue without it",
+    ),
+    (
+        "hccl_notify_wait_timeout",
+        r"The wait execution of the Notify register times out|\bEI0002\b[^\n]*\bNotify\b",
+        "nccl_watchdog_timeout",
+        30,
+        0.55,
+        "Ascend HCCL: a collective's notify wait timed out (EI0002), the peer never arrived: a "
+        "collective timeout",
+    ),
+    (
+        "npu_stream_sync_timeout",
+        r"\bStream synchronize timeout\b|"
+        r"\brt(?:Stream|Device)Synchronize(?:WithTimeout)? execute failed, reason=\[[^\]\n]*timeout\]|"
+        r"In the specified timeout waiting event, all tasks in the specified stream are not completed",
+        "hang",
+        22,
+        0.4,
+        "An Ascend NPU stream synchronize timed out: the device work never finished (a hang "
+        "unless a cause is named elsewhere)",
+    ),
     # -- classes the eighth collection showed missing (issue 27; tests/corpus/real/README.md,
     # eighth.jsonl): NaN in a framework's printed outputs and metric columns, Azure's preemption
     # event, Slurm's launch credentials, a TPU master not reachable, AMD resets that fail their
@@ -3405,6 +3559,36 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "mlx5_load_one failed",
         "probe of",
         "handle_hca_cap failed",
+    ),
+    # -- classes the tenth collection showed missing --
+    "slurm_oom_events": ("event(s)",),
+    "disk_quota": ("quota exceeded", "edquot"),
+    "verbs_wc_retry_exceeded": ("bad completion with status", "failed status 12:"),
+    "verbs_wc_local_error": (
+        "ibv_wc_",
+        "failed status ",
+        "bad completion with status",
+        "error info: ",
+        "prov_err: ",
+        "): local ",
+        "): remote ",
+        "): memory management",
+        "completion with error",
+    ),
+    "mpi_daemon_lost": ("has lost communication with",),
+    "cuda_devices_unavailable": ("busy or unavailable",),
+    "nic_tx_timeout_recovery": ("tx_timeout",),
+    "cloud_quota_exhausted": ("quota '", "quota limit '"),
+    "amdgpu_page_fault": ("page fault", "_protection_fault_status:0x"),
+    "mce_corrected_no_action": ("corrected error, no action required.",),
+    "coordinator_heartbeat_lost": ("heartbeat timeout. this indicates", "heartbeat of taskmanager"),
+    "node_health_check_failed": ("health check failed", "node-mark-offline:"),
+    "hccl_notify_wait_timeout": ("the wait execution of the notify register", "ei0002"),
+    "npu_stream_sync_timeout": (
+        "stream synchronize timeout",
+        "synchronize execute failed",
+        "synchronizewithtimeout execute failed",
+        "all tasks in the specified stream are not completed",
     ),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
     "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
