@@ -29,9 +29,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
+_isal_zlib: Any
 try:  # the same CRC-32 as zlib's, 6-7x faster on one core (docs/checkpoint.md, "Checksums")
     from isal import isal_zlib as _isal_zlib
-except ImportError:  # pragma: no cover - a dependency; the zlib path is tested by use_crc32
+except ImportError:  # a dependency; tests/checkpoint runs this fallback in a subprocess
     _isal_zlib = None
 
 CRC32_64M: Final = "crc32-64m"
