@@ -84,7 +84,7 @@ from torch.distributed.checkpoint.state_dict import get_state_dict
 from torch.distributed.checkpoint.state_dict_saver import AsyncCheckpointerType
 
 from benchmarks.stats import bootstrap_ratio_ci, reps, span, summarize
-from nonstop.checkpoint import CheckpointConfig, Checkpointer
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest, storage
 
 MB = 1 << 20
 MM_SIZE, MM_ITERS = 256, 70  # the step's fixed compute (about 40 ms on one core here)
@@ -391,6 +391,12 @@ def hash_mbps(nbytes: int = 64 * MB) -> dict[str, float]:
         "zlib.crc32": zlib.crc32,
     }
     try:
+        from isal import isal_zlib
+
+        fns["isal.crc32"] = isal_zlib.crc32  # what crc32-64m runs on (digest.CRC32_IMPL)
+    except ImportError:
+        pass
+    try:
         import xxhash  # type: ignore[import-not-found]
 
         fns["xxh3_64"] = lambda d: xxhash.xxh3_64(d).digest()
@@ -495,6 +501,8 @@ def run(quick: bool) -> dict[str, Any]:
         },
         load_s={n: big[n]["load_s"] for n in ("ours", "dcp-sync")},
         hash_mbps=hash_mbps(4 * MB if quick else 64 * MB),
+        crc32_impl=digest.CRC32_IMPL,
+        write_piece=storage.WRITE_PIECE,
         nvrx=nvrx_status(),
         rows=rows,
         load=[round(x, 2) for x in os.getloadavg()],

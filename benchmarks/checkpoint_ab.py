@@ -2,20 +2,24 @@
 
     .venv/bin/python benchmarks/checkpoint_ab.py write 1024 4     # MB, reps
     VARIANTS=base,wb,ov,wb+ov,wb+ov+t2 ... write 1024 3            # which arms (default all)
-    VARIANTS=wb,wb+big TRAIN=1 ... write 4096 3   # 256 KiB write calls against 16 MiB ones
+    VARIANTS=wb,wb+big TRAIN=1 ... write 4096 3   # WRITE_PIECE write calls against 16 MiB ones
     TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
-    .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # 256 KiB writes vs 16 MiB
+    .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # WRITE_PIECE writes vs 16 MiB
+    ARMS=zlib/1m,isal/1m,isal/256k .venv/bin/python benchmarks/checkpoint_ab.py arms 4096 3
 
 `write`: ours with the early writeback (`wb`: sync_file_range every 32 MiB) on or off, the hash
 beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), `big` each tensor
-in one write call as torch.save hands it (16 MiB) instead of 256 KiB pieces, and `dcp.save`,
+in one write call as torch.save hands it (16 MiB) instead of WRITE_PIECE pieces, and `dcp.save`,
 order rotated each rep; per save the time to durable, the process's CPU time and the wall
 time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
 before the save writes (`drop`, the default) or kept (`keep`), alternated. `pieces`: one
 Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
-(`small`, the default) and of whole tensors (`big`), with the writer thread's CPU in the write
-calls (hash included), in the hash and in the staging copy. A diagnostic, not a
+(`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
+calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
+`ARMS` (CRC-32 implementation / write piece, e.g. `zlib/256k,isal/1m`), rotated each rep,
+adding the training thread's lost progress (the window's time less its steps at the step time
+measured right before the save). A diagnostic, not a
 kept benchmark: on a shared host compare medians of several runs.
 """
 
@@ -203,20 +207,105 @@ def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     return res
 
 
+def _size(text: str) -> int:
+    mult = {"k": 1 << 10, "m": 1 << 20}
+    return int(text[:-1]) * mult[text[-1]] if text[-1] in mult else int(text)
+
+
+def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    import nonstop.checkpoint.digest as dg
+    import nonstop.checkpoint.staging as stg
+
+    names = os.environ.get("ARMS", "zlib/1m,isal/1m").split(",")
+    phases: dict[str, list[float]] = {}
+
+    def timed(obj: Any, attr: str, name: str) -> None:
+        orig = getattr(obj, attr)
+
+        def w(*a: Any, **k: Any) -> Any:
+            c0 = time.thread_time()
+            try:
+                return orig(*a, **k)
+            finally:
+                phases[name] = [*phases.get(name, []), time.thread_time() - c0]
+
+        setattr(obj, attr, w)
+
+    timed(sto._HashingWriter, "write", "write+hash")
+    timed(dg.Hasher, "update", "hash")
+    timed(stg.Stager, "_copy", "stage")
+    model, opt = make_state(total)
+    sd = {"model": model, "optimizer": opt}
+    a, o = torch.randn(256, 256), torch.empty(256, 256)
+
+    def step() -> None:
+        for _ in range(70):
+            torch.mm(a, a, out=o)
+        opt.step()
+
+    res: dict[str, list[Any]] = {v: [] for v in names}
+    with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
+        c.save(1, sd)  # warm-up, async: the writer thread's staging buffers are touched once
+        c.wait()
+        n_step = 1
+        for r in range(reps):
+            for v in names[r % len(names) :] + names[: r % len(names)]:
+                impl, piece = v.split("/")
+                dg.use_crc32(impl)
+                sto.WRITE_PIECE = _size(piece)
+                os.sync()
+                times = []
+                for _ in range(8):  # the step time right before the save
+                    t = time.perf_counter()
+                    step()
+                    times.append(time.perf_counter() - t)
+                step_s = statistics.median(times)
+                phases.clear()
+                n_step += 1
+                key = f"{root}/checkpoints/step-{n_step}/COMMIT.json"
+                t0 = time.perf_counter()
+                c.save(n_step, sd)
+                blocking = time.perf_counter() - t0
+                n = 0
+                while n < 2 or not os.path.exists(key):
+                    step()
+                    n += 1
+                window = time.perf_counter() - t0
+                out = c.wait()
+                assert out is not None and out.ok, out
+                cpu = {k: round(sum(x), 2) for k, x in phases.items()}
+                row = (
+                    round(out.total_s, 3),
+                    round(window - n * step_s, 3),
+                    cpu["write+hash"],
+                    cpu["hash"],
+                    cpu["stage"],
+                    round(blocking, 3),
+                )
+                res[v].append((*row, round(os.getloadavg()[0], 1)))
+                print(v, res[v][-1], flush=True)
+    sto.WRITE_PIECE = PIECE
+    dg.use_crc32()
+    return res
+
+
 def main() -> None:
     mode, total, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     torch.set_num_threads(1)
     root = tempfile.mkdtemp(prefix="ckpt-ab-", dir=os.environ.get("ROOT", "/tmp"))
     try:
-        run = {"write": write, "loaddrop": loaddrop, "pieces": pieces}[mode]
+        run = {"write": write, "loaddrop": loaddrop, "pieces": pieces, "arms": arms}[mode]
         res = run(total, reps, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    what = "write+hash CPU s, hash CPU s" if mode == "pieces" else "CPU s, fsync wall s"
+    what = {
+        "pieces": "write+hash CPU s, hash CPU s",
+        "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s",
+    }.get(mode, "CPU s, fsync wall s")
     print(f"arm: durable s, {what} (medians); durable samples")
     for v, rows in res.items():
-        med = [statistics.median(x[i] for x in rows) for i in range(3)]
-        print(f"{v:10s} {med[0]:.3f} {med[1]:.3f} {med[2]:.3f}  {[x[0] for x in rows]}")
+        med = [statistics.median(x[i] for x in rows) for i in range(len(rows[0]) - 1)]
+        print(f"{v:10s} {' '.join(f'{m:.3f}' for m in med)}  {[x[0] for x in rows]}")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ They guard against corruption by hardware and storage (a flipped bit, a torn or 
 file), not against an adversary, so the default is the fastest checksum the standard library
 has, not a cryptographic hash:
 
-- `crc32-64m` (default): zlib's CRC-32 of every 64 MiB chunk, written as comma-separated hex.
-  CRC-32 catches every burst of up to 32 flipped bits and misses random corruption with
-  probability 2**-32 per chunk; it runs at several GB/s where sha256 runs at under 2, and the
-  chunks let a verification hash one file on every core (zlib and os.pread release the GIL);
+- `crc32-64m` (default): the CRC-32 (zlib's polynomial) of every 64 MiB chunk, written as
+  comma-separated hex. CRC-32 catches every burst of up to 32 flipped bits and misses random
+  corruption with probability 2**-32 per chunk, and the chunks let a verification hash one
+  file on every core (the CRC and os.pread release the GIL). It is computed by ISA-L
+  (`isal`, carry-less multiplication: 25 GB/s on one core here) where that is installed, else
+  by zlib (3.5-4 GB/s): the same values, so either reads what the other wrote
+  (`CRC32_IMPL` says which one runs);
 - `sha256`: what nonstop wrote before; checkpoints and markers that name it (or name no hash
   at all) are still verified with it.
 
@@ -24,7 +27,13 @@ import re
 import zlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from typing import Any, Final
+
+_isal_zlib: Any
+try:  # the same CRC-32 as zlib's, 6-7x faster on one core (docs/checkpoint.md, "Checksums")
+    from isal import isal_zlib as _isal_zlib
+except ImportError:  # a dependency; tests/checkpoint runs this fallback in a subprocess
+    _isal_zlib = None
 
 CRC32_64M: Final = "crc32-64m"
 SHA256: Final = "sha256"
@@ -37,6 +46,31 @@ _PATTERN: Final = {
     CRC32_64M: re.compile(r"^[0-9a-f]{8}(,[0-9a-f]{8})*$"),
     SHA256: re.compile(r"^[0-9a-f]{64}$"),
 }
+
+
+_crc32: Callable[[Any, int], int] = zlib.crc32
+CRC32_IMPL = "zlib"
+"""Which library computes `crc32-64m`: "isal" when it is installed, else "zlib"."""
+
+
+def use_crc32(impl: str | None = None) -> str:
+    """Compute CRC-32 with `impl` ("isal" or "zlib"; None: isal when installed) from now on;
+    returns the one in use. Both give the same values: tests and the benchmarks' A/B use it."""
+    global _crc32, CRC32_IMPL
+    if impl is None:
+        impl = "isal" if _isal_zlib is not None else "zlib"
+    if impl == "isal":
+        if _isal_zlib is None:
+            raise ValueError("isal is not installed (pip install isal)")
+        _crc32, CRC32_IMPL = _isal_zlib.crc32, "isal"
+    elif impl == "zlib":
+        _crc32, CRC32_IMPL = zlib.crc32, "zlib"
+    else:
+        raise ValueError(f"unknown CRC-32 implementation {impl!r} (isal, zlib)")
+    return CRC32_IMPL
+
+
+use_crc32()
 
 
 class UnknownHash(ValueError):
@@ -75,7 +109,7 @@ class Hasher:
         view = memoryview(data).cast("B")
         while len(view):
             take = min(len(view), CHUNK - self._filled)
-            self._crc = zlib.crc32(view[:take], self._crc)
+            self._crc = _crc32(view[:take], self._crc)
             self._filled += take
             view = view[take:]
             if self._filled == CHUNK:
@@ -132,7 +166,7 @@ def of_file(path: str | os.PathLike[str], algorithm: str, *, threads: int | None
 
 
 def _map(fn: Callable[[int], int], n: int, workers: int) -> list[int]:
-    # zlib and os.pread release the GIL on large buffers: the chunks hash in parallel
+    # the CRC (isal and zlib) and os.pread release the GIL on large buffers: the chunks hash in parallel
     if workers == 1:
         return [fn(i) for i in range(n)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -145,7 +179,7 @@ def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int) -> list[int]:
 
         def crc(i: int) -> int:
             with view[i * CHUNK : (i + 1) * CHUNK] as chunk:
-                return zlib.crc32(chunk)
+                return _crc32(chunk, 0)
 
         return _map(crc, n, workers)
     finally:
@@ -161,7 +195,7 @@ def _pread_crcs(
             block = os.pread(fd, min(8 << 20, end - pos), pos)
             if not block:
                 raise OSError(f"{path}: shorter than its size while reading")
-            out = zlib.crc32(block, out)
+            out = _crc32(block, out)
             pos += len(block)
         return out
 

@@ -386,14 +386,17 @@ class _HashingWriter(io.RawIOBase):
         self._raw.flush()
 
 
-WRITE_PIECE = 256 << 10
+WRITE_PIECE = 1 << 20
 """The most bytes one write call hands the page cache. torch.save writes a tensor's storage
 with one call (16 MiB for a 2048x2048 float32 matrix), and on Linux 6.18's ext4 a write call's
 length sets the size of the page-cache folios it allocates (up to 2 MiB). On the 2-core
 virtual machine nonstop is benchmarked on, 16 MiB write calls cost the kernel 4-13x the CPU of
 the same bytes in 256 KiB calls (4 GB: 9-13 s against 1.3-1.5 s; likely because its balloon
 hands free 2 MiB blocks back to the host, which must back them again: docs/checkpoint.md,
-"Write size"). Each piece is hashed right after its write, while its bytes are still cached."""
+"Write size"), and 2 MiB calls were as bad. 1 MiB calls, with the CRC-32 from ISA-L, beat 256
+KiB and 512 KiB ones at 1 GB and 4 GB under training (fewer calls, fewer GIL handoffs;
+`benchmarks/checkpoint_ab.py arms`, 2026-12-03). Each piece is hashed right after its write,
+while its bytes are still cached."""
 
 OVERLAP_HASH_BYTES = 0
 """When > 0, a write at least this large is hashed in a helper thread while the write call

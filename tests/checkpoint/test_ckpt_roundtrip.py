@@ -7,6 +7,7 @@ import json
 import pickle
 import random
 import threading
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -329,6 +330,83 @@ def test_file_checksum_from_the_mapping_equals_the_streamed_one(
     assert want.count(",") == max(0, -(-size // 1024) - 1)
     assert digest.of_file(path, digest.CRC32_64M) == want
     assert digest.of_file(path, digest.CRC32_64M, threads=1) == want
+
+
+@pytest.fixture
+def crc_impl() -> Iterator[Any]:
+    """digest.use_crc32, restored to the default (isal where installed) afterwards."""
+    from nonstop.checkpoint import digest
+
+    yield digest.use_crc32
+    digest.use_crc32()
+
+
+def test_isal_is_the_default_crc32_and_gives_zlibs_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crc_impl: Any
+) -> None:
+    from nonstop.checkpoint import digest
+
+    assert digest.CRC32_IMPL == "isal"  # a dependency: installed with nonstop
+    monkeypatch.setattr(digest, "CHUNK", 1024)
+    rng = random.Random(7)
+    data = bytes(rng.getrandbits(8) for _ in range(5000))
+    (tmp_path / "f.bin").write_bytes(data)
+    seen = {}
+    for impl in ("isal", "zlib"):
+        assert crc_impl(impl) == impl == digest.CRC32_IMPL
+        h = digest.Hasher(digest.CRC32_64M)
+        for a, b in ((0, 1), (1, 1023), (1023, 2049), (2049, 5000)):  # across chunk edges
+            h.update(memoryview(data)[a:b])
+        on_file = digest.of_file(tmp_path / "f.bin", digest.CRC32_64M)
+        seen[impl] = (h.hexdigest(), digest.of(data), on_file)
+        assert len(set(seen[impl])) == 1, seen
+    assert seen["isal"] == seen["zlib"]
+    assert seen["zlib"][0].split(",")[0] == f"{zlib.crc32(data[:1024]):08x}"
+    with pytest.raises(ValueError, match="unknown CRC-32 implementation 'crc64'"):
+        crc_impl("crc64")
+
+
+@pytest.mark.parametrize(("writer", "reader"), [("zlib", "isal"), ("isal", "zlib")])
+def test_a_checkpoint_verifies_across_crc32_implementations_and_a_flip_is_caught(
+    tmp_path: Path, crc_impl: Any, writer: str, reader: str
+) -> None:
+    state = make(0)
+    train(state, 2)
+    crc_impl(writer)
+    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False, keep_last=5)) as c:
+        c.save(2, state)
+        c.save(4, state)
+    with open(tmp_path / "checkpoints" / "step-4" / "__0_0.distcp", "r+b") as f:
+        f.seek(200)
+        byte = f.read(1)
+        f.seek(200)
+        f.write(bytes([byte[0] ^ 0x10]))
+    crc_impl(reader)
+    fresh = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(fresh) == 2  # step 4 fails its check, step 2 verifies
+        assert c.last_load is not None
+        (where, why), *_ = c.last_load.skipped
+    assert where == "step-4" and "crc32-64m check" in why
+    for k, v in fresh["model"].state_dict().items():
+        assert torch.equal(v, state["model"].state_dict()[k]), k
+
+
+def test_without_isal_the_checksums_fall_back_to_zlib_with_the_same_values() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, zlib; sys.modules['isal'] = None\n"
+        "from nonstop.checkpoint import digest\n"
+        "data = bytes(range(256)) * 1000\n"
+        "print(digest.CRC32_IMPL, digest.of(data) == f'{zlib.crc32(data):08x}')\n"
+        "try:\n    digest.use_crc32('isal')\nexcept ValueError as e:\n    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.splitlines()
+    assert out == ["zlib True", "isal is not installed (pip install isal)"]
 
 
 def test_optimizer_step_waits_for_the_background_copy() -> None:
