@@ -19,7 +19,7 @@ from nonstop import taxonomy
 REAL = Path(__file__).resolve().parent / "corpus" / "real"
 KEYS = {"id", "source", "category", "action", "reason", "excerpt"}
 EARLIER = ("tuning", "heldout", "fresh")
-LATER = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+LATER = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh")
 """In the order collected: each may share no source with any split before it."""
 
 
