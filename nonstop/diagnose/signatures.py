@@ -724,7 +724,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "power_fault_words",
         r"(?i)\bover[- ]?current (?:fault|protection|detected|event|warning)|\bover[- ]?voltage (?:fault|detected)|"
         r"\bunder[- ]?voltage (?:fault|detected)|\bPSU\d*\b[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
-        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b|\bcircuit breaker (?:tripped|open)\b",
+        r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b|"
+        # a circuit breaker tripped or open, but not a software one's state ("GPU circuit breaker
+        # OPEN: cuda_error - ...", a training tool's own guard, the eleventh collection)
+        r"(?<!GPU )\bcircuit breaker (?:tripped|open)\b(?!:)",
         "power_supply",
         72,
         0.6,
@@ -958,7 +961,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "local_block_io_error",
-        r"(?:blk_update_request|print_req_error): I/O error, dev (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\b|"
+        r"(?:blk_update_request|print_req_error): (?:I/O|critical medium|critical target|timeout|"
+        r"operation not supported|critical space allocation|recoverable transport|"
+        r"critical nexus|protection) error, dev (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\b|"
         r"(?:^|\] |: )I/O error, dev (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+), sector",
         "ssd",
         70,
@@ -1009,7 +1014,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_ibverbs_call",
-        r"NCCL WARN Call to ibv_\w+ failed|NET/IB ?: Got completion from peer .* with (?:error |status=)4\b",
+        r"NCCL WARN Call to ibv_\w+ failed|^\s*Call to ibv_\w+ failed with error (?!Cannot allocate memory)|NET/IB ?: Got completion from peer .* with (?:error |status=)4\b",
         "software_bug",
         45,
         0.5,
@@ -1804,7 +1809,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "sigabrt",
-        r"SIGABRT|Aborted \(core dumped\)|exitcode\s*:\s*-6\b|terminate called after throwing an instance of",
+        r"(?<!Signal 6 \()SIGABRT(?!\) received by PID)|Aborted \(core dumped\)|"
+        # torch elastic's ChildFailedError summary alone ("exitcode  : -6 (pid: N)", "Signal 6
+        # (SIGABRT) received by PID") is a symptom (the eleventh collection); the agent's
+        # "failed (exitcode: -6)" and a worker's own abort still count
+        r"exitcode\s*:\s*-6\b(?! \(pid: \d+\))|terminate called after throwing an instance of",
         "software_bug",
         15,
         0.4,
@@ -2093,7 +2102,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bFailed status (?:[12468]|9|10):|(?i:\bbad completion with status:? 0x[124689a]\b)|"
         r"(?:prov_err: |error info: |\(\d+\): |completion with error[^\n]{0,60}?: )"
         r"(?:local (?:length|QP operation|protection|access)|remote (?:invalid request|access)|"
-        r"memory management operation) error\b",
+        r"memory management operation) error\b|"
+        r"\bstatus=(?:[12468]|9|10) \((?:local (?:length|QP operation|protection|access)|"
+        r"remote (?:invalid request|access)|memory management operation) error\)",
         "software_bug",
         45,
         0.5,
@@ -2202,6 +2213,73 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.4,
         "An Ascend NPU stream synchronize timed out: the device work never finished (a hang "
         "unless a cause is named elsewhere)",
+    ),
+    # -- classes the eleventh collection showed missing (issue 27; tests/corpus/real/README.md,
+    # eleventh.jsonl): CUDA's out of memory inside a glog CHECK (Caffe, Paddle), AWS Neuron
+    # runtime failures and its driver missing, Habana's graph compile failure, the AWS SDK's
+    # object-store network errors, no TPU found, mpirun's non-zero exit summary (a symptom).
+    # Each worded for its class; tests: tests/diagnose/test_diag_rows_eleventh.py.
+    (
+        "check_failed_cuda_oom",
+        r"Check failed: [^\n]*\bcudaSuccess \(2 vs\. 0\)\s+out of memory|"
+        r"Check failed: cudaSuccess == cudaStat \(0 vs\. 2\) Cuda Error: out of memory",
+        "out_of_memory",
+        74,
+        0.8,
+        "A glog CHECK on a CUDA call failed with error 2, out of memory (Caffe's SyncedMemory, "
+        "Paddle): the GPU ran out of memory, not a library bug",
+    ),
+    (
+        "neuron_runtime_failure",
+        r"\bNrt::Load failed on NeuronCores\b|\bnrt_(?:load|execute): status=\d+|"
+        r"\bNRT:nrt_\w+\s+Unexpected runtime state\b",
+        "software_bug",
+        40,
+        0.45,
+        "The AWS Neuron runtime failed inside itself (loading or executing a compiled model, an "
+        "unexpected runtime state)",
+    ),
+    (
+        "neuron_driver_missing",
+        r"\bUnable to determine Neuron Driver version\b",
+        "dependency",
+        60,
+        0.6,
+        "The Neuron runtime finds no Neuron driver (aws-neuron-dkms not installed): the "
+        "environment",
+    ),
+    (
+        "habana_graph_compile_failed",
+        r"\bsynStatus[= ](?:synStatus )?26 \[Generic failure\]",
+        "software_bug",
+        35,
+        0.45,
+        "Habana's graph compiler (synapse) failed on a node or a graph: a software failure",
+    ),
+    (
+        "aws_sdk_network_error",
+        r"\bAWS Error NETWORK_CONNECTION\b|\bcurlCode: 28, Timeout was reached\b",
+        "storage",
+        45,
+        0.5,
+        "The AWS SDK's client could not reach or timed out on the object store (S3): storage",
+    ),
+    (
+        "no_tpu_found",
+        r"\bNo TPU devices were found\b",
+        "dependency",
+        62,
+        0.6,
+        "The framework finds no TPU on the host (no XLA runtime or device): the environment",
+    ),
+    (
+        "mpirun_nonzero_exit",
+        r"\bPrimary job\s+terminated normally, but \d+ process(?:es)? returned\b|"
+        r"\bmpirun detected that one or more processes exited with non-zero status\b",
+        "unknown",
+        12,
+        0.3,
+        "mpirun's summary that a rank exited non-zero: a symptom, the cause is in the rank's log",
     ),
     # -- classes the eighth collection showed missing (issue 27; tests/corpus/real/README.md,
     # eighth.jsonl): NaN in a framework's printed outputs and metric columns, Azure's preemption
@@ -3204,7 +3282,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "leak of a command resource",
     ),
     "ata_command_failed": ("failed command", "interface fatal error", "serror"),
-    "local_block_io_error": ("i/o error, dev",),
+    "local_block_io_error": ("i/o error, dev", " error, dev "),
     "memory_failure_poison": ("memory failure: 0x",),
     "mcelog_uncorrected": ("uncorrected error", "processor context corrupt"),
     "store_bind_failed": ("server socket has failed",),
@@ -3566,6 +3644,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "verbs_wc_retry_exceeded": ("bad completion with status", "failed status 12:"),
     "verbs_wc_local_error": (
         "ibv_wc_",
+        " (local ",
+        " (remote ",
+        " (memory management",
         "failed status ",
         "bad completion with status",
         "error info: ",
@@ -3590,6 +3671,19 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "synchronizewithtimeout execute failed",
         "all tasks in the specified stream are not completed",
     ),
+    # -- classes the eleventh collection showed missing --
+    "check_failed_cuda_oom": ("cudasuccess (2 vs. 0)", "cuda error: out of memory"),
+    "neuron_runtime_failure": (
+        "nrt::load failed",
+        "nrt_load: status=",
+        "nrt_execute: status=",
+        "unexpected runtime state",
+    ),
+    "neuron_driver_missing": ("unable to determine neuron driver version",),
+    "habana_graph_compile_failed": ("26 [generic failure]",),
+    "aws_sdk_network_error": ("aws error network_connection", "curlcode: 28, timeout was reached"),
+    "no_tpu_found": ("no tpu devices were found",),
+    "mpirun_nonzero_exit": ("terminated normally, but", "exited with non-zero status"),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
     "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
     "sigbus": ("sigbus", "bus error", "exitcode"),
