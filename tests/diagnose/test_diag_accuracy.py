@@ -143,6 +143,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["eleventh_action_accuracy"] >= bench.ELEVENTH_FIRST["action"], d
     assert d["eleventh_sure_category_accuracy"] >= bench.ELEVENTH_FIRST_SURE["category"]
     assert set(d["eleventh_wrong_exclude_node"]) <= {"0cf59f2a871d"}, d
+    # ... and after its rows (not out of sample any more): the rows alone and with the fallback;
+    # the misses left are reporters' sentences without a log line and labels that disagree
+    # with earlier collections (tests/corpus/real/README.md, the eleventh's "After its rows")
+    assert d["eleventh_rows_only_category_accuracy"] >= 0.8046, d["eleventh_misses"]
+    assert d["eleventh_category_accuracy"] >= 0.8391, d["eleventh_misses"]
+    assert d["eleventh_action_accuracy"] >= 0.9425, d["eleventh_misses"]
+    assert not d["eleventh_wrong_exclude_node"], d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
