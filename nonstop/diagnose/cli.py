@@ -107,6 +107,21 @@ def main(argv: list[str]) -> int:
 STDIN = "<stdin>"
 
 
+def _spool_stdin(spool: Path) -> None:
+    """Standard input into `spool`; a terminal or an unreadable stream is one clear line."""
+    stdin = sys.stdin
+    try:
+        if stdin is None or stdin.isatty():
+            raise UserError(
+                "-: standard input is a terminal; pipe a log in "
+                "(e.g. journalctl -k | nonstop triage -)"
+            )
+        with open(spool, "wb") as out:
+            shutil.copyfileobj(getattr(stdin, "buffer", stdin), out, 1 << 20)
+    except (OSError, ValueError, AttributeError) as e:  # closed, captured, not a stream
+        raise UserError(f"-: standard input could not be read ({e})") from None
+
+
 def _log_files(args: list[str], spool: Path) -> list[str]:
     """The files `nonstop triage` reads: each file as given, each directory's regular files
     (recursively, in name order, hidden ones left out), and `-` as standard input spooled to
@@ -116,8 +131,7 @@ def _log_files(args: list[str], spool: Path) -> list[str]:
         if arg == "-":
             if str(spool) in files:
                 continue  # standard input is read once
-            with open(spool, "wb") as out:
-                shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+            _spool_stdin(spool)
             files.append(str(spool))
         elif os.path.isdir(arg):
             found = [

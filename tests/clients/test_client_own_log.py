@@ -38,9 +38,12 @@ def test_a_finished_runs_unclosed_logs_are_whole(tmp_path: Path) -> None:
 
 
 def test_a_crashed_ranks_unclosed_log_keeps_its_last_line(tmp_path: Path) -> None:
-    """Rank 1 raises at step 10: its log ends with the line that says why, under both. Rank 0,
-    stopped by its launcher, keeps its ten steps under `nonstop run` (under torchrun that
-    depends on whether the peer's loss or the launcher's SIGTERM reached it first)."""
+    """Rank 1 raises at step 10: under `nonstop run` its log always ends with the line that
+    says why, and rank 0, stopped by its launcher, keeps its ten steps. Under torchrun that is
+    a race: the raising rank flushes its files only at the end of Python's teardown, which a
+    live gloo group can hold up, and torchrun's SIGTERM (sent once rank 0 has failed on the
+    lost peer) can land first: in one CI run its rank 1 log came out empty. Where torchrun
+    kept the log, ours holds the same lines."""
     ref, ours = tmp_path / "torchrun", tmp_path / "nonstop"
     for d in (ref, ours):
         d.mkdir()
@@ -48,6 +51,9 @@ def test_a_crashed_ranks_unclosed_log_keeps_its_last_line(tmp_path: Path) -> Non
     ran = nonstop("own_log.py", [str(ours), str(STEPS), "10"], ours, flags=("--max-restarts", "0"))
     assert peer.code not in (0, None) and ran.code not in (0, None), (peer.out, ran.out)
     last = "step 10: bad batch, giving up"
-    assert own_log(ref, 1)[-1:] == [last], peer.out[-2000:]
-    assert own_log(ours, 1) == own_log(ref, 1), ran.out[-2000:]
+    mine = own_log(ours, 1)
+    assert len(mine) == 11 and mine[-1] == last, (mine, ran.out[-2000:])
+    assert all(line.startswith(f"step {i} loss ") for i, line in enumerate(mine[:-1])), mine
+    if own_log(ref, 1):  # torchrun kept it this time: the same lines
+        assert mine == own_log(ref, 1), (own_log(ref, 1), peer.out[-2000:])
     assert len(own_log(ours, 0)) == 10, (own_log(ours, 0), ran.out[-2000:])

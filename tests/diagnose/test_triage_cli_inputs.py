@@ -46,3 +46,20 @@ def test_standard_input_is_named_stdin_everywhere() -> None:
     assert all(e.startswith(("<stdin>:", str(CORPUS))) for e in out["overall"]["evidence"])
     text = subprocess.run(cmd[:-1], input=log, capture_output=True, timeout=120)
     assert text.returncode == 0 and text.stdout.startswith(b"<stdin>: gpu_hbm3_memory")
+
+
+def test_standard_input_from_a_terminal_or_closed_is_one_clear_line() -> None:
+    import os
+    import pty
+
+    cmd = [sys.executable, "-m", "nonstop.cli", "triage", "-"]
+    parent, child = pty.openpty()  # a terminal: reading it would wait for a human forever
+    try:
+        p = subprocess.run(cmd, stdin=child, capture_output=True, timeout=120)
+    finally:
+        os.close(parent)
+        os.close(child)
+    assert p.returncode == 2 and b"standard input is a terminal" in p.stderr, p.stderr
+    assert b"Traceback" not in p.stderr
+    closed = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    assert closed.returncode == 0 and closed.stdout.startswith(b"<stdin>: unknown"), closed
