@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.rows import rows_found
 
 from nonstop.diagnose import triage_file
 
@@ -2470,21 +2471,9 @@ def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
     """Every row whose full regex matches a line of the tables above is found through the
     needles: a needle that overlaps another row's (" temp" inside " temperature") is found first
     and hid the other row (issue 27 found `thermal` hidden so)."""
-    from nonstop.diagnose import signatures, triage
-
     log = tmp_path / "rank.log"
     for p in ROWS:
         text = p.values[0]
         log.write_text(text + "\n")
-        lines = log.read_bytes().split(b"\n")
-        direct = {
-            (i + 1, sid)
-            for i, ln in enumerate(lines)
-            for sid, pat in signatures.COMPILED
-            if sid != "xid_loose" and pat.search(ln)
-        }
-        via = {
-            (h.line, "xid" if h.signature.startswith("xid_") else h.signature)
-            for h in triage.scan(log).hits
-        }
-        assert {v for v in via if v[1] != "xid"} == {d for d in direct if d[1] != "xid"}, text
+        via, direct = rows_found(log)
+        assert via == direct, text

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.rows import rows_found
 
 from nonstop.diagnose import triage_file
 
@@ -361,20 +362,8 @@ def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
 
 def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
     """Every row whose full regex matches a line above is found through the needles."""
-    from nonstop.diagnose import signatures, triage
-
     log = tmp_path / "rank.log"
     for text, _, why in TENTH:
         log.write_text(text + "\n")
-        lines = log.read_bytes().split(b"\n")
-        direct = {
-            (i + 1, sid)
-            for i, ln in enumerate(lines)
-            for sid, pat in signatures.COMPILED
-            if sid != "xid_loose" and pat.search(ln)
-        }
-        via = {
-            (h.line, "xid" if h.signature.startswith("xid_") else h.signature)
-            for h in triage.scan(log).hits
-        }
-        assert {v for v in via if v[1] != "xid"} == {d for d in direct if d[1] != "xid"}, why
+        via, direct = rows_found(log)
+        assert via == direct, why
