@@ -154,7 +154,9 @@ def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     return res
 
 
-def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+def _timed_phases() -> dict[str, list[float]]:
+    """Patch the write path so each call's thread CPU lands in the returned dict, per phase:
+    `write+hash` (a write call of the checkpoint writer, its hash included), `hash`, `stage`."""
     import nonstop.checkpoint.digest as dg
     import nonstop.checkpoint.staging as stg
 
@@ -175,6 +177,12 @@ def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     timed(sto._HashingWriter, "write", "write+hash")
     timed(dg.Hasher, "update", "hash")
     timed(stg.Stager, "_copy", "stage")
+    return phases
+
+
+def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+
+    phases = _timed_phases()
     model, opt = make_state(total)
     sd = {"model": model, "optimizer": opt}
     a, o = torch.randn(256, 256), torch.empty(256, 256)
@@ -214,26 +222,9 @@ def _size(text: str) -> int:
 
 def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     import nonstop.checkpoint.digest as dg
-    import nonstop.checkpoint.staging as stg
 
     names = os.environ.get("ARMS", "zlib/1m,isal/1m").split(",")
-    phases: dict[str, list[float]] = {}
-
-    def timed(obj: Any, attr: str, name: str) -> None:
-        orig = getattr(obj, attr)
-
-        def w(*a: Any, **k: Any) -> Any:
-            c0 = time.thread_time()
-            try:
-                return orig(*a, **k)
-            finally:
-                phases[name] = [*phases.get(name, []), time.thread_time() - c0]
-
-        setattr(obj, attr, w)
-
-    timed(sto._HashingWriter, "write", "write+hash")
-    timed(dg.Hasher, "update", "hash")
-    timed(stg.Stager, "_copy", "stage")
+    phases = _timed_phases()
     model, opt = make_state(total)
     sd = {"model": model, "optimizer": opt}
     a, o = torch.randn(256, 256), torch.empty(256, 256)
