@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.rows import rows_found
+from support.prefilter import rows_found
 
 from nonstop.diagnose import triage_file
 

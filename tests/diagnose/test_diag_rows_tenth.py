@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.rows import rows_found
+from support.prefilter import rows_found
 
 from nonstop.diagnose import triage_file
 
