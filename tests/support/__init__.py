@@ -8,6 +8,10 @@
     clients   real client scripts under torchrun and under `nonstop run`, compared
     bounded   a per-example time bound for property tests, and file digests
     slurmd    what the two test Slurm clusters share (slurm_cluster.py, slurm_nodes.py)
+    prefilter the rows triage's prefilter finds, against the full regexes (row tests)
+
+A submodule here must not share a name with an export below: importing it would replace
+the export on the package (support/rows.py once shadowed rows()).
 
 conftest.py files hold fixtures and hooks only (tests/README.md).
 """
