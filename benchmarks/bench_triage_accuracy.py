@@ -202,6 +202,48 @@ def classify(
     return out
 
 
+def _sure_scores(split: str, unsure: frozenset[str]) -> dict[str, float]:
+    """Category and action accuracy on the excerpts whose label the collector was sure of."""
+    sure = [(r, v) for r, v in classify(load(split)) if r["id"] not in unsure]
+    return {
+        "excerpts": len(sure),
+        "category": round(sum(v.category == r["category"] for r, v in sure) / len(sure), 4),
+        "action": round(sum(v.action == r["action"] for r, v in sure) / len(sure), 4),
+    }
+
+
+def _first_sight_fields(
+    name: str,
+    now: dict[str, Any],
+    rows_now: dict[str, Any],
+    first: dict[str, float],
+    rows_first: dict[str, float],
+    sure_first: dict[str, float],
+    sure_now: dict[str, float],
+) -> dict[str, Any]:
+    """A collection's recorded first sight (all labels, rows alone, sure labels) beside its
+    figures now: the `<name>_*` fields of the result."""
+    return {
+        f"{name}_first_category": first["category"],
+        f"{name}_first_action": first["action"],
+        f"{name}_first_rows_only_category": rows_first["category"],
+        f"{name}_first_rows_only_action": rows_first["action"],
+        f"{name}_first_sure_category": sure_first["category"],
+        f"{name}_first_sure_action": sure_first["action"],
+        f"{name}_sure_excerpts": sure_now["excerpts"],
+        f"{name}_category_accuracy": now["category_accuracy"],
+        f"{name}_action_accuracy": now["action_accuracy"],
+        f"{name}_sure_category_accuracy": sure_now["category"],
+        f"{name}_sure_action_accuracy": sure_now["action"],
+        f"{name}_wrong_exclude_node": now["wrong_exclude_node"],
+        f"{name}_misses": now["misses"],
+        f"{name}_guesses": now["guesses"],
+        f"{name}_guesses_right": now["guesses_right"],
+        f"{name}_rows_only_category_accuracy": rows_now["category_accuracy"],
+        f"{name}_rows_only_action_accuracy": rows_now["action_accuracy"],
+    }
+
+
 def evaluate(split: str, *, fallback: bool = True) -> dict[str, Any]:
     """Scores of `nonstop triage` on a split; `fallback=False`: the signature rows alone."""
     results = classify(load(split), fallback=fallback)
@@ -267,10 +309,8 @@ def run(quick: bool) -> dict[str, Any]:
     ni_rows = evaluate("ninth", fallback=False)
     te = evaluate("tenth")
     te_rows = evaluate("tenth", fallback=False)
-    te_sure = [(r, v) for r, v in classify(load("tenth")) if r["id"] not in TENTH_UNSURE]
     el = evaluate("eleventh")
     el_rows = evaluate("eleventh", fallback=False)
-    el_sure = [(r, v) for r, v in classify(load("eleventh")) if r["id"] not in ELEVENTH_UNSURE]
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -420,53 +460,29 @@ def run(quick: bool) -> dict[str, Any]:
             "ninth_rows_only_action_accuracy": ni_rows["action_accuracy"],
             # a tenth collection, scored once at first sight (TENTH_FIRST)
             "tenth_excerpts": te["excerpts"],
-            "tenth_first_category": TENTH_FIRST["category"],
-            "tenth_first_action": TENTH_FIRST["action"],
-            "tenth_first_rows_only_category": TENTH_FIRST_ROWS_ONLY["category"],
-            "tenth_first_rows_only_action": TENTH_FIRST_ROWS_ONLY["action"],
-            "tenth_first_sure_category": TENTH_FIRST_SURE["category"],
-            "tenth_first_sure_action": TENTH_FIRST_SURE["action"],
-            "tenth_sure_excerpts": len(te_sure),
-            "tenth_category_accuracy": te["category_accuracy"],
-            "tenth_action_accuracy": te["action_accuracy"],
-            "tenth_sure_category_accuracy": round(
-                sum(v.category == r["category"] for r, v in te_sure) / len(te_sure), 4
+            **_first_sight_fields(
+                "tenth",
+                te,
+                te_rows,
+                TENTH_FIRST,
+                TENTH_FIRST_ROWS_ONLY,
+                TENTH_FIRST_SURE,
+                _sure_scores("tenth", TENTH_UNSURE),
             ),
-            "tenth_sure_action_accuracy": round(
-                sum(v.action == r["action"] for r, v in te_sure) / len(te_sure), 4
-            ),
-            "tenth_wrong_exclude_node": te["wrong_exclude_node"],
-            "tenth_misses": te["misses"],
-            "tenth_guesses": te["guesses"],
-            "tenth_guesses_right": te["guesses_right"],
-            "tenth_rows_only_category_accuracy": te_rows["category_accuracy"],
-            "tenth_rows_only_action_accuracy": te_rows["action_accuracy"],
             # an eleventh collection, scored once at first sight (ELEVENTH_FIRST): the latest
             # out-of-sample figure; its current figures say how far later work moved it
             "eleventh_excerpts": el["excerpts"],
             "first_sight_category": ELEVENTH_FIRST["category"],
             "first_sight_action": ELEVENTH_FIRST["action"],
-            "eleventh_first_category": ELEVENTH_FIRST["category"],
-            "eleventh_first_action": ELEVENTH_FIRST["action"],
-            "eleventh_first_rows_only_category": ELEVENTH_FIRST_ROWS_ONLY["category"],
-            "eleventh_first_rows_only_action": ELEVENTH_FIRST_ROWS_ONLY["action"],
-            "eleventh_first_sure_category": ELEVENTH_FIRST_SURE["category"],
-            "eleventh_first_sure_action": ELEVENTH_FIRST_SURE["action"],
-            "eleventh_sure_excerpts": len(el_sure),
-            "eleventh_category_accuracy": el["category_accuracy"],
-            "eleventh_action_accuracy": el["action_accuracy"],
-            "eleventh_sure_category_accuracy": round(
-                sum(v.category == r["category"] for r, v in el_sure) / len(el_sure), 4
+            **_first_sight_fields(
+                "eleventh",
+                el,
+                el_rows,
+                ELEVENTH_FIRST,
+                ELEVENTH_FIRST_ROWS_ONLY,
+                ELEVENTH_FIRST_SURE,
+                _sure_scores("eleventh", ELEVENTH_UNSURE),
             ),
-            "eleventh_sure_action_accuracy": round(
-                sum(v.action == r["action"] for r, v in el_sure) / len(el_sure), 4
-            ),
-            "eleventh_wrong_exclude_node": el["wrong_exclude_node"],
-            "eleventh_misses": el["misses"],
-            "eleventh_guesses": el["guesses"],
-            "eleventh_guesses_right": el["guesses_right"],
-            "eleventh_rows_only_category_accuracy": el_rows["category_accuracy"],
-            "eleventh_rows_only_action_accuracy": el_rows["action_accuracy"],
             # an estimate of first sight from the collections already seen: each collection
             # with the rows of its own first sight and a fallback trained without it
             # (benchmarks/triage_first_sight.py; pooled over the 680 excerpts of eight collections)
