@@ -94,6 +94,7 @@ class MemoryReplicas:
         self._on = bool(self.targets)
         self._emit, self._clock, self._timeout_s = emit, clock, timeout_s
         self._buf: torch.Tensor | None = None
+        self._packer = Packer()
         own = self.peers.get(node)
         self._shared = Path(own.shared_dir) if own and own.shared_dir else None
         if self._shared is not None and not self._shared.is_dir():
@@ -143,7 +144,7 @@ class MemoryReplicas:
                 log.warning("in-memory snapshots: shared folder unusable (%s); sending instead", e)
                 self._shared = None
         if name is None:
-            self._buf, blob = pack(flat, asdict(key), self._buf)
+            self._buf, blob = self._packer.pack(flat, asdict(key), self._buf)
         blocking_s = self._clock() - t0
         self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0)
 
@@ -152,13 +153,14 @@ class MemoryReplicas:
         assert self._shared is not None
         i, self._turn = self._turn, (self._turn + 1) % SLOTS
         name = f"r{self.rank}-{self.lineage}-{i}.snap"
-        need = packed_size(flat, meta)
+        need = self._packer.size(flat, meta)
         slot = self._slots[i]
         if slot is None or slot.size < need or not (self._shared / name).exists():
+            self._packer.forget()
             if slot is not None:
                 slot.close()
             self._slots[i] = slot = _Slot(self._shared / name, need)
-        _, blob = pack(flat, meta, slot.tensor)
+        _, blob = self._packer.pack(flat, meta, slot.tensor)
         return name, blob
 
     def _send(
@@ -207,6 +209,7 @@ class MemoryReplicas:
         self.wait()
         self._executor.shutdown(wait=True)
         self._buf = None
+        self._packer.forget()
         for slot in self._slots:
             if slot is not None:
                 slot.close()
@@ -313,45 +316,95 @@ def _aligned(n: int) -> int:
     return -(-n // ALIGN) * ALIGN
 
 
-def _layout(
-    flat: Mapping[str, Any], meta: dict[str, Any]
-) -> tuple[bytes, int, list[tuple[torch.Tensor, int, int]], int]:
-    """(header prefix, its padded length, (tensor, offset, bytes) each, tensor bytes)."""
-    rows, parts, offset = [], [], 0
-    for k, v in flat.items():
-        t = local(v).detach()
-        n = t.numel() * t.element_size()
-        rows.append([k, str(t.dtype).removeprefix("torch."), list(t.shape), offset, n])
-        parts.append((t, offset, n))
-        offset = _aligned(offset + n)
-    head = json.dumps({**meta, "tensors": rows}, separators=(",", ":")).encode()
-    prefix = MAGIC + _U64.pack(len(head)) + head
-    return prefix, _aligned(len(prefix)), parts, offset
+class Packer:
+    """Packs one rank's snapshots, step after step. A training state keeps its keys, dtypes and
+    shapes from step to step, so the header's tensor table and each buffer's destination views
+    are built once and reused: a step's pack is then one small JSON header and one copy per
+    tensor (building the views anew took 30 us per tensor, 5 ms for the demo's 164)."""
+
+    def __init__(self) -> None:
+        self._signature: tuple[Any, ...] | None = None
+        self._rows = b""  # the header's "tensors" table, as JSON
+        self._offsets: list[tuple[int, int]] = []  # (offset, bytes) of each tensor
+        self._total = 0  # tensor bytes, the last one's padding included
+        self._views: dict[tuple[int, int], list[torch.Tensor]] = {}
+
+    def _learn(self, tensors: list[tuple[str, torch.Tensor]]) -> None:
+        signature = tuple((k, t.dtype, t.shape) for k, t in tensors)
+        if signature == self._signature:
+            return
+        rows, offsets, offset = [], [], 0
+        for k, t in tensors:
+            n = t.numel() * t.element_size()
+            rows.append([k, str(t.dtype).removeprefix("torch."), list(t.shape), offset, n])
+            offsets.append((offset, n))
+            offset = _aligned(offset + n)
+        self._signature, self._offsets, self._total = signature, offsets, offset
+        self._rows = json.dumps(rows, separators=(",", ":")).encode()
+        self._views.clear()
+
+    def forget(self) -> None:
+        """Drop the views into buffers (before one is closed or replaced)."""
+        self._views.clear()
+
+    def _prefix(self, meta: dict[str, Any]) -> bytes:
+        head = json.dumps(meta, separators=(",", ":")).encode()
+        head = (head[:-1] + b"," if len(head) > 2 else b"{") + b'"tensors":' + self._rows + b"}"
+        return MAGIC + _U64.pack(len(head)) + head
+
+    def size(self, flat: Mapping[str, Any], meta: dict[str, Any]) -> int:
+        """The bytes `pack` needs for `flat`."""
+        self._learn(_tensors(flat))
+        return _aligned(len(self._prefix(meta))) + self._total
+
+    def pack(
+        self, flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its
+        prefix)."""
+        tensors = _tensors(flat)
+        self._learn(tensors)
+        prefix = self._prefix(meta)
+        base = _aligned(len(prefix))
+        if buf is None or buf.numel() < base + self._total:
+            self.forget()  # the views would keep the old buffers alive
+            # pinned only for a GPU state, and under its device: pinning under the current
+            # device makes a CUDA context on GPU 0 in every rank that never called set_device
+            # (docs/gpu.md)
+            devices = cuda_devices(dict(flat))
+            with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
+                buf = torch.zeros(base + self._total, dtype=torch.uint8, pin_memory=bool(devices))
+        buf[: len(prefix)].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
+        where = (buf.data_ptr(), base)
+        views = self._views.get(where)
+        if views is None:
+            views = [
+                buf[base + off : base + off + n].view(t.dtype).view(t.shape)
+                for (_, t), (off, n) in zip(tensors, self._offsets, strict=True)
+            ]
+            self._views[where] = views
+        with torch.no_grad():
+            for dst, (_, t) in zip(views, tensors, strict=True):
+                if dst.numel():
+                    dst.copy_(t)
+        return buf, buf[: base + self._total]
+
+
+def _tensors(flat: Mapping[str, Any]) -> list[tuple[str, torch.Tensor]]:
+    return [(k, local(v)) for k, v in flat.items()]
 
 
 def packed_size(flat: Mapping[str, Any], meta: dict[str, Any]) -> int:
     """The bytes `pack` needs for `flat`."""
-    _, base, _, offset = _layout(flat, meta)
-    return base + offset
+    return Packer().size(flat, meta)
 
 
 def pack(
     flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its prefix)."""
-    prefix, base, parts, offset = _layout(flat, meta)
-    if buf is None or buf.numel() < base + offset:
-        # pinned only for a GPU state, and under its device: pinning under the current device
-        # makes a CUDA context on GPU 0 in every rank that never called set_device (docs/gpu.md)
-        devices = cuda_devices(dict(flat))
-        with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
-            buf = torch.zeros(base + offset, dtype=torch.uint8, pin_memory=bool(devices))
-    buf[: len(prefix)].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
-    with torch.no_grad():
-        for t, off, n in parts:
-            if n:
-                buf[base + off : base + off + n].view(t.dtype).view(t.shape).copy_(t)
-    return buf, buf[: base + offset]
+    """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its prefix).
+    One snapshot; `Packer` for one after another."""
+    return Packer().pack(flat, meta, buf)
 
 
 def unpack(blob: bytearray, key: Key) -> dict[str, torch.Tensor]:

@@ -30,6 +30,7 @@ from torch.distributed.checkpoint.metadata import Metadata, TensorStorageMetadat
 from torch.distributed.checkpoint.state_dict import (
     get_model_state_dict,
     get_optimizer_state_dict,
+    get_state_dict,
     set_model_state_dict,
     set_optimizer_state_dict,
 )
@@ -38,6 +39,7 @@ from nonstop.errors import UserError
 
 JSON = "__json__"
 RNG = "_rng"
+_PLAIN = (int, str, bool, type(None))
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,15 @@ def collect(entries: Entries, *, step: int, rank: int, world_size: int) -> dict[
     out: dict[str, Any] = {}
     if entries.model is not None:
         name, model = entries.model
-        _add(out, name, get_model_state_dict(model))
-        for oname, opt in entries.optimizers.items():
-            _add(out, oname, get_optimizer_state_dict(model, opt))
+        if len(entries.optimizers) == 1:  # the usual state: one call checks the model once
+            [(oname, opt)] = entries.optimizers.items()
+            model_sd, opt_sd = get_state_dict(model, opt)
+            _add(out, name, model_sd)
+            _add(out, oname, opt_sd)
+        else:
+            _add(out, name, get_model_state_dict(model))
+            for oname, opt in entries.optimizers.items():
+                _add(out, oname, get_optimizer_state_dict(model, opt))
     for name, obj in entries.per_rank.items():
         sd = obj.state_dict() if not isinstance(obj, dict) else obj
         _add(out, f"rank{rank}/{name}", sd)
@@ -233,10 +241,13 @@ def flatten(prefix: str, obj: Any) -> tuple[Any, dict[str, Any]]:
             return o
         if isinstance(o, float):
             return o if math.isfinite(o) else {"__float__": repr(o)}
-        if isinstance(o, list):
-            return [enc(v, f"{path}/{i}") for i, v in enumerate(o)]
-        if isinstance(o, tuple):
-            return {"__tuple__": [enc(v, f"{path}/{i}") for i, v in enumerate(o)]}
+        if isinstance(o, list | tuple):
+            # Python's RNG state is a tuple of 625 ints: a list of plain scalars encodes as
+            # itself, without a call per element
+            items = list(o) if all(type(v) in _PLAIN for v in o) else None
+            if items is None:
+                items = [enc(v, f"{path}/{i}") for i, v in enumerate(o)]
+            return items if isinstance(o, list) else {"__tuple__": items}
         if isinstance(o, dict):
             if all(isinstance(k, str) and not k.startswith("__") for k in o):
                 return {k: enc(v, f"{path}/{_esc(k)}") for k, v in o.items()}

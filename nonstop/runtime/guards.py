@@ -408,6 +408,12 @@ class Health:
         self._before_rollback: list[Callable[[], Any]] = []
         self._history: deque[tuple[int, Any]] = deque(maxlen=HISTORY_MAX)
         """(step, per-tensor word sums on the device) since the last agreement (`history`)."""
+        self._last_verify: int | None = None
+        self._verify_every: int | None = None
+        """The steps between the last two saves' `verify` calls: a step whose end a save
+        will verify defers its check to that call, so that one collective does both."""
+        self._deferred: tuple[int, Mapping[str, Any]] | None = None
+        """(step, fields) of that deferred check."""
         self.replay: Any = None
         """A tie of two replicas from an earlier attempt that this re-run replays to name the
         corrupted one (nonstop.runtime.sdc_replay.Replay), or None."""
@@ -455,7 +461,9 @@ class Health:
 
     def before_step(self, step: int) -> None:
         """Called by `rt.step` when a step begins: a pending replay fingerprints the state the
-        process loaded (sdc_replay.py); nothing otherwise."""
+        process loaded (sdc_replay.py); nothing otherwise. A check deferred to a save that did
+        not come runs here, on the parameters it is about (before this step changes them)."""
+        self._run_deferred()
         if self.replay is not None and self.params:
             self.replay.before_step(step, self.params)
 
@@ -465,6 +473,7 @@ class Health:
         faults = self.rt.faults
         if self.params is None:
             return
+        self._run_deferred()  # (a script that skipped `rt.step`'s entry)
         if faults and self.params:
             f = faults.bitflip_due(step)
             if f is not None:
@@ -481,6 +490,9 @@ class Health:
             self._history.append((step, word_sums(self.params)))
         if not self.active or (step + 1) % self.config.check_every:
             return
+        if self.params and self._verify_every and (step + 1) % self._verify_every == 0:
+            self._deferred = (step, fields)  # the save's verify checks it, fingerprint included
+            return
         k = self.config.fingerprint_every
         fp_due = bool(self.params) and k > 0 and (step + 1) % k == 0
         self._check(step, fields, fingerprint=fp_due)
@@ -489,11 +501,33 @@ class Health:
         """Before a checkpoint of `steps_done`: every replica's fingerprint must agree and be
         finite, or the checkpoint would preserve the corruption (an anomaly: roll back).
         Collective: every rank calls it at the same step. The agreed fingerprint, or None
-        when nothing is watched."""
+        when nothing is watched.
+
+        Saves come at a cadence (a snapshot every step, a durable save every N): once two have
+        shown it, the step before a save defers its own check to here, and one collective
+        checks the step and the replicas (one per step instead of two). Every rank decides
+        alike, from the steps of the calls alone."""
         if not self.active or not self.params:
             return None
+        if self._last_verify is not None and steps_done > self._last_verify:
+            self._verify_every = steps_done - self._last_verify
+        self._last_verify = steps_done
+        deferred, self._deferred = self._deferred, None
+        if deferred is not None and deferred[0] == steps_done - 1:
+            self._check(deferred[0], deferred[1], fingerprint=True)
+            return self.last_fingerprint
+        if deferred is not None:
+            self._check(deferred[0], deferred[1], fingerprint=True)
         self._check(steps_done - 1, {}, fingerprint=True, spikes=False)
         return self.last_fingerprint
+
+    def _run_deferred(self) -> None:
+        """A deferred check whose save never came: run it now, and stop deferring until two
+        saves show a cadence again."""
+        if self._deferred is not None:
+            (step, fields), self._deferred = self._deferred, None
+            self._verify_every = self._last_verify = None
+            self._check(step, fields, fingerprint=True)
 
     def _check(
         self, step: int, fields: Mapping[str, Any], *, fingerprint: bool, spikes: bool = True

@@ -24,7 +24,7 @@ from torch import nn
 
 from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest
 from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
-from nonstop.checkpoint.memory import choose, pack, ring_after, unpack
+from nonstop.checkpoint.memory import Packer, choose, pack, ring_after, unpack
 from nonstop.checkpoint.replica import (
     CorruptReplica,
     Key,
@@ -290,6 +290,29 @@ def test_pack_unpack_roundtrip_and_rejections() -> None:
         unpack(data[:-64], key)
     with pytest.raises(ValueError, match="not a nonstop replica"):
         unpack(bytearray(b"garbage" * 10), key)
+
+
+def test_a_packer_reuses_its_layout_step_after_step_and_relearns_a_new_one() -> None:
+    """The blob a Packer writes into a reused buffer is the one a fresh pack writes, at every
+    step (the header's step changes, the tensors' values change); a state whose shapes change
+    is laid out anew."""
+    flat = {"w": torch.randn(4, 3), "m": torch.randn(4, 3).t(), "n": torch.tensor(7)}
+    packer, buf = Packer(), None
+    for step in (9, 10, 11, 1000):
+        key = Key(rank=1, world_size=2, step=step, lineage="l")
+        flat["w"].add_(1.0)
+        buf, blob = packer.pack(flat, asdict(key), buf)
+        _, fresh = pack(flat, asdict(key), None)
+        assert torch.equal(blob, fresh), step
+        assert packer.size(flat, asdict(key)) == blob.numel()
+        got = unpack(bytearray(blob.numpy().tobytes()), key)
+        assert all(torch.equal(got[k], t) for k, t in flat.items())
+    flat["w"] = torch.randn(40, 3)  # a bigger state: a bigger buffer, the new layout
+    key = Key(rank=1, world_size=2, step=1001, lineage="l")
+    grown, blob = packer.pack(flat, asdict(key), buf)
+    assert grown is not buf and torch.equal(blob, pack(flat, asdict(key), None)[1])
+    got = unpack(bytearray(blob.numpy().tobytes()), key)
+    assert got["w"].shape == (40, 3) and torch.equal(got["w"], flat["w"])
 
 
 def test_ring_and_choice() -> None:

@@ -425,3 +425,32 @@ def test_optimizer_step_waits_for_the_background_copy() -> None:
     assert not torch.equal(state["model"][0].weight, before["model/0.weight"])
     for k, v in staged.items():
         assert torch.equal(v, before[k]), k
+
+
+def test_collect_with_one_optimizer_equals_the_separate_dcp_calls() -> None:
+    """One optimizer: collect asks DCP once (get_state_dict) instead of twice; the flat dict is
+    the same keys and tensors, and a list of plain scalars (Python's RNG state) encodes as the
+    general encoder would, element by element."""
+    from torch.distributed.checkpoint.state_dict import (
+        get_model_state_dict,
+        get_optimizer_state_dict,
+    )
+
+    from nonstop.checkpoint.state import flatten, rng_state
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    model(torch.randn(5, 4)).sum().backward()
+    opt.step()
+    got = collect(classify({"model": model, "optimizer": opt}), step=1, rank=0, world_size=1)
+    want = {
+        **flatten("model", get_model_state_dict(model))[1],
+        **flatten("optimizer", get_optimizer_state_dict(model, opt))[1],
+    }
+    for k, t in want.items():
+        assert torch.equal(got[k], t), k
+    rng = rng_state()["python"]
+    skeleton, _ = flatten("r", {"python": rng, "mixed": [1, "a", None, True, 2.5, (3, 4)]})
+    assert skeleton["python"] == {"__tuple__": [rng[0], {"__tuple__": list(rng[1])}, rng[2]]}
+    assert skeleton["mixed"] == [1, "a", None, True, 2.5, {"__tuple__": [3, 4]}]

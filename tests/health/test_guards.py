@@ -130,3 +130,50 @@ def test_anomaly_records_and_the_skip_plan(tmp_path):
     assert g.skip_plan(tmp_path, "40:2,7:3") == {40: 5, 7: 3}
     with pytest.raises(ValueError, match="STEP:BATCHES"):
         g.skip_plan(tmp_path, "x:1")
+
+
+def test_a_step_before_a_save_is_checked_by_the_saves_verify_in_one_collective(tmp_path):
+    """Once two saves show their cadence, the step before a save defers its check to the
+    save's `verify`: one gather per step instead of two, with the fingerprint of the very
+    parameters saved. A save that does not come after all: the deferred check runs when the
+    next step begins, on the parameters it is about, and deferring stops until two saves show
+    a cadence again."""
+    import torch
+
+    from nonstop.runtime.fingerprint import fingerprint
+
+    class Rt:
+        run_dir, faults, attempt, world_size, rank = tmp_path, None, 0, 1, 0
+
+    h = g.Health(Rt(), g.GuardConfig(fingerprint_every=0))
+    p = torch.zeros(8)
+    h.watch([p])
+    gathers = []
+    inner = h._gather
+    h._gather = lambda row: gathers.append(row) or inner(row)
+
+    def step(s, *, save):
+        h.before_step(s)
+        p.add_(1.0)  # the optimizer step
+        h.after_step(s, {"loss": 1.0})
+        n = len(gathers)
+        fp = h.verify(s + 1) if save else None
+        return n, fp
+
+    per_step = []
+    for s in range(5):
+        before = len(gathers)
+        _, fp = step(s, save=True)
+        assert fp == f"{fingerprint([p])[0]:016x}"  # what is saved: this step's parameters
+        per_step.append(len(gathers) - before)
+    assert per_step == [2, 2, 1, 1, 1]
+    before = len(gathers)
+    deferred, _ = step(5, save=False)  # no save of step 6: the check waits for step 6's start
+    assert deferred == before and h.last_fingerprint != f"{fingerprint([p])[0]:016x}"
+    held = f"{fingerprint([p])[0]:016x}"
+    h.before_step(6)
+    assert len(gathers) == before + 1 and h.last_fingerprint == held
+    assert h.guards.last_agreed_step == 5
+    p.add_(1.0)
+    h.after_step(6, {"loss": 1.0})  # no cadence any more: checked at once
+    assert len(gathers) == before + 2
