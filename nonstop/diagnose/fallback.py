@@ -8,16 +8,17 @@ when none did and a line of the log has a failure marker (signatures.MARKERS; se
 nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, fourth, fifth, sixth, seventh, eighth; never the frozen held-out set). Its
-posterior is tempered (`temperature`) and it abstains, answering unknown, below `threshold`;
+tuning, fresh, third, ... eleventh; never the frozen held-out set). Its
+posterior is tempered (`temperature`, times the number of features it read to the power
+`length_exponent`) and it abstains, answering unknown, below `threshold`;
 a guess that would page someone (stop_and_page) needs `page_threshold`.
 A guess never excludes a node: words are not evidence enough to take a machine out (a healthy
 `smartctl -a` report reads like a disk failure to a bag of words), so a hardware guess is
 reported as weak evidence with action restart (`action`; nonstop.diagnose.triage.guess): its
 category named at `hardware_threshold` or above, unknown below it.
-The temperature and the thresholds are chosen leaving one training split out at a time (what a
-new collection is to the fallback), the thresholds on the excerpts no row matched at each
-collection's first sight (tests/corpus/real/first_sight.json), scoring what triage would then
+The temperature, the length exponent and the thresholds are chosen leaving one training split
+out at a time (what a new collection is to the fallback), the length exponent and the thresholds
+on the excerpts no row matched at each collection's first sight (tests/corpus/real/first_sight.json), scoring what triage would then
 answer; the build is deterministic. benchmarks/triage_first_sight.py estimates first sight the
 same way.
 
@@ -44,9 +45,19 @@ TABLE = Path(__file__).with_name("fallback_table.json")
 VERSION = 1
 ALPHA = 0.1  # additive smoothing of the per-class feature counts (chosen leaving one
 # collection out: 0.5 -> 0.1 raised the estimate of first sight, benchmarks/triage_first_sight.py)
-MIN_DF = 2  # a feature seen in fewer training documents is dropped (noise, and table size)
+# a feature seen in fewer training documents is dropped. 1 (keep every feature): a stack or a
+# wording one earlier excerpt showed is what a new collection most often brings back (Neuron,
+# Gaudi, HCCL, ...), and at 2 its words were dropped; leaving one collection out, 2 -> 1 raised
+# the estimate of first sight from 75.5% to 76.5% (benchmarks/triage_first_sight.py), at a
+# table 2.7x larger (tests/corpus/real/README.md, issue-27gen4)
+MIN_DF = 1
 FOLDS = 5
 TEMPERATURES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+# naive Bayes adds one log-likelihood per feature as if the words of a log were independent, so
+# its certainty grows with the log's length (a long log of one stack's words reads as sure as a
+# clear failure line); the log-odds are also divided by n ** e (n: the features the table
+# knows), e chosen like the thresholds, by what triage would answer left out (issue-27gen4)
+LENGTH_EXPONENTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 THRESHOLDS = tuple(round(0.30 + 0.05 * i, 2) for i in range(14))  # 0.30 .. 0.95
 # where a hardware guess names its category (with action restart: it costs no action, only the
 # category when wrong, so the grid goes lower; chosen like the threshold)
@@ -164,6 +175,7 @@ class Model:
         self.classes: list[str] = table["classes"]
         self.docs: list[int] = table["docs"]
         self.temperature: float = table["temperature"]
+        self.length_exponent: float = table.get("length_exponent", 0.0)
         self.threshold: float = table["threshold"]
         self.page_threshold: float = table.get("page_threshold", self.threshold)
         # None (a table built before it): a hardware guess is never named, always unknown
@@ -196,7 +208,8 @@ class Model:
         rows = [row for f in feats if (row := lik.get(f)) is not None]
         score = [sum(col) for col in zip(self._prior, *rows, strict=True)]
         top = max(score)
-        w = [math.exp((s - top) / self.temperature) for s in score]
+        scale = self.temperature * max(1, len(rows)) ** self.length_exponent
+        w = [math.exp((s - top) / scale) for s in score]
         z = sum(w)
         return [x / z for x in w]
 
@@ -317,6 +330,7 @@ def _table(docs: Sequence[tuple[set[str], str]], classes: list[str], **params: A
         "classes": classes,
         "docs": [docs_per[c] for c in classes],
         "temperature": params.get("temperature", 1.0),
+        "length_exponent": params.get("length_exponent", 0.0),
         "threshold": params.get("threshold", 0.5),
         "page_threshold": params.get("page_threshold", params.get("threshold", 0.5)),
         "hardware_threshold": params.get("hardware_threshold"),
@@ -336,8 +350,9 @@ def build(
     groups: Sequence[str] | None = None,
     asked: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
-    """Train on labelled excerpts (id, category, excerpt) and choose the temperature and the
-    threshold by cross-validation on them; returns the table fallback_table.json holds.
+    """Train on labelled excerpts (id, category, excerpt) and choose the temperature, the length
+    exponent and the thresholds by cross-validation on them; returns the table
+    fallback_table.json holds.
 
     `groups` (one name per record, e.g. the corpus split it came from): leave one group out,
     which is what a new collection is to the fallback (first sight), instead of FOLDS folds by
@@ -351,56 +366,72 @@ def build(
         names = sorted(set(groups))
         folds = [names.index(g) for g in groups]
     classes = sorted({label for _, label in docs})
-    # out-of-fold scores (temperature 1), one list per document
+    # out-of-fold scores (temperature 1, length exponent 0), one list per document, and how
+    # many features the fold's table knew of it
     oof: list[list[float]] = [[] for _ in docs]
+    known = [1] * len(docs)
     for k in sorted(set(folds)):
         train = [d for d, f in zip(docs, folds, strict=True) if f != k]
         m = Model(_table(train, classes))
         for i, (feats, _) in enumerate(docs):
             if folds[i] == k:
                 oof[i] = [math.log(max(p, 1e-300)) for p in m.posterior(feats)]
+                known[i] = max(1, sum(f in m._loglik for f in feats))
     labels = [classes.index(label) for _, label in docs]
     use = list(asked) if asked is not None else [True] * len(docs)
 
-    def tempered(t: float) -> list[list[float]]:
+    def tempered(t: float, e: float) -> list[list[float]]:
         out = []
-        for logp in oof:
-            top = max(logp)
-            w = [math.exp((x - top) / t) for x in logp]
+        for logp, n in zip(oof, known, strict=True):
+            top, scale = max(logp), t * n**e
+            w = [math.exp((x - top) / scale) for x in logp]
             z = sum(w)
             out.append([x / z for x in w])
         return out
 
-    def log_loss(t: float) -> float:
-        return -sum(math.log(max(p[y], 1e-12)) for p, y in zip(tempered(t), labels, strict=True))
+    def log_loss(t: float, e: float) -> float:
+        post = tempered(t, e)
+        return -sum(math.log(max(p[y], 1e-12)) for p, y in zip(post, labels, strict=True))
 
-    temperature = min(TEMPERATURES, key=lambda t: (round(log_loss(t), 6), t))
-    post = tempered(temperature)
-    tops = [max(range(len(p)), key=lambda j: (p[j], -j)) for p in post]
-    seen = [  # (guess, its probability, the label) of each record the fallback is asked about
-        (classes[i], p[i], true)
-        for p, i, (_, true), ok in zip(post, tops, docs, use, strict=True)
-        if ok
-    ]
+    def best_of(
+        seen: list[tuple[str, float, str]],
+        grid: tuple[float, ...],
+        score: Callable[[str, float, str, float], float],
+    ) -> tuple[float, float]:
+        # the best threshold and its score; ties: the more cautious threshold
+        got = max((round(sum(score(c, p, true, t) for c, p, true in seen), 6), t) for t in grid)
+        return got[1], got[0]
 
-    def best_of(grid: tuple[float, ...], score: Callable[[str, float, str, float], float]) -> float:
-        # ties: the more cautious threshold
-        return max(
-            grid, key=lambda t: (round(sum(score(c, p, true, t) for c, p, true in seen), 6), t)
+    def fit(e: float) -> tuple[float, tuple[float, float, float, float]]:
+        """For length exponent `e`: the temperature by log loss, then the thresholds, and what
+        triage would then score on the records the fallback is asked about."""
+        t = min(TEMPERATURES, key=lambda t: (round(log_loss(t, e), 6), t))
+        post = tempered(t, e)
+        tops = [max(range(len(p)), key=lambda j: (p[j], -j)) for p in post]
+        seen = [  # (guess, its probability, the label) of each record the fallback is asked
+            (classes[i], p[i], true)
+            for p, i, (_, true), ok in zip(post, tops, docs, use, strict=True)
+            if ok
+        ]
+        # the threshold reads the guesses of a category that is no hardware fault, the hardware
+        # threshold those of one that is (answer keeps them apart): each chosen on its own
+        threshold, _ = best_of(seen, THRESHOLDS, lambda c, p, y, h: _utility(answer(c, p, h), y))
+        page = max(PAGE_THRESHOLD, threshold)
+        hardware, score = best_of(
+            seen,
+            HARDWARE_THRESHOLDS,
+            lambda c, p, y, h: _utility(answer(c, p, threshold, page, h), y),
         )
+        return score, (t, threshold, page, hardware)
 
-    # the threshold reads the guesses of a category that is no hardware fault, the hardware
-    # threshold those of one that is (answer keeps them apart): each chosen on its own guesses
-    threshold = best_of(THRESHOLDS, lambda c, p, true, t: _utility(answer(c, p, t), true))
-    page_threshold = max(PAGE_THRESHOLD, threshold)
-    hardware_threshold = best_of(
-        HARDWARE_THRESHOLDS,
-        lambda c, p, true, t: _utility(answer(c, p, threshold, page_threshold, t), true),
-    )
+    fits = {e: fit(e) for e in LENGTH_EXPONENTS}
+    exponent = max(LENGTH_EXPONENTS, key=lambda e: (fits[e][0], -e))  # ties: the smaller
+    temperature, threshold, page_threshold, hardware_threshold = fits[exponent][1]
     return _table(
         docs,
         classes,
         temperature=temperature,
+        length_exponent=exponent,
         threshold=threshold,
         page_threshold=page_threshold,
         hardware_threshold=hardware_threshold,
