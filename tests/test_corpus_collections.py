@@ -19,7 +19,18 @@ from nonstop import taxonomy
 REAL = Path(__file__).resolve().parent / "corpus" / "real"
 KEYS = {"id", "source", "category", "action", "reason", "excerpt"}
 EARLIER = ("tuning", "heldout", "fresh")
-LATER = ("third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh")
+LATER = (
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+)
 """In the order collected: each may share no source with any split before it."""
 
 
