@@ -152,7 +152,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "stall_inspector",
-        r"(?i)stall_inspector|subset of ranks and are waiting|waiting for (?:the )?remainder of ranks|Stalled ranks:",
+        r"(?i)stall_inspector|subset of ranks and are waiting|waiting for (?:the )?remainder of ranks|Stalled ranks:|"
+        # the list of stalled tensors under its own heading, and the warning's second sentence,
+        # when a log keeps only those (the twelfth collection)
+        r"\bStalled ops ?:|only subset of ranks is submitting tensors",
         "hang",
         24,
         0.5,
@@ -1058,7 +1061,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "loss_scale_floor",
         r"(?i)minimum loss scale reached|loss scale (?:is )?already at (?:its )?minimum|"
-        r"loss[ _]scale ?(?:to|:)\s*:?\s*(?:0\.000\d*|\d(?:\.\d+)?e-\d+)\b",
+        r"loss[ _]scale ?(?:to|:)\s*:?\s*(?:0\.000\d*|\d(?:\.\d+)?e-\d+)\b|"
+        # an overflow message with the scale at 0 or below 1 (the unscaled gradients overflow
+        # fp16; apex has no floor and halves on, DeepSpeed's default floor is 1) or DeepSpeed's
+        # at 1 and staying there (the twelfth collection)
+        r"(?:reducing loss scale to|setting loss scale to:?|Attempted loss scale:)\s*"
+        r"(?:0(?:\.\d+)?|1(?:\.0)?, reducing to 1(?:\.0)?)(?![\d.])",
         "numerical_nan",
         52,
         0.55,
@@ -2281,6 +2289,49 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.3,
         "mpirun's summary that a rank exited non-zero: a symptom, the cause is in the rank's log",
     ),
+    # -- classes the twelfth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # twelfth.jsonl): DeepSpeed refusing a ZeRO checkpoint saved at another data-parallel size,
+    # the AWS Neuron collectives' bootstrap timing out at init, Azure ML's preemption error, device
+    # memory exhausted under Level Zero (Intel XPU). Also: the stall inspector's "Stalled ops:"
+    # list and fp16 loss scales at 0 or below 1 (the rows above). Each worded for its class;
+    # tests: tests/diagnose/test_diag_rows_twelfth.py.
+    (
+        "zero_checkpoint_dp_mismatch",
+        r"\bThe checkpoint being loaded used a DP world size of \d+ but the current world size is "
+        r"\d+",
+        "user_code_error",
+        60,
+        0.7,
+        "DeepSpeed cannot load a ZeRO checkpoint saved at another data-parallel size: launch at "
+        "the saved size or convert the checkpoint (a restart as is fails the same way)",
+    ),
+    (
+        "neuron_bootstrap_timeout",
+        r"\bCCOM WARN Timeout waiting for (?:incoming connection|RX)\b",
+        "dependency",
+        38,
+        0.45,
+        "The Neuron collectives' bootstrap cannot connect the ranks at init (the instance's "
+        "network setup, EFA or the process count), as NCCL's bootstrap failing to reach its root",
+    ),
+    (
+        "azureml_preemption",
+        r"\bPreemptionError: Nodes of this job got pre-?empted\b|"
+        r"\bReceived pre-?emption warning signal\b",
+        "planned_stop",
+        72,
+        0.8,
+        "Azure ML's low-priority nodes were preempted (the provider took them back): requeue",
+    ),
+    (
+        "level_zero_oom",
+        r"\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b",
+        "out_of_memory",
+        75,
+        0.85,
+        "Device memory exhausted on an Intel GPU (Level Zero, SYCL): deterministic for this "
+        "configuration",
+    ),
     # -- classes the eighth collection showed missing (issue 27; tests/corpus/real/README.md,
     # eighth.jsonl): NaN in a framework's printed outputs and metric columns, Azure's preemption
     # event, Slurm's launch credentials, a TPU master not reachable, AMD resets that fail their
@@ -2605,6 +2656,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "subset of ranks and are waiting",
         "remainder of ranks",
         "stalled ranks:",
+        "stalled ops",
+        "subset of ranks is submitting",
     ),
     "nccl_check_timeout": ("checktimeout",),
     "download_failed": (
@@ -3684,6 +3737,15 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "aws_sdk_network_error": ("aws error network_connection", "curlcode: 28, timeout was reached"),
     "no_tpu_found": ("no tpu devices were found",),
     "mpirun_nonzero_exit": ("terminated normally, but", "exited with non-zero status"),
+    # -- classes the twelfth collection showed missing --
+    "zero_checkpoint_dp_mismatch": ("used a dp world size of",),
+    "neuron_bootstrap_timeout": ("ccom warn timeout waiting for",),
+    "azureml_preemption": (
+        "preemptionerror: nodes of this job",
+        "pre-emption warning signal",
+        "preemption warning signal",
+    ),
+    "level_zero_oom": ("_result_error_out_of_device_memory",),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
     "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
     "sigbus": ("sigbus", "bus error", "exitcode"),

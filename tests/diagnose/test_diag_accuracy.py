@@ -161,6 +161,12 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twelfth_action_accuracy"] >= bench.TWELFTH_FIRST["action"], d
     assert d["twelfth_sure_category_accuracy"] >= bench.TWELFTH_FIRST_SURE["category"]
     assert not d["twelfth_wrong_exclude_node"], d
+    # ... and after its rows (not out of sample any more): the rows alone and with the fallback;
+    # the misses left are reporters' sentences without a log line, labels the rules dispute and
+    # classes with one public wording (tests/corpus/real/README.md, the twelfth's "After its rows")
+    assert d["twelfth_rows_only_category_accuracy"] >= 0.7765, d["twelfth_misses"]
+    assert d["twelfth_category_accuracy"] >= 0.8941, d["twelfth_misses"]
+    assert d["twelfth_action_accuracy"] >= 0.9412, d["twelfth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
