@@ -30,6 +30,7 @@ LATER = (
     "tenth",
     "eleventh",
     "twelfth",
+    "thirteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
