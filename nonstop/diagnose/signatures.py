@@ -102,7 +102,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "checkpoint_archive_corrupt",
         r"PytorchStreamReader failed (?:reading zip archive|reading file \S+: (?:invalid header|"
         r"file read failed))|failed finding central directory|"
-        r"unexpected EOF, expected \d+ more bytes\. The file might be corrupted",
+        r"unexpected EOF, expected \d+ more bytes\. The file might be corrupted|"
+        r"Error while deserializing header: MetadataIncompleteBuffer",
         "storage",
         58,
         0.55,
@@ -987,7 +988,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the fifth collection's classes (fifth.jsonl; tests in test_diag_rows.py, FIFTH) --
     (
         "scheduler_node_failure",
-        r"(?i)\bNode failure on \S+|\bdue to node fail(?:ure)?\b|\bNode unexpectedly re(?:boot(?:ed)?)?\b",
+        r"(?i)\bNode failure on \S+|\bdue to node fail(?:ure)?\b|\bNode unexpectedly re(?:boot(?:ed)?)?\b|"
+        # PBS's mother superior losing a sister MOM (src/resmom/mom_comm.c; the emitter checklist)
+        r"\bSISTER_EOF\b|requested job terminate, 'EOF'|failure attempting to communicate with sister MOM",
         "host_maintenance",
         60,
         0.6,
@@ -1145,7 +1148,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "node_disk_pressure",
-        r"(?i)low on resource: ephemeral-storage|node had condition: \[DiskPressure\]",
+        r"(?i)low on resource: ephemeral-storage|node had condition: \[DiskPressure\]|"
+        # the kubelet's other eviction messages for local storage (pkg/kubelet/eviction; the
+        # emitter checklist)
+        r"ephemeral local storage usage exceeds the total limit|exceeded its local ephemeral storage limit|"
+        r"Usage of EmptyDir volume \S+ exceeds the limit",
         "storage",
         64,
         0.7,
@@ -2071,11 +2078,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "scsi_target_gone",
-        r"\bSynchronize Cache\(\d+\) failed\b|\bhostbyte=DID_BAD_TARGET\b",
+        r"\bSynchronize Cache\(\d+\) failed\b|\bhostbyte=DID_BAD_TARGET\b|"
+        # a command the disk never answered or that was aborted (drivers/scsi/scsi_logging.c's
+        # "FAILED Result: hostbyte=..."; the emitter checklist)
+        r"\bFAILED Result: hostbyte=DID_(?:NO_CONNECT|TIME_OUT|ABORT)\b",
         "ssd",
         70,
         0.6,
-        "A SCSI disk stopped answering (its target is gone: cache flush failed, DID_BAD_TARGET)",
+        "A SCSI disk stopped answering (its target is gone: cache flush failed, DID_BAD_TARGET, "
+        "a command timed out or aborted)",
     ),
     (
         "fuse_store_errors",
@@ -2433,7 +2444,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bTask launch for \S+ failed on node \S+: "
         r"(?:Job credential (?:expired|revoked)|Invalid job credential)|"
         r"\bslurmd?\S*:? error: [^\n]*\bcredential (?:for job \d+ )?(?:expired|revoked)|"
-        r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b",
+        r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b|"
+        # munge_strerror's words as slurmd and slurmstepd log them (the emitter checklist)
+        r"\bMunge decode failed: (?:Expired|Rewound|Replayed|Invalid|Unauthorized) credential\b",
         "dependency",
         60,
         0.55,
@@ -2596,6 +2609,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pytorchstreamreader failed",
         "failed finding central directory",
         "more bytes. the file might be corrupted",
+        "metadataincompletebuffer",
     ),
     # -- the recurring families' rows (issue-27gen) --
     "cloud_eviction_words": ("evict", "instance.preemption", "preemptible", "preempted"),
@@ -2621,7 +2635,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "azure_storage_busy": ("azure.core.exceptions.", "errorcode:"),
     "scheduler_node_lost_words": ("on failed node", "became unavailable", "killed: node"),
     "dcgm_health_failure": ("failure",),
-    "scsi_target_gone": ("synchronize cache", "did_bad_target"),
+    "scsi_target_gone": ("synchronize cache", "did_bad_target", "failed result: hostbyte=did_"),
     "fuse_store_errors": (
         "gcsfuse",
         "s3fs",
@@ -3432,7 +3446,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hca_fatal": ("local catastrophic error", "ibv_event_device_fatal"),
     # -- the fifth collection's classes --
-    "scheduler_node_failure": ("node failure", "node fail", "node unexpectedly re"),
+    "scheduler_node_failure": (
+        "node failure",
+        "node fail",
+        "node unexpectedly re",
+        "sister_eof",
+        "sister mom",
+    ),
     "nic_tx_hang": (
         "netdev watchdog",
         "unit hang",
@@ -3485,7 +3505,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "error: idnf",
         "error: amnf",
     ),
-    "node_disk_pressure": ("ephemeral-storage", "[diskpressure]"),
+    "node_disk_pressure": (
+        "ephemeral-storage",
+        "[diskpressure]",
+        "ephemeral local storage usage",
+        "local ephemeral storage limit",
+        "usage of emptydir volume",
+    ),
     "loop_write_error": ("write error at byte offset",),
     "ray_worker_died": (
         "worker process has died",

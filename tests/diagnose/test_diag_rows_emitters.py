@@ -4,14 +4,15 @@ give it from the rows alone. The templates come from the emitters' own source an
 cited on each line: the CUDA runtime's and driver API's error strings (cudaGetErrorString,
 cuGetErrorName), HIP's (hipGetErrorString), PyTorch (c10d, elastic, the caching allocator, the
 DataLoader, autograd's anomaly mode, the serializer), NCCL's WARN lines and status strings,
-DeepSpeed, Megatron-LM, Lightning, Ray, Slurm, Kubernetes, PBS, LSF and the Linux kernel.
+DeepSpeed, Megatron-LM, Lightning, Ray, the HF hub, safetensors, JAX, Slurm, Kubernetes, PBS, LSF
+and the Linux kernel.
 
 Where an emitter's class was missing, a row was added or widened (signatures.py, "the emitters'
 own messages"); `ROWS` tests each of those on its emitter's wording and on wordings posted in
 public issue threads (cited), and `NOT` holds the near misses they must not take. Where the
 table already reads a class by a settled label rule (tests/corpus/real/README.md: a bare SIGABRT
-is `unknown`, a busy or unavailable device is `faulty_gpu` as the held-out set labels it), the
-checklist follows the table.
+is `unknown`, a busy or unavailable device is `faulty_gpu` as the held-out set labels it, a CUDA
+call failing inside NCCL is `software_bug` whatever its error), the checklist follows the table.
 
     python -m pytest -q -n 0 tests/diagnose/test_diag_rows_emitters.py
 """
@@ -891,6 +892,219 @@ EMITTED = [
         "dependency",
         "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/file_download.py",
     ),
+    (
+        "node1:1234:1290 [0] init.cc:1172 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+        "user_code_error",
+        NCCL + "src/init.cc",
+    ),
+    (
+        "node1:1234:1290 [0] NCCL WARN Cuda failure 'invalid device ordinal'",
+        "software_bug",
+        NCCL + "src/include/checks.h",
+    ),
+    (
+        "RuntimeError: CUDA error: invalid device ordinal",
+        "dependency",
+        CUDA_RT + " cudaErrorInvalidDevice",
+    ),
+    (
+        "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!",
+        "user_code_error",
+        TORCH + "aten/src/ATen/native/TensorCompare.cpp",
+    ),
+    (
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x512 and 256x10)",
+        "user_code_error",
+        TORCH + "aten/src/ATen/native/LinearAlgebra.cpp",
+    ),
+    (
+        "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss.",
+        "user_code_error",
+        TORCH + "torch/csrc/distributed/c10d/reducer.cpp",
+    ),
+    (
+        "RuntimeError: one of the variables needed for gradient computation has been modified by an inplace operation: [torch.cuda.FloatTensor [1024]] is at version 3; expected version 2 instead.",
+        "user_code_error",
+        TORCH + "torch/csrc/autograd/saved_variable.cpp",
+    ),
+    (
+        "RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed).",
+        "user_code_error",
+        TORCH + "torch/csrc/autograd/saved_variable.cpp",
+    ),
+    (
+        "RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=12, OpType=ALLREDUCE, TensorShape=[1024], TensorDtypes=Float), but Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=12, OpType=BROADCAST).",
+        "user_code_error",
+        TORCH + "torch/csrc/distributed/c10d/ProcessGroupWrapper.cpp",
+    ),
+    (
+        "ValueError: Default process group has not been initialized, please make sure to call init_process_group.",
+        "user_code_error",
+        TORCH + "torch/distributed/distributed_c10d.py",
+    ),
+    (
+        "RuntimeError: [enforce fail at alloc_cpu.cpp:83] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 8589934592 bytes. Error code 12 (Cannot allocate memory)",
+        "out_of_memory",
+        TORCH + "c10/core/impl/alloc_cpu.cpp",
+    ),
+    (
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+        "out_of_memory",
+        TORCH + "torch/csrc/DataLoader.cpp",
+    ),
+    (
+        "RuntimeError: DataLoader worker (pid 4321) is killed by signal: Killed.",
+        "unknown",
+        TORCH + "torch/csrc/DataLoader.cpp",
+    ),
+    (
+        "safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer",
+        "storage",
+        "https://github.com/huggingface/safetensors/blob/main/bindings/python/src/lib.rs",
+    ),
+    (
+        "OSError: Can't load tokenizer for 'gpt2'. If you were trying to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same name.",
+        "dependency",
+        "https://github.com/huggingface/transformers/blob/main/src/transformers/tokenization_utils_base.py",
+    ),
+    (
+        "huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for url: https://huggingface.co/api/models/gpt2",
+        "dependency",
+        "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_http.py",
+    ),
+    (
+        "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out. (read timeout=10)",
+        "dependency",
+        "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/file_download.py",
+    ),
+    (
+        "wandb.errors.CommError: failed to upload file: <Response [503]>",
+        "dependency",
+        "https://github.com/wandb/wandb/blob/main/wandb/errors/errors.py",
+    ),
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1073741824 bytes.",
+        "out_of_memory",
+        "https://github.com/openxla/xla/blob/main/xla/stream_executor/gpu/gpu_executor.cc",
+    ),
+    (
+        "slurmstepd: error: *** JOB 123456 ON node017 CANCELLED AT 2024-05-01T12:00:00 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+        "host_maintenance",
+        SLURM + "src/slurmd/slurmstepd/req.c",
+    ),
+    (
+        "slurmstepd: error: Munge decode failed: Expired credential",
+        "dependency",
+        SLURM + "src/plugins/cred/munge/cred_munge.c",
+    ),
+    (
+        '  Warning  Failed     12s   kubelet  Failed to pull image "nvcr.io/nvidia/pytorch:24.01-py3": rpc error: code = Unknown desc = failed to pull and unpack image',
+        "dependency",
+        K8S + "pkg/kubelet/images/image_manager.go",
+    ),
+    (
+        "  Warning  Failed     12s   kubelet  Error: ImagePullBackOff",
+        "dependency",
+        K8S + "pkg/kubelet/images/types.go",
+    ),
+    (
+        '  Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "data" : mount failed: exit status 32',
+        "storage",
+        K8S + "pkg/volume/util/operationexecutor/operation_generator.go",
+    ),
+    (
+        "  Normal   NodeNotReady  5m  node-controller  Node node-3 status is now: NodeNotReady",
+        "host_maintenance",
+        K8S + "pkg/controller/nodelifecycle/node_lifecycle_controller.go",
+    ),
+    (
+        "Pod ephemeral local storage usage exceeds the total limit of containers 100Gi.",
+        "storage",
+        K8S + "pkg/kubelet/eviction/helpers.go",
+    ),
+    (
+        "Message:        The node had condition: [DiskPressure].",
+        "storage",
+        K8S + "pkg/kubelet/eviction/eviction_manager.go",
+    ),
+    (
+        "=>> PBS: job killed: node 1 (node002) requested job terminate, 'EOF' (code 1099) - received SISTER_EOF attempting to communicate with sister MOM's",
+        "host_maintenance",
+        "https://github.com/openpbs/openpbs/blob/master/src/resmom/mom_comm.c",
+    ),
+    (
+        "mlx5_core 0000:41:00.0 enp65s0f0np0: Link down",
+        "network_switch_cable",
+        LINUX + "drivers/net/ethernet/mellanox/mlx5/core/en_main.c",
+    ),
+    (
+        "NETDEV WATCHDOG: eth0 (mlx5_core): transmit queue 3 timed out",
+        "nic",
+        LINUX + "net/sched/sch_generic.c",
+    ),
+    (
+        "ixgbe 0000:01:00.0 eth0: Detected Tx Unit Hang",
+        "nic",
+        LINUX + "drivers/net/ethernet/intel/ixgbe/ixgbe_main.c",
+    ),
+    (
+        "nvme nvme1: Removing after probe failure status: -19",
+        "ssd",
+        LINUX + "drivers/nvme/host/pci.c",
+    ),
+    (
+        "sd 0:0:0:0: [sda] tag#12 FAILED Result: hostbyte=DID_TIME_OUT driverbyte=DRIVER_OK cmd_age=31s",
+        "ssd",
+        LINUX + "drivers/scsi/scsi_logging.c",
+    ),
+    ("ata1.00: failed command: READ FPDMA QUEUED", "ssd", LINUX + "drivers/ata/libata-eh.c"),
+    (
+        "Lustre: 1234:0:(client.c:2295:ptlrpc_expire_one_request()) @@@ Request sent has timed out for slow reply: [sent 1700000000/real 1700000000]  req@ffff8d2a x1780/t0(0) o4->scratch-OST0003-osc@10.0.0.3@o2ib:6/4",
+        "storage",
+        "https://github.com/lustre/lustre-release/blob/master/lustre/ptlrpc/client.c",
+    ),
+    (
+        "INFO: task jbd2/nvme0n1p1-8:1234 blocked for more than 120 seconds.",
+        "storage",
+        LINUX + "kernel/hung_task.c",
+    ),
+    ("watchdog: Watchdog detected hard LOCKUP on cpu 7", "cpu", LINUX + "kernel/watchdog_perf.c"),
+    ("rcu: INFO: rcu_sched self-detected stall on CPU", "cpu", LINUX + "kernel/rcu/tree_stall.h"),
+    (
+        "CPU12: Package temperature above threshold, cpu clock throttled (total events = 4521)",
+        "unknown",
+        LINUX + "drivers/thermal/intel/therm_throt.c",
+    ),
+    (
+        "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.",
+        "faulty_gpu",
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/blob/main/src/nvidia/src/kernel/gpu/gpu.c",
+    ),
+    (
+        "NVRM: Xid (PCI:0000:3b:00): 119, pid=1234, name=python, Timeout after 6s of waiting for RPC response from GPU0 GSP! Expected function 76 (GSP_RM_CONTROL) (0x2080014b 0x5).",
+        "gpu_system_processor",
+        "https://docs.nvidia.com/deploy/xid-errors/",
+    ),
+    (
+        "NVRM: Xid (PCI:0000:3b:00): 94, pid=1234, name=python, Contained: SM (0x1). RST: No, D-RST: No",
+        "gpu_sram_memory",
+        "https://docs.nvidia.com/deploy/xid-errors/",
+    ),
+    (
+        "NVRM: Xid (PCI:0000:3b:00): 31, pid=1234, name=python, Ch 00000008, intr 10000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f12_34560000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ",
+        "software_bug",
+        "https://docs.nvidia.com/deploy/xid-errors/",
+    ),
+    (
+        "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error",
+        "faulty_gpu",
+        "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+    ),
+    (
+        "amdgpu 0000:c1:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:1 pasid:32769, for process python pid 1234 thread python pid 1234)",
+        "software_bug",
+        LINUX + "drivers/gpu/drm/amd/amdgpu/gmc_v9_0.c",
+    ),
 ]
 
 # The rows added or widened for the classes the checklist found missing: (log text, category,
@@ -1070,6 +1284,64 @@ ROWS = [
         "ssd",
         LINUX + "fs/buffer.c",
     ),
+    # -- widened in a second pass of the checklist: checkpoint_archive_corrupt (safetensors),
+    # scsi_target_gone, slurm_launch_credential (munge), scheduler_node_failure (PBS/Torque's
+    # sister MOM lost), node_disk_pressure (the kubelet's local-storage evictions)
+    (
+        "safetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer",
+        "storage",
+        "https://github.com/Gourieff/ComfyUI-ReActor/issues/80",
+    ),
+    (
+        "Error while deserializing header: MetadataIncompleteBuffer",
+        "storage",
+        "https://github.com/QwenLM/Qwen/issues/462",
+    ),
+    (
+        "sd 0:0:0:0: [sda] tag#12 FAILED Result: hostbyte=DID_TIME_OUT driverbyte=DRIVER_OK "
+        "cmd_age=31s",
+        "ssd",
+        LINUX + "drivers/scsi/scsi_logging.c",
+    ),
+    (
+        "sd 2:0:0:0: [sdc] tag#7 FAILED Result: hostbyte=DID_NO_CONNECT driverbyte=DRIVER_OK "
+        "cmd_age=0s",
+        "ssd",
+        LINUX + "drivers/scsi/scsi_logging.c",
+    ),
+    (
+        "[2021-09-22T14:11:30.278] error: Munge decode failed: Expired credential",
+        "dependency",
+        "https://github.com/stackhpc/ansible-slurm-appliance/issues/114",
+    ),
+    (
+        "May 24 07:06:46 login slurmctld[15918]: error: Munge decode failed: Invalid credential",
+        "dependency",
+        "https://github.com/clustervision/trinity/issues/759",
+    ),
+    (
+        "=>> PBS: job killed: node 18 (n314) requested job terminate, 'EOF' (code 1099) - "
+        "received SISTER_EOF attempting to communicate with sister MOM's",
+        "host_maintenance",
+        "https://github.com/openpbs/openpbs/blob/master/src/resmom/mom_comm.c",
+    ),
+    (
+        "=>> PBS: job killed: node 3 (n043) requested job terminate, 'EOF' (code 1099) - "
+        "internal or network failure attempting to communicate with sister MOM's",
+        "host_maintenance",
+        "https://github.com/adaptivecomputing/torque/blob/master/src/resmom/mom_comm.c",
+    ),
+    (
+        'Message:          Container consumerui exceeded its local ephemeral storage limit "20Mi".',
+        "storage",
+        "https://github.com/cloud-ark/kubeplus/issues/1389",
+    ),
+    (
+        "  Warning  Evicted              60s                kubelet            Pod ephemeral "
+        "local storage usage exceeds the total limit of containers 100Gi.",
+        "storage",
+        "https://github.com/substratusai/runbooks/issues/246",
+    ),
 ]
 
 # Lines near the new and widened rows that must keep another reading: (log text, category it
@@ -1099,6 +1371,11 @@ NOT = [
         "Buffer I/O error on dev rbd0, logical block 0, async page read",
         "ssd",
         "a network block device is no local disk",
+    ),
+    (
+        "sd 0:0:0:0: [sda] tag#3 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_OK cmd_age=0s",
+        "ssd",
+        "the command completed at the host: no disk fault on this line alone",
     ),
 ]
 
