@@ -163,12 +163,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)EXT4-fs error \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
         r"EXT4-fs \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): (?:I/O error|error|Remounting filesystem read-only)|"
         r"\((?:device )?(?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\)[^\n]*(?:Detected aborted journal|Journal has aborted)|"
-        r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|"
+        r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption|has been shut down)|"
         r"Aborting journal on device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
         # a local md RAID as fs/xfs and fs/ext4 name it, and fs/buffer.c's line for an NVMe
         # namespace (the emitter checklist, issue 27)
         r"XFS \(md\d+\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|EXT4-fs error \(device md\d+|"
         r"Buffer I/O error on dev(?:ice)? nvme\d+n\d+|"
+        # fs/jbd2/journal.c failing to write the journal of a local disk
+        r"JBD2: (?:I/O error|Error -?\d+ detected) when updating journal superblock for (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+|md\d+)|"
         r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)",
         "ssd",
         80,
@@ -570,6 +572,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # NCCL's CUDACHECK warning as NCCL 1.x/2.0 printed it (no "NCCL" prefix) and as later
         # versions add the error number: "WARN Cuda failure 2 'out of memory'" (the ninth collection)
         r"\bWARN Cuda failure (?:\d+ )?'out of memory'|"
+        # the same as torch quotes it under ncclUnhandledCudaError's "Last error:", with or
+        # without a rank prefix (the emitter checklist)
+        r"\bCuda failure (?:\d+ )?'out of memory'|"
         # Slurm's own words for a task the cgroup killed (srun_job.c, slurmstepd_job.c)
         r"\btask \d+(?:-\d+)?: Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed",
         "out_of_memory",
@@ -650,7 +655,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|"
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
-        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
+        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|No supported gpu backend found|CUDA-enabled jaxlib is not installed|"
         r"Distributed package doesn't have NCCL built in|ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
         r"NVML_ERROR_DRIVER_NOT_LOADED|Failed to initialize NVML: Driver Not Loaded|"
         r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
@@ -2753,6 +2758,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "i/o error, dev",
         "aborted journal",
         "journal has aborted",
+        "jbd2: ",
     ),
     "bond_link_down": ("link status", "without any active interface"),
     "nccl_watchdog_stuck": (
@@ -3183,6 +3189,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unable to find address for",
         "nccl warn net/ofi ",
         "no eligible",
+        "no supported gpu backend found",
     ),
     "service_unreachable": (
         "temporary failure in name resolution",

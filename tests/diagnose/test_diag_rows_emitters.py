@@ -12,7 +12,8 @@ own messages"); `ROWS` tests each of those on its emitter's wording and on wordi
 public issue threads (cited), and `NOT` holds the near misses they must not take. Where the
 table already reads a class by a settled label rule (tests/corpus/real/README.md: a bare SIGABRT
 is `unknown`, a busy or unavailable device is `faulty_gpu` as the held-out set labels it, a CUDA
-call failing inside NCCL is `software_bug` whatever its error), the checklist follows the table.
+call failing inside NCCL is `software_bug` whatever its error, an uncorrected non-fatal PCIe
+error is `unknown`), the checklist follows the table.
 
     python -m pytest -q -n 0 tests/diagnose/test_diag_rows_emitters.py
 """
@@ -1105,6 +1106,138 @@ EMITTED = [
         "software_bug",
         LINUX + "drivers/gpu/drm/amd/amdgpu/gmc_v9_0.c",
     ),
+    (
+        "node2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> with error 4, opcode 5327, len 5327, vendor err 81 (Send)",
+        "software_bug",
+        NCCL + "src/transport/net_ib.cc (IBV_WC_LOC_PROT_ERR)",
+    ),
+    (
+        "node1:1234:1290 [0] include/socket.h:409 NCCL WARN Net : Connection closed by remote peer 10.0.0.2<39548>",
+        "unknown",
+        NCCL + "src/include/socket.h",
+    ),
+    (
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for details.",
+        "dependency",
+        TORCH + "torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py",
+    ),
+    (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\nncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\nCuda failure 'out of memory'",
+        "out_of_memory",
+        NCCL + "src/init.cc",
+    ),
+    (
+        "mlx5_core 0000:0c:00.0: poll_health:739:(pid 0): Fatal error 1 detected",
+        "nic",
+        LINUX + "drivers/net/ethernet/mellanox/mlx5/core/health.c",
+    ),
+    (
+        "bnxt_en 0000:3b:00.0 eth0: TX timeout detected, starting reset task!",
+        "nic",
+        LINUX + "drivers/net/ethernet/broadcom/bnxt/bnxt.c",
+    ),
+    (
+        "EDAC MC0: 1 CE memory scrubbing error on CPU_SrcID#0_MC#0_Chan#0_DIMM#0 (channel:0 slot:0 page:0x0 offset:0x0 grain:32 syndrome:0x0)",
+        "system_memory",
+        LINUX + "drivers/edac/edac_mc.c",
+    ),
+    (
+        "mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 5: be00000000800400",
+        "cpu",
+        LINUX + "arch/x86/kernel/cpu/mce/core.c",
+    ),
+    (
+        "pcieport 0000:00:03.0: AER: Multiple Uncorrected (Non-Fatal) error received: 0000:00:03.0",
+        "unknown",
+        LINUX + "drivers/pci/pcie/aer.c",
+    ),
+    (
+        "pcieport 0000:80:01.1: AER: Corrected error received: 0000:81:00.0",
+        "unknown",
+        LINUX + "drivers/pci/pcie/aer.c",
+    ),
+    ("nvme nvme0: I/O 0 QID 0 timeout, reset controller", "ssd", LINUX + "drivers/nvme/host/pci.c"),
+    (
+        "blk_update_request: critical target error, dev sdb, sector 123456 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0",
+        "ssd",
+        LINUX + "block/blk-core.c",
+    ),
+    (
+        "XFS (nvme0n1): Filesystem has been shut down due to log error (0x2).",
+        "ssd",
+        LINUX + "fs/xfs/xfs_fsops.c",
+    ),
+    (
+        "JBD2: I/O error when updating journal superblock for nvme0n1p1-8.",
+        "ssd",
+        LINUX + "fs/jbd2/journal.c",
+    ),
+    (
+        "libceph: mon0 (1)10.0.0.1:6789 session lost, hunting for new mon",
+        "storage",
+        LINUX + "net/ceph/mon_client.c",
+    ),
+    (
+        "NFS: state manager: check lease failed on NFSv4 server nfs01 with error 13",
+        "storage",
+        LINUX + "fs/nfs/nfs4state.c",
+    ),
+    (
+        "INFO: task kworker/u64:3:1234 blocked for more than 122 seconds.",
+        "storage",
+        LINUX + "kernel/hung_task.c",
+    ),
+    ("srun: error: node017: tasks 0-7: Killed", "unknown", SLURM + "src/srun/srun_job.c"),
+    (
+        "slurmstepd: error: execve(): python: No such file or directory",
+        "dependency",
+        SLURM + "src/slurmd/slurmstepd/exec_wait.c",
+    ),
+    (
+        "ValueError: Asking to pad but the tokenizer does not have a padding token. Please select a token to use as `pad_token` `(tokenizer.pad_token = tokenizer.eos_token e.g.)`",
+        "user_code_error",
+        "https://github.com/huggingface/transformers/blob/main/src/transformers/tokenization_utils_base.py",
+    ),
+    (
+        "lightning_fabric.utilities.exceptions.MisconfigurationException: No supported gpu backend found!",
+        "dependency",
+        "https://github.com/Lightning-AI/pytorch-lightning/blob/master/src/lightning/fabric/accelerators/cuda.py",
+    ),
+    (
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n\tclass_name: RayTrainWorker\n\tThe actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.",
+        "unknown",
+        "https://github.com/ray-project/ray/blob/master/src/ray/core_worker/core_worker.cc",
+    ),
+    (
+        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.",
+        "out_of_memory",
+        "https://github.com/ray-project/ray/blob/master/src/ray/raylet/node_manager.cc",
+    ),
+    (
+        "RuntimeError: CUDA error: device-side assert triggered\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+        "user_code_error",
+        TORCH + "c10/cuda/CUDAException.cpp",
+    ),
+    (
+        '../aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [0,0,0], thread: [0,0,0] Assertion `-sizes[i] <= index && index < sizes[i] && "index out of bounds"` failed.',
+        "user_code_error",
+        TORCH + "aten/src/ATen/native/cuda/IndexKernel.cu",
+    ),
+    (
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1207, unhandled cuda error, NCCL version 2.10.3\nncclUnhandledCudaError: Call to CUDA function failed.",
+        "software_bug",
+        NCCL + "src/init.cc",
+    ),
+    (
+        "torch.distributed.DistBackendError: NCCL communicator was aborted on rank 1.",
+        "unknown",
+        TORCH + "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp",
+    ),
+    (
+        "Instance terminated by Compute Engine: hostError",
+        "host_maintenance",
+        "https://cloud.google.com/compute/docs/instances/host-maintenance-overview",
+    ),
 ]
 
 # The rows added or widened for the classes the checklist found missing: (log text, category,
@@ -1342,6 +1475,47 @@ ROWS = [
         "storage",
         "https://github.com/substratusai/runbooks/issues/246",
     ),
+    # -- widened in a third pass: job_memory_limit (NCCL's CUDA out of memory as torch quotes
+    # it), local_fs_error (XFS shut down by a log error, jbd2 failing to write its journal),
+    # gpu_stack_env (Lightning finding no GPU backend)
+    (
+        "[rank7]: Cuda failure 2 'out of memory'",
+        "out_of_memory",
+        TORCH + "torch/csrc/distributed/c10d/NCCLUtils.hpp (ncclUnhandledCudaError's Last error)",
+    ),
+    (
+        "Last error:\nCuda failure 'out of memory'",
+        "out_of_memory",
+        NCCL + "src/include/checks.h",
+    ),
+    (
+        "109.200.197.196: kern:   alert: [2024-05-13T15:13:11.99477118Z]: XFS (sdb6): Filesystem "
+        "has been shut down due to log error (0x2).",
+        "ssd",
+        "https://github.com/siderolabs/talos/pull/8733",
+    ),
+    (
+        "JBD2: I/O error when updating journal superblock for nvme0n1p1-8.",
+        "ssd",
+        LINUX + "fs/jbd2/journal.c",
+    ),
+    (
+        "JBD2: Error -5 detected when updating journal superblock for nvme1n1-8.",
+        "ssd",
+        LINUX + "fs/jbd2/journal.c",
+    ),
+    (
+        "lightning.fabric.utilities.exceptions.MisconfigurationException: No supported gpu "
+        "backend found!",
+        "dependency",
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/20626",
+    ),
+    (
+        "Error in call to target 'pytorch_lightning.trainer.trainer.Trainer':\n"
+        "MisconfigurationException('No supported gpu backend found!')",
+        "dependency",
+        "https://github.com/microsoft/mattergen/issues/217",
+    ),
 ]
 
 # Lines near the new and widened rows that must keep another reading: (log text, category it
@@ -1376,6 +1550,11 @@ NOT = [
         "sd 0:0:0:0: [sda] tag#3 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_OK cmd_age=0s",
         "ssd",
         "the command completed at the host: no disk fault on this line alone",
+    ),
+    (
+        "JBD2: Error -5 detected when updating journal superblock for rbd0-8.",
+        "ssd",
+        "a network block device's journal is no local disk",
     ),
 ]
 
