@@ -1238,6 +1238,68 @@ EMITTED = [
         "host_maintenance",
         "https://cloud.google.com/compute/docs/instances/host-maintenance-overview",
     ),
+    # -- few-line logs: a cause with the symptoms and wrappers printed around it, to pin the
+    # specificity order of the rows above (the source says which emitters)
+    (
+        "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4512, OpType=ALLREDUCE, NumelIn=262144000, NumelOut=262144000, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.\nNVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.",
+        "faulty_gpu",
+        "few lines: a root cause under its symptom (ProcessGroupNCCL.cpp, Xid catalog)",
+    ),
+    (
+        "RuntimeError: CUDA error: uncorrectable ECC error encountered\nterminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: an illegal memory access was encountered",
+        "gpu_hbm3_memory",
+        "few lines: ECC outranks the illegal access it causes",
+    ),
+    (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\ntorch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n  exitcode  : 1 (pid: 1234)",
+        "out_of_memory",
+        "few lines: the worker's OOM under torchrun's summary",
+    ),
+    (
+        'Traceback (most recent call last):\n  File "train.py", line 88, in <module>\n    state = torch.load(path)\nRuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory',
+        "storage",
+        "few lines: a truncated checkpoint under its traceback",
+    ),
+    (
+        "RuntimeError: Triton Error [CUDA]: misaligned address\n[rank0]:[E ProcessGroupNCCL.cpp:577] [Rank 0] Some NCCL operations have failed or timed out.",
+        "software_bug",
+        "few lines: a kernel fault outranks the collective it stalls",
+    ),
+    (
+        "[rank5]:[E723 01:58:45.667329643 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 5] Received a dump signal due to a collective timeout from  rank 2 and we will try our best to dump the debug info.\n[F930 ProcessGroupNCCL.cpp:1309] [PG ID 0 PG GUID 0(default_pg) Rank 5] Terminating the process after attempting to dump debug info, due to ProcessGroupNCCL watchdog hang.",
+        "nccl_watchdog_timeout",
+        "few lines: the stuck watchdog after a timeout is its consequence",
+    ),
+    (
+        "node1:1234:1290 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.1.1.2<51234> with status=12 opcode=0 len=0 vendor err 129 (Send)\ntorch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.21.5\nncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+        "network_switch_cable",
+        "few lines: IB retry exceeded under NCCL's remote error",
+    ),
+    (
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=123456.batch. Some of the step tasks have been OOM Killed.\nsrun: error: node017: task 0: Out Of Memory\nslurmstepd: error: *** STEP 123456.0 ON node017 CANCELLED AT 2024-05-01T12:00:00 ***",
+        "out_of_memory",
+        "few lines: Slurm's OOM then its cancel",
+    ),
+    (
+        "RuntimeError: HIP error: hipErrorNoDevice\nHIP kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect.\nFor debugging consider passing HIP_LAUNCH_BLOCKING=1.",
+        "dependency",
+        "few lines: pytorch/pytorch#70036's whole message",
+    ),
+    (
+        "RuntimeError: Rank 3, node node7, device 3, iteration 5120: Unexpected result 12.81 (message='Spiky loss')\ntorch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+        "loss_spike",
+        "few lines: Megatron's spiky loss under torchrun's summary",
+    ),
+    (
+        "XFS (nvme0n1): log I/O error -5\nXFS (nvme0n1): Filesystem has been shut down due to log error (0x2).\nXFS (nvme0n1): Please unmount the filesystem and rectify the problem(s).",
+        "ssd",
+        "few lines: XFS's shutdown on a local NVMe",
+    ),
+    (
+        "  State:          Terminated\n    Reason:       OOMKilled\n    Exit Code:    137\n  Warning  BackOff  kubelet  Back-off restarting failed container",
+        "out_of_memory",
+        "few lines: the kubelet's OOMKilled then its back-off",
+    ),
 ]
 
 # The rows added or widened for the classes the checklist found missing: (log text, category,
