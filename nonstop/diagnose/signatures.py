@@ -68,6 +68,48 @@ SURVIVED_DISCOUNT: Final = 50
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
+    # -- the emitters' own messages (issue 27, branch issue-27src): classes found by listing what
+    # the CUDA runtime and driver API, HIP and PyTorch's serializer print (cudaGetErrorString,
+    # cuGetErrorName, hipGetErrorString, caffe2/serialize/inline_container.cc) and running
+    # triage on each (tests/diagnose/test_diag_rows_emitters.py, which cites each source).
+    (
+        "gpu_kernel_fault_names",
+        r"(?i)\b(?:cuda|hip)\b[^\n]{0,40}?\b(?:unspecified launch failure|misaligned address|"
+        r"hardware stack error|invalid program counter|launch timed out and was terminated)|"
+        r"\b(?:cuda|hip)Error(?:LaunchFailure|MisalignedAddress|HardwareStackError|InvalidPc|"
+        r"LaunchTimeOut|IllegalAddress|IllegalInstruction)\b|"
+        r"\bCUDA_ERROR_(?:LAUNCH_FAILED|MISALIGNED_ADDRESS|HARDWARE_STACK_ERROR|INVALID_PC|LAUNCH_TIMEOUT)\b",
+        "software_bug",
+        52,
+        0.5,
+        "A GPU kernel faulted (launch failure, misaligned address, stack error, bad program "
+        "counter), as the CUDA runtime, the driver API or HIP names it",
+    ),
+    (
+        "gpu_runtime_absent",
+        r"(?i)no ROCm-capable device is detected|\bhipError(?:NoDevice|InsufficientDriver)\b|"
+        r"\bCUDA_ERROR_(?:SYSTEM_NOT_READY|INSUFFICIENT_DRIVER|MPS_CONNECTION_FAILED)\b|"
+        r"\bcudaError(?:SystemNotReady|MpsConnectionFailed)\b|"
+        r"\b(?:cuda|error 802)\b[^\n]{0,80}system not yet initialized|"
+        r"MPS client failed to connect to the MPS control daemon",
+        "dependency",
+        58,
+        0.6,
+        "The GPU runtime finds no usable device or driver (no device, driver too old, fabric "
+        "manager not up, MPS daemon unreachable): the node's software stack, not the GPU",
+    ),
+    (
+        "checkpoint_archive_corrupt",
+        r"PytorchStreamReader failed (?:reading zip archive|reading file \S+: (?:invalid header|"
+        r"file read failed))|failed finding central directory|"
+        r"unexpected EOF, expected \d+ more bytes\. The file might be corrupted|"
+        r"Error while deserializing header: MetadataIncompleteBuffer",
+        "storage",
+        58,
+        0.55,
+        "A checkpoint file is truncated or corrupt (torch.load cannot read its zip archive): "
+        "the save was cut short or the storage returned bad data",
+    ),
     # -- classes the third collection showed missing (issue 27; tests/corpus/real/README.md,
     # third.jsonl): planned-stop notices (category planned_stop since the fourth collection: no
     # failure, nothing to exclude), local disks, bonding, vendor tools' outputs, stuck
@@ -121,8 +163,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)EXT4-fs error \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
         r"EXT4-fs \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): (?:I/O error|error|Remounting filesystem read-only)|"
         r"\((?:device )?(?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\)[^\n]*(?:Detected aborted journal|Journal has aborted)|"
-        r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|"
+        r"XFS \((?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): .*(?:I/O error|Shutting down filesystem|Corruption|has been shut down)|"
         r"Aborting journal on device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)|"
+        # a local md RAID as fs/xfs and fs/ext4 name it, and fs/buffer.c's line for an NVMe
+        # namespace (the emitter checklist, issue 27)
+        r"XFS \(md\d+\w*\): .*(?:I/O error|Shutting down filesystem|Corruption)|EXT4-fs error \(device md\d+|"
+        r"Buffer I/O error on dev(?:ice)? nvme\d+n\d+|"
+        # fs/jbd2/journal.c failing to write the journal of a local disk
+        r"JBD2: (?:I/O error|Error -?\d+ detected) when updating journal superblock for (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+|md\d+)|"
         r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)",
         "ssd",
         80,
@@ -141,7 +189,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nccl_watchdog_stuck",
         r"(?i)ProcessGroupNCCL's watchdog got stuck|Heartbeat monitor timed out|"
-        r"watchdog (?:thread )?(?:got|is) stuck",
+        r"watchdog (?:thread )?(?:got|is) stuck|"
+        # torch >= 2.3's heartbeat monitor as it kills the process (ProcessGroupNCCL.cpp)
+        r"due to ProcessGroupNCCL watchdog hang",
         "hang",
         # below every collective-timeout row (18-21): when a collective's timeout is reported,
         # the watchdogs that get stuck afterwards are its consequence (the ninth collection)
@@ -521,7 +571,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory|"
         # NCCL's CUDACHECK warning as NCCL 1.x/2.0 printed it (no "NCCL" prefix) and as later
         # versions add the error number: "WARN Cuda failure 2 'out of memory'" (the ninth collection)
-        r"\bWARN Cuda failure (?:\d+ )?'out of memory'",
+        r"\bWARN Cuda failure (?:\d+ )?'out of memory'|"
+        # the same as torch quotes it under ncclUnhandledCudaError's "Last error:", with or
+        # without a rank prefix (the emitter checklist)
+        r"\bCuda failure (?:\d+ )?'out of memory'|"
+        # Slurm's own words for a task the cgroup killed (srun_job.c, slurmstepd_job.c)
+        r"\btask \d+(?:-\d+)?: Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed",
         "out_of_memory",
         70,
         0.7,
@@ -600,7 +655,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|"
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
-        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|CUDA-enabled jaxlib is not installed|"
+        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|No supported gpu backend found|CUDA-enabled jaxlib is not installed|"
         r"Distributed package doesn't have NCCL built in|ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
         r"NVML_ERROR_DRIVER_NOT_LOADED|Failed to initialize NVML: Driver Not Loaded|"
         r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
@@ -707,7 +762,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "loss_spike_words",
         r"(?i)\b(?:loss|grad(?:ient)?[ _]norm) spike (?:detected|at (?:step|iteration)|found)\b|"
-        r"\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|\bloss (?:jumped|spiked|exploded)\b",
+        r"\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|\bloss (?:jumped|spiked|exploded)\b|"
+        # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
+        r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",
         50,
         0.5,
@@ -936,7 +993,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the fifth collection's classes (fifth.jsonl; tests in test_diag_rows.py, FIFTH) --
     (
         "scheduler_node_failure",
-        r"(?i)\bNode failure on \S+|\bdue to node fail(?:ure)?\b|\bNode unexpectedly re(?:boot(?:ed)?)?\b",
+        r"(?i)\bNode failure on \S+|\bdue to node fail(?:ure)?\b|\bNode unexpectedly re(?:boot(?:ed)?)?\b|"
+        # PBS's mother superior losing a sister MOM (src/resmom/mom_comm.c; the emitter checklist)
+        r"\bSISTER_EOF\b|requested job terminate, 'EOF'|failure attempting to communicate with sister MOM",
         "host_maintenance",
         60,
         0.6,
@@ -1000,7 +1059,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_bootstrap_connect",
-        r"NCCL WARN (?:socketStartConnect|socketPollConnect|Connect to \S+ failed)|"
+        r"NCCL WARN (?:socketStartConnect|socketPollConnect|(?:Net : )?Connect to \S+ failed)|"
         r"NCCL INFO Call to connect returned Connection refused",
         "dependency",
         38,
@@ -1094,7 +1153,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "node_disk_pressure",
-        r"(?i)low on resource: ephemeral-storage|node had condition: \[DiskPressure\]",
+        r"(?i)low on resource: ephemeral-storage|node had condition: \[DiskPressure\]|"
+        # the kubelet's other eviction messages for local storage (pkg/kubelet/eviction; the
+        # emitter checklist)
+        r"ephemeral local storage usage exceeds the total limit|exceeded its local ephemeral storage limit|"
+        r"Usage of EmptyDir volume \S+ exceeds the limit",
         "storage",
         64,
         0.7,
@@ -1367,7 +1430,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ecc_uncorrectable",
-        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)\s*(?:[^:\s]|$|:\s*[1-9])|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING",
+        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)\s*(?:[^:\s]|$|:\s*[1-9])|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING|"
+        # the driver API's and HIP's names for the same error (emitter checklist, issue 27)
+        r"CUDA_ERROR_ECC_UNCORRECTABLE|hipErrorECCNotCorrectable",
         "gpu_hbm3_memory",
         88,
         0.9,
@@ -1701,7 +1766,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- memory of the job ------------------------------------------------------------------------
     (
         "cuda_oom",
-        r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: out of memory|Tried to allocate [\d.]+ [KMG]iB",
+        r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: out of memory|Tried to allocate [\d.]+ [KMG]iB|"
+        # every CUDA library's allocation status and the driver API's name (emitter checklist)
+        r"\b(?:CUDNN|CUSOLVER|CUSPARSE)_STATUS_ALLOC_FAILED\b|\bCUFFT_ALLOC_FAILED\b|\bCUDA_ERROR_OUT_OF_MEMORY\b",
         "out_of_memory",
         75,
         0.9,
@@ -1865,7 +1932,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nccl_watchdog",
         r"Watchdog caught collective operation timeout|Some NCCL operations have failed or timed out|Timed out waiting \d+ms for (?:send|recv) operation|"
-        r"Timeout at collective: \w+|failure detected by watchdog at work sequence id",
+        r"Timeout at collective: \w+|failure detected by watchdog at work sequence id|"
+        # ProcessGroupNCCL's other wordings (torch 2.2-2.8): the watchdog's, and the signal a
+        # rank gets when it or a peer timed out (2.3 named it a timeout signal, later a dump signal)
+        r"Exception \(either an error or timeout\) detected by watchdog at work|"
+        r"Received a (?:dump signal due to a collective timeout|timeout signal) from|"
+        r"Received a global timeout from another rank",
         "nccl_watchdog_timeout",
         20,
         0.5,
@@ -2011,11 +2083,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "scsi_target_gone",
-        r"\bSynchronize Cache\(\d+\) failed\b|\bhostbyte=DID_BAD_TARGET\b",
+        r"\bSynchronize Cache\(\d+\) failed\b|\bhostbyte=DID_BAD_TARGET\b|"
+        # a command the disk never answered or that was aborted (drivers/scsi/scsi_logging.c's
+        # "FAILED Result: hostbyte=..."; the emitter checklist)
+        r"\bFAILED Result: hostbyte=DID_(?:NO_CONNECT|TIME_OUT|ABORT)\b",
         "ssd",
         70,
         0.6,
-        "A SCSI disk stopped answering (its target is gone: cache flush failed, DID_BAD_TARGET)",
+        "A SCSI disk stopped answering (its target is gone: cache flush failed, DID_BAD_TARGET, "
+        "a command timed out or aborted)",
     ),
     (
         "fuse_store_errors",
@@ -2373,7 +2449,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bTask launch for \S+ failed on node \S+: "
         r"(?:Job credential (?:expired|revoked)|Invalid job credential)|"
         r"\bslurmd?\S*:? error: [^\n]*\bcredential (?:for job \d+ )?(?:expired|revoked)|"
-        r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b",
+        r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b|"
+        # munge_strerror's words as slurmd and slurmstepd log them (the emitter checklist)
+        r"\bMunge decode failed: (?:Expired|Rewound|Replayed|Invalid|Unauthorized) credential\b",
         "dependency",
         60,
         0.55,
@@ -2500,6 +2578,44 @@ BY_ID: Final[dict[str, Signature]] = {s.id: s for s in SIGNATURES}
 # engine scans ~50x faster than the alternation of the full patterns (the rows' own regexes
 # then run only on candidate lines). tests/diagnose pins that no corpus line is lost this way.
 NEEDLES: Final[dict[str, tuple[str, ...]]] = {
+    # -- the emitters' rows (issue-27src) --
+    "gpu_kernel_fault_names": (
+        "unspecified launch failure",
+        "misaligned address",
+        "hardware stack error",
+        "invalid program counter",
+        "launch timed out and was terminated",
+        "errorlaunchfailure",
+        "errormisalignedaddress",
+        "errorhardwarestackerror",
+        "errorinvalidpc",
+        "errorlaunchtimeout",
+        "errorillegaladdress",
+        "errorillegalinstruction",
+        "cuda_error_launch_failed",
+        "cuda_error_misaligned_address",
+        "cuda_error_hardware_stack_error",
+        "cuda_error_invalid_pc",
+        "cuda_error_launch_timeout",
+    ),
+    "gpu_runtime_absent": (
+        "no rocm-capable device",
+        "hiperrornodevice",
+        "hiperrorinsufficientdriver",
+        "cuda_error_system_not_ready",
+        "cuda_error_insufficient_driver",
+        "cuda_error_mps_connection_failed",
+        "cudaerrorsystemnotready",
+        "cudaerrormpsconnectionfailed",
+        "system not yet initialized",
+        "mps client failed to connect",
+    ),
+    "checkpoint_archive_corrupt": (
+        "pytorchstreamreader failed",
+        "failed finding central directory",
+        "more bytes. the file might be corrupted",
+        "metadataincompletebuffer",
+    ),
     # -- the recurring families' rows (issue-27gen) --
     "cloud_eviction_words": ("evict", "instance.preemption", "preemptible", "preempted"),
     "bmc_sensor_critical": ("has transitioned to", "temperature", "asserted"),
@@ -2524,7 +2640,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "azure_storage_busy": ("azure.core.exceptions.", "errorcode:"),
     "scheduler_node_lost_words": ("on failed node", "became unavailable", "killed: node"),
     "dcgm_health_failure": ("failure",),
-    "scsi_target_gone": ("synchronize cache", "did_bad_target"),
+    "scsi_target_gone": ("synchronize cache", "did_bad_target", "failed result: hostbyte=did_"),
     "fuse_store_errors": (
         "gcsfuse",
         "s3fs",
@@ -2642,6 +2758,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "i/o error, dev",
         "aborted journal",
         "journal has aborted",
+        "jbd2: ",
     ),
     "bond_link_down": ("link status", "without any active interface"),
     "nccl_watchdog_stuck": (
@@ -2650,6 +2767,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "watchdog thread got stuck",
         "watchdog is stuck",
         "watchdog thread is stuck",
+        "watchdog hang",
     ),
     "stall_inspector": (
         "stall_inspector",
@@ -3071,6 +3189,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unable to find address for",
         "nccl warn net/ofi ",
         "no eligible",
+        "no supported gpu backend found",
     ),
     "service_unreachable": (
         "temporary failure in name resolution",
@@ -3171,7 +3290,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "nan iterations",
         "non-finite",
     ),
-    "loss_spike_words": ("loss spike", "spike", "loss jumped", "loss spiked", "loss exploded"),
+    "loss_spike_words": (
+        "loss spike",
+        "spike",
+        "loss jumped",
+        "loss spiked",
+        "loss exploded",
+        "spiky ",
+    ),
     "sdc_words": (
         "silent data corruption",
         "sdc ",
@@ -3327,7 +3453,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hca_fatal": ("local catastrophic error", "ibv_event_device_fatal"),
     # -- the fifth collection's classes --
-    "scheduler_node_failure": ("node failure", "node fail", "node unexpectedly re"),
+    "scheduler_node_failure": (
+        "node failure",
+        "node fail",
+        "node unexpectedly re",
+        "sister_eof",
+        "sister mom",
+    ),
     "nic_tx_hang": (
         "netdev watchdog",
         "unit hang",
@@ -3335,7 +3467,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "leak of a command resource",
     ),
     "ata_command_failed": ("failed command", "interface fatal error", "serror"),
-    "local_block_io_error": ("i/o error, dev", " error, dev "),
+    # the line's head too: "critical medium error" (disk_media_error's needle) overlaps
+    # " error, dev " and the prefilter's matches do not overlap (the emitter checklist)
+    "local_block_io_error": (
+        "i/o error, dev",
+        " error, dev ",
+        "print_req_error",
+        "blk_update_request",
+    ),
     "memory_failure_poison": ("memory failure: 0x",),
     "mcelog_uncorrected": ("uncorrected error", "processor context corrupt"),
     "store_bind_failed": ("server socket has failed",),
@@ -3344,6 +3483,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "socketpollconnect",
         "nccl warn connect to",
         "call to connect returned",
+        "net : connect to",
     ),
     "nccl_timeout_words": ("timeout at nccl", "nccl_error_timeout", "ncclremoteerror"),
     "nccl_ibverbs_call": ("call to ibv_", "got completion from peer"),
@@ -3372,7 +3512,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "error: idnf",
         "error: amnf",
     ),
-    "node_disk_pressure": ("ephemeral-storage", "[diskpressure]"),
+    "node_disk_pressure": (
+        "ephemeral-storage",
+        "[diskpressure]",
+        "ephemeral local storage usage",
+        "local ephemeral storage limit",
+        "usage of emptydir volume",
+    ),
     "loop_write_error": ("write error at byte offset",),
     "ray_worker_died": (
         "worker process has died",
@@ -3531,6 +3677,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "eccuncorrectable",
         "volatile_dbe",
         "dbe_pending",
+        "cuda_error_ecc_uncorrectable",
+        "eccnotcorrectable",
     ),
     "nvlink_uncorrectable": ("nvlink",),
     "nvlink": ("nvlink",),
@@ -3651,6 +3799,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cudaerrormemoryallocation",
         "alloc_failed",
         "tried to allocate",
+        "cuda_error_out_of_memory",
     ),
     "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
     "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
@@ -3771,6 +3920,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "timed out waiting",
         "timeout at collective",
         "failure detected by watchdog",
+        "detected by watchdog at work",
+        "received a dump signal",
+        "received a timeout signal",
+        "received a global timeout",
     ),
     "elastic_child_failed": ("childfailederror", "exitcode"),
     "xid": ("nvrm: xid", "xid"),
