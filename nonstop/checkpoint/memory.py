@@ -1,13 +1,15 @@
 """In-memory snapshots: this rank's side of the checkpoint replicas (docs/checkpoint.md).
 
 A snapshot is the flat dict of tensors a durable save writes (`state.collect`: model, optimizers,
-per-rank state, RNG, step), packed on the training thread (the only part that blocks: one
-memcpy) into a reused buffer: where this node's ReplicaServer has a shared folder (/dev/shm),
-one of three files there that this rank writes in turn, else private memory. A background
-thread then takes its digest (digest.py: CRC-32, several GB/s) and hands it over: the file to
-this node's server by name (`adopt`: no socket copy, no second digest), the bytes to the next
-`replicas` nodes of the job in sorted ring order of node names, which check their copy against
-the digest. Three files: the server keeps the two newest snapshots, the third is the one being
+per-rank state, RNG, step), packed into a reused buffer: where this node's ReplicaServer has a
+shared folder (/dev/shm), one of three files there that this rank writes in turn, else private
+memory. The training thread copies only what forward may change (buffers, per-rank state, RNG);
+the parameters and optimizer states are copied by a background thread behind the next step's
+forward and backward, and the next `optimizer.step()` waits for that copy. The background thread
+then takes the digest (digest.py: CRC-32, several GB/s) and hands the snapshot over: the file to
+this node's server by name (`adopt`, on a connection kept open: no socket copy, no second
+digest), the bytes to the next `replicas` nodes of the job in sorted ring order of node names,
+which check their copy against the digest. Three files: the server keeps the two newest snapshots, the third is the one being
 written.
 On load, every rank lists what the published servers hold for it, the ranks agree on a step
 (`choose`), each fetches and verifies its copy, and `restore` puts it into the live state
@@ -30,8 +32,9 @@ import math
 import mmap
 import os
 import struct
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -47,11 +50,11 @@ from torch.distributed.checkpoint.metadata import (
 from nonstop.checkpoint import digest as dg
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.replica import (
+    Channel,
     Entry,
     Key,
     ReplicaError,
     Unreachable,
-    adopt,
     discover,
     get,
     list_entries,
@@ -103,6 +106,10 @@ class MemoryReplicas:
         self._turn = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-replica")
         self._inflight: Future[None] | None = None
+        self._channel: Channel | None = None  # to this node's server, kept open
+        self._copied = threading.Event()  # the snapshot in flight has copied the state
+        self._copied.set()
+        self._hooked: dict[int, Any] = {}  # id(optimizer) -> its step pre-hook's handle
 
     def _targets(self, run_dir: Path, job_nodes: Iterable[str], replicas: int) -> list[str]:
         if self.node not in self.peers:
@@ -129,26 +136,65 @@ class MemoryReplicas:
     def due(self, step: int) -> bool:
         return self._on and step % self.every_steps == 0
 
-    def snapshot(self, step: int, flat: Mapping[str, Any]) -> None:
-        """Copy `flat` now and send it in the background. Waits first for the previous
-        snapshot's send if it is still in flight, so that every rank holds every due step; the
-        wait is part of `blocking_s` (a cadence the network cannot follow shows there)."""
+    def snapshot(
+        self,
+        step: int,
+        flat: Mapping[str, Any],
+        optimizers: Iterable[torch.optim.Optimizer] = (),
+    ) -> None:
+        """Copy `flat` and send it in the background. Waits first for the previous snapshot's
+        send if it is still in flight, so that every rank holds every due step; the wait is
+        part of `blocking_s` (a cadence the network cannot follow shows there).
+
+        With `optimizers`, what only their `step()` changes (the parameters and their states:
+        the bulk) is copied in the background thread too, overlapped with the next step's
+        forward and backward, and each optimizer's `step()` waits until that copy is done (a
+        step pre-hook, as nonstop.checkpoint.staging does for durable saves; the same caveat
+        for in-place changes outside `step()`: `wait_for_copy`). The rest (buffers that
+        forward changes, per-rank state, RNG) is copied before this returns."""
         t0 = self._clock()
         self.wait()
+        opts = list(optimizers)
+        later = _later(flat, opts)
         key = Key(rank=self.rank, world_size=self.world_size, step=step, lineage=self.lineage)
         name = None
         if self._shared is not None and self.node in self.targets:
             try:
-                name, blob = self._pack_shared(flat, asdict(key))
+                name, blob = self._pack_shared(flat, asdict(key), later)
             except OSError as e:  # /dev/shm full or gone: private memory and a socket
                 log.warning("in-memory snapshots: shared folder unusable (%s); sending instead", e)
                 self._shared = None
         if name is None:
-            self._buf, blob = self._packer.pack(flat, asdict(key), self._buf)
+            self._buf, blob = self._packer.pack(flat, asdict(key), self._buf, later=later)
+        if later:
+            for opt in opts:
+                if id(opt) not in self._hooked:
+                    self._hooked[id(opt)] = opt.register_step_pre_hook(self._before_step)
+            self._copied.clear()
+        devices = cuda_devices(dict(flat)) if later else []
         blocking_s = self._clock() - t0
-        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0)
+        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0, devices)
 
-    def _pack_shared(self, flat: Mapping[str, Any], meta: dict[str, Any]) -> tuple[str, Any]:
+    def wait_for_copy(self) -> None:
+        """Block until the snapshot in flight has copied the state (optimizer steps do this
+        themselves); call it before changing parameters in place outside `optimizer.step()`."""
+        self._copied.wait()
+
+    def _before_step(self, *_: Any) -> None:
+        self._copied.wait()
+
+    def _finish_copy(self, devices: list[torch.device]) -> None:
+        try:
+            with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
+                self._packer.finish()
+                for d in devices:
+                    torch.cuda.synchronize(d)
+        finally:
+            self._copied.set()
+
+    def _pack_shared(
+        self, flat: Mapping[str, Any], meta: dict[str, Any], later: frozenset[str]
+    ) -> tuple[str, Any]:
         """Pack into the next of this rank's files in the server's shared folder."""
         assert self._shared is not None
         i, self._turn = self._turn, (self._turn + 1) % SLOTS
@@ -160,12 +206,19 @@ class MemoryReplicas:
             if slot is not None:
                 slot.close()
             self._slots[i] = slot = _Slot(self._shared / name, need)
-        _, blob = self._packer.pack(flat, meta, slot.tensor)
+        _, blob = self._packer.pack(flat, meta, slot.tensor, later=later)
         return name, blob
 
     def _send(
-        self, key: Key, blob: torch.Tensor, name: str | None, blocking_s: float, t0: float
+        self,
+        key: Key,
+        blob: torch.Tensor,
+        name: str | None,
+        blocking_s: float,
+        t0: float,
+        devices: list[torch.device],
     ) -> None:
+        self._finish_copy(devices)
         data = blob.numpy().data
         # This node's server over a socket (no wire between us) takes the digest of what it
         # receives; every other use needs the sender's: adopt, and another node's check.
@@ -175,9 +228,9 @@ class MemoryReplicas:
         for node in self.targets:
             try:
                 if node == self.node and name is not None:
-                    adopt(
-                        self.peers[node], key, name, data.nbytes, digest, timeout_s=self._timeout_s
-                    )
+                    if self._channel is None:
+                        self._channel = Channel(self.peers[node], timeout_s=self._timeout_s)
+                    self._channel.adopt(key, name, data.nbytes, digest)
                 else:
                     put(self.peers[node], key, data, digest, timeout_s=self._timeout_s)
                 done.append(node)
@@ -207,7 +260,14 @@ class MemoryReplicas:
 
     def close(self) -> None:
         self.wait()
+        self._copied.set()
+        for handle in self._hooked.values():
+            handle.remove()
+        self._hooked.clear()
         self._executor.shutdown(wait=True)
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
         self._buf = None
         self._packer.forget()
         for slot in self._slots:
@@ -328,6 +388,7 @@ class Packer:
         self._offsets: list[tuple[int, int]] = []  # (offset, bytes) of each tensor
         self._total = 0  # tensor bytes, the last one's padding included
         self._views: dict[tuple[int, int], list[torch.Tensor]] = {}
+        self._later: list[tuple[torch.Tensor, torch.Tensor]] = []  # (destination, source)
 
     def _learn(self, tensors: list[tuple[str, torch.Tensor]]) -> None:
         signature = tuple((k, t.dtype, t.shape) for k, t in tensors)
@@ -358,10 +419,15 @@ class Packer:
         return _aligned(len(self._prefix(meta))) + self._total
 
     def pack(
-        self, flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
+        self,
+        flat: Mapping[str, Any],
+        meta: dict[str, Any],
+        buf: torch.Tensor | None,
+        *,
+        later: Container[str] = (),
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its
-        prefix)."""
+        """Copy `flat` into `buf` (reallocated when too small), but for the keys in `later`,
+        which `finish` copies; (the buffer, the blob: its prefix)."""
         tensors = _tensors(flat)
         self._learn(tensors)
         prefix = self._prefix(meta)
@@ -383,11 +449,45 @@ class Packer:
                 for (_, t), (off, n) in zip(tensors, self._offsets, strict=True)
             ]
             self._views[where] = views
+        todo = []
         with torch.no_grad():
-            for dst, (_, t) in zip(views, tensors, strict=True):
-                if dst.numel():
+            for dst, (k, t) in zip(views, tensors, strict=True):
+                if not dst.numel():
+                    continue
+                if k in later:
+                    todo.append((dst, t))
+                else:
                     dst.copy_(t)
+        self._later = todo
         return buf, buf[: base + self._total]
+
+    def finish(self) -> None:
+        """Copy what the last `pack` left for later."""
+        todo, self._later = self._later, []
+        with torch.no_grad():
+            for dst, t in todo:
+                dst.copy_(t)
+
+
+def _later(flat: Mapping[str, Any], optimizers: list[torch.optim.Optimizer]) -> frozenset[str]:
+    """The keys of `flat` whose tensors only the optimizers' `step()` changes: the parameters
+    and their states, by address (a view elsewhere in their memory is copied at once, which
+    is always safe; comparing storages instead cost 0.3 ms a step for the demo)."""
+    guarded = {
+        local(t).data_ptr()
+        for opt in optimizers
+        for group in opt.param_groups
+        for t in group["params"]
+    }
+    guarded.update(
+        local(v).data_ptr()
+        for opt in optimizers
+        for per_param in opt.state.values()
+        for v in per_param.values()
+        if isinstance(v, torch.Tensor)
+    )
+    guarded.discard(0)
+    return frozenset(k for k, v in flat.items() if local(v).data_ptr() in guarded)
 
 
 def _tensors(flat: Mapping[str, Any]) -> list[tuple[str, torch.Tensor]]:

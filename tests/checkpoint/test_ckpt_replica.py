@@ -13,6 +13,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -624,3 +625,49 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         for g in got
     )
     assert_same(out, "memory", "storage")
+
+
+def test_a_snapshot_copies_parameters_behind_the_next_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With overlap (the default), a snapshot leaves the parameters and moments to its sender
+    thread and the next optimizer step waits for that copy: the snapshot holds the step it was
+    taken at, never a later one, even when its copy is slow and the next step comes at once."""
+    monkeypatch.setenv("NONSTOP_HOST", "solo")
+    finish = Packer.finish
+
+    def slow_finish(self: Packer) -> None:
+        time.sleep(0.2)  # a step that did not wait would change the weights meanwhile
+        finish(self)
+
+    monkeypatch.setattr(Packer, "finish", slow_finish)
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 24).start()
+    publish(tmp_path, "solo", srv)
+    config = CheckpointConfig(every_steps=100, memory_every_steps=1)
+    try:
+        torch.manual_seed(0)
+        net = nn.Linear(64, 64)
+        opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+        ckpt = Checkpointer(tmp_path, config=config)
+
+        def step() -> None:
+            net(torch.randn(2, 64)).sum().backward()
+            opt.step()
+            opt.zero_grad()
+
+        for i in range(1, 4):
+            step()
+            ckpt.maybe_save(i, {"model": net, "optimizer": opt})
+        held = net.weight.detach().clone()
+        step()  # right after the snapshot of step 3: waits for its copy
+        assert not torch.equal(net.weight, held)
+        ckpt.close()
+        net2 = nn.Linear(64, 64)
+        opt2 = torch.optim.AdamW(net2.parameters(), lr=0.1)
+        ckpt2 = Checkpointer(tmp_path, config=config)
+        assert ckpt2.load_latest({"model": net2, "optimizer": opt2}) == 3
+        assert ckpt2.last_load is not None and ckpt2.last_load.source == "memory"
+        assert torch.equal(net2.weight, held)
+        ckpt2.close()
+    finally:
+        srv.stop()
