@@ -27,6 +27,7 @@ from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest
 from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
 from nonstop.checkpoint.memory import Packer, choose, pack, ring_after, unpack
 from nonstop.checkpoint.replica import (
+    Channel,
     CorruptReplica,
     Key,
     Peer,
@@ -227,6 +228,60 @@ def test_a_later_lineage_frees_the_files_of_the_one_before(server: ReplicaServer
         files.append(server.shared_dir / name)
     assert [e.key.step for e in server.entries()] == [3, 4]
     assert [f.exists() for f in files] == [False, False, True, True]
+
+
+def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_closed_it() -> None:
+    """A rank's adopts go over one kept connection (one server thread, not one per snapshot);
+    one the server closed at its idle timeout is opened again once, transparently; a refusal
+    is still a refusal, and a stopped server answers nothing on a kept connection either."""
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20, timeout_s=0.5).start()
+    try:
+        assert srv.shared_dir is not None
+        p = Peer(*srv.address, srv.token, str(srv.shared_dir))
+        ch = Channel(p, timeout_s=5)
+        for step in (1, 2, 3):
+            name = f"r1-abc-{step % 3}.snap"
+            (srv.shared_dir / name).write_bytes(b"s" * 10)
+            ch.adopt(
+                Key(rank=1, world_size=2, step=step, lineage="abc"), name, 10, digest.of(b"s" * 10)
+            )
+            if step == 1:
+                first = ch._sock
+            assert ch._sock is first  # the same connection, request after request
+        assert len(srv._open) == 1
+        time.sleep(1.0)  # past the server's idle timeout: it closed its end
+        assert not srv._open
+        (srv.shared_dir / "r1-abc-1.snap").write_bytes(b"t" * 10)
+        ch.adopt(
+            Key(rank=1, world_size=2, step=4, lineage="abc"),
+            "r1-abc-1.snap",
+            10,
+            digest.of(b"t" * 10),
+        )
+        assert ch._sock is not first
+        assert [e.key.step for e in srv.entries()] == [3, 4]
+        with pytest.raises(ReplicaError, match="cannot adopt"):
+            ch.adopt(
+                Key(rank=1, world_size=2, step=5, lineage="abc"), "missing.snap", 1, digest.of(b"x")
+            )
+        (srv.shared_dir / "r1-abc-2.snap").write_bytes(b"u" * 10)
+        ch.adopt(
+            Key(rank=1, world_size=2, step=5, lineage="abc"),
+            "r1-abc-2.snap",
+            10,
+            digest.of(b"u" * 10),
+        )
+        srv.stop()
+        with pytest.raises(Unreachable):
+            ch.adopt(
+                Key(rank=1, world_size=2, step=6, lineage="abc"),
+                "r1-abc-2.snap",
+                10,
+                digest.of(b"u" * 10),
+            )
+        ch.close()
+    finally:
+        srv.stop()
 
 
 def test_a_stopped_server_is_unreachable() -> None:
