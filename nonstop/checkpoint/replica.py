@@ -233,10 +233,10 @@ class _Store:
         """Corrupt a snapshot of `rank`, the newest unless `step` says which (tests)."""
         with self._lock:
             held = self._held[rank]
-            blob = next(b for e, b in reversed(held) if step is None or e.key.step == step)
-            if isinstance(blob, Path):
+            entry, blob = next(h for h in reversed(held) if step is None or h[0].key.step == step)
+            if isinstance(blob, Path):  # the file may be longer than the snapshot it holds
                 with open(blob, "r+b") as f:
-                    pos = f.seek(offset, os.SEEK_END if offset < 0 else os.SEEK_SET)
+                    pos = f.seek(offset if offset >= 0 else entry.size + offset)
                     byte = f.read(1)[0]
                     f.seek(pos)
                     f.write(bytes([byte ^ 0xFF]))
