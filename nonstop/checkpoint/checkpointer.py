@@ -142,6 +142,7 @@ class Checkpointer:
                     self.storage.remove(name)
         self.coord.barrier()  # nobody writes before the leftovers are gone
         self._stager = Stager(pin_memory=self.config.pin_memory, clock=clock)
+        self._plan = st.Plan()  # DCP's state dict learned once (state.Plan)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-ckpt")
         self._inflight: Future[SaveResult] | None = None
         # keys of the files whose pages this rank dropped right before its next save writes:
@@ -187,7 +188,12 @@ class Checkpointer:
             self._fingerprint(step)  # every rank: the config, not this node's servers, decides
         if self.memory is not None and self.memory.due(step):
             self._check_open()
-            self.memory.snapshot(step, self._collect(state, step))
+            entries = st.classify(state)
+            flat = st.collect(
+                entries, step=step, rank=self.rank, world_size=self.world_size, plan=self._plan
+            )
+            overlap = self.config.overlap_staging
+            self.memory.snapshot(step, flat, entries.optimizers.values() if overlap else ())
         due = self._pending or self.policy.due(step, self._clock())
         busy = self._inflight is not None and not self._inflight.done()
         defer = self.config.if_busy == "defer"
@@ -210,7 +216,9 @@ class Checkpointer:
         self._emit("begin", step=step)
         self.wait()
         entries = st.classify(state)
-        flat = st.collect(entries, step=step, rank=self.rank, world_size=self.world_size)
+        flat = st.collect(
+            entries, step=step, rank=self.rank, world_size=self.world_size, plan=self._plan
+        )
         background = self.config.async_save and not wait
         finish = self._stager.begin(
             flat,
@@ -253,19 +261,18 @@ class Checkpointer:
         if self._closed:
             raise UserError("this Checkpointer is closed; make a new one to save again")
 
-    def _collect(self, state: Mapping[str, Any], step: int) -> dict[str, Any]:
-        entries = st.classify(state)
-        return st.collect(entries, step=step, rank=self.rank, world_size=self.world_size)
-
     def wait(self, timeout_s: float | None = None) -> SaveResult | None:
         """Block until the save in flight (if any) has committed or failed; its result."""
         fut, self._inflight = self._inflight, None
         return None if fut is None else self._record(fut.result(timeout=timeout_s))
 
     def wait_for_staging(self) -> None:
-        """Block until the save in flight has copied the state (optimizer steps do this
-        themselves); call it before changing parameters in place outside `optimizer.step()`."""
+        """Block until the save and the in-memory snapshot in flight have copied the state
+        (optimizer steps do this themselves); call it before changing parameters in place
+        outside `optimizer.step()`."""
         self._stager.wait()
+        if self.memory is not None:
+            self.memory.wait_for_copy()
 
     def _record(self, result: SaveResult) -> SaveResult:
         self.policy.measured(result.blocking_s)

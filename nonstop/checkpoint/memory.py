@@ -1,13 +1,15 @@
 """In-memory snapshots: this rank's side of the checkpoint replicas (docs/checkpoint.md).
 
 A snapshot is the flat dict of tensors a durable save writes (`state.collect`: model, optimizers,
-per-rank state, RNG, step), packed on the training thread (the only part that blocks: one
-memcpy) into a reused buffer: where this node's ReplicaServer has a shared folder (/dev/shm),
-one of three files there that this rank writes in turn, else private memory. A background
-thread then takes its digest (digest.py: CRC-32, several GB/s) and hands it over: the file to
-this node's server by name (`adopt`: no socket copy, no second digest), the bytes to the next
-`replicas` nodes of the job in sorted ring order of node names, which check their copy against
-the digest. Three files: the server keeps the two newest snapshots, the third is the one being
+per-rank state, RNG, step), packed into a reused buffer: where this node's ReplicaServer has a
+shared folder (/dev/shm), one of three files there that this rank writes in turn, else private
+memory. The training thread copies only what forward may change (buffers, per-rank state, RNG);
+the parameters and optimizer states are copied by a background thread behind the next step's
+forward and backward, and the next `optimizer.step()` waits for that copy. The background thread
+then takes the digest (digest.py: CRC-32, several GB/s) and hands the snapshot over: the file to
+this node's server by name (`adopt`, on a connection kept open: no socket copy, no second
+digest), the bytes to the next `replicas` nodes of the job in sorted ring order of node names,
+which check their copy against the digest. Three files: the server keeps the two newest snapshots, the third is the one being
 written.
 On load, every rank lists what the published servers hold for it, the ranks agree on a step
 (`choose`), each fetches and verifies its copy, and `restore` puts it into the live state
@@ -30,8 +32,9 @@ import math
 import mmap
 import os
 import struct
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -47,11 +50,11 @@ from torch.distributed.checkpoint.metadata import (
 from nonstop.checkpoint import digest as dg
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.replica import (
+    Channel,
     Entry,
     Key,
     ReplicaError,
     Unreachable,
-    adopt,
     discover,
     get,
     list_entries,
@@ -103,6 +106,10 @@ class MemoryReplicas:
         self._turn = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-replica")
         self._inflight: Future[None] | None = None
+        self._channel: Channel | None = None  # to this node's server, kept open
+        self._copied = threading.Event()  # the snapshot in flight has copied the state
+        self._copied.set()
+        self._hooked: dict[int, Any] = {}  # id(optimizer) -> its step pre-hook's handle
 
     def _targets(self, run_dir: Path, job_nodes: Iterable[str], replicas: int) -> list[str]:
         if self.node not in self.peers:
@@ -129,26 +136,65 @@ class MemoryReplicas:
     def due(self, step: int) -> bool:
         return self._on and step % self.every_steps == 0
 
-    def snapshot(self, step: int, flat: Mapping[str, Any]) -> None:
-        """Copy `flat` now and send it in the background. Waits first for the previous
-        snapshot's send if it is still in flight, so that every rank holds every due step; the
-        wait is part of `blocking_s` (a cadence the network cannot follow shows there)."""
+    def snapshot(
+        self,
+        step: int,
+        flat: Mapping[str, Any],
+        optimizers: Iterable[torch.optim.Optimizer] = (),
+    ) -> None:
+        """Copy `flat` and send it in the background. Waits first for the previous snapshot's
+        send if it is still in flight, so that every rank holds every due step; the wait is
+        part of `blocking_s` (a cadence the network cannot follow shows there).
+
+        With `optimizers`, what only their `step()` changes (the parameters and their states:
+        the bulk) is copied in the background thread too, overlapped with the next step's
+        forward and backward, and each optimizer's `step()` waits until that copy is done (a
+        step pre-hook, as nonstop.checkpoint.staging does for durable saves; the same caveat
+        for in-place changes outside `step()`: `wait_for_copy`). The rest (buffers that
+        forward changes, per-rank state, RNG) is copied before this returns."""
         t0 = self._clock()
         self.wait()
+        opts = list(optimizers)
+        later = _later(flat, opts)
         key = Key(rank=self.rank, world_size=self.world_size, step=step, lineage=self.lineage)
         name = None
         if self._shared is not None and self.node in self.targets:
             try:
-                name, blob = self._pack_shared(flat, asdict(key))
+                name, blob = self._pack_shared(flat, asdict(key), later)
             except OSError as e:  # /dev/shm full or gone: private memory and a socket
                 log.warning("in-memory snapshots: shared folder unusable (%s); sending instead", e)
                 self._shared = None
         if name is None:
-            self._buf, blob = self._packer.pack(flat, asdict(key), self._buf)
+            self._buf, blob = self._packer.pack(flat, asdict(key), self._buf, later=later)
+        if later:
+            for opt in opts:
+                if id(opt) not in self._hooked:
+                    self._hooked[id(opt)] = opt.register_step_pre_hook(self._before_step)
+            self._copied.clear()
+        devices = cuda_devices(dict(flat)) if later else []
         blocking_s = self._clock() - t0
-        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0)
+        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0, devices)
 
-    def _pack_shared(self, flat: Mapping[str, Any], meta: dict[str, Any]) -> tuple[str, Any]:
+    def wait_for_copy(self) -> None:
+        """Block until the snapshot in flight has copied the state (optimizer steps do this
+        themselves); call it before changing parameters in place outside `optimizer.step()`."""
+        self._copied.wait()
+
+    def _before_step(self, *_: Any) -> None:
+        self._copied.wait()
+
+    def _finish_copy(self, devices: list[torch.device]) -> None:
+        try:
+            with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
+                self._packer.finish()
+                for d in devices:
+                    torch.cuda.synchronize(d)
+        finally:
+            self._copied.set()
+
+    def _pack_shared(
+        self, flat: Mapping[str, Any], meta: dict[str, Any], later: frozenset[str]
+    ) -> tuple[str, Any]:
         """Pack into the next of this rank's files in the server's shared folder."""
         assert self._shared is not None
         i, self._turn = self._turn, (self._turn + 1) % SLOTS
@@ -160,12 +206,19 @@ class MemoryReplicas:
             if slot is not None:
                 slot.close()
             self._slots[i] = slot = _Slot(self._shared / name, need)
-        _, blob = self._packer.pack(flat, meta, slot.tensor)
+        _, blob = self._packer.pack(flat, meta, slot.tensor, later=later)
         return name, blob
 
     def _send(
-        self, key: Key, blob: torch.Tensor, name: str | None, blocking_s: float, t0: float
+        self,
+        key: Key,
+        blob: torch.Tensor,
+        name: str | None,
+        blocking_s: float,
+        t0: float,
+        devices: list[torch.device],
     ) -> None:
+        self._finish_copy(devices)
         data = blob.numpy().data
         # This node's server over a socket (no wire between us) takes the digest of what it
         # receives; every other use needs the sender's: adopt, and another node's check.
@@ -175,9 +228,9 @@ class MemoryReplicas:
         for node in self.targets:
             try:
                 if node == self.node and name is not None:
-                    adopt(
-                        self.peers[node], key, name, data.nbytes, digest, timeout_s=self._timeout_s
-                    )
+                    if self._channel is None:
+                        self._channel = Channel(self.peers[node], timeout_s=self._timeout_s)
+                    self._channel.adopt(key, name, data.nbytes, digest)
                 else:
                     put(self.peers[node], key, data, digest, timeout_s=self._timeout_s)
                 done.append(node)
@@ -207,7 +260,14 @@ class MemoryReplicas:
 
     def close(self) -> None:
         self.wait()
+        self._copied.set()
+        for handle in self._hooked.values():
+            handle.remove()
+        self._hooked.clear()
         self._executor.shutdown(wait=True)
+        if self._channel is not None:
+            self._channel.close()
+            self._channel = None
         self._buf = None
         self._packer.forget()
         for slot in self._slots:
@@ -317,31 +377,51 @@ def _aligned(n: int) -> int:
 
 
 class Packer:
-    """Packs one rank's snapshots, step after step. A training state keeps its keys, dtypes and
-    shapes from step to step, so the header's tensor table and each buffer's destination views
-    are built once and reused: a step's pack is then one small JSON header and one copy per
-    tensor (building the views anew took 30 us per tensor, 5 ms for the demo's 164)."""
+    """Packs one rank's snapshots, step after step. A training state keeps its keys and dtypes
+    from step to step and nearly all its sizes: only the small JSON skeletons change length (the
+    learning rate's digits, the step's). So the layout is kept: every tensor under 64 KiB gets
+    room to grow (a quarter more, and 64 bytes), the header is padded with spaces to a reserved
+    length (JSON allows them), and each buffer's destination views are built once and reused. A
+    step's pack is then the header, one copy per tensor and a view rebuilt only for a tensor
+    whose shape changed (building every view anew took 30 us per tensor, 5 ms for the demo's
+    163, and a skeleton changing length had forced that at every step). A tensor outgrowing its
+    room, or another key or dtype, lays everything out anew."""
 
     def __init__(self) -> None:
-        self._signature: tuple[Any, ...] | None = None
-        self._rows = b""  # the header's "tensors" table, as JSON
-        self._offsets: list[tuple[int, int]] = []  # (offset, bytes) of each tensor
-        self._total = 0  # tensor bytes, the last one's padding included
-        self._views: dict[tuple[int, int], list[torch.Tensor]] = {}
+        self._keys: tuple[tuple[str, torch.dtype], ...] | None = None
+        self._slots: list[tuple[int, int]] = []  # (offset, room in bytes) of each tensor
+        self._total = 0  # the tensors' bytes, room and padding included
+        self._shapes: list[torch.Size | None] = []
+        self._rows: list[list[Any]] = []  # the header's "tensors" table
+        self._rows_json = b""
+        self._head = 0  # bytes reserved for magic, length and header (a multiple of ALIGN)
+        self._views: dict[tuple[int, int], list[torch.Tensor | None]] = {}
+        self._later: list[tuple[torch.Tensor, torch.Tensor]] = []  # (destination, source)
 
     def _learn(self, tensors: list[tuple[str, torch.Tensor]]) -> None:
-        signature = tuple((k, t.dtype, t.shape) for k, t in tensors)
-        if signature == self._signature:
-            return
-        rows, offsets, offset = [], [], 0
-        for k, t in tensors:
-            n = t.numel() * t.element_size()
-            rows.append([k, str(t.dtype).removeprefix("torch."), list(t.shape), offset, n])
-            offsets.append((offset, n))
-            offset = _aligned(offset + n)
-        self._signature, self._offsets, self._total = signature, offsets, offset
-        self._rows = json.dumps(rows, separators=(",", ":")).encode()
-        self._views.clear()
+        keys = tuple((k, t.dtype) for k, t in tensors)
+        sizes = [t.numel() * t.element_size() for _, t in tensors]
+        if keys != self._keys or any(n > room for n, (_, room) in zip(sizes, self._slots)):
+            slots, offset = [], 0
+            for n in sizes:
+                room = _aligned(n + n // 4 + ALIGN) if n < _ROOM_BELOW else n
+                slots.append((offset, room))
+                offset = _aligned(offset + room)
+            self._keys, self._slots, self._total = keys, slots, offset
+            self._shapes = [None] * len(tensors)
+            self._rows = [[] for _ in tensors]
+            self._views.clear()
+        changed = False
+        for i, ((k, t), n) in enumerate(zip(tensors, sizes, strict=True)):
+            if self._shapes[i] != t.shape:
+                self._shapes[i] = t.shape
+                dtype = str(t.dtype).removeprefix("torch.")
+                self._rows[i] = [k, dtype, list(t.shape), self._slots[i][0], n]
+                for views in self._views.values():
+                    views[i] = None
+                changed = True
+        if changed:
+            self._rows_json = json.dumps(self._rows, separators=(",", ":")).encode()
 
     def forget(self) -> None:
         """Drop the views into buffers (before one is closed or replaced)."""
@@ -349,23 +429,34 @@ class Packer:
 
     def _prefix(self, meta: dict[str, Any]) -> bytes:
         head = json.dumps(meta, separators=(",", ":")).encode()
-        head = (head[:-1] + b"," if len(head) > 2 else b"{") + b'"tensors":' + self._rows + b"}"
+        head = (
+            (head[:-1] + b"," if len(head) > 2 else b"{") + b'"tensors":' + self._rows_json + b"}"
+        )
+        lead = len(MAGIC) + _U64.size
+        if lead + len(head) > self._head:
+            self._head = _aligned(lead + len(head) + _HEAD_ROOM)
+        head += b" " * (self._head - lead - len(head))
         return MAGIC + _U64.pack(len(head)) + head
 
     def size(self, flat: Mapping[str, Any], meta: dict[str, Any]) -> int:
         """The bytes `pack` needs for `flat`."""
         self._learn(_tensors(flat))
-        return _aligned(len(self._prefix(meta))) + self._total
+        return len(self._prefix(meta)) + self._total
 
     def pack(
-        self, flat: Mapping[str, Any], meta: dict[str, Any], buf: torch.Tensor | None
+        self,
+        flat: Mapping[str, Any],
+        meta: dict[str, Any],
+        buf: torch.Tensor | None,
+        *,
+        later: Container[str] = (),
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Copy `flat` into `buf` (reallocated when too small); (the buffer, the blob: its
-        prefix)."""
+        """Copy `flat` into `buf` (reallocated when too small), but for the keys in `later`,
+        which `finish` copies; (the buffer, the blob: its prefix)."""
         tensors = _tensors(flat)
         self._learn(tensors)
         prefix = self._prefix(meta)
-        base = _aligned(len(prefix))
+        base = len(prefix)
         if buf is None or buf.numel() < base + self._total:
             self.forget()  # the views would keep the old buffers alive
             # pinned only for a GPU state, and under its device: pinning under the current
@@ -374,20 +465,58 @@ class Packer:
             devices = cuda_devices(dict(flat))
             with torch.cuda.device(devices[0]) if devices else contextlib.nullcontext():
                 buf = torch.zeros(base + self._total, dtype=torch.uint8, pin_memory=bool(devices))
-        buf[: len(prefix)].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
-        where = (buf.data_ptr(), base)
-        views = self._views.get(where)
-        if views is None:
-            views = [
-                buf[base + off : base + off + n].view(t.dtype).view(t.shape)
-                for (_, t), (off, n) in zip(tensors, self._offsets, strict=True)
-            ]
-            self._views[where] = views
+        buf[:base].copy_(torch.frombuffer(bytearray(prefix), dtype=torch.uint8))
+        views = self._views.setdefault((buf.data_ptr(), base), [None] * len(tensors))
+        todo = []
         with torch.no_grad():
-            for dst, (_, t) in zip(views, tensors, strict=True):
-                if dst.numel():
+            for i, (k, t) in enumerate(tensors):
+                dst = views[i]
+                if dst is None:
+                    off, n = self._rows[i][3], self._rows[i][4]
+                    dst = views[i] = buf[base + off : base + off + n].view(t.dtype).view(t.shape)
+                if not dst.numel():
+                    continue
+                if k in later:
+                    todo.append((dst, t))
+                else:
                     dst.copy_(t)
-        return buf, buf[: base + self._total]
+        self._later = todo
+        end = max((off + n for *_, off, n in self._rows), default=0)
+        return buf, buf[: base + end]
+
+    def finish(self) -> None:
+        """Copy what the last `pack` left for later."""
+        todo, self._later = self._later, []
+        with torch.no_grad():
+            for dst, t in todo:
+                dst.copy_(t)
+
+
+_ROOM_BELOW: Final = 64 << 10
+"""Tensors smaller than this (the JSON skeletons) get room to grow in a Packer's layout."""
+_HEAD_ROOM: Final = 256
+"""Bytes a Packer's header may grow by before the layout moves."""
+
+
+def _later(flat: Mapping[str, Any], optimizers: list[torch.optim.Optimizer]) -> frozenset[str]:
+    """The keys of `flat` whose tensors only the optimizers' `step()` changes: the parameters
+    and their states, by address (a view elsewhere in their memory is copied at once, which
+    is always safe; comparing storages instead cost 0.3 ms a step for the demo)."""
+    guarded = {
+        local(t).data_ptr()
+        for opt in optimizers
+        for group in opt.param_groups
+        for t in group["params"]
+    }
+    guarded.update(
+        local(v).data_ptr()
+        for opt in optimizers
+        for per_param in opt.state.values()
+        for v in per_param.values()
+        if isinstance(v, torch.Tensor)
+    )
+    guarded.discard(0)
+    return frozenset(k for k, v in flat.items() if local(v).data_ptr() in guarded)
 
 
 def _tensors(flat: Mapping[str, Any]) -> list[tuple[str, torch.Tensor]]:

@@ -97,16 +97,23 @@ def classify(state: Mapping[str, Any]) -> Entries:
     return Entries(model=model, optimizers=optimizers, per_rank=per_rank)
 
 
-def collect(entries: Entries, *, step: int, rank: int, world_size: int) -> dict[str, Any]:
-    """The flat {key: tensor or DTensor} that DCP saves, live tensors not yet copied."""
+def collect(
+    entries: Entries, *, step: int, rank: int, world_size: int, plan: Plan | None = None
+) -> dict[str, Any]:
+    """The flat {key: tensor or DTensor} that DCP saves, live tensors not yet copied. With a
+    `plan` (one per Checkpointer), the usual state (a module and one optimizer) is read as DCP
+    last answered for it while that answer still holds."""
     out: dict[str, Any] = {}
     if entries.model is not None:
         name, model = entries.model
         if len(entries.optimizers) == 1:  # the usual state: one call checks the model once
             [(oname, opt)] = entries.optimizers.items()
-            model_sd, opt_sd = get_state_dict(model, opt)
-            _add(out, name, model_sd)
-            _add(out, oname, opt_sd)
+            if plan is not None:
+                out.update(plan.flat(name, model, oname, opt))
+            else:
+                model_sd, opt_sd = get_state_dict(model, opt)
+                _add(out, name, model_sd)
+                _add(out, oname, opt_sd)
         else:
             _add(out, name, get_model_state_dict(model))
             for oname, opt in entries.optimizers.items():
@@ -117,6 +124,159 @@ def collect(entries: Entries, *, step: int, rank: int, world_size: int) -> dict[
     _add(out, f"rank{rank}/{RNG}", rng_state())
     _add(out, "_meta", {"step": step, "world_size": world_size})
     return out
+
+
+class Plan:
+    """DCP's state dict of a module and its optimizer, learned once and read again step after
+    step (docs/checkpoint.md, "In-memory snapshots").
+
+    `get_state_dict` costs ~6 ms for the demo's 163 tensors on CPU at every call (it derives
+    every parameter's name and checks its options anew) and encoding its answer 0.6 ms, while
+    the module's and optimizer's own `state_dict()` cost 0.2 ms. What DCP answers for a plain
+    module (or DDP's) is the module's own tensors under their names and the optimizer's state
+    keyed by those names. The plan keeps that answer, encoded, and each optimizer index's name,
+    and reads it again while every parameter, buffer and optimizer state tensor is the same
+    object at the same address (checked at each call): only the optimizer's parameter groups
+    (the learning rate changes every step) and any state value that is not a tensor are encoded
+    anew. Where the plan does not reproduce DCP's own answer exactly (DTensor shards, state dict
+    hooks, extra state), DCP is asked at every call, as without a plan."""
+
+    def __init__(self) -> None:
+        self._key: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self._held: list[torch.Tensor] = []  # keeps the key's ids from being reused
+        self._fixed: dict[str, Any] = {}  # the tensors of both sections, the module's skeleton
+        self._names: dict[int, str] = {}  # optimizer index -> DCP's name
+        self._state_json = ""  # the optimizer's state skeleton when it holds tensors only
+        self.misses = 0
+        """Calls that asked DCP (the first, and each after the tensors changed)."""
+        self.usable = True
+        """False once the plan did not reproduce DCP's answer: DCP is asked from then on."""
+
+    def flat(self, name: str, model: nn.Module, oname: str, opt: torch.optim.Optimizer) -> dict:
+        """`collect`'s entries for the module `name` and its optimizer `oname`."""
+        held = _tensors_of(model, opt)
+        key = (tuple(map(id, held)), tuple(t.data_ptr() for t in held))
+        if self.usable and key == self._key:
+            out = dict(self._fixed)
+            self._add_optimizer(out, oname, opt.state_dict())
+            return out
+        self.misses += 1
+        model_sd, opt_sd = get_state_dict(model, opt)
+        out = {}
+        _add(out, name, model_sd)
+        _add(out, oname, opt_sd)
+        if self.usable:
+            self._learn(model, model_sd, oname, opt, out)
+            if self.usable:
+                self._key, self._held = key, held
+        return out
+
+    def _learn(
+        self, model: nn.Module, model_sd: dict, oname: str, opt: torch.optim.Optimizer, dcp: dict
+    ) -> None:
+        self._key, self._held = None, []
+        own = opt.state_dict()
+        live = {t.data_ptr() for t in _tensors_of(model, opt)}
+        if not all(type(t) is torch.Tensor and t.data_ptr() in live for t in model_sd.values()):
+            self.usable = False  # DTensors, copies or extra state: not the live tensors
+            return
+        names: dict[int, str] = {}
+        dcp_groups = dcp_skeleton(dcp, oname).get("param_groups", [])
+        for g_own, g_dcp in zip(own["param_groups"], dcp_groups, strict=False):
+            names.update(zip(g_own["params"], g_dcp.get("params", []), strict=False))
+        self._names = names
+        state_skel, state_tensors = flatten(f"{oname}/state", self._state(own))
+        only_tensors = (
+            all(
+                isinstance(v, dict) and set(v) == {"__tensor__"}
+                for per_param in state_skel.values()
+                for v in per_param.values()
+            )
+            if isinstance(state_skel, dict)
+            else False
+        )
+        self._state_json = (
+            json.dumps(state_skel, separators=(",", ":"), allow_nan=False) if only_tensors else ""
+        )
+        fixed = {k: v for k, v in dcp.items() if not k.startswith(f"{oname}/")}
+        if only_tensors:
+            fixed.update((k, v) for k, v in state_tensors.items() if not k.endswith(JSON))
+        self._fixed = fixed
+        try:
+            mine = dict(fixed)
+            self._add_optimizer(mine, oname, own)
+        except KeyError:
+            self.usable = False
+            return
+        self.usable = _same(mine, dcp)
+
+    def _state(self, own: dict[str, Any]) -> dict[str, Any]:
+        names = self._names
+        return {names[i]: v for i, v in own["state"].items()}
+
+    def _add_optimizer(self, out: dict[str, Any], oname: str, own: dict[str, Any]) -> None:
+        """The optimizer's section from its own state dict (indices -> names), its tensors
+        already in `out` when the state skeleton is kept."""
+        names = self._names
+        groups = [{**g, "params": [names[i] for i in g["params"]]} for g in own["param_groups"]]
+        groups_skel, tensors = flatten(f"{oname}/param_groups", groups)
+        if self._state_json:
+            state_json = self._state_json
+        else:
+            state_skel, state_tensors = flatten(f"{oname}/state", self._state(own))
+            tensors.update(state_tensors)
+            state_json = json.dumps(state_skel, separators=(",", ":"), allow_nan=False)
+        del tensors[f"{oname}/param_groups/{JSON}"]
+        tensors.pop(f"{oname}/state/{JSON}", None)
+        out.update(tensors)
+        groups_json = json.dumps(groups_skel, separators=(",", ":"), allow_nan=False)
+        data = f'{{"state":{state_json},"param_groups":{groups_json}}}'.encode()
+        out[f"{oname}/{JSON}"] = torch.frombuffer(bytearray(data), dtype=torch.uint8)
+
+
+def dcp_skeleton(flat: Mapping[str, Any], prefix: str) -> Any:
+    """The skeleton of section `prefix` of a flat dict (decoded JSON)."""
+    return from_tensor(flat[f"{prefix}/{JSON}"])
+
+
+def _tensors_of_optimizer(opt: torch.optim.Optimizer) -> list[torch.Tensor]:
+    return [
+        v
+        for per_param in opt.state.values()
+        for v in per_param.values()
+        if isinstance(v, torch.Tensor)
+    ]
+
+
+def _tensors_of(model: nn.Module, opt: torch.optim.Optimizer) -> list[torch.Tensor]:
+    out: list[torch.Tensor] = []
+    for m in model.modules():
+        out.extend(t for t in m._parameters.values() if t is not None)
+        out.extend(t for t in m._buffers.values() if t is not None)
+    out.extend(_tensors_of_optimizer(opt))
+    return out
+
+
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Two flat dicts with the same keys, the same skeletons (byte for byte) and the same
+    tensors (the same memory)."""
+    if a.keys() != b.keys():
+        return False
+    for k, x in a.items():
+        y = b[k]
+        if type(x) is not torch.Tensor or type(y) is not torch.Tensor:
+            return False
+        if k.endswith(JSON):
+            if not torch.equal(x, y):
+                return False
+        elif (x.data_ptr(), x.shape, x.dtype, x.stride()) != (
+            y.data_ptr(),
+            y.shape,
+            y.dtype,
+            y.stride(),
+        ):
+            return False
+    return True
 
 
 def targets(

@@ -13,6 +13,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -26,6 +27,7 @@ from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest
 from nonstop.checkpoint.config import ENV_MEMORY_EVERY, ENV_REPLICAS
 from nonstop.checkpoint.memory import Packer, choose, pack, ring_after, unpack
 from nonstop.checkpoint.replica import (
+    Channel,
     CorruptReplica,
     Key,
     Peer,
@@ -228,6 +230,60 @@ def test_a_later_lineage_frees_the_files_of_the_one_before(server: ReplicaServer
     assert [f.exists() for f in files] == [False, False, True, True]
 
 
+def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_closed_it() -> None:
+    """A rank's adopts go over one kept connection (one server thread, not one per snapshot);
+    one the server closed at its idle timeout is opened again once, transparently; a refusal
+    is still a refusal, and a stopped server answers nothing on a kept connection either."""
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20, timeout_s=0.5).start()
+    try:
+        assert srv.shared_dir is not None
+        p = Peer(*srv.address, srv.token, str(srv.shared_dir))
+        ch = Channel(p, timeout_s=5)
+        for step in (1, 2, 3):
+            name = f"r1-abc-{step % 3}.snap"
+            (srv.shared_dir / name).write_bytes(b"s" * 10)
+            ch.adopt(
+                Key(rank=1, world_size=2, step=step, lineage="abc"), name, 10, digest.of(b"s" * 10)
+            )
+            if step == 1:
+                first = ch._sock
+            assert ch._sock is first  # the same connection, request after request
+        assert len(srv._open) == 1
+        time.sleep(1.0)  # past the server's idle timeout: it closed its end
+        assert not srv._open
+        (srv.shared_dir / "r1-abc-1.snap").write_bytes(b"t" * 10)
+        ch.adopt(
+            Key(rank=1, world_size=2, step=4, lineage="abc"),
+            "r1-abc-1.snap",
+            10,
+            digest.of(b"t" * 10),
+        )
+        assert ch._sock is not first
+        assert [e.key.step for e in srv.entries()] == [3, 4]
+        with pytest.raises(ReplicaError, match="cannot adopt"):
+            ch.adopt(
+                Key(rank=1, world_size=2, step=5, lineage="abc"), "missing.snap", 1, digest.of(b"x")
+            )
+        (srv.shared_dir / "r1-abc-2.snap").write_bytes(b"u" * 10)
+        ch.adopt(
+            Key(rank=1, world_size=2, step=5, lineage="abc"),
+            "r1-abc-2.snap",
+            10,
+            digest.of(b"u" * 10),
+        )
+        srv.stop()
+        with pytest.raises(Unreachable):
+            ch.adopt(
+                Key(rank=1, world_size=2, step=6, lineage="abc"),
+                "r1-abc-2.snap",
+                10,
+                digest.of(b"u" * 10),
+            )
+        ch.close()
+    finally:
+        srv.stop()
+
+
 def test_a_stopped_server_is_unreachable() -> None:
     srv = ReplicaServer(token=new_token(), capacity_bytes=10).start()
     p = peer(srv)
@@ -293,26 +349,31 @@ def test_pack_unpack_roundtrip_and_rejections() -> None:
 
 
 def test_a_packer_reuses_its_layout_step_after_step_and_relearns_a_new_one() -> None:
-    """The blob a Packer writes into a reused buffer is the one a fresh pack writes, at every
-    step (the header's step changes, the tensors' values change); a state whose shapes change
-    is laid out anew."""
-    flat = {"w": torch.randn(4, 3), "m": torch.randn(4, 3).t(), "n": torch.tensor(7)}
-    packer, buf = Packer(), None
-    for step in (9, 10, 11, 1000):
+    """A Packer writing into a reused buffer step after step (the header's step changes, the
+    values change, a JSON skeleton changes length) unpacks to the state of that step, without
+    moving its layout or rebuilding the views of the tensors whose shape stayed; a tensor that
+    outgrows its room (here the big one, which has none) lays the state out anew."""
+    flat = {"w": torch.randn(256, 300), "m": torch.randn(4, 3).t(), "n": torch.tensor(7)}
+    packer, buf, views = Packer(), None, None
+    for step, skeleton in ((9, b"[1]"), (10, b"[1.5]"), (11, b"[1.25e-05]"), (1000, b"[2]")):
         key = Key(rank=1, world_size=2, step=step, lineage="l")
         flat["w"].add_(1.0)
+        flat["j"] = torch.frombuffer(bytearray(skeleton), dtype=torch.uint8)
         buf, blob = packer.pack(flat, asdict(key), buf)
-        _, fresh = pack(flat, asdict(key), None)
-        assert torch.equal(blob, fresh), step
-        assert packer.size(flat, asdict(key)) == blob.numel()
+        assert packer.size(flat, asdict(key)) <= buf.numel()
         got = unpack(bytearray(blob.numpy().tobytes()), key)
-        assert all(torch.equal(got[k], t) for k, t in flat.items())
-    flat["w"] = torch.randn(40, 3)  # a bigger state: a bigger buffer, the new layout
+        assert got.keys() == flat.keys()
+        assert all(torch.equal(got[k], t) for k, t in flat.items()), step
+        now = next(iter(packer._views.values()))
+        if views is not None:
+            assert now[0] is views[0] and now[1] is views[1]  # w and m: the same views
+        views = list(now)
+    flat["w"] = torch.randn(400, 300)  # a bigger state: a bigger buffer, the new layout
     key = Key(rank=1, world_size=2, step=1001, lineage="l")
     grown, blob = packer.pack(flat, asdict(key), buf)
-    assert grown is not buf and torch.equal(blob, pack(flat, asdict(key), None)[1])
+    assert grown is not buf
     got = unpack(bytearray(blob.numpy().tobytes()), key)
-    assert got["w"].shape == (40, 3) and torch.equal(got["w"], flat["w"])
+    assert got["w"].shape == (400, 300) and torch.equal(got["w"], flat["w"])
 
 
 def test_ring_and_choice() -> None:
@@ -624,3 +685,49 @@ def test_corrupt_or_incomplete_replicas_fall_back_to_storage(tmp_path: Path) -> 
         for g in got
     )
     assert_same(out, "memory", "storage")
+
+
+def test_a_snapshot_copies_parameters_behind_the_next_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With overlap (the default), a snapshot leaves the parameters and moments to its sender
+    thread and the next optimizer step waits for that copy: the snapshot holds the step it was
+    taken at, never a later one, even when its copy is slow and the next step comes at once."""
+    monkeypatch.setenv("NONSTOP_HOST", "solo")
+    finish = Packer.finish
+
+    def slow_finish(self: Packer) -> None:
+        time.sleep(0.2)  # a step that did not wait would change the weights meanwhile
+        finish(self)
+
+    monkeypatch.setattr(Packer, "finish", slow_finish)
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 24).start()
+    publish(tmp_path, "solo", srv)
+    config = CheckpointConfig(every_steps=100, memory_every_steps=1)
+    try:
+        torch.manual_seed(0)
+        net = nn.Linear(64, 64)
+        opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+        ckpt = Checkpointer(tmp_path, config=config)
+
+        def step() -> None:
+            net(torch.randn(2, 64)).sum().backward()
+            opt.step()
+            opt.zero_grad()
+
+        for i in range(1, 4):
+            step()
+            ckpt.maybe_save(i, {"model": net, "optimizer": opt})
+        held = net.weight.detach().clone()
+        step()  # right after the snapshot of step 3: waits for its copy
+        assert not torch.equal(net.weight, held)
+        ckpt.close()
+        net2 = nn.Linear(64, 64)
+        opt2 = torch.optim.AdamW(net2.parameters(), lr=0.1)
+        ckpt2 = Checkpointer(tmp_path, config=config)
+        assert ckpt2.load_latest({"model": net2, "optimizer": opt2}) == 3
+        assert ckpt2.last_load is not None and ckpt2.last_load.source == "memory"
+        assert torch.equal(net2.weight, held)
+        ckpt2.close()
+    finally:
+        srv.stop()

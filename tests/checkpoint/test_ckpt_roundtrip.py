@@ -454,3 +454,77 @@ def test_collect_with_one_optimizer_equals_the_separate_dcp_calls() -> None:
     skeleton, _ = flatten("r", {"python": rng, "mixed": [1, "a", None, True, 2.5, (3, 4)]})
     assert skeleton["python"] == {"__tuple__": [rng[0], {"__tuple__": list(rng[1])}, rng[2]]}
     assert skeleton["mixed"] == [1, "a", None, True, 2.5, {"__tuple__": [3, 4]}]
+
+
+def _dcp_flat(model: nn.Module, opt: torch.optim.Optimizer) -> dict[str, Any]:
+    from torch.distributed.checkpoint.state_dict import get_state_dict
+
+    from nonstop.checkpoint.state import flatten
+
+    model_sd, opt_sd = get_state_dict(model, opt)
+    return {**flatten("model", model_sd)[1], **flatten("optimizer", opt_sd)[1]}
+
+
+def _same_as_dcp(got: dict[str, Any], model: nn.Module, opt: torch.optim.Optimizer) -> None:
+    want = _dcp_flat(model, opt)
+    mine = {k: v for k, v in got.items() if k.startswith(("model/", "optimizer/"))}
+    assert mine.keys() == want.keys()
+    for k, t in want.items():
+        assert torch.equal(mine[k], t), k
+
+
+def test_a_plan_reads_what_dcp_would_step_after_step_and_relearns_when_tensors_change() -> None:
+    """state.Plan: DCP is asked once; later calls read the live tensors and the optimizer's
+    groups (the learning rate changes every step) and give what DCP would, byte for byte. A
+    parameter given new memory (`.data =`) sends the next call to DCP again."""
+    from nonstop.checkpoint.state import Plan
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 3), nn.BatchNorm1d(3), nn.Linear(3, 2))
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 / (s + 1))
+    entries = classify({"model": model, "optimizer": opt})
+    plan = Plan()
+    for step in range(1, 5):
+        model(torch.randn(5, 4)).sum().backward()
+        opt.step()
+        opt.zero_grad()
+        sched.step()
+        got = collect(entries, step=step, rank=0, world_size=1, plan=plan)
+        _same_as_dcp(got, model, opt)
+    assert plan.usable and plan.misses == 1
+    model[0].weight.data = model[0].weight.data.clone()  # new memory: the plan is stale
+    got = collect(entries, step=5, rank=0, world_size=1, plan=plan)
+    _same_as_dcp(got, model, opt)
+    assert plan.misses == 2 and plan.usable
+    assert got["model/0.weight"].data_ptr() == model[0].weight.data_ptr()
+
+
+class _Counted(nn.Linear):
+    """A module with extra state (not a tensor): DCP's answer is not only live tensors."""
+
+    def __init__(self) -> None:
+        super().__init__(2, 2)
+        self.seen = 0
+
+    def get_extra_state(self) -> dict[str, int]:
+        return {"seen": self.seen}
+
+    def set_extra_state(self, state: dict[str, int]) -> None:
+        self.seen = state["seen"]
+
+
+def test_a_plan_that_would_not_reproduce_dcp_asks_dcp_every_time() -> None:
+    from nonstop.checkpoint.state import Plan
+
+    model = _Counted()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    entries = classify({"model": model, "optimizer": opt})
+    plan = Plan()
+    for step in range(1, 4):
+        model(torch.randn(3, 2)).sum().backward()
+        opt.step()
+        model.seen = step
+        got = collect(entries, step=step, rank=0, world_size=1, plan=plan)
+        _same_as_dcp(got, model, opt)
+    assert not plan.usable and plan.misses == 3
