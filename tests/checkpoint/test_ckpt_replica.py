@@ -235,52 +235,36 @@ def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_close
     one the server closed at its idle timeout is opened again once, transparently; a refusal
     is still a refusal, and a stopped server answers nothing on a kept connection either."""
     srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20, timeout_s=0.5).start()
+    shared = srv.shared_dir
+    assert shared is not None
+    ch = Channel(Peer(*srv.address, srv.token, str(shared)), timeout_s=5)
     try:
-        assert srv.shared_dir is not None
-        p = Peer(*srv.address, srv.token, str(srv.shared_dir))
-        ch = Channel(p, timeout_s=5)
-        for step in (1, 2, 3):
+
+        def hand_over(step: int, content: bytes = b"s" * 10) -> None:
             name = f"r1-abc-{step % 3}.snap"
-            (srv.shared_dir / name).write_bytes(b"s" * 10)
-            ch.adopt(
-                Key(rank=1, world_size=2, step=step, lineage="abc"), name, 10, digest.of(b"s" * 10)
-            )
-            if step == 1:
-                first = ch._sock
+            (shared / name).write_bytes(content)
+            key = Key(rank=1, world_size=2, step=step, lineage="abc")
+            ch.adopt(key, name, len(content), digest.of(content))
+
+        hand_over(1)
+        first = ch._sock
+        for step in (2, 3):
+            hand_over(step)
             assert ch._sock is first  # the same connection, request after request
         assert len(srv._open) == 1
         time.sleep(1.0)  # past the server's idle timeout: it closed its end
         assert not srv._open
-        (srv.shared_dir / "r1-abc-1.snap").write_bytes(b"t" * 10)
-        ch.adopt(
-            Key(rank=1, world_size=2, step=4, lineage="abc"),
-            "r1-abc-1.snap",
-            10,
-            digest.of(b"t" * 10),
-        )
+        hand_over(4, b"t" * 10)
         assert ch._sock is not first
         assert [e.key.step for e in srv.entries()] == [3, 4]
         with pytest.raises(ReplicaError, match="cannot adopt"):
-            ch.adopt(
-                Key(rank=1, world_size=2, step=5, lineage="abc"), "missing.snap", 1, digest.of(b"x")
-            )
-        (srv.shared_dir / "r1-abc-2.snap").write_bytes(b"u" * 10)
-        ch.adopt(
-            Key(rank=1, world_size=2, step=5, lineage="abc"),
-            "r1-abc-2.snap",
-            10,
-            digest.of(b"u" * 10),
-        )
-        srv.stop()
+            ch.adopt(Key(rank=1, world_size=2, step=5, lineage="abc"), "gone.snap", 1, "0" * 8)
+        hand_over(5)
+        srv.stop()  # its shared folder goes with it: the name no longer matters
         with pytest.raises(Unreachable):
-            ch.adopt(
-                Key(rank=1, world_size=2, step=6, lineage="abc"),
-                "r1-abc-2.snap",
-                10,
-                digest.of(b"u" * 10),
-            )
-        ch.close()
+            ch.adopt(Key(rank=1, world_size=2, step=6, lineage="abc"), "r1-abc-0.snap", 1, "0" * 8)
     finally:
+        ch.close()
         srv.stop()
 
 
