@@ -610,7 +610,7 @@ def run(quick: bool) -> dict[str, Any]:
             ),
             # an estimate of first sight from the collections already seen: each collection
             # with the rows of its own first sight and a fallback trained without it
-            # (benchmarks/triage_first_sight.py; pooled over the 939 excerpts of eleven collections)
+            # (benchmarks/triage_first_sight.py; pooled over the 1,025 excerpts of twelve collections)
             "loco_first_sight_category": loco["pooled"]["category"],
             "loco_first_sight_action": loco["pooled"]["action"],
             "loco_first_sight_rows_only_category": loco["pooled"]["rows_category"],

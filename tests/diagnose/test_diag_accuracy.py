@@ -179,6 +179,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["thirteenth_action_accuracy"] >= bench.THIRTEENTH_FIRST["action"], d
     assert d["thirteenth_sure_category_accuracy"] >= bench.THIRTEENTH_FIRST_SURE["category"]
     assert not d["thirteenth_wrong_exclude_node"], d
+    # ... and after its rows and the fallback's retraining on it (not out of sample any more); the
+    # misses left are reporters' sentences without a log line, labels the rules dispute and
+    # classes with one public wording (tests/corpus/real/README.md, the thirteenth's "After its
+    # rows")
+    assert d["thirteenth_rows_only_category_accuracy"] >= 0.686, d["thirteenth_misses"]
+    assert d["thirteenth_category_accuracy"] >= 0.8372, d["thirteenth_misses"]
+    assert d["thirteenth_action_accuracy"] >= 0.8837, d["thirteenth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
