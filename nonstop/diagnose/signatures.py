@@ -2415,10 +2415,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     # -- classes the thirteenth collection showed missing (issue 27; tests/corpus/real/README.md,
     # thirteenth.jsonl): XLA without a loadable NCCL, the JAX coordination service failing to
-    # register its tasks at start, a collective's communicator rendezvous through a key-value store
-    # timing out (XLA's clique key, c10d's ncclUniqueId), HCCL's collective timeouts, pinned host
-    # memory exhausted, Slurm refusing a submission, oneCCL failing to start its workers, W&B's
-    # file stream failing. Also: PBS's and Torque's memory-limit aborts (job_memory_limit) and
+    # register its tasks at start, HCCL's collective timeouts, pinned host memory exhausted, Slurm
+    # refusing a submission, oneCCL failing to start its workers, W&B's file stream failing. Also: PBS's and Torque's memory-limit aborts (job_memory_limit) and
     # NCCL's "internal error - please report this issue" (nccl_internal). Each worded for its class;
     # tests: tests/diagnose/test_diag_rows_thirteenth.py.
     (
@@ -2440,18 +2438,6 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The JAX coordination service could not register every task at start (a task late, "
         "unscheduled or unreachable), as a c10d store nobody reaches at launch; a heartbeat lost "
         "mid-run reads otherwise",
-    ),
-    (
-        "collective_rendezvous_timeout",
-        r"\bGetKeyValue\(\) timed out with key: devices=\[|"
-        r"\bsetting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from \[\d+\] via c10d "
-        r"key-value store by key '[^']*', but store->get\('[^']*'\) got error: "
-        r"(?:Timeout waiting for key|wait timeout after|Socket Timeout)",
-        "nccl_watchdog_timeout",
-        30,
-        0.45,
-        "A rank waited for its peers at a collective's communicator setup (XLA's clique key, "
-        "c10d's ncclUniqueId) and gave up: a peer never reached the collective",
     ),
     (
         "hccl_timeout",
@@ -4002,10 +3988,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wait_for_all_tasks_to_register",
         "coordinationservice/registertask",
         "agent in error status: deadline_exceeded",
-    ),
-    "collective_rendezvous_timeout": (
-        "getkeyvalue() timed out with key: devices=",
-        "via c10d key-value store",
     ),
     "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
     "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),

@@ -1,7 +1,7 @@
 """Signature rows for the classes the thirteenth collection showed missing
 (tests/corpus/real/README.md, thirteenth.jsonl, "After its rows", branch issue-27r13). Each row is
-tested on the thirteenth's excerpt and on other wordings of its class from other public sources or
-from the emitter's own source (cited), with the near misses it must not take."""
+tested on the thirteenth's excerpt and on other wordings of its class from other public sources
+(cited), with the near misses it must not take."""
 
 from __future__ import annotations
 
@@ -14,10 +14,6 @@ from support.prefilter import rows_found
 from nonstop.diagnose import triage_file
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real" / "thirteenth.jsonl"
-_XLA_AGENT = (
-    "https://github.com/openxla/xla/blob/main/xla/tsl/distributed_runtime/coordination/"
-    "coordination_service_agent.cc"
-)
 
 
 def _thirteenth(rid: str) -> str:
@@ -60,48 +56,6 @@ THIRTEENTH = [
         _thirteenth("5cfc9855c60e"),
         "host_maintenance",
         "thirteenth 5cfc9855c60e (a heartbeat timeout)",
-    ),
-    # -- a collective's communicator rendezvous through a key-value store timed out
-    (
-        _thirteenth("461bfc6e58bb"),
-        "nccl_watchdog_timeout",
-        "thirteenth 461bfc6e58bb (EnzymeAD/Enzyme-JAX#623)",
-    ),
-    (
-        "E0000 00:00:1743713172.513857  698835 pjrt_stream_executor_client.cc:3072] Execution of "
-        "replica 0 failed: DEADLINE_EXCEEDED: GetKeyValue() timed out with key: "
-        "devices=[0,1,2,3,4,5,6,7]; stream=0 and duration: 10m",
-        "nccl_watchdog_timeout",
-        f"the agent's template 'GetKeyValue() timed out with key: $0 and duration: $1', {_XLA_AGENT}",
-    ),
-    (
-        "B-nemo-ft3/0 [default1]:[rank1]: torch.distributed.DistBackendError: [1] is setting up "
-        "NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key "
-        "'0', but store->get('0') got error: wait timeout after 600000ms, keys: "
-        "/default_pg/0//cuda//0",
-        "nccl_watchdog_timeout",
-        "https://github.com/NVIDIA-NeMo/Speech/issues/14399",
-    ),
-    (
-        "RuntimeError: [1] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via "
-        "c10d key-value store by key '0', but store->get('0') got error: Timeout waiting for key: "
-        "default_pg/0/0 after",
-        "nccl_watchdog_timeout",
-        "https://github.com/pytorch/pytorch/issues/82091",
-    ),
-    (
-        "RuntimeError: [3] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via "
-        "c10d key-value store by key '1', but store->get('1') got error: Socket Timeout Exception "
-        "raised from recvBytes",
-        "nccl_watchdog_timeout",
-        "https://github.com/NVIDIA/nccl/issues/845",
-    ),
-    (
-        "torch.distributed.DistBackendError: [3] is setting up NCCL communicator and retrieving "
-        "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
-        "Socket Timeout",
-        "nccl_watchdog_timeout",
-        "rank 0 late (building its dataset): https://github.com/bytedance/HLLM/issues/20",
     ),
     # -- HCCL's collective timeouts (Ascend NPUs)
     (
