@@ -562,6 +562,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "job_memory_limit",
         r"(?i)Exceeded (?:job|step) memory limit|\bTERM_MEMLIMIT\b|\bmem \d+\w* exceeded limit|"
+        # PBS's and Torque's own words when they abort a job over its memory limit (the
+        # thirteenth collection); Moab's "soft limit" is a warning and is not taken
+        r"\bJob exceeded a memory resource limit\b|\bexceeded MEM usage hard limit\b|"
         r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
         r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
@@ -1530,7 +1533,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_internal",
-        r"(?i)ncclInternalError|ncclUnhandledCudaError|unhandled cuda error|Call to CUDA function failed",
+        r"(?i)ncclInternalError|ncclUnhandledCudaError|unhandled cuda error|Call to CUDA function failed|"
+        # ncclGetErrorString's words for ncclInternalError, as torch, XLA and the tests quote them
+        r"\binternal error - please report this issue to the NCCL developers\b",
         "software_bug",
         42,
         0.45,
@@ -2408,6 +2413,84 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "Device memory exhausted on an Intel GPU (Level Zero, SYCL): deterministic for this "
         "configuration",
     ),
+    # -- classes the thirteenth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirteenth.jsonl): XLA without a loadable NCCL, the JAX coordination service failing to
+    # register its tasks at start, HCCL's collective timeouts, pinned host memory exhausted, Slurm
+    # refusing a submission, oneCCL failing to start its workers, W&B's file stream failing. Also: PBS's and Torque's memory-limit aborts (job_memory_limit) and
+    # NCCL's "internal error - please report this issue" (nccl_internal). Each worded for its class;
+    # tests: tests/diagnose/test_diag_rows_thirteenth.py.
+    (
+        "nccl_library_missing",
+        r"\bUnable to load NCCL library\b",
+        "dependency",
+        60,
+        0.7,
+        "XLA (or a wrapper) cannot load libnccl: the install or LD_LIBRARY_PATH, not the job",
+    ),
+    (
+        "jax_coordination_register",
+        r"\bStopping coordination service as cluster registration failed\b|"
+        r"\bWait_for_all_tasks_to_register\b|/tensorflow\.CoordinationService/RegisterTask\b|"
+        r"\bCoordination service agent in error status: DEADLINE_EXCEEDED: Deadline Exceeded",
+        "dependency",
+        30,
+        0.45,
+        "The JAX coordination service could not register every task at start (a task late, "
+        "unscheduled or unreachable), as a c10d store nobody reaches at launch; a heartbeat lost "
+        "mid-run reads otherwise",
+    ),
+    (
+        "hccl_timeout",
+        r"\bhccl fftsplus task timeout occurred\b|"
+        r"\bGetting socket times out\. Reason: Remote Rank did not send the data in time\b",
+        "nccl_watchdog_timeout",
+        20,
+        0.5,
+        "An HCCL collective (Ascend NPUs) timed out waiting for a peer: the stuck notify wait of a "
+        "fused task, or EI0006's socket that a remote rank never fed",
+    ),
+    (
+        "pinned_host_oom",
+        r"\bcudaHostAlloc failed\b[^\n]{0,40}\bout of memory\b|"
+        r"\bcudaHostAlloc Cannot allocate \d+ bytes in CUDAPinnedPlace\b",
+        "out_of_memory",
+        70,
+        0.7,
+        "Pinned (page-locked) host memory could not be allocated: the host or container's "
+        "memory limit for this configuration",
+    ),
+    (
+        "slurm_submit_refused",
+        r"\b(?:Batch job submission|Job submit/allocate|Unable to allocate resources)(?: failed)?: "
+        r"(?:Requested time limit is invalid|Invalid qos specification|"
+        r"Invalid account or account/partition combination specified|Invalid partition name "
+        r"specified|Requested node configuration is not available)",
+        "user_code_error",
+        60,
+        0.65,
+        "Slurm refused the job's request (time limit, QOS, account, partition or node shape): "
+        "fix the submission; a resubmission as is is refused the same way",
+    ),
+    (
+        "oneccl_worker_start",
+        r"\bstart_workers: (?:EXCEPTION: )?failed to start worker # ?\d+|"
+        r"\berror while creating worker thread #\d+ pthread_create returns \d+",
+        "dependency",
+        55,
+        0.55,
+        "oneCCL cannot start its worker threads (CCL_WORKER_AFFINITY or the worker count outside "
+        "the process's CPU set): the launch environment",
+    ),
+    (
+        "wandb_file_stream",
+        r"wandb/sdk/internal/file_stream\.py\S*, line \d+, in _thread_body|"
+        r"\bwandb: ERROR Dropped streaming file chunk\b",
+        "dependency",
+        25,
+        0.4,
+        "W&B's file stream (uploading a run's metrics) failed: the tracker's service; any other "
+        "failure in the log outranks it",
+    ),
     # -- classes the eighth collection showed missing (issue 27; tests/corpus/real/README.md,
     # eighth.jsonl): NaN in a framework's printed outputs and metric columns, Azure's preemption
     # event, Slurm's launch credentials, a TPU master not reachable, AMD resets that fail their
@@ -3046,6 +3129,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "job_memory_limit": (
         "resource exhausted: ",
+        "memory resource limit",
+        "mem usage hard limit",
         "memory limit",
         "term_memlimit",
         "exceeded limit",
@@ -3710,6 +3795,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "ncclunhandledcudaerror",
         "unhandled cuda error",
         "call to cuda function failed",
+        "please report this issue to the nccl developers",
     ),
     "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected", "invalid usage"),
     "device_assert": ("device-side assert", "assertion"),
@@ -3895,6 +3981,28 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "preemption warning signal",
     ),
     "level_zero_oom": ("_result_error_out_of_device_memory",),
+    # -- classes the thirteenth collection showed missing --
+    "nccl_library_missing": ("unable to load nccl library",),
+    "jax_coordination_register": (
+        "cluster registration failed",
+        "wait_for_all_tasks_to_register",
+        "coordinationservice/registertask",
+        "agent in error status: deadline_exceeded",
+    ),
+    "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
+    "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),
+    "slurm_submit_refused": (
+        "requested time limit is invalid",
+        "invalid qos specification",
+        "invalid account or account/partition",
+        "invalid partition name specified",
+        "requested node configuration is not available",
+    ),
+    "oneccl_worker_start": ("failed to start worker #", "error while creating worker thread"),
+    "wandb_file_stream": (
+        "wandb/sdk/internal/file_stream.py",
+        "dropped streaming file chunk",
+    ),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
     "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
     "sigbus": ("sigbus", "bus error", "exitcode"),

@@ -150,11 +150,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["eleventh_category_accuracy"] >= 0.8391, d["eleventh_misses"]
     assert d["eleventh_action_accuracy"] >= 0.9425, d["eleventh_misses"]
     assert not d["eleventh_wrong_exclude_node"], d
-    # the twelfth collection: its first sight is the recorded out-of-sample figure (also on the
-    # labels its collector was sure of), and later work may only move it up; no wrong
-    # exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.TWELFTH_FIRST["category"] == 0.7529
-    assert d["first_sight_action"] == bench.TWELFTH_FIRST["action"] == 0.8941
+    # the twelfth collection: its first sight, recorded once (also on the labels its collector
+    # was sure of), and later work may only move it up; no wrong exclude_node at first sight,
+    # and none may appear
+    assert d["twelfth_first_category"] == bench.TWELFTH_FIRST["category"] == 0.7529
+    assert d["twelfth_first_action"] == bench.TWELFTH_FIRST["action"] == 0.8941
     assert d["twelfth_first_sure_category"] == 0.8413 and d["twelfth_sure_excerpts"] == 63
     assert d["twelfth_excerpts"] >= 80
     assert d["twelfth_category_accuracy"] >= bench.TWELFTH_FIRST["category"], d
@@ -167,6 +167,25 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twelfth_rows_only_category_accuracy"] >= 0.7765, d["twelfth_misses"]
     assert d["twelfth_category_accuracy"] >= 0.8941, d["twelfth_misses"]
     assert d["twelfth_action_accuracy"] >= 0.9412, d["twelfth_misses"]
+    # the thirteenth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; no wrong
+    # exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.THIRTEENTH_FIRST["category"] == 0.6047
+    assert d["first_sight_action"] == bench.THIRTEENTH_FIRST["action"] == 0.8372
+    assert d["thirteenth_first_rows_only_category"] == 0.5581
+    assert d["thirteenth_first_sure_category"] == 0.775 and d["thirteenth_sure_excerpts"] == 40
+    assert d["thirteenth_excerpts"] >= 80
+    assert d["thirteenth_category_accuracy"] >= bench.THIRTEENTH_FIRST["category"], d
+    assert d["thirteenth_action_accuracy"] >= bench.THIRTEENTH_FIRST["action"], d
+    assert d["thirteenth_sure_category_accuracy"] >= bench.THIRTEENTH_FIRST_SURE["category"]
+    assert not d["thirteenth_wrong_exclude_node"], d
+    # ... and after its rows and the fallback's retraining on it (not out of sample any more); the
+    # misses left are reporters' sentences without a log line, labels the rules dispute and
+    # classes with one public wording (tests/corpus/real/README.md, the thirteenth's "After its
+    # rows")
+    assert d["thirteenth_rows_only_category_accuracy"] >= 0.6744, d["thirteenth_misses"]
+    assert d["thirteenth_category_accuracy"] >= 0.8372, d["thirteenth_misses"]
+    assert d["thirteenth_action_accuracy"] >= 0.8837, d["thirteenth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
