@@ -49,7 +49,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
 from nonstop.diagnose import fallback
@@ -742,8 +742,17 @@ def _unmatched(
             }
         ]
     elif asked:
-        got = guess(tail, default=default)
+        # nonstop's own lines (its runtime, bootstrap and fault injector: nonstop.log's
+        # `nonstop[host ...]` prefix) are not the failure's evidence: the fallback learned
+        # from other people's logs, and an injected fault's announcement is no real fault's
+        # trace. Without them and with no failure marker left, nothing is guessed.
+        theirs = _OWN_LINE.sub(b"", tail)
+        if MARKER.search(theirs.lower()):
+            got = guess(theirs, default=default)
     return got
+
+
+_OWN_LINE: Final = re.compile(rb"(?m)^nonstop\[host [^\]\n]*\] [^\n]*(?:\n|$)")
 
 
 def triage_file(

@@ -280,3 +280,23 @@ def test_the_line_count_reads_any_size_with_a_reused_buffer(tmp_path) -> None:
         got = triage._count(paths, chunk)
         assert got == [(s.bytes, s.lines) for s in (triage.scan(p, grep=False) for p in paths)]
     assert triage._count([*paths, tmp_path / "missing.log"], 64) is None
+
+
+def test_nonstops_own_lines_are_no_evidence_for_the_fallback(tmp_path: Path) -> None:
+    """An injected crash announces itself in nonstop's own prefixed line; with only that and a
+    library's FutureWarning in the log, nothing is guessed (the statistical fallback had read
+    these words as a hang). The same log with the user's own failure line still reaches it."""
+    own = (
+        "/x/train.py:145: FutureWarning: `broadcast_buffers` is deprecated. Use "
+        "`forward_sync_buffers` instead.\n"
+        "  ddp = DDP(model, broadcast_buffers=False) if world > 1 else model\n"
+        "nonstop[host vm attempt 0 rank 1] nonstop.faults: injected crash at step 10 on rank 1 "
+        "(crash@step=10,rank=1)\n"
+    )
+    log = tmp_path / "rank-1.log"
+    log.write_text(own)
+    v = triage_file(log)
+    assert v.category == taxonomy.UNKNOWN and not v.guessed, v.verdict
+    assert triage._OWN_LINE.sub(b"", own.encode()).count(b"\n") == 2
+    log.write_text(own + "Traceback (most recent call last):\nMyError: the run stalled\n")
+    assert triage._OWN_LINE.sub(b"", log.read_bytes()).count(b"Traceback") == 1
