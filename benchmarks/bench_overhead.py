@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/run.py overhead --quick --json   # 2 pairs (ABAB), 40 steps
     .venv/bin/python benchmarks/run.py overhead --json           # 10 pairs, 70 steps
+    NONSTOP_BENCH_REPS=20 .venv/bin/python benchmarks/run.py overhead --json  # 20 pairs
 
 Both sides train the demo workload (2 ranks, gloo on CPU, the default model, the same data,
 optimizer and step) with a durable checkpoint every 10 steps, the recovery benchmark's
@@ -48,6 +49,7 @@ from typing import Any
 
 from benchmarks.bench_checkpoint import nvrx_status
 from benchmarks.bench_recovery import PY, WORLD, run_group
+from benchmarks.stats import reps
 from benchmarks.stats import summarize as summarize_reps
 
 LOG_EVERY = 10
@@ -160,7 +162,8 @@ def _plain_env() -> dict[str, str]:
 
 
 def run(quick: bool) -> dict[str, Any]:
-    pairs, steps, warmup = (2, 40, 10) if quick else (10, 70, 30)
+    pairs = reps(quick, full=10)  # NONSTOP_BENCH_REPS=20: twenty pairs, for a narrower interval
+    steps, warmup = (40, 10) if quick else (70, 30)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-overhead-"))
     load_before = os.getloadavg()
     ours, peer, bare = [], [], []
