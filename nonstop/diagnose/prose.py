@@ -1,9 +1,9 @@
 """Reading a reporter's description: a failure told in sentences, with no log line.
 
-    python benchmarks/triage_prose.py                   # descriptions in the corpus; the reader
-                                                        # measured leaving one collection out
-    python benchmarks/build_triage_fallback.py          # rebuild prose_table.json (and the fallback's)
-    python benchmarks/build_triage_fallback.py --check  # exit 1 if either shipped table is stale
+    python benchmarks/triage_prose.py                   # the corpus's descriptions; the reader
+                                                        # left one collection out at a time
+    python benchmarks/build_triage_fallback.py          # rebuild prose_table.json (and fallback's)
+    python benchmarks/build_triage_fallback.py --check  # exit 1 if a shipped table is stale
 
 A description ("the loss spikes to 8 at step 12k and never recovers", "training hangs after the
 reducer buckets are rebuilt, GPUs at 100%") has no line a signature row can match, and the
@@ -82,9 +82,10 @@ PROSE_WORDS = frozenset(_PROSE.split())
 
 
 def is_description(text: str | bytes) -> bool:
-    """Whether `text` is a description, not a log: a few lines of words, none of them with a
-    timestamp, a log level, a traceback frame, an address, a path:line, an `Error:` or
-    `name: value` prefix, a `key=value` or a rank prefix."""
+    """Whether `text` is a description, not a log: at most MAX_LINES lines and MAX_BYTES, at
+    least MIN_WORDS words, two of them PROSE_WORDS, and no line like a log line (LOG_LINE: a
+    timestamp, a log level, a frame, a hex number, a path:line, an `Error:`, `program[pid]:` or
+    `name: 2.3` prefix, a `key=value`, a rank tag, a table row, a line of numbers)."""
     if len(text) > MAX_BYTES:
         return False
     if isinstance(text, bytes):
