@@ -22,8 +22,9 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `twelfth_first_*` and `thirteenth_first_*`, also `first_sight_*`, for the latest,
 thirteenth.jsonl: the out-of-sample figure) beside their figures now.
 Every figure is of triage as it ships, the statistical fallback
-(nonstop.diagnose.fallback) answering where no signature row matched; `*_rows_only_*` is the
-rows alone, and `*_guesses` counts the verdicts that were the fallback's guesses.
+(nonstop.diagnose.fallback) answering where no signature row matched, and the description
+reader (nonstop.diagnose.prose) on an excerpt with no log line that no row matched;
+`*_rows_only_*` is the rows alone, and `*_guesses` counts the verdicts that were guesses.
 """
 
 from __future__ import annotations
@@ -297,7 +298,9 @@ def classify(
         for r in records:
             path = Path(tmp) / f"{r['id']}.log"
             path.write_text(r["excerpt"] + "\n")
-            out.append((r, triage.triage_file(path, fallback=fallback)))
+            # as `nonstop triage FILE`: a description no row matched is read (prose) too
+            v = triage.triage_file(path, fallback=fallback, descriptions=fallback)
+            out.append((r, v))
     return out
 
 

@@ -25,10 +25,18 @@ from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
 
 
+def _how(v: Verdict) -> str:
+    """What the confidence is: a row's, or (no row matched) a guess's probability, from a log's
+    words (the fallback) or a description's (nonstop.diagnose.prose)."""
+    if not v.guessed:
+        return "confidence"
+    described = v.details.get("guess", {}).get("from") == "description"
+    return "guess from a description, p" if described else "guess, p"
+
+
 def _print(v: Verdict, *, limit: int = 12) -> None:
     print(textwrap.fill(v.verdict, width=100))
-    how = "guess, p" if v.guessed else "confidence"  # no row matched: the fallback's guess
-    print(f"\ncategory: {v.category}   action: {v.action}   {how}: {v.confidence:.2f}")
+    print(f"\ncategory: {v.category}   action: {v.action}   {_how(v)}: {v.confidence:.2f}")
     for c in v.culprits[:limit]:
         print(f"culprit: rank {c.rank}  host {c.host}  gpu {c.gpu}")
         for e in c.evidence[:3]:
@@ -183,7 +191,8 @@ def triage_main(argv: list[str]) -> int:
 
 def _triage(files: list[str], spool: str, as_json: bool) -> int:
     paths: list[str | Path] = list(files)
-    per, joint = triage.triage_files(paths)
+    # text a user hands us may be a reporter's description: read it too (never a run's logs)
+    per, joint = triage.triage_files(paths, descriptions=True)
     for v in [*per, joint]:
         _name_stdin(v, spool)
     if as_json:
@@ -196,7 +205,7 @@ def _triage(files: list[str], spool: str, as_json: bool) -> int:
     for v in per:
         j = triage.file_json(v)
         c = j["culprit"]
-        how = "guess, p" if j["guessed"] else "confidence"  # no row matched: a fallback guess
+        how = _how(v)
         print(
             f"{j['file']}: {j['category']} -> {j['action']} ({how} {j['confidence']})"
             f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}"

@@ -37,6 +37,11 @@ a row reads as unknown, decides as before.
 Before the fallback, a file no row matched is read for a loss spike in its numbers (`spike`: a
 training loss or a gradient norm far above the median of the values logged before it, in the
 last SPIKE_TAIL_BYTES), a jump between lines that no row can see; it too yields to any row.
+
+Text a user hands `nonstop triage` (`descriptions=True`; never `triage_rank`, never a run's rank
+logs) may be a reporter's description with no log line at all; where no row matched and the
+fallback gave nothing, the description reader (nonstop.diagnose.prose) may name a category:
+"Guess from a description", `details["guess"]["from"] == "description"`.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
-from nonstop.diagnose import fallback
+from nonstop.diagnose import fallback, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -678,27 +683,49 @@ def guess(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     return guessed(fallback.model().guess(text), default=default)
 
 
-def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Verdict | None:
-    """`guess` from the fallback's reading of the log (category, probability)."""
-    m = fallback.model()
+def read_description(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
+    """The description reader's verdict for a text that is a description (prose.is_description)
+    no signature matched, or None when it abstains."""
+    m = prose.model()
+    return guessed(m.guess(text), default=default, model=m, source="description")
+
+
+def guessed(
+    reading: tuple[str, float],
+    *,
+    default: Culprit | None = None,
+    model: fallback.Model | None = None,
+    source: str = "log",
+) -> Verdict | None:
+    """`guess` from the fallback's reading of the log (category, probability); `model` and
+    `source` ("log" or "description"): the description reader's reading of a description."""
+    m = model or fallback.model()
     category, p = reading
     if m.abstains(category, p):
         return None  # the rows' "no known failure signature" stands
     said = m.decide(category, p)
     cat = taxonomy.get(category)
     d = default or Culprit()
-    why = (
-        f"no signature matched; the statistical fallback reads the log's words as "
-        f"{cat.name.lower()} with probability {p:.2f}"
-    )
-    if said == taxonomy.UNKNOWN and taxonomy.action_for(category) == "stop_and_page":
-        text_ = f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to page anyone"
-    elif taxonomy.action_for(category) == "exclude_node":  # words are not enough to exclude
-        text_ = (
-            f"Guess: weak evidence of {cat.name.lower()} ({why}); not enough to exclude the node"
+    if source == "description":
+        head = "Guess from a description"
+        why = (
+            f"no signature matched and the text has no log line; the description reader reads "
+            f"its words as {cat.name.lower()} with probability {p:.2f}"
         )
     else:
-        text_ = f"Guess: {cat.name} ({why})"
+        head = "Guess"
+        why = (
+            f"no signature matched; the statistical fallback reads the log's words as "
+            f"{cat.name.lower()} with probability {p:.2f}"
+        )
+    if said == taxonomy.UNKNOWN and taxonomy.action_for(category) == "stop_and_page":
+        text_ = f"{head}: weak evidence of {cat.name.lower()} ({why}); not enough to page anyone"
+    elif taxonomy.action_for(category) == "exclude_node":  # words are not enough to exclude
+        text_ = (
+            f"{head}: weak evidence of {cat.name.lower()} ({why}); not enough to exclude the node"
+        )
+    else:
+        text_ = f"{head}: {cat.name} ({why})"
     action = fallback.action(said)
     weak = said == taxonomy.UNKNOWN or action != taxonomy.action_for(said)
     return Verdict(
@@ -709,7 +736,7 @@ def guessed(reading: tuple[str, float], *, default: Culprit | None = None) -> Ve
         if d.rank is not None or d.host
         else [],
         confidence=round(min(p, 0.3) if weak else p, 3),
-        details={"guess": {"category": category, "probability": round(p, 3)}},
+        details={"guess": {"category": category, "probability": round(p, 3), "from": source}},
         guessed=True,
     )
 
@@ -720,13 +747,18 @@ def _unmatched(
     use_fallback: bool,
     default: Culprit | None = None,
     lines: int = 0,
+    descriptions: bool = False,
 ) -> Verdict | None:
     """The verdict for a log of `lines` lines no row matched: a loss or gradient-norm spike in
     its numbers (`spike`, its line as evidence), else the fallback's guess if a line has a
-    failure marker, else None. A log the fallback is not asked about costs a read of
+    failure marker, else None. With `descriptions` (text a user handed `nonstop triage`), a
+    text that is a description (prose.is_description) gets the description reader's reading
+    where the fallback gave none. A log the fallback is not asked about costs a read of
     SPIKE_TAIL_BYTES only."""
     asked = marked and use_fallback
-    tail = _tail(path, FALLBACK_TAIL_BYTES if asked else SPIKE_TAIL_BYTES)
+    # a description is a few lines: a longer file is never read for one
+    described = descriptions and use_fallback and 0 < lines <= prose.MAX_LINES
+    tail = _tail(path, FALLBACK_TAIL_BYTES if asked or described else SPIKE_TAIL_BYTES)
     got = spike(tail, default=default)
     if got is not None:
         line = max(1, lines - got.details.pop("from_end") + 1)
@@ -741,7 +773,8 @@ def _unmatched(
                 "meaning": "A loss or gradient norm far above the median of the values before it",
             }
         ]
-    elif asked:
+        return got
+    if asked:
         # nonstop's own lines (its runtime, bootstrap and fault injector: nonstop.log's
         # `nonstop[host ...]` prefix) are not the failure's evidence: the fallback learned
         # from other people's logs, and an injected fault's announcement is no real fault's
@@ -749,6 +782,8 @@ def _unmatched(
         theirs = _OWN_LINE.sub(b"", tail)
         if MARKER.search(theirs.lower()):
             got = guess(theirs, default=default)
+    if described and got is None and prose.is_description(tail):
+        got = read_description(tail, default=default)
     return got
 
 
@@ -762,23 +797,32 @@ def triage_file(
     host: str | None = None,
     pci_map: dict[str, int] | None = None,
     fallback: bool = True,
+    descriptions: bool = False,
 ) -> Verdict:
     """Classify one log file. `rank`/`host` are what the caller knows about who wrote it;
-    `fallback=False` gives the signature rows' verdict alone (no guess when none matched)."""
+    `fallback=False` gives the signature rows' verdict alone (no guess when none matched);
+    `descriptions=True` (text a user hands `nonstop triage`, never a run's rank log) reads a
+    description no row matched (nonstop.diagnose.prose)."""
     s = scan(path)
     pmap = {**s.pci_map, **(pci_map or {})}
     default = Culprit(rank=rank, host=host)
-    g = None if s.hits else _unmatched(path, s.marked, fallback, default, s.lines)
+    g = None
+    if not s.hits:
+        g = _unmatched(path, s.marked, fallback, default, s.lines, descriptions)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
     return v
 
 
 def triage_files(
-    paths: list[str | Path], *, pci_map: dict[str, int] | None = None, fallback: bool = True
+    paths: list[str | Path],
+    *,
+    pci_map: dict[str, int] | None = None,
+    fallback: bool = True,
+    descriptions: bool = False,
 ) -> tuple[list[Verdict], Verdict]:
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
-    `fallback=False`: the rows' verdicts alone."""
+    `fallback=False`: the rows' verdicts alone; `descriptions`: as `triage_file`'s."""
     scans = scan_all(paths)
     pmap: dict[str, int] = {}
     for s in scans:
@@ -787,7 +831,9 @@ def triage_files(
     per = []
     for s in scans:
         # the fallback reads a file no row matched only if it has a failure marker
-        g = None if s.hits else _unmatched(s.file, s.marked, fallback, lines=s.lines)
+        g = None
+        if not s.hits:
+            g = _unmatched(s.file, s.marked, fallback, lines=s.lines, descriptions=descriptions)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(v)
@@ -828,6 +874,8 @@ def file_json(v: Verdict) -> dict[str, Any]:
         "evidence": v.details.get("evidence_lines", []),
         "confidence": round(v.confidence, 3),
         "guessed": v.guessed,
+        # what a guess read: a log's words (the fallback) or a description's (prose)
+        "guessed_from": v.details["guess"].get("from", "log") if v.guessed else None,
         "lines": v.details.get("lines"),
         "bytes": v.details.get("bytes"),
     }

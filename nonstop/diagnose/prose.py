@@ -1,0 +1,130 @@
+"""Reading a reporter's description: a failure told in sentences, with no log line.
+
+    python benchmarks/triage_prose.py                   # the corpus's descriptions; the reader
+                                                        # left one collection out at a time
+    python benchmarks/build_triage_fallback.py          # rebuild prose_table.json (and fallback's)
+    python benchmarks/build_triage_fallback.py --check  # exit 1 if a shipped table is stale
+
+A description ("the loss spikes to 8 at step 12k and never recovers", "training hangs after the
+reducer buckets are rebuilt, GPUs at 100%") has no line a signature row can match, and the
+statistical fallback (nonstop.diagnose.fallback) is asked only where a line has a failure marker.
+`is_description` says whether a text is one: a few lines of words told by someone, none of which
+looks like a log line. Where `nonstop triage` is handed such a text and no row matched, the
+description reader guesses from its words: the fallback's own table (the same naive Bayes over
+the same training excerpts), with its temperature and thresholds chosen on the descriptions no
+row matched at each collection's first sight (prose_table.json holds only those, and where they
+came from). Like the fallback it abstains below its threshold, never pages below the page
+threshold and never excludes a node (a hardware reading restarts: no description in the corpus
+earned more, docs/diagnose.md). It never overrides a row, and runs only on text a user hands
+`nonstop triage`: never on a run's rank logs (`nonstop run`, the ledger, `nonstop diagnose`).
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from nonstop.diagnose import fallback
+
+TABLE = Path(__file__).with_name("prose_table.json")
+
+# What makes a line a log line rather than a sentence: any of these anywhere in it.
+LOG_LINE = re.compile(
+    "|".join(
+        [
+            r"\d{4}[-/]\d\d[-/]\d\d",  # a date
+            r"\b\d\d?:\d\d:\d\d",  # a time of day
+            r"\[\s*\d+\.\d{3,}\]",  # a kernel timestamp: [ 1234.567890]
+            r"^[IWEF]\d{4} ",  # glog: I1115 16:00:39
+            r"\b(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL|TRACE|NOTICE)\b",  # a level
+            r"Traceback \(most recent call last\)",
+            r'^\s*File "[^"]*", line \d+',  # a Python frame
+            r"^\s*at [\w.$<>]+\(",  # a Java or JS frame
+            r"^\s*#\d+\s+0x",  # a native frame
+            r"\b0x[0-9a-fA-F]+\b",  # a hex number or address
+            r"[\w/.-]+\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|cuh|rs|go|java|js|ts):\d+",  # path:line
+            r"^\s*[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b:",  # RuntimeError: ...
+            r"\b[A-Za-z_][\w.]*=\S",  # key=value
+            r"^\s*\[?[\w.-]*rank\s?\d+\]?:",  # [rank0]: / rank 3:
+            r"^\s*[\w.-]+:\d+:\d+ \[\d+\]",  # NCCL's host:pid:tid [gpu]
+            r"^\s*[A-Za-z][\w.-]*(?:\[\d+\])?: ",  # program[pid]: message
+            r"\w['\"]?[ \t]*[:=][ \t]*['\"]?-?\d",  # loss: 2.3, 'loss': 2.3, loss = 2.3
+            r"^\s*[\w.-]+ [\w.-]+: ",  # nvme nvme0: ...
+            r"\|.*\|",  # a table row
+            r"\S {3,}\S.*\S {3,}\S",  # aligned columns
+            r"^[\s\d.eE+-]+$",  # a line of numbers
+            r"^\s*(?:===|---|\*\*\*)",  # a banner or a rule
+            r"^\s*[$#>]{1,3} ",  # a shell prompt
+            r"^\s*\[[^\]\n]{1,40}\]\s",  # a tag: [rank0] , [train] , [stderr]
+            r"^\s*[\w.-]+\[[^\]\n]*\] ",  # nonstop[host vm attempt 0 rank 0] ...
+            r"(?:\b\d+\.\d+\b.*){3}",  # three decimals: a metrics line
+        ]
+    ),
+    re.MULTILINE,
+)
+_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+", re.MULTILINE)  # markdown quoting
+# a longer text is a log: the longest description in the corpus has 7 lines, and a bound keeps
+# the check cheap on a big file
+MAX_LINES = 30
+MAX_BYTES = 16 << 10
+MIN_WORDS = 8  # words of two letters or more
+# a description is told by someone: at least two of these words (a log message seldom has them)
+_PROSE = (
+    "i we my our me us you it this when after while but seems seem get got getting have had "
+    "was were tried noticed notice happens happened keep kept always sometimes then however "
+    "because"
+)
+PROSE_WORDS = frozenset(_PROSE.split())
+
+
+def is_description(text: str | bytes) -> bool:
+    """Whether `text` is a description, not a log: at most MAX_LINES lines and MAX_BYTES, at
+    least MIN_WORDS words, two of them PROSE_WORDS, and no line like a log line (LOG_LINE: a
+    timestamp, a log level, a frame, a hex number, a path:line, an `Error:`, `program[pid]:` or
+    `name: 2.3` prefix, a `key=value`, a rank tag, a table row, a line of numbers)."""
+    if len(text) > MAX_BYTES:
+        return False
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = _QUOTE.sub("", text)
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or len(lines) > MAX_LINES:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", text)]
+    if sum(len(w) > 1 for w in words) < MIN_WORDS or len(PROSE_WORDS.intersection(words)) < 2:
+        return False
+    return LOG_LINE.search(text) is None
+
+
+def build(records: list[dict[str, str]], groups: list[str], asked: list[bool]) -> dict[str, Any]:
+    """The reader's table, trained as benchmarks/build_triage_fallback.py trains the fallback
+    (the same excerpts, leave one split out), its temperature, length exponent and thresholds
+    chosen on the descriptions the fallback's build is told no row matched (`asked`)."""
+    desc = [a and is_description(r["excerpt"]) for r, a in zip(records, asked, strict=True)]
+    return fallback.build(records, groups=groups, asked=desc)
+
+
+PARAMS = ("temperature", "length_exponent", "threshold", "page_threshold", "hardware_threshold")
+
+
+def head(table: dict[str, Any], about: str) -> dict[str, Any]:
+    """What prose_table.json holds of a built table: its parameters (the features are the
+    fallback's: the same training excerpts give the same counts) and where they came from."""
+    return {"version": table["version"], "about": about} | {k: table[k] for k in PARAMS}
+
+
+def dumps(head_: dict[str, Any]) -> str:
+    return json.dumps(head_, indent=1, sort_keys=True) + "\n"
+
+
+@cache
+def model() -> fallback.Model:
+    """The reader: the fallback's table with prose_table.json's parameters (loaded once)."""
+    params = json.loads(TABLE.read_text())
+    table = json.loads(fallback.TABLE.read_text())
+    assert params["version"] == table["version"], "rebuild: benchmarks/build_triage_fallback.py"
+    return fallback.Model(table | {k: params[k] for k in PARAMS})
