@@ -31,6 +31,7 @@ LATER = (
     "eleventh",
     "twelfth",
     "thirteenth",
+    "fourteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
