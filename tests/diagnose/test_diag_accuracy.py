@@ -167,11 +167,8 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twelfth_rows_only_category_accuracy"] >= 0.7765, d["twelfth_misses"]
     assert d["twelfth_category_accuracy"] >= 0.8941, d["twelfth_misses"]
     assert d["twelfth_action_accuracy"] >= 0.9412, d["twelfth_misses"]
-    # the thirteenth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of), and later work may only move it up; no wrong
-    # exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.THIRTEENTH_FIRST["category"] == 0.6047
-    assert d["first_sight_action"] == bench.THIRTEENTH_FIRST["action"] == 0.8372
+    # the thirteenth collection: its first sight (also on the labels its collector was sure of);
+    # later work may only move it up; no wrong exclude_node at first sight, and none may appear
     assert d["thirteenth_first_rows_only_category"] == 0.5581
     assert d["thirteenth_first_sure_category"] == 0.775 and d["thirteenth_sure_excerpts"] == 40
     assert d["thirteenth_excerpts"] >= 80
@@ -186,6 +183,18 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["thirteenth_rows_only_category_accuracy"] >= 0.6744, d["thirteenth_misses"]
     assert d["thirteenth_category_accuracy"] >= 0.8372, d["thirteenth_misses"]
     assert d["thirteenth_action_accuracy"] >= 0.8837, d["thirteenth_misses"]
+    # the fourteenth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; one wrong
+    # exclude_node at first sight (an unsure label), and no other may appear
+    assert d["first_sight_category"] == bench.FOURTEENTH_FIRST["category"] == 0.5172
+    assert d["first_sight_action"] == bench.FOURTEENTH_FIRST["action"] == 0.7701
+    assert d["fourteenth_first_rows_only_category"] == 0.4253
+    assert d["fourteenth_first_sure_category"] == 0.625 and d["fourteenth_sure_excerpts"] == 40
+    assert d["fourteenth_excerpts"] >= 80
+    assert d["fourteenth_category_accuracy"] >= bench.FOURTEENTH_FIRST["category"], d
+    assert d["fourteenth_action_accuracy"] >= bench.FOURTEENTH_FIRST["action"], d
+    assert d["fourteenth_sure_category_accuracy"] >= bench.FOURTEENTH_FIRST_SURE["category"]
+    assert set(d["fourteenth_wrong_exclude_node"]) <= {"8cf26aab0871"}, d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
