@@ -189,7 +189,7 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["first_sight_category"] == bench.FOURTEENTH_FIRST["category"] == 0.5172
     assert d["first_sight_action"] == bench.FOURTEENTH_FIRST["action"] == 0.7701
     assert d["fourteenth_first_rows_only_category"] == 0.4253
-    assert d["fourteenth_first_sure_category"] == 0.625 and d["fourteenth_sure_excerpts"] == 40
+    assert d["fourteenth_first_sure_category"] == 0.641 and d["fourteenth_sure_excerpts"] == 39
     assert d["fourteenth_excerpts"] >= 80
     assert d["fourteenth_category_accuracy"] >= bench.FOURTEENTH_FIRST["category"], d
     assert d["fourteenth_action_accuracy"] >= bench.FOURTEENTH_FIRST["action"], d
