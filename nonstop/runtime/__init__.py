@@ -169,7 +169,9 @@ class Runtime:
         a watcher is late. Instead the ranks decide together: every `stop_check_every` steps
         (env NONSTOP_STOP_CHECK_EVERY, default 1) they all-reduce (MAX) one integer, "I have
         seen a plan", and all stop at the first check where any of them has. That costs one
-        one-element all-reduce per check, as Megatron-LM's exit-signal handler does per step.
+        one-element all-reduce per check, as Megatron-LM's exit-signal handler does per step,
+        unless the guards' check of this step already spanned every rank: its rows carry the
+        same flag, read when it ran (`rt.health.stop_agreed`), so one collective serves both.
         """
         seen = self.stop_at is not None
         self.stop_checks += 1
@@ -181,6 +183,9 @@ class Runtime:
 
         if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
             return seen
+        agreed = self.health.stop_agreed
+        if agreed is not None and agreed[0] == steps_done:
+            return agreed[1]
         import torch
 
         from nonstop.device import collective_device

@@ -70,6 +70,7 @@ SLOTS: Final = (
     "fp2",
     "fp3",
     "params_bad",
+    "stop_seen",
 )
 _I = {name: i for i, name in enumerate(SLOTS)}
 
@@ -236,11 +237,13 @@ def make_row(
     grad_norm: Any = None,
     fingerprint: int | None = None,
     params_finite: bool = True,
+    stop_seen: bool = False,
 ) -> list[float]:
     """This rank's row of the vector: non-finite values become flags (a NaN in a SUM would
     spread to nothing else, but a flag is clearer), absent values zeros."""
     row = [0.0] * len(SLOTS)
     row[_I["present"]] = 1.0
+    row[_I["stop_seen"]] = 1.0 if stop_seen else 0.0
     for name, v in (("loss", loss), ("grad_norm", grad_norm)):
         if v is None:
             continue
@@ -414,6 +417,10 @@ class Health:
         will verify defers its check to that call, so that one collective does both."""
         self._deferred: tuple[int, Mapping[str, Any]] | None = None
         """(step, fields) of that deferred check."""
+        self.stop_agreed: tuple[int, bool] | None = None
+        """(steps done, whether any rank had seen a planned stop) from the last check over every
+        rank: `rt.planned_stop_due` of those steps answers from it, without a collective of its
+        own (one collective per step instead of two)."""
         self.replay: Any = None
         """A tie of two replicas from an earlier attempt that this re-run replays to name the
         corrupted one (nonstop.runtime.sdc_replay.Replay), or None."""
@@ -543,8 +550,11 @@ class Health:
             grad_norm=fields.get("grad_norm"),
             fingerprint=fp,
             params_finite=finite,
+            stop_seen=getattr(self.rt, "stop_at", None) is not None,
         )
         rows = self._gather(row)
+        if self._over_world():
+            self.stop_agreed = (step + 1, any(r[_I["stop_seen"]] > 0 for r in rows))
         if spikes:
             anomaly = self.guards.decide(step, rows)
         else:  # a save's check: the replicas and finiteness only, the baselines untouched
@@ -559,6 +569,15 @@ class Health:
         agreed = self.guards.last_agreed_step
         while agreed is not None and self._history and self._history[0][0] < agreed:
             self._history.popleft()  # before the last agreement: no replay needs it
+
+    def _over_world(self) -> bool:
+        """Whether the check's collective spans every rank (DDP's default group), so that its
+        rows say what every rank had seen."""
+        import torch.distributed as dist
+
+        if not (dist.is_available() and dist.is_initialized()):
+            return True
+        return self.group is None or dist.get_world_size(self.group) == dist.get_world_size()
 
     def _gather(self, row: list[float]) -> list[list[float]]:
         import torch

@@ -57,3 +57,51 @@ def test_check_every_n_steps(monkeypatch, tmp_path):
     assert plain.stop_check_every == 1
     plain.stop_at = 0  # without a run directory no supervisor plans stops: never a collective
     assert not plain.planned_stop_due(4)
+
+
+GUARDED = r"""
+import sys
+from pathlib import Path
+import torch
+import torch.distributed as dist
+from nonstop.runtime import Runtime
+
+rank = int(sys.argv[1])
+dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{sys.argv[2]}", rank=rank,
+                        world_size=2)
+calls = []
+real = dist.all_reduce
+def counted(*a, **k):
+    calls.append(1)
+    return real(*a, **k)
+dist.all_reduce = counted
+rt = Runtime(run_dir=Path(sys.argv[3]), run_id="t", attempt=0, rank=rank, world_size=2,
+             host="h")
+model = torch.nn.Linear(4, 4)
+rt.health.watch(model)
+for step in range(50):
+    if rank == 0 and step == 7:
+        rt.stop_at = 3
+    with rt.step(step) as st:
+        st.record(loss=1.0 + 0.01 * (step % 3))
+    if rt.planned_stop_due(step + 1):
+        print("stopped after", step, "collectives", len(calls), flush=True)
+        break
+else:
+    print("never stopped", flush=True)
+rt.close()
+dist.destroy_process_group()
+"""
+
+
+def test_the_guards_check_carries_the_stop_flag(tmp_path):
+    """With the guards watching every rank, their one check per step also agrees on a planned
+    stop: the ranks still stop after the same step, and planned_stop_due adds no collective."""
+    port = free_port()
+    cmd = [sys.executable, "-c", GUARDED]
+    out = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    procs = [subprocess.Popen([*cmd, str(r), str(port), str(tmp_path)], **out) for r in range(2)]
+    outs = [p.communicate(timeout=60)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    # steps 0-7: one guard check each, and no all-reduce of planned_stop_due's own
+    assert all("stopped after 7 collectives 8" in o for o in outs), outs
