@@ -32,6 +32,7 @@ LATER = (
     "twelfth",
     "thirteenth",
     "fourteenth",
+    "fifteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
