@@ -326,19 +326,32 @@ class _BudgetedWriter(io.RawIOBase):
 
 
 class _HashingWriter(io.RawIOBase):
-    """Passes writes through and hashes them. DCP only appends, so the hash is the file's."""
+    """Passes writes through and hashes them. DCP only appends, so the hash is the file's.
+
+    Writes under `SMALL_WRITE` bytes are gathered and passed on together: torch.save writes
+    each record's header, name and alignment padding with a call of its own (~2,200 calls for
+    the demo's 10 MB state), and each call through this writer, the hasher and the writeback
+    writer cost ~45 us of Python, 0.1 s of CPU per save beside training. `drain` (from
+    `flush`, and by the storage before it closes the file) passes on what is gathered."""
 
     def __init__(self, raw: IO[bytes], errors: list[OSError], algorithm: str) -> None:
         self._raw = raw
         self._errors = errors
         self.hasher = digest.Hasher(algorithm)
         self.nbytes = 0
+        self._gathered = bytearray()
 
     def writable(self) -> bool:
         return True
 
     def write(self, b: Any) -> int:
         view = memoryview(b).cast("B")
+        if len(view) < SMALL_WRITE:
+            self._gathered += view
+            if len(self._gathered) >= WRITE_PIECE:
+                self.drain()
+            return len(view)
+        self.drain()
         if OVERLAP_HASH_BYTES <= 0 or len(view) < OVERLAP_HASH_BYTES:
             return self._write_pieces(view)
         hashing = _hash_beside(self.hasher, view)
@@ -376,15 +389,32 @@ class _HashingWriter(io.RawIOBase):
                 break
         return done
 
+    def drain(self) -> None:
+        """Write what small writes gathered; a short write is an error (the caller was told
+        those bytes were written)."""
+        if not self._gathered:
+            return
+        with memoryview(self._gathered) as view:
+            done = self._write_pieces(view)
+        if done != len(self._gathered):
+            short = OSError(errno.EIO, f"short write ({done} of {len(self._gathered)} bytes)")
+            self._errors.append(short)
+            raise short
+        self._gathered = bytearray()
+
     def tell(self) -> int:
-        return self._raw.tell()
+        return self._raw.tell() + len(self._gathered)
 
     def fileno(self) -> int:
         return self._raw.fileno()
 
     def flush(self) -> None:
+        self.drain()
         self._raw.flush()
 
+
+SMALL_WRITE = 64 << 10
+"""Writes shorter than this are gathered into one (`_HashingWriter`)."""
 
 WRITE_PIECE = 1 << 20
 """The most bytes one write call hands the page cache. torch.save writes a tensor's storage
@@ -478,6 +508,7 @@ class _StorageFS(FileSystem):
         with self.storage.open_write(key) as raw, _torch_crc_off():
             w = _HashingWriter(raw, self.errors, self.algorithm)
             yield w
+            w.drain()
         with self._lock:
             self.written[key] = {"digest": w.hasher.hexdigest(), "bytes": w.nbytes}
 

@@ -77,6 +77,9 @@ class _Raw(io.RawIOBase):
         self.buf += view[:n]
         return n
 
+    def tell(self) -> int:
+        return len(self.buf)
+
 
 @pytest.mark.parametrize("overlap", [1, 0])
 def test_a_hash_beside_the_write_equals_the_files_checksum(
@@ -89,6 +92,7 @@ def test_a_hash_beside_the_write_equals_the_files_checksum(
     data = os.urandom(123_457)
     for i in range(0, len(data), 7000):
         w.write(data[i : i + 7000])
+    w.flush()  # writes under SMALL_WRITE are gathered until then
     assert bytes(raw.buf) == data and w.nbytes == len(data)
     path = tmp_path / "d.bin"
     path.write_bytes(data)
@@ -100,6 +104,7 @@ def test_a_hash_beside_the_write_equals_the_files_checksum(
 def test_a_short_write_hashed_beside_is_an_error_not_a_wrong_digest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
     monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", 16)
     errors: list[OSError] = []
     w = sto._HashingWriter(_Raw(limit=10), errors, digest.DEFAULT)
@@ -142,6 +147,7 @@ class _Calls(_Raw):
 def test_a_large_write_reaches_the_file_in_pieces_hashed_as_one_stream(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
     monkeypatch.setattr(sto, "WRITE_PIECE", 1000)
     monkeypatch.setattr(digest, "CHUNK", 4096)  # chunk boundaries inside pieces
     raw = _Calls()
@@ -158,6 +164,7 @@ def test_a_large_write_reaches_the_file_in_pieces_hashed_as_one_stream(
 def test_a_short_piece_ends_the_write_hashed_as_far_as_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
     monkeypatch.setattr(sto, "WRITE_PIECE", 100)
     raw = _Calls(limit=70)
     w = sto._HashingWriter(raw, [], digest.DEFAULT)
@@ -168,6 +175,7 @@ def test_a_short_piece_ends_the_write_hashed_as_far_as_written(
 
 
 def test_a_refused_piece_is_recorded_and_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
     monkeypatch.setattr(sto, "WRITE_PIECE", 100)
 
     class Full(_Calls):
@@ -181,3 +189,35 @@ def test_a_refused_piece_is_recorded_and_raised(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(OSError) as e:
         w.write(b"z" * 1000)
     assert e.value.errno == errno.ENOSPC and errors == [e.value] and w.nbytes == 200
+
+
+def test_small_writes_are_gathered_and_the_file_its_tell_and_hash_unchanged() -> None:
+    """torch.save writes each record's header and padding with a call of its own: those go
+    on together, while `tell` (DCP records offsets with it) and the digest stay the stream's."""
+    raw = _Calls()
+    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    data = os.urandom(20_000)
+    sizes = [1, 63, 700, 5] * 20
+    done = 0
+    for n in sizes:
+        if done >= len(data):
+            break
+        piece = data[done : done + n]
+        assert w.write(piece) == len(piece)
+        done += len(piece)
+        assert w.tell() == done
+    big = os.urandom(100_000)  # at least SMALL_WRITE: goes on at once, after what was gathered
+    assert w.write(big) == len(big)
+    w.flush()
+    assert bytes(raw.buf) == data[:done] + big and w.nbytes == done + len(big)
+    assert raw.lengths == [done, len(big)]  # 80 small writes went on as one call
+    assert w.hasher.hexdigest() == digest.of(data[:done] + big)
+
+
+def test_a_short_write_of_gathered_bytes_is_an_error() -> None:
+    errors: list[OSError] = []
+    w = sto._HashingWriter(_Calls(limit=10), errors, digest.DEFAULT)
+    assert w.write(b"x" * 100) == 100  # gathered: told written
+    with pytest.raises(OSError) as e:
+        w.flush()
+    assert e.value.errno == errno.EIO and errors == [e.value]
