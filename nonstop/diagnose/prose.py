@@ -82,16 +82,25 @@ PROSE_WORDS = frozenset(_PROSE.split())
 
 # Failures told in so many words that a bag of words trained on a handful of excerpts cannot
 # learn them (five thermal excerpts in thirteen collections; a reporter's "the GPU temperature
-# climbs past 105 C" reads as a loss spike to it): (pattern, category), asked before the naive
-# Bayes. A hardware category is named as weak evidence and restarts, like any reading
-# (fallback.action): never exclude_node.
-_HOT = r"\b(?:9\d|1[0-4]\d) ?(?:°|degrees? )"  # 90-149 degrees
+# climbs past 105 C" reads as a loss spike to it): (pattern, category), asked in order before
+# the naive Bayes, the first match answering. A host that shuts itself down for heat is its
+# cooling (server_chassis, as the corpus labels such reports); a GPU said to overheat or to run
+# at 90-149 C in the same sentence is the GPU's. A hardware category is named as weak evidence
+# and restarts, like any reading (fallback.action): never exclude_node.
+_HOT = r"(?:over-?heat|\b(?:9\d|1[0-4]\d) ?(?:°|degrees? )?(?:C\b|celsius))"
+_GPU = r"\b(?:gpus?|cards?|graphics)\b"
 TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
-            r"(?i)\bover-?heat(?:s|ed|ing)?\b|\bthermal(?:ly)? (?:shut ?down|throttl|runaway)"
-            rf"|{_HOT}(?:C\b|celsius)|\btemp(?:erature)?s?\b[^.\n]{{0,60}}?\b(?:9\d|1[0-4]\d) ?"
-            r"(?:°|degrees? )?(?:C\b|celsius)"
+            r"(?i)\bthermal(?:ly)? shut ?downs?\b|\bshut(?:s|ting)? (?:itself |themselves )?"
+            r"down (?:for|from|because of|due to) (?:the )?(?:heat|high temperature)"
+        ),
+        "server_chassis",
+    ),
+    (
+        re.compile(
+            rf"(?i){_GPU}[^.\n]{{0,80}}?(?:{_HOT}|\bthermal(?:ly)? throttl)"
+            rf"|{_HOT}\w*[^.\n]{{0,40}}?{_GPU}"
         ),
         "gpu_thermal_interface_sensor",
     ),

@@ -200,27 +200,48 @@ def test_a_description_with_a_failure_word_is_read_before_the_fallback(tmp_path:
     assert "not enough to exclude the node" in v.verdict
 
 
+GPU_HOT = "gpu_thermal_interface_sensor"
+
+
 @pytest.mark.parametrize(
-    "text",
+    ("text", "category"),
     [
-        "We noticed that the card overheats after a few epochs and then the node reboots.",
-        "When we run the big model the GPUs hit 95°C and then the job slows to a crawl.",
-        "It keeps running but the temps were around 92 C on every GPU and it was slow.",
-        "The box seems to go into thermal shutdown when all eight cards are busy.",
+        (
+            "We noticed that the card overheats after a few epochs and then the node reboots.",
+            GPU_HOT,
+        ),
+        ("When we run the big model the GPUs hit 95°C and then the job slows to a crawl.", GPU_HOT),
+        ("It keeps running but the temps were around 92 C on every GPU and it was slow.", GPU_HOT),
+        (
+            "The GPU seems to get thermally throttled after a while and the steps slow down.",
+            GPU_HOT,
+        ),
+        # a host shut down for heat is its cooling, as the corpus labels such reports
+        (
+            "The box seems to go into thermal shutdown when all eight cards are busy.",
+            "server_chassis",
+        ),
+        (
+            "After an hour it shuts itself down because of the heat, we had to open it.",
+            "server_chassis",
+        ),
     ],
 )
-def test_heat_told_in_other_words_is_read_as_thermal(tmp_path: Path, text: str) -> None:
-    assert prose.told(text) == "gpu_thermal_interface_sensor"
+def test_heat_told_in_other_words_is_read_as_thermal(
+    tmp_path: Path, text: str, category: str
+) -> None:
+    assert prose.told(text) == category
     v = triage.triage_file(_file(tmp_path, text), descriptions=True)
-    assert (v.category, v.action) == ("gpu_thermal_interface_sensor", "restart")
+    assert (v.category, v.action) == (category, "restart")
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "We ran it at 90 C for a while",  # no GPU temperature said in degrees
+        "We ran it at 90 C for a while",  # no GPU said in the sentence
+        "I checked the GPU temperature and it was fine, it only got to 70 C.",
         "The loss spikes to 95 at step 12k and never recovers, it was fine before.",
-        "I set the batch to 128 and it got 99 percent of the way through the epoch.",
+        "I set the batch to 128 and the GPU got 99 percent of the way through the epoch.",
     ],
 )
 def test_numbers_that_are_no_temperature_are_not_told(text: str) -> None:
