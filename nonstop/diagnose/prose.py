@@ -10,8 +10,9 @@ reducer buckets are rebuilt, GPUs at 100%") has no line a signature row can matc
 statistical fallback (nonstop.diagnose.fallback) is asked only where a line has a failure marker.
 `is_description` says whether a text is one: a few lines of words told by someone, none of which
 looks like a log line. Where `nonstop triage` is handed such a text and no row matched, the
-description reader guesses from its words: the fallback's own table (the same naive Bayes over
-the same training excerpts), with its temperature and thresholds chosen on the descriptions no
+description reader guesses from its words, before the fallback (asked only where it abstains: a
+reporter's failure word is no log's marker): first a failure told in so many words (TOLD),
+then the fallback's own table (the same naive Bayes over the same training excerpts), with its temperature and thresholds chosen on the descriptions no
 row matched at each collection's first sight (prose_table.json holds only those, and where they
 came from). Like the fallback it abstains below its threshold, never pages below the page
 threshold and never excludes a node (a hardware reading restarts: no description in the corpus
