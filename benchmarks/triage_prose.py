@@ -4,18 +4,21 @@ measured leaving one collection out.
     python benchmarks/triage_prose.py          # counts, today's scores, leave-one-collection-out
     python benchmarks/triage_prose.py --json
 
-For each later collection k (fresh ... thirteenth), as benchmarks/triage_first_sight.py does: the
+For each later collection k (fresh ... fourteenth), as benchmarks/triage_first_sight.py does: the
 rows' verdicts of k's first sight (first_sight.json), the fallback trained without k where no
 row matched and a line has a failure marker (`before`), and then the description reader trained
 without k where no row matched and the excerpt is a description (`after`). Only descriptions
 can change, so the log excerpts' verdicts are the same before and after by construction; the
-script checks it.
+script checks it. Two orderings are measured: "replace" (shipped: the reader reads a description
+first, the fallback only where it abstains) and "fill" (the reader only where the fallback gave
+nothing, as shipped before issue-27gen5); `--fill` prints fill's details.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -49,10 +52,19 @@ def today() -> dict[str, Any]:
     return out
 
 
-def loco(variant: str = "fill") -> dict[str, Any]:
-    """Leave one collection out, before and after the description reader. `variant`: "fill"
-    (the reader answers where the fallback gave nothing) or "replace" (the reader answers every
-    description no row matched)."""
+@cache
+def _models(k: str) -> tuple[fallback.Model, fallback.Model]:
+    """The fallback and the description reader trained without collection `k`."""
+    train = [s for s in build_triage_fallback.TRAINING if s != k]
+    records, groups, asked = build_triage_fallback.training(train)
+    m_fb = fallback.Model(build_triage_fallback.table(records, groups, asked))
+    return m_fb, fallback.Model(prose.build(records, groups, asked))
+
+
+def loco(variant: str = "replace") -> dict[str, Any]:
+    """Leave one collection out, before and after the description reader. `variant`: "replace"
+    (shipped: the reader answers every description no row matched, the fallback only where it
+    abstains) or "fill" (the reader answers where the fallback gave nothing)."""
     seen = triage_first_sight.first_sight()
     out: dict[str, Any] = {"collections": {}}
     keys = ("n", "cat0", "act0", "cat1", "act1", "dn", "dcat0", "dact0", "dcat1", "dact1")
@@ -63,10 +75,7 @@ def loco(variant: str = "fill") -> dict[str, Any]:
     hardware: list[str] = []
     excluded = 0  # descriptions labelled exclude_node
     for k in triage_first_sight.COLLECTIONS:
-        train = [s for s in build_triage_fallback.TRAINING if s != k]
-        records, groups, asked = build_triage_fallback.training(train)
-        m_fb = fallback.Model(build_triage_fallback.table(records, groups, asked))
-        m_desc = fallback.Model(prose.build(records, groups, asked))
+        m_fb, m_desc = _models(k)
         recs = triage_first_sight.load(k)
         mk = triage_first_sight.marked(recs)
         row = dict.fromkeys(keys, 0) | {"reads": 0, "reads_right": 0, "read": []}
@@ -82,11 +91,11 @@ def loco(variant: str = "fill") -> dict[str, Any]:
             desc = prose.is_description(r["excerpt"])
             cat1, act1 = cat, act
             if desc and not matched:
-                g, p = m_desc.guess(r["excerpt"])
+                g, p = prose.read(m_desc, r["excerpt"])
                 if taxonomy.action_for(g) == "exclude_node":
                     hardware.append(f"{r['id']} {r['category']} ({r['action']}): {g} {p:.2f}")
             if desc and not matched and (variant == "replace" or not answered):
-                g, p = m_desc.guess(r["excerpt"])
+                g, p = prose.read(m_desc, r["excerpt"])
                 if not m_desc.abstains(g, p):
                     cat1 = m_desc.decide(g, p)
                     act1 = fallback.action(cat1)
@@ -122,8 +131,10 @@ def _pct(a: int, n: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    variant = "replace" if "--replace" in argv else "fill"
+    variant = "fill" if "--fill" in argv else "replace"
+    other = "replace" if variant == "fill" else "fill"
     got = {"today": today(), "loco": loco(variant), "variant": variant}
+    got["other"] = {"variant": other, "pooled": loco(other)["pooled"]}
     if "--json" in argv:
         print(json.dumps(got, indent=1))
         return 0
@@ -144,7 +155,12 @@ def main(argv: list[str]) -> int:
         )
         for line in c.get("read", []):
             print("    " + line)
-    lo = got["loco"]
+    lo, o = got["loco"], got["other"]["pooled"]
+    print(
+        f"{other}: pooled desc {o['dn']}: {_pct(o['dcat1'], o['dn'])} / {_pct(o['dact1'], o['dn'])}"
+        f" | all {o['n']}: {_pct(o['cat1'], o['n'])} / {_pct(o['act1'], o['n'])}  ({o['reads']} "
+        f"reads, {o['reads_right']} right, wrong exclude_node {o['wrong_exclude_node']})"
+    )
     print(f"wrong exclude_node after: {lo['pooled']['wrong_exclude_node']}")
     print(
         f"descriptions labelled exclude_node: {lo['exclude_node_descriptions']}; the reader's "

@@ -746,7 +746,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "hang_words",
         r"(?i)\b(?:training|job|process|rank|worker|step)s? (?:appears? to be |is |seems (?:to be )?)(?:hung|hanging|stuck|frozen)\b|"
         r"\bno progress (?:in|for) (?:the last )?\d+|\b(?:has not|hasn't|stopped) mak(?:e|ing) progress\b|"
-        r"\bhang detected\b|\bdeadlock detected\b|failed to pass monitoredBarrier",
+        r"\bhang detected\b|\bdeadlock detected\b|failed to pass monitoredBarrier|"
+        # a hang told in words (the fourteenth's be5abda78e23 "Training hangs on
+        # loss.backward()", 09338624ddd2 "in multinode it just hangs at", f72d25242a3d "run
+        # silently hangs mid-training", 9f661293db54 "keeps running forever and does not
+        # produce any new output")
+        r"\b(?:training|job|run|process|it) (?:just |silently |still |always )?hangs (?:at|on|mid|during|forever|indefinitely)\b|"
+        r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)",
         "hang",
         23,
         0.45,
@@ -1633,7 +1639,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nan_loss",
-        r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found|diverged with loss|training diverged|\bis always nan\b",
+        r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found|diverged with loss|training diverged|\bis always nan\b|"
+        # a NaN loss told in words (the fourteenth's 5efed419f116 "`NaN` losses", 775665303a88)
+        r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b",
         "numerical_nan",
         50,
         0.5,
@@ -1741,7 +1749,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "host_oom",
-        r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process|\d+ oom[_-]kill events? in|(?:have|has) been OOM Killed|killed by the cgroup out-of-memory handler",
+        r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process|\d+ oom[_-]kill events? in|(?:have|has) been OOM Killed|killed by the cgroup out-of-memory handler|"
+        # the OOM killer told in words (the fourteenth's d7644b5ecf26: "killed by OOM killer")
+        r"(?i:\b(?:killed|terminated) by (?:the )?(?:kernel'?s? |linux )?oom[ _-]?killer\b|\boom[ _-]?killer (?:has )?(?:killed|kills|terminated)\b)",
         "out_of_memory",
         74,
         0.85,
@@ -3364,6 +3374,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "hang detected",
         "deadlock detected",
         "monitoredbarrier",
+        "hangs ",
+        "running forever",
     ),
     "nan_words": (
         "probability tensor contains",
@@ -3868,6 +3880,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "oom-kill event",
         "oom killed",
         "out-of-memory handler",
+        "oom killer",
+        "oom_killer",
+        "oomkiller",
     ),
     "shm_exhausted": (
         "out of shared memory",

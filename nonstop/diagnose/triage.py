@@ -39,8 +39,8 @@ training loss or a gradient norm far above the median of the values logged befor
 last SPIKE_TAIL_BYTES), a jump between lines that no row can see; it too yields to any row.
 
 Text a user hands `nonstop triage` (`descriptions=True`; never `triage_rank`, never a run's rank
-logs) may be a reporter's description with no log line at all; where no row matched and the
-fallback gave nothing, the description reader (nonstop.diagnose.prose) may name a category:
+logs) may be a reporter's description with no log line at all; where no row matched, the
+description reader (nonstop.diagnose.prose) reads it before the fallback and may name a category:
 "Guess from a description", `details["guess"]["from"] == "description"`.
 """
 
@@ -687,7 +687,8 @@ def read_description(text: bytes, *, default: Culprit | None = None) -> Verdict 
     """The description reader's verdict for a text that is a description (prose.is_description)
     no signature matched, or None when it abstains."""
     m = prose.model()
-    return guessed(m.guess(text), default=default, model=m, source="description")
+    told = prose.told(text) is not None
+    return guessed(prose.read(m, text), default=default, model=m, source="description", told=told)
 
 
 def guessed(
@@ -696,9 +697,11 @@ def guessed(
     default: Culprit | None = None,
     model: fallback.Model | None = None,
     source: str = "log",
+    told: bool = False,
 ) -> Verdict | None:
     """`guess` from the fallback's reading of the log (category, probability); `model` and
-    `source` ("log" or "description"): the description reader's reading of a description."""
+    `source` ("log" or "description"): the description reader's reading of a description;
+    `told`: the description tells the category in so many words (prose.TOLD)."""
     m = model or fallback.model()
     category, p = reading
     if m.abstains(category, p):
@@ -706,7 +709,13 @@ def guessed(
     said = m.decide(category, p)
     cat = taxonomy.get(category)
     d = default or Culprit()
-    if source == "description":
+    if source == "description" and told:
+        head = "Guess from a description"
+        why = (
+            f"no signature matched and the text has no log line; it tells of "
+            f"{cat.name.lower()} in so many words"
+        )
+    elif source == "description":
         head = "Guess from a description"
         why = (
             f"no signature matched and the text has no log line; the description reader reads "
@@ -752,9 +761,9 @@ def _unmatched(
     """The verdict for a log of `lines` lines no row matched: a loss or gradient-norm spike in
     its numbers (`spike`, its line as evidence), else the fallback's guess if a line has a
     failure marker, else None. With `descriptions` (text a user handed `nonstop triage`), a
-    text that is a description (prose.is_description) gets the description reader's reading
-    where the fallback gave none. A log the fallback is not asked about costs a read of
-    SPIKE_TAIL_BYTES only."""
+    text that is a description (prose.is_description) is read by the description reader first,
+    and by the fallback only where the reader abstains. A log the fallback is not asked about
+    costs a read of SPIKE_TAIL_BYTES only."""
     asked = marked and use_fallback
     # a description is a few lines: a longer file is never read for one
     described = descriptions and use_fallback and 0 < lines <= prose.MAX_LINES
@@ -774,7 +783,12 @@ def _unmatched(
             }
         ]
         return got
-    if asked:
+    # a description is read by the reader first: the fallback learned from log lines, and a
+    # reporter's failure word ("shuts down") is no log's marker (benchmarks/triage_prose.py:
+    # "replace" against "fill", tests/corpus/real/README.md, issue-27gen5)
+    if described and prose.is_description(tail):
+        got = read_description(tail, default=default)
+    if asked and got is None:
         # nonstop's own lines (its runtime, bootstrap and fault injector: nonstop.log's
         # `nonstop[host ...]` prefix) are not the failure's evidence: the fallback learned
         # from other people's logs, and an injected fault's announcement is no real fault's
@@ -782,8 +796,6 @@ def _unmatched(
         theirs = _OWN_LINE.sub(b"", tail)
         if MARKER.search(theirs.lower()):
             got = guess(theirs, default=default)
-    if described and got is None and prose.is_description(tail):
-        got = read_description(tail, default=default)
     return got
 
 

@@ -195,6 +195,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["fourteenth_action_accuracy"] >= bench.FOURTEENTH_FIRST["action"], d
     assert d["fourteenth_sure_category_accuracy"] >= bench.FOURTEENTH_FIRST_SURE["category"]
     assert set(d["fourteenth_wrong_exclude_node"]) <= {"8cf26aab0871"}, d
+    # ... and after its rows and the fallback's retraining on it (not out of sample any more,
+    # tests/corpus/real/README.md, the fourteenth's "After its rows")
+    assert d["fourteenth_rows_only_category_accuracy"] >= 0.5057, d["fourteenth_misses"]
+    assert d["fourteenth_category_accuracy"] >= 0.8276, d["fourteenth_misses"]
+    assert d["fourteenth_action_accuracy"] >= 0.8046, d["fourteenth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
