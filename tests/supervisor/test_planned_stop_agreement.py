@@ -34,13 +34,19 @@ dist.destroy_process_group()
 """
 
 
-def test_ranks_agree_on_the_stop_step_whatever_each_watcher_saw(tmp_path):
+def _two_ranks(script: str, tmp_path) -> list[str]:
+    """Run `script` as ranks 0 and 1 of a gloo group; their outputs (both must exit 0)."""
     port = free_port()
-    cmd = [sys.executable, "-c", SCRIPT]
+    cmd = [sys.executable, "-c", script]
     out = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
     procs = [subprocess.Popen([*cmd, str(r), str(port), str(tmp_path)], **out) for r in range(2)]
     outs = [p.communicate(timeout=60)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
+    return outs
+
+
+def test_ranks_agree_on_the_stop_step_whatever_each_watcher_saw(tmp_path):
+    outs = _two_ranks(SCRIPT, tmp_path)
     assert all("stopped after 7" in o for o in outs), outs
 
 
@@ -97,11 +103,6 @@ dist.destroy_process_group()
 def test_the_guards_check_carries_the_stop_flag(tmp_path):
     """With the guards watching every rank, their one check per step also agrees on a planned
     stop: the ranks still stop after the same step, and planned_stop_due adds no collective."""
-    port = free_port()
-    cmd = [sys.executable, "-c", GUARDED]
-    out = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
-    procs = [subprocess.Popen([*cmd, str(r), str(port), str(tmp_path)], **out) for r in range(2)]
-    outs = [p.communicate(timeout=60)[0] for p in procs]
-    assert [p.returncode for p in procs] == [0, 0], outs
+    outs = _two_ranks(GUARDED, tmp_path)
     # steps 0-7: one guard check each, and no all-reduce of planned_stop_due's own
     assert all("stopped after 7 collectives 8" in o for o in outs), outs
