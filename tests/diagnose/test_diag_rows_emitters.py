@@ -23,9 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.prefilter import rows_found
-
-from nonstop.diagnose import triage_file
+from support.prefilter import assert_prefilter_hides_nothing, rows_alone
 
 CUDA_RT = "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"
 CUDA_DRV = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html"
@@ -1626,9 +1624,7 @@ NOT = [
     [pytest.param(*c, id=f"{i}-{c[1]}") for i, c in enumerate(EMITTED + ROWS)],
 )
 def test_emitted(tmp_path: Path, text: str, category: str, source: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
+    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
     assert v.category == category, (source, v.verdict)
 
 
@@ -1636,16 +1632,10 @@ def test_emitted(tmp_path: Path, text: str, category: str, source: str) -> None:
     ("text", "category", "why"), [pytest.param(*c, id=f"{i}-not-{c[1]}") for i, c in enumerate(NOT)]
 )
 def test_near_miss(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)
+    v = rows_alone(tmp_path, text)
     assert v.category != category, (why, v.verdict)
 
 
 def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
     """Every row whose full regex matches a line above is found through the needles."""
-    log = tmp_path / "rank.log"
-    for text, _, why in EMITTED + ROWS + NOT:
-        log.write_text(text + "\n")
-        via, direct = rows_found(log)
-        assert via == direct, why
+    assert_prefilter_hides_nothing(tmp_path, EMITTED + ROWS + NOT)

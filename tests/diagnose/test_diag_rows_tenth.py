@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.prefilter import rows_found
-
-from nonstop.diagnose import triage_file
+from support.prefilter import assert_prefilter_hides_nothing, rows_alone
 
 TENTH = [
     # (log text, category, why)
@@ -354,16 +352,10 @@ TENTH = [
     ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in TENTH]
 )
 def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
+    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
     assert v.category == category, (why, v.verdict)
 
 
 def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
     """Every row whose full regex matches a line above is found through the needles."""
-    log = tmp_path / "rank.log"
-    for text, _, why in TENTH:
-        log.write_text(text + "\n")
-        via, direct = rows_found(log)
-        assert via == direct, why
+    assert_prefilter_hides_nothing(tmp_path, TENTH)

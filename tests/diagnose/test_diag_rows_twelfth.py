@@ -9,9 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.prefilter import rows_found
-
-from nonstop.diagnose import triage_file
+from support.prefilter import assert_prefilter_hides_nothing, rows_alone
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real" / "twelfth.jsonl"
 
@@ -175,24 +173,16 @@ NOT = [
     ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in TWELFTH]
 )
 def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)  # the rows alone: the table is what is tested
+    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
     assert v.category == category, (why, v.verdict)
 
 
 @pytest.mark.parametrize(("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in NOT])
 def test_near_miss(tmp_path: Path, text: str, category: str, why: str) -> None:
-    log = tmp_path / "rank.log"
-    log.write_text(text + "\n")
-    v = triage_file(log, fallback=False)
+    v = rows_alone(tmp_path, text)
     assert v.category != category, (why, v.verdict)
 
 
 def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
     """Every row whose full regex matches a line above is found through the needles."""
-    log = tmp_path / "rank.log"
-    for text, _, why in TWELFTH + NOT:
-        log.write_text(text + "\n")
-        via, direct = rows_found(log)
-        assert via == direct, why
+    assert_prefilter_hides_nothing(tmp_path, TWELFTH + NOT)

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 
 def rows_found(log: Path) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
@@ -24,3 +26,23 @@ def rows_found(log: Path) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
         for h in triage.scan(log).hits
     }
     return {v for v in via if v[1] != "xid"}, {d for d in direct if d[1] != "xid"}
+
+
+def rows_alone(tmp_path: Path, text: str) -> Any:
+    """triage's verdict on `text` as a rank's log, from the signature rows alone (no fallback):
+    what a row test checks."""
+    from nonstop.diagnose import triage_file
+
+    log = tmp_path / "rank.log"
+    log.write_text(text + "\n")
+    return triage_file(log, fallback=False)
+
+
+def assert_prefilter_hides_nothing(tmp_path: Path, cases: Iterable[tuple[str, str, str]]) -> None:
+    """Every row whose full regex matches one of the cases' texts is found through the
+    needles (`rows_found`); cases are (text, category, why)."""
+    log = tmp_path / "rank.log"
+    for text, _, why in cases:
+        log.write_text(text + "\n")
+        via, direct = rows_found(log)
+        assert via == direct, why
