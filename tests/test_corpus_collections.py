@@ -33,6 +33,7 @@ LATER = (
     "thirteenth",
     "fourteenth",
     "fifteenth",
+    "sixteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
