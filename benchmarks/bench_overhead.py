@@ -18,10 +18,13 @@ cadence (`bench_recovery.FULL`):
   `dcp.async_save` in its best configuration here (checkpoint process, cached shared-memory
   stager, see benchmarks/peer_dcp_train.py).
 
-Runs alternate A B C A B C ... (ours first) so drift on a shared machine falls on every arm
-alike. C is a third arm that is not the headline: `nonstop run` without `--memory-checkpoint-every`
+Runs alternate A B C D A B C D ... (ours first) so drift on a shared machine falls on every arm
+alike. C and D are not the headline. C is `nonstop run` without `--memory-checkpoint-every`
 (standbys, durable async saves and everything else as in A), to split A's cost into the in-memory
-snapshots and the rest (`detail.no_memory`, its own median and paired ratio to the peer).
+snapshots and the rest (`detail.no_memory`, its own median and paired ratio to the peer). D is A
+with the snapshot's hand-over thread at training's CPU priority (`NONSTOP_BACKGROUND_NICE=0`;
+the default lowers it by 10: nonstop.checkpoint.background), `detail.handover_at_training_priority`
+with its paired ratio to A (below 1: the lowered thread costs training more).
 
 How a step is timed, identically on both sides: rank 0 prints `[train] step X/Y loss L NN
 ms/step` every `--log-every 10` steps, the mean wall time per step over those 10 steps
@@ -51,6 +54,7 @@ from benchmarks.bench_checkpoint import nvrx_status
 from benchmarks.bench_recovery import PY, WORLD, run_group
 from benchmarks.stats import reps
 from benchmarks.stats import summarize as summarize_reps
+from nonstop import envvars
 
 LOG_EVERY = 10
 DURABLE_EVERY = 10  # bench_recovery.FULL's durable checkpoint interval (steps)
@@ -115,7 +119,14 @@ def summarize(ours: list[float], peer: list[float], **detail: Any) -> dict[str, 
 
 
 def _one(
-    root: Path, tag: str, steps: int, warmup: int, *, ours: bool, memory: bool = True
+    root: Path,
+    tag: str,
+    steps: int,
+    warmup: int,
+    *,
+    ours: bool,
+    memory: bool = True,
+    env: dict[str, str] | None = None,
 ) -> float:
     out = root / f"{tag}.out"
     if ours:
@@ -133,7 +144,7 @@ def _one(
             *(["--memory-checkpoint-every", str(MEMORY_EVERY)] if memory else []),
             *train_args(steps),
         ]
-        rc, _ = run_group(cmd, env=None, out=out)
+        rc, _ = run_group(cmd, env=env, out=out)
         log = run_dir / "logs" / "attempt-0" / "rank-0.log"  # rank 0's stdout under nonstop
         text = log.read_text(errors="replace") if log.exists() else ""
         shutil.rmtree(run_dir / "checkpoints", ignore_errors=True)
@@ -166,19 +177,25 @@ def run(quick: bool) -> dict[str, Any]:
     steps, warmup = (40, 10) if quick else (70, 30)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-overhead-"))
     load_before = os.getloadavg()
-    ours, peer, bare = [], [], []
+    ours, peer, bare, level = [], [], [], []
+    same_priority = {**os.environ, envvars.BACKGROUND_NICE: "0"}
     for i in range(pairs):
         ours.append(_one(root, f"ours-{i}", steps, warmup, ours=True))
         peer.append(_one(root, f"torchrun-{i}", steps, warmup, ours=False))
         bare.append(_one(root, f"ours-no-memory-{i}", steps, warmup, ours=True, memory=False))
+        level.append(_one(root, f"ours-nice0-{i}", steps, warmup, ours=True, env=same_priority))
         print(  # progress on stderr (the harness's JSON is stdout's last line)
             f"[overhead] pair {i + 1}/{pairs}: ours {ours[-1]:.1f} peer {peer[-1]:.1f} "
-            f"no-memory {bare[-1]:.1f} ms/step, load {os.getloadavg()[0]:.1f}",
+            f"no-memory {bare[-1]:.1f} hand-over at training priority {level[-1]:.1f} "
+            f"ms/step, load {os.getloadavg()[0]:.1f}",
             file=sys.stderr,
             flush=True,
         )
     no_memory = summarize_reps(
         bare, peer, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
+    )
+    at_priority = summarize_reps(
+        level, ours, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
     )
     return summarize(
         ours,
@@ -190,7 +207,8 @@ def run(quick: bool) -> dict[str, Any]:
         ours_flags=f"nonstop run --memory-checkpoint-every {MEMORY_EVERY} "
         "(warm standbys on by default)",
         peer_workload=" ".join(peer_args(steps, Path("CKPT"))),
-        order="ABCABC (ours first; C: ours without in-memory snapshots)",
+        order="ABCDABCD (ours first; C: ours without in-memory snapshots; D: ours with the "
+        "snapshot hand-over at training's priority)",
         detail={
             "no_memory": {
                 "flags": "nonstop run (no --memory-checkpoint-every; standbys on)",
@@ -200,6 +218,14 @@ def run(quick: bool) -> dict[str, Any]:
                 "samples": bare,
             },
             "snapshot_ms_per_step": statistics.median(ours) - no_memory["ours"],
+            "handover_at_training_priority": {
+                "flags": f"{envvars.BACKGROUND_NICE}=0 nonstop run --memory-checkpoint-every "
+                f"{MEMORY_EVERY}",
+                "ms_per_step": at_priority["ours"],
+                "ratio_to_ours": at_priority["ratio"],
+                "spread": {k: at_priority["spread"][k] for k in ("ours", "ratio")},
+                "samples": level,
+            },
         },
         method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
         "median over runs; ratio = median pair ratio, paired bootstrap CI",

@@ -51,6 +51,7 @@ MERGE_STDERR: Final = "NONSTOP_MERGE_STDERR"
 MTBI_S: Final = "NONSTOP_MTBI_S"
 MEMORY_CKPT_EVERY: Final = "NONSTOP_MEMORY_CKPT_EVERY"
 REPLICAS: Final = "NONSTOP_REPLICAS"
+BACKGROUND_NICE: Final = "NONSTOP_BACKGROUND_NICE"
 REPLICA_GROUPS_DIR: Final = "NONSTOP_REPLICA_GROUPS_DIR"
 HEALTH: Final = "NONSTOP_HEALTH"
 SKIP_BATCHES: Final = "NONSTOP_SKIP_BATCHES"
@@ -177,6 +178,14 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="checkpoint.config",
         meaning="peer nodes that keep each in-memory snapshot",
         default="1",
+    ),
+    EnvVar(
+        name=BACKGROUND_NICE,
+        set_by="user",
+        read_by="checkpoint.background",
+        meaning="how much lower (nice increment, 0-19) the thread that hands in-memory "
+        "snapshots over runs than training; 0 keeps it at training's priority",
+        default="10",
     ),
     EnvVar(
         name=REPLICA_GROUPS_DIR,
