@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 import torch
@@ -202,7 +202,8 @@ def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner) -> bool:
 
 
 def _copy_like_dcp(item: memoryview, req: Any, planner: LoadPlanner) -> None:
-    tensor = torch.load(_View(item), map_location="cpu", weights_only=True)
+    stream = cast("IO[bytes]", _View(item))  # a RawIOBase: what torch.load reads from
+    tensor = torch.load(stream, map_location="cpu", weights_only=True)
     tensor = narrow_tensor_by_index(tensor, req.storage_offsets, req.lengths)
     target = planner.resolve_tensor(req).detach()
     if target.size() != tensor.size():

@@ -355,6 +355,8 @@ class _HashingWriter(io.RawIOBase):
         if OVERLAP_HASH_BYTES <= 0 or len(view) < OVERLAP_HASH_BYTES:
             return self._write_pieces(view)
         hashing = _hash_beside(self.hasher, view)
+        if hashing is None:  # overlap turned off since the check above
+            return self._write_pieces(view)
         try:
             n = self._raw.write(view)
         except OSError as e:  # torch.save turns it into a vague RuntimeError: keep the cause
