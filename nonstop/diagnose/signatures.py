@@ -1963,15 +1963,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         # the fifteenth's ec1294e77b48, f0d14d546c86: gloo builds its full mesh when the process
-        # group is created, so a mesh that cannot connect is the network setup (interface,
-        # address, firewall), not a peer lost mid-run
+        # group is created, so a mesh that cannot connect is the rendezvous or network setup
+        # (interface, addresses, firewall; at a restart, the dead attempt's peer addresses in a
+        # shared store: docs/run.md), not a peer lost mid-run
         "gloo_mesh_setup",
         r"Gloo connectFullMesh failed|gloo/transport/tcp/[\w.]+:\d+\] Connect timeout\b",
         "dependency",
         32,
         0.4,
         "gloo could not connect its full mesh when the process group was created: the "
-        "network setup (GLOO_SOCKET_IFNAME, addresses, firewall)",
+        "rendezvous or network setup (stale peer addresses in a store shared across restarts, "
+        "GLOO_SOCKET_IFNAME, firewall)",
     ),
     (
         "gloo_loopback",
