@@ -62,8 +62,12 @@ HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
     ("cpu", "cpu"),
     ("power", "power_supply"),
 )
-# Log signatures that mean a rank's collective failed because a peer went away.
-COLLECTIVE_FAILED = frozenset({"peer_closed", "gloo_conn", "nccl_remote", "nccl_watchdog"})
+# Log signatures that mean a rank's collective failed because a peer went away. gloo's full
+# mesh failing at group creation (`gloo_mesh_setup`, part of `gloo_conn` until issue-27rows15)
+# stays one: at a restart it is often a peer that is gone.
+COLLECTIVE_FAILED = frozenset(
+    {"peer_closed", "gloo_conn", "gloo_mesh_setup", "nccl_remote", "nccl_watchdog"}
+)
 # The supervisor's own root-cause decision (the ledger's failures with root_cause = 1, what
 # `nonstop report` lists): above every peer-went-away symptom (20-30) when it names no category,
 # so that diagnose names the rank the ledger and the report name. A failure the supervisor

@@ -90,6 +90,8 @@ PROSE_WORDS = frozenset(_PROSE.split())
 # and restarts, like any reading (fallback.action): never exclude_node.
 _HOT = r"(?:over-?heat|\b(?:9\d|1[0-4]\d) ?(?:°|degrees? )?(?:C\b|celsius))"
 _GPU = r"\b(?:gpus?|cards?|graphics)\b"
+_PSU = r"psus?|power suppl(?:y|ies)"
+_PSU_BAD = r"undersized|underpowered|insufficient|inadequate|weak|failing|faulty|bad|dying|defective|broken"
 TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
@@ -104,6 +106,16 @@ TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"|{_HOT}\w*[^.\n]{{0,40}}?{_GPU}"
         ),
         "gpu_thermal_interface_sensor",
+    ),
+    # a power supply the reporter blames (the fifteenth's be988d17f393 "caused by an undersized
+    # PSU"): weak evidence as above, so it restarts; a PSU merely mentioned is not told
+    (
+        re.compile(
+            rf"(?i)\b(?:{_PSU_BAD}) (?:{_PSU})|\b(?:{_PSU}) (?:was|is|were|turned out to be) "
+            rf"(?:too weak|(?:{_PSU_BAD}))\b|\b(?:caused by|due to|because of|related to) "
+            rf"(?:the |an? |my |our )?(?:{_PSU})"
+        ),
+        "power_supply",
     ),
 )
 

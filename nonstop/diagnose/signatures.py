@@ -91,7 +91,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bCUDA_ERROR_(?:SYSTEM_NOT_READY|INSUFFICIENT_DRIVER|MPS_CONNECTION_FAILED)\b|"
         r"\bcudaError(?:SystemNotReady|MpsConnectionFailed)\b|"
         r"\b(?:cuda|error 802)\b[^\n]{0,80}system not yet initialized|"
-        r"MPS client failed to connect to the MPS control daemon",
+        r"MPS client failed to connect to the MPS control daemon|"
+        # the fifteenth's 521e1106e6b6, 7fab68401079: nvidia-smi's "No devices were found" and
+        # the Kubernetes device plugin's "No devices found. Waiting indefinitely."
+        r"\bNo devices were found\b|\bNo devices found\. Waiting indefinitely\b",
         "dependency",
         58,
         0.6,
@@ -119,6 +122,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "cloud_preemption",
         r"(?i)\bspot (?:instance )?interruption\b|\binstance-action\b|spot/termination-time|"
         r"\b(?:instance|node|vm|cluster|job|pod|allocation) (?:is|was|has been|will be|is going to be|is being) preempted\b(?![^\n]{0,40}\bnode fail)|"
+        # the fifteenth's wordings (e5dc3bac9442 "my jobs were pre-emptied", 58ea47a76cd1
+        # "Azure low-priority VMs termination", 9f4d2b2185ec "rebooted by GCP"; the fourteenth's
+        # ac3b60197e05 "rebooted vor maintenance"): a plural, "got", the hyphen, low priority
+        r"\b(?:instance|node|vm|job|pod)s (?:were|are|got|get|have been|are being) pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
+        r"\b(?:instance|node|vm|job|pod) got pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
+        r"\blow[- ]priority (?:vm|node|instance|job)s?\W{0,2} (?:(?:was|were|got|get|are|is|being) )?"
+        r"(?:termination|terminated|pre-?empti?ed|pre-?emption|evicted|eviction|reclaimed)\b|"
+        r"\b(?:was|were|got|gets|get|is|are) (?:just )?rebooted (?:by (?:GCP|GCE|Google Cloud|Compute Engine|AWS|EC2|Azure)\b|"
+        r"(?:for|vor|during|due to|because of) (?:a |the )?(?:scheduled |planned |host )?maintenance\b)|"
         r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
@@ -228,7 +240,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\b5\d\d Server Error: .{0,80}for url: https?://|"
         r"urllib3\.exceptions\.(?:ConnectTimeoutError|NewConnectionError)|Connection to [\w.-]+ timed out\. \(connect timeout=|"
         # rate limiting (the sixth collection): requests' and huggingface_hub's wordings of a 429
-        r"\b429 Client Error: Too Many Requests for url: https?://|HTTPError: 429\b|HTTP Error 429 thrown while requesting",
+        r"\b429 Client Error: Too Many Requests for url: https?://|HTTPError: 429\b|HTTP Error 429 thrown while requesting|"
+        # the hub's timeouts told in words (the fifteenth's b9214cb161b0, in Chinese: 连接超时)
+        r"\bHugging ?Face Hub\W{0,3}(?:connection (?:timeout|timed out|error)|timed out|timeout|连接超时|连接错误|超时)",
         "dependency",
         50,
         0.55,
@@ -751,7 +765,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # loss.backward()", 09338624ddd2 "in multinode it just hangs at", f72d25242a3d "run
         # silently hangs mid-training", 9f661293db54 "keeps running forever and does not
         # produce any new output")
-        r"\b(?:training|job|run|process|it) (?:just |silently |still |always )?hangs (?:at|on|mid|during|forever|indefinitely)\b|"
+        r"\b(?:training|job|run|process|it) (?:just |silently |still |always )?hangs (?:at|on|mid|during|forever|indefinitely|there)\b|"
+        # the fifteenth's 974ea542c740 "Distributed training hanging without any output"
+        r"\b(?:training|job|run|process|rank|worker)s? (?:keeps |kept )?hanging (?:without|with no|forever|indefinitely|after|during|at (?:the )?(?:start|beginning|end|first|step|epoch|iteration))\b|"
         r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)",
         "hang",
         23,
@@ -772,6 +788,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "loss_spike_words",
         r"(?i)\b(?:loss|grad(?:ient)?[ _]norm) spike (?:detected|at (?:step|iteration)|found)\b|"
         r"\bspike (?:detected|in (?:the )?(?:loss|grad(?:ient)? norm))\b|\bloss (?:jumped|spiked|exploded)\b|"
+        # a jump in the loss told in words (the fifteenth's eda3f0dea69d "a huge jump in training
+        # and evaluation loss", 670bfeb178e1 "sudden jumps every few epochs in the training loss")
+        r"\b(?:huge|big|large|sudden|sharp|massive|abrupt) (?:upward )?jumps? (?:(?:every|after|at) [\w ]{1,25}? )?in (?:the )?"
+        r"(?:(?:training|train|validation|val|eval|evaluation|test) (?:and (?:training|train|validation|val|eval|evaluation|test) )?)?loss(?:es)?\b|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
         r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",
@@ -925,8 +945,21 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The BMC logged a processor catastrophic error (CATERR) or machine-check error",
     ),
     (
+        # the fifteenth's 02c2e2e8aaef (PJRT), df6fea613f2c (the TPU runtime): a TensorCore halted
+        # on an on-device check; the runtime calls it a likely XLA compiler bug
+        "tpu_core_halted",
+        r"Core halted unexpectedly|Accelerator device halted prematurely|"
+        r"Halt is unexpected, all pending programs will fail",
+        "software_bug",
+        40,
+        0.45,
+        "A TPU core halted on an on-device check (the runtime names a likely compiler bug)",
+    ),
+    (
         "illegal_instruction",
-        r"Illegal instruction \(core dumped\)|\bSIGILL\b|exitcode\s*:\s*-4\b",
+        r"Illegal instruction \(core dumped\)|\bSIGILL\b|exitcode\s*:\s*-4\b|"
+        # mpirun's (the fifteenth's 1e0bba6f49b9) and the shells' wordings of the same signal
+        r"\bsignal 4 \(Illegal instruction\)|\bIllegal instruction: 4\b|^\s*Illegal instruction\s*$",
         "dependency",
         36,
         0.45,
@@ -1641,7 +1674,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nan_loss",
         r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found|diverged with loss|training diverged|\bis always nan\b|"
         # a NaN loss told in words (the fourteenth's 5efed419f116 "`NaN` losses", 775665303a88)
-        r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b",
+        r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b|"
+        # the fifteenth's e7a5bc462d26 (mixed precision): "Inf loss", "Nan gradient"
+        r"\binf\W{0,2}\s*losse?s?\b(?! scal)|\b(?:nan|inf)\W{0,2}\s*grad(?:ient)?s?\b",
         "numerical_nan",
         50,
         0.5,
@@ -1920,11 +1955,25 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "gloo_conn",
-        r"Gloo connectFullMesh failed|gloo/transport/tcp/[\w.]+:\d+\] (?:Read error|Timed out(?! waiting \d+ms for (?:send|recv) operation)|connect)|gloo.*Connection (?:reset|refused)",
+        r"gloo/transport/tcp/[\w.]+:\d+\] (?:Read error|Timed out(?! waiting \d+ms for (?:send|recv) operation)|connect)|gloo.*Connection (?:reset|refused)",
         "unknown",
         30,
         0.3,
         "gloo lost a peer: a symptom of a peer that died or hung",
+    ),
+    (
+        # the fifteenth's ec1294e77b48, f0d14d546c86: gloo builds its full mesh when the process
+        # group is created, so a mesh that cannot connect is the rendezvous or network setup
+        # (interface, addresses, firewall; at a restart, the dead attempt's peer addresses in a
+        # shared store: docs/run.md), not a peer lost mid-run
+        "gloo_mesh_setup",
+        r"Gloo connectFullMesh failed|gloo/transport/tcp/[\w.]+:\d+\] Connect timeout\b",
+        "dependency",
+        32,
+        0.4,
+        "gloo could not connect its full mesh when the process group was created: the "
+        "rendezvous or network setup (stale peer addresses in a store shared across restarts, "
+        "GLOO_SOCKET_IFNAME, firewall)",
     ),
     (
         "gloo_loopback",
@@ -1938,7 +1987,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "store_timeout",
         r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|\b\d+/\d+ (?:clients|workers) joined|"
-        r"connect\(\) timed out\. Original timeout was",
+        r"connect\(\) timed out\. Original timeout was|"
+        # the stores' older wording (the fifteenth's dc5323cf8734, a file:// rendezvous)
+        r"^\s*RuntimeError: Wait timeout\s*$",
         "dependency",
         25,
         0.35,
@@ -2693,6 +2744,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "gpu_runtime_absent": (
         "no rocm-capable device",
+        "no devices were found",
+        "no devices found. waiting",
         "hiperrornodevice",
         "hiperrorinsufficientdriver",
         "cuda_error_system_not_ready",
@@ -2802,6 +2855,17 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "instance-action",
         "spot/termination-time",
         "preempted",
+        "pre-empted",
+        "preemptied",
+        "pre-emptied",
+        "low-priority",
+        "low priority",
+        "rebooted by",
+        "rebooted for",
+        "rebooted vor",
+        "rebooted during",
+        "rebooted due to",
+        "rebooted because of",
         "interrupted",
         "reclaimed",
         "due to preemption",
@@ -2873,6 +2937,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nccl_check_timeout": ("checktimeout",),
     "download_failed": (
         "huggingface.co",
+        "hugging face hub",
+        "huggingface hub",
         "hfhubhttperror",
         "localentrynotfounderror",
         "requests.exceptions.",
@@ -3393,6 +3459,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "loss jumped",
         "loss spiked",
         "loss exploded",
+        "jump",
         "spiky ",
     ),
     "sdc_words": (
@@ -3519,7 +3586,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "non-recoverable going",
     ),
     "cpu_caterr": ("caterr", "configuration error", "machine check error"),
-    "illegal_instruction": ("illegal instruction (core dumped)", "sigill", "exitcode"),
+    "tpu_core_halted": (
+        "core halted unexpectedly",
+        "device halted prematurely",
+        "halt is unexpected",
+    ),
+    "illegal_instruction": ("illegal instruction", "sigill", "exitcode"),
     "checkpoint_write_short": ("unexpected pos",),
     "mcelog_uncorrected_inline": ("uncorrected", "processor context corrupt"),
     "hang_stack": (
@@ -4024,6 +4096,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),
     "peer_closed": ("connection closed by", "connection reset by peer", "broken pipe"),
     "gloo_conn": ("connectfullmesh", "gloo/transport/tcp", "gloo"),
+    "gloo_mesh_setup": ("connectfullmesh", "gloo/transport/tcp"),
     "gloo_loopback": ("127.0.1.1",),
     "store_timeout": (
         "tcpstore",
@@ -4036,6 +4109,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "clients joined",
         "workers joined",
         "connect() timed out",
+        "runtimeerror: wait timeout",
     ),
     "nccl_watchdog": (
         "watchdog caught",

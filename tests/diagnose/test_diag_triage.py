@@ -34,7 +34,7 @@ EXPECTED = {
     "cuda_oom.log": ("out_of_memory", None, 0, 0),
     "host_oom_killer.log": ("out_of_memory", "node-i", None, None),
     "gloo_connection_reset.log": ("unknown", None, 1, None),
-    "gloo_connect_full_mesh.log": ("unknown", None, 0, None),
+    "gloo_connect_full_mesh.log": ("dependency", None, 0, None),
     "store_timeout.log": ("dependency", None, 4, None),
     "no_space.log": ("storage", None, 0, None),
     "stale_nfs.log": ("storage", "node-j", 7, None),
