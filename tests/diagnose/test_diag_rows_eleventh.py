@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from support.prefilter import assert_prefilter_hides_nothing, rows_alone
+from support.prefilter import prefilter_test, row_test
 
 from nonstop.diagnose import triage_file
 
@@ -182,12 +181,7 @@ ELEVENTH = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in ELEVENTH]
-)
-def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
+test_row = row_test(ELEVENTH)
 
 
 def test_mpirun_summary_is_not_a_planned_stop_with_the_fallback(tmp_path: Path) -> None:
@@ -208,6 +202,4 @@ def test_a_software_circuit_breaker_is_not_a_power_supply(tmp_path: Path) -> Non
     assert v.action != "exclude_node", v.verdict
 
 
-def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
-    """Every row whose full regex matches a line above is found through the needles."""
-    assert_prefilter_hides_nothing(tmp_path, ELEVENTH)
+test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(ELEVENTH)

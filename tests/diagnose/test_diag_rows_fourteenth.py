@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from support.prefilter import assert_prefilter_hides_nothing, rows_alone
+from support.prefilter import near_miss_test, prefilter_test, row_test
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real" / "fourteenth.jsonl"
 
@@ -56,20 +55,10 @@ NOT = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in FOURTEENTH]
-)
-def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
+test_row = row_test(FOURTEENTH)
 
 
-@pytest.mark.parametrize(("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in NOT])
-def test_near_miss(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)
-    assert v.category != category, (why, v.verdict)
+test_near_miss = near_miss_test(NOT)
 
 
-def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
-    """Every row whose full regex matches a line above is found through the needles."""
-    assert_prefilter_hides_nothing(tmp_path, FOURTEENTH + NOT)
+test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(FOURTEENTH + NOT)

@@ -5,10 +5,7 @@ with the symptoms and near misses it must not outrank or take."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from support.prefilter import assert_prefilter_hides_nothing, rows_alone
+from support.prefilter import prefilter_test, row_test
 
 TENTH = [
     # (log text, category, why)
@@ -348,14 +345,7 @@ TENTH = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in TENTH]
-)
-def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
+test_row = row_test(TENTH)
 
 
-def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
-    """Every row whose full regex matches a line above is found through the needles."""
-    assert_prefilter_hides_nothing(tmp_path, TENTH)
+test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(TENTH)

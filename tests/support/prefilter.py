@@ -46,3 +46,53 @@ def assert_prefilter_hides_nothing(tmp_path: Path, cases: Iterable[tuple[str, st
         log.write_text(text + "\n")
         via, direct = rows_found(log)
         assert via == direct, why
+
+
+# -- the tests every per-collection row file runs (tests/diagnose/test_diag_rows_*.py) --------
+
+Case = tuple[str, str, str]
+"""(text, category, why): a line and the category the rows must (or must not) give it."""
+
+
+def _params(cases: Iterable[Case]) -> list[Any]:
+    import pytest
+
+    return [pytest.param(*c, id=c[2][:60]) for c in cases]
+
+
+def row_test(cases: Iterable[Case]) -> Any:
+    """A test that the rows alone read each case's text as its category:
+    `test_row = row_test(CASES)` at a test module's top level."""
+    import pytest
+
+    @pytest.mark.parametrize(("text", "category", "why"), _params(cases))
+    def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
+        v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
+        assert v.category == category, (why, v.verdict)
+
+    return test_row
+
+
+def near_miss_test(cases: Iterable[Case]) -> Any:
+    """A test that the rows alone do not read each case's text as its category (a near miss:
+    `test_near_miss = near_miss_test(NOT)`)."""
+    import pytest
+
+    @pytest.mark.parametrize(("text", "category", "why"), _params(cases))
+    def test_near_miss(tmp_path: Path, text: str, category: str, why: str) -> None:
+        v = rows_alone(tmp_path, text)
+        assert v.category != category, (why, v.verdict)
+
+    return test_near_miss
+
+
+def prefilter_test(cases: Iterable[Case]) -> Any:
+    """A test that the prefilter hides no row from the cases' texts
+    (`assert_prefilter_hides_nothing`)."""
+    kept = list(cases)
+
+    def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
+        """Every row whose full regex matches a line above is found through the needles."""
+        assert_prefilter_hides_nothing(tmp_path, kept)
+
+    return test_the_prefilter_hides_no_row_from_these_lines
