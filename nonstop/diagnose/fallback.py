@@ -8,7 +8,7 @@ when none did and a line of the log has a failure marker (signatures.MARKERS; se
 nonstop.diagnose.triage). It is a binarized multinomial naive Bayes over the
 log's normalized words and word pairs (numbers, hex, addresses and ids masked, digits inside
 names folded to 0), trained on the corpus splits declared tuning data (tests/corpus/real:
-tuning, fresh, third, ... fifteenth; never the frozen held-out set). Its
+tuning, fresh, third, ... sixteenth; never the frozen held-out set). Its
 posterior is tempered (`temperature`, times the number of features it read to the power
 `length_exponent`) and it abstains, answering unknown, below `threshold`;
 a guess that would page someone (stop_and_page) needs `page_threshold`.

@@ -91,11 +91,17 @@ PROSE_WORDS = frozenset(_PROSE.split())
 _HOT = r"(?:over-?heat|\b(?:9\d|1[0-4]\d) ?(?:°|degrees? )?(?:C\b|celsius))"
 _GPU = r"\b(?:gpus?|cards?|graphics)\b"
 _PSU = r"psus?|power suppl(?:y|ies)"
-_PSU_BAD = r"undersized|underpowered|insufficient|inadequate|weak|failing|faulty|bad|dying|defective|broken"
+_PSU_BAD = (
+    r"undersized|underpowered|insufficient|inadequate|weak|failing|faulty|bad|dying|defective|broken|"
+    # the sixteenth's d0c0ac4fb275 "power supply was damaged from a power outage"
+    r"damaged|fried|blown|burnt|burned|melted|dead"
+)
 TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
     (
+        # "protection" and "trip": the sixteenth's 5695c093cc4f "thermal protection shutdown"
         re.compile(
-            r"(?i)\bthermal(?:ly)? shut ?downs?\b|\bshut(?:s|ting)? (?:itself |themselves )?"
+            r"(?i)\bthermal(?:ly)? (?:protection |trip )?shut ?downs?\b|"
+            r"\bshut(?:s|ting)? (?:itself |themselves )?"
             r"down (?:for|from|because of|due to) (?:the )?(?:heat|high temperature)"
         ),
         "server_chassis",
@@ -116,6 +122,15 @@ TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
             rf"(?:the |an? |my |our )?(?:{_PSU})"
         ),
         "power_supply",
+    ),
+    # a GPU a node lost or came up without, told by an operator (the sixteenth's a24e7f8afa6e
+    # "came up short a GPU"): weak evidence as above; a machine without a GPU is not told
+    (
+        re.compile(
+            r"(?i)\b(?:short|lost) (?:a|one|an?other|\d) gpus?\b(?![- ]hours?)|"
+            r"\b(?:a|one|\d) gpus? (?:short|went missing|disappeared|vanished|fell off)\b"
+        ),
+        "faulty_gpu",
     ),
 )
 

@@ -125,8 +125,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # the fifteenth's wordings (e5dc3bac9442 "my jobs were pre-emptied", 58ea47a76cd1
         # "Azure low-priority VMs termination", 9f4d2b2185ec "rebooted by GCP"; the fourteenth's
         # ac3b60197e05 "rebooted vor maintenance"): a plural, "got", the hyphen, low priority
-        r"\b(?:instance|node|vm|job|pod)s (?:were|are|got|get|have been|are being) pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
-        r"\b(?:instance|node|vm|job|pod) got pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
+        r"\b(?:instance|node|vm|job|pod)s (?:were|are|got|get|have been|are being|being) pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
+        r"\b(?:instance|node|vm|job|pod) (?:got|gets) pre-?empti?ed\b(?![^\n]{0,40}\bnode fail)|"
+        # the sixteenth's wordings (812be254a73f "Jobs being preempted on SLURM", 5ed7fbaa5766
+        # 'your "job" gets "PREEMPTION"', c3f091a7f1ba "managed spot instances, whenever an
+        # interruption happens"): the noun after "gets", and a spot interruption that happened
+        r"\b(?:instance|node|vm|job|pod)s?\W{0,2} (?:gets?|got|getting|receives?|received) \W{0,2}(?:an? |the )?\W{0,2}"
+        r"pre-?emption\b(?! (?:priority|level|tier|polic))(?![^\n]{0,40}\bnode fail)|"
+        r"\bspot (?:instance|vm|node|training|capacity)s?\b[^\n]{0,60}?\b(?:interruptions? (?:happens?|happened|occurs?|occurred|hits?)|"
+        r"(?:was|were|got|gets|get|is|are|being) interrupted)\b|"
         r"\blow[- ]priority (?:vm|node|instance|job)s?\W{0,2} (?:(?:was|were|got|get|are|is|being) )?"
         r"(?:termination|terminated|pre-?empti?ed|pre-?emption|evicted|eviction|reclaimed)\b|"
         r"\b(?:was|were|got|gets|get|is|are) (?:just )?rebooted (?:by (?:GCP|GCE|Google Cloud|Compute Engine|AWS|EC2|Azure)\b|"
@@ -470,7 +477,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bUncorrected hardware memory error in (?:user|kernel)-access|\bUncorrected error\(s\): memory|"
         r"\bMemory\b[^|\n]*\|\s*Uncorrectable ECC\b|\bUncorrectable (?:ECC|memory) error\b[^\n]{0,80}\bDIMM|"
         r"\bMulti-bit memory errors? detected\b|\bcorrectable memory error rate exceeded\b|\[Hardware Error\]:[^\n]*\bmulti-bit ECC\b|"
-        r"\bDIMM[\w ]{0,12}\b(?:has failed|failure detected|is disabled due to errors)",
+        r"\bDIMM[\w ]{0,12}\b(?:has failed|failure detected|is disabled due to errors)|"
+        # a DIMM past the BMC's own threshold of corrected errors, as Dell's OpenManage (the
+        # sixteenth's fee2c5ccbea6: CriticalCECCCountMemErrAlert, DIMM_Degraded), HPE's IML and
+        # Lenovo's IMM word it: the vendor's signal to replace it (corrected errors alone stay
+        # corrected_memory_only)
+        r"\bCriticalCECCCount\w*|\bDIMM_Degraded\b|\bThe DIMM has degraded\b|"
+        r"\bCorrected Memory Error threshold exceeded\b|\bMemory Logging Limit Reached for DIMM\b",
         "system_memory",
         86,
         0.7,
@@ -593,7 +606,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # without a rank prefix (the emitter checklist)
         r"\bCuda failure (?:\d+ )?'out of memory'|"
         # Slurm's own words for a task the cgroup killed (srun_job.c, slurmstepd_job.c)
-        r"\btask \d+(?:-\d+)?: Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed",
+        r"\btask \d+(?:-\d+)?: Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed|"
+        # out of memory said in Chinese (the sixteenth's f7990272e2ab 超出内存, 超出显存): host
+        # memory (内存) or GPU memory (显存) short, overflowing or exhausted; its use (占用) and
+        # a leak (泄漏) are not taken; a quantifier takes a group (了 is three bytes: the
+        # pattern is matched as UTF-8)
+        r"(?:显存|内存)(?:不足|不够|溢出|耗尽|爆了)|(?:超出|超过|爆)(?:了)?(?:显存|内存)",
         "out_of_memory",
         70,
         0.7,
@@ -765,7 +783,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # loss.backward()", 09338624ddd2 "in multinode it just hangs at", f72d25242a3d "run
         # silently hangs mid-training", 9f661293db54 "keeps running forever and does not
         # produce any new output")
-        r"\b(?:training|job|run|process|it) (?:just |silently |still |always )?hangs (?:at|on|mid|during|forever|indefinitely|there)\b|"
+        r"\b(?:training|job|run|process|program|it)s? (?:just |silently |still |always )?hangs (?:at|on|in|mid|during|forever|indefinitely|there)\b|"
+        # stuck or frozen at some step (the sixteenth's ab37dd6aa832 "get stuck at some constant
+        # steps", fac2582a432e "stuck in any number of traing step", 6c22b0b70fb3 "seeming to
+        # freeze after a number of steps"); a loss or accuracy stuck at a value is no hang
+        r"(?<!loss )(?<!accuracy )(?<!acc )\b(?:(?:get|gets|got|getting|gotten|is|was|are|were|be|been|being|often|always|"
+        r"randomly|sometimes|keeps? getting) stuck|(?:seem(?:s|ing|ed)?|appears?|appeared) to (?:freeze|hang)|freezes|froze) "
+        r"(?:at|in|on|after) (?:(?:some|a|an|the|any|random|certain|constant|fixed|same|particular|specific|few|number|"
+        r"of|first|\d+(?:k|th|st|nd|rd)?|traing|training|train) ){0,4}(?:steps?|iterations?|iters?|epochs?|batch(?:es)?)\b|"
         # the fifteenth's 974ea542c740 "Distributed training hanging without any output"
         r"\b(?:training|job|run|process|rank|worker)s? (?:keeps |kept )?hanging (?:without|with no|forever|indefinitely|after|during|at (?:the )?(?:start|beginning|end|first|step|epoch|iteration))\b|"
         r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)",
@@ -792,6 +817,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # and evaluation loss", 670bfeb178e1 "sudden jumps every few epochs in the training loss")
         r"\b(?:huge|big|large|sudden|sharp|massive|abrupt) (?:upward )?jumps? (?:(?:every|after|at) [\w ]{1,25}? )?in (?:the )?"
         r"(?:(?:training|train|validation|val|eval|evaluation|test) (?:and (?:training|train|validation|val|eval|evaluation|test) )?)?loss(?:es)?\b|"
+        # loss spikes seen, in the plural (the sixteenth's 9301deebc938 "we're seeing a lot of
+        # loss spikes"; the twelfth's 4d999cd234f4 "We notice lot of loss spikes"): "no loss
+        # spikes" and "to avoid loss spikes" are not taken
+        r"\b(?:seeing|see|saw|seen|getting|get|got|observe[sd]?|observing|notice[sd]?|noticing|having|have|has|had|"
+        r"experienc(?:e|es|ed|ing)|encounter(?:s|ed|ing)?) (?:(?:a )?lots? of |many |several |some |frequent |"
+        r"occasional |multiple |repeated |periodic |huge |large |big |massive |sudden )?(?:training )?loss spikes\b|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
         r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",
@@ -840,7 +871,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"ssh: connect to host \S+ port \d+: |ssh exited with exit code 255|"
         r"ORTE was unable to reliably start one or more daemons|PRTE was unable to reliably start|"
         r"\[Errno 113\] No route to host|errno: 113 - No route to host|"
-        r"Error building extension '[\w.]+'|installed in this system is not supported by the|NVRM: API mismatch|"
+        r"Error building extension '[\w.]+'|NVRM: API mismatch|"
         r"OSError: Can't load (?:the )?(?:tokenizer|config(?:uration)?|model|weights)|"
         r"is not a local folder and is not a valid model identifier|does not appear to have a file named",
         "dependency",
@@ -1361,12 +1392,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "scheduler_node_setup",
         r"(?i)gres/\w+ count (?:reported )?(?:lower|too low) than configured|\bgres/gpu count too low\b|"
         r"Prolog failure on node|\bReason=Prolog error\b|\bprolog (?:failed|error) on (?:node|host)|"
-        r"Job allocation \d+ has been revoked",
+        r"Job allocation \d+ has been revoked|"
+        # the node's GPUs not configured as generic resources at all (the sixteenth's 048242e1ff39
+        # "the GRES field shows (null)"; scontrol's Gres=(null) on a GPU node)
+        r"\bGRES\b(?:=| field| column)?[^\n]{0,30}\(null\)",
         "dependency",
         60,
         0.55,
-        "The scheduler's node setup failed (slurmd reports fewer GPUs than slurm.conf says, a "
-        "prolog failed and revoked the allocation): fixed in the scheduler's configuration",
+        "The scheduler's node setup failed (slurmd reports fewer GPUs than slurm.conf says or none, "
+        "a prolog failed and revoked the allocation): fixed in the scheduler's configuration",
     ),
     (
         "fabric_provider_setup",
@@ -1445,6 +1479,21 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         80,
         0.75,
         "The driver could not initialise the GPU",
+    ),
+    (
+        # the driver refusing the GPU installed (too new or too old for this driver release, or a
+        # GPU that needs the open kernel modules: the sixteenth's df0fc79b12a1): the driver's
+        # choice, not the GPU, so it outranks the RmInitAdapter failure that follows and never
+        # excludes a node
+        "gpu_driver_unsupported",
+        r"installed in this system is not supported by (?:the|open)\b|"
+        r"\brequires use of the NVIDIA (?:open|proprietary) kernel modules\b|"
+        r"\bGPU installed in this system is supported through the NVIDIA [\d.]+xx Legacy drivers",
+        "dependency",
+        84,
+        0.6,
+        "The driver does not support the GPU installed (a legacy GPU, or one that needs the open "
+        "kernel modules): the driver release or module flavour, not the GPU",
     ),
     (
         "gpu_reset_required",
@@ -1818,7 +1867,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "cuda_oom",
         r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: out of memory|Tried to allocate [\d.]+ [KMG]iB|"
         # every CUDA library's allocation status and the driver API's name (emitter checklist)
-        r"\b(?:CUDNN|CUSOLVER|CUSPARSE)_STATUS_ALLOC_FAILED\b|\bCUFFT_ALLOC_FAILED\b|\bCUDA_ERROR_OUT_OF_MEMORY\b",
+        r"\b(?:CUDNN|CUSOLVER|CUSPARSE)_STATUS_ALLOC_FAILED\b|\bCUFFT_ALLOC_FAILED\b|\bCUDA_ERROR_OUT_OF_MEMORY\b|"
+        # the frameworks that call cudaMalloc themselves: MXNet's storage manager (the sixteenth's
+        # 86a4a0ff1dce, 8618ea765a96), Caffe's CUDA_CHECK, Paddle's allocator
+        r"\bcuda\w*Alloc\w*(?: retry)? failed: out of memory\b|error == cudaSuccess \(2 vs\. 0\)\s+out of memory|"
+        r"\bOut of memory error on GPU \d+",
         "out_of_memory",
         75,
         0.9,
@@ -2666,7 +2719,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bfsspec\.exceptions\.FSTimeoutError\b|\bCaught FSTimeoutError\b|"
         # TensorFlow's GCS filesystem on its write path (resumable uploads)
         r"\bwhen (?:resuming upload|initiating an upload to|uploading) gs://|"
-        r"\bUpload to gs://\S+ failed, caused by:|\bUnexpected response from GCS when writing (?:to )?gs://",
+        r"\bUpload to gs://\S+ failed, caused by:|\bUnexpected response from GCS when writing (?:to )?gs://|"
+        # the writer's local staging file (TensorFlow's GCS and S3 filesystems; the sixteenth's
+        # 5b8551525f53, writing checkpoints from a TPU host)
+        r"\bCould not (?:append|write) to the internal temporary file\b",
         "storage",
         58,
         0.55,
@@ -2844,7 +2900,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_peer_closed": ("connection closed by remote peer",),
     "slurm_spank_plugin": ("spank", "pyxis: "),
-    "remote_fs_client": ("fstimeouterror", " gs://", "upload to gs://"),
+    "remote_fs_client": (
+        "fstimeouterror",
+        " gs://",
+        "upload to gs://",
+        "internal temporary file",
+    ),
     "power_core_deconfig": ("fir[", "eq_core_fir(", "deconfig huid"),
     "nonfinite_words": ("cannot be clipped", "nan in summary histogram", "non-finite loss"),
     "san_all_paths_lost": ("remaining active paths", "active path", "usable path"),
@@ -2868,6 +2929,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rebooted because of",
         "interrupted",
         "reclaimed",
+        "preemption",
+        "pre-emption",
+        "interruption happen",
+        "interruption occur",
+        "interruption hit",
+        "interruptions happen",
+        "interruptions occur",
+        "interruptions hit",
         "due to preemption",
         "terminate_on_host_maintenance",
         "eventtype",
@@ -3060,6 +3129,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "memory error rate exceeded",
         "multi-bit ecc",
         "dimm",
+        "criticalcecccount",
+        "memory error threshold exceeded",
     ),
     "disk_array_failure": (
         "disk failure on",
@@ -3223,6 +3294,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "[errno 12]",
         "memoryerror",
         "no available memory for the cache",
+        "显存",
+        "内存",
     ),
     "object_store_more": (
         ") when calling",
@@ -3442,6 +3515,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "monitoredbarrier",
         "hangs ",
         "running forever",
+        "freeze",
+        "froze",
+        "to hang",
     ),
     "nan_words": (
         "probability tensor contains",
@@ -3505,7 +3581,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "[errno 113]",
         "errno: 113",
         "error building extension",
-        "is not supported by the",
         "nvrm: api mismatch",
         "can't load",
         "not a valid model identifier",
@@ -3796,6 +3871,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "scheduler_node_setup": (
         "gres/",
+        "(null)",
         "prolog failure",
         "prolog error",
         "prolog failed",
@@ -3834,6 +3910,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
+    "gpu_driver_unsupported": (
+        "installed in this system is not supported by",
+        "requires use of the nvidia",
+        "installed in this system is supported through",
+    ),
     "gpu_reset_required": ("requires reset", "reset required", "reboot required"),
     "gsp_timeout": ("gsp timeout", "rpc from gsp", "_kgsp", "kflcncoredump", "gsp watchdog"),
     "row_remap_failure": ("remap", "uncorrectable error", "pending"),

@@ -230,6 +230,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["sixteenth_action_accuracy"] >= bench.SIXTEENTH_FIRST["action"], d
     assert d["sixteenth_sure_category_accuracy"] >= bench.SIXTEENTH_FIRST_SURE["category"]
     assert set(d["sixteenth_wrong_exclude_node"]) <= {"df0fc79b12a1"}, d
+    # ... and after its rows and the retraining on it (not out of sample any more,
+    # tests/corpus/real/README.md, the sixteenth's "After its rows")
+    assert d["sixteenth_rows_only_category_accuracy"] >= 0.6854, d["sixteenth_misses"]
+    assert d["sixteenth_category_accuracy"] >= 0.9438, d["sixteenth_misses"]
+    assert d["sixteenth_action_accuracy"] >= 0.8315, d["sixteenth_misses"]
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
