@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support.prefilter import assert_prefilter_hides_nothing, rows_alone
+from support.prefilter import near_miss_test, prefilter_test, row_test, rows_alone
 
 from nonstop.diagnose import prose, triage
 
@@ -195,23 +195,13 @@ NOT_TOLD = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in SIXTEENTH]
-)
-def test_row(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)  # the rows alone: the table is what is tested
-    assert v.category == category, (why, v.verdict)
+test_row = row_test(SIXTEENTH)
 
 
-@pytest.mark.parametrize(("text", "category", "why"), [pytest.param(*c, id=c[2][:60]) for c in NOT])
-def test_near_miss(tmp_path: Path, text: str, category: str, why: str) -> None:
-    v = rows_alone(tmp_path, text)
-    assert v.category != category, (why, v.verdict)
+test_near_miss = near_miss_test(NOT)
 
 
-def test_the_prefilter_hides_no_row_from_these_lines(tmp_path: Path) -> None:
-    """Every row whose full regex matches a line above is found through the needles."""
-    assert_prefilter_hides_nothing(tmp_path, SIXTEENTH + NOT)
+test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(SIXTEENTH + NOT)
 
 
 def test_the_driver_refusing_a_gpu_never_excludes_a_node(tmp_path: Path) -> None:
