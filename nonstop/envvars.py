@@ -185,7 +185,7 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         read_by="checkpoint.background",
         meaning="how much lower (nice increment, 0-19) the thread that hands in-memory "
         "snapshots over runs than training; 0 keeps it at training's priority",
-        default="10",
+        default="0",
     ),
     EnvVar(
         name=REPLICA_GROUPS_DIR,

@@ -1,21 +1,23 @@
-"""The thread that hands in-memory snapshots over, at a lower CPU priority than training
-(docs/checkpoint.md, "Background priority").
+"""The thread that hands in-memory snapshots over, optionally at a lower CPU priority than
+training (docs/checkpoint.md, "Background priority").
 
 After a snapshot's copy (which the next optimizer step waits for), its digest and hand-over to
-the replica servers are CPU work that nothing in training waits for. Where the host has idle
-cores (a GPU node: its training threads mostly wait on the GPU) it costs training nothing;
-where every core trains (CPU ranks, or a node whose data loaders keep every core busy) it takes
-its time from training. So that thread runs `nice`: Linux shares a contended core by weight, and
-a thread 10 nice levels down gets about a tenth of it, and all of an idle one. What it does
+the replica servers are CPU work that nothing in training waits for. Where every core trains
+(CPU ranks, or a node whose data loaders keep every core busy) it takes its time from training,
+so `NONSTOP_BACKGROUND_NICE=N` runs it N nice levels lower: Linux shares a contended core by
+weight, and a thread 10 levels down gets about a tenth of it, all of an idle one. What it runs
 releases Python's GIL (the CRC, the socket), so a lowered thread does not hold the training
-thread up while it waits for a core: the reason the durable writer, which pickles and plans in
-Python, keeps training's priority (measured: docs/checkpoint.md, "Writer priority"). It is not
-starved for long either: when the next snapshot waits for it, training sleeps and the core is
-its.
+thread up while it waits for a core (the durable writer, which pickles in Python holding the
+GIL, is never lowered: docs/checkpoint.md, "Writer priority").
+
+Off by default (0): a lowered hand-over finishes later when the cores are busy, and a rank that
+crashes in that window leaves its newest snapshot unsent, so the restart resumes one snapshot
+earlier (a 3-node test under the CI's load did: tests/cluster/test_resume_bitwise.py), while the
+step-time gain was not shown (docs/benchmarks.md, overhead).
 
 Linux only (nice is per thread there); elsewhere, or where the call fails, nothing changes.
 
-    pool = executor("nonstop-replica-send")   # a one-thread pool whose thread runs lowered
+    pool = executor("nonstop-replica-send", 10)   # a one-thread pool whose thread runs lowered
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from nonstop.errors import UserError
 
 log = logging.getLogger("nonstop.checkpoint")
 
-DEFAULT_NICE: Final = 10
+DEFAULT_NICE: Final = 0
 
 
 def nice_increment() -> int:

@@ -5,8 +5,9 @@ per-rank state, RNG, step), packed into a reused buffer: where this node's Repli
 shared folder (/dev/shm), one of three files there that this rank writes in turn, else private
 memory. The training thread copies only what forward may change (buffers, per-rank state, RNG);
 the parameters and optimizer states are copied by a background thread behind the next step's
-forward and backward, and the next `optimizer.step()` waits for that copy. A second background
-thread, at a lower CPU priority (background.py), then takes the digest (digest.py: CRC-32, several GB/s) and hands the snapshot over: the file to
+forward and backward, and the next `optimizer.step()` waits for that copy. The background thread
+(or, with NONSTOP_BACKGROUND_NICE, a second one at a lower CPU priority: background.py) then takes
+the digest (digest.py: CRC-32, several GB/s) and hands the snapshot over: the file to
 this node's server by name (`adopt`, on a connection kept open: no socket copy, no second
 digest), the bytes to the next `replicas` nodes of the job in sorted ring order of node names,
 which check their copy against the digest. Three files: the server keeps the two newest snapshots, the third is the one being
@@ -106,7 +107,8 @@ class MemoryReplicas:
         self._slots: list[_Slot | None] = [None] * SLOTS
         self._turn = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nonstop-replica")
-        self._sender = background.executor("nonstop-replica-send")  # lowered: background.py
+        lowered = background.nice_increment()  # 0 (default): the hand-over runs after the copy
+        self._sender = background.executor("nonstop-replica-send", lowered) if lowered else None
         self._inflight: Future[None] | None = None
         self._channel: Channel | None = None  # to this node's server, kept open
         self._copied = threading.Event()  # the snapshot in flight has copied the state
@@ -221,8 +223,10 @@ class MemoryReplicas:
         devices: list[torch.device],
     ) -> None:
         self._finish_copy(devices)
-        # what follows the copy waits on nothing of training's: at a lower CPU priority
-        self._sender.submit(self._hand_over, key, blob, name, blocking_s, t0).result()
+        if self._sender is None:
+            self._hand_over(key, blob, name, blocking_s, t0)
+        else:  # what follows the copy waits on nothing of training's: lowered, if asked
+            self._sender.submit(self._hand_over, key, blob, name, blocking_s, t0).result()
 
     def _hand_over(
         self, key: Key, blob: torch.Tensor, name: str | None, blocking_s: float, t0: float
@@ -273,7 +277,8 @@ class MemoryReplicas:
             handle.remove()
         self._hooked.clear()
         self._executor.shutdown(wait=True)
-        self._sender.shutdown(wait=True)
+        if self._sender is not None:
+            self._sender.shutdown(wait=True)
         if self._channel is not None:
             self._channel.close()
             self._channel = None

@@ -1,6 +1,6 @@
-"""The thread that hands in-memory snapshots over runs below training's CPU priority; the
-copies that optimizer steps wait for, and the durable writer, do not
-(nonstop.checkpoint.background)."""
+"""With NONSTOP_BACKGROUND_NICE, the thread that hands in-memory snapshots over runs below
+training's CPU priority; the copies that optimizer steps wait for, and the durable writer, never
+do (nonstop.checkpoint.background). By default nothing is lowered."""
 
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ def _nice() -> int:
     return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
 
-def test_the_increment_defaults_to_ten_and_refuses_what_is_not_a_nice_level(
+def test_the_increment_defaults_to_none_and_refuses_what_is_not_a_nice_level(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("NONSTOP_BACKGROUND_NICE", raising=False)
-    assert background.nice_increment() == background.DEFAULT_NICE == 10
+    assert background.nice_increment() == background.DEFAULT_NICE == 0
     monkeypatch.setenv("NONSTOP_BACKGROUND_NICE", " 0 ")
     assert background.nice_increment() == 0
     monkeypatch.setenv("NONSTOP_BACKGROUND_NICE", "19")
@@ -108,3 +108,32 @@ def test_a_snapshot_copies_at_training_priority_and_hands_over_lowered(
     finally:
         srv.stop()
     assert seen == {"copy": own, "hand_over": min(19, own + 6)}
+
+
+def test_by_default_the_hand_over_follows_the_copy_at_training_priority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NONSTOP_HOST", "solo")
+    monkeypatch.delenv("NONSTOP_BACKGROUND_NICE", raising=False)
+    own, seen = _nice(), []
+    hand_over = MemoryReplicas._hand_over
+
+    def over(self: MemoryReplicas, *args: Any) -> Any:
+        seen.append((_nice(), threading.current_thread().name))
+        return hand_over(self, *args)
+
+    monkeypatch.setattr(MemoryReplicas, "_hand_over", over)
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20).start()
+    publish(tmp_path, "solo", srv)
+    try:
+        model = nn.Linear(8, 8)
+        opt = torch.optim.AdamW(model.parameters(), lr=0.1)
+        config = CheckpointConfig(every_steps=100, memory_every_steps=1)
+        with Checkpointer(tmp_path, config=config) as ckpt:
+            model(torch.randn(2, 8)).sum().backward()
+            opt.step()
+            ckpt.maybe_save(1, {"model": model, "optimizer": opt})
+    finally:
+        srv.stop()
+    assert len(seen) == 1 and seen[0][0] == own
+    assert seen[0][1].startswith("nonstop-replica_"), seen  # the copy's thread, not a second one
