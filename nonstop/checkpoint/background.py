@@ -68,10 +68,9 @@ def lower_priority(increment: int) -> int | None:
         return None
 
 
-def executor(name: str, increment: int | None = None) -> ThreadPoolExecutor:
-    """A one-thread pool named `name` whose thread runs `increment` (default:
-    `nice_increment()`) nice levels below its creator."""
-    inc = nice_increment() if increment is None else increment
+def executor(name: str, increment: int) -> ThreadPoolExecutor:
+    """A one-thread pool named `name` whose thread runs `increment` nice levels below its
+    creator."""
     return ThreadPoolExecutor(
-        max_workers=1, thread_name_prefix=name, initializer=lower_priority, initargs=(inc,)
+        max_workers=1, thread_name_prefix=name, initializer=lower_priority, initargs=(increment,)
     )

@@ -26,6 +26,25 @@ def _nice() -> int:
     return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
 
+def _snapshot_steps(run: Path, steps: int) -> None:
+    """Train a small model `steps` steps with an in-memory snapshot at each, on node "solo"
+    (NONSTOP_HOST) with its own replica server."""
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20).start()
+    publish(run, "solo", srv)
+    try:
+        model = nn.Linear(8, 8)
+        opt = torch.optim.AdamW(model.parameters(), lr=0.1)
+        config = CheckpointConfig(every_steps=100, memory_every_steps=1)
+        with Checkpointer(run, config=config) as ckpt:
+            for step in range(1, steps + 1):
+                model(torch.randn(2, 8)).sum().backward()
+                opt.step()
+                opt.zero_grad()
+                ckpt.maybe_save(step, {"model": model, "optimizer": opt})
+    finally:
+        srv.stop()
+
+
 def test_the_increment_defaults_to_none_and_refuses_what_is_not_a_nice_level(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -93,20 +112,7 @@ def test_a_snapshot_copies_at_training_priority_and_hands_over_lowered(
 
     monkeypatch.setattr(MemoryReplicas, "_hand_over", over)
     monkeypatch.setattr(MemoryReplicas, "_finish_copy", copy)
-    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20).start()
-    publish(tmp_path, "solo", srv)
-    try:
-        model = nn.Linear(8, 8)
-        opt = torch.optim.AdamW(model.parameters(), lr=0.1)
-        config = CheckpointConfig(every_steps=100, memory_every_steps=1)
-        with Checkpointer(tmp_path, config=config) as ckpt:
-            for step in (1, 2):
-                model(torch.randn(2, 8)).sum().backward()
-                opt.step()
-                opt.zero_grad()
-                ckpt.maybe_save(step, {"model": model, "optimizer": opt})
-    finally:
-        srv.stop()
+    _snapshot_steps(tmp_path, 2)
     assert seen == {"copy": own, "hand_over": min(19, own + 6)}
 
 
@@ -123,17 +129,6 @@ def test_by_default_the_hand_over_follows_the_copy_at_training_priority(
         return hand_over(self, *args)
 
     monkeypatch.setattr(MemoryReplicas, "_hand_over", over)
-    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 20).start()
-    publish(tmp_path, "solo", srv)
-    try:
-        model = nn.Linear(8, 8)
-        opt = torch.optim.AdamW(model.parameters(), lr=0.1)
-        config = CheckpointConfig(every_steps=100, memory_every_steps=1)
-        with Checkpointer(tmp_path, config=config) as ckpt:
-            model(torch.randn(2, 8)).sum().backward()
-            opt.step()
-            ckpt.maybe_save(1, {"model": model, "optimizer": opt})
-    finally:
-        srv.stop()
+    _snapshot_steps(tmp_path, 1)
     assert len(seen) == 1 and seen[0][0] == own
     assert seen[0][1].startswith("nonstop-replica_"), seen  # the copy's thread, not a second one
