@@ -384,6 +384,10 @@ def _check_flags(args: argparse.Namespace) -> None:
         raise UserError(f"--nnodes must be N or MIN:MAX with 0 < MIN <= MAX, got {args.nnodes!r}")
     if args.stop_check_every < 1:
         raise UserError(f"--stop-check-every must be 1 or more, got {args.stop_check_every}")
+    if args.memory_checkpoint_every:  # the ranks read it: refused by each, it cost every restart
+        from nonstop.checkpoint.background import nice_increment
+
+        nice_increment()
     if args.max_restarts < 0:
         raise UserError(f"--max-restarts must be 0 or more, got {args.max_restarts}")
     for flag, zero_ok in SECONDS_FLAGS.items():

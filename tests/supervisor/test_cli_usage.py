@@ -71,6 +71,16 @@ def test_bad_flag_is_one_line_exit_2_and_leaves_no_run_dir(
     assert not (here / "runs").exists()
 
 
+def test_a_bad_background_nice_is_one_line_exit_2_before_any_rank(
+    here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ranks read it; refused by each rank, it cost a restart per attempt."""
+    monkeypatch.setenv("NONSTOP_BACKGROUND_NICE", "abc")
+    line = usage_error(capsys, "--memory-checkpoint-every", "1", SCRIPT)
+    assert "NONSTOP_BACKGROUND_NICE='abc'" in line
+    assert not (here / "runs").exists()
+
+
 def test_missing_script_module_or_program(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "no such file" in usage_error(capsys, "nothere.py")
     (here / "adir").mkdir()
