@@ -175,6 +175,7 @@ class NonstopAgent(LocalElasticAgent):
         read different stop plans and write to different attempt directories. After each
         rendezvous the agents agree on the highest candidate through the round's store."""
         n, me, store = worker_group.group_world_size, worker_group.group_rank, worker_group.store
+        assert n is not None and me is not None, "set by torch's _rendezvous"
         # a round of spares only (every member of the last attempt still stopping, or gone: a
         # one-node group whose node was excluded and whose spare took its place) would agree
         # on their own count, the number of an attempt the run already had: the run's ledger

@@ -487,8 +487,8 @@ class FailureHandler:
         own = None
         if kind == "peer" and link is not None:  # the root cause goes on the link's host
             theirs = evidence.ranks_of_host(self.cfg.run_dir.root, attempt, link)
-            rank = theirs[0] if theirs else None
-            own, row = row, replace(row, rank=rank, host=link, exit_code=None, signal=None)
+            peer_rank = theirs[0] if theirs else None
+            own, row = row, replace(row, rank=peer_rank, host=link, exit_code=None, signal=None)
         filed = netroot.file(
             self.ledger,
             attempt=attempt,

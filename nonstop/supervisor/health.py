@@ -293,7 +293,7 @@ def check_collective(cfg: HealthConfig, **_: Any) -> CheckResult:
     failures = []
     for r, p in enumerate(procs):
         try:
-            out, _ = p.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            out = p.communicate(timeout=max(0.1, deadline - time.monotonic()))[0]
             if p.returncode != 0:
                 last = out.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
                 failures.append(f"rank {r}: exit {p.returncode}: {last[0][:200]}")

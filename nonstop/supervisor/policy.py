@@ -24,11 +24,14 @@ import signal as _signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nonstop import taxonomy
 from nonstop.anomalies import EXIT_ROLLBACK
 from nonstop.supervisor import rollback
+
+if TYPE_CHECKING:
+    from nonstop.diagnose.verdict import VerdictAction
 
 log = logging.getLogger("nonstop.policy")
 
@@ -481,21 +484,22 @@ def refine(
     culprits: list[str],
     *,
     category: str,
-    action: str,
+    action: VerdictAction,
     confidence: float,
     verdict: str,
     hosts: list[str],
 ) -> tuple[Decision, list[str]]:
     """Merge the whole-attempt diagnosis (nonstop.diagnose.diagnose_run's verdict) into the
     decision: a more confident (> max(own, 0.8)), specific verdict overrides the per-rank
-    classification and may name the culprit on another node."""
+    classification and may name the culprit on another node. A verdict that recommends
+    nothing (action `none`) overrides nothing: a failure always takes an action."""
     d = replace(d, evidence=[*d.evidence, f"diagnose: {verdict[:300]}"], hosts=list(d.hosts))
-    if category != taxonomy.UNKNOWN and confidence > max(d.confidence, 0.8):
+    if category != taxonomy.UNKNOWN and action != "none" and confidence > max(d.confidence, 0.8):
         d = replace(
             d,
             category=category,
             action=action,
-            confidence=confidence,  # type: ignore[arg-type]
+            confidence=confidence,
             reason=d.reason + f"; diagnose: {verdict[:200]}",
         )
         return d, hosts or culprits

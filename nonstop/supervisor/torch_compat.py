@@ -344,7 +344,7 @@ def forwarding_signals(names: str) -> Iterator[None]:
         else:
             _deliver(before[signum], signum, frame)
 
-    mp_api._terminate_process_handler = dispatch  # type: ignore[assignment]
+    mp_api._terminate_process_handler = dispatch
     try:
         yield
     finally:

@@ -360,8 +360,12 @@ class Watchdog:
                 st.sections[name] = now
                 st.limits.pop(name, None)  # an unreadable limit leaves an open section
                 limit = p.get("limit_s")
-                number = isinstance(limit, int | float) and not isinstance(limit, bool)
-                if number and math.isfinite(limit) and limit >= 0:
+                if (
+                    isinstance(limit, int | float)
+                    and not isinstance(limit, bool)
+                    and math.isfinite(limit)
+                    and limit >= 0
+                ):
                     st.limits[name] = float(limit)
             else:
                 st.sections.pop(name, None)

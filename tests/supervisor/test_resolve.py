@@ -274,6 +274,16 @@ def test_refine(category, conf, hosts, after, culprits):
     assert d.evidence == []  # the input is not changed
 
 
+def test_refine_a_verdict_that_recommends_nothing_keeps_ours():
+    # a Verdict's action may be `none` (nonstop.diagnose.verdict.VerdictAction); a failure's
+    # decision must keep an action the supervisor can take
+    d = _d("restart", confidence=0.3)
+    out, got = refine(
+        d, [HOST], category="nvlink", action="none", confidence=0.9, verdict="v", hosts=["b"]
+    )
+    assert (out.category, out.action, got) == (d.category, "restart", [HOST])
+
+
 @pytest.mark.parametrize(
     ("decided", "failed", "code"),
     [
