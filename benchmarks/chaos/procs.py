@@ -10,6 +10,8 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from nonstop.supervisor.health import SELF_TEST_NAME
+
 RANK_MARKERS = (b"nonstop.supervisor", b"chaos.peer_worker")
 """What a rank's command line holds: nonstop's bootstrap, or the torchrun peer's worker."""
 
@@ -87,9 +89,15 @@ def _reported_pid(events: Path) -> int | None:
 def self_test_running(supervisor_pid: int) -> bool:
     """Whether the supervisor is running its collective self-test (a health check)."""
     return any(
-        p.ppid == supervisor_pid and "init_process_group" in p.cmdline and p.state != "Z"
+        p.ppid == supervisor_pid and p.state != "Z" and _comm(p.pid) == SELF_TEST_NAME
         for p in processes()
     )
+
+
+def _comm(pid: int) -> str:
+    """What a process calls itself (the self-test names itself while it runs; its waiting
+    interpreters, started ahead by health.SelfTestPool, are plain `python`)."""
+    return (_read(f"/proc/{pid}/comm") or b"").decode(errors="replace").strip()
 
 
 def kill(pid: int, sig: int = signal.SIGKILL) -> bool:

@@ -41,6 +41,7 @@ from nonstop.supervisor import bootstrap, evidence, torch_compat
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.context import AgentContext
 from nonstop.supervisor.failures import CULPRIT_WAIT_S, SELF_TEST_AFTER, FailureHandler  # noqa: F401
+from nonstop.supervisor.health import SelfTestPool
 from nonstop.supervisor.live_settings import LiveSettings, describe
 from nonstop.supervisor.planned_stop import PlannedStopMachine, mark_teardown
 from nonstop.supervisor.policy import (  # noqa: F401 (the exit codes: nonstop run's)
@@ -60,6 +61,10 @@ from nonstop.supervisor.watchdog import Watchdog, learned_for, learned_path
 from nonstop.supervisor.worker_logs import RunDirLogs
 
 _log = log.get("supervisor")
+
+SELF_TEST_WARM_AFTER_S = 30.0
+"""An attempt trains this long before the collective self-test's interpreters are started
+(health.SelfTestPool): a short run never pays their imports and memory."""
 
 
 class StoppedInRendezvous(BaseException):
@@ -108,11 +113,12 @@ class NonstopAgent(LocalElasticAgent):
         live: Any = None,
         metrics: Any = None,
         standbys: StandbyPool | None = None,
+        self_tests: SelfTestPool | None = None,
     ) -> None:
         super().__init__(spec=spec, logs_specs=logs, start_method=start_method)
         self.cfg, self.ledger, self.logs, self.live = cfg, ledger, logs, live
         self.metrics = metrics
-        self.ctx = AgentContext(cfg=cfg, ledger=ledger, live=live)
+        self.ctx = AgentContext(cfg=cfg, ledger=ledger, live=live, self_tests=self_tests)
         self.failures = FailureHandler(self.ctx, self)
         self.stops = PlannedStopMachine(self.ctx, self)
         self.stragglers: Any = None
@@ -351,6 +357,23 @@ class NonstopAgent(LocalElasticAgent):
         if training or time.time() - self.attempt_start > min(10.0, self.cfg.startup_timeout_s):
             pool.fill()
 
+    def _warm_self_tests(self) -> None:
+        """Start the self-test's interpreters (health.SelfTestPool) once this attempt has
+        trained SELF_TEST_WARM_AFTER_S, while nothing else imports: never during a start or
+        a restart, whose CPU they would take."""
+        pool, wd = self.ctx.self_tests, self.watchdog
+        if pool is None or wd is None or not wd.step_durations:
+            return
+        if time.time() - self.attempt_start < SELF_TEST_WARM_AFTER_S:
+            return
+        if self.standbys is not None and self.standbys.importing:
+            return
+        if any(st.finished for st in wd.ranks.values()):
+            return  # the run is ending
+        n = self.local_world_size()
+        if pool.warm_count < n:
+            pool.warm(n)
+
     def _stop_workers(self, worker_group: WorkerGroup, *args: Any, **kwargs: Any) -> None:
         t0 = time.time()
         super()._stop_workers(worker_group, *args, **kwargs)
@@ -378,6 +401,7 @@ class NonstopAgent(LocalElasticAgent):
             self.ctx, self.cfg.run_dir.root, self.cfg.host, self.cfg.kernel_log
         )  # cheap
         self._refill_standbys()
+        self._warm_self_tests()
         try:
             planned = self.stops.planned(worker_group, result)
         except Exception as e:  # our bug: the stop goes on as torch's teardown; say where

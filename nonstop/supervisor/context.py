@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from nonstop.ledger import Ledger
     from nonstop.supervisor.config import SupervisorConfig
+    from nonstop.supervisor.health import SelfTestPool
     from nonstop.supervisor.watchdog import Watchdog
 
 
@@ -46,6 +47,9 @@ class AgentContext:
     leaving: bool = False
     """True when this node leaves a job that goes on (excluded or drained): the rendezvous
     must stay open for the others."""
+    self_tests: SelfTestPool | None = None
+    """Interpreters that have imported torch for the collective self-test (health.py), or
+    None (`--no-self-test`)."""
 
 
 class AgentOps(Protocol):

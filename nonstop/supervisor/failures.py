@@ -1019,7 +1019,7 @@ class FailureHandler:
             / f"attempt-{self.ctx.attempt}"
             / f"vendor-{self.cfg.host}",
         )
-        results = run_checks(names, cfg)
+        results = run_checks(names, cfg, self_tests=self.ctx.self_tests)
         for r in results:
             self.ledger.add_health_check(
                 attempt=self.ctx.attempt,

@@ -26,6 +26,7 @@ from nonstop.supervisor import agent as ag
 from nonstop.supervisor import evidence, failures, netroot, policy, torch_compat
 from nonstop.supervisor.cloud_notices import CloudNotices
 from nonstop.supervisor.config import SupervisorConfig
+from nonstop.supervisor.health import SelfTestPool
 from nonstop.supervisor.live import LiveView
 from nonstop.supervisor.standby import StandbyPool
 from nonstop.supervisor.worker_logs import RunDirLogs
@@ -390,6 +391,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             rd.root / "logs" / f"standby-{host}",
             single_node=config.max_nodes == 1,
         )
+    self_tests = SelfTestPool() if cfg.self_test else None
     agent = ag.NonstopAgent(
         spec=spec,
         logs=logs,
@@ -400,6 +402,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
         live=live,
         metrics=metrics,
         standbys=standbys,
+        self_tests=self_tests,
     )
     _console(agent, config, cfg)
     # the cloud's preemption and maintenance notices: found and polled on their own thread
@@ -467,6 +470,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                         live=live,
                         metrics=metrics,
                         standbys=standbys,
+                        self_tests=self_tests,
                     ),
                 )
                 _console(agent, config, cfg)
@@ -510,6 +514,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 _bounded(spec.rdzv_handler.shutdown, "leaving the rendezvous")
         if standbys is not None:
             standbys.close()
+        if self_tests is not None:
+            self_tests.close()
         if replicas is not None:
             from nonstop.checkpoint.replica import unpublish
 

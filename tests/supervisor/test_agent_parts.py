@@ -333,3 +333,59 @@ def test_a_drain_that_leaves_too_few_nodes_stops_the_job(ctx):
     assert result is not None and result.state == WorkerState.SUCCEEDED
     assert ctx.exit_code == EXIT_REQUEUE and "restart_workers" not in ops.names()
     assert _actions(ctx.ledger) == ["planned_stop", "stopped"]
+
+
+def test_the_self_tests_interpreters_start_only_once_an_attempt_has_trained_a_while():
+    """The agent warms health.SelfTestPool after SELF_TEST_WARM_AFTER_S of training, never
+    while standbys import or the run ends; a warm pool is left alone."""
+    from nonstop.supervisor import agent as ag
+
+    warmed: list[int] = []
+    pool = SimpleNamespace(warm_count=0, warm=warmed.append)
+    wd = SimpleNamespace(step_durations=[], ranks={0: SimpleNamespace(finished=False)})
+    stub = SimpleNamespace(
+        ctx=SimpleNamespace(self_tests=pool),
+        watchdog=wd,
+        attempt_start=time.time(),
+        standbys=SimpleNamespace(importing=False),
+        local_world_size=lambda: 2,
+    )
+    ag.NonstopAgent._warm_self_tests(stub)  # no step yet: starting
+    wd.step_durations = [0.1]
+    ag.NonstopAgent._warm_self_tests(stub)  # training, but only just
+    assert warmed == []
+    stub.attempt_start -= ag.SELF_TEST_WARM_AFTER_S + 1
+    stub.standbys.importing = True
+    ag.NonstopAgent._warm_self_tests(stub)  # the standbys take the CPU now
+    assert warmed == []
+    stub.standbys.importing = False
+    ag.NonstopAgent._warm_self_tests(stub)
+    assert warmed == [2]
+    pool.warm_count = 2
+    ag.NonstopAgent._warm_self_tests(stub)  # already warm
+    wd.ranks[0].finished = True
+    pool.warm_count = 0
+    ag.NonstopAgent._warm_self_tests(stub)  # a rank's script returned: the run ends
+    stub.ctx.self_tests = None
+    ag.NonstopAgent._warm_self_tests(stub)  # --no-self-test
+    assert warmed == [2]
+
+
+@pytest.mark.slow
+def test_the_self_test_after_a_hang_takes_the_warm_interpreters(ctx):
+    from nonstop.supervisor.health import SelfTestPool
+    from nonstop.supervisor.policy import Decision
+
+    pool = SelfTestPool()
+    try:
+        pool.warm(2)
+        ctx.cfg = replace(ctx.cfg, self_test=True)
+        ctx.self_tests = pool
+        handler = FailureHandler(ctx, AgentOps(local_world_size=2))
+        results = handler._health_checks(Decision("hang", "restart", "no progress"))
+        assert [(r.name, r.status) for r in results] == [("collective", "passed")]
+        assert pool.warm_count == 0  # taken, not fresh ones beside them
+        (row,) = ctx.ledger.rows("SELECT name, status FROM health_checks")
+        assert tuple(row) == ("collective", "passed")
+    finally:
+        pool.close()
