@@ -176,6 +176,8 @@ def main(argv: list[str]) -> int:
         )
         for line in c.get("read", []):
             print("    " + line)
+        if not c["advised"]:
+            continue
         print(
             f"{'':10s} operator's conclusions (advice) {c['advised']}: {c['advised_right']} "
             f"categories, {c['advised_action_right']} actions right, wrong exclude_node "
