@@ -92,15 +92,21 @@ _SWAP = (
     r"re-?seat(?:ed|ing|s)?"
 )
 _RMA = r"rma(?:'?d|'?ed|'?ing)?|(?:opened|filed|raised|started|submitted) an? rma (?:for|on)"
+# verbs that say a repair only with a word of the gap: installed a replacement or spare part (a
+# new one may be a new build), pulled a failing one (a pull is many things)
+_QUALIFIED = r"install(?:ed|ing|s)?|pull(?:ed|ing|s)?"
+_BAD = r"failing|failed|faulty|bad|broken|dead|defective|dying"
+_NEEDS = {"install": r"\b(?:replacement|spare)\b", "pull": rf"\b(?:{_BAD})\b"}
 PART_VERBS = re.compile(
-    rf"(?i)\b(?P<verb>{_REPLACE}|{_SWAP}|{_RMA})\b(?:\s+out)?"
+    rf"(?i)\b(?P<verb>{_REPLACE}|{_SWAP}|{_RMA}|{_QUALIFIED})\b(?:\s+out)?"
     r"(?P<gap>(?:\s+(?:the|a|an|one|two|both|all|its|this|that|these|those|his|her|my|our|"
-    r"their|of|failing|failed|faulty|bad|broken|dead|defective|dying|\w+'s|\d+))*)\s+"
+    rf"their|of|new|replacement|spare|{_BAD}|\w+'s|\d+))*)\s+"
 )
 _PASSIVE_VERB = re.compile(
     r"(?i)\b(?:(?:was|were|got|has been|have been|is being|are being|is|are|been|being)\s+)?"
-    r"(?P<verb>replaced|swapped(?: out)?|re-?seated|rma'?d|rma'?ed|sent (?:back )?for rma|"
-    r"upgraded)\b|\b(?P<need>needs?|requires?|required)\s+(?:to be\s+)?"
+    r"(?P<verb>replaced|swapped(?: out)?|re-?seated|rma'?d|rma'?ed|upgraded|"
+    r"(?:sent|went|gone|out|back)\s+(?:back\s+)?(?:for|to|under)\s+rma|under\s+rma)\b|"
+    r"\b(?P<need>needs?|requires?|required)\s+(?:to be\s+)?"
     r"(?:replac(?:ed|ing|ement)|swapp(?:ed|ing)|re-?seat(?:ed|ing)|an? rma)\b"
 )
 _UPGRADE = re.compile(
@@ -116,12 +122,15 @@ NODE_VERBS = re.compile(
     r"setting)\b[^.!?;\n]{0,40}?\bout of (?:service|the pool|pool|rotation|production|"
     r"the cluster)\b|"
     r"\b(?:mark|marked|marking|set|setting)\s+(?:it|this node|the node|node\S*|\S+\d\S*)\s+"
-    r"(?:as\s+)?(?:down|offline|drain(?:ed)?|bad|unhealthy)\b"
+    r"(?:as\s+)?(?:down|offline|drain(?:ed)?|bad|unhealthy)\b|"
+    r"\b(?:take|took|taking|taken)\s+(?:it|this node|the node|node\S*|\S+\d\S*)?\s*offline\b|"
+    r"\bremov(?:e|ed|ing)\s+(?:it|this node|the node|node\S*|\S+\d\S*)\s+from\s+(?:the\s+)?"
+    r"(?:pool|cluster|rotation|partition)\b"
 )
 BROKEN = (
     r"not working|doesn't work|does not work|isn't working|is not working|stopped working|"
-    r"failing|failed|fails|bad|faulty|dead|broken|defective|died|dying|missing|fell off|"
-    r"falls off|lost|errors?|throwing|overheat\w*|burn(?:t|ed|ing)|melted|damaged|"
+    r"failing|failed|fails|bad|faulty|dead|broken|defective|died|dying|missing|"
+    r"(?:fell|falls|falling|dropped|drops|dropping) off|lost|errors?|throwing|overheat\w*|burn(?:t|ed|ing)|melted|damaged|"
     r"not detected|not (?:showing|seen|visible)|disappeared"
 )
 _BROKEN = re.compile(rf"(?i)\b(?:{BROKEN})\b")
@@ -240,6 +249,9 @@ def _on_a_part(s: str, nxt: str) -> Conclusion | None:
     if _software(s):
         return None
     for m in PART_VERBS.finditer(s):
+        needs = next((v for k, v in _NEEDS.items() if m.group("verb").lower().startswith(k)), None)
+        if needs is not None and not re.search(needs, m.group("gap"), re.IGNORECASE):
+            continue
         p = _part_after(s, m)
         if p is not None and not _not_concluded(s, m.start(), nxt):
             return Conclusion(_category(p), s, p.group(), m.group("verb"))

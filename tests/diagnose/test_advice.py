@@ -37,6 +37,12 @@ CONCLUDED = [
     ("cn042 has a dead NIC, taking it out of the pool until the spare comes.", "nic"),
     ("The SSD in node33 is throwing errors.\nCan someone drain the node?", "ssd"),
     ("cordon worker-9, its GPU fell off the bus twice today", "faulty_gpu"),
+    ("Removed gpu-7 from the pool: one GPU keeps dropping off the bus.", "faulty_gpu"),
+    ("node12 was taken offline, its PSU is dead.", "power_supply"),
+    # a repair said with a word of the gap, and an RMA in the passive
+    ("We installed a replacement PSU in node7 yesterday.", "power_supply"),
+    ("We pulled the failing DIMM from slot B1 of c3.", "system_memory"),
+    ("GPU 2 of dgx-5 went back for RMA.", "faulty_gpu"),
 ]
 
 NOT_CONCLUDED = [
@@ -63,6 +69,9 @@ NOT_CONCLUDED = [
     "swap space ran out on the login node",
     "Drain the node for the kernel upgrade tomorrow.",  # no part said broken
     "A drained node is resumed by hand, and a faulty GPU is what gets a node excluded.",  # a state
+    "We installed a new GPU and now training crashes.",  # a new build, not a repair
+    "I pulled the latest code and the GPU is fine.",
+    "Took the GPU offline for the driver update.",
     # the change did not fix it
     "We swapped the PSU but it still crashes under load.",
     "Replaced the GPU. Same error after the reboot.",
