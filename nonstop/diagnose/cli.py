@@ -27,11 +27,14 @@ from nonstop.errors import UserError
 
 def _how(v: Verdict) -> str:
     """What the confidence is: a row's, or (no row matched) a guess's probability, from a log's
-    words (the fallback) or a description's (nonstop.diagnose.prose)."""
+    words (the fallback) or a description's (nonstop.diagnose.prose), or an operator's stated
+    conclusion's (nonstop.diagnose.advice)."""
     if not v.guessed:
         return "confidence"
-    described = v.details.get("guess", {}).get("from") == "description"
-    return "guess from a description, p" if described else "guess, p"
+    source = v.details.get("guess", {}).get("from")
+    if source == "operator":  # nonstop.diagnose.advice: a person's conclusion, not evidence
+        return "advice from an operator's words, confidence"
+    return "guess from a description, p" if source == "description" else "guess, p"
 
 
 def _print(v: Verdict, *, limit: int = 12) -> None:

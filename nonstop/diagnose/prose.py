@@ -15,8 +15,12 @@ reporter's failure word is no log's marker): first a failure told in so many wor
 then the fallback's own table (the same naive Bayes over the same training excerpts), with its temperature and thresholds chosen on the descriptions no
 row matched at each collection's first sight (prose_table.json holds only those, and where they
 came from). Like the fallback it abstains below its threshold, never pages below the page
-threshold and never excludes a node (a hardware reading restarts: no description in the corpus
-earned more, docs/diagnose.md). It never overrides a row, and runs only on text a user hands
+threshold and never excludes a node (a hardware reading restarts: a bag of words, or a reporter
+blaming a part, is no evidence to take a machine out, docs/diagnose.md). An operator's own stated
+conclusion is not read here: a verb that acts on the machine ("drain this node, one GPU is not
+working", "we swapped the PSU") is read before this reader, in any short text a user hands
+`nonstop triage`, by nonstop.diagnose.advice, which may exclude a node as advice said to come from
+a person's words. It never overrides a row, and runs only on text a user hands
 `nonstop triage`: never on a run's rank logs (`nonstop run`, the ledger, `nonstop diagnose`).
 Standard library only.
 """
@@ -87,7 +91,8 @@ PROSE_WORDS = frozenset(_PROSE.split())
 # the naive Bayes, the first match answering. A host that shuts itself down for heat is its
 # cooling (server_chassis, as the corpus labels such reports); a GPU said to overheat or to run
 # at 90-149 C in the same sentence is the GPU's. A hardware category is named as weak evidence
-# and restarts, like any reading (fallback.action): never exclude_node.
+# and restarts, like any reading (fallback.action): never exclude_node (an operator's verb on the
+# part, "we swapped the PSU", is nonstop.diagnose.advice's, read before these).
 _HOT = r"(?:over-?heat|\b(?:9\d|1[0-4]\d) ?(?:°|degrees? )?(?:C\b|celsius))"
 _GPU = r"\b(?:gpus?|cards?|graphics)\b"
 _PSU = r"psus?|power suppl(?:y|ies)"

@@ -41,7 +41,13 @@ last SPIKE_TAIL_BYTES), a jump between lines that no row can see; it too yields 
 Text a user hands `nonstop triage` (`descriptions=True`; never `triage_rank`, never a run's rank
 logs) may be a reporter's description with no log line at all; where no row matched, the
 description reader (nonstop.diagnose.prose) reads it before the fallback and may name a category:
-"Guess from a description", `details["guess"]["from"] == "description"`.
+"Guess from a description", `details["guess"]["from"] == "description"`. Before the reader, a
+short text (at most prose.MAX_LINES lines) whose sentences state an operator's own hardware
+conclusion ("please drain this node, one GPU is not working", "we swapped the PSU":
+nonstop.diagnose.advice) is told as that category with its action, exclude_node for a part of
+the node, as advice: "Advice from an operator's words", confidence advice.ADVICE_CONFIDENCE,
+`details["guess"]["from"] == "operator"`. The automated path (`triage_rank`) never reads it: a
+run's logs never exclude a node on words.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
-from nonstop.diagnose import fallback, prose
+from nonstop.diagnose import advice, fallback, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -691,6 +697,41 @@ def read_description(text: bytes, *, default: Culprit | None = None) -> Verdict 
     return guessed(prose.read(m, text), default=default, model=m, source="description", told=told)
 
 
+def advise(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
+    """The verdict for a short text no signature matched whose sentences state an operator's
+    own hardware conclusion (advice.conclusion), or None: the category the operator named with
+    its action (exclude_node for a part of the node), said to be advice read from a person's
+    words, with a low confidence. Only on text a user hands `nonstop triage`."""
+    c = advice.conclusion(text)
+    if c is None:
+        return None
+    cat = taxonomy.get(c.category)
+    d = default or Culprit()
+    why = (
+        f"no signature matched; an operator's own conclusion is stated in the text "
+        f'({c.verb} ... {c.part}: "{c.sentence[:MAX_LINE]}"), read from a person\'s words, '
+        f"not the machine's own evidence"
+    )
+    return Verdict(
+        verdict=f"Advice from an operator's words: {cat.name} ({why}). Action: {cat.action}.",
+        category=c.category,
+        action=cat.action,
+        culprits=[Culprit(rank=d.rank, host=d.host, gpu=d.gpu, evidence=[f"advice: {why}"])]
+        if d.rank is not None or d.host
+        else [],
+        confidence=advice.ADVICE_CONFIDENCE,
+        details={
+            "guess": {
+                "category": c.category,
+                "probability": advice.ADVICE_CONFIDENCE,
+                "from": "operator",
+            },
+            "advice": {"sentence": c.sentence, "part": c.part, "verb": c.verb},
+        },
+        guessed=True,
+    )
+
+
 def guessed(
     reading: tuple[str, float],
     *,
@@ -761,8 +802,9 @@ def _unmatched(
     """The verdict for a log of `lines` lines no row matched: a loss or gradient-norm spike in
     its numbers (`spike`, its line as evidence), else the fallback's guess if a line has a
     failure marker, else None. With `descriptions` (text a user handed `nonstop triage`), a
-    text that is a description (prose.is_description) is read by the description reader first,
-    and by the fallback only where the reader abstains. A log the fallback is not asked about
+    short text stating an operator's hardware conclusion is advice (`advise`); else a text that
+    is a description (prose.is_description) is read by the description reader first, and by
+    the fallback only where the reader abstains. A log the fallback is not asked about
     costs a read of SPIKE_TAIL_BYTES only."""
     asked = marked and use_fallback
     # a description is a few lines: a longer file is never read for one
@@ -783,10 +825,28 @@ def _unmatched(
             }
         ]
         return got
+    # an operator's stated hardware conclusion, in a short text a user handed us: advice that
+    # may exclude a node, said to be read from words (nonstop.diagnose.advice); never on a
+    # run's rank logs (`described` is False for them)
+    if described:
+        got = advise(tail, default=default)
+        if got is not None:
+            said = got.details["advice"]["sentence"]
+            line = _line_of(tail, said, lines)
+            got.evidence = [f"{path}:{line}: [operator_conclusion] {said}"]
+            got.details["evidence_lines"] = [
+                {
+                    "file": str(path),
+                    "line": line,
+                    "text": said[:MAX_LINE],
+                    "signature": "operator_conclusion",
+                    "meaning": "An operator's stated hardware conclusion: advice, not evidence",
+                }
+            ]
     # a description is read by the reader first: the fallback learned from log lines, and a
     # reporter's failure word ("shuts down") is no log's marker (benchmarks/triage_prose.py:
     # "replace" against "fill", tests/corpus/real/README.md, issue-27gen5)
-    if described and prose.is_description(tail):
+    if got is None and described and prose.is_description(tail):
         got = read_description(tail, default=default)
     if asked and got is None:
         # nonstop's own lines (its runtime, bootstrap and fault injector: nonstop.log's
@@ -797,6 +857,15 @@ def _unmatched(
         if MARKER.search(theirs.lower()):
             got = guess(theirs, default=default)
     return got
+
+
+def _line_of(tail: bytes, sentence: str, lines: int) -> int:
+    """The line of the file (`lines` long, `tail` its end) where `sentence` begins, as far as
+    its first three words tell (1 if they are not found on one line)."""
+    head = " ".join(sentence.split()[:3]).encode()
+    got = tail.splitlines()
+    at = next((i for i, line in enumerate(got) if head in line), 0)
+    return max(1, lines - len(got) + at + 1)
 
 
 _OWN_LINE: Final = re.compile(rb"(?m)^nonstop\[host [^\]\n]*\] [^\n]*(?:\n|$)")
@@ -866,7 +935,7 @@ def triage_files(
                 evidence=best.evidence,
                 details={
                     k: best.details[k]
-                    for k in ("guess", "spike", "file", "evidence_lines")
+                    for k in ("guess", "spike", "advice", "file", "evidence_lines")
                     if k in best.details
                 },
                 guessed=best.guessed,
@@ -886,7 +955,8 @@ def file_json(v: Verdict) -> dict[str, Any]:
         "evidence": v.details.get("evidence_lines", []),
         "confidence": round(v.confidence, 3),
         "guessed": v.guessed,
-        # what a guess read: a log's words (the fallback) or a description's (prose)
+        # what a guess read: a log's words (the fallback), a description's (prose) or an
+        # operator's stated conclusion (advice)
         "guessed_from": v.details["guess"].get("from", "log") if v.guessed else None,
         "lines": v.details.get("lines"),
         "bytes": v.details.get("bytes"),

@@ -1,6 +1,7 @@
 """The description reader (nonstop.diagnose.prose): a failure told in sentences, with no log
 line, is read by `nonstop triage` where no row matched, said to be a guess from a description,
-and never read in a run's rank logs, never over a row, never excluding a node."""
+and never read in a run's rank logs, never over a row, never excluding a node (an operator's
+stated conclusion, nonstop.diagnose.advice, may: tests/diagnose/test_advice.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nonstop.diagnose import prose, triage
+from nonstop.diagnose import advice, prose, triage
 from nonstop.diagnose.cli import triage_main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,12 +167,18 @@ def test_a_runs_rank_log_is_never_read_as_a_description(tmp_path: Path) -> None:
 
 def test_no_excerpt_is_excluded_and_no_log_changes(tmp_path: Path) -> None:
     """Over every collection: a log excerpt's verdict is the same with the reader as without it
-    (it only reads descriptions), and no reading takes a node out (exclude_node)."""
+    (it only reads descriptions), and no reading takes a node out (exclude_node); only an
+    operator's stated conclusion (nonstop.diagnose.advice) does, and on no excerpt whose label
+    keeps the node."""
     read = 0
     for r in EXCERPTS.values():
         path = _file(tmp_path, r["excerpt"], f"{r['id']}.log")
         old, new = triage.triage_file(path), triage.triage_file(path, descriptions=True)
-        if new.details.get("guess", {}).get("from") == "description":
+        if new.details.get("guess", {}).get("from") == "operator":
+            assert advice.conclusion(r["excerpt"]) is not None
+            assert old.category == "unknown" or old.guessed  # no row matched it
+            assert new.action == r["action"], r["id"]  # no wrong exclusion in the corpus
+        elif new.details.get("guess", {}).get("from") == "description":
             read += 1
             assert prose.is_description(r["excerpt"]) and new.action != "exclude_node"
             # it reads before the fallback, never over a row: no row matched the excerpt

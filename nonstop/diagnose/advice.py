@@ -1,0 +1,288 @@
+"""An operator's own hardware conclusion, read from their words: advice, not evidence.
+
+    nonstop triage report.txt      # "please drain node12, one GPU is not working" -> faulty_gpu,
+                                   # exclude_node, "Advice from an operator's words", confidence 0.3
+
+A person who runs the machines often says what they concluded instead of quoting a log: "please
+drain this node, one GPU is not working", "replace the fan on node12", "the DIMM in slot B2 is
+failing, RMA'd", "we swapped the PSU". No row can match such a sentence, and the description
+reader (nonstop.diagnose.prose) names a hardware category from words with action restart: a bag
+of words is no evidence to take a machine out. But an operator who drains a node or replaces a
+part has already decided; triage repeating their decision as a restart was wrong on 16 of the
+sixteenth collection's 31 `exclude_node` labels (tests/corpus/real/README.md).
+
+`conclusion` finds such a sentence: an operator's verb on a named part (replace, swap, RMA,
+reseat, a PSU upgraded: `PART_VERBS`, the part after the verb or, in the passive, before it:
+"PSU replaced") or on the node, with a part the text calls broken (drain, cordon, take out of
+service, the pool or rotation: `NODE_VERBS`, `BROKEN`). The part names the category (`PARTS`:
+GPU, DIMM or memory module, fan, PSU, NIC or HCA, network cable or transceiver, disk, SSD or
+NVMe, motherboard, riser, CPU). Not a conclusion (`_not_concluded`): a question that is no
+request ("should I replace my GPU?"), a hypothetical or a hedge ("if the fan fails, replace
+it", "maybe we need to swap the PSU"), a negation ("we did not replace anything"), a part
+replaced by another model or in software ("replaced the V100s with A100s", "replace the GPU
+with the CPU in the config"), a part that did not fix it ("swapped the PSU but it still
+crashes"), a software part ("replace the GPU driver", "drain the queue").
+
+Only where a user hands `nonstop triage` the text (nonstop.diagnose.triage: `descriptions=True`),
+no row matched, no loss spike was found, and the text is short (at most prose.MAX_LINES lines);
+sentences are read only from the lines that do not look like a log line (prose.LOG_LINE). Never
+in `triage_rank` (the supervisor's policy, the ledger, `nonstop diagnose` of a run): the
+automated path never excludes a node on words. The verdict says it is advice read from a
+person's words, `guessed` is true, its confidence ADVICE_CONFIDENCE (low: the machine's own
+report would say more), `details["guess"]["from"] == "operator"`. Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nonstop.diagnose import prose
+
+ADVICE_CONFIDENCE = 0.3  # a person's conclusion, not the machine's report: low, and said so
+
+# A named part -> its category, the first match answering. Each part refuses a next word that
+# makes it software or a setting ("GPU driver", "fan curve", "disk image", "CPU offload").
+_SOFT_NEXT = (
+    r"drivers?|firmware|v?bios|software|librar\w+|toolkit|kernels?|plugins?|operators?|ops?|"
+    r"settings?|config\w*|ids?|index|indices|numbers?|names?|utili[sz]ation|usage|clocks?|"
+    r"count|runtime|backends?|versions?|types?|curves?|speeds?|profiles?|controls?|images?|"
+    r"quotas?|space|cache|partitions?|files?|offload\w*|threads?|cores?|affinity|fallback|"
+    r"tensors?|limits?|mode|letters?|models?|branch\w*"
+)
+_PART_END = rf"\b(?!\s*(?:{_SOFT_NEXT})\b)(?!-\w)"
+PARTS: tuple[tuple[str, str], ...] = (
+    (
+        r"gpus?|graphics cards?|video cards?|gpu cards?|accelerators?|"
+        r"(?<!sd )(?<!id )(?<!sim )(?<!sound )(?<!credit )cards?",
+        "faulty_gpu",
+    ),
+    (
+        r"dimms?|memory (?:modules?|sticks?|banks?)|ram (?:modules?|sticks?)|"
+        r"sticks? of (?:ram|memory)|ram",
+        "system_memory",
+    ),
+    (r"psus?|power suppl(?:y|ies)|power units?", "power_supply"),
+    (r"fans?", "server_chassis"),
+    (r"mother ?boards?|main ?boards?|base ?boards?|system ?boards?|mobos?", "server_chassis"),
+    (
+        r"nics?|hcas?|network (?:cards?|adapters?|interface cards?)|"
+        r"(?:infiniband|ib|ethernet) (?:cards?|adapters?)|connectx(?:-\d)?",
+        "nic",
+    ),
+    (
+        r"(?:network|ib|infiniband|ethernet|fib(?:er|re)|optical|dac|aoc|q?sfp\w*) cables?|"
+        r"transceivers?|optics?",
+        "network_switch_cable",
+    ),
+    (r"(?:hard |solid state )?(?:disks?|drives?)|hdds?|ssds?|nvmes?(?: drives?)?", "ssd"),
+    (r"risers?(?: cards?)?|pcie (?:switch(?:es)?|risers?)", "io_expansion_board"),
+    (r"cpus?", "cpu"),
+)
+_PART = re.compile(
+    r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(PARTS)) + ")"
+    rf"{_PART_END}"
+)
+# what an operator does to a part: the part follows the verb, a few words between ("replace the
+# failing fan", "RMA one of the GPUs"), or precedes it in the passive ("PSU replaced", "the DIMM
+# ... is failing, RMA'd"); "upgrade" only of a power supply (one that was too weak)
+_REPLACE = r"replac(?:e|ed|es|ing)|replacement (?:of|for)"
+_SWAP = (
+    r"swap(?:ped|ping|s)?(?! (?:space|file|partition|drive|disk|memory|ram)\b)|"
+    r"re-?seat(?:ed|ing|s)?"
+)
+_RMA = r"rma(?:'?d|'?ed|'?ing)?|(?:opened|filed|raised|started|submitted) an? rma (?:for|on)"
+# verbs that say a repair only with a word of the gap: installed a replacement or spare part (a
+# new one may be a new build), pulled a failing one (a pull is many things)
+_QUALIFIED = r"install(?:ed|ing|s)?|pull(?:ed|ing|s)?"
+_BAD = r"failing|failed|faulty|bad|broken|dead|defective|dying"
+_NEEDS = {"install": r"\b(?:replacement|spare)\b", "pull": rf"\b(?:{_BAD})\b"}
+PART_VERBS = re.compile(
+    rf"(?i)\b(?P<verb>{_REPLACE}|{_SWAP}|{_RMA}|{_QUALIFIED})\b(?:\s+out)?"
+    r"(?P<gap>(?:\s+(?:the|a|an|one|two|both|all|its|this|that|these|those|his|her|my|our|"
+    rf"their|of|new|replacement|spare|{_BAD}|\w+'s|\d+))*)\s+"
+)
+_PASSIVE_VERB = re.compile(
+    r"(?i)\b(?:(?:was|were|got|has been|have been|is being|are being|is|are|been|being)\s+)?"
+    r"(?P<verb>replaced|swapped(?: out)?|re-?seated|rma'?d|rma'?ed|upgraded|"
+    r"(?:sent|went|gone|out|back)\s+(?:back\s+)?(?:for|to|under)\s+rma|under\s+rma)\b|"
+    r"\b(?P<need>needs?|requires?|required)\s+(?:to be\s+)?"
+    r"(?:replac(?:ed|ing|ement)|swapp(?:ed|ing)|re-?seat(?:ed|ing)|an? rma)\b"
+)
+_UPGRADE = re.compile(
+    r"(?i)\bupgrad(?:e|ed|es|ing)\s+(?:the |my |our |your |a |its )?(?:psus?|power suppl(?:y|ies))\b"
+)
+# what an operator does to a node: the category then comes from a part the text calls broken
+NODE_VERBS = re.compile(
+    # "a drained node", "the cordoned host": a state, not what someone did
+    r"(?i)(?<!\ba )(?<!\bthe )(?<!\bany )(?<!\beach )(?<!\bevery )"
+    r"\b(?:drain(?:ed|ing|s)?|cordon(?:ed|ing|s)?)\s+(?:it|(?:this|that|the) (?:node|host|"
+    r"server|machine|box|one)|node|host|server|machine|[a-z][\w-]*\d[\w.-]*)\b|"
+    r"\b(?:take|took|taking|taken|pull|pulled|pulling|put|putting|mark|marked|marking|set|"
+    r"setting)\b[^.!?;\n]{0,40}?\bout of (?:service|the pool|pool|rotation|production|"
+    r"the cluster)\b|"
+    r"\b(?:mark|marked|marking|set|setting)\s+(?:it|this node|the node|node\S*|\S+\d\S*)\s+"
+    r"(?:as\s+)?(?:down|offline|drain(?:ed)?|bad|unhealthy)\b|"
+    r"\b(?:take|took|taking|taken)\s+(?:it|this node|the node|node\S*|\S+\d\S*)?\s*offline\b|"
+    r"\bremov(?:e|ed|ing)\s+(?:it|this node|the node|node\S*|\S+\d\S*)\s+from\s+(?:the\s+)?"
+    r"(?:pool|cluster|rotation|partition)\b"
+)
+BROKEN = (
+    r"not working|doesn't work|does not work|isn't working|is not working|stopped working|"
+    r"failing|failed|fails|bad|faulty|dead|broken|defective|died|dying|missing|"
+    r"(?:fell|falls|falling|dropped|drops|dropping) off|lost|errors?|throwing|overheat\w*|burn(?:t|ed|ing)|melted|damaged|"
+    r"not detected|not (?:showing|seen|visible)|disappeared"
+)
+_BROKEN = re.compile(rf"(?i)\b(?:{BROKEN})\b")
+# a conclusion is not drawn: asked, supposed, hedged, denied, or the part did not fix it
+_ASKED = re.compile(
+    r"(?i)\b(?:should (?:i|we|you)|shall (?:i|we)|do (?:i|we|you) (?:need|have) to|"
+    r"does (?:it|the \w+) need|would (?:it|you|that|this)|whether|if|in case|unless|might|maybe|"
+    r"perhaps|probably|possibly|consider(?:ing)?|thinking (?:of|about)|wonder\w*|"
+    r"do you (?:think|know)|is it (?:worth|possible|necessary)|how (?:to|do|can|would|should)|"
+    r"before (?:i|we|you)|instead of|rather than|without|i (?:think|guess|suspect)|"
+    r"suspect|hope|hoping|try(?:ing)? to|tried|want to|wanted to|could it be|guide|tutorial|"
+    r"instructions?|procedure|steps? to)\b"
+)
+_DENIED = re.compile(r"(?i)(?:\b(?:not|never|no|nor|nothing|neither)\b|n't\b)")
+_REQUEST = re.compile(r"(?i)\b(?:please|can you|could you|can someone|could someone|pls)\b")
+_NO_FIX = re.compile(
+    r"(?i)\b(?:still|(?:did|does|do)(?: not|n't) (?:help|fix|solve|change|work)|no luck|"
+    r"no change|nothing changed|same (?:error|issue|problem|crash|result)s?|persist\w*|"
+    r"(?:errors?|crash\w*|problems?|issues?|failures?) (?:continu|remain)\w*|"
+    r"(?:crash\w*|fail\w*|hung|hangs?|happen\w*|occur\w*|fr[eo]z\w*|reboot\w*|died|dies) again|"
+    r"to no avail|without success|no difference|didn't make)\b"
+)
+# "replaced the V100s with A100s", "... by an H100": another model, not a broken part
+_WITH = re.compile(
+    r"(?i)[^.!?;,\n]{0,40}?\b(?:with|by)\s+(?!(?:a |an |the |one )?(?:new|spare|good|working|"
+    r"replacement|fresh|healthy|known[- ]good|identical|rma|warranty)\b)"
+)
+_SOFTWARE = re.compile(
+    r"(?i)\b(?:code|config\w*|script|yaml|json|argument|flag|variable|tensors?|function|"
+    r"string|device_map|torch|cuda:\d|\.to\(|container|docker)\b"
+)
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """An operator's stated hardware conclusion: its category and the sentence that says it."""
+
+    category: str
+    sentence: str
+    part: str
+    verb: str
+
+
+def _category(part: re.Match[str]) -> str:
+    i = next(int(k[1:]) for k, v in part.groupdict().items() if v is not None)
+    return PARTS[i][1]
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of the lines of `text` that do not look like a log line, a wrapped line
+    joined to the next, a blank line ending a sentence."""
+    text = prose._QUOTE.sub("", text)
+    kept: list[str] = []
+    for line in text.splitlines():
+        if not line.strip() or prose.LOG_LINE.search(line):
+            kept.append("\n")  # a log line or a blank line ends a sentence
+        else:
+            kept.append(line.strip())
+    out: list[str] = []
+    for para in " ".join(kept).split("\n"):
+        out.extend(s.strip() for s in _SENTENCE.findall(para) if s.strip())
+    return out
+
+
+def _clause_before(sentence: str, at: int) -> str:
+    """The words of `sentence` before position `at`, back to a comma, a semicolon, a colon or
+    a "but" (a hedge or a negation of another clause does not reach this one)."""
+    head = sentence[:at]
+    cut = max(head.rfind(","), head.rfind(";"), head.rfind(":"), head.lower().rfind(" but "))
+    return head[cut + 1 :]
+
+
+def _not_concluded(sentence: str, at: int, next_sentence: str) -> bool:
+    """Whether the verb at `at` of `sentence` states no conclusion: the clause before it asks,
+    supposes, hedges or denies; the sentence is a question that is no request; or the sentence
+    or the next says the change did not fix it."""
+    before = _clause_before(sentence, at)
+    if _ASKED.search(before) or _DENIED.search(before):
+        return True
+    if sentence.rstrip().endswith("?") and not _REQUEST.search(sentence):
+        return True
+    return bool(_NO_FIX.search(sentence[at:]) or _NO_FIX.search(next_sentence))
+
+
+def _part_after(sentence: str, m: re.Match[str]) -> re.Match[str] | None:
+    """The part a verb acts on: right after its determiners, not replaced by something else."""
+    start = m.end()
+    p = _PART.match(sentence, start)
+    if p is None:
+        return None
+    if _WITH.match(sentence, p.end()):
+        return None
+    return p
+
+
+def _software(sentence: str) -> bool:
+    return _SOFTWARE.search(sentence) is not None
+
+
+def conclusion(text: str | bytes) -> Conclusion | None:
+    """The first operator's hardware conclusion stated in `text` (see the module's docstring),
+    or None."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    sentences = _sentences(text)
+    for i, s in enumerate(sentences):
+        nxt = sentences[i + 1] if i + 1 < len(sentences) else ""
+        got = _on_a_part(s, nxt) or _on_the_node(s, nxt, sentences)
+        if got is not None:
+            return got
+    return None
+
+
+def _on_a_part(s: str, nxt: str) -> Conclusion | None:
+    if _software(s):
+        return None
+    for m in PART_VERBS.finditer(s):
+        needs = next((v for k, v in _NEEDS.items() if m.group("verb").lower().startswith(k)), None)
+        if needs is not None and not re.search(needs, m.group("gap"), re.IGNORECASE):
+            continue
+        p = _part_after(s, m)
+        if p is not None and not _not_concluded(s, m.start(), nxt):
+            return Conclusion(_category(p), s, p.group(), m.group("verb"))
+    for m in _UPGRADE.finditer(s):
+        if not _not_concluded(s, m.start(), nxt):
+            return Conclusion("power_supply", s, "power supply", "upgrade")
+    for m in _PASSIVE_VERB.finditer(s):
+        # the part named before the verb in the same clause ("PSU replaced", "the DIMM in slot
+        # B2 is failing, RMA'd": the clause is the sentence up to the verb)
+        parts = list(_PART.finditer(s, 0, m.start()))
+        if not parts or _not_concluded(s, m.start(), nxt):
+            continue
+        upgraded = (m.group("verb") or "").lower() == "upgraded"
+        if upgraded and _category(parts[-1]) != "power_supply":
+            continue  # an upgraded GPU is a faster one; an upgraded PSU was too weak
+        if m.start() - parts[-1].end() > 60 or _WITH.match(s, m.end()):
+            continue
+        verb = m.group("verb") or m.group("need")
+        return Conclusion(_category(parts[-1]), s, parts[-1].group(), verb)
+    return None
+
+
+def _on_the_node(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
+    m = NODE_VERBS.search(s)
+    if m is None or _software(s) or _not_concluded(s, m.start(), nxt):
+        return None
+    # the part the text calls broken: in this sentence first, then in any other
+    for other in [s, *sentences]:
+        for p in _PART.finditer(other):
+            near = other[max(0, p.start() - 40) : p.end() + 40]
+            if _BROKEN.search(near) and not _software(other):
+                said = s if other is s else " ".join(x for x in sentences if x in (s, other))
+                return Conclusion(_category(p), said, p.group(), m.group().split()[0])
+    return None
