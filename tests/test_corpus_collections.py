@@ -34,6 +34,7 @@ LATER = (
     "fourteenth",
     "fifteenth",
     "sixteenth",
+    "seventeenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
