@@ -217,12 +217,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["fifteenth_rows_only_category_accuracy"] >= 0.7556, d["fifteenth_misses"]
     assert d["fifteenth_category_accuracy"] >= 0.9, d["fifteenth_misses"]
     assert d["fifteenth_action_accuracy"] >= 0.9111, d["fifteenth_misses"]
-    # the sixteenth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of), and later work may only move it up; one wrong
-    # exclude_node at first sight (a driver that does not support the GPU read as the GPU),
-    # and no other may appear
-    assert d["first_sight_category"] == bench.SIXTEENTH_FIRST["category"] == 0.5843
-    assert d["first_sight_action"] == bench.SIXTEENTH_FIRST["action"] == 0.7753
+    # the sixteenth collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; one wrong exclude_node at first sight (a
+    # driver that does not support the GPU read as the GPU), and no other may appear
+    assert d["sixteenth_first_category"] == bench.SIXTEENTH_FIRST["category"] == 0.5843
+    assert d["sixteenth_first_action"] == bench.SIXTEENTH_FIRST["action"] == 0.7753
     assert d["sixteenth_first_rows_only_category"] == 0.5169
     assert d["sixteenth_first_sure_category"] == 0.6833 and d["sixteenth_sure_excerpts"] == 60
     assert d["sixteenth_excerpts"] >= 80
@@ -234,7 +233,20 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     # tests/corpus/real/README.md, the sixteenth's "After its rows")
     assert d["sixteenth_rows_only_category_accuracy"] >= 0.6854, d["sixteenth_misses"]
     assert d["sixteenth_category_accuracy"] >= 0.9438, d["sixteenth_misses"]
-    assert d["sixteenth_action_accuracy"] >= 0.8315, d["sixteenth_misses"]
+    # (86.5% since an operator's stated conclusion is read as advice, issue-27advice)
+    assert d["sixteenth_action_accuracy"] >= 0.8652, d["sixteenth_misses"]
+    # the seventeenth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; no wrong
+    # exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.SEVENTEENTH_FIRST["category"] == 0.5843
+    assert d["first_sight_action"] == bench.SEVENTEENTH_FIRST["action"] == 0.7865
+    assert d["seventeenth_first_rows_only_category"] == 0.4382
+    assert d["seventeenth_first_sure_category"] == 0.5714 and d["seventeenth_sure_excerpts"] == 49
+    assert d["seventeenth_excerpts"] >= 80
+    assert d["seventeenth_category_accuracy"] >= bench.SEVENTEENTH_FIRST["category"], d
+    assert d["seventeenth_action_accuracy"] >= bench.SEVENTEENTH_FIRST["action"], d
+    assert d["seventeenth_sure_category_accuracy"] >= bench.SEVENTEENTH_FIRST_SURE["category"]
+    assert d["seventeenth_wrong_exclude_node"] == [], d
     # the fallback never changes a verdict a row gave: the held-out set, all matched, is as before
     assert d["heldout_category_accuracy"] == d["heldout_rows_only_category_accuracy"]
     assert r["ours"] > r["peer"]
