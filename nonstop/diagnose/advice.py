@@ -16,7 +16,13 @@ reseat, a PSU upgraded: `PART_VERBS`, the part after the verb or, in the passive
 "PSU replaced") or on the node, with a part the text calls broken (drain, cordon, take out of
 service, the pool or rotation: `NODE_VERBS`, `BROKEN`). The part names the category (`PARTS`:
 GPU, DIMM or memory module, fan, PSU, NIC or HCA, network cable or transceiver, disk, SSD or
-NVMe, motherboard, riser, CPU). Not a conclusion (`_not_concluded`): a question that is no
+NVMe, motherboard, riser, CPU). A part the text states broken, with no verb of an operator's, is
+read too, and an operator asking for or ordering a replacement of a part the text calls broken
+(`_stated`, `_asked_for`: "InfiniBand card of some nodes are broken", "machine 47 has a bad
+GPU", "We lost the network daughter card. Failed. Asking for a replacement."): every short
+corpus text of that shape is labelled exclude_node (tests/corpus/real/README.md, the
+seventeenth's "After its rows"); the part must be the clause's subject, and a part fixed since
+("it works now") is not read. Not a conclusion (`_not_concluded`): a question that is no
 request ("should I replace my GPU?"), a hypothetical or a hedge ("if the fan fails, replace
 it", "maybe we need to swap the PSU"), a negation ("we did not replace anything"), a part
 replaced by another model or in software ("replaced the V100s with A100s", "replace the GPU
@@ -177,7 +183,7 @@ _STATED_VERB = re.compile(
     rf"(?:(?:completely|totally|definitely|now|also|just|all)\s+)?(?:{_STATE})\b|"
     r"\b(?:has|have|had)\s+(?:failed|died)\b"
 )
-_SUBJECT_GAP = re.compile(r"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){1,3})?\s+$")
+_SUBJECT_GAP = re.compile(r"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){1,4})?\s+$")
 _HAS_BAD = re.compile(
     r"(?i)\b(?:has|have|had|got)\s+(?:a|an|one|two|\d+)\s+"
     r"(?:bad|failing|failed|faulty|broken|dead|defective)\s+|"
