@@ -16,7 +16,13 @@ reseat, a PSU upgraded: `PART_VERBS`, the part after the verb or, in the passive
 "PSU replaced") or on the node, with a part the text calls broken (drain, cordon, take out of
 service, the pool or rotation: `NODE_VERBS`, `BROKEN`). The part names the category (`PARTS`:
 GPU, DIMM or memory module, fan, PSU, NIC or HCA, network cable or transceiver, disk, SSD or
-NVMe, motherboard, riser, CPU). Not a conclusion (`_not_concluded`): a question that is no
+NVMe, motherboard, riser, CPU). A part the text states broken, with no verb of an operator's, is
+read too, and an operator asking for or ordering a replacement of a part the text calls broken
+(`_stated`, `_asked_for`: "InfiniBand card of some nodes are broken", "machine 47 has a bad
+GPU", "We lost the network daughter card. Failed. Asking for a replacement."): every short
+corpus text of that shape is labelled exclude_node (tests/corpus/real/README.md, the
+seventeenth's "After its rows"); the part must be the clause's subject, and a part fixed since
+("it works now") is not read. Not a conclusion (`_not_concluded`): a question that is no
 request ("should I replace my GPU?"), a hypothetical or a hedge ("if the fan fails, replace
 it", "maybe we need to swap the PSU"), a negation ("we did not replace anything"), a part
 replaced by another model or in software ("replaced the V100s with A100s", "replace the GPU
@@ -67,7 +73,9 @@ PARTS: tuple[tuple[str, str], ...] = (
     (r"mother ?boards?|main ?boards?|base ?boards?|system ?boards?|mobos?", "server_chassis"),
     (
         r"nics?|hcas?|network (?:cards?|adapters?|interface cards?)|"
-        r"(?:infiniband|ib|ethernet) (?:cards?|adapters?)|connectx(?:-\d)?",
+        r"(?:infiniband|ib|ethernet) (?:cards?|adapters?)|connectx(?:-\d)?|"
+        # a Dell "network daughter card" (the seventeenth's 8f611a2cf300), a "10G card"
+        r"(?:network )?daughter ?cards?|\d+ ?g(?:b|bit|be)? (?:network )?(?:cards?|adapters?)",
         "nic",
     ),
     (
@@ -163,6 +171,36 @@ _SOFTWARE = re.compile(
     r"string|device_map|torch|cuda:\d|\.to\(|container|docker)\b"
 )
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+# A part the text states broken, with no operator's verb ("InfiniBand card of some nodes are
+# broken", "machine 47 has a bad GPU", "we lost the network daughter card"): measured on the
+# corpus's short texts (tests/corpus/real/README.md, the seventeenth's "After its rows"), every
+# one of this shape is labelled exclude_node. The part is the clause's subject (a prepositional
+# phrase at most between it and the verb: "the link to the GPU docs is broken" is not), or
+# follows "has a bad" or "lost the".
+_STATE = r"broken|dead|failed|faulty|defective|fried|toast"
+_STATED_VERB = re.compile(
+    r"(?i)\b(?:is|are|was|were|has been|have been|had been)\s+"
+    rf"(?:(?:completely|totally|definitely|now|also|just|all)\s+)?(?:{_STATE})\b|"
+    r"\b(?:has|have|had)\s+(?:failed|died)\b"
+)
+_SUBJECT_GAP = re.compile(r"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){1,4})?\s+$")
+_HAS_BAD = re.compile(
+    r"(?i)\b(?:has|have|had|got)\s+(?:a|an|one|two|\d+)\s+"
+    r"(?:bad|failing|failed|faulty|broken|dead|defective)\s+|"
+    r"\blost\s+(?:the|a|an|one|its|our|their|\d+)\s+"
+)
+_NOT_A_PART = re.compile(r"(?i)[- ](?:hours?|time|days?|minutes?|connection|link)\b")
+# fixed since: "the fan was broken, it works now"
+_FIXED = re.compile(
+    r"(?i)\b(?:fixed|repaired|resolved|works? (?:now|again|fine)|fine now|back to normal|"
+    r"no longer|came back)\b"
+)
+# an operator asking for, ordering or awaiting a replacement: the part is one the text calls
+# broken ("We lost the network daughter card. Failed. Asking for a replacement.")
+_ASK = re.compile(
+    r"(?i)\b(?:ask(?:ed|ing|s)?\s+for|request(?:ed|ing|s)?|order(?:ed|ing|s)?|"
+    r"wait(?:ed|ing|s)?\s+(?:for|on))\s+(?:a|an|the)\s+(?:new\s+)?(?:replacement|rma|spare)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -239,7 +277,12 @@ def conclusion(text: str | bytes) -> Conclusion | None:
     sentences = _sentences(text)
     for i, s in enumerate(sentences):
         nxt = sentences[i + 1] if i + 1 < len(sentences) else ""
-        got = _on_a_part(s, nxt) or _on_the_node(s, nxt, sentences)
+        got = (
+            _on_a_part(s, nxt)
+            or _on_the_node(s, nxt, sentences)
+            or _stated(s, nxt)
+            or _asked_for(s, nxt, sentences)
+        )
         if got is not None:
             return got
     return None
@@ -285,4 +328,38 @@ def _on_the_node(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
             if _BROKEN.search(near) and not _software(other):
                 said = s if other is s else " ".join(x for x in sentences if x in (s, other))
                 return Conclusion(_category(p), said, p.group(), m.group().split()[0])
+    return None
+
+
+def _stated(s: str, nxt: str) -> Conclusion | None:
+    """A part the sentence states broken (`_STATED_VERB` after its subject, `_HAS_BAD` before
+    it), concluded and not fixed since."""
+    if _software(s) or _FIXED.search(s) or _FIXED.search(nxt):
+        return None
+    for m in _STATED_VERB.finditer(s):
+        parts = list(_PART.finditer(s, 0, m.start()))
+        if not parts or not _SUBJECT_GAP.fullmatch(s, parts[-1].end(), m.start()):
+            continue
+        if not _not_concluded(s, m.start(), nxt):
+            return Conclusion(_category(parts[-1]), s, parts[-1].group(), "stated")
+    for m in _HAS_BAD.finditer(s):
+        p = _PART.match(s, m.end())
+        if p is None or _NOT_A_PART.match(s, p.end()) or _not_concluded(s, m.start(), nxt):
+            continue
+        return Conclusion(_category(p), s, p.group(), "stated")
+    return None
+
+
+def _asked_for(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
+    """An operator asking for a replacement of a part the text calls broken."""
+    m = _ASK.search(s)
+    if m is None or _software(s) or _not_concluded(s, m.start(), nxt):
+        return None
+    for other in [s, *sentences]:
+        for p in _PART.finditer(other):
+            near = other[max(0, p.start() - 40) : p.end() + 40]
+            if _BROKEN.search(near) and not _software(other):
+                return Conclusion(
+                    _category(p), f"{other} {s}" if other is not s else s, p.group(), "asked for"
+                )
     return None

@@ -133,7 +133,9 @@ TOLD: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"(?i)\b(?:short|lost) (?:a|one|an?other|\d) gpus?\b(?![- ]hours?)|"
-            r"\b(?:a|one|\d) gpus? (?:short|went missing|disappeared|vanished|fell off)\b"
+            r"\b(?:a|one|\d) gpus? (?:short|went missing|disappeared|vanished|fell off)\b|"
+            # the seventeenth's f9b03ed443a6 "one GPU is loss after reboot" (lost, misspelt)
+            r"\b(?:a|one|\d) gpus? (?:is|was|are|were|got|went|has been) (?:lost|loss|missing|gone)\b"
         ),
         "faulty_gpu",
     ),

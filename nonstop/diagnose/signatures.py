@@ -138,6 +138,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?:termination|terminated|pre-?empti?ed|pre-?emption|evicted|eviction|reclaimed)\b|"
         r"\b(?:was|were|got|gets|get|is|are) (?:just )?rebooted (?:by (?:GCP|GCE|Google Cloud|Compute Engine|AWS|EC2|Azure)\b|"
         r"(?:for|vor|during|due to|because of) (?:a |the )?(?:scheduled |planned |host )?maintenance\b)|"
+        # the seventeenth's b1d83f8665b7 "job VMs are shutting down unexpectedly due to host
+        # maintenance events": a VM or node stopped by the provider's host maintenance
+        r"\b(?:vm|instance|node|host)s? (?:(?:was|were|got|gets|get|is|are|keep|kept) )?(?:shut(?:ting)? down|shuts down|terminated|"
+        r"stopped|restarted|rebooting|restarting|stopping)(?: unexpectedly| suddenly)? (?:due to|because of|during|for) "
+        r"(?:a |the )?host maintenance(?: events?)?\b|"
         r"\b(?:instance|node|vm) (?:is|was|has been|will be|is going to be|is being) (?:interrupted|reclaimed)\b|"
         r"DUE TO PREEMPTION|compute\.instances\.preempted|TERMINATE_ON_HOST_MAINTENANCE|"
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
@@ -337,6 +342,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bfan(?: module)?\s*#?\d*\s+(?:has )?(?:failure|failed|fault)\b|"
         r"\bFan \d+ RPM is (?:less|greater) than the (?:lower|upper) critical threshold|"
         r"\bFan sensor detected a failure|\bFan \d+ is absent|"
+        # OpenBMC's fan monitor (the seventeenth's 3186beabb323 "There are not enough functional
+        # fans", "shut down due to not enough functional fans")
+        r"\bnot enough functional fans\b|"
         # a BMC's event list as CSV (the sixth collection): "FANA ,Fan,Lower Critical - Going Low - Assertion"
         r"\bFan\b.{0,40}(?:Lower|Upper) (?:Critical|Non-Recoverable) - Going (?:Low|High) - Assertion",
         "server_chassis",
@@ -747,6 +755,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "XLA, heap corruption in native code)",
     ),
     (
+        # a native library's own assert() (glibc's "file.c:496: func: Assertion `cond' failed",
+        # PSM3's "Assertion failure at psm3/ptl_am/ptl.c:196"; the seventeenth's a26d5efd7631
+        # UCX, c597247e22aa PSM3): the library's invariant broke. Low: a hardware row on the same
+        # text (ECC errors before an assert, the twelfth's d7ce3db23519) outranks it, and CUDA's
+        # device-side assert (`cond` failed, backquoted both sides) is the script's index
+        "native_assertion",
+        r"\bAssertion `[^`'\n]{1,200}' failed|\bAssertion failure at [\w./-]+\.(?:c|cc|cpp|cxx|h|hpp):\d+",
+        "software_bug",
+        30,
+        0.4,
+        "A native library's own assertion failed (glibc's assert(), PSM3's): its invariant broke",
+    ),
+    (
         "tensor_misuse",
         r"Expected to mark a variable ready only once|Trying to backward through the graph a second time|"
         r"modified by an inplace operation|element 0 of tensors does not require grad|"
@@ -784,6 +805,24 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # silently hangs mid-training", 9f661293db54 "keeps running forever and does not
         # produce any new output")
         r"\b(?:training|job|run|process|program|it)s? (?:just |silently |still |always )?hangs (?:at|on|in|mid|during|forever|indefinitely|there)\b|"
+        # the seventeenth's wordings (bba8fb575f4f "training hangs using pytorch", 3d5ee45c63ef
+        # "the script hangs with the GPU use at 100%", 2d1cc5e80cac "it randomly hangs,",
+        # ad8a8d3ca2bb "training process hangs for multi-node training", 9be1e041a147 "runs
+        # successfully ... but hangs when 4 gpus"): the verb, not the noun ("training hangs are
+        # rare"), not supposed ("if training hangs, ...") nor gone ("no longer hangs")
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhen )(?<!\bwhen the )(?<!\bwhether )(?<!\bwhether the )"
+        r"\b(?:training|job|run|process|program|script|it)s? (?:just |silently |still |always |randomly |sometimes |"
+        r"often |then |also |completely |simply )?hangs(?: (?:with|when|using|for|after|while|randomly|sometimes|"
+        r"again|completely)\b|\s*[.,;!]|\s*$)|"
+        r"\bbut (?:it |then |still |sometimes |always )?hangs (?:when|with|on|at|after|during|in|for)\b|"
+        # stuck during the training (the seventeenth's 39ed2ed8c60c "processes with horovod(NCCL)
+        # get stuck during the training"); a loss stuck is no hang
+        r"(?<!loss )(?<!accuracy )(?<!acc )\b(?:get|gets|got|getting|gotten|is|was|are|were|be|been|being|keeps? getting) "
+        r"stuck (?:during|while|in the middle of|midway through|partway through) (?:the )?(?:training|train|run)\b|"
+        # said in Chinese (the seventeenth's 32fa3689a4d2 "在训练过程中卡死了"): training froze or
+        # stuck; a loss or an accuracy stuck (训练loss卡住) is not taken. Literal gaps: the rows
+        # run on bytes, where a class of CJK characters would be a class of bytes
+        r"训练(?:过程中|过程|期间|途中|时|中|的时候|到一半)?(?:突然|会|就|总是|经常|又|都|直接)?(?:卡死|卡住)|"
         # stuck or frozen at some step (the sixteenth's ab37dd6aa832 "get stuck at some constant
         # steps", fac2582a432e "stuck in any number of traing step", 6c22b0b70fb3 "seeming to
         # freeze after a number of steps"); a loss or accuracy stuck at a value is no hang
@@ -1088,7 +1127,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "ata_command_failed",
         r"\bata\d+(?:\.\d+)?: failed command: (?:READ|WRITE) (?:FPDMA QUEUED|DMA(?: EXT)?)|"
         r"\bata\d+(?:\.\d+)?: irq_stat 0x[0-9a-f]+, interface fatal error|"
-        r"\bata\d+(?:\.\d+)?: SError: \{[^}]*(?:UnrecovData|BadCRC)",
+        # the link's own decode and disparity errors too (the seventeenth's 51aa3965bc24 "SError:
+        # { HostInt 10B8B }" with hard link resets): the same corrupted link as a bad CRC
+        r"\bata\d+(?:\.\d+)?: SError: \{[^}]*(?:UnrecovData|BadCRC|10B8B|Dispar)",
         "ssd",
         72,
         0.6,
@@ -1209,6 +1250,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nan_grad",
         r"(?i)found (?:NaN|Inf) in (?:local )?grad(?:ient)? norm|"
         r"grad(?:ient)?[ _]norm'?(?: is)?\s*[:=]\s*(?:nan|inf)\b|"
+        # ESPnet's trainer (the seventeenth's 06c1483cc8ec "The grad norm is nan. Skipping
+        # updating the model."): said, not supposed ("if the grad norm is nan, ...")
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhether the )(?<!\bwhen the )\bgrad(?:ient)?[ _]norm'? (?:is|was|became|becomes) "
+        r"['\"`]?(?:nan|inf)\b(?!-)|"
         r"returned nan values in its \d+\w* output|(?:nan|inf) (?:detected|found) in (?:the )?grad",
         "numerical_nan",
         52,
@@ -1278,7 +1323,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)System Overheating|Shutdown Initiated Due to Overheat|overheat(?:ing)? (?:condition|shutdown)|"
         r"(?:Inlet|Ambient|System Board|I/O Board|System|Exhaust|Outlet|MB|Baseboard|Chassis|PCH) Temp\w*[^\n]*(?:Upper|Lower) (?:Critical|Non-recoverable)|"
         # a processor's thermal trip (the BMC's processor sensor): the cooling failed
-        r"\bCPU ?\d*\b[^|\n]*\|\s*Thermal Trip\b|\bTHERMTRIP\b",
+        r"\bCPU ?\d*\b[^|\n]*\|\s*Thermal Trip\b|\bTHERMTRIP\b|"
+        # HPE's alert records (the seventeenth's 196a8d57dcb7, a storage node's "Type : Node
+        # Thermal Status Alert", "CPU2 at ALERT level (92 C)"): the node's cooling
+        r"\bNode Thermal Status Alert\b|\b(?:CPU|Processor) ?\d* at (?:ALERT|CRITICAL|FAILED) level \(\d+ ?C\)",
         "server_chassis",
         79,
         0.7,
@@ -1432,7 +1480,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "loss_nan_spelled",
-        r"(?i)\b\w*loss\w*\s*[:=]\s*-?nan\b",
+        # and "is" (the seventeenth's 75ca6a8bc0e8 "training_loss is 'nan'"), "is not" not taken
+        r"(?i)\b\w*loss\w*\s*(?:[:=]|\s(?:is|was|became|becomes|turned into)\s)\s*['\"`]?-?nan\b(?!-)",
         "numerical_nan",
         50,
         0.6,
@@ -2927,6 +2976,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rebooted during",
         "rebooted due to",
         "rebooted because of",
+        "host maintenance",
         "interrupted",
         "reclaimed",
         "preemption",
@@ -3444,6 +3494,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wandb: error run initialization",
         "wandb: error error communicating",
     ),
+    "native_assertion": ("assertion `", "assertion failure at "),
     "gpu_library_internal": (
         "cufft_internal_error",
         "cusolver_status_",
@@ -3513,11 +3564,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "hang detected",
         "deadlock detected",
         "monitoredbarrier",
-        "hangs ",
+        "hangs",
         "running forever",
         "freeze",
         "froze",
         "to hang",
+        "卡死",
+        "卡住",
     ),
     "nan_words": (
         "probability tensor contains",
@@ -3788,6 +3841,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         " temp",
         "thermal trip",
         "thermtrip",
+        "node thermal status alert",
+        " level (",
     ),
     "amd_gpu_fault_words": (
         "reset failed",
