@@ -321,13 +321,21 @@ def _on_the_node(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
     m = NODE_VERBS.search(s)
     if m is None or _software(s) or _not_concluded(s, m.start(), nxt):
         return None
-    # the part the text calls broken: in this sentence first, then in any other
+    found = _broken_part(s, sentences)
+    if found is None:
+        return None
+    other, p = found
+    said = s if other is s else " ".join(x for x in sentences if x in (s, other))
+    return Conclusion(_category(p), said, p.group(), m.group().split()[0])
+
+
+def _broken_part(s: str, sentences: list[str]) -> tuple[str, re.Match[str]] | None:
+    """(the sentence, the part) the text calls broken: in `s` first, then in any other."""
     for other in [s, *sentences]:
         for p in _PART.finditer(other):
             near = other[max(0, p.start() - 40) : p.end() + 40]
             if _BROKEN.search(near) and not _software(other):
-                said = s if other is s else " ".join(x for x in sentences if x in (s, other))
-                return Conclusion(_category(p), said, p.group(), m.group().split()[0])
+                return other, p
     return None
 
 
@@ -355,11 +363,8 @@ def _asked_for(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
     m = _ASK.search(s)
     if m is None or _software(s) or _not_concluded(s, m.start(), nxt):
         return None
-    for other in [s, *sentences]:
-        for p in _PART.finditer(other):
-            near = other[max(0, p.start() - 40) : p.end() + 40]
-            if _BROKEN.search(near) and not _software(other):
-                return Conclusion(
-                    _category(p), f"{other} {s}" if other is not s else s, p.group(), "asked for"
-                )
-    return None
+    found = _broken_part(s, sentences)
+    if found is None:
+        return None
+    other, p = found
+    return Conclusion(_category(p), f"{other} {s}" if other is not s else s, p.group(), "asked for")
