@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import itertools
 import threading
 from typing import Final
 
@@ -23,13 +24,17 @@ FLUSH_TIMEOUT_S: Final = 2.0
 _FILE_TYPES: Final = (io.TextIOWrapper, io.BufferedWriter, io.BufferedRandom)
 """Exact types only: `type()` reads no attribute, where isinstance on some of torch's lazy
 proxy objects warns (a deprecated `__class__`)."""
+_FILE_TYPE_SET: Final = frozenset(_FILE_TYPES)
 
 
 def _flush_all() -> int:
+    objs = gc.get_objects()
+    # the type test in C (map, compress): a rank with transformers loaded holds ~400k objects,
+    # and the pass is on its way out, between its failure and the restart
+    files = list(itertools.compress(objs, map(_FILE_TYPE_SET.__contains__, map(type, objs))))
+    del objs
     flushed = 0
-    for obj in gc.get_objects():
-        if type(obj) not in _FILE_TYPES:
-            continue
+    for obj in files:
         # a closed file (ValueError), a full disk or a broken pipe (OSError), a reentrant call
         # into a writer the interrupted main thread was inside (RuntimeError): nothing to save
         with contextlib.suppress(OSError, ValueError, RuntimeError):
@@ -39,13 +44,28 @@ def _flush_all() -> int:
     return flushed
 
 
+_pass: tuple[threading.Thread, list[int]] | None = None
+"""The last pass: its thread and its result. No lock: the callers run on the main thread, where
+a signal handler (bootstrap.SigtermHandler) interrupts between two bytecodes, so a lock held
+by the interrupted call would deadlock the handler's (seen: a rank that took until torch's
+SIGKILL to exit). Interrupted anywhere, the handler either joins the running pass or starts
+its own; either way the files are flushed."""
+
+
 def flush_open_files(timeout_s: float = FLUSH_TIMEOUT_S) -> int | None:
     """Flush every open, writable file object of this process; the number flushed, or None
-    when the pass did not end within `timeout_s` (it goes on in the background until exit)."""
-    result: list[int] = []
-    t = threading.Thread(
-        target=lambda: result.append(_flush_all()), name="nonstop-flush", daemon=True
-    )
-    t.start()
+    when the pass did not end within `timeout_s` (it goes on in the background until exit).
+    A call while a pass runs (the agent's SIGTERM arriving while an uncaught exception's exit
+    flushes) waits for that pass instead of scanning every object again."""
+    global _pass
+    current = _pass
+    if current is None or not current[0].is_alive():
+        result: list[int] = []
+        t = threading.Thread(
+            target=lambda: result.append(_flush_all()), name="nonstop-flush", daemon=True
+        )
+        current = _pass = (t, result)
+        t.start()
+    t, result = current
     t.join(timeout_s)
     return result[0] if result else None

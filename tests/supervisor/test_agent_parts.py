@@ -351,6 +351,9 @@ def test_the_self_tests_interpreters_start_only_once_an_attempt_has_trained_a_wh
         local_world_size=lambda: 2,
     )
     ag.NonstopAgent._warm_self_tests(stub)  # no step yet: starting
+    stub.attempt_start -= ag.SELF_TEST_WARM_AFTER_S + 1
+    ag.NonstopAgent._warm_self_tests(stub)  # no step reported, and not twice the wait yet
+    stub.attempt_start += ag.SELF_TEST_WARM_AFTER_S + 1
     wd.step_durations = [0.1]
     ag.NonstopAgent._warm_self_tests(stub)  # training, but only just
     assert warmed == []
@@ -369,6 +372,39 @@ def test_the_self_tests_interpreters_start_only_once_an_attempt_has_trained_a_wh
     stub.ctx.self_tests = None
     ag.NonstopAgent._warm_self_tests(stub)  # --no-self-test
     assert warmed == [2]
+    # a script nonstop.runtime does not time (no step ever reported): after twice the wait
+    stub.ctx.self_tests, wd.ranks[0].finished, wd.step_durations = pool, False, []
+    stub.attempt_start = time.time() - 2 * ag.SELF_TEST_WARM_AFTER_S - 1
+    ag.NonstopAgent._warm_self_tests(stub)
+    assert warmed == [2, 2]
+
+
+def test_triage_is_prepared_on_a_thread_once_the_first_attempt_starts(monkeypatch):
+    """The agent builds triage's tables on a thread as its first attempt starts (its first
+    failure's classification would otherwise pay for them), once per run."""
+    from nonstop.diagnose import triage
+    from nonstop.supervisor import agent as ag
+
+    called: list[int] = []
+    monkeypatch.setattr(triage, "prepare", lambda: called.append(1))
+    stub = SimpleNamespace(_triage_warm=None, watchdog=None)
+    ag.NonstopAgent._warm_triage(stub)  # before the attempt starts: nothing
+    assert stub._triage_warm is None
+    stub.watchdog = SimpleNamespace()
+    ag.NonstopAgent._warm_triage(stub)
+    stub._triage_warm.join(30)
+    first = stub._triage_warm
+    ag.NonstopAgent._warm_triage(stub)  # once per run
+    assert called == [1] and stub._triage_warm is first and first.name == "ns-triage-warm"
+
+
+def test_triage_prepare_builds_what_the_first_triage_would():
+    """triage.prepare leaves the tries compiled and the fallback loaded (cached)."""
+    from nonstop.diagnose import fallback, signatures, triage
+
+    triage.prepare()
+    assert signatures.PREFILTER._compiled is not None and signatures.MARKER._compiled is not None
+    assert fallback.model.cache_info().currsize == 1
 
 
 @pytest.mark.slow
