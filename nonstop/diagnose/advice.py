@@ -200,7 +200,7 @@ _STATED_VERB = re.compile(
     # "the GPU randomly falls off the bus"); "failed to ..." is an operation's failure
     rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because)\b)|"
     r"(?:fell|falls|falling|fallen|dropped|drops|dropping|drop) off the (?:pcie? )?bus|"
-    r"disappeared|vanished|went missing|gave out|burn(?:t|ed) out)\b"
+    r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out)\b"
 )
 _SUBJECT_GAP = re.compile(
     rf"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){{1,4}})?(?:\s+{_ADVERB})?\s+$"
@@ -218,7 +218,7 @@ _NOT_A_PART = re.compile(r"(?i)[- ](?:hours?|time|days?|minutes?|connection|link
 _FIXED = re.compile(
     r"(?i)\b(?:fixed|repaired|resolved|works? (?:now|again|fine)|fine now|back to normal|"
     r"no longer(?! (?:be )?(?:detected|recogni[sz]ed|available|visible|present|seen|found|"
-    r"show\w*|work\w*|respond\w*|boot\w*))|came back|reappeared)\b"
+    r"show\w*|work\w*|respond\w*|boot\w*))|c(?:ame|omes?) back|reappear(?:ed|s))\b"
 )
 # the cause named as a bad part ("the most likely cause is a faulty fan", "caused by an
 # undersized PSU"): a conclusion on the part, hedges and questions aside as for any verb

@@ -27,6 +27,7 @@ STATED = [
     ("Two SSDs are no longer visible to the controller.", "ssd"),
     ("our NIC randomly drops off the bus under load", "nic"),
     ("one GPU fell off the bus again on gpu-4-2", "faulty_gpu"),
+    ("Every few hours one more GPU disappears from nvidia-smi.", "faulty_gpu"),
     ("The PSU turned out to be undersized for four cards.", "power_supply"),
     ("the power-supply of that box was burnt", "power_supply"),
     # hit, found or named as a dead part; a node come up short a part
@@ -57,6 +58,7 @@ NOT_STATED = [
     "The DIMM was not bad after all.",
     "The GPU was lost after the reboot but it works now.",
     "One GPU disappeared from nvidia-smi, after a reboot it reappeared.",
+    "The GPU vanishes from nvidia-smi, then comes back after a second reboot.",
     # software parts, a part that is no subject, an operation's failure
     "The GPU driver is broken after the update.",
     "the disk image is damaged",
