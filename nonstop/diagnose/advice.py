@@ -199,7 +199,7 @@ _STATED_VERB = re.compile(
     # a verb of its own right after the part ("one of the GPUs died", "node 7's PSU failed",
     # "the GPU randomly falls off the bus"); "failed to ..." is an operation's failure
     rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because)\b)|"
-    r"(?:fell|falls|falling|fallen|dropped|drops|dropping|drop) off the (?:pcie? )?bus|"
+    r"(?:fell|falls|dropped|drops|keeps? (?:falling|dropping)) off the (?:pcie? )?bus|"
     r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out)\b"
 )
 _SUBJECT_GAP = re.compile(

@@ -555,7 +555,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "node_lost_words",
         r"\bNODE_FAIL\b|not responding, setting DOWN|\berror: Nodes? \S+ not responding\b|"
         r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
-        r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
+        # Ray's dead node in its two wordings and its owner's (issue-27words: the twelfth's
+        # 3ff068524c43 "Owner's node has crashed", the fourteenth's 985c16cbda84 "The actor is
+        # dead because its node has died"); an owner that died alone is a process, not a node
+        r"The actor (?:died|is dead) because its node has died|\bOwner's node has crashed\b|"
+        r"\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
         r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
         r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b|"
         r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b|\bhostError\b|"
@@ -3275,6 +3279,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "node is not ready",
         "taintmanagereviction",
         "its node has died",
+        "owner's node has crashed",
         "marked dead",
         "marked as dead",
         "hosterror",

@@ -66,6 +66,8 @@ NOT_STATED = [
     "The GPU failed to allocate 2 GiB.",
     "The GPU memory is missing from the report.",
     "the model checkpoint is lost",
+    # a failure named as a kind, no part stated failed
+    "The health check covers an Xid, an ECC error or a GPU falling off the bus.",
     "The error is caused by a bad GPU index in the config.",
     "a weak GPU is slow for this model",
     # a change that fixed nothing, another device, no part
@@ -206,3 +208,26 @@ def test_the_prefilter_passes_the_new_hang_wordings(tmp_path: Path) -> None:
     for text in HUNG:
         v = triage.triage_file(_file(tmp_path, text), fallback=False)
         assert v.category == "hang", text
+
+
+RAY_NODE_LOST = [
+    "ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.\n"
+    "The actor is dead because its node has died. Node Id: 8d0c2f",
+    "Worker exit type: SYSTEM_ERROR Worker exit detail: Owner's node has crashed.",
+]
+
+RAY_NOT_NODE_LOST = [
+    "The actor is dead because its owner has died. Owner Id: 01000000ffff",
+    "The actor died because of an error raised in its creation task",
+]
+
+
+@pytest.mark.parametrize("text", RAY_NODE_LOST)
+def test_rays_dead_node_is_a_lost_node(tmp_path: Path, text: str) -> None:
+    v = triage.triage_file(_file(tmp_path, text), fallback=False)
+    assert (v.category, v.action) == ("host_maintenance", "exclude_node"), v.verdict
+
+
+@pytest.mark.parametrize("text", RAY_NOT_NODE_LOST)
+def test_rays_dead_owner_or_actor_is_no_lost_node(tmp_path: Path, text: str) -> None:
+    assert triage.triage_file(_file(tmp_path, text), fallback=False).category != "host_maintenance"
