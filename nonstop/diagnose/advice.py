@@ -22,7 +22,15 @@ read too, and an operator asking for or ordering a replacement of a part the tex
 GPU", "We lost the network daughter card. Failed. Asking for a replacement."): every short
 corpus text of that shape is labelled exclude_node (tests/corpus/real/README.md, the
 seventeenth's "After its rows"); the part must be the clause's subject, and a part fixed since
-("it works now") is not read. Not a conclusion (`_not_concluded`): a question that is no
+("it works now") is not read. Since issue-27words the state is wider (bad, damaged, burnt, lost,
+missing, not detected, no longer available; a power supply weak or undersized), a verb of the
+part's own counts ("one of the GPUs died", "node 7's PSU failed", "the GPU falls off the bus",
+"disappears"), so do "hit/found a dead-GPU", a node "came up short a GPU", a bad part named as
+the cause ("caused by a failing PSU", "the most likely cause is a faulty fan") and a part
+changed with the failure gone since ("changed the power supply ... and don't get the crash
+anymore": `_changed`). The host the person names in the conclusion's clause ("drain node12, one
+GPU is not working", "machine 47 has a bad GPU") is `Conclusion.host`, the verdict's host.
+Not a conclusion (`_not_concluded`): a question that is no
 request ("should I replace my GPU?"), a hypothetical or a hedge ("if the fan fails, replace
 it", "maybe we need to swap the PSU"), a negation ("we did not replace anything"), a part
 replaced by another model or in software ("replaced the V100s with A100s", "replace the GPU
