@@ -91,7 +91,11 @@ PARTS: tuple[tuple[str, str], ...] = (
         r"transceivers?|optics?",
         "network_switch_cable",
     ),
-    (r"(?:hard |solid state )?(?:disks?|drives?)|hdds?|ssds?|nvmes?(?: drives?)?", "ssd"),
+    (
+        r"(?<!google )(?<!network )(?<!shared )(?<!mapped )(?<!virtual )(?<!cd )(?<!dvd )"
+        r"(?:hard |solid state )?(?:disks?|drives?)|hdds?|ssds?|nvmes?(?: drives?)?",
+        "ssd",
+    ),
     (r"risers?(?: cards?)?|pcie (?:switch(?:es)?|risers?)", "io_expansion_board"),
     (r"cpus?", "cpu"),
 )
@@ -158,7 +162,7 @@ _ASKED = re.compile(
     r"do you (?:think|know)|is it (?:worth|possible|necessary)|how (?:to|do|can|would|should)|"
     r"before (?:i|we|you)|instead of|rather than|without|i (?:think|guess|suspect)|"
     r"suspect|hope|hoping|try(?:ing)? to|tried|want to|wanted to|could it be|guide|tutorial|"
-    r"instructions?|procedure|steps? to)\b"
+    r"instructions?|procedure|steps? to|may (?:be|have|need)|could (?:be|have)|can be)\b"
 )
 _DENIED = re.compile(r"(?i)(?:\b(?:not|never|no|nor|nothing|neither)\b|n't\b)")
 _REQUEST = re.compile(r"(?i)\b(?:please|can you|could you|can someone|could someone|pls)\b")
@@ -191,7 +195,8 @@ _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 # or named as a dead part ("hit a dead-GPU V100"), and a node come up short a part; a power
 # supply also stated weak or undersized (a part too weak for its load is replaced the same way).
 _STATE = (
-    r"broken|dead|failed|faulty|defective|fried|toast|bad|damaged|blown|burn(?:t|ed)(?: out)?|"
+    r"broken|dead|failed|faulty|defective|fried|toast|bad(?! (?:at|for|with|in)\b)|damaged|blown|"
+    r"burn(?:t|ed)(?: out)?|"
     r"melted|lost|loss|missing|gone|not (?:detected|recogni[sz]ed|found|visible|showing up)|"
     r"no longer (?:detected|recogni[sz]ed|available|visible|present|seen|found|showing up)"
 )
@@ -206,9 +211,17 @@ _STATED_VERB = re.compile(
     rf"\b(?:has|have|had)\s+(?:{_ADVERB}\s+)?(?:failed|died)\b(?!\s+to\b)|"
     # a verb of its own right after the part ("one of the GPUs died", "node 7's PSU failed",
     # "the GPU randomly falls off the bus"); "failed to ..." is an operation's failure
-    rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because)\b)|"
+    rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because|over)\b)|"
     r"(?:fell|falls|dropped|drops|keeps? (?:falling|dropping)) off the (?:pcie? )?bus|"
     r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out)\b"
+)
+# a part said gone from the machine, in a sentence about software: "the GPU is not detected by
+# PyTorch" is an install's problem far more often than a part's
+_ABSENT = re.compile(r"(?i)lost|loss|missing|gone|not |no longer|disappear|vanish|went missing")
+_SOFT_CONTEXT = re.compile(
+    r"(?i)\b(?:py)?torch|\b(?:tensorflow|tf|jax|keras|cuda|docker|containers?|wsl2?|conda|pip|"
+    r"python|drivers?|librar(?:y|ies)|modules?|program|code|script|vm|virtual machine|colab|"
+    r"kaggle|jupyter|notebook|windows|os|device manager|bios)\b"
 )
 _SUBJECT_GAP = re.compile(
     rf"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){{1,4}})?(?:\s+{_ADVERB})?\s+$"
@@ -455,6 +468,8 @@ def _stated(s: str, nxt: str) -> Conclusion | None:
             continue
         if m.group("weak") and _category(parts[-1]) != "power_supply":
             continue  # a weak GPU is a slow one; a weak power supply is too small for its load
+        if _ABSENT.search(m.group()) and _SOFT_CONTEXT.search(s):
+            continue
         if not _not_concluded(s, m.start(), nxt):
             return _said(_category(parts[-1]), s, parts[-1], "stated")
     for m in _HAS_BAD.finditer(s):

@@ -23,7 +23,7 @@ STATED = [
     ("The DIMM in slot B2 was bad.", "system_memory"),
     ("Both power supplies were damaged by the surge.", "power_supply"),
     ("The system fan is gone, it makes no sound at all.", "server_chassis"),
-    ("After the reboot the GPU is not detected by the driver.", "faulty_gpu"),
+    ("After the reboot one GPU is not detected any more.", "faulty_gpu"),
     ("Two SSDs are no longer visible to the controller.", "ssd"),
     ("our NIC randomly drops off the bus under load", "nic"),
     ("one GPU fell off the bus again on gpu-4-2", "faulty_gpu"),
@@ -66,6 +66,15 @@ NOT_STATED = [
     "The GPU failed to allocate 2 GiB.",
     "The GPU memory is missing from the report.",
     "the model checkpoint is lost",
+    # a part gone in a sentence about software (an install's problem), a modal hedge, a
+    # failover, a part good or bad at something, a drive that is no disk
+    "My GPU is not detected by PyTorch after the update.",
+    "The GPU is not detected in the docker container.",
+    "This may be caused by a bad DIMM.",
+    "It could be a bad GPU.",
+    "The NIC failed over to the second port.",
+    "the GPU is bad at fp64",
+    "The shared drive is gone.",
     # a failure named as a kind, no part stated failed
     "The health check covers an Xid, an ECC error or a GPU falling off the bus.",
     "The error is caused by a bad GPU index in the config.",
