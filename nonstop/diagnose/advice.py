@@ -256,6 +256,15 @@ _CHANGE = re.compile(
     r"(?i)\b(?:chang(?:e|ed|ing)|replac(?:e|ed|ing)|swap(?:ped|ping)?|upgrad(?:e|ed|ing)|"
     r"switch(?:ed|ing)? out)\s+(?:the|a|an|my|our|its|their|this|that)\s+"
 )
+# another model or a bigger one ("changed the GPU to an A100 and the OOM went away"): no part
+# found failing, unless a power supply too weak for its load ("from 1200W to 2000W")
+_MODEL = re.compile(
+    r"(?i)\b(?:to|for|with)\s+(?:a|an|the|two|\d+)?\s*(?:bigger|larger|newer|faster|"
+    r"more powerful|higher|better|[a-z]{0,3}-?\d{2,}\w*)\b"
+)
+_FASTER = re.compile(
+    r"(?i)\b(?:oom|out of memory|faster|slower|speed\w*|throughput|performance|fps|vram)\b"
+)
 _TO_DEVICE = re.compile(r"(?i)[^.!?;]{0,30}?\bto (?:the )?(?:cpu|gpu|cuda|mps|tpu|xla|device)s?\b")
 _GONE = re.compile(
     r"(?i)\b(?:problems?|issues?|crash\w*|errors?|reboots?|restarts?|shutdowns?|failures?)\s+"
@@ -263,7 +272,8 @@ _GONE = re.compile(
     r"\b(?:don't|do not|didn't|did not|doesn't|does not|haven't|have not|hasn't|has not|never)\s+"
     r"(?:get|got|see|saw|seen|had|have|crash|reboot|happen|occur)\w*\b[^.!?]{0,40}?\b"
     r"(?:anymore|any more|since)\b|"
-    r"\bno (?:more|further) (?:crash|reboot|restart|shutdown|error|problem|issue|failure)s?\b|"
+    r"\bno (?:more|further) (?:crash\w*|reboot\w*|restart\w*|shutdown\w*|error|problem|issue|"
+    r"failure)s?\b|"
     r"\b(?:fixed|solved|resolved|cured) (?:it|the (?:problem|issue|crash\w*|reboots?))\b"
 )
 # an operator asking for, ordering or awaiting a replacement: the part is one the text calls
@@ -496,8 +506,12 @@ def _changed(s: str, nxt: str) -> Conclusion | None:
         return None
     for m in _CHANGE.finditer(s):
         p = _PART.match(s, m.end())
-        if p is None or _TO_DEVICE.match(s, p.end()):
+        if p is None or _TO_DEVICE.match(s, p.end()) or _FASTER.search(s) or _FASTER.search(nxt):
             continue
+        if _category(p) != "power_supply" and (
+            m.group().lower().startswith("upgrad") or _WITH.match(s, p.end()) or _MODEL.search(s)
+        ):
+            continue  # a bigger, newer or other model: a power supply too weak was replaced so
         if not (_GONE.search(s, p.end()) or _GONE.search(nxt)):
             continue
         before = _clause_before(s, m.start())

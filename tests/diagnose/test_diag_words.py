@@ -42,6 +42,8 @@ STATED = [
     ("I changed the power supply and the random reboots stopped.", "power_supply"),
     ("Swapped the fan. No more thermal shutdowns since.", "server_chassis"),
     ("We replaced the NVMe drive and haven't seen an I/O error since.", "ssd"),
+    ("I swapped the DIMM and the random reboots went away.", "system_memory"),
+    ("Changed the PSU from 750 W to 1000 W, no more crashes.", "power_supply"),
 ]
 
 NOT_STATED = [
@@ -84,6 +86,9 @@ NOT_STATED = [
     "I changed the GPU to the CPU and the error disappeared.",
     "I changed the batch size and the problem disappeared.",
     "We upgraded the GPUs and the throughput doubled.",
+    "After I upgraded the GPU, the OOM errors went away.",
+    "I changed the GPU to an A100 and the errors disappeared.",
+    "I changed the GPU and training is faster, no more crashes.",
 ]
 
 
