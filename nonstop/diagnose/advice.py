@@ -62,7 +62,10 @@ _SOFT_NEXT = (
     r"settings?|config\w*|ids?|index|indices|numbers?|names?|utili[sz]ation|usage|clocks?|"
     r"count|runtime|backends?|versions?|types?|curves?|speeds?|profiles?|controls?|images?|"
     r"quotas?|space|cache|partitions?|files?|offload\w*|threads?|cores?|affinity|fallback|"
-    r"tensors?|limits?|mode|letters?|models?|branch\w*"
+    r"tensors?|limits?|mode|letters?|models?|branch\w*|"
+    # how a part is set up or shared, not the part ("a bad GPU setup", "the GPU allocation")
+    r"setups?|environments?|envs?|support|performance|allocations?|assignments?|passthrough|"
+    r"sharing|scheduling|placement|selection|mapping|visibility"
 )
 _PART_END = rf"\b(?!\s*(?:{_SOFT_NEXT})\b)(?!-\w)"
 PARTS: tuple[tuple[str, str], ...] = (

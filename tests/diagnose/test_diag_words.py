@@ -77,6 +77,8 @@ NOT_STATED = [
     "The NIC failed over to the second port.",
     "the GPU is bad at fp64",
     "The shared drive is gone.",
+    "I'm training with a bad GPU setup.",
+    "The GPU allocation is broken in the scheduler.",
     # a failure named as a kind, no part stated failed
     "The health check covers an Xid, an ECC error or a GPU falling off the bus.",
     "The error is caused by a bad GPU index in the config.",
