@@ -22,7 +22,15 @@ read too, and an operator asking for or ordering a replacement of a part the tex
 GPU", "We lost the network daughter card. Failed. Asking for a replacement."): every short
 corpus text of that shape is labelled exclude_node (tests/corpus/real/README.md, the
 seventeenth's "After its rows"); the part must be the clause's subject, and a part fixed since
-("it works now") is not read. Not a conclusion (`_not_concluded`): a question that is no
+("it works now") is not read. Since issue-27words the state is wider (bad, damaged, burnt, lost,
+missing, not detected, no longer available; a power supply weak or undersized), a verb of the
+part's own counts ("one of the GPUs died", "node 7's PSU failed", "the GPU falls off the bus",
+"disappears"), so do "hit/found a dead-GPU", a node "came up short a GPU", a bad part named as
+the cause ("caused by a failing PSU", "the most likely cause is a faulty fan") and a part
+changed with the failure gone since ("changed the power supply ... and don't get the crash
+anymore": `_changed`). The host the person names in the conclusion's clause ("drain node12, one
+GPU is not working", "machine 47 has a bad GPU") is `Conclusion.host`, the verdict's host.
+Not a conclusion (`_not_concluded`): a question that is no
 request ("should I replace my GPU?"), a hypothetical or a hedge ("if the fan fails, replace
 it", "maybe we need to swap the PSU"), a negation ("we did not replace anything"), a part
 replaced by another model or in software ("replaced the V100s with A100s", "replace the GPU
@@ -54,7 +62,10 @@ _SOFT_NEXT = (
     r"settings?|config\w*|ids?|index|indices|numbers?|names?|utili[sz]ation|usage|clocks?|"
     r"count|runtime|backends?|versions?|types?|curves?|speeds?|profiles?|controls?|images?|"
     r"quotas?|space|cache|partitions?|files?|offload\w*|threads?|cores?|affinity|fallback|"
-    r"tensors?|limits?|mode|letters?|models?|branch\w*"
+    r"tensors?|limits?|mode|letters?|models?|branch\w*|"
+    # how a part is set up or shared, not the part ("a bad GPU setup", "the GPU allocation")
+    r"setups?|environments?|envs?|support|performance|allocations?|assignments?|passthrough|"
+    r"sharing|scheduling|placement|selection|mapping|visibility"
 )
 _PART_END = rf"\b(?!\s*(?:{_SOFT_NEXT})\b)(?!-\w)"
 PARTS: tuple[tuple[str, str], ...] = (
@@ -68,11 +79,11 @@ PARTS: tuple[tuple[str, str], ...] = (
         r"sticks? of (?:ram|memory)|ram",
         "system_memory",
     ),
-    (r"psus?|power suppl(?:y|ies)|power units?", "power_supply"),
+    (r"psus?|power[- ]?suppl(?:y|ies)|power units?", "power_supply"),
     (r"fans?", "server_chassis"),
     (r"mother ?boards?|main ?boards?|base ?boards?|system ?boards?|mobos?", "server_chassis"),
     (
-        r"nics?|hcas?|network (?:cards?|adapters?|interface cards?)|"
+        r"(?:rdma )?nics?|hcas?|network (?:cards?|adapters?|interface cards?)|"
         r"(?:infiniband|ib|ethernet) (?:cards?|adapters?)|connectx(?:-\d)?|"
         # a Dell "network daughter card" (the seventeenth's 8f611a2cf300), a "10G card"
         r"(?:network )?daughter ?cards?|\d+ ?g(?:b|bit|be)? (?:network )?(?:cards?|adapters?)",
@@ -83,14 +94,18 @@ PARTS: tuple[tuple[str, str], ...] = (
         r"transceivers?|optics?",
         "network_switch_cable",
     ),
-    (r"(?:hard |solid state )?(?:disks?|drives?)|hdds?|ssds?|nvmes?(?: drives?)?", "ssd"),
+    (
+        r"(?<!google )(?<!network )(?<!shared )(?<!mapped )(?<!virtual )(?<!cd )(?<!dvd )"
+        r"(?:hard |solid state )?(?:disks?|drives?)|hdds?|ssds?|nvmes?(?: drives?)?",
+        "ssd",
+    ),
     (r"risers?(?: cards?)?|pcie (?:switch(?:es)?|risers?)", "io_expansion_board"),
     (r"cpus?", "cpu"),
 )
-_PART = re.compile(
-    r"(?i)(?<![\w-])(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(PARTS)) + ")"
-    rf"{_PART_END}"
-)
+_PARTS = "(?:" + "|".join(f"(?P<p{i}>{p})" for i, (p, _) in enumerate(PARTS)) + ")"
+_PART = re.compile(rf"(?i)(?<![\w-]){_PARTS}{_PART_END}")
+# a part right after an attribute joined by a hyphen ("hit a dead-GPU V100")
+_PART_JOINED = re.compile(rf"(?i){_PARTS}{_PART_END}")
 # what an operator does to a part: the part follows the verb, a few words between ("replace the
 # failing fan", "RMA one of the GPUs"), or precedes it in the passive ("PSU replaced", "the DIMM
 # ... is failing, RMA'd"); "upgrade" only of a power supply (one that was too weak)
@@ -150,7 +165,7 @@ _ASKED = re.compile(
     r"do you (?:think|know)|is it (?:worth|possible|necessary)|how (?:to|do|can|would|should)|"
     r"before (?:i|we|you)|instead of|rather than|without|i (?:think|guess|suspect)|"
     r"suspect|hope|hoping|try(?:ing)? to|tried|want to|wanted to|could it be|guide|tutorial|"
-    r"instructions?|procedure|steps? to)\b"
+    r"instructions?|procedure|steps? to|may (?:be|have|need)|could (?:be|have)|can be)\b"
 )
 _DENIED = re.compile(r"(?i)(?:\b(?:not|never|no|nor|nothing|neither)\b|n't\b)")
 _REQUEST = re.compile(r"(?i)\b(?:please|can you|could you|can someone|could someone|pls)\b")
@@ -177,23 +192,92 @@ _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 # one of this shape is labelled exclude_node. The part is the clause's subject (a prepositional
 # phrase at most between it and the verb: "the link to the GPU docs is broken" is not), or
 # follows "has a bad" or "lost the".
-_STATE = r"broken|dead|failed|faulty|defective|fried|toast"
-_STATED_VERB = re.compile(
-    r"(?i)\b(?:is|are|was|were|has been|have been|had been)\s+"
-    rf"(?:(?:completely|totally|definitely|now|also|just|all)\s+)?(?:{_STATE})\b|"
-    r"\b(?:has|have|had)\s+(?:failed|died)\b"
+# Issue 27 (branch issue-27words) widened the class to a part stated bad, damaged or burnt, gone
+# from the machine ("not detected", "no longer available", "is lost"), dead or off the bus in a
+# verb of its own ("one of the GPUs died", "the GPU randomly falls off the bus"), or hit, found
+# or named as a dead part ("hit a dead-GPU V100"), and a node come up short a part; a power
+# supply also stated weak or undersized (a part too weak for its load is replaced the same way).
+_STATE = (
+    r"broken|dead|failed|faulty|defective|fried|toast|bad(?! (?:at|for|with|in)\b)|damaged|blown|"
+    r"burn(?:t|ed)(?: out)?|"
+    r"melted|lost|loss|missing|gone|not (?:detected|recogni[sz]ed|found|visible|showing up)|"
+    r"no longer (?:detected|recogni[sz]ed|available|visible|present|seen|found|showing up)"
 )
-_SUBJECT_GAP = re.compile(r"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){1,4})?\s+$")
+_WEAK_PSU = r"weak|too weak|undersized|underpowered|insufficient|inadequate"
+_ADVERB = (
+    r"(?:completely|totally|definitely|now|also|just|all|apparently|clearly|simply|suddenly|"
+    r"randomly|sometimes|occasionally|repeatedly|constantly|often|always|then|again)"
+)
+_STATED_VERB = re.compile(
+    r"(?i)\b(?:is|are|was|were|has been|have been|had been|got|went|turned out to be)\s+"
+    rf"(?:{_ADVERB}\s+)?(?:(?P<state>{_STATE})|(?P<weak>{_WEAK_PSU}))\b|"
+    rf"\b(?:has|have|had)\s+(?:{_ADVERB}\s+)?(?:failed|died)\b(?!\s+to\b)|"
+    # a verb of its own right after the part ("one of the GPUs died", "node 7's PSU failed",
+    # "the GPU randomly falls off the bus"); "failed to ..." is an operation's failure
+    rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because|over)\b)|"
+    r"(?:fell|falls|dropped|drops|keeps? (?:falling|dropping)) off the (?:pcie? )?bus|"
+    r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out)\b"
+)
+# a part said gone from the machine, in a sentence about software: "the GPU is not detected by
+# PyTorch" is an install's problem far more often than a part's
+_ABSENT = re.compile(r"(?i)lost|loss|missing|gone|not |no longer|disappear|vanish|went missing")
+_SOFT_CONTEXT = re.compile(
+    r"(?i)\b(?:py)?torch|\b(?:tensorflow|tf|jax|keras|cuda|docker|containers?|wsl2?|conda|pip|"
+    r"python|drivers?|librar(?:y|ies)|modules?|program|code|script|vm|virtual machine|colab|"
+    r"kaggle|jupyter|notebook|windows|os|device manager|bios)\b"
+)
+_SUBJECT_GAP = re.compile(
+    rf"(?i)(?:\s+(?:of|on|in|at|from)(?:\s+[\w-]+){{1,4}})?(?:\s+{_ADVERB})?\s+$"
+)
 _HAS_BAD = re.compile(
-    r"(?i)\b(?:has|have|had|got)\s+(?:a|an|one|two|\d+)\s+"
-    r"(?:bad|failing|failed|faulty|broken|dead|defective)\s+|"
-    r"\blost\s+(?:the|a|an|one|its|our|their|\d+)\s+"
+    r"(?i)\b(?:has|have|had|got|hit|found|with)\s+(?:a|an|one|two|\d+)\s+"
+    r"(?:bad|failing|failed|faulty|broken|dead|defective|damaged)(?:\s+|-)|"
+    r"\blost\s+(?:the|a|an|one|its|our|their|\d+)\s+|"
+    # a node come up short a GPU (the sixteenth's "came up short a GPU")
+    r"\b(?:came|comes|come|coming|booted|boots|is|was)\s+(?:up\s+|back\s+)?short\s+"
+    r"(?:a|an|one|two|\d+)\s+"
 )
 _NOT_A_PART = re.compile(r"(?i)[- ](?:hours?|time|days?|minutes?|connection|link)\b")
 # fixed since: "the fan was broken, it works now"
 _FIXED = re.compile(
     r"(?i)\b(?:fixed|repaired|resolved|works? (?:now|again|fine)|fine now|back to normal|"
-    r"no longer|came back)\b"
+    r"no longer(?! (?:be )?(?:detected|recogni[sz]ed|available|visible|present|seen|found|"
+    r"show\w*|work\w*|respond\w*|boot\w*))|c(?:ame|omes?) back|reappear(?:ed|s))\b"
+)
+# the cause named as a bad part ("the most likely cause is a faulty fan", "caused by an
+# undersized PSU"): a conclusion on the part, hedges and questions aside as for any verb
+_CAUSE = re.compile(
+    r"(?i)\b(?:caused by|due to|because of|(?:root )?cause (?:is|was|seems to be|appears to be|"
+    r"turned out to be)|culprit (?:is|was|turned out to be)|turn(?:s|ed) out to be)\s+"
+    r"(?:a|an|the|one|my|our|its|their|this|that)\s+"
+    rf"(?:{_BAD}|damaged|{_WEAK_PSU})\s+(?:[\w-]+\s+)??"
+)
+# a part changed and the failure gone since ("I changed the power supply ... and don't get the
+# system crash anymore", "swapped the PSU for a 1600 W one and the problem disappeared"): the
+# fix confirms the part; a move to another device ("changed the GPU to the CPU") is none
+_CHANGE = re.compile(
+    r"(?i)\b(?:chang(?:e|ed|ing)|replac(?:e|ed|ing)|swap(?:ped|ping)?|upgrad(?:e|ed|ing)|"
+    r"switch(?:ed|ing)? out)\s+(?:the|a|an|my|our|its|their|this|that)\s+"
+)
+# another model or a bigger one ("changed the GPU to an A100 and the OOM went away"): no part
+# found failing, unless a power supply too weak for its load ("from 1200W to 2000W")
+_MODEL = re.compile(
+    r"(?i)\b(?:to|for|with)\s+(?:a|an|the|two|\d+)?\s*(?:bigger|larger|newer|faster|"
+    r"more powerful|higher|better|[a-z]{0,3}-?\d{2,}\w*)\b"
+)
+_FASTER = re.compile(
+    r"(?i)\b(?:oom|out of memory|faster|slower|speed\w*|throughput|performance|fps|vram)\b"
+)
+_TO_DEVICE = re.compile(r"(?i)[^.!?;]{0,30}?\bto (?:the )?(?:cpu|gpu|cuda|mps|tpu|xla|device)s?\b")
+_GONE = re.compile(
+    r"(?i)\b(?:problems?|issues?|crash\w*|errors?|reboots?|restarts?|shutdowns?|failures?)\s+"
+    r"(?:(?:has|have|had)\s+)?(?:disappeared|went away|gone|vanished|stopped|solved|resolved)|"
+    r"\b(?:don't|do not|didn't|did not|doesn't|does not|haven't|have not|hasn't|has not|never)\s+"
+    r"(?:get|got|see|saw|seen|had|have|crash|reboot|happen|occur)\w*\b[^.!?]{0,40}?\b"
+    r"(?:anymore|any more|since)\b|"
+    r"\bno (?:more|further) (?:crash\w*|reboot\w*|restart\w*|shutdown\w*|error|problem|issue|"
+    r"failure)s?\b|"
+    r"\b(?:fixed|solved|resolved|cured) (?:it|the (?:problem|issue|crash\w*|reboots?))\b"
 )
 # an operator asking for, ordering or awaiting a replacement: the part is one the text calls
 # broken ("We lost the network daughter card. Failed. Asking for a replacement.")
@@ -201,6 +285,39 @@ _ASK = re.compile(
     r"(?i)\b(?:ask(?:ed|ing|s)?\s+for|request(?:ed|ing|s)?|order(?:ed|ing|s)?|"
     r"wait(?:ed|ing|s)?\s+(?:for|on))\s+(?:a|an|the)\s+(?:new\s+)?(?:replacement|rma|spare)\b"
 )
+
+
+# The host a person names with the conclusion ("drain node12, one GPU is not working", "machine
+# 47 has a bad GPU", "the HCA on gpu-node-03 is dead"): a node word and its number, a dashed
+# name with a digit, or letters then digits; in the conclusion's clause only (`_host_in`).
+_HOST = re.compile(
+    r"(?i)(?<![\w.-])(?:(?:compute |gpu |worker )?(?:node|host|server|machine|box|worker)"
+    r"[-_ ]?#?\d+[\w.-]*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z]{2,}\d+[a-z0-9]*)(?![\w-])"
+)
+# what looks like a host name but is a part, a model, a device index or a version: a GPU model
+# (A100, V100-SXM2-32GB, RTX-3090), an index (GPU3, cuda:0, mlx5_0), an encoding or a release
+_NOT_HOST = re.compile(
+    r"(?i)^(?:gpus?|cpus?|cuda|cu|dimms?|slots?|sockets?|ports?|ranks?|eth|ens|enp|ib|mlx|nvme|"
+    r"sd|hd|psus?|fans?|nics?|hcas?|risers?|rtx|gtx|rx|mi|tesla|sxm|pcie|gen|ddr|lpddr|hbm|cx|"
+    r"connectx|xid|sm|python|py|torch|x86|arm|aarch|utf|fp|bf|int|uint|sha|md|gcc|rocm|nccl|"
+    r"ubuntu|centos|rhel|el|ipv|tls|http|win|ps|step|epoch|iter|layer|batch|v|a|h|l|t|b|p|k|"
+    r"e|ver|version|release|rc)[-_ ]?\d|\d+gb\b|-(?:sxm|pcie|nvl|hbm)"
+)
+_CLAUSE_END = re.compile(r"(?i)[,;:]|\s+but\s+")
+
+
+def _host_in(sentence: str, at: int) -> str | None:
+    """The host named in the clause of `sentence` around position `at` (between a comma, a
+    semicolon, a colon or a "but" each side), or None."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(sentence, 0, at)), default=0)
+    end = next((m.start() for m in _CLAUSE_END.finditer(sentence, at)), len(sentence))
+    for m in _HOST.finditer(sentence, start, end):
+        name = m.group()
+        # a name of three dashed words or more is a host's ("gpu-1-8"), whatever its first word
+        named = name.count("-") >= 2 and not re.search(r"(?i)-(?:sxm|pcie|nvl|hbm)|\d+gb\b", name)
+        if re.search(r"\d", name) and (named or not _NOT_HOST.search(name)):
+            return name
+    return None
 
 
 @dataclass(frozen=True)
@@ -211,6 +328,15 @@ class Conclusion:
     sentence: str
     part: str
     verb: str
+    host: str | None = None
+    """The host the person names in the conclusion's clause, if any."""
+
+
+def _said(
+    category: str, s: str, p: re.Match[str], verb: str, host: str | None = None
+) -> Conclusion:
+    """The conclusion on part `p` of sentence `s`, with the host named in the part's clause."""
+    return Conclusion(category, s, p.group(), verb, host or _host_in(s, p.start()))
 
 
 def _category(part: re.Match[str]) -> str:
@@ -282,6 +408,7 @@ def conclusion(text: str | bytes) -> Conclusion | None:
             or _on_the_node(s, nxt, sentences)
             or _stated(s, nxt)
             or _asked_for(s, nxt, sentences)
+            or _changed(s, nxt)
         )
         if got is not None:
             return got
@@ -297,7 +424,7 @@ def _on_a_part(s: str, nxt: str) -> Conclusion | None:
             continue
         p = _part_after(s, m)
         if p is not None and not _not_concluded(s, m.start(), nxt):
-            return Conclusion(_category(p), s, p.group(), m.group("verb"))
+            return _said(_category(p), s, p, m.group("verb"))
     for m in _UPGRADE.finditer(s):
         if not _not_concluded(s, m.start(), nxt):
             return Conclusion("power_supply", s, "power supply", "upgrade")
@@ -313,7 +440,7 @@ def _on_a_part(s: str, nxt: str) -> Conclusion | None:
         if m.start() - parts[-1].end() > 60 or _WITH.match(s, m.end()):
             continue
         verb = m.group("verb") or m.group("need")
-        return Conclusion(_category(parts[-1]), s, parts[-1].group(), verb)
+        return _said(_category(parts[-1]), s, parts[-1], verb)
     return None
 
 
@@ -326,7 +453,9 @@ def _on_the_node(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
         return None
     other, p = found
     said = s if other is s else " ".join(x for x in sentences if x in (s, other))
-    return Conclusion(_category(p), said, p.group(), m.group().split()[0])
+    # the host the verb names ("drain node12"), else one named with the part
+    host = _host_in(s, m.start()) or _host_in(other, p.start())
+    return Conclusion(_category(p), said, p.group(), m.group().split()[0], host)
 
 
 def _broken_part(s: str, sentences: list[str]) -> tuple[str, re.Match[str]] | None:
@@ -334,6 +463,8 @@ def _broken_part(s: str, sentences: list[str]) -> tuple[str, re.Match[str]] | No
     for other in [s, *sentences]:
         for p in _PART.finditer(other):
             near = other[max(0, p.start() - 40) : p.end() + 40]
+            if _ASKED.search(_clause_before(other, p.start())):
+                continue  # "if the GPU is dead, drain the node": supposed, not stated
             if _BROKEN.search(near) and not _software(other):
                 return other, p
     return None
@@ -348,13 +479,50 @@ def _stated(s: str, nxt: str) -> Conclusion | None:
         parts = list(_PART.finditer(s, 0, m.start()))
         if not parts or not _SUBJECT_GAP.fullmatch(s, parts[-1].end(), m.start()):
             continue
+        if m.group("weak") and _category(parts[-1]) != "power_supply":
+            continue  # a weak GPU is a slow one; a weak power supply is too small for its load
+        if _ABSENT.search(m.group()) and _SOFT_CONTEXT.search(s):
+            continue
         if not _not_concluded(s, m.start(), nxt):
-            return Conclusion(_category(parts[-1]), s, parts[-1].group(), "stated")
+            return _said(_category(parts[-1]), s, parts[-1], "stated")
     for m in _HAS_BAD.finditer(s):
-        p = _PART.match(s, m.end())
+        joined = m.group().endswith("-")
+        p = (_PART_JOINED if joined else _PART).match(s, m.end())
         if p is None or _NOT_A_PART.match(s, p.end()) or _not_concluded(s, m.start(), nxt):
             continue
-        return Conclusion(_category(p), s, p.group(), "stated")
+        return _said(_category(p), s, p, "stated")
+    for m in _CAUSE.finditer(s):
+        p = _PART.match(s, m.end())
+        weak = re.search(rf"(?i)\b(?:{_WEAK_PSU})\b", m.group())
+        if p is None or _not_concluded(s, m.start(), nxt):
+            continue
+        if weak and _category(p) != "power_supply":
+            continue
+        return _said(_category(p), s, p, "named the cause")
+    return None
+
+
+def _changed(s: str, nxt: str) -> Conclusion | None:
+    """A part changed and the failure gone since (`_CHANGE`, `_GONE`), in this sentence after
+    the part or in the next one."""
+    if _software(s):
+        return None
+    for m in _CHANGE.finditer(s):
+        p = _PART.match(s, m.end())
+        if p is None or _TO_DEVICE.match(s, p.end()) or _FASTER.search(s) or _FASTER.search(nxt):
+            continue
+        if _category(p) != "power_supply" and (
+            m.group().lower().startswith("upgrad") or _WITH.match(s, p.end()) or _MODEL.search(s)
+        ):
+            continue  # a bigger, newer or other model: a power supply too weak was replaced so
+        if not (_GONE.search(s, p.end()) or _GONE.search(nxt)):
+            continue
+        before = _clause_before(s, m.start())
+        if _ASKED.search(before) or _DENIED.search(before):
+            continue
+        if s.rstrip().endswith("?") or _NO_FIX.search(s, p.end()) or _NO_FIX.search(nxt):
+            continue
+        return _said(_category(p), s, p, m.group().split()[0])
     return None
 
 
@@ -367,4 +535,5 @@ def _asked_for(s: str, nxt: str, sentences: list[str]) -> Conclusion | None:
     if found is None:
         return None
     other, p = found
-    return Conclusion(_category(p), f"{other} {s}" if other is not s else s, p.group(), "asked for")
+    said = f"{other} {s}" if other is not s else s
+    return Conclusion(_category(p), said, p.group(), "asked for", _host_in(other, p.start()))

@@ -555,7 +555,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "node_lost_words",
         r"\bNODE_FAIL\b|not responding, setting DOWN|\berror: Nodes? \S+ not responding\b|"
         r"Kubelet stopped posting node status|\bNodeNotReady\b|\bNode is not ready\b|TaintManagerEviction|"
-        r"The actor died because its node has died|\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
+        # Ray's dead node in its two wordings and its owner's (issue-27words: the twelfth's
+        # 3ff068524c43 "Owner's node has crashed", the fourteenth's 985c16cbda84 "The actor is
+        # dead because its node has died"); an owner that died alone is a process, not a node
+        r"The actor (?:died|is dead) because its node has died|\bOwner's node has crashed\b|"
+        r"\bnode \S+ (?:has been|was) marked (?:as )?dead\b|"
         r"compute\.instances\.(?:hostError|automaticRestart)|StatusCheckFailed_System|(?i:(?:system|instance) (?:status|reachability) check (?:failed|: impaired))|"
         r"(?i:\bunexpected (?:VM|instance|node|host) (?:reboot|restart|shutdown)\b)|\bService Healing\b|"
         r"\bReason=Kill task failed\b|\bKill task failed\b|\bNodeDiedError\b|\bhostError\b|"
@@ -829,7 +833,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?<!loss )(?<!accuracy )(?<!acc )\b(?:(?:get|gets|got|getting|gotten|is|was|are|were|be|been|being|often|always|"
         r"randomly|sometimes|keeps? getting) stuck|(?:seem(?:s|ing|ed)?|appears?|appeared) to (?:freeze|hang)|freezes|froze) "
         r"(?:at|in|on|after) (?:(?:some|a|an|the|any|random|certain|constant|fixed|same|particular|specific|few|number|"
-        r"of|first|\d+(?:k|th|st|nd|rd)?|traing|training|train) ){0,4}(?:steps?|iterations?|iters?|epochs?|batch(?:es)?)\b|"
+        r"of|first|\d+(?:k|th|st|nd|rd)?|traing|training|train|hundreds?|thousands?|couple|several|many|dozens?) ){0,4}"
+        r"(?:steps?|iterations?|iters?|epochs?|batch(?:es)?)\b|"
+        # a hang told in other grammar (issue 27, branch issue-27words; the eleventh's "the program
+        # would be hung up at random epochs", the thirteenth's "the model training may stuck and
+        # could not recover", the fifteenth's "when training stucks" and "My training always hang
+        # when training for about 10k iterations"): hung up, stuck as a verb, hang after a word of
+        # habit; not supposed ("if training stucks"), not a loss
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhether )(?<!loss )\b(?:training|job|run|process|program|script|it)s? "
+        r"(?:(?:would|will|always|sometimes|often|randomly|just|then|suddenly|still) )?"
+        r"(?:(?:be|is|was|gets?|got) hung up|(?:may |always |sometimes |often |randomly |still )?stucks?(?! (?:with|on) (?:a |an |the )?(?:loss|value|accuracy)))"
+        r"(?= (?:at|on|in|when|after|during|while|for|forever|indefinitely|and|without|there|again)\b|\s*[.,;!]|\s*$)|"
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhether )\b(?:training|job|run|process|program|script|it)s? "
+        r"(?:always|sometimes|often|randomly|would|will|just|still) hang "
+        r"(?:when|at|after|during|in|for|forever|indefinitely|without|with)\b|"
         # the fifteenth's 974ea542c740 "Distributed training hanging without any output"
         r"\b(?:training|job|run|process|rank|worker)s? (?:keeps |kept )?hanging (?:without|with no|forever|indefinitely|after|during|at (?:the )?(?:start|beginning|end|first|step|epoch|iteration))\b|"
         r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)",
@@ -3262,6 +3279,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "node is not ready",
         "taintmanagereviction",
         "its node has died",
+        "owner's node has crashed",
         "marked dead",
         "marked as dead",
         "hosterror",
@@ -3569,6 +3587,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "freeze",
         "froze",
         "to hang",
+        "always hang",
+        "sometimes hang",
+        "often hang",
+        "randomly hang",
+        "would hang",
+        "will hang",
+        "just hang",
+        "still hang",
         "卡死",
         "卡住",
     ),

@@ -713,23 +713,26 @@ def advise(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     """The verdict for a short text no signature matched whose sentences state an operator's
     own hardware conclusion (advice.conclusion), or None: the category the operator named with
     its action (exclude_node for a part of the node), said to be advice read from a person's
-    words, with a low confidence. Only on text a user hands `nonstop triage`."""
+    words, with a low confidence; the host the person names with it (advice.Conclusion.host)
+    is the culprit's host, over `default`'s. Only on text a user hands `nonstop triage`."""
     c = advice.conclusion(text)
     if c is None:
         return None
     cat = taxonomy.get(c.category)
     d = default or Culprit()
+    host = c.host or d.host
     why = (
         f"no signature matched; an operator's own conclusion is stated in the text "
         f'({c.verb} ... {c.part}: "{c.sentence[:MAX_LINE]}"), read from a person\'s words, '
         f"not the machine's own evidence"
     )
+    on = f" on {c.host}" if c.host else ""
     return Verdict(
-        verdict=f"Advice from an operator's words: {cat.name} ({why}). Action: {cat.action}.",
+        verdict=f"Advice from an operator's words: {cat.name}{on} ({why}). Action: {cat.action}.",
         category=c.category,
         action=cat.action,
-        culprits=[Culprit(rank=d.rank, host=d.host, gpu=d.gpu, evidence=[f"advice: {why}"])]
-        if d.rank is not None or d.host
+        culprits=[Culprit(rank=d.rank, host=host, gpu=d.gpu, evidence=[f"advice: {why}"])]
+        if d.rank is not None or host
         else [],
         confidence=advice.ADVICE_CONFIDENCE,
         details={
@@ -738,7 +741,7 @@ def advise(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
                 "probability": advice.ADVICE_CONFIDENCE,
                 "from": "operator",
             },
-            "advice": {"sentence": c.sentence, "part": c.part, "verb": c.verb},
+            "advice": {"sentence": c.sentence, "part": c.part, "verb": c.verb, "host": c.host},
         },
         guessed=True,
     )

@@ -224,10 +224,14 @@ def test_words_that_tell_no_failure_are_not_told(text: str) -> None:
     assert prose.told(text) is None
 
 
-def test_the_told_gpu_restarts(tmp_path: Path) -> None:
-    """a24e7f8afa6e as `nonstop triage FILE` reads a description: the category, but a restart, since an
-    operator's words are weak evidence and a wrong exclude_node costs a node."""
+def test_the_told_gpu_is_advice_in_triage_only(tmp_path: Path) -> None:
+    """a24e7f8afa6e, "gpu-1-8 came up short a GPU": a node that lost a part, as the fifteenth's "has
+    lost a GPU", is an operator's conclusion (nonstop.diagnose.advice, issue-27words; this test
+    said restart before): `nonstop triage FILE` tells it as advice, exclude_node at the advice's
+    low confidence, on the host the operator names; a run's rank log never excludes on words."""
     report = tmp_path / "report.txt"
     report.write_text(_sixteenth("a24e7f8afa6e") + "\n")
     v = triage.triage_file(report, descriptions=True)
-    assert (v.category, v.action) == ("faulty_gpu", "restart")
+    assert (v.category, v.action, v.guessed) == ("faulty_gpu", "exclude_node", True)
+    assert v.details["guess"]["from"] == "operator" and v.hosts == ["gpu-1-8"]
+    assert triage.triage_rank(report, rank=0, host="n1").action == "restart"
