@@ -35,6 +35,7 @@ LATER = (
     "fifteenth",
     "sixteenth",
     "seventeenth",
+    "eighteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
