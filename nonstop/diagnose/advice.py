@@ -81,6 +81,13 @@ PARTS: tuple[tuple[str, str], ...] = (
     ),
     (r"psus?|power[- ]?suppl(?:y|ies)|power units?", "power_supply"),
     (r"fans?", "server_chassis"),
+    # a chassis's own temperature sensor, which makes the BMC shut the server down when it
+    # reads high (the eighteenth's 7af3c63f6433); a GPU's or a CPU's sensor names that part
+    (
+        r"(?<!gpu )(?<!cpu )(?<!gpu's )(?<!cpu's )(?<!hbm )(?<!memory )(?<!dimm )(?<!nvme )"
+        r"(?:temperature|thermal|chassis|ambient|inlet) sensors?",
+        "server_chassis",
+    ),
     (r"mother ?boards?|main ?boards?|base ?boards?|system ?boards?|mobos?", "server_chassis"),
     (
         r"(?:rdma )?nics?|hcas?|network (?:cards?|adapters?|interface cards?)|"
@@ -216,7 +223,9 @@ _STATED_VERB = re.compile(
     # "the GPU randomly falls off the bus"); "failed to ..." is an operation's failure
     rf"\b(?:{_ADVERB}\s+)?(?:died|failed(?!\s+(?:to|with|on|at|in|for|because|over)\b)|"
     r"(?:fell|falls|dropped|drops|keeps? (?:falling|dropping)) off the (?:pcie? )?bus|"
-    r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out)\b"
+    r"disappear(?:ed|s)|vanish(?:ed|es)|(?:went|goes) missing|gave out|burn(?:t|ed) out|"
+    # "one of my temperature sensors has broken down" (the eighteenth's 7af3c63f6433)
+    r"(?:has|have|had) broken down|broke down)\b"
 )
 # a part said gone from the machine, in a sentence about software: "the GPU is not detected by
 # PyTorch" is an install's problem far more often than a part's

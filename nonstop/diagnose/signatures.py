@@ -148,6 +148,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r'"EventType"\s*:\s*"(?:Preempt|Terminate|Reboot|Redeploy)"|'
         r'"Code"\s*:\s*"(?:instance-stop|instance-retirement|instance-reboot|system-reboot|system-maintenance)"|'
         r"scheduled for (?:retirement|maintenance)|"
+        # a reboot or stop the provider scheduled (the eighteenth's 94caf8a10562 "These SSEC2s
+        # are scheduled for a reboot on 2014-09-26"); not one said not to be, nor a question
+        r"(?<!\bnot )(?<!\bnever )\bscheduled (?:for (?:a |an )?(?:maintenance |system |instance |host )?(?:reboot|restart|stop)\b|"
+        r"to be (?:rebooted|restarted|stopped|retired)\b)(?![^\n.!?]*\?)|"
         # the fourth collection's wordings of the same notices: GCE's maintenance operation,
         # "termination is imminent" as metadata watchers say it, EC2's retirement mail, Azure's
         # maintenance mail, the kubelet's graceful node shutdown
@@ -227,6 +231,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "stall_inspector",
         r"(?i)stall_inspector|subset of ranks and are waiting|waiting for (?:the )?remainder of ranks|Stalled ranks:|"
+        # the stall inspector's word for the waiting ranks in a report's words (the
+        # eighteenth's 6ff741d63e53 "Horovod hang with stalled rank"); "no stalled ranks" is not
+        r"(?<!\bno )(?<!\bwithout )\b(?:hangs?|hung|hanging|stuck|deadlock)\b[^\n]{0,20}\b(?:with|on|by) (?:an? |the |one |some )?stalled ranks?\b|"
         # the list of stalled tensors under its own heading, and the warning's second sentence,
         # when a log keeps only those (the twelfth collection)
         r"\bStalled ops ?:|only subset of ranks is submitting tensors",
@@ -1280,7 +1287,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "smart_log_failure",
         r"(?i)Completed: (?:read|write|servo/seek|electrical) failure|"
-        r"Error: (?:UNC|IDNF|AMNF)(?: \d+ sectors?)? at LBA",
+        r"Error: (?:UNC|IDNF|AMNF)(?: \d+ sectors?)? at LBA|"
+        # the attribute table (smartctl -A, or a tool's val=/raw= rendering of it; the
+        # eighteenth's 129ef2b7de35): sectors the drive could not read and has not remapped,
+        # a raw count above zero whatever the overall verdict says
+        r"\b(?:Current_Pending_Sector|Offline_Uncorrectable)\b[^\n]*?(?:\braw=\s*|\s-\s+)0*[1-9]",
         "ssd",
         83,
         0.75,
@@ -1753,6 +1764,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A compiled library does not match the installed torch/CUDA/libc",
     ),
     (
+        "built_against_words",
+        # a library built against one version and run against another, told in words (the
+        # eighteenth's d8fadb1e6cad "Plugin fails if compiled against Libfabric 1.18 but run
+        # against Libfabric 1.17 or older"); "built against X and run against X" is not
+        r"(?i)\b(?:compiled|built|linked) (?:against|with|for) [^\n]{1,60}? but (?:is |was |then )?"
+        r"(?:run|running|ran|loaded|used|executed|installed) (?:against|with|on)\b",
+        "dependency",
+        30,
+        0.4,
+        "A library built against one version runs against another, told in words",
+    ),
+    (
         "missing_module",
         r"ModuleNotFoundError: No module named|No module named '?[\w.]+|ImportError: cannot import name|Error while finding module specification",
         "dependency",
@@ -1913,6 +1936,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
         r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
+        # NCCL's detail without the path (the eighteenth's 8b995988cf48: "No space left on
+        # device while creating shared memory segment")
+        r"No space left on device (?:while|when) creating (?:a )?shared memory segment|"
+        r"creating (?:a )?shared memory segment[^\n]*No space left on device|"
         # torch's tensors shared between processes (DataLoader workers) live in /dev/shm too
         r"unable to (?:write to|mmap \d+ bytes from|open shared memory object <?/?) ?(?:file )?</?torch_\w+",
         "out_of_memory",
@@ -1943,6 +1970,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.9,
         "GPU memory exhausted: deterministic for this configuration",
     ),
+    (
+        "oom_words",
+        # a process, worker or node said to go or run out of memory (the eighteenth's
+        # 7e0b5b0bbeba "even if one worker goes OOM", the fourteenth's eb36a87f4e2e "... ran out
+        # of memory", the twelfth's 7429660c681b "the system runs out of memory"): low, so that
+        # the allocator's or the OOM killer's own line names the memory; not negated or avoided
+        r"(?i)(?<!n't )(?<!\bnot )(?<!\bnever )(?<!\bno longer )(?<!\bavoid )(?<!\bwithout )(?<!\bprevent )"
+        r"(?<!\bstop )(?<!\bkeep from )"
+        r"\b(?:goes|went|gone|going|go|ran|runs|run|running) (?:OOM|out of (?:GPU |host |CPU |system |device )?memory)\b",
+        "out_of_memory",
+        20,
+        0.4,
+        "A process or node ran out of memory, told in words",
+    ),
     # -- storage ----------------------------------------------------------------------------------
     (
         "no_space",
@@ -1960,6 +2001,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         66,
         0.8,
         "Shared filesystem lost (stale NFS handle or unresponsive server)",
+    ),
+    (
+        "nfs_hang_words",
+        # an NFS server or mount told hung or unreachable in words (the eighteenth's
+        # ed9074ad8c1a "processes being stuck on an unreachable nfs server", eedab7a599e6 "a
+        # system that experiences nfs mount hangs"): the storage is what the job waits on, so
+        # this outranks a hang told in words; not supposed ("if the NFS server is
+        # unreachable") nor gone
+        r"(?i)(?<!\bno )(?<!\bnot )\b(?:unreachable|unresponsive|hung|hanging|dead) nfs (?:server|mount|share|export)s?\b|"
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhen )(?<!\bwhen the )(?<!\bwhether )(?<!\bwhether the )"
+        r"\bnfs (?:server|mount|share|client|export)s? (?:hangs?|hung|hanging|stopped responding|"
+        r"(?:is|was|were|are|became|went|goes) (?:unreachable|unresponsive|down|hung|hanging)\b)",
+        "storage",
+        30,
+        0.4,
+        "An NFS server or mount hung or unreachable, told in words",
     ),
     (
         "io_error",
@@ -2105,7 +2162,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "store_timeout",
-        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|\b\d+/\d+ (?:clients|workers) joined|"
+        r"(?i)(?:TCPStore|c10d store|DistStoreError).*(?:timed? ?out|Timeout)|"
+        # a store's get timing out as ProcessGroupNCCL words it at setup (the eighteenth's
+        # ab084d2e0fdb "store->get('0') got error: Timeout waiting for key", the seventeenth's
+        # ad6cf020c12e "... Socket Timeout"); a peer that reset the connection is not taken
+        r"store->get\([^)\n]*\) got error: (?:Timeout|Socket Timeout)\b|"
+        r"Socket Timeout|RendezvousTimeoutError|RendezvousConnectionError|The client socket has timed out|\b\d+/\d+ (?:clients|workers) joined|"
         r"connect\(\) timed out\. Original timeout was|"
         # the stores' older wording (the fifteenth's dc5323cf8734, a file:// rendezvous)
         r"^\s*RuntimeError: Wait timeout\s*$",
@@ -3010,6 +3072,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         '"code"',
         "scheduled for retirement",
         "scheduled for maintenance",
+        "scheduled for",
+        "scheduled to be",
         "compute.instances.",
         "compute engine maintenance",
         "termination is imminent",
@@ -3063,6 +3127,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "watchdog hang",
     ),
     "stall_inspector": (
+        "stalled rank",
         "stall_inspector",
         "subset of ranks and are waiting",
         "remainder of ranks",
@@ -3827,6 +3892,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # (a sixth of a training log's lines, classified in Python one by one).
     "nan_grad": ("nan", "inf"),
     "smart_log_failure": (
+        "current_pending_sector",
+        "offline_uncorrectable",
         "completed: read failure",
         "completed: write failure",
         "completed: servo/seek failure",
@@ -4056,6 +4123,17 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "wrong_device": ("to be on the same device",),
     "ddp_unused": ("finished reduction in the prior iteration", "not used in producing loss"),
+    "built_against_words": (
+        "compiled against",
+        "compiled with",
+        "compiled for",
+        "built against",
+        "built with",
+        "built for",
+        "linked against",
+        "linked with",
+        "linked for",
+    ),
     "undefined_symbol": ("undefined symbol: ", "version `glibc", "cannot open shared object file"),
     "missing_module": ("no module named", "cannot import name", "finding module specification"),
     "driver_mismatch": (
@@ -4118,7 +4196,17 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "oom_killer",
         "oomkiller",
     ),
+    "oom_words": (
+        "oom",
+        "out of memory",
+        "out of gpu memory",
+        "out of host memory",
+        "out of cpu memory",
+        "out of system memory",
+        "out of device memory",
+    ),
     "shm_exhausted": (
+        "shared memory segment",
         "out of shared memory",
         "insufficient shared memory",
         "shared memory limit",
@@ -4137,6 +4225,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cuda_error_out_of_memory",
     ),
     "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
+    "nfs_hang_words": ("nfs",),
     "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
     "write_failed": ("failed writing file", "file write failed"),
@@ -4261,6 +4350,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "gloo_mesh_setup": ("connectfullmesh", "gloo/transport/tcp"),
     "gloo_loopback": ("127.0.1.1",),
     "store_timeout": (
+        "got error: timeout",
+        "got error: socket timeout",
         "tcpstore",
         "c10d store",
         "diststoreerror",
