@@ -36,6 +36,7 @@ LATER = (
     "sixteenth",
     "seventeenth",
     "eighteenth",
+    "nineteenth",
 )
 """In the order collected: each may share no source with any split before it."""
 
