@@ -121,8 +121,11 @@ def _row(event: Event) -> tuple[str, tuple[object, ...]] | None:
 def _attributed(event: Event) -> list[tuple[str, tuple[object, ...]]]:
     """After a replay named the corrupted replica of a tie: the anomaly's failure rows name it
     as the root cause, with the action decided (the agent, deciding before the replay, took the
-    first rank it read; the others' rows stay, as echoes with action none). Nothing when the
-    replay could not decide or no row of that rank exists."""
+    first rank it read; the others' rows stay, as echoes with action none). A named rank the
+    agent stopped before it could exit with the guards' code itself (its row a secondary,
+    stopped after a peer failed: on a loaded host the first rank's exit is read before the
+    other's) is the same replica: its row takes the category first. Nothing when the replay
+    could not decide or no row of that rank exists."""
     p = event.payload
     if not (event.kind == "lifecycle" and p.get("phase") == "sdc_attributed" and event.rank == 0):
         return []
@@ -136,6 +139,12 @@ def _attributed(event: Event) -> list[tuple[str, tuple[object, ...]]]:
     has = f"EXISTS (SELECT 1 FROM failures WHERE {sdc} AND {named})"
     args = (a, *culprits)
     return [  # in order: the named rows take the root's action, then the flags move
+        (  # a named rank stopped by the agent before its own exit: the tie's replica all the same
+            f"UPDATE failures SET category = 'silent_data_corruption' WHERE attempt = ? AND NOT"
+            f" planned AND {named} AND root_cause = 0 AND category = 'unknown' AND EXISTS"
+            f" (SELECT 1 FROM failures WHERE {sdc} AND root_cause = 1)",
+            (a, *culprits, a),
+        ),
         (
             f"UPDATE failures SET action = COALESCE({root}, action) WHERE {sdc} AND {named}"
             f" AND root_cause = 0",

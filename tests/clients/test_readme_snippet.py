@@ -79,8 +79,13 @@ def test_readme_snippet_under_plain_torchrun_and_under_nonstop_run(tmp_path: Pat
         ],
         tmp_path,
     )
-    assert plain.returncode == 0, plain.stdout[-2000:] + plain.stderr[-3000:]
-    assert plain.stdout.count("done at step 6 from 0") == 2
+    # torch 2.13 aborts now and then in the teardown of a script that never destroys its
+    # process group ("terminate called without an active exception", SIGABRT), after both ranks
+    # finished; torchrun calls that a failure, `nonstop run` a completed run (as for the other
+    # clients' torchrun arms, support.clients.Ran.completed; seen in a CI run, 2026-12-04)
+    aborted = "terminate called without an active exception" in plain.stderr
+    assert plain.returncode == 0 or aborted, plain.stdout[-2000:] + plain.stderr[-3000:]
+    assert plain.stdout.count("done at step 6 from 0") == 2, plain.stdout[-2000:]
     ours = run(
         [
             sys.executable,

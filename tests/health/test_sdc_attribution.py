@@ -179,3 +179,57 @@ def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
     assert [tuple(r) for r in echoes] == [(0, "none")]
     ((attempt, host, reason),) = [tuple(r) for r in acts]
     assert (attempt, host) == (1, "n1") and "names rank 1" in reason
+
+
+def test_a_named_rank_the_agent_stopped_before_its_own_exit_becomes_the_root(tmp_path):
+    """On a loaded host the agent reads rank 1's exit with the guards' code first and stops rank
+    0 before rank 0 exits with it (its row: a secondary, category unknown, action none); the
+    replay then names rank 0: its row becomes the root cause, silent data corruption, with the
+    action decided, and rank 1's becomes the echo (a CI run, 2026-12-04)."""
+    from nonstop.events import EventWriter
+    from nonstop.ledger import open_run
+    from nonstop.rundir import create
+
+    rd = create(tmp_path / "run")
+    rd.write_config({"run_id": "t"})
+    with open_run(rd.root) as led:
+        led.add_failure(
+            attempt=0,
+            time_s=1.0,
+            category="unknown",
+            action="none",
+            rank=0,
+            host="n0",
+            root_cause=False,
+        )
+        led.add_failure(
+            attempt=0,
+            time_s=1.0,
+            category="silent_data_corruption",
+            action="restart",
+            rank=1,
+            host="n1",
+            root_cause=True,
+        )
+    w = EventWriter(
+        rd.events(1, 0), run_id="t", attempt=1, rank=0, host="n0", install_sigterm=False
+    )
+    w.emit(
+        "lifecycle",
+        phase="sdc_attributed",
+        step=14,
+        anomaly_attempt=0,
+        verdict="replay",
+        ranks=[0],
+        hosts=["n0"],
+        reason="the replay names rank 0 on n0: ...",
+    )
+    w.close()
+    with open_run(rd.root) as led:
+        rows = led.rows(
+            "SELECT rank, category, action, root_cause FROM failures WHERE attempt = 0 ORDER BY rank"
+        )
+    assert [tuple(r) for r in rows] == [
+        (0, "silent_data_corruption", "restart", 1),
+        (1, "silent_data_corruption", "none", 0),
+    ]
