@@ -73,6 +73,7 @@ NINETEENTH = [
     (_nineteenth("bd3ada5592ef"), "hang", "nineteenth bd3ada5592ef (不再继续)"),
     (_nineteenth("9adbf435ae60"), "hang", "nineteenth 9adbf435ae60 (不跑了, 死在那里)"),
     (_nineteenth("2ba09ec559fa"), "hang", "nineteenth 2ba09ec559fa (で止まる)"),
+    (_excerpt("fourteenth", "51cc8b3181c0"), "hang", "fourteenth 51cc8b3181c0 (没有动静)"),
     ("After epoch 3 the GPU utilization dropped to 0% and nothing was printed", "hang", "dropped"),
     ("训练到第5个epoch程序卡在那里，没有报错", "hang", "卡在那里"),
     ("分布式学習が途中で固まってしまいます", "hang", "固まって"),
