@@ -611,6 +611,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # PBS's and Torque's own words when they abort a job over its memory limit (the
         # thirteenth collection); Moab's "soft limit" is a warning and is not taken
         r"\bJob exceeded a memory resource limit\b|\bexceeded MEM usage hard limit\b|"
+        # HTCondor's hold reason for a job over its memory request (the nineteenth's
+        # 1b964bc6e2a8 "Docker job has gone over memory limit of 1024 Mb")
+        r"\b(?:Docker )?job has gone over memory limit\b|"
+        # Habana's SynapseAI helper failing to allocate device memory (the nineteenth's
+        # ea5babd2d8e6 "SYNHELPER workspace Allocation of size ::14493510400 failed!")
+        r"\bAllocation of size :*\d+ failed\b|"
         r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
         r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
@@ -800,7 +806,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "collective_timeout_words",
         r"(?i)\b(?:collective|all_?reduce|all_?gather|reduce_?scatter|broadcast|all_?to_?all|barrier)\b"
-        r"[^\n]{0,60}\btimed out\b|DEADLINE_EXCEEDED: Barrier timed out",
+        r"[^\n]{0,60}\btimed out\b|DEADLINE_EXCEEDED: Barrier timed out|"
+        # TensorFlow's collective executor aborting on its deadline (the nineteenth's
+        # f070761e9ad9, as the thirteenth's 461bfc6e58bb, XLA's replica past its deadline, is
+        # labelled); a gRPC call's deadline is not taken
+        r"\bBaseCollectiveExecutor::StartAbort DEADLINE_EXCEEDED\b",
         "nccl_watchdog_timeout",
         18,
         0.4,
@@ -834,6 +844,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # stuck; a loss or an accuracy stuck (训练loss卡住) is not taken. Literal gaps: the rows
         # run on bytes, where a class of CJK characters would be a class of bytes
         r"训练(?:过程中|过程|期间|途中|时|中|的时候|到一半)?(?:突然|会|就|总是|经常|又|都|直接)?(?:卡死|卡住)|"
+        # the nineteenth's wordings: training or the program that no longer goes on (bd3ada5592ef
+        # "训练到37个epoch时，似乎不再继续了", 9adbf435ae60 "训练到一半程序突然不跑了 ...
+        # 一直死在那里"), learning that stops at a step in Japanese (2ba09ec559fa "学習すると
+        # き、「MODEL EXECUTION FLOW ...」で止まる"), the GPU's utilisation fallen to 0% with its
+        # memory held (137c280f9e4f "the gpu-util turns down to 0% , with a high gpu memory
+        # usage"); a loss that stops falling is not taken
+        r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静)|"
+        r"学習[^\n]{0,90}?(?:で|が)(?:止まる|止まって|止まります|止まった|固まる|固まって|固まった)|"
+        r"(?i:\bgpu[- ]?util\w*[^\n]{0,20}?\b(?:turns? down to|drops? to|dropped to|falls? to|fell to|goes down to|went down to|stays? at|stuck at) 0 ?%)|"
         # stuck or frozen at some step (the sixteenth's ab37dd6aa832 "get stuck at some constant
         # steps", fac2582a432e "stuck in any number of traing step", 6c22b0b70fb3 "seeming to
         # freeze after a number of steps"); a loss or accuracy stuck at a value is no hang
@@ -1674,7 +1693,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "cuda_launch",
-        r"CUDA error: (?:unspecified launch failure|the launch timed out|misaligned address)",
+        r"CUDA error: (?:unspecified launch failure|the launch timed out|misaligned address)|"
+        # the same failure by its number, cudaErrorLaunchFailure (the nineteenth's cb6d4291665a
+        # "(External) CUDA error(719)", Paddle's wording)
+        r"\bCUDA error ?\(719\)|\bCUDA error 719\b|\bcudaErrorLaunchFailure\b",
         "software_bug",
         52,
         0.5,
@@ -2001,6 +2023,21 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         66,
         0.8,
         "Shared filesystem lost (stale NFS handle or unresponsive server)",
+    ),
+    (
+        "ceph_slow_requests",
+        # Ceph's health warning for requests its OSDs or MDS have held past the complaint time
+        # (the nineteenth's 713e34482700 "150 requests are blocked > 32 sec; 11 osds have slow
+        # requests", 3612d43efbb3 "21 slow requests, 5 included below; oldest blocked for >
+        # 32.6 secs"): the shared filesystem is what the job waits on; a count of 0 is not taken
+        r"\b[1-9]\d* (?:slow )?(?:requests|ops) (?:are|is) blocked > [\d.]+ sec|"
+        r"\b[1-9]\d* osds? have slow requests\b|"
+        r"\b[1-9]\d* slow requests, \d+ included below; oldest blocked for > [\d.]+ secs?\b|"
+        r"\b[1-9]\d* ops are blocked > [\d.]+ sec on osd\.\d+",
+        "storage",
+        60,
+        0.6,
+        "Ceph holds requests past its complaint time (slow or blocked OSD/MDS requests)",
     ),
     (
         "nfs_hang_words",
@@ -2700,6 +2737,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.7,
         "Pinned (page-locked) host memory could not be allocated: the host or container's "
         "memory limit for this configuration",
+    ),
+    (
+        "slurm_node_config",
+        # slurmd's check of the node's declared shape against its hardware (the nineteenth's
+        # 66e68ee3b5d2 "error: Node configuration differs from hardware: Procs=2:4(hw) ..."):
+        # the cluster's configuration, which Slurm drains the node for, not the job
+        r"\bNode configuration differs from hardware\b",
+        "dependency",
+        40,
+        0.5,
+        "slurm.conf's node shape differs from the hardware slurmd finds: the configuration",
     ),
     (
         "slurm_submit_refused",
@@ -3408,6 +3456,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "gone over memory limit",
+        "allocation of size",
         "resource exhausted: ",
         "memory resource limit",
         "mem usage hard limit",
@@ -3635,7 +3685,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "missingmandatoryvalue",
         "oserror: [errno 2]",
     ),
-    "collective_timeout_words": ("timed out",),
+    "collective_timeout_words": ("timed out", "startabort deadline_exceeded"),
     "hang_words": (
         "hung",
         "hanging",
@@ -3662,6 +3712,21 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "still hang",
         "卡死",
         "卡住",
+        "不再继续",
+        "不跑了",
+        "死在那里",
+        "卡在那里",
+        "没有动静",
+        "没动静",
+        "止ま",
+        "固ま",
+        "gpu-util",
+        "gpu util",
+        "gpu-utilization",
+        "gpu utilization",
+        "gpu-utilisation",
+        "gpu utilisation",
+        "gpuutil",
     ),
     "nan_words": (
         "probability tensor contains",
@@ -4100,7 +4165,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cudaerrorillegal",
         "cuda_error_illegal",
     ),
-    "cuda_launch": ("cuda error",),
+    "cuda_launch": ("cuda error", "cudaerrorlaunchfailure"),
     "cuda_library": ("cublas_status", "cudnn_status", "cublas runtime error", "cudnn error"),
     "nccl_system": ("ncclsystemerror", "unhandled system error"),
     "nccl_internal": (
@@ -4226,6 +4291,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
     "nfs_hang_words": ("nfs",),
+    "ceph_slow_requests": ("blocked >", "slow requests"),
     "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
     "write_failed": ("failed writing file", "file write failed"),
@@ -4329,6 +4395,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
     "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),
+    "slurm_node_config": ("configuration differs from hardware",),
     "slurm_submit_refused": (
         "requested time limit is invalid",
         "invalid qos specification",
