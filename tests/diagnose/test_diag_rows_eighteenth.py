@@ -5,27 +5,16 @@ misses it must not take."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from support.prefilter import near_miss_test, prefilter_test, row_test, rows_alone
+from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
 
 from nonstop.diagnose import advice, triage
 
-_CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real"
-
-
-def _excerpt(split: str, rid: str) -> str:
-    with open(_CORPUS / f"{split}.jsonl") as f:
-        for line in f:
-            if line.strip() and json.loads(line)["id"] == rid:
-                return str(json.loads(line)["excerpt"])
-    raise KeyError(rid)
-
 
 def _eighteenth(rid: str) -> str:
-    return _excerpt("eighteenth", rid)
+    return excerpt("eighteenth", rid)
 
 
 EIGHTEENTH = [
@@ -56,7 +45,7 @@ EIGHTEENTH = [
     # -- a c10d store's get timing out at NCCL setup (the store rule: dependency)
     (_eighteenth("ab084d2e0fdb"), "dependency", "eighteenth ab084d2e0fdb (Timeout waiting)"),
     (
-        _excerpt("seventeenth", "ad6cf020c12e"),
+        excerpt("seventeenth", "ad6cf020c12e"),
         "dependency",
         "seventeenth ad6cf020c12e (Socket Timeout)",
     ),
@@ -75,7 +64,7 @@ EIGHTEENTH = [
     ("the nfs mount hung and every dataloader worker blocked on read()", "storage", "hung"),
     # -- out of memory told in words
     (_eighteenth("7e0b5b0bbeba"), "out_of_memory", "eighteenth 7e0b5b0bbeba (goes OOM)"),
-    (_excerpt("fourteenth", "eb36a87f4e2e"), "out_of_memory", "fourteenth eb36a87f4e2e (ran out)"),
+    (excerpt("fourteenth", "eb36a87f4e2e"), "out_of_memory", "fourteenth eb36a87f4e2e (ran out)"),
     ("rank 3 went OOM during the eval loop", "out_of_memory", "went OOM"),
     ("the node runs out of host memory after 4 hours", "out_of_memory", "runs out of host memory"),
     # -- a library built against one version, run against another
@@ -97,7 +86,7 @@ NOT = [
     ("Current_Pending_Sector   val=100 worst=100 thresh=000  raw=0", "ssd", "raw=0"),
     ("the stall inspector found no stalled ranks in 60 s", "hang", "no stalled ranks"),
     (
-        _excerpt("fourth", "ab58b99d5a8c"),
+        excerpt("fourth", "ab58b99d5a8c"),
         "dependency",
         "fourth ab58b99d5a8c (a store's peer reset: unknown by the peer rule)",
     ),

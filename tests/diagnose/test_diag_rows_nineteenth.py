@@ -5,24 +5,13 @@ misses it must not take."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from support.prefilter import near_miss_test, prefilter_test, row_test, rows_alone
-
-_CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real"
-
-
-def _excerpt(split: str, rid: str) -> str:
-    with open(_CORPUS / f"{split}.jsonl") as f:
-        for line in f:
-            if line.strip() and json.loads(line)["id"] == rid:
-                return str(json.loads(line)["excerpt"])
-    raise KeyError(rid)
+from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
 
 
 def _nineteenth(rid: str) -> str:
-    return _excerpt("nineteenth", rid)
+    return excerpt("nineteenth", rid)
 
 
 NINETEENTH = [
@@ -73,7 +62,7 @@ NINETEENTH = [
     (_nineteenth("bd3ada5592ef"), "hang", "nineteenth bd3ada5592ef (不再继续)"),
     (_nineteenth("9adbf435ae60"), "hang", "nineteenth 9adbf435ae60 (不跑了, 死在那里)"),
     (_nineteenth("2ba09ec559fa"), "hang", "nineteenth 2ba09ec559fa (で止まる)"),
-    (_excerpt("fourteenth", "51cc8b3181c0"), "hang", "fourteenth 51cc8b3181c0 (没有动静)"),
+    (excerpt("fourteenth", "51cc8b3181c0"), "hang", "fourteenth 51cc8b3181c0 (没有动静)"),
     ("After epoch 3 the GPU utilization dropped to 0% and nothing was printed", "hang", "dropped"),
     ("训练到第5个epoch程序卡在那里，没有报错", "hang", "卡在那里"),
     ("分布式学習が途中で固まってしまいます", "hang", "固まって"),
@@ -85,7 +74,7 @@ NOT = [
     ("The docs say requests are blocked when an OSD is down.", "storage", "no count"),
     ("The job stayed well under its memory limit of 4096 megabytes.", "out_of_memory", "under"),
     (
-        _excerpt("thirteenth", "c8f2c8d3620f"),
+        excerpt("thirteenth", "c8f2c8d3620f"),
         "nccl_watchdog_timeout",
         "thirteenth c8f2c8d3620f (a gRPC call's deadline: dependency)",
     ),

@@ -133,25 +133,28 @@ def test_an_attributed_tie_convicts_an_undetermined_one_never_excludes():
     assert d["action"] == "stop_and_page"
 
 
-def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
+def _replayed(tmp_path, agents_rows, named, writers=(0, 1)):
+    """A run directory whose ledger holds the agent's failure rows of attempt 0 (rank,
+    category, action, root_cause) and whose ranks `writers` then report in attempt 1 that the
+    replay named rank `named`; the ledger after ingesting it."""
     from nonstop.events import EventWriter
     from nonstop.ledger import open_run
     from nonstop.rundir import create
 
     rd = create(tmp_path / "run")
     rd.write_config({"run_id": "t"})
-    with open_run(rd.root) as led:  # the agent's rows: the first rank it read is the root
-        for rank in (0, 1):
+    with open_run(rd.root) as led:
+        for rank, category, action, root in agents_rows:
             led.add_failure(
                 attempt=0,
                 time_s=1.0,
-                category="silent_data_corruption",
-                action="restart" if rank == 0 else "none",
+                category=category,
+                action=action,
                 rank=rank,
                 host=f"n{rank}",
-                root_cause=rank == 0,
+                root_cause=root,
             )
-    for rank in (0, 1):  # every rank reaches the verdict; rank 0's is the ledger's
+    for rank in writers:  # every rank reaches the verdict; rank 0's is the ledger's
         w = EventWriter(
             rd.events(1, rank),
             run_id="t",
@@ -166,12 +169,17 @@ def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
             step=14,
             anomaly_attempt=0,
             verdict="replay",
-            ranks=[1],
-            hosts=["n1"],
-            reason="the replay names rank 1 on n1: ...",
+            ranks=[named],
+            hosts=[f"n{named}"],
+            reason=f"the replay names rank {named} on n{named}: ...",
         )
         w.close()
-    with open_run(rd.root) as led:
+    return open_run(rd.root)
+
+
+def test_the_ledger_moves_the_root_cause_to_the_rank_the_replay_named(tmp_path):
+    sdc = "silent_data_corruption"  # the agent's rows: the first rank it read is the root
+    with _replayed(tmp_path, [(0, sdc, "restart", True), (1, sdc, "none", False)], 1) as led:
         roots = led.rows("SELECT rank, action FROM failures WHERE attempt = 0 AND root_cause = 1")
         echoes = led.rows("SELECT rank, action FROM failures WHERE attempt = 0 AND root_cause = 0")
         acts = led.rows("SELECT attempt, host, reason FROM actions WHERE action = 'attribute_sdc'")
@@ -186,50 +194,24 @@ def test_a_named_rank_the_agent_stopped_before_its_own_exit_becomes_the_root(tmp
     0 before rank 0 exits with it (its row: a secondary, category unknown, action none); the
     replay then names rank 0: its row becomes the root cause, silent data corruption, with the
     action decided, and rank 1's becomes the echo (a CI run, 2026-12-04)."""
-    from nonstop.events import EventWriter
-    from nonstop.ledger import open_run
-    from nonstop.rundir import create
-
-    rd = create(tmp_path / "run")
-    rd.write_config({"run_id": "t"})
-    with open_run(rd.root) as led:
-        led.add_failure(
-            attempt=0,
-            time_s=1.0,
-            category="unknown",
-            action="none",
-            rank=0,
-            host="n0",
-            root_cause=False,
-        )
-        led.add_failure(
-            attempt=0,
-            time_s=1.0,
-            category="silent_data_corruption",
-            action="restart",
-            rank=1,
-            host="n1",
-            root_cause=True,
-        )
-    w = EventWriter(
-        rd.events(1, 0), run_id="t", attempt=1, rank=0, host="n0", install_sigterm=False
-    )
-    w.emit(
-        "lifecycle",
-        phase="sdc_attributed",
-        step=14,
-        anomaly_attempt=0,
-        verdict="replay",
-        ranks=[0],
-        hosts=["n0"],
-        reason="the replay names rank 0 on n0: ...",
-    )
-    w.close()
-    with open_run(rd.root) as led:
-        rows = led.rows(
+    sdc = "silent_data_corruption"
+    rows = [(0, "unknown", "none", False), (1, sdc, "restart", True)]
+    with _replayed(tmp_path, rows, 0, writers=(0,)) as led:
+        got = led.rows(
             "SELECT rank, category, action, root_cause FROM failures WHERE attempt = 0 ORDER BY rank"
         )
-    assert [tuple(r) for r in rows] == [
-        (0, "silent_data_corruption", "restart", 1),
-        (1, "silent_data_corruption", "none", 0),
+    assert [tuple(r) for r in got] == [(0, sdc, "restart", 1), (1, sdc, "none", 0)]
+
+
+def test_a_secondary_of_a_rank_the_replay_did_not_name_stays_a_secondary(tmp_path):
+    """The named rank's own row is already the root: the other rank's secondary row (stopped by
+    the agent) keeps its category; only a named rank's row is re-read."""
+    rows = [(0, "unknown", "none", False), (1, "silent_data_corruption", "restart", True)]
+    with _replayed(tmp_path, rows, 1, writers=(0,)) as led:
+        got = led.rows(
+            "SELECT rank, category, action, root_cause FROM failures WHERE attempt = 0 ORDER BY rank"
+        )
+    assert [tuple(r) for r in got] == [
+        (0, "unknown", "none", 0),
+        (1, "silent_data_corruption", "restart", 1),
     ]

@@ -3,9 +3,21 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "real"
+
+
+def excerpt(split: str, rid: str) -> str:
+    """The excerpt of record `rid` in tests/corpus/real/`split`.jsonl (KeyError: none)."""
+    with open(CORPUS / f"{split}.jsonl") as f:
+        for line in f:
+            if line.strip() and json.loads(line)["id"] == rid:
+                return str(json.loads(line)["excerpt"])
+    raise KeyError(rid)
 
 
 def rows_found(log: Path) -> tuple[set[tuple[int, str]], set[tuple[int, str]]]:
