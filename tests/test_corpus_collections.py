@@ -37,6 +37,7 @@ LATER = (
     "seventeenth",
     "eighteenth",
     "nineteenth",
+    "twentieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
