@@ -268,11 +268,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["eighteenth_action_accuracy"] >= bench.EIGHTEENTH_FIRST["action"], d
     assert d["eighteenth_sure_category_accuracy"] >= bench.EIGHTEENTH_FIRST_SURE["category"]
     assert d["eighteenth_wrong_exclude_node"] == [], d
-    # the nineteenth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of), and later work may only move it up; no wrong
-    # exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.NINETEENTH_FIRST["category"] == 0.5882
-    assert d["first_sight_action"] == bench.NINETEENTH_FIRST["action"] == 0.7765
+    # the nineteenth collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; no wrong exclude_node at first sight, and none
+    # may appear
+    assert d["nineteenth_first_category"] == bench.NINETEENTH_FIRST["category"] == 0.5882
+    assert d["nineteenth_first_action"] == bench.NINETEENTH_FIRST["action"] == 0.7765
     assert d["nineteenth_first_rows_only_category"] == 0.5059
     assert d["nineteenth_first_sure_category"] == 0.66 and d["nineteenth_sure_excerpts"] == 50
     assert d["nineteenth_excerpts"] >= 80
@@ -285,6 +285,18 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["nineteenth_rows_only_category_accuracy"] >= 0.6353, d["nineteenth_misses"]
     assert d["nineteenth_category_accuracy"] >= 0.8824, d["nineteenth_misses"]
     assert d["nineteenth_action_accuracy"] >= 0.8118, d["nineteenth_misses"]
+    # the twentieth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; its one wrong
+    # exclude_node at first sight (cff5dc79d854, an unsure label) may only go
+    assert d["first_sight_category"] == bench.TWENTIETH_FIRST["category"] == 0.619
+    assert d["first_sight_action"] == bench.TWENTIETH_FIRST["action"] == 0.8333
+    assert d["twentieth_first_rows_only_category"] == 0.5238
+    assert d["twentieth_first_sure_category"] == 0.7674 and d["twentieth_sure_excerpts"] == 43
+    assert d["twentieth_excerpts"] >= 80
+    assert d["twentieth_category_accuracy"] >= bench.TWENTIETH_FIRST["category"], d
+    assert d["twentieth_action_accuracy"] >= bench.TWENTIETH_FIRST["action"], d
+    assert d["twentieth_sure_category_accuracy"] >= bench.TWENTIETH_FIRST_SURE["category"]
+    assert set(d["twentieth_wrong_exclude_node"]) <= {"cff5dc79d854"}, d
     # ... and after its rows and the tables retrained on it (issue-27rows18, in sample:
     # tests/corpus/real/README.md, the eighteenth's "After its rows")
     assert d["eighteenth_rows_only_category_accuracy"] >= 0.6404, d["eighteenth_misses"]
