@@ -39,8 +39,12 @@ COMMIT.json in the committed folder; DCP: its upload future), so the staging wai
 and write contention all count.
 `durable_s` is save call to files complete (ours: COMMIT.json renamed in; DCP: upload future
 done, .metadata written); `load_s` restores the newest checkpoint into the live state (ours:
-`load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of the
-sync folder, which verifies nothing). `hash_mbps`: the checksum candidates' speed on 64 MB in
+`load_latest` with its default verification of every file's checksums; DCP: `dcp.load` of its
+newest folder, which verifies nothing) with the files' pages in memory (read once right
+before), `load_cold_s` the same right after those pages were dropped (`posix_fadvise
+DONTNEED` on every file of the arm's folder): from the disk, as after a restart on another node
+or once the cache has moved on. Ours writes around the page cache (docs/checkpoint.md, "Direct
+writes"), so its first load after a save is the cold one, where DCP's is warm. `hash_mbps`: the checksum candidates' speed on 64 MB in
 the same run (docs/checkpoint.md, "Checksums").
 `lost_s` (the headline since 2026-12-03) is the same difference with each window's time
 in the run queue taken out: the seconds the training thread was runnable but waiting for a CPU
@@ -248,6 +252,18 @@ def _window(
     return time.perf_counter() - t0, durable, i, _queued_s() - q0
 
 
+def _drop_cached(folder: Path) -> None:
+    """Ask the kernel to forget the cached pages of every file under `folder` (clean pages
+    only: the files are durable), so that the next load reads them from the disk."""
+    for p in folder.rglob("*"):
+        if p.is_file():
+            fd = os.open(p, os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
+
 def _disk_write_mbps(folder: Path, nbytes: int) -> float:
     chunk = os.urandom(8 * MB)
     n = max(1, nbytes // len(chunk))
@@ -299,6 +315,7 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
             "inside_s": [],
             "durable_s": [],
             "load_s": [],
+            "load_cold_s": [],
             "extra_steps": [],
         }
         for m in methods
@@ -316,7 +333,9 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
             rows[m.name]["extra_steps"].append(n - steps)
     for _ in range(k):
         for m in methods:
-            rows[m.name]["load_s"].append(m.load())
+            _drop_cached(m.root)  # cold: read from the disk, every arm alike
+            rows[m.name]["load_cold_s"].append(m.load())
+            rows[m.name]["load_s"].append(m.load())  # warm: the same files, just read
     for m in methods:
         m.close()
     stager.close()
@@ -363,6 +382,10 @@ def _one_size(total_mb: int, k: int, root: Path) -> dict[str, Any]:
         "ratio_load_ci": [
             round(med["ours"]["load_s"] / med["dcp-sync"]["load_s"], 3),
             bootstrap_ratio_ci(rows["ours"]["load_s"], rows["dcp-sync"]["load_s"]),
+        ],
+        "ratio_load_cold_ci": [
+            round(med["ours"]["load_cold_s"] / med["dcp-sync"]["load_cold_s"], 3),
+            bootstrap_ratio_ci(rows["ours"]["load_cold_s"], rows["dcp-sync"]["load_cold_s"]),
         ],
         "disk_write_mbps": _disk_write_mbps(root, nbytes),
     }

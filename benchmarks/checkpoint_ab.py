@@ -7,6 +7,7 @@
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
     .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # WRITE_PIECE writes vs 16 MiB
     ARMS=zlib/1m,isal/1m,isal/256k .venv/bin/python benchmarks/checkpoint_ab.py arms 4096 3
+    ARMS=isal/1m/cache,isal/1m/direct .venv/bin/python benchmarks/checkpoint_ab.py arms 1024 5
 
 `write`: ours with the early writeback (`wb`: sync_file_range every 32 MiB) on or off, the hash
 beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), `big` each tensor
@@ -17,7 +18,8 @@ before the save writes (`drop`, the default) or kept (`keep`), alternated. `piec
 Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
 (`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
-`ARMS` (CRC-32 implementation / write piece, e.g. `zlib/256k,isal/1m`), rotated each rep,
+`ARMS` (CRC-32 implementation / write piece [/ `cache` to write through the page cache instead
+of around it, `direct`, the default], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
 adding the training thread's lost progress (the window's time less its steps at the step time
 measured right before the save). A diagnostic, not a
 kept benchmark: on a shared host compare medians of several runs.
@@ -47,6 +49,7 @@ warnings.simplefilter("ignore")
 MB = 1 << 20
 SFR = sto._sync_file_range
 PIECE = sto.WRITE_PIECE
+DIRECT = sto.DIRECT_CHUNK
 FSYNC_S = [0.0]
 _fsync = os.fsync
 
@@ -241,9 +244,10 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         n_step = 1
         for r in range(reps):
             for v in names[r % len(names) :] + names[: r % len(names)]:
-                impl, piece = v.split("/")
+                impl, piece, *path = v.split("/")
                 dg.use_crc32(impl)
                 sto.WRITE_PIECE = _size(piece)
+                sto.DIRECT_CHUNK = 0 if path == ["cache"] else DIRECT
                 os.sync()
                 times = []
                 for _ in range(8):  # the step time right before the save
@@ -276,13 +280,14 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 res[v].append((*row, round(os.getloadavg()[0], 1)))
                 print(v, res[v][-1], flush=True)
     sto.WRITE_PIECE = PIECE
+    sto.DIRECT_CHUNK = DIRECT
     dg.use_crc32()
     return res
 
 
 def main() -> None:
     mode, total, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    torch.set_num_threads(1)
+    torch.set_num_threads(int(os.environ.get("THREADS", "1")))  # 2: training takes both cores
     root = tempfile.mkdtemp(prefix="ckpt-ab-", dir=os.environ.get("ROOT", "/tmp"))
     try:
         run = {"write": write, "loaddrop": loaddrop, "pieces": pieces, "arms": arms}[mode]

@@ -124,7 +124,9 @@ class Checkpointer:
         self.config = config or CheckpointConfig()
         # an injected full disk (nonstop.faults) gets a storage that fails on cue
         storage = storage or storage_for_faults(rd.checkpoints, events)
-        self.storage: Storage = storage or LocalStorage(rd.checkpoints)
+        self.storage: Storage = storage or LocalStorage(
+            rd.checkpoints, direct=self.config.direct_writes
+        )
         self.events = events
         self._clock = clock
         self._cfg_hash = cm.config_hash(run_config)

@@ -1,11 +1,14 @@
-"""The write path: the disk writes start while the file is still being written
-(sync_file_range every WRITEBACK bytes), a large write reaches the file in WRITE_PIECE pieces
-each hashed right after it is written, and (optionally) a large write is hashed in a helper
-thread while the write call copies it (docs/checkpoint.md, "Time to durable", "Write size")."""
+"""The write path: a durable file is written around the page cache (O_DIRECT) in aligned
+buffers, or, where the filesystem refuses that, through it with its disk writes started while
+the file is still being written (sync_file_range every WRITEBACK bytes); a large write reaches
+the file in WRITE_PIECE pieces each hashed right after it is written, and (optionally) a large
+write is hashed in a helper thread while the write call copies it (docs/checkpoint.md, "Direct
+writes", "Time to durable", "Write size")."""
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import io
 import os
 import zlib
@@ -19,6 +22,7 @@ from torch import nn
 from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage, digest
 from nonstop.checkpoint import storage as sto
 
+needs_direct = pytest.mark.skipif(not sto._O_DIRECT, reason="no O_DIRECT on this platform")
 needs_sfr = pytest.mark.skipif(sto._sync_file_range is None, reason="no sync_file_range here")
 
 
@@ -35,6 +39,7 @@ def test_disk_writes_start_every_writeback_bytes_and_cover_the_file(
 
     monkeypatch.setattr(sto, "_sync_file_range", recording)
     monkeypatch.setattr(sto, "WRITEBACK", 1000)
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 0)  # through the page cache
     data = os.urandom(10_500)
     storage = LocalStorage(tmp_path)
     with storage.open_write("f.bin") as f:
@@ -48,6 +53,85 @@ def test_disk_writes_start_every_writeback_bytes_and_cover_the_file(
         assert offset == pos and nbytes >= 1000
         pos += nbytes
     assert pos <= len(data)
+
+
+def _write_in_parts(storage: LocalStorage, data: bytes, part: int) -> Any:
+    with storage.open_write("f.bin") as f:
+        for i in range(0, len(data), part):
+            f.write(data[i : i + part])
+            assert f.tell() == min(i + part, len(data))  # DCP records offsets with tell()
+        return f
+
+
+@needs_direct
+@pytest.mark.parametrize("size", [0, 100, 8192, 8193, 3 * 8192 + 4095])
+def test_durable_files_are_written_around_the_page_cache_in_aligned_buffers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    seen: list[bool] = []
+    real_pwrite = os.pwrite
+
+    def recording(fd: int, data: Any, offset: int) -> int:  # was O_DIRECT set for this call?
+        seen.append(bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT))
+        return real_pwrite(fd, data, offset)
+
+    monkeypatch.setattr(sto.os, "pwrite", recording)
+    data = os.urandom(size)
+    w = _write_in_parts(LocalStorage(tmp_path), data, 3000)
+    assert (tmp_path / "f.bin").read_bytes() == data
+    full = size // 8192 * 8192
+    assert w.direct_bytes == full
+    assert seen.count(True) == full // 8192  # one direct call per full buffer
+    assert seen.count(False) == (1 if size % 8192 else 0)  # the tail through the page cache
+
+
+@needs_direct
+@pytest.mark.parametrize("refused_at", ["flag", "write"])
+def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at: str
+) -> None:
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    real_fcntl, real_pwrite = fcntl.fcntl, os.pwrite
+
+    def no_direct_flag(fd: int, cmd: int, arg: int = 0) -> int:
+        if cmd == fcntl.F_SETFL and arg & os.O_DIRECT:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return real_fcntl(fd, cmd, arg)
+
+    def no_direct_write(fd: int, data: Any, offset: int) -> int:  # e.g. a larger alignment
+        if real_fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return real_pwrite(fd, data, offset)
+
+    if refused_at == "flag":
+        monkeypatch.setattr(sto.fcntl, "fcntl", no_direct_flag)
+    else:
+        monkeypatch.setattr(sto.os, "pwrite", no_direct_write)
+    data = os.urandom(5 * 8192 + 77)
+    w = _write_in_parts(LocalStorage(tmp_path), data, 5000)
+    assert w.direct_bytes == 0
+    assert (tmp_path / "f.bin").read_bytes() == data
+
+
+@needs_direct
+def test_a_failing_direct_write_is_an_error_not_a_silent_switch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    real_pwrite = os.pwrite
+    calls = [0]
+
+    def full_disk(fd: int, data: Any, offset: int) -> int:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_pwrite(fd, data, offset)
+
+    monkeypatch.setattr(sto.os, "pwrite", full_disk)
+    with pytest.raises(OSError) as e:
+        _write_in_parts(LocalStorage(tmp_path), os.urandom(4 * 8192), 8192)
+    assert e.value.errno == errno.ENOSPC
 
 
 def test_without_fsync_no_writeback_is_started(
@@ -130,6 +214,34 @@ def test_a_checkpoint_written_with_both_overlaps_loads_and_verifies(
         assert ckpt.load_latest(other) == 3
         assert ckpt.last_load is not None and not ckpt.last_load.skipped
     assert torch.equal(fresh.weight, model.weight)
+
+
+@needs_direct
+@pytest.mark.parametrize("direct", [True, False])
+def test_a_checkpoint_written_around_the_page_cache_loads_and_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, direct: bool
+) -> None:
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 16 << 10)  # many buffers, a tail in every file
+    real_pwrite, direct_calls = os.pwrite, [0]
+
+    def counting(fd: int, data: Any, offset: int) -> int:
+        direct_calls[0] += bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT)
+        return real_pwrite(fd, data, offset)
+
+    monkeypatch.setattr(sto.os, "pwrite", counting)
+    torch.manual_seed(0)
+    model = nn.Linear(300, 300)  # 360 KB of weights: not a whole number of buffers
+    state = {"model": model, "optimizer": torch.optim.SGD(model.parameters(), lr=0.1)}
+    config = CheckpointConfig(direct_writes=direct)
+    with Checkpointer(tmp_path, config=config) as ckpt:
+        assert ckpt.save(3, state, wait=True).ok  # type: ignore[union-attr]
+    assert (direct_calls[0] > 0) == direct
+    fresh = nn.Linear(300, 300)
+    other = {"model": fresh, "optimizer": torch.optim.SGD(fresh.parameters(), lr=0.1)}
+    with Checkpointer(tmp_path, config=CheckpointConfig()) as ckpt:
+        assert ckpt.load_latest(other) == 3  # every file's checksum verified
+        assert ckpt.last_load is not None and not ckpt.last_load.skipped
+    assert torch.equal(fresh.weight, model.weight) and torch.equal(fresh.bias, model.bias)
 
 
 class _Calls(_Raw):
