@@ -862,9 +862,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # gpus will directly go to 100% and get stuck") or fallen to 0 with the program stopped
         # (8b3e78fb27f7 "the utilization rate of a gpu becomes 0 and program stops running"), and
         # a hang inside a collective (e6bd3e3beaed "ran for hours and hang in the allreduce
-        # operation"); not gone ("no longer hangs with 100% ..."), not a hang as a noun ("a hang
-        # in the allreduce"), not supposed ("if it hangs in the barrier"); a busy GPU alone is not
-        # taken
+        # operation"); not gone ("no longer hangs with 100% ...", "no longer hangs at the
+        # barrier"), not a hang as a noun ("a hang in the allreduce"), not supposed ("if it hangs
+        # in the barrier"); a busy GPU alone is not taken
         r"(?i:(?<!\bno longer )(?<!\bnot )\b(?:hangs|hanging|hung|freezes|freezing|froze|frozen|stuck|stucks)\b"
         r"[^\n]{0,25}?\bwith (?:a |the )?100 ?% (?:of )?(?:the )?(?:gpu|gpus)?[- ]?util)|"
         r"(?i:\bgpus? (?:will |would |all |then |just )?(?:directly |suddenly |immediately )?(?:go|goes|went|jump|jumps|jumped|"
@@ -872,7 +872,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i:\butili[sz]ation(?: rate)?(?: of (?:a|the|one|some|each) gpus?)? (?:becomes|became|drops? to|dropped to|goes to|"
         r"went to|falls? to|fell to) 0 ?%?[^\n]{0,25}?\b(?:program|training|process|script|job|it)s? (?:stops|stopped) "
         r"(?:running|progressing|moving|responding)\b)|"
-        r"(?i:(?<!\ba )(?<!\bthe )(?<!\bif )(?<!\bif it )(?<!\bwhen it )(?<!\bwhether it )\b(?:hangs?|hung|hanging|"
+        r"(?i:(?<!\ba )(?<!\bthe )(?<!\bif )(?<!\bif it )(?<!\bwhen it )(?<!\bwhether it )"
+        r"(?<!\bno longer )(?<!\bnot )(?<!\bnever )(?<!n't )\b(?:hangs?|hung|hanging|"
         r"(?:gets?|got|is|was) stuck) (?:in|inside|at|on) (?:the |an? )?(?:allreduce|all_reduce|all-reduce|allgather|"
         r"all_gather|all-gather|reduce_scatter|reducescatter|broadcast|barrier|collective)s?(?: (?:operation|op|call))?\b)|"
         # stuck or frozen at some step (the sixteenth's ab37dd6aa832 "get stuck at some constant

@@ -80,6 +80,8 @@ NOT = [
     ("GPU utilization is at 100% during training", "hang", "busy, no stall"),
     ("To debug a hang in the allreduce, set NCCL_DEBUG=INFO", "hang", "a hang, the noun"),
     ("if it hung in the barrier, check the firewall", "hang", "supposed"),
+    ("Since the fix it no longer hangs in the allreduce", "hang", "gone"),
+    ("it doesn't hang in the barrier any more", "hang", "denied"),
     ("GPU utilization becomes 0 after training finishes and the script exits", "hang", "done"),
     ("compute-sanitizer reported no illegal memory accesses", "software_bug", "none"),
     ("This PR adds an illegal memory access checker to the kernel", "software_bug", "a checker"),
