@@ -583,6 +583,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
         r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|Node shutdown (?:is )?in progress|Shutdown manager detected new shutdown event|\bPreempted by (?:pod |[\w-]+/)|"
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
+        # the same with get (the twentieth's 69fcbac14415 "the task would get preempted")
+        r"\b(?:tpu|worker|machine|vm instance|task|queued resource)s? (?:would |will |often |always |kept |keeps |then )?"
+        r"(?:get|gets|got|getting) preempted\b|"
         r"\b(?:instance|node|vm) (?:[\w.-]*\d[\w.-]*|'[\w.-]+'|\"[\w.-]+\") (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
         r"\bscheduled event: (?:instance-(?:retirement|stop|reboot)|system-(?:reboot|maintenance))\b|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
@@ -853,6 +856,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静)|"
         r"学習[^\n]{0,90}?(?:で|が)(?:止まる|止まって|止まります|止まった|固まる|固まって|固まった)|"
         r"(?i:\bgpu[- ]?util\w*[^\n]{0,20}?\b(?:turns? down to|drops? to|dropped to|falls? to|fell to|goes down to|went down to|stays? at|stuck at) 0 ?%)|"
+        # the twentieth's wordings: a stall told with the GPUs' utilisation pinned at 100%
+        # (5853be0db107 "the training freezes or hangs with 100% GPU Utilization", fbfaec848a9c
+        # "training runs were hanging some times with 100% GPU utilization", c979f43f3fc7 "all
+        # gpus will directly go to 100% and get stuck") or fallen to 0 with the program stopped
+        # (8b3e78fb27f7 "the utilization rate of a gpu becomes 0 and program stops running"), and
+        # a hang inside a collective (e6bd3e3beaed "ran for hours and hang in the allreduce
+        # operation"); not gone ("no longer hangs with 100% ...", "no longer hangs at the
+        # barrier"), not a hang as a noun ("a hang in the allreduce"), not supposed ("if it hangs
+        # in the barrier"); a busy GPU alone is not taken
+        r"(?i:(?<!\bno longer )(?<!\bnot )\b(?:hangs|hanging|hung|freezes|freezing|froze|frozen|stuck|stucks)\b"
+        r"[^\n]{0,25}?\bwith (?:a |the )?100 ?% (?:of )?(?:the )?(?:gpu|gpus)?[- ]?util)|"
+        r"(?i:\bgpus? (?:will |would |all |then |just )?(?:directly |suddenly |immediately )?(?:go|goes|went|jump|jumps|jumped|"
+        r"shoot|shoots|shot) (?:up )?to 100 ?%[^\n]{0,15}?\band (?:then )?(?:get|gets|got|stay|stays|stayed) stuck\b)|"
+        r"(?i:\butili[sz]ation(?: rate)?(?: of (?:a|the|one|some|each) gpus?)? (?:becomes|became|drops? to|dropped to|goes to|"
+        r"went to|falls? to|fell to) 0 ?%?[^\n]{0,25}?\b(?:program|training|process|script|job|it)s? (?:stops|stopped) "
+        r"(?:running|progressing|moving|responding)\b)|"
+        r"(?i:(?<!\ba )(?<!\bthe )(?<!\bif )(?<!\bif it )(?<!\bwhen it )(?<!\bwhether it )"
+        r"(?<!\bno longer )(?<!\bnot )(?<!\bnever )(?<!n't )\b(?:hangs?|hung|hanging|"
+        r"(?:gets?|got|is|was) stuck) (?:in|inside|at|on) (?:the |an? )?(?:allreduce|all_reduce|all-reduce|allgather|"
+        r"all_gather|all-gather|reduce_scatter|reducescatter|broadcast|barrier|collective)s?(?: (?:operation|op|call))?\b)|"
         # stuck or frozen at some step (the sixteenth's ab37dd6aa832 "get stuck at some constant
         # steps", fac2582a432e "stuck in any number of traing step", 6c22b0b70fb3 "seeming to
         # freeze after a number of steps"); a loss or accuracy stuck at a value is no hang
@@ -905,6 +928,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\b(?:seeing|see|saw|seen|getting|get|got|observe[sd]?|observing|notice[sd]?|noticing|having|have|has|had|"
         r"experienc(?:e|es|ed|ing)|encounter(?:s|ed|ing)?) (?:(?:a )?lots? of |many |several |some |frequent |"
         r"occasional |multiple |repeated |periodic |huge |large |big |massive |sudden )?(?:training )?loss spikes\b|"
+        # the loss and the gradient norm gone up together (the twentieth's 28ce8a293acc "at Epoch
+        # 37 the train loss went up and the Grad number went up a lot", as the twelfth's
+        # a0d3ea9b5a25 "a sudden spike in both train/loss and train/grad_norm"); a loss that goes
+        # up alone (overfitting, a bad learning rate) is not taken
+        r"\bloss (?:suddenly )?(?:went|goes|shot|shoots|jumped|jumps) up\b[^\n]{0,40}?\bgrad(?:ient)?(?:[ _]?norm| number)?s? "
+        r"(?:also |suddenly )?(?:went|goes|shot|shoots|jumped|jumps) up\b|"
+        # loss spikes seen, said in Chinese (the twentieth's 089595d582fc "loss不稳定，有多次loss
+        # spike"): many, frequent or repeated spikes; "没有多次loss spike" (none) is not taken
+        r"(?<!没有)(?<!没)(?<!没有出现)(?<!没出现)(?<!没有发生)(?:多次|很多|好多|大量|频繁|经常|反复|几次)(?:的|出现|发生)?\s*loss ?spikes?|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
         r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",
@@ -1295,7 +1327,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"grad(?:ient)?[ _]norm'?(?: is)?\s*[:=]\s*(?:nan|inf)\b|"
         # ESPnet's trainer (the seventeenth's 06c1483cc8ec "The grad norm is nan. Skipping
         # updating the model."): said, not supposed ("if the grad norm is nan, ...")
-        r"(?<!\bif )(?<!\bif the )(?<!\bwhether the )(?<!\bwhen the )\bgrad(?:ient)?[ _]norm'? (?:is|was|became|becomes) "
+        # the twentieth's 206013063bc4 "grad_norm will be nan (or 1.414, ...) and loss will be 0"
+        r"(?<!\bif )(?<!\bif the )(?<!\bwhether the )(?<!\bwhen the )\bgrad(?:ient)?[ _]norm'? (?:is|was|became|becomes|"
+        r"will be|would be|turns? (?:to|into)|turned (?:to|into)|goes to|went to|(?:is|was) always) "
         r"['\"`]?(?:nan|inf)\b(?!-)|"
         r"returned nan values in its \d+\w* output|(?:nan|inf) (?:detected|found) in (?:the )?grad",
         "numerical_nan",
@@ -1569,6 +1603,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The GPU stopped answering on PCIe (kernel, nvidia-smi or NVML)",
     ),
     (
+        "nvsmi_err_fields",
+        # nvidia-smi's table with the GPU's own fields unreadable, ERR! where its name or its fan,
+        # temperature, performance state and power are (the twentieth's 3db846ba498b "|   0  ERR!
+        # Off  | ..." and "|ERR!  ERR! ERR!    ERR! / ERR! |"): the driver can no longer read
+        # the GPU. The tool's own output only; one field unreadable (the fifth's a046e640eb9c,
+        # power alone "ERR! / 250W", labelled unknown) is not taken
+        r"^\|\s*\d+\s+ERR!\s+(?:On|Off)\s+\||^\|\s*ERR!\s+ERR!\s+ERR!\s+ERR!\s*/\s*ERR!\s*\|",
+        "faulty_gpu",
+        80,
+        0.7,
+        "nvidia-smi cannot read the GPU's own fields (ERR! for its name or its fan, temperature "
+        "and power)",
+    ),
+    (
         "gpu_init_failed",
         r"RmInitAdapter failed|Cannot attach gpu|rm_init_adapter failed",
         "faulty_gpu",
@@ -1598,6 +1646,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         84,
         0.8,
         "The driver says the GPU needs a reset or the node a reboot",
+    ),
+    (
+        "gpu_fsp_timeout",
+        # the driver's commands to the GPU's firmware security processor (FSP, Hopper's boot and
+        # confidential-computing controller) going unanswered, a kernel record (the twentieth's
+        # 1d57e45d9a1b "NVRM: kfspPollForResponse_IMPL: FSP command timed out", after which
+        # nvidia-smi finds no device); the collector's alternative, gpu_system_processor, also
+        # excludes the node. NVRM's own line only: a person's "the FSP timed out" is not taken
+        r"NVRM: [^\n]*\bkfsp\w*[^\n]*\btimed out\b|NVRM: [^\n]*\bFSP (?:command|response|message)s? (?:timed out|timeout)\b",
+        "faulty_gpu",
+        88,
+        0.8,
+        "The GPU's firmware security processor (FSP) stopped answering the driver",
     ),
     (
         "gsp_timeout",
@@ -1685,7 +1746,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- GPU software, CUDA libraries, NCCL ---------------------------------------------------
     (
         "cuda_illegal_access",
-        r"(?i)an illegal (?:memory access|instruction|address) was encountered|cudaErrorIllegal(?:Address|Instruction)|CUDA_ERROR_ILLEGAL",
+        r"(?i)an illegal (?:memory access|instruction|address) was encountered|cudaErrorIllegal(?:Address|Instruction)|CUDA_ERROR_ILLEGAL|"
+        # the same failure told in words (the twentieth's bc4ca94454c8 "results in illegal memory
+        # accesses somewhere in the rasterizer pipeline", a1168f393687 "Illegal memory error when
+        # training with multi-GPU"), as every collection labels CUDA's own line; not denied or
+        # guarded against ("no illegal memory access", "to avoid illegal memory accesses")
+        r"(?<!\bno )(?<!\bnot an )(?<!\bavoid )(?<!\bprevent )(?<!\bwithout )(?<!\bfix )(?<!\bfixes )(?<!\bfixed )"
+        r"\billegal memory (?:access(?:es)?|errors?)\b(?! (?:check|checks|checker|detection|sanitizer))",
         "software_bug",
         55,
         0.55,
@@ -1747,7 +1814,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "state_dict_mismatch",
-        r"Error\(s\) in loading state_dict|size mismatch for [\w.]+: copying a param|Missing key\(s\) in state_dict|Unexpected key\(s\) in state_dict",
+        r"Error\(s\) in loading state_dict|size mismatch for [\w.]+: copying a param|Missing key\(s\) in state_dict|Unexpected key\(s\) in state_dict|"
+        # the same error named in words (the twentieth's 6cc3b69458a5 "Resume training: Runtime
+        # error when loading state_dict (size mismatch in torch.Size)"); "no error when loading
+        # state_dict" is not taken
+        r"(?i:(?<!\bno )(?<!\bwithout )\b(?:runtime ?)?errors? (?:when|while|in|on) loading (?:the |a )?(?:model'?s? )?state_dict\b)",
         "user_code_error",
         64,
         0.75,
@@ -3722,6 +3793,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "固ま",
         "gpu-util",
         "gpu util",
+        "utilization",
+        "utilisation",
+        "hang in",
+        "hang at",
+        "hang on",
+        "hang inside",
         "gpu-utilization",
         "gpu utilization",
         "gpu-utilisation",
@@ -3742,6 +3819,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "loss spike",
         "spike",
         "loss jumped",
+        "loss went up",
+        "loss goes up",
+        "loss shot up",
+        "loss shoots up",
+        "loss jumps up",
+        "loss suddenly",
         "loss spiked",
         "loss exploded",
         "jump",
@@ -4122,6 +4205,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "checkpoint_tmp_exists": ("fileexistserror",),
     # -- end of issue 27's block --
     "gpu_off_bus": ("fallen off the bus", "unable to determine the device handle", "gpu is lost"),
+    "nvsmi_err_fields": ("err!",),
     "gpu_init_failed": ("rminitadapter failed", "cannot attach gpu", "rm_init_adapter failed"),
     "gpu_driver_unsupported": (
         "installed in this system is not supported by",
@@ -4129,6 +4213,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "installed in this system is supported through",
     ),
     "gpu_reset_required": ("requires reset", "reset required", "reboot required"),
+    "gpu_fsp_timeout": ("kfsp", "fsp command", "fsp response", "fsp message"),
     "gsp_timeout": ("gsp timeout", "rpc from gsp", "_kgsp", "kflcncoredump", "gsp watchdog"),
     "row_remap_failure": ("remap", "uncorrectable error", "pending"),
     "smart_failed": ("self-assessment test result: fail", "smart health status"),
@@ -4160,6 +4245,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cuda_busy": ("busy or unavailable",),
     "cuda_illegal_access": (
         "illegal memory access",
+        "illegal memory error",
         "illegal instruction",
         "illegal address",
         "cudaerrorillegal",
@@ -4177,7 +4263,16 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected", "invalid usage"),
     "device_assert": ("device-side assert", "assertion"),
-    "state_dict_mismatch": ("loading state_dict", "size mismatch for", "key(s) in state_dict"),
+    "state_dict_mismatch": (
+        "loading state_dict",
+        "loading the state_dict",
+        "loading a state_dict",
+        "loading the model's state_dict",
+        "loading the models state_dict",
+        "loading the model state_dict",
+        "size mismatch for",
+        "key(s) in state_dict",
+    ),
     "shape_mismatch": (
         "shapes cannot be multiplied",
         "must match the size of tensor",
