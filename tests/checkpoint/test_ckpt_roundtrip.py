@@ -332,6 +332,36 @@ def test_file_checksum_from_the_mapping_equals_the_streamed_one(
     assert digest.of_file(path, digest.CRC32_64M, threads=1) == want
 
 
+def test_the_file_is_asked_of_the_disk_ahead_of_the_hash_once_per_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file not in memory streams: every chunk is asked for (MADV_WILLNEED) once, ahead of
+    its hash, never marked first to reclaim (MADV_SEQUENTIAL: a load's second pass read the
+    file from the disk again)."""
+    import mmap
+
+    from nonstop.checkpoint import digest
+
+    page = mmap.PAGESIZE
+    monkeypatch.setattr(digest, "CHUNK", 2 * page)
+    advice: list[tuple[int, int, int]] = []
+
+    class Recording(mmap.mmap):
+        def madvise(self, option: int, start: int = 0, length: int = 0) -> None:
+            advice.append((option, start, length))
+            super().madvise(option, start, length)
+
+    monkeypatch.setattr(digest.mmap, "mmap", Recording)
+    data = random.Random(1).randbytes(10 * 2 * page + 100)  # 11 chunks, the last short
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    assert digest.of_file(path, digest.CRC32_64M, threads=2) == digest.of(data, digest.CRC32_64M)
+    assert {o for o, _, _ in advice} == {mmap.MADV_WILLNEED}
+    starts = sorted(s for _, s, _ in advice)
+    assert starts == [i * 2 * page for i in range(11)]
+    assert max(s + n for _, s, n in advice) == len(data)  # the short last chunk too
+
+
 @pytest.fixture
 def crc_impl() -> Iterator[Any]:
     """digest.use_crc32, restored to the default (isal where installed) afterwards."""
