@@ -38,6 +38,7 @@ LATER = (
     "eighteenth",
     "nineteenth",
     "twentieth",
+    "twentyfirst",
 )
 """In the order collected: each may share no source with any split before it."""
 
