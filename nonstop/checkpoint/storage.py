@@ -401,6 +401,8 @@ class _DirectWriter(io.RawIOBase):
         return True
 
     def write(self, b: Any) -> int:
+        if not self._bufs:  # released: the buffers' memory is gone
+            raise ValueError("write to a checkpoint file that was already closed")
         view = memoryview(b).cast("B")
         n = len(view)
         if self._fallback is not None:
@@ -602,6 +604,16 @@ class _HashingWriter(io.RawIOBase):
             raise short
         self._gathered = bytearray()
 
+    def discard(self) -> None:
+        """Drop what is gathered and close this writer (not the file under it): after a
+        failed write, the garbage collector's close would otherwise flush the gathered bytes
+        into a file that is already closed."""
+        self._gathered = bytearray()
+        try:
+            self.close()  # its flush may meet the file's own failure: that was reported
+        except (OSError, ValueError):
+            pass
+
     def tell(self) -> int:
         return self._raw.tell() + len(self._gathered)
 
@@ -707,8 +719,11 @@ class _StorageFS(FileSystem):
             return
         with self.storage.open_write(key) as raw, _torch_crc_off():
             w = _HashingWriter(raw, self.errors, self.algorithm)
-            yield w
-            w.drain()
+            try:
+                yield w
+                w.drain()
+            finally:
+                w.discard()  # a failed write's gathered bytes are not flushed later by gc
         with self._lock:
             self.written[key] = {"digest": w.hasher.hexdigest(), "bytes": w.nbytes}
 

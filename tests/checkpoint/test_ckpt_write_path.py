@@ -115,6 +115,34 @@ def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_
 
 
 @needs_direct
+def test_a_file_written_after_it_was_closed_is_an_error_not_a_write_to_freed_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    with LocalStorage(tmp_path).open_write("f.bin") as f:
+        f.write(b"x" * 10_000)
+    with pytest.raises(ValueError, match="already closed"):
+        f.write(b"y")  # its buffers are unmapped: a copy into them would crash the process
+    assert (tmp_path / "f.bin").read_bytes() == b"x" * 10_000
+
+
+def test_a_failed_stream_is_not_flushed_later_by_the_garbage_collector(tmp_path: Path) -> None:
+    """A write that fails leaves torch.save's small writes gathered; the writer's close at
+    garbage collection must not pass them to the file (closed by then: in the chaos run of
+    2026-12-05 that crashed a rank, with direct writes, on a full disk)."""
+    import gc
+
+    fs = sto._StorageFS(LocalStorage(tmp_path))
+    with pytest.raises(OSError), fs.create_stream(tmp_path / "f.bin", "wb") as w:
+        w.write(b"small header")  # gathered, not yet written
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert w.closed and w.tell() == 0
+    del w
+    gc.collect()
+    assert (tmp_path / "f.bin").read_bytes() == b""
+
+
+@needs_direct
 def test_a_failing_direct_write_is_an_error_not_a_silent_switch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
