@@ -33,7 +33,11 @@ TWENTYFIRST = [
     (_twentyfirst("63e4b19f46d5"), "out_of_memory", "twentyfirst 63e4b19f46d5 (error:out of)"),
     ("RuntimeError: CUDA error:out of memory (malloc at ...)", "out_of_memory", "error:out of"),
     # -- NCCL's timeout reported in Chinese
-    (_twentyfirst("623001085d9b"), "nccl_watchdog_timeout", "twentyfirst 623001085d9b (报NCCL超时)"),
+    (
+        _twentyfirst("623001085d9b"),
+        "nccl_watchdog_timeout",
+        "twentyfirst 623001085d9b (报NCCL超时)",
+    ),
     ("多机训练时出现NCCL通信超时，然后进程退出", "nccl_watchdog_timeout", "出现NCCL通信超时"),
     # -- the AWS CLI's transfer dropped by the object store's connection
     (_twentyfirst("15e8ba0257bb"), "storage", "twentyfirst 15e8ba0257bb (upload failed, reset)"),
