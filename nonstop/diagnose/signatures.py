@@ -960,6 +960,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # loss spikes seen, said in Chinese (the twentieth's 089595d582fc "loss不稳定，有多次loss
         # spike"): many, frequent or repeated spikes; "没有多次loss spike" (none) is not taken
         r"(?<!没有)(?<!没)(?<!没有出现)(?<!没出现)(?<!没有发生)(?:多次|很多|好多|大量|频繁|经常|反复|几次)(?:的|出现|发生)?\s*loss ?spikes?|"
+        # spikes in a training or loss curve (the twenty-first's 382ac557799f "training curve is
+        # having spikes"): "no spikes", "without spikes" and "to avoid spikes" are not taken
+        r"\b(?:training|train|loss|learning|validation|val) curves? (?:is |are |was |were )?(?:having|has|have|had|"
+        r"shows?|showing|showed|gets?|got|with) (?:some |many |several |frequent |periodic |big |huge |large |sudden |"
+        r"a lot of |lots of |a few )?spikes\b|"
+        r"(?<!\bno )(?<!\bwithout )(?<!\bavoid )\bspikes in (?:the |my |our )?(?:training |train |validation |val )?"
+        r"(?:loss )?curves?\b|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
         r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",

@@ -29,6 +29,10 @@ TWENTYFIRST = [
     (_twentyfirst("2d5df7fee69e"), "numerical_nan", "twentyfirst 2d5df7fee69e (出现了大量的nan)"),
     (" 5021: nan, nan avg, 0.001000 rate, 3.1 seconds, 321344 images", "numerical_nan", "avg"),
     ("训练几个epoch之后loss变成nan", "numerical_nan", "变成nan"),
+    # -- spikes in a training or loss curve
+    (_twentyfirst("382ac557799f"), "loss_spike", "twentyfirst 382ac557799f (curve having spikes)"),
+    ("the loss curve shows frequent spikes after step 20k", "loss_spike", "curve shows spikes"),
+    ("There are big spikes in the training loss curve", "loss_spike", "spikes in the curve"),
     # -- CUDA's out of memory with the space lost after the colon
     (_twentyfirst("63e4b19f46d5"), "out_of_memory", "twentyfirst 63e4b19f46d5 (error:out of)"),
     ("RuntimeError: CUDA error:out of memory (malloc at ...)", "out_of_memory", "error:out of"),
@@ -69,6 +73,8 @@ NOT = [
     ("把NCCL超时时间设置为30分钟", "nccl_watchdog_timeout", "a setting"),
     ("如何避免NCCL超时", "nccl_watchdog_timeout", "avoiding"),
     ("upload: ./ckpt.pt to s3://bucket/ckpt.pt", "storage", "a transfer that succeeded"),
+    ("the training curve has no spikes since the warmup fix", "loss_spike", "no spikes"),
+    ("a smooth loss curve without spikes in the loss curve", "loss_spike", "without"),
 ]
 
 HARDWARE_NOT = [
