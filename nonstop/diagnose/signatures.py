@@ -1291,7 +1291,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # reported in Chinese (the twenty-first's 623001085d9b "10分钟后报NCCL超时错误"): NCCL
         # timing out reported or raised; avoiding it (避免NCCL超时) and a setting (NCCL超时时间)
         # are not taken
-        r"(?:报|报了|出现|出现了|发生|遇到|触发)(?:[Nn][Cc][Cc][Ll])\s*(?:通信|通讯)?超时(?!时间|设置)",
+        r"(?:报|报了|出现|出现了|发生|遇到|触发)(?:[Nn][Cc][Cc][Ll])\s*(?:通信|通讯)?超时(?!时间|设置)|"
+        # and in English (the twenty-first's 7dab9f0c966a "a NCCL timeout error was raised at the
+        # end of the first epoch"): raised, occurred or hit; supposed ("if a NCCL timeout
+        # occurs"), avoided and a setting ("the NCCL timeout is set to") are not taken
+        r"(?i:(?<!\bif )(?<!\bif a )(?<!\bif an )(?<!\bwhen )(?<!\bwhen a )(?<!\bwhen an )(?<!\bavoid )(?<!\bavoid a )"
+        r"(?<!\bavoid an )\bNCCL time ?out(?: error| exception)? (?:was raised|is raised|was thrown|occurred|occurs|happened|"
+        r"happens)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
         "nccl_watchdog_timeout",
         21,
         0.5,
@@ -4062,6 +4068,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "nccl_error_timeout",
         "ncclremoteerror",
         "超时",
+        "nccl timeout",
+        "nccl time out",
     ),
     "nccl_ibverbs_call": ("call to ibv_", "got completion from peer"),
     "nccl_cuda_failure": ("cuda failure", "cuda error"),

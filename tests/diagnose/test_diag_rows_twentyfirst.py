@@ -43,6 +43,9 @@ TWENTYFIRST = [
         "twentyfirst 623001085d9b (报NCCL超时)",
     ),
     ("多机训练时出现NCCL通信超时，然后进程退出", "nccl_watchdog_timeout", "出现NCCL通信超时"),
+    (_twentyfirst("7dab9f0c966a"), "nccl_watchdog_timeout", "twentyfirst 7dab9f0c966a (raised)"),
+    ("we got an NCCL timeout after 30 minutes on rank 5", "nccl_watchdog_timeout", "got an"),
+    ("The NCCL timeout occurred during the evaluation loop", "nccl_watchdog_timeout", "occurred"),
     # -- the AWS CLI's transfer dropped by the object store's connection
     (_twentyfirst("15e8ba0257bb"), "storage", "twentyfirst 15e8ba0257bb (upload failed, reset)"),
     (
@@ -72,6 +75,9 @@ NOT = [
     ("为了避免出现nan，我们降低了学习率", "numerical_nan", "避免 (avoiding)"),
     ("把NCCL超时时间设置为30分钟", "nccl_watchdog_timeout", "a setting"),
     ("如何避免NCCL超时", "nccl_watchdog_timeout", "avoiding"),
+    ("if a NCCL timeout occurs, the watchdog aborts", "nccl_watchdog_timeout", "supposed"),
+    ("set it higher to avoid an NCCL timeout happens", "nccl_watchdog_timeout", "avoided"),
+    ("the NCCL timeout is set to 1800 seconds", "nccl_watchdog_timeout", "a setting"),
     ("upload: ./ckpt.pt to s3://bucket/ckpt.pt", "storage", "a transfer that succeeded"),
     ("the training curve has no spikes since the warmup fix", "loss_spike", "no spikes"),
     ("a smooth loss curve without spikes in the loss curve", "loss_spike", "without"),
