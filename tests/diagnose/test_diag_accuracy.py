@@ -314,7 +314,7 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     # tests/corpus/real/README.md, the twenty-first's "After its rows"); 9278bb57cf00 (an amdgpu
     # reset whose KIQ ring test fails) and 4ffecfebd734 (repeated Xid 109) are left alone there:
     # earlier collections' sure labels read the same records as the GPU, so the assert stays
-    assert d["twentyfirst_rows_only_category_accuracy"] >= 0.6667, d["twentyfirst_misses"]
+    assert d["twentyfirst_rows_only_category_accuracy"] >= 0.6786, d["twentyfirst_misses"]
     assert d["twentyfirst_category_accuracy"] >= 0.9048, d["twentyfirst_misses"]
     assert d["twentyfirst_action_accuracy"] >= 0.9405, d["twentyfirst_misses"]
     # ... and after its rows and the tables retrained on it (issue-27rows20, in sample:
