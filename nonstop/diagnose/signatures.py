@@ -510,6 +510,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"md/raid\w*:\w+: Disk failure on \w+|Fail(?:Spare)? event detected on md device|"
         r"(?i:\b(?:physical (?:disk|drive)|PD|Drive|Disk)\b[^\n]{0,60}\b(?:Predictive Failure|state changed to (?:Failed|Offline)|"
         r"is now (?:Failed|Offline)))|\bFAULTED\s+\d+\s+\d+\s+\d+\s+too many errors|"
+        # zpool status's table marking a device DEGRADED on too many errors (the twenty-first's
+        # d4498e56de99, 4f5e158a5d34; error counts may be scaled, "26.7M"): ZFS's own record
+        r"^\s*\S+\s+DEGRADED\s+[\d.]+[KMGT]?\s+[\d.]+[KMGT]?\s+[\d.]+[KMGT]?\s+too many errors\b|"
         r"BTRFS (?:error|critical) \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)",
         "ssd",
         80,
@@ -651,7 +654,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"An error occurred \((?:InternalError|ServiceUnavailable|RequestTimeout|SlowDown|500|503)\) when calling the \w+ operation|"
         r"gcsfs\.\w+\.HttpError|google\.resumable_media\.common\.InvalidResponse|"
         r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|\b(?:50[0234]|429)\b[^\n]{0,40}storage\.googleapis\.com|"
-        r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)",
+        r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)|"
+        # the AWS CLI's own line for a transfer the connection dropped (the twenty-first's
+        # 15e8ba0257bb "upload failed: 1.pdf to s3://mybucket/1.pdf ('Connection aborted.',
+        # ConnectionResetError(104, ...))"): the object store's connection, not the job
+        r"\b(?:upload|download|copy) failed: [^\n]*\bs3://[^\n]*(?:Connection(?:ResetError| reset| aborted|Error)|"
+        r"timed out|Read timeout|EndpointConnectionError)",
         "storage",
         57,
         0.6,
@@ -898,7 +906,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?:when|at|after|during|in|for|forever|indefinitely|without|with)\b|"
         # the fifteenth's 974ea542c740 "Distributed training hanging without any output"
         r"\b(?:training|job|run|process|rank|worker)s? (?:keeps |kept )?hanging (?:without|with no|forever|indefinitely|after|during|at (?:the )?(?:start|beginning|end|first|step|epoch|iteration))\b|"
-        r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)",
+        r"\bkeeps running forever and (?:does not|doesn't) (?:produce|print|output)|"
+        # the twenty-first's wordings: the code stuck at an epoch (833cfce55751 "the code stuck at
+        # epoch 1"), stucked as a verb (e2902c06c220 "train 1 epoch and then stucked",
+        # 3640d561fc28 "at the beginning of epoch 1, it's stucked"); not supposed ("if the code
+        # stuck at epoch 1"), not denied ("it's not stucked"), not a loss
+        r"(?i:(?<!\bif )(?<!\bif the )(?<!\bwhether )(?<!\bwhen the )\b(?:code|training|program|script|model|it)"
+        r"(?:'s| is| was)? (?:just |always |then |suddenly |still )?stuck(?:ed)? (?:at|after|in|on) (?:the )?"
+        r"(?:(?:beginning|start|end) of )?(?:epoch|iteration|step|batch)s?\b)|"
+        r"(?i:\band then (?:gets? |got )?stucked\b|\bit'?s stucked\b)",
         "hang",
         23,
         0.45,
@@ -908,7 +924,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nan_words",
         r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
         r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bfound (?:a )?(?:nan|inf) in\b|\bnumber of nan iterations:\s*[1-9]|"
-        r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)",
+        r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)|"
+        # darknet's progress line with the loss and the average loss NaN (the twenty-first's
+        # 46de7f181b1b " 182: -nan, -nan avg loss, 0.000000 rate")
+        r"^\s*\d+: -?(?:nan|inf), -?(?:nan|inf) avg(?: loss)?\b|"
+        # NaN seen, said in Chinese (the twenty-first's 2d5df7fee69e "迭代600次后出现了大量的nan"):
+        # NaN that appears or values that become NaN; none (没有出现nan) and avoiding it (避免出现
+        # nan) are not taken
+        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:出现|变成|变为|全是|都是)了?(?:大量的?|很多|好多|一些)?\s*(?:nan|inf)(?![a-z])",
         "numerical_nan",
         48,
         0.5,
@@ -937,6 +960,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # loss spikes seen, said in Chinese (the twentieth's 089595d582fc "loss不稳定，有多次loss
         # spike"): many, frequent or repeated spikes; "没有多次loss spike" (none) is not taken
         r"(?<!没有)(?<!没)(?<!没有出现)(?<!没出现)(?<!没有发生)(?:多次|很多|好多|大量|频繁|经常|反复|几次)(?:的|出现|发生)?\s*loss ?spikes?|"
+        # spikes in a training or loss curve (the twenty-first's 382ac557799f "training curve is
+        # having spikes"): "no spikes", "without spikes" and "to avoid spikes" are not taken
+        r"\b(?:training|train|loss|learning|validation|val) curves? (?:is |are |was |were )?(?:having|has|have|had|"
+        r"shows?|showing|showed|gets?|got|with) (?:some |many |several |frequent |periodic |big |huge |large |sudden |"
+        r"a lot of |lots of |a few )?spikes\b|"
+        r"(?<!\bno )(?<!\bwithout )(?<!\bavoid )\bspikes in (?:the |my |our )?(?:training |train |validation |val )?"
+        r"(?:loss )?curves?\b|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
         r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
         "loss_spike",
@@ -1257,7 +1287,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_timeout_words",
-        r"Timeout at NCCL (?:sequence|work)\b|NCCL_ERROR_TIMEOUT|ncclRemoteError: .*timed out",
+        r"Timeout at NCCL (?:sequence|work)\b|NCCL_ERROR_TIMEOUT|ncclRemoteError: .*timed out|"
+        # reported in Chinese (the twenty-first's 623001085d9b "10分钟后报NCCL超时错误"): NCCL
+        # timing out reported or raised; avoiding it (避免NCCL超时) and a setting (NCCL超时时间)
+        # are not taken
+        r"(?:报|报了|出现|出现了|发生|遇到|触发)(?:[Nn][Cc][Cc][Ll])\s*(?:通信|通讯)?超时(?!时间|设置)|"
+        # and in English (the twenty-first's 7dab9f0c966a "a NCCL timeout error was raised at the
+        # end of the first epoch"): raised, occurred or hit; supposed ("if a NCCL timeout
+        # occurs"), avoided and a setting ("the NCCL timeout is set to") are not taken
+        r"(?i:(?<!\bif )(?<!\bif a )(?<!\bif an )(?<!\bwhen )(?<!\bwhen a )(?<!\bwhen an )(?<!\bavoid )(?<!\bavoid a )"
+        r"(?<!\bavoid an )\bNCCL time ?out(?: error| exception)? (?:was raised|is raised|was thrown|occurred|occurs|happened|"
+        r"happens)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
         "nccl_watchdog_timeout",
         21,
         0.5,
@@ -2051,7 +2091,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- memory of the job ------------------------------------------------------------------------
     (
         "cuda_oom",
-        r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: out of memory|Tried to allocate [\d.]+ [KMG]iB|"
+        r"(?i)CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDA error: ?out of memory|Tried to allocate [\d.]+ [KMG]iB|"
         # every CUDA library's allocation status and the driver API's name (emitter checklist)
         r"\b(?:CUDNN|CUSOLVER|CUSPARSE)_STATUS_ALLOC_FAILED\b|\bCUFFT_ALLOC_FAILED\b|\bCUDA_ERROR_OUT_OF_MEMORY\b|"
         # the frameworks that call cudaMalloc themselves: MXNet's storage manager (the sixteenth's
@@ -3558,6 +3598,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "storage.googleapis.com",
         "azure.core.exceptions",
         "errorcode:",
+        "s3://",
     ),
     "shared_fs_more": (
         "transport endpoint is not connected",
@@ -3807,6 +3848,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nan_words": (
         "probability tensor contains",
+        "avg loss",
         "nan",
         "inf",
         "nans",
@@ -4021,7 +4063,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "call to connect returned",
         "net : connect to",
     ),
-    "nccl_timeout_words": ("timeout at nccl", "nccl_error_timeout", "ncclremoteerror"),
+    "nccl_timeout_words": (
+        "timeout at nccl",
+        "nccl_error_timeout",
+        "ncclremoteerror",
+        "超时",
+        "nccl timeout",
+        "nccl time out",
+    ),
     "nccl_ibverbs_call": ("call to ibv_", "got completion from peer"),
     "nccl_cuda_failure": ("cuda failure", "cuda error"),
     "node_memory_pressure": ("low on resource: memory", "memorypressure"),

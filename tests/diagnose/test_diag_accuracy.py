@@ -310,6 +310,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyfirst_action_accuracy"] >= bench.TWENTYFIRST_FIRST["action"], d
     assert d["twentyfirst_sure_category_accuracy"] >= bench.TWENTYFIRST_FIRST_SURE["category"]
     assert set(d["twentyfirst_wrong_exclude_node"]) <= {"9278bb57cf00", "4ffecfebd734"}, d
+    # ... and after its rows and the tables retrained on it (issue-27rows21, in sample:
+    # tests/corpus/real/README.md, the twenty-first's "After its rows"); 9278bb57cf00 (an amdgpu
+    # reset whose KIQ ring test fails) and 4ffecfebd734 (repeated Xid 109) are left alone there:
+    # earlier collections' sure labels read the same records as the GPU, so the assert stays
+    assert d["twentyfirst_rows_only_category_accuracy"] >= 0.6786, d["twentyfirst_misses"]
+    assert d["twentyfirst_category_accuracy"] >= 0.9048, d["twentyfirst_misses"]
+    assert d["twentyfirst_action_accuracy"] >= 0.9405, d["twentyfirst_misses"]
     # ... and after its rows and the tables retrained on it (issue-27rows20, in sample:
     # tests/corpus/real/README.md, the twentieth's "After its rows"); cff5dc79d854, dcgmi
     # health's own table on an unsure label, is left alone there
