@@ -310,13 +310,17 @@ class Checkpointer:
             cause = writer.io_error
             report.update(error=_why(cause or e), local=cause is not None)
         outcome: dict[str, Any] = {"ok": False, "error": "no outcome"}
+        committed: dict[str, Any] | None = None
         try:
             reports = self.coord.gather(report)
             if self.rank == 0:
-                outcome = self._commit(step, reports, names, fingerprint)
+                outcome = committed = self._commit(step, reports, names, fingerprint)
             outcome = self.coord.outcome(outcome)
         except Exception as e:  # a collective failed (peer died, timeout): survive it
-            outcome = {"ok": False, "error": _why(e)}
+            # rank 0's commit stands when only telling the others failed (a peer died right
+            # after it): the checkpoint is complete on storage and the next start loads it
+            ok = committed is not None and committed["ok"]
+            outcome = committed if ok else {"ok": False, "error": _why(e)}  # type: ignore[assignment]
         blocking_s += self._stager.waited_s  # optimizer steps that waited for the copy
         result = SaveResult(
             step=step,

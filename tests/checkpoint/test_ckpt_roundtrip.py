@@ -558,3 +558,29 @@ def test_a_plan_that_would_not_reproduce_dcp_asks_dcp_every_time() -> None:
         got = collect(entries, step=step, rank=0, world_size=1, plan=plan)
         _same_as_dcp(got, model, opt)
     assert not plan.usable and plan.misses == 3
+
+
+@pytest.mark.parametrize("commit_ok", [True, False])
+def test_a_commit_that_landed_is_kept_when_telling_the_other_ranks_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, commit_ok: bool
+) -> None:
+    """Rank 0 commits, then the collective that tells the other ranks fails (a peer died right
+    after the commit): the checkpoint is complete on storage and the next start loads it, so
+    rank 0 records it committed, not failed (a cluster CI run of 2026-12-05 loaded a step its
+    ledger said had failed). A commit that did not land stays a failure."""
+    torch.manual_seed(0)
+    model = nn.Linear(8, 8)
+    state = {"model": model}
+    with Checkpointer(tmp_path, config=CheckpointConfig()) as ckpt:
+
+        def peer_gone(value: dict[str, Any]) -> dict[str, Any]:
+            raise RuntimeError("Connection reset by peer")
+
+        monkeypatch.setattr(ckpt.coord, "outcome", peer_gone)
+        if not commit_ok:
+            monkeypatch.setattr(ckpt, "_commit", lambda *a, **k: {"ok": False, "error": "EIO"})
+        result = ckpt.save(4, state, wait=True)
+    assert result is not None and result.ok == commit_ok
+    assert committed_steps(LocalStorage(tmp_path / "checkpoints")) == ([4] if commit_ok else [])
+    if not commit_ok:
+        assert "Connection reset by peer" in (result.error or "")
