@@ -19,7 +19,8 @@ Checkpointer saving while the step loop trains, alternating write calls of `WRIT
 (`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
 `ARMS` (CRC-32 implementation / write piece [/ `cache` to write through the page cache instead
-of around it, `direct`, the default], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
+of around it, `direct`, the default, `direct4k` direct from 4 KiB pages as before 2026-12-05's
+huge-page buffers], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
 adding the training thread's lost progress (the window's time less its steps at the step time
 measured right before the save). A diagnostic, not a
 kept benchmark: on a shared host compare medians of several runs.
@@ -50,7 +51,17 @@ MB = 1 << 20
 SFR = sto._sync_file_range
 PIECE = sto.WRITE_PIECE
 DIRECT = sto.DIRECT_CHUNK
+HUGE_BUFFER = sto._huge_buffer
 FSYNC_S = [0.0]
+
+
+def _page_buffer(size: int) -> tuple[Any, Any, memoryview]:
+    """The direct writer's buffer as it was before huge pages: a shared mapping, 4 KiB pages."""
+    import ctypes
+    import mmap
+
+    buf = mmap.mmap(-1, size)
+    return buf, (ctypes.c_char * size).from_buffer(buf), memoryview(buf)
 _fsync = os.fsync
 
 
@@ -248,6 +259,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 dg.use_crc32(impl)
                 sto.WRITE_PIECE = _size(piece)
                 sto.DIRECT_CHUNK = 0 if path == ["cache"] else DIRECT
+                sto._huge_buffer = _page_buffer if path == ["direct4k"] else HUGE_BUFFER
                 os.sync()
                 times = []
                 for _ in range(8):  # the step time right before the save
@@ -281,6 +293,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 print(v, res[v][-1], flush=True)
     sto.WRITE_PIECE = PIECE
     sto.DIRECT_CHUNK = DIRECT
+    sto._huge_buffer = HUGE_BUFFER
     dg.use_crc32()
     return res
 
