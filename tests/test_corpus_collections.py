@@ -39,6 +39,7 @@ LATER = (
     "nineteenth",
     "twentieth",
     "twentyfirst",
+    "twentysecond",
 )
 """In the order collected: each may share no source with any split before it."""
 
