@@ -297,12 +297,11 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentieth_action_accuracy"] >= bench.TWENTIETH_FIRST["action"], d
     assert d["twentieth_sure_category_accuracy"] >= bench.TWENTIETH_FIRST_SURE["category"]
     assert set(d["twentieth_wrong_exclude_node"]) <= {"cff5dc79d854"}, d
-    # the twenty-first collection: its first sight is the recorded out-of-sample figure (also
-    # on the labels its collector was sure of), and later work may only move it up; its two
-    # wrong exclude_node at first sight (driver bugs read as a faulty GPU, unsure labels) may
-    # only go
-    assert d["first_sight_category"] == bench.TWENTYFIRST_FIRST["category"] == 0.6548
-    assert d["first_sight_action"] == bench.TWENTYFIRST_FIRST["action"] == 0.9048
+    # the twenty-first collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; its two wrong exclude_node at first sight
+    # (driver bugs read as a faulty GPU, unsure labels) may only go
+    assert d["twentyfirst_first_category"] == bench.TWENTYFIRST_FIRST["category"] == 0.6548
+    assert d["twentyfirst_first_action"] == bench.TWENTYFIRST_FIRST["action"] == 0.9048
     assert d["twentyfirst_first_rows_only_category"] == 0.5357
     assert d["twentyfirst_first_sure_category"] == 0.7609 and d["twentyfirst_sure_excerpts"] == 46
     assert d["twentyfirst_excerpts"] >= 80
@@ -310,6 +309,19 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyfirst_action_accuracy"] >= bench.TWENTYFIRST_FIRST["action"], d
     assert d["twentyfirst_sure_category_accuracy"] >= bench.TWENTYFIRST_FIRST_SURE["category"]
     assert set(d["twentyfirst_wrong_exclude_node"]) <= {"9278bb57cf00", "4ffecfebd734"}, d
+    # the twenty-second collection: its first sight is the recorded out-of-sample figure (also
+    # on the labels its collector was sure of), and later work may only move it up; its one
+    # wrong exclude_node at first sight (ccf26e5bb282: Xid 120 that follows the X server across
+    # cards, an unsure software_bug label) may only go
+    assert d["first_sight_category"] == bench.TWENTYSECOND_FIRST["category"] == 0.7195
+    assert d["first_sight_action"] == bench.TWENTYSECOND_FIRST["action"] == 0.8537
+    assert d["twentysecond_first_rows_only_category"] == 0.6463
+    assert d["twentysecond_first_sure_category"] == 0.8261 and d["twentysecond_sure_excerpts"] == 46
+    assert d["twentysecond_excerpts"] >= 80
+    assert d["twentysecond_category_accuracy"] >= bench.TWENTYSECOND_FIRST["category"], d
+    assert d["twentysecond_action_accuracy"] >= bench.TWENTYSECOND_FIRST["action"], d
+    assert d["twentysecond_sure_category_accuracy"] >= bench.TWENTYSECOND_FIRST_SURE["category"]
+    assert set(d["twentysecond_wrong_exclude_node"]) <= {"ccf26e5bb282"}, d
     # ... and after its rows and the tables retrained on it (issue-27rows21, in sample:
     # tests/corpus/real/README.md, the twenty-first's "After its rows"); 9278bb57cf00 (an amdgpu
     # reset whose KIQ ring test fails) and 4ffecfebd734 (repeated Xid 109) are left alone there:
