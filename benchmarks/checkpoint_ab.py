@@ -20,7 +20,7 @@ Checkpointer saving while the step loop trains, alternating write calls of `WRIT
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
 `ARMS` (CRC-32 implementation / write piece [/ `cache` to write through the page cache instead
 of around it, `direct`, the default, `direct4k` direct from 4 KiB pages as before 2026-12-05's
-huge-page buffers], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
+huge-page buffers, `dcpstage` direct with DCP's stock staging copies, which hold the GIL], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
 adding the training thread's lost progress (the window's time less its steps at the step time
 measured right before the save). A diagnostic, not a
 kept benchmark: on a shared host compare medians of several runs.
@@ -42,6 +42,7 @@ import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint.state_dict import get_state_dict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nonstop.checkpoint.staging as stg
 import nonstop.checkpoint.storage as sto
 from benchmarks.bench_checkpoint import make_state
 from nonstop.checkpoint import CheckpointConfig, Checkpointer
@@ -52,6 +53,8 @@ SFR = sto._sync_file_range
 PIECE = sto.WRITE_PIECE
 DIRECT = sto.DIRECT_CHUNK
 HUGE_BUFFER = sto._huge_buffer
+OUR_STAGER = stg._stager
+STOCK_STAGER = stg.DefaultStager
 FSYNC_S = [0.0]
 
 
@@ -62,6 +65,8 @@ def _page_buffer(size: int) -> tuple[Any, Any, memoryview]:
 
     buf = mmap.mmap(-1, size)
     return buf, (ctypes.c_char * size).from_buffer(buf), memoryview(buf)
+
+
 _fsync = os.fsync
 
 
@@ -170,7 +175,8 @@ def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
 
 def _timed_phases() -> dict[str, list[float]]:
     """Patch the write path so each call's thread CPU lands in the returned dict, per phase:
-    `write+hash` (a write call of the checkpoint writer, its hash included), `hash`, `stage`."""
+    `write+hash` (a write call of the checkpoint writer, its hash included), `hash`, `stage`
+    (the staging copies, in whichever thread made them)."""
     import nonstop.checkpoint.digest as dg
     import nonstop.checkpoint.staging as stg
 
@@ -191,6 +197,7 @@ def _timed_phases() -> dict[str, list[float]]:
     timed(sto._HashingWriter, "write", "write+hash")
     timed(dg.Hasher, "update", "hash")
     timed(stg.Stager, "_copy", "stage")
+    timed(stg._Copies, "work", "stage")  # a CPU state's later part, either thread's share
     return phases
 
 
@@ -234,6 +241,15 @@ def _size(text: str) -> int:
     return int(text[:-1]) * mult[text[-1]] if text[-1] in mult else int(text)
 
 
+def _use_stager(c: Checkpointer, caches: dict[bool, dict[Any, Any]], stock: bool) -> None:
+    """Stage with DCP's stock storage copies (`stock`: UntypedStorage.copy_, GIL held) or
+    with ours (`staging._Storages`), each arm keeping its own cached buffers."""
+    import nonstop.checkpoint.staging as stg
+
+    stg._stager = STOCK_STAGER if stock else OUR_STAGER
+    c._stager._stagers = caches.setdefault(stock, {})
+
+
 def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     import nonstop.checkpoint.digest as dg
 
@@ -249,13 +265,18 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         opt.step()
 
     res: dict[str, list[Any]] = {v: [] for v in names}
+    caches: dict[bool, dict[Any, Any]] = {}  # stock stager or ours -> its staged buffers
     with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
-        c.save(1, sd)  # warm-up, async: the writer thread's staging buffers are touched once
-        c.wait()
-        n_step = 1
+        n_step = 0
+        for stock in sorted({"dcpstage" in v for v in names}):  # warm-up: buffers touched once
+            _use_stager(c, caches, stock)
+            n_step += 1
+            c.save(n_step, sd)
+            c.wait()
         for r in range(reps):
             for v in names[r % len(names) :] + names[: r % len(names)]:
                 impl, piece, *path = v.split("/")
+                _use_stager(c, caches, path == ["dcpstage"])
                 dg.use_crc32(impl)
                 sto.WRITE_PIECE = _size(piece)
                 sto.DIRECT_CHUNK = 0 if path == ["cache"] else DIRECT
@@ -294,6 +315,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     sto.WRITE_PIECE = PIECE
     sto.DIRECT_CHUNK = DIRECT
     sto._huge_buffer = HUGE_BUFFER
+    stg._stager = OUR_STAGER
     dg.use_crc32()
     return res
 

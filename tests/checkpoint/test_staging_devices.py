@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import torch
 
 from nonstop.checkpoint.staging import Cuda, Stager, cuda_devices
@@ -105,3 +106,63 @@ def test_a_cpu_state_makes_no_cuda_call() -> None:
     staged = stager.begin({"w": torch.zeros(2)}, [], overlap=False)()
     stager.close()
     assert cuda.calls == [] and not staged["w"].is_pinned()
+
+
+def test_storages_are_copied_by_tensor_copies_that_release_the_gil(monkeypatch: Any) -> None:
+    """DCP's own staging copies a whole storage with `UntypedStorage.copy_`, which holds the
+    GIL throughout; ours never calls it (made to raise here), and the copies are exact: views
+    that share a storage stay views of one staged storage, reused on the next save."""
+
+    def refuse(*_: Any, **__: Any) -> None:
+        raise AssertionError("UntypedStorage.copy_ holds the GIL for the whole copy")
+
+    monkeypatch.setattr(torch.UntypedStorage, "copy_", refuse)
+    base = torch.arange(64, dtype=torch.float32)
+    flat = {"whole": base, "view": base[8:24].view(4, 4), "ints": torch.arange(5)}
+    stager = Stager(pin_memory=False)
+    first = stager.begin(flat, [], overlap=False)()
+    for k in ("whole", "view", "ints"):
+        assert torch.equal(first[k], flat[k]) and first[k].data_ptr() != flat[k].data_ptr(), k
+    assert first["view"].untyped_storage().data_ptr() == first["whole"].untyped_storage().data_ptr()
+    base.add_(1)  # the next save copies the new values into the same staged buffers
+    second = stager.begin(flat, [], overlap=False)()
+    stager.close()
+    assert torch.equal(second["whole"], base) and torch.equal(second["view"], base[8:24].view(4, 4))
+    assert second["whole"].data_ptr() == first["whole"].data_ptr()
+
+
+def test_a_cpu_states_copies_are_shared_with_a_training_thread_that_would_wait(
+    monkeypatch: Any,
+) -> None:
+    """The later part's buffers are laid out by `begin` with nothing copied yet; the pieces go
+    to whoever takes them first (here all to the training thread's `wait`, as an optimizer step
+    right after a save does), storages cut into pieces of `PIECE` bytes, views kept."""
+    from nonstop.checkpoint import staging
+
+    monkeypatch.setattr(staging._Copies, "PIECE", 48)  # bytes: 64 floats -> 6 pieces
+    w = torch.nn.Parameter(torch.arange(64, dtype=torch.float32))
+    opt = torch.optim.SGD([w], lr=1.0)
+    flat = {"w": w.data, "part": w.data[8:24], "other": torch.ones(3)}  # `other`: copied now
+    stager = Stager(pin_memory=False)
+    finish = stager.begin(flat, [opt], overlap=True)
+    copies = stager._copies
+    assert copies is not None and len(copies._pieces) == 6 and copies.helped == 0
+    assert copies.staged["w"].data_ptr() != w.data_ptr()
+    copies.work(helping=True)  # what wait() does before it waits for the writer thread
+    assert copies.helped == 6
+    staged = finish()  # the writer thread: nothing left to copy
+    stager.close()
+    assert torch.equal(staged["w"], w.data) and torch.equal(staged["part"], w.data[8:24])
+    assert staged["part"].untyped_storage().data_ptr() == staged["w"].untyped_storage().data_ptr()
+    assert torch.equal(staged["other"], torch.ones(3))
+
+
+def test_a_copy_that_fails_is_raised_by_the_writer_thread_not_lost() -> None:
+    from nonstop.checkpoint.staging import _Copies
+
+    copies = _Copies()
+    copies._pieces = [(torch.empty(2), torch.empty(3))]  # sizes differ: copy_ raises
+    copies._left = 1
+    copies.work(helping=True)  # the training thread's share: never raises into its step
+    with pytest.raises(RuntimeError):
+        copies.finish()
