@@ -89,6 +89,8 @@ class Stager:
         self._clock = clock
         self._hooked: dict[int, RemovableHandle] = {}
         self._copies: _Copies | None = None
+        self._laid_out = threading.Event()
+        self._laid_out.set()
         self.waited_s = 0.0  # how long optimizer steps waited for the copy, this save
 
     def begin(
@@ -112,10 +114,13 @@ class Stager:
         now_stager, later_stager = self._pair(pin)
         staged_now = self._copy(now_stager, now, devices)
         self.waited_s = 0.0
-        # a CPU state's later part: its buffers laid out now (no byte copied), the copies left
-        # for the writer thread and for a training thread that would otherwise wait (`wait`)
-        copies = _deferred(later_stager, later) if later and overlap and not devices else None
-        self._copies = copies
+        # a CPU state's later part: the writer thread lays out its buffers first (no byte
+        # copied), then copies, and a training thread that would otherwise wait takes a share
+        share = bool(later) and overlap and not devices
+        self._copies = None
+        self._laid_out = laid_out = threading.Event()
+        if not share:
+            laid_out.set()
         if later:
             for opt in opts:
                 if id(opt) not in self._hooked:
@@ -124,6 +129,9 @@ class Stager:
 
         def finish() -> dict[str, Any]:
             try:
+                copies = _deferred(later_stager, later) if share else None
+                self._copies = copies
+                laid_out.set()
                 if copies is not None:
                     staged_later = copies.finish()
                 else:
@@ -132,6 +140,7 @@ class Stager:
                     staged_later = self._copy(later_stager, later, devices)
                 return {**staged_now, **staged_later}
             finally:
+                laid_out.set()
                 if later:
                     self._done.set()
 
@@ -173,6 +182,7 @@ class Stager:
         pieces meanwhile (a CPU state's)."""
         if not self._done.is_set():
             t0 = self._clock()
+            self._laid_out.wait()  # the writer thread lists the pieces first (~1 ms per GB)
             copies = self._copies
             if copies is not None:
                 copies.work(helping=True)

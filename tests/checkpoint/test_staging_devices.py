@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -134,27 +135,39 @@ def test_storages_are_copied_by_tensor_copies_that_release_the_gil(monkeypatch: 
 def test_a_cpu_states_copies_are_shared_with_a_training_thread_that_would_wait(
     monkeypatch: Any,
 ) -> None:
-    """The later part's buffers are laid out by `begin` with nothing copied yet; the pieces go
-    to whoever takes them first (here all to the training thread's `wait`, as an optimizer step
-    right after a save does), storages cut into pieces of `PIECE` bytes, views kept."""
+    """The writer thread lays out the later part's buffers, then copies it in pieces of `PIECE`
+    bytes that go to whoever takes them first; here the writer thread holds back until the
+    training thread's `wait` (what an optimizer step right after a save calls) has taken them
+    all. The staged copies are exact, views kept."""
     from nonstop.checkpoint import staging
 
     monkeypatch.setattr(staging._Copies, "PIECE", 48)  # bytes: 64 floats -> 6 pieces
+    held_back = staging._Copies.finish
+
+    def finish_once_all_taken(self: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while self._next < len(self._pieces) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        return held_back(self)
+
+    monkeypatch.setattr(staging._Copies, "finish", finish_once_all_taken)
     w = torch.nn.Parameter(torch.arange(64, dtype=torch.float32))
     opt = torch.optim.SGD([w], lr=1.0)
     flat = {"w": w.data, "part": w.data[8:24], "other": torch.ones(3)}  # `other`: copied now
     stager = Stager(pin_memory=False)
     finish = stager.begin(flat, [opt], overlap=True)
+    out: dict[str, Any] = {}
+    writer = threading.Thread(target=lambda: out.update(finish()))
+    writer.start()
+    stager.wait()  # the training thread: takes every piece, then waits for the writer thread
+    writer.join(30)
     copies = stager._copies
-    assert copies is not None and len(copies._pieces) == 6 and copies.helped == 0
-    assert copies.staged["w"].data_ptr() != w.data_ptr()
-    copies.work(helping=True)  # what wait() does before it waits for the writer thread
-    assert copies.helped == 6
-    staged = finish()  # the writer thread: nothing left to copy
     stager.close()
-    assert torch.equal(staged["w"], w.data) and torch.equal(staged["part"], w.data[8:24])
-    assert staged["part"].untyped_storage().data_ptr() == staged["w"].untyped_storage().data_ptr()
-    assert torch.equal(staged["other"], torch.ones(3))
+    assert copies is not None and len(copies._pieces) == 6 and copies.helped == 6
+    assert out["w"].data_ptr() != w.data_ptr() and torch.equal(out["w"], w.data)
+    assert torch.equal(out["part"], w.data[8:24])
+    assert out["part"].untyped_storage().data_ptr() == out["w"].untyped_storage().data_ptr()
+    assert torch.equal(out["other"], torch.ones(3))
 
 
 def test_a_copy_that_fails_is_raised_by_the_writer_thread_not_lost() -> None:
