@@ -174,6 +174,8 @@ def _map(fn: Callable[[int], int], n: int, workers: int) -> list[int]:
 
 AHEAD: Final = 2
 """Chunks asked of the disk ahead of those being hashed (`MADV_WILLNEED`), per worker."""
+BACKWARD = True
+"""Hash a mapped file's chunks from its end to its start."""
 
 
 def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int) -> list[int]:
@@ -183,29 +185,43 @@ def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int) -> list[int]:
     written around the page cache) streams at the disk's speed. `MADV_SEQUENTIAL`, used
     before, read ahead less and marked the pages first to reclaim: under memory pressure the
     load's read pass, right after, found them gone and read the file again (a 4 GB verified
-    load from the disk took 4.3-8.4 s with it, 2.0-2.2 s with this; docs/checkpoint.md)."""
+    load from the disk took 4.3-8.4 s with it, 2.0-2.2 s with this; docs/checkpoint.md).
+
+    The chunks are hashed from the file's end to its start (`BACKWARD`): where memory cannot
+    hold the whole file, the pages reclaimed first are the ones read longest ago, and the load's
+    read pass, which goes from the start, finds the pages it needs first among the newest.
+    Hashed from the start, a file larger than the free memory was read from the disk twice
+    (each page reclaimed just before the read pass came to it): a 2 GB verified load in a 4.5 GB
+    memory cgroup took 3.5-4.1 s hashed forward, 2.4-2.9 s backward, and 1.8 s either way with
+    memory to spare."""
     size = len(mapped)
 
-    def ask(i: int) -> None:
-        if i >= n or not hasattr(mmap, "MADV_WILLNEED"):
+    def chunk_at(k: int) -> int:  # the k-th chunk hashed: from the file's end when BACKWARD
+        return n - 1 - k if BACKWARD else k
+
+    def ask(k: int) -> None:
+        if k >= n or not hasattr(mmap, "MADV_WILLNEED"):
             return
+        i = chunk_at(k)
         start = i * CHUNK // mmap.PAGESIZE * mmap.PAGESIZE  # madvise wants a page boundary
         try:
             mapped.madvise(mmap.MADV_WILLNEED, start, min(size, (i + 1) * CHUNK) - start)
         except OSError:
             pass  # a hint: the hash reads the pages all the same
 
-    for i in range(min(n, workers * (1 + AHEAD))):
-        ask(i)
+    for k in range(min(n, workers * (1 + AHEAD))):
+        ask(k)
     view = memoryview(mapped)
     try:
 
-        def crc(i: int) -> int:
-            ask(i + workers * (1 + AHEAD))
+        def crc(k: int) -> int:
+            ask(k + workers * (1 + AHEAD))
+            i = chunk_at(k)
             with view[i * CHUNK : (i + 1) * CHUNK] as chunk:
                 return _crc32(chunk, 0)
 
-        return _map(crc, n, workers)
+        crcs = _map(crc, n, workers)
+        return crcs[::-1] if BACKWARD else crcs
     finally:
         view.release()
 

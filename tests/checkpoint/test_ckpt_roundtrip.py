@@ -316,13 +316,15 @@ def test_torch_saves_own_crc_is_skipped_in_checkpoint_files_only(tmp_path: Path)
     assert torch.equal(loaded["model/0.weight"], weight)
 
 
+@pytest.mark.parametrize("backward", [True, False])
 @pytest.mark.parametrize("size", [0, 1, 1023, 1024, 1025, 5000])
 def test_file_checksum_from_the_mapping_equals_the_streamed_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int, backward: bool
 ) -> None:
     from nonstop.checkpoint import digest
 
     monkeypatch.setattr(digest, "CHUNK", 1024)  # chunk boundaries without 64 MiB files
+    monkeypatch.setattr(digest, "BACKWARD", backward)  # either order: the same checksums
     data = bytes(random.Random(size).getrandbits(8) for _ in range(size))
     path = tmp_path / "f.bin"
     path.write_bytes(data)
@@ -337,7 +339,8 @@ def test_the_file_is_asked_of_the_disk_ahead_of_the_hash_once_per_chunk(
 ) -> None:
     """A file not in memory streams: every chunk is asked for (MADV_WILLNEED) once, ahead of
     its hash, never marked first to reclaim (MADV_SEQUENTIAL: a load's second pass read the
-    file from the disk again)."""
+    file from the disk again), from the file's end (the load's read pass, from its start, then
+    finds the most recently read pages first)."""
     import mmap
 
     from nonstop.checkpoint import digest
@@ -357,8 +360,9 @@ def test_the_file_is_asked_of_the_disk_ahead_of_the_hash_once_per_chunk(
     path.write_bytes(data)
     assert digest.of_file(path, digest.CRC32_64M, threads=2) == digest.of(data, digest.CRC32_64M)
     assert {o for o, _, _ in advice} == {mmap.MADV_WILLNEED}
-    starts = sorted(s for _, s, _ in advice)
-    assert starts == [i * 2 * page for i in range(11)]
+    starts = [s for _, s, _ in advice]
+    assert sorted(starts) == [i * 2 * page for i in range(11)]
+    assert starts[:4] == [i * 2 * page for i in (10, 9, 8, 7)]  # asked in order, end first
     assert max(s + n for _, s, n in advice) == len(data)  # the short last chunk too
 
 
