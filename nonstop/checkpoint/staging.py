@@ -193,6 +193,7 @@ class Stager:
         self.wait()
 
     def close(self) -> None:
+        self._laid_out.set()
         self._done.set()
         for handle in self._hooked.values():
             handle.remove()
