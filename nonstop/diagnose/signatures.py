@@ -498,7 +498,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # Lenovo's IMM word it: the vendor's signal to replace it (corrected errors alone stay
         # corrected_memory_only)
         r"\bCriticalCECCCount\w*|\bDIMM_Degraded\b|\bThe DIMM has degraded\b|"
-        r"\bCorrected Memory Error threshold exceeded\b|\bMemory Logging Limit Reached for DIMM\b",
+        r"\bCorrected Memory Error threshold exceeded\b|\bMemory Logging Limit Reached for DIMM\b|"
+        # a BIOS's own POST message for a memory node's uncorrected error after the server reset
+        # itself (the twenty-second's 85b44a13fbb8 "Node0: DRAM uncorrectable ECC Error"): the
+        # record at a line's start only, not the same said in a sentence
+        r"(?-i:^\s*Node ?\d+: DRAM uncorrectable ECC Error\b)",
         "system_memory",
         86,
         0.7,
@@ -628,6 +632,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
         r"(?i:\bResource exhausted: (?:Attempting to allocate|OOM when allocating|Out of memory))|"
         r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
+        # an Ascend NPU's runtime failing to allocate device memory (the twenty-second's
+        # 2bdafc4dc6b3 "Memory_Allocation_Failure(EL0004)", "Call rtMalloc fail ... size:3221291008")
+        r"\bMemory_Allocation_Failure\(EL0004\)|\bCall rtMalloc fail\b|\brtMalloc failed\b|"
         r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
         r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory|"
         # NCCL's CUDACHECK warning as NCCL 1.x/2.0 printed it (no "NCCL" prefix) and as later
@@ -914,7 +921,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i:(?<!\bif )(?<!\bif the )(?<!\bwhether )(?<!\bwhen the )\b(?:code|training|program|script|model|it)"
         r"(?:'s| is| was)? (?:just |always |then |suddenly |still )?stuck(?:ed)? (?:at|after|in|on) (?:the )?"
         r"(?:(?:beginning|start|end) of )?(?:epoch|iteration|step|batch)s?\b)|"
-        r"(?i:\band then (?:gets? |got )?stucked\b|\bit'?s stucked\b)",
+        r"(?i:\band then (?:gets? |got )?stucked\b|\bit'?s stucked\b)|"
+        # waited hours or days with nothing printed (the twenty-second's 576873e9d830 "I have
+        # waited for two days, but no any information is outputted on the terminal"); supposed
+        # ("if you have waited ...") and a wait that ended in output are not taken
+        r"(?i:(?<!\bif )(?<!\bif you )(?<!\bwhen )\b(?:I|we)(?: have| had|'ve)? waited (?:for )?(?:about |over |more than )?"
+        r"(?:\d+|an?|one|two|three|four|five|several|many|a few|few) (?:minutes|hours?|days?|nights?)\b,? (?:but|and) "
+        r"(?:still )?(?:no|not any|no any|nothing)\b[^\n]{0,30}?\b(?:outputs?|outputted|printed|information|logs?|shown)\b)",
         "hang",
         23,
         0.45,
@@ -968,7 +981,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?<!\bno )(?<!\bwithout )(?<!\bavoid )\bspikes in (?:the |my |our )?(?:training |train |validation |val )?"
         r"(?:loss )?curves?\b|"
         # Megatron-LM's rerun state machine: validate_result(..., message="Spiky loss")
-        r"\bSpiky (?:loss|grad(?:ient)? norm)\b",
+        r"\bSpiky (?:loss|grad(?:ient)? norm)\b|"
+        # a gradient-norm spike seen (the twenty-second's 9102d6315f12 "There is a grad-norm spike
+        # as indicated in the earlier figure", as the fifteenth's 4f10faa4644e "sudden spikes in
+        # gradient norms"): none ("there is no grad-norm spike"), supposed ("if there is") and a
+        # setting (grad_norm_spike_threshold) are not taken
+        r"(?<!\bif )(?<!\bwhether )\b(?:there (?:is|was|are|were)|(?:I|we) (?:see|saw|got|get|observed?|noticed?|have|had)|"
+        r"(?:seeing|getting|observing|noticing|having)) (?:a |an |some |many |several |frequent |sudden |big |huge |large |"
+        r"occasional |periodic )?(?:grad(?:ient)?[- _]?norms? spikes?\b|spikes? in (?:the )?grad(?:ient)?[- _]?norms?\b)|"
+        # the loss suddenly growing, said in Chinese (the twenty-second's ee6831362517 "突然出现损失函数
+        # 变大"; also 损失突然飙升): none (没有) and avoiding it (避免, 防止) are not taken
+        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:突然|忽然|骤然)(?:出现|发生)?(?:了)?(?:损失函数|损失|loss)(?:值)?"
+        r"(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)|"
+        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?(?:突然|忽然|骤然)(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)",
         "loss_spike",
         50,
         0.5,
@@ -1279,7 +1304,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "nccl_bootstrap_connect",
         r"NCCL WARN (?:socketStartConnect|socketPollConnect|(?:Net : )?Connect to \S+ failed)|"
-        r"NCCL INFO Call to connect returned Connection refused",
+        r"NCCL INFO Call to connect returned Connection refused|"
+        # the bootstrap receiving a message of the wrong size while the ranks connect (the
+        # twenty-second's df9e95a9fe83 "Message truncated : received 256 bytes instead of 4 in
+        # bootstrap.cc"): mismatched launches or NCCL versions; the socket transport's truncated
+        # message mid-run (the nineteenth's 41a347f88472, net_socket.cc) is not taken
+        r"(?i:message truncated\s*:\s*receiv(?:ed|ing) \d+ bytes instead of \d+[^\n]*\bbootstrap\w*\.cc)",
         "dependency",
         38,
         0.5,
@@ -1521,7 +1551,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "voltage_regulator_fault",
         r"(?i)Critical Fault[^\n]*\bRegulator\b|\bRegulator\b[^\n]{0,40}\b(?:Critical|Fault(?:ed)?|Failure)\b|"
-        r"(?<![A-Za-z0-9])VRM?[ _]?(?:fault|failure|failed|HOT)\b",
+        r"(?<![A-Za-z0-9])VRM?[ _]?(?:fault|failure|failed|HOT)\b|"
+        # a BMC's SEL entry asserting a power-good failure (the twenty-second's 4a06449b3042
+        # OpenBIC "Sensor: PWR_ERR (0x56), ... SYS_PWROK failure Assertion"): the BMC's record
+        # only; its deassertion and the same said in a sentence are not taken
+        r"(?-i:\bSensor: PWR_ERR\b[^\n]*\b(?:SYS|CPU\d?|MB)_PWR(?:OK|GD) failure Assertion\b)",
         "power_supply",
         78,
         0.6,
@@ -1718,7 +1752,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ecc_uncorrectable",
-        r"(?i)uncorrectable ECC error|double[- ]bit (?:ECC|error)\s*(?:[^:\s]|$|:\s*[1-9])|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING|"
+        r"(?i)(?<!DRAM )uncorrectable ECC error|double[- ]bit (?:ECC|error)\s*(?:[^:\s]|$|:\s*[1-9])|cudaErrorECCUncorrectable|VOLATILE_DBE|DBE_PENDING|"
         # the driver API's and HIP's names for the same error (emitter checklist, issue 27)
         r"CUDA_ERROR_ECC_UNCORRECTABLE|hipErrorECCNotCorrectable",
         "gpu_hbm3_memory",
@@ -2120,7 +2154,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- storage ----------------------------------------------------------------------------------
     (
         "no_space",
-        r"No space left on device|Disk quota exceeded|ENOSPC|\[Errno 28\]",
+        r"No space left on device|Disk quota exceeded|ENOSPC|\[Errno 28\]|"
+        # a cloud training instance's disk filling (the twenty-second's e1a0fdb7c36c SageMaker
+        # "ClientError: Data download failed:Insufficient disk space", 9f1d97326815 "Artifact
+        # upload failed:Insufficient disk space", 92a94b1bf6e2 "I am facing insufficient diskspace
+        # error", abba48725eef "disck utilisation reached 100%"): supposed, avoided and a
+        # threshold ("alert when disk usage reaches 100%") are not taken
+        r"(?i:\bfailed: ?Insufficient disk ?space\b|"
+        r"(?<!\bif )(?<!\bif you )(?<!\bavoid )(?<!\bprevent )\b(?:facing|faced|got|get|getting|hit|hitting|seeing|saw|receiv(?:e|ed|ing)|"
+        r"encounter(?:ed|ing)?|throws?|threw|raised?) (?:an? |the )?insufficient dis[ck] ?space (?:errors?|issues?|exceptions?)\b|"
+        r"(?<!\bwhen )(?<!\bif )(?<!\bonce )\bdisc?k (?:utili[sz]ation|usage|space usage) (?:reached|hit|went to|was at|got to) 100 ?%)",
         "storage",
         66,
         0.85,
@@ -2622,7 +2665,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "cloud_quota_exhausted",
-        r"\bQuota '[\w.-]+' (?:exhausted|exceeded)\b|\bQuota limit '[\w.-]+' has been exceeded\b",
+        r"\bQuota '[\w.-]+' (?:exhausted|exceeded)\b|\bQuota limit '[\w.-]+' has been exceeded\b|"
+        # SageMaker unable to provision the instances a job asked for (the twenty-second's
+        # 76e57b44662c "CapacityError: Unable to provision requested ML compute capacity")
+        r"\bCapacityError: Unable to provision requested ML compute capacity\b",
         "dependency",
         50,
         0.55,
@@ -3412,6 +3458,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "corrected_errors_only": ("corrected err", "correctable err", "severity=correct"),
     "host_memory_ue": (
+        "dram uncorrectable ecc error",
         "uncorrected hardware memory error",
         "uncorrected error(s): memory",
         "uncorrectable ecc",
@@ -3567,6 +3614,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "memory_allocation_failure(el0004)",
+        "rtmalloc fail",
         "gone over memory limit",
         "allocation of size",
         "resource exhausted: ",
@@ -3799,6 +3848,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "collective_timeout_words": ("timed out", "startabort deadline_exceeded"),
     "hang_words": (
+        "waited",
         "hung",
         "hanging",
         "stuck",
@@ -3871,6 +3921,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "loss exploded",
         "jump",
         "spiky ",
+        "突然",
+        "忽然",
+        "骤然",
     ),
     "sdc_words": (
         "silent data corruption",
@@ -4057,6 +4110,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mcelog_uncorrected": ("uncorrected error", "processor context corrupt"),
     "store_bind_failed": ("server socket has failed",),
     "nccl_bootstrap_connect": (
+        "message truncated",
         "socketstartconnect",
         "socketpollconnect",
         "nccl warn connect to",
@@ -4174,6 +4228,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "autostate(overheated)",
     ),
     "voltage_regulator_fault": (
+        "sensor: pwr_err",
         "regulator",
         "vr fault",
         "vrm fault",
@@ -4433,7 +4488,17 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "tried to allocate",
         "cuda_error_out_of_memory",
     ),
-    "no_space": ("no space left", "quota exceeded", "enospc", "[errno 28]"),
+    "no_space": (
+        "no space left",
+        "quota exceeded",
+        "enospc",
+        "[errno 28]",
+        "insufficient disk",
+        "disk utili",
+        "disk usage",
+        "disk space usage",
+        "disck utili",
+    ),
     "nfs_hang_words": ("nfs",),
     "ceph_slow_requests": ("blocked >", "slow requests"),
     "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
@@ -4495,7 +4560,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mpi_daemon_lost": ("has lost communication with",),
     "cuda_devices_unavailable": ("busy or unavailable",),
     "nic_tx_timeout_recovery": ("tx_timeout",),
-    "cloud_quota_exhausted": ("quota '", "quota limit '"),
+    "cloud_quota_exhausted": ("quota '", "quota limit '", "capacityerror"),
     "amdgpu_page_fault": ("page fault", "_protection_fault_status:0x"),
     "mce_corrected_no_action": ("corrected error, no action required.",),
     "coordinator_heartbeat_lost": ("heartbeat timeout. this indicates", "heartbeat of taskmanager"),

@@ -322,6 +322,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentysecond_action_accuracy"] >= bench.TWENTYSECOND_FIRST["action"], d
     assert d["twentysecond_sure_category_accuracy"] >= bench.TWENTYSECOND_FIRST_SURE["category"]
     assert set(d["twentysecond_wrong_exclude_node"]) <= {"ccf26e5bb282"}, d
+    # ... and after its rows and the tables retrained on it (issue-27rows22, in sample:
+    # tests/corpus/real/README.md, the twenty-second's "After its rows"); ccf26e5bb282 (an Xid
+    # 120 GSP exception, an unsure software_bug label) is left alone there: earlier collections'
+    # sure labels read Xid 120 as the GSP, so the assert on its wrong exclusion stays
+    assert d["twentysecond_rows_only_category_accuracy"] >= 0.7927, d["twentysecond_misses"]
+    assert d["twentysecond_category_accuracy"] >= 0.939, d["twentysecond_misses"]
+    assert d["twentysecond_action_accuracy"] >= 0.8902, d["twentysecond_misses"]
     # ... and after its rows and the tables retrained on it (issue-27rows21, in sample:
     # tests/corpus/real/README.md, the twenty-first's "After its rows"); 9278bb57cf00 (an amdgpu
     # reset whose KIQ ring test fails) and 4ffecfebd734 (repeated Xid 109) are left alone there:
