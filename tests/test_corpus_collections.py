@@ -40,6 +40,7 @@ LATER = (
     "twentieth",
     "twentyfirst",
     "twentysecond",
+    "twentythird",
 )
 """In the order collected: each may share no source with any split before it."""
 
