@@ -81,7 +81,11 @@ HARDWARE = [
 NOT = [
     # (text, the category it must not be read as, why)
     ("how to avoid running out of memory while trying to allocate", "out_of_memory", "no count"),
-    ("XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable", "out_of_memory", "a bug"),
+    (
+        "XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable",
+        "out_of_memory",
+        "a bug",
+    ),
     ("Memory allocation failed, but the retry succeeded", "out_of_memory", "no storage source"),
     (
         "Mar 02 11:20:01 gpu7 systemd-oomd[801]: Considered 3 cgroups for killing, top "
