@@ -635,6 +635,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # an Ascend NPU's runtime failing to allocate device memory (the twenty-second's
         # 2bdafc4dc6b3 "Memory_Allocation_Failure(EL0004)", "Call rtMalloc fail ... size:3221291008")
         r"\bMemory_Allocation_Failure\(EL0004\)|\bCall rtMalloc fail\b|\brtMalloc failed\b|"
+        # the twenty-third's: XLA's allocator "Out of memory while trying to allocate N bytes",
+        # read from "of memory" so that a line wrapped after "Out" is still read (cfaa081d42af),
+        # XLA's GPU executable unable to allocate its constants (a2fa869d4fb2 "INTERNAL: Failed
+        # to allocate 98697216 bytes for new constant", which the library-internal row read as a
+        # bug), MXNet's storage manager (bb2529e3ebe6 "src/storage/./pooled_storage_manager.h:62:
+        # Memory allocation failed."): the allocator's own words, with the byte count or its source
+        r"\bof memory while trying to allocate \d+ bytes\b|\bFailed to allocate \d+ bytes for new constant\b|"
+        r"\bstorage\b[^\s:]*:\d+: Memory allocation failed\b|"
         r"\[Errno 12\] Cannot allocate memory|(?:^|[\s:])MemoryError\b(?!\w)|No available memory for the cache blocks|"
         r"NCCL WARN [^\n]*'out of memory'|CUDA driver error: out of memory|"
         # NCCL's CUDACHECK warning as NCCL 1.x/2.0 printed it (no "NCCL" prefix) and as later
@@ -852,7 +860,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?<!\bif )(?<!\bif the )(?<!\bwhen )(?<!\bwhen the )(?<!\bwhether )(?<!\bwhether the )"
         r"\b(?:training|job|run|process|program|script|it)s? (?:just |silently |still |always |randomly |sometimes |"
         r"often |then |also |completely |simply )?hangs(?: (?:with|when|using|for|after|while|randomly|sometimes|"
-        r"again|completely)\b|\s*[.,;!]|\s*$)|"
+        r"again|completely|where)\b|\s*[.,;!]|\s*$)|"
         r"\bbut (?:it |then |still |sometimes |always )?hangs (?:when|with|on|at|after|during|in|for)\b|"
         # stuck during the training (the seventeenth's 39ed2ed8c60c "processes with horovod(NCCL)
         # get stuck during the training"); a loss stuck is no hang
@@ -943,8 +951,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"^\s*\d+: -?(?:nan|inf), -?(?:nan|inf) avg(?: loss)?\b|"
         # NaN seen, said in Chinese (the twenty-first's 2d5df7fee69e "迭代600次后出现了大量的nan"):
         # NaN that appears or values that become NaN; none (没有出现nan) and avoiding it (避免出现
-        # nan) are not taken
-        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:出现|变成|变为|全是|都是)了?(?:大量的?|很多|好多|一些)?\s*(?:nan|inf)(?![a-z])",
+        # nan) are not taken. A quantifier takes a group (了 is three bytes: `了?` made only its
+        # last byte optional, so "变为nan" with no 了, the twenty-third's e2166af00998 "会突然变为
+        # nan", was never read)
+        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:出现|变成|变为|全是|都是)(?:了)?(?:大量(?:的)?|很多|好多|一些)?\s*(?:nan|inf)(?![a-z])",
         "numerical_nan",
         48,
         0.5,
@@ -1463,7 +1473,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "bmc_processor_error",
         r"(?i)\bProcessor\b[^|\n]*\|\s*(?:IERR|FRB\d? failure|Uncorrectable machine check)|"
-        r"\bCPU ?\d+ (?:has )?(?:an )?internal error \(IERR\)",
+        r"\bCPU ?\d+ (?:has )?(?:an )?internal error \(IERR\)|"
+        # Dell's SEL message "<sensor type>, <event>, <sensor>" (the twenty-third's d8beabdb064c
+        # 'Message: "Processor Sensor, IERR error, Processor 1"'): the record at a line's start
+        # or after "Message:", never in a sentence
+        r"^\s*(?:Message:\s*)?(?:\"|“)?Processor Sensor, (?:IERR|FRB\d? failure|Uncorrectable machine check)\b",
         "cpu",
         86,
         0.8,
@@ -1563,9 +1577,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "smartd_mail",
-        r"(?i)^\s*Device: /dev/\S+[^\n]*(?:SMART Failure|\b[1-9]\d* Currently unreadable \(pending\) sectors|"
+        r"(?i)(?:^\s*|\bsmartd\[\d+\]: )Device: /dev/\S+[^\n]*(?:SMART Failure|\b[1-9]\d* Currently unreadable \(pending\) sectors|"
         r"\b[1-9]\d* Offline uncorrectable sectors|FAILED SMART self-check|SMART Prefailure Attribute)|"
-        r"\bIMPENDING FAILURE\b",
+        r"\bIMPENDING FAILURE\b|"
+        # smartd's record wrapped after the device (the twenty-third's 77b386d82216, syslog's
+        # "smartd[1443]: Device: /dev/sda," then "1 Currently unreadable (pending) sectors"):
+        # the count and the words alone on their line; the same in a sentence is not taken
+        r"^\s*[1-9]\d* (?:Currently unreadable \(pending\)|Offline uncorrectable) sectors\s*$",
         "ssd",
         72,
         0.6,
@@ -2091,7 +2109,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "host_oom",
         r"Out of memory: Killed process|oom-kill:|invoked oom-killer|Memory cgroup out of memory|oom_reaper: reaped process|\d+ oom[_-]kill events? in|(?:have|has) been OOM Killed|killed by the cgroup out-of-memory handler|"
         # the OOM killer told in words (the fourteenth's d7644b5ecf26: "killed by OOM killer")
-        r"(?i:\b(?:killed|terminated) by (?:the )?(?:kernel'?s? |linux )?oom[ _-]?killer\b|\boom[ _-]?killer (?:has )?(?:killed|kills|terminated)\b)",
+        r"(?i:\b(?:killed|terminated) by (?:the )?(?:kernel'?s? |linux )?oom[ _-]?killer\b|\boom[ _-]?killer (?:has )?(?:killed|kills|terminated)\b)|"
+        # systemd-oomd's own record of the unit it killed (the twenty-third's 0d2aa462aeb8
+        # "systemd-oomd[588]: Killed /user.slice/... due to memory pressure for ... being 57.97%
+        # > 50.00%"): memory pressure or swap; the candidates it only considered are not taken
+        r"\bsystemd-oomd(?:\[\d+\])?: Killed \S+ due to (?:memory pressure|swap used)\b",
         "out_of_memory",
         74,
         0.85,
@@ -2172,6 +2194,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "stale_nfs",
         r"(?i)Stale (?:NFS )?file handle|ESTALE|nfs: server \S+ not responding|\[Errno 116\]|"
+        # the System V clients' form, no colon (the twenty-third's ad9a45d9e1e3, UnixWare's "NFS
+        # server hostname not responding, still trying"): with "still trying", so that "the NFS
+        # server is not responding" in a sentence is left to the words row
+        r"\bNFS server \S+ not responding,? still trying\b|"
         r"Device or resource busy: '?[^'\s]*\.nfs\w+",
         "storage",
         66,
@@ -3614,6 +3640,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "of memory while trying to allocate",
+        "for new constant",
+        "memory allocation failed",
         "memory_allocation_failure(el0004)",
         "rtmalloc fail",
         "gone over memory limit",
@@ -4245,7 +4274,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "vr_fault",
         "vrm_fault",
     ),
-    "smartd_mail": ("device: /dev/", "impending failure"),
+    "smartd_mail": (
+        "device: /dev/",
+        "impending failure",
+        "currently unreadable (pending) sectors",
+        "offline uncorrectable sectors",
+    ),
     "ceph_data_damage": (
         "health_err",
         "osd_scrub_errors",
@@ -4447,6 +4481,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "redundancy_lost": ("redundancy lost",),
     "power_brake": ("power brake",),
     "host_oom": (
+        "systemd-oomd",
         "out of memory: killed",
         "oom-kill",
         "oom-killer",

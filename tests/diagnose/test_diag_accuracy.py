@@ -335,6 +335,14 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentythird_action_accuracy"] >= bench.TWENTYTHIRD_FIRST["action"], d
     assert d["twentythird_sure_category_accuracy"] >= bench.TWENTYTHIRD_FIRST_SURE["category"]
     assert set(d["twentythird_wrong_exclude_node"]) <= {"0f507aa9668a"}, d
+    # ... and after its rows and the tables retrained on it (issue-27rows23, in sample:
+    # tests/corpus/real/README.md, the twenty-third's "After its rows"); 0f507aa9668a (a burst
+    # of Xid 9, a sure software_bug label) is left alone there: NVIDIA's catalog as xids.py has
+    # it files Xid 9 under CONTACT_SUPPORT and no other collection labels one, so the assert on
+    # its wrong exclusion stays
+    assert d["twentythird_rows_only_category_accuracy"] >= 0.7805, d["twentythird_misses"]
+    assert d["twentythird_category_accuracy"] >= 0.8902, d["twentythird_misses"]
+    assert d["twentythird_action_accuracy"] >= 0.9024, d["twentythird_misses"]
     # ... and after its rows and the tables retrained on it (issue-27rows22, in sample:
     # tests/corpus/real/README.md, the twenty-second's "After its rows"); ccf26e5bb282 (an Xid
     # 120 GSP exception, an unsure software_bug label) is left alone there: earlier collections'
