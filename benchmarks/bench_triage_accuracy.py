@@ -720,7 +720,7 @@ TWENTYFIRST_UNSURE: frozenset[str] = frozenset(
 )
 
 
-# twentysecond.jsonl's first score (2026-12-05 04:20, 82 excerpts from a twenty-second collector
+# twentysecond.jsonl's first score (2026-12-05 04:14, 82 excerpts from a twenty-second collector
 # who never read the signature table, the fallback, their tests or the other collections'
 # excerpts; the first with excerpts from the "pages" corpus beside GitHub threads; its slips are
 # in the README), taken once with main as the collection was merged (25d614a: after the
