@@ -244,8 +244,6 @@ def _size(text: str) -> int:
 def _use_stager(c: Checkpointer, caches: dict[bool, dict[Any, Any]], stock: bool) -> None:
     """Stage with DCP's stock storage copies (`stock`: UntypedStorage.copy_, GIL held) or
     with ours (`staging._Storages`), each arm keeping its own cached buffers."""
-    import nonstop.checkpoint.staging as stg
-
     stg._stager = STOCK_STAGER if stock else OUR_STAGER
     c._stager._stagers = caches.setdefault(stock, {})
 

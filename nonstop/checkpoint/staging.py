@@ -148,8 +148,8 @@ class Stager:
 
     def _pair(self, pin: bool) -> tuple[DefaultStager, DefaultStager]:
         """(now, later) stagers, one per part: DefaultStager keeps one cache per instance and is
-        not thread-safe (a GPU state's later part is staged in the writer thread; a CPU state's
-        is laid out in the training thread, and copied by `_Copies`)."""
+        not thread-safe (the now part is staged in the training thread, the later part in the
+        writer thread; a CPU state's later part is laid out there and copied by `_Copies`)."""
         if pin not in self._stagers:
             opts = StagingOptions(pin, False, False, pin)
             self._stagers[pin] = (_stager(opts), _stager(opts))
@@ -278,8 +278,8 @@ class _Copies:
         self.staged: dict[str, Any] = {}
         self._pieces: list[tuple[torch.Tensor, torch.Tensor]] = []
         self._lock = threading.Lock()
-        self._next = 0
-        self._left = 0
+        self._next = 0  # the next piece to take
+        self._copied = 0  # pieces copied (or failed), by any thread
         self._all_done = threading.Event()
         self._error: BaseException | None = None
         self.helped = 0  # pieces the training thread copied
@@ -288,7 +288,6 @@ class _Copies:
         d, s = _bytes(dst), _bytes(src)
         for a in range(0, max(int(d.numel()), 1), self.PIECE):
             self._pieces.append((d[a : a + self.PIECE], s[a : a + self.PIECE]))
-        self._left = len(self._pieces)
 
     def work(self, *, helping: bool = False) -> None:
         """Copy pieces until none is left to take (others may still be copying theirs)."""
@@ -305,8 +304,8 @@ class _Copies:
                 self._error = self._error or e
             with self._lock:
                 self.helped += helping
-                self._left -= 1
-                if self._left == 0:
+                self._copied += 1
+                if self._copied == len(self._pieces):
                     self._all_done.set()
 
     def finish(self) -> dict[str, Any]:

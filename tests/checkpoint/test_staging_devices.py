@@ -175,7 +175,6 @@ def test_a_copy_that_fails_is_raised_by_the_writer_thread_not_lost() -> None:
 
     copies = _Copies()
     copies._pieces = [(torch.empty(2), torch.empty(3))]  # sizes differ: copy_ raises
-    copies._left = 1
     copies.work(helping=True)  # the training thread's share: never raises into its step
     with pytest.raises(RuntimeError):
         copies.finish()
