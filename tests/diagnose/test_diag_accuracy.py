@@ -322,12 +322,23 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentysecond_action_accuracy"] >= bench.TWENTYSECOND_FIRST["action"], d
     assert d["twentysecond_sure_category_accuracy"] >= bench.TWENTYSECOND_FIRST_SURE["category"]
     assert set(d["twentysecond_wrong_exclude_node"]) <= {"ccf26e5bb282"}, d
-    # the twenty-third collection: its first sight is the recorded out-of-sample figure (also
+    # the twenty-fourth collection: its first sight is the recorded out-of-sample figure (also
     # on the labels its collector was sure of), and later work may only move it up; its one
-    # wrong exclude_node at first sight (0f507aa9668a: a burst of Xid 9 labelled software_bug)
-    # may only go
-    assert d["first_sight_category"] == bench.TWENTYTHIRD_FIRST["category"] == 0.7683
-    assert d["first_sight_action"] == bench.TWENTYTHIRD_FIRST["action"] == 0.8293
+    # wrong exclude_node at first sight (24e8d131a69b: amdgpu failing at init on a board under
+    # a coreboot port, an unsure software_bug label) may only go
+    assert d["first_sight_category"] == bench.TWENTYFOURTH_FIRST["category"] == 0.7439
+    assert d["first_sight_action"] == bench.TWENTYFOURTH_FIRST["action"] == 0.9146
+    assert d["twentyfourth_first_rows_only_category"] == 0.7073
+    assert d["twentyfourth_first_sure_category"] == 0.878 and d["twentyfourth_sure_excerpts"] == 41
+    assert d["twentyfourth_excerpts"] >= 80
+    assert d["twentyfourth_category_accuracy"] >= bench.TWENTYFOURTH_FIRST["category"], d
+    assert d["twentyfourth_action_accuracy"] >= bench.TWENTYFOURTH_FIRST["action"], d
+    assert d["twentyfourth_sure_category_accuracy"] >= bench.TWENTYFOURTH_FIRST_SURE["category"]
+    assert set(d["twentyfourth_wrong_exclude_node"]) <= {"24e8d131a69b"}, d
+    # the twenty-third collection, scored once at first sight (its wrong exclude_node then,
+    # 0f507aa9668a: a burst of Xid 9 labelled software_bug, may only go)
+    assert d["twentythird_first_category"] == bench.TWENTYTHIRD_FIRST["category"] == 0.7683
+    assert d["twentythird_first_action"] == bench.TWENTYTHIRD_FIRST["action"] == 0.8293
     assert d["twentythird_first_rows_only_category"] == 0.6707
     assert d["twentythird_first_sure_category"] == 0.7955 and d["twentythird_sure_excerpts"] == 44
     assert d["twentythird_excerpts"] >= 80
