@@ -1404,6 +1404,7 @@ if __name__ == "__main__":
         "twentyfirst",
         "twentysecond",
         "twentythird",
+        "twentyfourth",
     )
     if split not in splits:
         print(

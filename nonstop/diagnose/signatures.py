@@ -480,7 +480,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "corrected_errors_only",
         r"(?i)\bAER: (?:Multiple )?Correct(?:ed|able) errors?(?: message)? received|"
         r"\bseverity=Correct(?:ed|able)\b|\bmcelog(?:\[\d+\])?:\s*Corrected err(?:or)?\b|"
-        r"^\s*Corrected err(?:or)?\s*$",
+        r"^\s*Corrected err(?:or)?\s*$|"
+        # the kernel's APEI/GHES record of an error the firmware reports corrected (the
+        # twenty-fourth's b9f9c846ddaa "[Hardware Error]: It has been corrected by h/w and
+        # requires no further action", "event severity: corrected")
+        r"\[Hardware Error\]:\s+(?:It has been corrected by h/w and requires no further action|"
+        r"event severity: corrected\b)",
         "unknown",
         12,
         0.3,
@@ -669,6 +674,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"An error occurred \((?:InternalError|ServiceUnavailable|RequestTimeout|SlowDown|500|503)\) when calling the \w+ operation|"
         r"gcsfs\.\w+\.HttpError|google\.resumable_media\.common\.InvalidResponse|"
         r"storage\.googleapis\.com[^\n]*\b(?:50[0234]|429|timed out|Connection (?:reset|aborted))|\b(?:50[0234]|429)\b[^\n]{0,40}storage\.googleapis\.com|"
+        # Google's Go client names the service's own 5xx so (the twenty-fourth's 395777af8f60
+        # "googleapi: Error 503: We encountered an internal error. Please try again.,
+        # backendError"); its 4xx (no such object, forbidden) are the job's, not taken
+        r"\bgoogleapi: Error (?:50[0234]|429)\b|"
         r"azure\.core\.exceptions\.(?:ServiceResponseError|ServiceRequestError)|ErrorCode:(?:ServerBusy|OperationTimedOut|InternalError)|"
         # the AWS CLI's own line for a transfer the connection dropped (the twenty-first's
         # 15e8ba0257bb "upload failed: 1.pdf to s3://mybucket/1.pdf ('Connection aborted.',
@@ -1315,13 +1324,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "nccl_bootstrap_connect",
         r"NCCL WARN (?:socketStartConnect|socketPollConnect|(?:Net : )?Connect to \S+ failed)|"
         r"NCCL INFO Call to connect returned Connection refused|"
+        # NCCL 2.0's wording, before the "NCCL" prefix (the twenty-fourth's ef3d062a2c5a
+        # "include/socket.h:185 WARN Call to connect failed : Connection refused")
+        r"\bsocket\.h:\d+ WARN Call to connect failed\s*:|"
         # the bootstrap receiving a message of the wrong size while the ranks connect (the
         # twenty-second's df9e95a9fe83 "Message truncated : received 256 bytes instead of 4 in
         # bootstrap.cc"): mismatched launches or NCCL versions; the socket transport's truncated
         # message mid-run (the nineteenth's 41a347f88472, net_socket.cc) is not taken
         r"(?i:message truncated\s*:\s*receiv(?:ed|ing) \d+ bytes instead of \d+[^\n]*\bbootstrap\w*\.cc)",
         "dependency",
-        38,
+        # above nccl_system (45): the "unhandled system error" NCCL returns at init is what the
+        # failed connect caused, and the connect names the cause (the twenty-fourth's ef3d062a2c5a)
+        46,
         0.5,
         "NCCL's bootstrap cannot reach the root's address at init (interface, route or firewall)",
     ),
@@ -2198,6 +2212,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # server hostname not responding, still trying"): with "still trying", so that "the NFS
         # server is not responding" in a sentence is left to the words row
         r"\bNFS server \S+ not responding,? still trying\b|"
+        # the NFS server's RPC services gone, as the mount and showmount clients say it (the
+        # twenty-fourth's c914b6d90df6 "`showmount -e localhost` ... `clnt_create: RPC: Program
+        # not registered`"): the shared filesystem's server is down
+        r"\b(?:clnt_create|mount(?:\.nfs4?)?|showmount)\b[^\n]{0,80}\bRPC: Program not registered\b|"
         r"Device or resource busy: '?[^'\s]*\.nfs\w+",
         "storage",
         66,
@@ -2316,6 +2334,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         35,
         0.45,
         "A process crashed on an invalid memory access (native code)",
+    ),
+    (
+        # the kernel's own WARN_ON inside a GPU driver's code (the twenty-fourth's 31b3c51afdbd
+        # "WARNING: CPU: 6 PID: 157011 at drivers/gpu/drm/amd/amdgpu/../display/amdgpu_dm/
+        # amdgpu_dm.c:8815 amdgpu_dm_atomic_commit_tail"): a driver's broken assumption. Low, so
+        # that a ring timeout, a lost GPU or an Xid in the same log decides; the network
+        # drivers' transmit-timeout warnings (NETDEV WATCHDOG) are not GPU drivers
+        "gpu_driver_warning",
+        r"\bWARNING: CPU: \d+ PID: \d+ at drivers/gpu/drm/\S+",
+        "software_bug",
+        30,
+        0.4,
+        "The kernel warned of a broken assumption inside a GPU driver (a driver bug)",
     ),
     (
         "sigbus",
@@ -3482,7 +3513,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "os graceful shutdown",
         "power off/down",
     ),
-    "corrected_errors_only": ("corrected err", "correctable err", "severity=correct"),
+    "corrected_errors_only": (
+        "corrected err",
+        "correctable err",
+        "severity=correct",
+        "corrected by h/w",
+        "severity: corrected",
+    ),
     "host_memory_ue": (
         "dram uncorrectable ecc error",
         "uncorrected hardware memory error",
@@ -3674,6 +3711,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "gcsfs.",
         "invalidresponse",
         "storage.googleapis.com",
+        "googleapi: error",
         "azure.core.exceptions",
         "errorcode:",
         "s3://",
@@ -4145,6 +4183,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "nccl warn connect to",
         "call to connect returned",
         "net : connect to",
+        "warn call to connect failed",
     ),
     "nccl_timeout_words": (
         "timeout at nccl",
@@ -4536,7 +4575,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nfs_hang_words": ("nfs",),
     "ceph_slow_requests": ("blocked >", "slow requests"),
-    "stale_nfs": ("stale", "not responding", "[errno 116]", "device or resource busy"),
+    "stale_nfs": (
+        "stale",
+        "not responding",
+        "[errno 116]",
+        "device or resource busy",
+        "rpc: program not registered",
+    ),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
     "write_failed": ("failed writing file", "file write failed"),
     "lustre": (
@@ -4654,6 +4699,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
     "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
+    "gpu_driver_warning": ("at drivers/gpu/drm/",),
     "sigbus": ("sigbus", "bus error", "exitcode"),
     "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),
     "peer_closed": ("connection closed by", "connection reset by peer", "broken pipe"),

@@ -335,6 +335,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyfourth_action_accuracy"] >= bench.TWENTYFOURTH_FIRST["action"], d
     assert d["twentyfourth_sure_category_accuracy"] >= bench.TWENTYFOURTH_FIRST_SURE["category"]
     assert set(d["twentyfourth_wrong_exclude_node"]) <= {"24e8d131a69b"}, d
+    # ... and after its rows and the tables retrained on it (issue-27rows24, in sample:
+    # tests/corpus/real/README.md, the twenty-fourth's "After its rows"); 24e8d131a69b (amdgpu
+    # failing its ring test and IP init on a coreboot port, an unsure software_bug label whose
+    # alternative, faulty_gpu, excludes the node) is left alone there, so the assert stays
+    assert d["twentyfourth_rows_only_category_accuracy"] >= 0.7561, d["twentyfourth_misses"]
+    assert d["twentyfourth_category_accuracy"] >= 0.878, d["twentyfourth_misses"]
+    assert d["twentyfourth_action_accuracy"] >= 0.9146, d["twentyfourth_misses"]
     # the twenty-third collection, scored once at first sight (its wrong exclude_node then,
     # 0f507aa9668a: a burst of Xid 9 labelled software_bug, may only go)
     assert d["twentythird_first_category"] == bench.TWENTYTHIRD_FIRST["category"] == 0.7683
