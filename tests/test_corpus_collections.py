@@ -41,6 +41,7 @@ LATER = (
     "twentyfirst",
     "twentysecond",
     "twentythird",
+    "twentyfifth",
 )
 """In the order collected: each may share no source with any split before it."""
 
