@@ -42,6 +42,7 @@ LATER = (
     "twentysecond",
     "twentythird",
     "twentyfourth",
+    "twentyfifth",
 )
 """In the order collected: each may share no source with any split before it."""
 
