@@ -42,6 +42,7 @@ LATER = (
     "twentysecond",
     "twentythird",
     "twentyfourth",
+    "twentysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
