@@ -43,6 +43,7 @@ LATER = (
     "twentythird",
     "twentyfourth",
     "twentyfifth",
+    "twentysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
