@@ -322,12 +322,38 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentysecond_action_accuracy"] >= bench.TWENTYSECOND_FIRST["action"], d
     assert d["twentysecond_sure_category_accuracy"] >= bench.TWENTYSECOND_FIRST_SURE["category"]
     assert set(d["twentysecond_wrong_exclude_node"]) <= {"ccf26e5bb282"}, d
-    # the twenty-fourth collection: its first sight is the recorded out-of-sample figure (also
-    # on the labels its collector was sure of), and later work may only move it up; its one
-    # wrong exclude_node at first sight (24e8d131a69b: amdgpu failing at init on a board under
-    # a coreboot port, an unsure software_bug label) may only go
-    assert d["first_sight_category"] == bench.TWENTYFOURTH_FIRST["category"] == 0.7439
-    assert d["first_sight_action"] == bench.TWENTYFOURTH_FIRST["action"] == 0.9146
+    # the twenty-sixth collection: its first sight is the recorded out-of-sample figure (also
+    # on the labels its collector was sure of), and later work may only move it up; its three
+    # wrong exclude_node at first sight (all unsure labels: Open MPI losing a daemon read as a
+    # lost host twice, a DCGM NVLink-down table on A100s without NVLink) may only go
+    assert d["first_sight_category"] == bench.TWENTYSIXTH_FIRST["category"] == 0.619
+    assert d["first_sight_action"] == bench.TWENTYSIXTH_FIRST["action"] == 0.8571
+    assert d["twentysixth_first_rows_only_category"] == 0.5476
+    assert d["twentysixth_first_sure_category"] == 0.8684 and d["twentysixth_sure_excerpts"] == 38
+    assert d["twentysixth_excerpts"] >= 80
+    assert d["twentysixth_category_accuracy"] >= bench.TWENTYSIXTH_FIRST["category"], d
+    assert d["twentysixth_action_accuracy"] >= bench.TWENTYSIXTH_FIRST["action"], d
+    assert d["twentysixth_sure_category_accuracy"] >= bench.TWENTYSIXTH_FIRST_SURE["category"]
+    assert set(d["twentysixth_wrong_exclude_node"]) <= {
+        "20c94915ad92",
+        "f65548ccecc2",
+        "7ee63fa55be7",
+    }, d
+    # the twenty-fifth, scored once at first sight on the same code (its wrong exclude_node
+    # then, b465b5e9236f: an NVMe PCIe error that recovered by itself, may only go)
+    assert d["twentyfifth_first_category"] == bench.TWENTYFIFTH_FIRST["category"] == 0.6988
+    assert d["twentyfifth_first_action"] == bench.TWENTYFIFTH_FIRST["action"] == 0.7831
+    assert d["twentyfifth_first_rows_only_category"] == 0.6627
+    assert d["twentyfifth_first_sure_category"] == 0.8049 and d["twentyfifth_sure_excerpts"] == 41
+    assert d["twentyfifth_excerpts"] >= 80
+    assert d["twentyfifth_category_accuracy"] >= bench.TWENTYFIFTH_FIRST["category"], d
+    assert d["twentyfifth_action_accuracy"] >= bench.TWENTYFIFTH_FIRST["action"], d
+    assert d["twentyfifth_sure_category_accuracy"] >= bench.TWENTYFIFTH_FIRST_SURE["category"]
+    assert set(d["twentyfifth_wrong_exclude_node"]) <= {"b465b5e9236f"}, d
+    # the twenty-fourth collection, scored once at first sight (its wrong exclude_node then,
+    # 24e8d131a69b: amdgpu failing at init on a board under a coreboot port, may only go)
+    assert d["twentyfourth_first_category"] == bench.TWENTYFOURTH_FIRST["category"] == 0.7439
+    assert d["twentyfourth_first_action"] == bench.TWENTYFOURTH_FIRST["action"] == 0.9146
     assert d["twentyfourth_first_rows_only_category"] == 0.7073
     assert d["twentyfourth_first_sure_category"] == 0.878 and d["twentyfourth_sure_excerpts"] == 41
     assert d["twentyfourth_excerpts"] >= 80
