@@ -525,6 +525,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"md/raid\w*:\w+: Disk failure on \w+|"
         # the raid1 driver's older wording (the twenty-fifth's e71b9de58f18)
         r"(?<![\w/])raid\d+: Disk failure on \w+, disabling device|Fail(?:Spare)? event detected on md device|"
+        # mdadm --monitor's mail for an array running without a member (the twenty-fifth's
+        # a9006467826a and the twenty-sixth's e8e8d151e8f0)
+        r"\bA DegradedArray event had been detected on md device\b|"
         r"(?i:\b(?:physical (?:disk|drive)|PD|Drive|Disk)\b[^\n]{0,60}\b(?:Predictive Failure|state changed to (?:Failed|Offline)|"
         r"is now (?:Failed|Offline)))|\bFAULTED\s+\d+\s+\d+\s+\d+\s+too many errors|"
         # zpool status's table marking a device DEGRADED on too many errors (the twenty-first's
@@ -575,7 +578,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
         r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
         r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b|\bstate:\s+PORT_DOWN\b|"
-        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b",
+        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b|"
+        # a switch's SAI event thread (SONiC; the twenty-sixth's 9f820c73ae76)
+        r"\bSAI_SWITCH: [^\n]*\bPort \d+ changed state to down\b",
         "network_switch_cable",
         62,
         0.55,
@@ -1230,7 +1235,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
         r"\bpreempted \(node failure\)|Reason=Not responding\b|\b(?:down|drain|drng|drained|idle|mix|alloc|comp|fail|maint)\*\s.*\bNot responding\b|"
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
-        r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b",
+        r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b|"
+        # Moab's checkjob on a node of the job's allocation (the twenty-sixth's dc6d806adf5a)
+        r"^WARNING:\s+allocated node\s+\S+\s+is in state Down\b",
         "host_maintenance",
         60,
         0.6,
@@ -2036,9 +2043,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "edac",
         r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|"
-        # EDAC's older wording ("EDAC MC1: CE row 1, channel 0, label ...") and sb_edac's own
-        # header (the twenty-fifth's d04657d69bb2, with the machine check it decodes)
-        r"EDAC \w+: [CU]E (?:row|page)\b|\bHANDLING MCE MEMORY ERROR\b|DRAM ECC error|MC4_STATUS\[[^\]]*\bUECC\]|memory (?:read|scrubbing) error on CPU",
+        # EDAC's older wording ("EDAC MC1: CE row 1, channel 0, label ...", the twenty-fifth's
+        # d04657d69bb2, with the machine check it decodes); sb_edac's header "HANDLING MCE
+        # MEMORY ERROR" alone is not taken: it heads corrected records too (the twenty-sixth's
+        # 1bccf09f8c84, mcelog's "Corrected error")
+        r"EDAC \w+: [CU]E (?:row|page)\b|DRAM ECC error|MC4_STATUS\[[^\]]*\bUECC\]|memory (?:read|scrubbing) error on CPU",
         "system_memory",
         91,
         0.8,
@@ -3559,6 +3568,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "disk_array_failure": (
         "disk failure on",
         "event detected on md device",
+        "degradedarray event",
         "predictive failure",
         "state changed to failed",
         "state changed to offline",
@@ -4164,6 +4174,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "not responding",
         "notready",
         "nodelost",
+        "is in state down",
     ),
     "oom_killed_status": ("oomkilled", "oom killed", "oomkilling", "system oom encountered"),
     "tracker_unreachable": (
