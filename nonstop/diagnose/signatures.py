@@ -199,7 +199,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Buffer I/O error on dev(?:ice)? nvme\d+n\d+|"
         # fs/jbd2/journal.c failing to write the journal of a local disk
         r"JBD2: (?:I/O error|Error -?\d+ detected) when updating journal superblock for (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+|md\d+)|"
-        r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)",
+        r"(?:Buffer I/O error on dev(?:ice)?|I/O error, dev) (?:sd[a-z]+|hd[a-z]|mmcblk\d+)|"
+        # XFS's older wording (the twenty-fifth's 04a13a90ca98 'I/O error in filesystem ("sda2")
+        # meta-data dev sda2 block ...')
+        r"I/O error in filesystem \(\"(?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\"\) meta-?data dev",
         "ssd",
         80,
         0.7,
@@ -485,7 +488,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # twenty-fourth's b9f9c846ddaa "[Hardware Error]: It has been corrected by h/w and
         # requires no further action", "event severity: corrected")
         r"\[Hardware Error\]:\s+(?:It has been corrected by h/w and requires no further action|"
-        r"event severity: corrected\b)",
+        r"event severity: corrected\b)|"
+        # a PCIe error recovery that succeeded, as the AER driver and s390's zpci say it (the
+        # twenty-fifth's b465b5e9236f "The device is ready to resume operations")
+        r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b",
         "unknown",
         12,
         0.3,
@@ -516,7 +522,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "disk_array_failure",
-        r"md/raid\w*:\w+: Disk failure on \w+|Fail(?:Spare)? event detected on md device|"
+        r"md/raid\w*:\w+: Disk failure on \w+|"
+        # the raid1 driver's older wording (the twenty-fifth's e71b9de58f18)
+        r"(?<![\w/])raid\d+: Disk failure on \w+, disabling device|Fail(?:Spare)? event detected on md device|"
+        # mdadm --monitor's mail for an array running without a member (the twenty-fifth's
+        # a9006467826a and the twenty-sixth's e8e8d151e8f0)
+        r"\bA DegradedArray event had been detected on md device\b|"
         r"(?i:\b(?:physical (?:disk|drive)|PD|Drive|Disk)\b[^\n]{0,60}\b(?:Predictive Failure|state changed to (?:Failed|Offline)|"
         r"is now (?:Failed|Offline)))|\bFAULTED\s+\d+\s+\d+\s+\d+\s+too many errors|"
         # zpool status's table marking a device DEGRADED on too many errors (the twenty-first's
@@ -535,7 +546,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"critical (?:target|medium|nexus|space allocation) error, dev (?:sd[a-z]+|nvme\d+n\d+)|"
         r"EXT4-fs warning \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): [^\n]*I/O error|"
         r"\[sd[a-z]+\] Medium access timeout failure\. Offlining disk|rejecting I/O to offline device|"
-        r"nvme nvme\d+: (?:frozen state error detected|Disabling device after reset failure)|"
+        # nvme's "frozen state error detected, reset controller" is printed at the start of every
+        # PCIe error recovery, before its outcome (the twenty-fifth's b465b5e9236f recovered);
+        # the failure is the driver giving the device up
+        r"nvme nvme\d+: Disabling device after reset failure|"
         r"smartd\S*:? Device: \S+[^\n]*(?:FAILED SMART|SMART Failure|Currently unreadable \(pending\) sectors|"
         r"[Oo]ffline uncorrectable sectors|SMART Prefailure Attribute)|BACK UP DATA NOW",
         "ssd",
@@ -564,7 +578,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
         r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
         r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b|\bstate:\s+PORT_DOWN\b|"
-        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b",
+        r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b|"
+        # a switch's SAI event thread (SONiC; the twenty-sixth's 9f820c73ae76)
+        r"\bSAI_SWITCH: [^\n]*\bPort \d+ changed state to down\b",
         "network_switch_cable",
         62,
         0.55,
@@ -1219,7 +1235,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
         r"\bpreempted \(node failure\)|Reason=Not responding\b|\b(?:down|drain|drng|drained|idle|mix|alloc|comp|fail|maint)\*\s.*\bNot responding\b|"
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
-        r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b",
+        r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b|"
+        # Moab's checkjob on a node of the job's allocation (the twenty-sixth's dc6d806adf5a)
+        r"^WARNING:\s+allocated node\s+\S+\s+is in state Down\b",
         "host_maintenance",
         60,
         0.6,
@@ -1984,7 +2002,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "driver_mismatch",
-        r"(?i)CUDA driver version is insufficient|Driver/library version mismatch|NVIDIA-SMI has failed because it couldn.{1,3}t communicate with the NVIDIA driver|No NVIDIA graphics adapter probed|NVIDIA probe routine was not called|libnvidia-ml\.so|no CUDA-capable device is detected|cudaErrorNoDevice|NVIDIA driver on your system is too old|no kernel image is available for execution|cudaErrorNoKernelImageForDevice|is not compatible with the current PyTorch installation",
+        r"(?i)CUDA driver version is insufficient|Driver/library version mismatch|NVIDIA-SMI has failed because it couldn.{1,3}t communicate with the NVIDIA driver|No NVIDIA graphics adapter probed|NVIDIA probe routine was not called|libnvidia-ml\.so|no CUDA-capable device is detected|cudaErrorNoDevice|NVIDIA driver on your system is too old|no kernel image is available for execution|cudaErrorNoKernelImageForDevice|is not compatible with the current PyTorch installation|"
+        # torch.utils.cpp_extension not knowing the GPU's arch (the twenty-fifth's f54c4730c61d)
+        r"Unknown CUDA arch \([^)\n]{1,12}\) or GPU not supported",
         "dependency",
         60,
         0.6,
@@ -2022,7 +2042,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
         "edac",
-        r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|DRAM ECC error|MC4_STATUS\[[^\]]*\bUECC\]|memory (?:read|scrubbing) error on CPU",
+        r"EDAC \w+: \d+ [CU]E |EDAC .*MEMORY ERROR|"
+        # EDAC's older wording ("EDAC MC1: CE row 1, channel 0, label ...", the twenty-fifth's
+        # d04657d69bb2, with the machine check it decodes); sb_edac's header "HANDLING MCE
+        # MEMORY ERROR" alone is not taken: it heads corrected records too (the twenty-sixth's
+        # 1bccf09f8c84, mcelog's "Corrected error")
+        r"EDAC \w+: [CU]E (?:row|page)\b|DRAM ECC error|MC4_STATUS\[[^\]]*\bUECC\]|memory (?:read|scrubbing) error on CPU",
         "system_memory",
         91,
         0.8,
@@ -2089,7 +2114,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "pcie_aer",
-        r"(?i)AER: (?:Multiple )?Uncorrected \(Fatal\)|PCIe Bus Error: severity=Uncorrected \(Fatal\)|AER: device recovery failed",
+        r"(?i)AER: (?:Multiple )?Uncorrected \(Fatal\)|PCIe Bus Error: severity=Uncorrected \(Fatal\)|AER: device recovery failed|"
+        # s390's zpci giving up the same recovery (the twenty-fifth's 9a75ea8cca4f)
+        r"\bzpci: \S+: Automatic recovery failed\b|"
+        # ESXi's APEI handler on a fatal error from a PCIe device (the twenty-fifth's eb8da531d688)
+        r"\bApeiHEST: \d+: Fatal error from \S+\(PCI Express",
         "io_expansion_board",
         75,
         0.6,
@@ -3378,6 +3407,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "aborted journal",
         "journal has aborted",
         "jbd2: ",
+        "i/o error in filesystem",
     ),
     "bond_link_down": ("link status", "without any active interface"),
     "nccl_watchdog_stuck": (
@@ -3519,6 +3549,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "severity=correct",
         "corrected by h/w",
         "severity: corrected",
+        "device recovery successful",
+        "ready to resume operations",
     ),
     "host_memory_ue": (
         "dram uncorrectable ecc error",
@@ -3536,6 +3568,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "disk_array_failure": (
         "disk failure on",
         "event detected on md device",
+        "degradedarray event",
         "predictive failure",
         "state changed to failed",
         "state changed to offline",
@@ -3558,7 +3591,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "ext4-fs warning",
         "offlining disk",
         "rejecting i/o to offline device",
-        "frozen state error detected",
         "disabling device after reset failure",
         "smartd",
         "back up data now",
@@ -4142,6 +4174,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "not responding",
         "notready",
         "nodelost",
+        "is in state down",
     ),
     "oom_killed_status": ("oomkilled", "oom killed", "oomkilling", "system oom encountered"),
     "tracker_unreachable": (
@@ -4486,6 +4519,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "no kernel image is available",
         "cudaerrornokernelimagefordevice",
         "not compatible with the current pytorch installation",
+        "unknown cuda arch",
     ),
     "port_in_use": ("address already in use", "errno: 98", "eaddrinuse"),
     "user_exception": tuple(
@@ -4509,13 +4543,25 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
-    "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
+    "edac": (
+        "edac",
+        "handling mce memory error",
+        "dram ecc error",
+        "uecc]",
+        "memory read error",
+        "memory scrubbing error",
+    ),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),
     "cpu_lockup": ("soft lockup", "hard lockup", "detected stall"),
     "nvme_error": ("nvme",),
-    "pcie_aer": ("uncorrected (fatal)", "device recovery failed"),
+    "pcie_aer": (
+        "uncorrected (fatal)",
+        "device recovery failed",
+        "automatic recovery failed",
+        "fatal error from",
+    ),
     "psu": ("power supply", "power suppl", "psu", "status", "ac lost", "ac power lost"),
     "redundancy_lost": ("redundancy lost",),
     "power_brake": ("power brake",),

@@ -1401,7 +1401,7 @@ GENERAL = [
         "ext4's warning with an I/O error",
     ),
     ("sd 0:0:0:0: [sda] Medium access timeout failure. Offlining disk!", "ssd", "offlined"),
-    ("nvme nvme1: frozen state error detected, reset controller", "ssd", "NVMe PCI error"),
+    ("nvme nvme1: Disabling device after reset failure: -19", "ssd", "NVMe PCI error"),
     (
         "mlx5_core 0000:3b:00.0: mlx5_fw_fatal_reporter_err_work:  Driver is in error state",
         "nic",
