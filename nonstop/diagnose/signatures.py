@@ -4543,14 +4543,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
-    "edac": (
-        "edac",
-        "handling mce memory error",
-        "dram ecc error",
-        "uecc]",
-        "memory read error",
-        "memory scrubbing error",
-    ),
+    "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),
