@@ -70,6 +70,10 @@ class StragglerReport:
     """rank -> reason, for ranks below threshold on `patience` consecutive checks."""
     flagged_hosts: dict[str, float] = field(default_factory=dict)
     """host -> median relative score of its ranks, for hosts below threshold."""
+    behind_peers: set[int] = field(default_factory=set)
+    """Ranks slower than the best rank at this check by a gap that matters: a relative score
+    below threshold on a metric where the gap is material. A flagged rank outside it is slow
+    only against its own past (a whole job slowing together, a busy machine)."""
     slow_link: dict[str, Any] | None = None
     """The node whose link the slow connections between the nodes have in common
     (nonstop.diagnose.peers.slow_link), offline where the agents sampled them; a slow link
@@ -188,6 +192,8 @@ class StragglerDetector:
                 report.scores.append(s)
                 low = min(s.relative, s.individual)
                 material = med - min(best, own) >= self.min_share * busy_ref
+                if s.relative < self.threshold and material:
+                    report.behind_peers.add(rank)
                 if low < self.threshold and material and rank not in slow_now:
                     kind = "relative" if s.relative <= s.individual else "individual"
                     slow_now[rank] = (

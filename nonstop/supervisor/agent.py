@@ -534,12 +534,10 @@ class NonstopAgent(LocalElasticAgent):
         detection of kind `straggler`; it slows the job but is not a failure."""
         report = self.stragglers.check()
         # only ranks slower than their peers: a whole job slowing down together (a busy
-        # machine, a slow phase) is not a straggler
-        slower = {
-            s.rank
-            for s in report.scores
-            if s.rank in report.flagged_ranks and s.relative < self.stragglers.threshold
-        }
+        # machine, a slow phase) is not a straggler. Behind its peers by a material gap, not
+        # by any metric: a rank slow against its own past in compute whose 1 ms data wait
+        # also happens to trail its peer's (noise) was flagged beside the real straggler
+        slower = set(report.flagged_ranks) & report.behind_peers
         for rank in sorted(slower - self._flagged):
             self._flagged.add(rank)
             st = self.watchdog.ranks.get(rank) if self.watchdog else None

@@ -153,3 +153,26 @@ def test_a_slow_link_is_named_before_compute_scores(tmp_path: Path) -> None:
     assert "a slow link, not a slow rank: node-1's link" in v.verdict, v.verdict
     assert v.category == "network_switch_cable"
     assert [(c.host, c.rank) for c in v.culprits] == [("node-1", None)]
+
+
+def test_a_rank_slow_only_against_its_past_is_not_behind_its_peers() -> None:
+    """CI's shape (both ranks flagged): rank 1 computes twice as long as rank 0 (the straggler);
+    rank 0's compute grows 1.6x against its own best on a loaded host (slow by its *individual*
+    score), and its data wait trails rank 1's by half a millisecond, a ratio (0.67) on a gap too small to matter. Only rank 1 is
+    behind its peers; rank 0 is flagged, by its own past, and stays outside `behind_peers`."""
+    det = StragglerDetector()
+
+    def steps(n: int, compute: tuple[float, float], data: tuple[float, float]) -> None:
+        for step in range(n):
+            for rank in (0, 1):
+                det.feed_step(rank, "vm", step, (None, compute[rank], data[rank]))
+
+    steps(20, (0.010, 0.020), (0.001, 0.001))  # rank 0's best: 10 ms
+    det.check()
+    steps(20, (0.016, 0.032), (0.0015, 0.001))  # the host is busy: both 1.6x
+    det.check()
+    report = det.check()
+    assert set(report.flagged_ranks) == {0, 1}  # rank 0 by its own past
+    assert report.behind_peers == {1}
+    data0 = next(s for s in report.scores if s.rank == 0 and s.metric == "data_s")
+    assert data0.relative < det.threshold  # the noise the agent used to take as "behind"

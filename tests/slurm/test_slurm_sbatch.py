@@ -17,6 +17,11 @@ from slurmjobs import Job, train
 # one cluster for the session: under xdist, every test of it runs on the same worker
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900), pytest.mark.xdist_group("slurm")]
 
+# Every rank's steps slowed (a sleep, no numeric effect; see docs/chaos.md), so that a
+# scheduler's signal the test sends lands while the job still trains: a few milliseconds a
+# step would otherwise finish it before a loaded host's next look at the ledger.
+PACE = "slow@factor=20"
+
 
 @pytest.fixture
 def submit(slurm: Path, tmp_path: Path) -> Iterator:
@@ -54,7 +59,9 @@ def test_time_limit_warning_requeues_the_job_which_resumes_with_no_step_twice(su
     steps = 6000  # longer than the first run's 30 s (the warning comes 30 s before its minute)
     job = submit(
         ["--time", "1", "--signal", "B:USR1@30"],
-        ["--nproc-per-node", "2", *train(steps)],
+        # the first run paced (PACE), so that it cannot finish before the warning however
+        # fast the host is today; the requeued run is not
+        ["--nproc-per-node", "2", "--inject", PACE, *train(steps)],
         env={"NONSTOP_WARN_S": "30"},
     )
     job.wait_requeued(240)
@@ -70,7 +77,9 @@ def test_time_limit_warning_requeues_the_job_which_resumes_with_no_step_twice(su
 
 def test_scontrol_requeue_sigterms_everything_and_the_job_resumes_with_no_step_twice(submit):
     steps = 1500
-    job = submit([], ["--nproc-per-node", "2", *train(steps)])
+    # paced from step 300 in the first run: the requeue below lands while it trains, however
+    # slowly this test sees the ledger (CI once saw all 1,500 steps done before it looked)
+    job = submit([], ["--nproc-per-node", "2", "--inject", f"{PACE},from=300", *train(steps)])
     job.wait(lambda j: j["JobState"] == "RUNNING", 120, "running")
     job.wait(lambda j: job.seen("SELECT 1 FROM steps WHERE step >= 300"), 240, "training")
     # a preemption as Slurm does it: SIGTERM to every process of the job, SIGKILL KillWait later
@@ -93,6 +102,8 @@ def test_two_agents_by_srun_train_survive_a_killed_rank_and_a_preemption(submit)
             "1",
             "--inject",
             "crash@step=60,rank=1,signal=SIGKILL",
+            "--inject",  # the restarted attempt paced once it is seen: the requeue lands in it
+            f"{PACE},attempt=1,from=150",
             *train(steps, every=50),
         ],
     )
