@@ -44,6 +44,7 @@ LATER = (
     "twentyfourth",
     "twentyfifth",
     "twentysixth",
+    "twentyseventh",
 )
 """In the order collected: each may share no source with any split before it."""
 
