@@ -171,7 +171,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "disk_media_error",
         r"(?i)Sense Key\s*: (?:Medium|Hardware) Error|Unrecovered read error|critical medium error|"
-        r"\bata\d+(?:\.\d+)?: (?:error: \{[^}]*\bUNC\b|.*\(media error\))|Emask 0x[0-9a-f]+ \(media error\)",
+        r"\bata\d+(?:\.\d+)?: (?:error: \{[^}]*\bUNC\b|.*\(media error\))|Emask 0x[0-9a-f]+ \(media error\)|"
+        # FreeBSD CAM's decode of the same ATA error register ("ATA status: 51 (DRDY SERV ERR),
+        # error: 40 (UNC )", the twenty-seventh's efee8c9283fc and 9d49a2703d86)
+        r"\bATA status: [0-9a-f]{2} \([^)]*\), error: [0-9a-f]{2} \([^)]*\bUNC\b",
         "ssd",
         84,
         0.8,
@@ -2039,6 +2042,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "Loss became NaN or Inf",
     ),
+    (
+        # a simulation's own guard stopping the run on a non-finite state, in the program's
+        # words (the twenty-seventh's 46ba40feda51 Meep "simulation fields are NaN or Inf";
+        # LAMMPS' "Non-numeric atom coords / pressure - simulation unstable")
+        "simulation_nonfinite",
+        r"\bsimulation fields are NaN or Inf\b|\bNon-numeric (?:atom coords|pressure) - simulation unstable\b",
+        "numerical_nan",
+        52,
+        0.6,
+        "A simulation's own guard stopped it on NaN or Inf (its fields, coordinates or pressure)",
+    ),
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
         "edac",
@@ -2196,7 +2210,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # the frameworks that call cudaMalloc themselves: MXNet's storage manager (the sixteenth's
         # 86a4a0ff1dce, 8618ea765a96), Caffe's CUDA_CHECK, Paddle's allocator
         r"\bcuda\w*Alloc\w*(?: retry)? failed: out of memory\b|error == cudaSuccess \(2 vs\. 0\)\s+out of memory|"
-        r"\bOut of memory error on GPU \d+",
+        r"\bOut of memory error on GPU \d+|"
+        # the error-string macros of scientific GPU codes and miners around CUDA's own "out of
+        # memory" (cudaErrorMemoryAllocation, code 2): RELION's "ERROR: out of memory in <file>
+        # at line N (error-code 2)" (the twenty-seventh's 4f23e26bb281), CUDA by Example's
+        # HANDLE_ERROR "out of memory in kernel.cu at line N", ethminer's "CUDA error in func
+        # '...' at line N : out of memory"; host allocators print "out of memory in <file> at
+        # line N" too, so only a CUDA source file or error code 2 is taken
+        r"\bout of memory in \S+?\.cuh? at line \d+|\bout of memory in \S+ at line \d+ \(error-code 2\)|"
+        r"\bCUDA error in func \S+ at line \d+\W{1,3}out of memory\b|"
+        # a GPU memory pool's own refusal (RELION's cudaCustomAllocator, the twenty-seventh's
+        # b0c3bfaaea63)
+        r"\b(?:cuda|hip)\w*Allocator:? out of memory\b",
         "out_of_memory",
         75,
         0.9,
@@ -3385,6 +3410,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "by a node shutdown",
     ),
     "disk_media_error": (
+        "ata status:",
         "sense key",
         "unrecovered read error",
         "critical medium error",
@@ -4543,6 +4569,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
+    "simulation_nonfinite": ("fields are nan or inf", "- simulation unstable"),
     "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
