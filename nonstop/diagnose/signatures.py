@@ -65,6 +65,13 @@ SURVIVED: Final = (
     rb"will retry|retrying(?: in| after|\.\.\.|$)|carrying on)"
 )
 SURVIVED_DISCOUNT: Final = 50
+# A machine-check bank's MCi_STATUS that records a corrected error, as the kernel ("%016Lx") and
+# mcelog print it: VAL (bit 63) set, UC (bit 61) and PCC (bit 57) clear, so the first hex digit
+# is 8, 9, c or d (OVER and EN either way) and the second lacks its 2 bit. The labelling rules
+# make a machine check with the uncorrected bit `cpu` and a corrected one alone informational
+# (the third collection's; the twenty-seventh's 51bf7c0fac2a "Bank 1: 98200000000b0151").
+# Used inside case-insensitive rows.
+_MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
@@ -494,7 +501,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"event severity: corrected\b)|"
         # a PCIe error recovery that succeeded, as the AER driver and s390's zpci say it (the
         # twenty-fifth's b465b5e9236f "The device is ready to resume operations")
-        r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b",
+        r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b|"
+        # a machine-check bank whose status the kernel or mcelog prints as a corrected error
+        # (_MCE_CORRECTED; the twenty-seventh's 51bf7c0fac2a): the `mce` row leaves it to this one
+        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r"|"
+        r"\bSTATUS " + _MCE_CORRECTED + r" MCGSTATUS\b",
         "unknown",
         12,
         0.3,
@@ -2069,7 +2080,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "mce",
-        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
+        # the kernel's record of one bank ("CPU 0: Machine Check: 0 Bank 1: 98200000000b0151")
+        # is not taken when its status is a corrected error (_MCE_CORRECTED: the twenty-seventh's
+        # 51bf7c0fac2a, read by `corrected_errors_only`)
+        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r")|"
+        r"mce: \[Hardware Error\]: CPU \d+(?!\d|: Machine Check(?: Exception)?: [0-9a-f]+ Bank \d+: "
+        + _MCE_CORRECTED
+        + r")|"
+        r"\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank(?! \d+: "
+        + _MCE_CORRECTED
+        + r")|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
         0.85,
@@ -3577,6 +3597,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "severity: corrected",
         "device recovery successful",
         "ready to resume operations",
+        "machine check",
+        "mcgstatus",
     ),
     "host_memory_ue": (
         "dram uncorrectable ecc error",

@@ -5,7 +5,9 @@ misses it must not take."""
 
 from __future__ import annotations
 
-from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test
+from pathlib import Path
+
+from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
 
 
 def _twentyseventh(rid: str) -> str:
@@ -14,6 +16,32 @@ def _twentyseventh(rid: str) -> str:
 
 TWENTYSEVENTH = [
     # (log text, category, why)
+    # -- unknown: a machine-check bank whose status is a corrected error (UC and PCC clear)
+    (_twentyseventh("51bf7c0fac2a"), "unknown", "twentyseventh 51bf7c0fac2a (Bank 1: 9820...)"),
+    (
+        "mce: [Hardware Error]: CPU 12: Machine Check: 0 Bank 7: cc00418000010091",
+        "unknown",
+        "an Intel bank, OVER and ADDRV set, two-digit CPU",
+    ),
+    (
+        "CPU 0: Machine Check Exception: 0 Bank 5: 8c00004000010090",
+        "unknown",
+        "the older kernels' wording, nothing else",
+    ),
+    ("STATUS 90000040000f0005 MCGSTATUS 0", "unknown", "mcelog's STATUS line"),
+    (
+        "Jan 17 08:18:53 n1 mcelog[808]: STATUS 9c00000000010090 MCGSTATUS 0",
+        "unknown",
+        "mcelog's STATUS line in syslog",
+    ),
+    # ... and what else fails in the same log still decides
+    (
+        "mce: [Hardware Error]: CPU 0: Machine Check: 0 Bank 1: 98200000000b0151\n"
+        "mce: [Hardware Error]: CPU 9: Machine Check: 0 Bank 5: bea0000000000108",
+        "cpu",
+        "a corrected bank beside an uncorrected one",
+    ),
+    (excerpt("fresh", "e1b45aa2c985"), "system_memory", "fresh e1b45aa2c985 (EDAC's CE decides)"),
     # -- out_of_memory: GPU allocators of scientific codes and miners, in their own words
     (_twentyseventh("4f23e26bb281"), "out_of_memory", "twentyseventh 4f23e26bb281 (RELION)"),
     (_twentyseventh("b0c3bfaaea63"), "out_of_memory", "twentyseventh b0c3bfaaea63 (allocator)"),
@@ -49,6 +77,26 @@ TWENTYSEVENTH = [
 NOT = [
     # (text, the category it must not be read as, why)
     (
+        "mce: [Hardware Error]: CPU 8: Machine Check: 0 Bank 0: baa0400000070135",
+        "unknown",
+        "UC set (the twenty-seventh's a4be122a8044)",
+    ),
+    (
+        "CPU 1: Machine Check Exception: 4 Bank 4: f600200137080813",
+        "unknown",
+        "UC and PCC set, older wording",
+    ),
+    (
+        "mce: [Hardware Error]: CPU 2: Machine Check: 0 Bank 4: 8a00000000000813",
+        "unknown",
+        "PCC set",
+    ),
+    (
+        "mce: [Hardware Error]: CPU 10: Machine Check: 0 Bank 5: bea0000000000108",
+        "unknown",
+        "UC set, a CPU number whose digits could be split",
+    ),
+    (
         "Error: out of memory in parser.c at line 120",
         "out_of_memory",
         "a host malloc's report, not a CUDA file",
@@ -77,3 +125,29 @@ test_near_miss = near_miss_test(NOT)
 
 
 test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(TWENTYSEVENTH + NOT)
+
+
+def test_an_uncorrected_status_is_not_read_as_corrected() -> None:
+    """mcelog's STATUS line with the UC or PCC bit set is not `corrected_errors_only` (no row
+    reads mcelog's STATUS line as uncorrected: its "Uncorrected error" line does)."""
+    from nonstop.diagnose import signatures
+
+    row = dict(signatures.COMPILED)["corrected_errors_only"]
+    for status in ("b200000000040151", "ae2000000003110a", "fa00000000400405", "8a00000000000813"):
+        assert not row.search(f"STATUS {status} MCGSTATUS 0".encode()), status
+    assert row.search(b"STATUS cc0000c000010092 MCGSTATUS 0")
+
+
+def test_the_twentyseventh_s_wrong_exclusion_is_gone(tmp_path: Path) -> None:
+    """51bf7c0fac2a, one corrected machine check (unknown, unsure with cpu), restarts; the
+    collection's uncorrected AMD machine checks (a4be122a8044, a8aabc599fb6: cpu) still exclude.
+    The tuning set's 0748be146a5d labels a corrected status ("Bank 6: cc59214000041152", UC
+    clear) `cpu`, a label given before the third collection's corrected-only rule: it is read
+    `unknown` now, a miss in sample (corpus README, the twenty-seventh's "After its rows")."""
+    v = rows_alone(tmp_path, _twentyseventh("51bf7c0fac2a"))
+    assert (v.category, v.action) == ("unknown", "restart"), v.verdict
+    for rid in ("a4be122a8044", "a8aabc599fb6"):
+        v = rows_alone(tmp_path, _twentyseventh(rid))
+        assert (v.category, v.action) == ("cpu", "exclude_node"), (rid, v.verdict)
+    v = rows_alone(tmp_path, excerpt("tuning", "0748be146a5d"))
+    assert v.action == "restart", v.verdict
