@@ -65,6 +65,13 @@ SURVIVED: Final = (
     rb"will retry|retrying(?: in| after|\.\.\.|$)|carrying on)"
 )
 SURVIVED_DISCOUNT: Final = 50
+# A machine-check bank's MCi_STATUS that records a corrected error, as the kernel ("%016Lx") and
+# mcelog print it: VAL (bit 63) set, UC (bit 61) and PCC (bit 57) clear, so the first hex digit
+# is 8, 9, c or d (OVER and EN either way) and the second lacks its 2 bit. The labelling rules
+# make a machine check with the uncorrected bit `cpu` and a corrected one alone informational
+# (the third collection's; the twenty-seventh's 51bf7c0fac2a "Bank 1: 98200000000b0151").
+# Used inside case-insensitive rows.
+_MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
@@ -171,7 +178,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "disk_media_error",
         r"(?i)Sense Key\s*: (?:Medium|Hardware) Error|Unrecovered read error|critical medium error|"
-        r"\bata\d+(?:\.\d+)?: (?:error: \{[^}]*\bUNC\b|.*\(media error\))|Emask 0x[0-9a-f]+ \(media error\)",
+        r"\bata\d+(?:\.\d+)?: (?:error: \{[^}]*\bUNC\b|.*\(media error\))|Emask 0x[0-9a-f]+ \(media error\)|"
+        # FreeBSD CAM's decode of the same ATA error register ("ATA status: 51 (DRDY SERV ERR),
+        # error: 40 (UNC )", the twenty-seventh's efee8c9283fc and 9d49a2703d86)
+        r"\bATA status: [0-9a-f]{2} \([^)]*\), error: [0-9a-f]{2} \([^)]*\bUNC\b",
         "ssd",
         84,
         0.8,
@@ -491,7 +501,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"event severity: corrected\b)|"
         # a PCIe error recovery that succeeded, as the AER driver and s390's zpci say it (the
         # twenty-fifth's b465b5e9236f "The device is ready to resume operations")
-        r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b",
+        r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b|"
+        # a machine-check bank whose status the kernel or mcelog prints as a corrected error
+        # (_MCE_CORRECTED; the twenty-seventh's 51bf7c0fac2a): the `mce` row leaves it to this one
+        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r"|"
+        r"\bSTATUS " + _MCE_CORRECTED + r" MCGSTATUS\b",
         "unknown",
         12,
         0.3,
@@ -2039,6 +2053,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "Loss became NaN or Inf",
     ),
+    (
+        # a simulation's own guard stopping the run on a non-finite state, in the program's
+        # words (the twenty-seventh's 46ba40feda51 Meep "simulation fields are NaN or Inf";
+        # LAMMPS' "Non-numeric atom coords / pressure - simulation unstable")
+        "simulation_nonfinite",
+        r"\bsimulation fields are NaN or Inf\b|\bNon-numeric (?:atom coords|pressure) - simulation unstable\b",
+        "numerical_nan",
+        52,
+        0.6,
+        "A simulation's own guard stopped it on NaN or Inf (its fields, coordinates or pressure)",
+    ),
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
         "edac",
@@ -2055,7 +2080,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "mce",
-        r"(?i)Machine Check Exception|mce: \[Hardware Error\]: CPU \d+|\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank|Oops: Machine check|Fatal machine check",
+        # the kernel's record of one bank ("CPU 0: Machine Check: 0 Bank 1: 98200000000b0151")
+        # is not taken when its status is a corrected error (_MCE_CORRECTED: the twenty-seventh's
+        # 51bf7c0fac2a, read by `corrected_errors_only`)
+        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r")|"
+        r"mce: \[Hardware Error\]: CPU \d+(?!\d|: Machine Check(?: Exception)?: [0-9a-f]+ Bank \d+: "
+        + _MCE_CORRECTED
+        + r")|"
+        r"\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank(?! \d+: "
+        + _MCE_CORRECTED
+        + r")|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
         0.85,
@@ -2196,7 +2230,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # the frameworks that call cudaMalloc themselves: MXNet's storage manager (the sixteenth's
         # 86a4a0ff1dce, 8618ea765a96), Caffe's CUDA_CHECK, Paddle's allocator
         r"\bcuda\w*Alloc\w*(?: retry)? failed: out of memory\b|error == cudaSuccess \(2 vs\. 0\)\s+out of memory|"
-        r"\bOut of memory error on GPU \d+",
+        r"\bOut of memory error on GPU \d+|"
+        # the error-string macros of scientific GPU codes and miners around CUDA's own "out of
+        # memory" (cudaErrorMemoryAllocation, code 2): RELION's "ERROR: out of memory in <file>
+        # at line N (error-code 2)" (the twenty-seventh's 4f23e26bb281), CUDA by Example's
+        # HANDLE_ERROR "out of memory in kernel.cu at line N", ethminer's "CUDA error in func
+        # '...' at line N : out of memory"; host allocators print "out of memory in <file> at
+        # line N" too, so only a CUDA source file or error code 2 is taken
+        r"\bout of memory in \S+?\.cuh? at line \d+|\bout of memory in \S+ at line \d+ \(error-code 2\)|"
+        r"\bCUDA error in func \S+ at line \d+\W{1,3}out of memory\b|"
+        # a GPU memory pool's own refusal (RELION's cudaCustomAllocator, the twenty-seventh's
+        # b0c3bfaaea63)
+        r"\b(?:cuda|hip)\w*Allocator:? out of memory\b",
         "out_of_memory",
         75,
         0.9,
@@ -3385,6 +3430,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "by a node shutdown",
     ),
     "disk_media_error": (
+        "ata status:",
         "sense key",
         "unrecovered read error",
         "critical medium error",
@@ -3551,6 +3597,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "severity: corrected",
         "device recovery successful",
         "ready to resume operations",
+        "machine check",
+        "mcgstatus",
     ),
     "host_memory_ue": (
         "dram uncorrectable ecc error",
@@ -4543,6 +4591,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
+    "simulation_nonfinite": ("fields are nan or inf", "- simulation unstable"),
     "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
