@@ -298,12 +298,16 @@ def diagnose_run(
     ]
     _, report = stragglers.replay(got.streams)
     report = stragglers.with_slow_link(report, rd, attempt)
+    # the stragglers named: flagged and behind their peers, the rule the running job's agent
+    # records them by (a rank flagged only against its own past is the job slowing together)
+    named = report.stragglers
     details["stragglers"] = {
         "flagged_ranks": report.flagged_ranks,
+        "behind_peers": sorted(report.behind_peers),
         "flagged_hosts": report.flagged_hosts,
         "slow_link": report.slow_link,
     }
-    for r, why in report.flagged_ranks.items():
+    for r, why in named.items():
         evidence.append(f"straggler: rank {r} on {hosts.get(r, '?')}: {why}")
     if report.slow_link:
         evidence.append(f"slow link: {report.slow_link['text']}")
@@ -334,9 +338,9 @@ def diagnose_run(
             "Check the node's cable, port and NIC."
             + (
                 " Compute scores flagged too: "
-                + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
+                + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in named)
                 + " (look again once the link is fixed)."
-                if report.flagged_ranks
+                if named
                 else ""
             ),
             category="network_switch_cable",
@@ -344,16 +348,15 @@ def diagnose_run(
             confidence=0.5,
             culprits=[Culprit(host=str(slow["host"]), evidence=[str(slow["text"])])],
         )
-    elif report.flagged_ranks:
+    elif named:
         v = Verdict(
             verdict="No failure signature; persistent straggler(s): "
-            + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in report.flagged_ranks)
+            + "; ".join(f"rank {r} on {hosts.get(r, '?')}" for r in named)
             + ". Exclude the slow host if it keeps the whole job waiting.",
             action="exclude_node",
             confidence=0.5,
             culprits=[
-                Culprit(rank=r, host=hosts.get(r), evidence=[why])
-                for r, why in report.flagged_ranks.items()
+                Culprit(rank=r, host=hosts.get(r), evidence=[why]) for r, why in named.items()
             ],
         )
     else:

@@ -25,6 +25,7 @@ as ~10% slower stragglers on 0.5% of machines, while noise of a few percent scor
     for event in stream: det.feed(event)      # cheap: O(1) per event
     report = det.check()                      # every N steps: O(ranks x window)
     report.flagged_ranks, report.flagged_hosts
+    report.stragglers                         # flagged and behind their peers: the ones named
 
     detect_stragglers(run_dir)                # offline, over a whole attempt
     report.slow_link                          # and the node whose link is slow, if any
@@ -79,10 +80,18 @@ class StragglerReport:
     (nonstop.diagnose.peers.slow_link), offline where the agents sampled them; a slow link
     slows every rank's collectives alike and no rank's compute."""
 
+    @property
+    def stragglers(self) -> dict[int, str]:
+        """rank -> reason for the flagged ranks that are also behind their peers: the ranks the
+        running job's agent records as stragglers and `nonstop diagnose` names, one rule for
+        both. A rank flagged only against its own past is the whole job slowing together."""
+        return {r: why for r, why in self.flagged_ranks.items() if r in self.behind_peers}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "step": self.step,
             "flagged_ranks": {str(k): v for k, v in self.flagged_ranks.items()},
+            "behind_peers": sorted(self.behind_peers),
             "flagged_hosts": self.flagged_hosts,
             "slow_link": self.slow_link,
             "scores": [s.__dict__ for s in self.scores],

@@ -533,12 +533,12 @@ class NonstopAgent(LocalElasticAgent):
         """Online straggler scores (nonstop.diagnose): a newly flagged rank is recorded as a
         detection of kind `straggler`; it slows the job but is not a failure."""
         report = self.stragglers.check()
-        # only ranks slower than their peers: a whole job slowing down together (a busy
-        # machine, a slow phase) is not a straggler. Behind its peers by a material gap, not
-        # by any metric: a rank slow against its own past in compute whose 1 ms data wait
-        # also happens to trail its peer's (noise) was flagged beside the real straggler
-        slower = set(report.flagged_ranks) & report.behind_peers
-        for rank in sorted(slower - self._flagged):
+        # only ranks slower than their peers (report.stragglers, the rule `nonstop diagnose`
+        # names them by): a whole job slowing down together (a busy machine, a slow phase) is
+        # not a straggler. Behind its peers by a material gap, not by any metric: a rank slow
+        # against its own past in compute whose 1 ms data wait also happened to trail its
+        # peer's (noise) was flagged beside the real straggler
+        for rank in sorted(set(report.stragglers) - self._flagged):
             self._flagged.add(rank)
             st = self.watchdog.ranks.get(rank) if self.watchdog else None
             self.ledger.add_detection(

@@ -176,3 +176,35 @@ def test_a_rank_slow_only_against_its_past_is_not_behind_its_peers() -> None:
     assert report.behind_peers == {1}
     data0 = next(s for s in report.scores if s.rank == 0 and s.metric == "data_s")
     assert data0.relative < det.threshold  # the noise the agent used to take as "behind"
+
+
+def test_a_whole_job_slowing_together_names_no_straggler(tmp_path: Path) -> None:
+    """Every rank 1.6x slower from step 60 (a busy machine): each is flagged against its own
+    past, none is behind its peers, so none is named (`report.stragglers`, the agent's and
+    `nonstop diagnose`'s rule); a 1.6x rank among them is named alone."""
+    rd = write_run(
+        tmp_path / "all", steps=160, seed=7, slow={r: 1.6 for r in range(4)}, slow_from=60
+    )
+    report = detect_stragglers(rd.root, 0)
+    assert report.flagged_ranks  # slow against their own past
+    assert report.behind_peers == set() and report.stragglers == {}
+    rd = write_run(tmp_path / "one", steps=160, seed=7, slow={2: 1.6}, slow_from=60)
+    report = detect_stragglers(rd.root, 0)
+    assert set(report.stragglers) == {2} and report.behind_peers == {2}
+
+
+def test_diagnose_names_the_rank_behind_its_peers_not_a_job_slowing_together(
+    tmp_path: Path,
+) -> None:
+    """`nonstop diagnose`'s verdict follows the same rule as the agent's detections."""
+    from nonstop.diagnose import join
+
+    rd = write_run(
+        tmp_path / "all", steps=160, seed=8, slow={r: 1.6 for r in range(4)}, slow_from=60
+    )
+    v = join.diagnose_run(rd.root, 0)
+    assert v.verdict.startswith("Nothing conclusive") and not v.culprits, v.verdict
+    assert v.details["stragglers"]["flagged_ranks"]  # still shown, as scores
+    rd = write_run(tmp_path / "one", steps=160, seed=8, slow={3: 1.6}, slow_from=60)
+    v = join.diagnose_run(rd.root, 0)
+    assert "persistent straggler" in v.verdict and [c.rank for c in v.culprits] == [3], v.verdict
