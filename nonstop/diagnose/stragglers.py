@@ -201,7 +201,9 @@ class StragglerDetector:
                 report.scores.append(s)
                 low = min(s.relative, s.individual)
                 material = med - min(best, own) >= self.min_share * busy_ref
-                if s.relative < self.threshold and material:
+                # behind its peers: the gap to the best rank itself must matter (not the gap
+                # to the rank's own best past, which `material` also accepts)
+                if s.relative < self.threshold and med - best >= self.min_share * busy_ref:
                     report.behind_peers.add(rank)
                 if low < self.threshold and material and rank not in slow_now:
                     kind = "relative" if s.relative <= s.individual else "individual"
