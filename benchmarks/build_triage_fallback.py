@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
         return 1 if stale else 0
     for path, text in texts.items():
         path.write_text(text)
-    head = json.loads(texts[fallback.TABLE])
+    head = fallback.loads(texts[fallback.TABLE])
     print(
         f"wrote {fallback.TABLE}: {len(head['features'])} features, {len(head['classes'])} "
         f"classes, temperature {head['temperature']}, threshold {head['threshold']}"

@@ -200,6 +200,6 @@ def read(m: fallback.Model, text: str | bytes) -> tuple[str, float]:
 def model() -> fallback.Model:
     """The reader: the fallback's table with prose_table.json's parameters (loaded once)."""
     params = json.loads(TABLE.read_text())
-    table = json.loads(fallback.TABLE.read_text())
+    table = fallback.loads(fallback.TABLE.read_text())
     assert params["version"] == table["version"], "rebuild: benchmarks/build_triage_fallback.py"
     return fallback.Model(table | {k: params[k] for k in PARAMS})

@@ -64,17 +64,33 @@ def test_the_shipped_table_equals_a_fresh_build() -> None:
     assert 0.0 < table["threshold"] < 1.0 and table["temperature"] > 0
     assert 0.0 < table["hardware_threshold"] < 1.0
     # compact: counts, not a matrix (a dense one, 24,206 features x 25 classes, or numbers no
-    # longer masked, would be several MB). Every feature is kept (MIN_DF 1): 995 KB on
-    # twenty-seven splits (issue-27rows27; 968 KB on twenty-six; 4.6 KB under the bound, so the
-    # next collection passes it), 885 KB on
-    # twenty-three splits, 862 KB on twenty-two, 839 KB on twenty-one, 811 KB on twenty, 785 KB on nineteen, 754 KB on eighteen, 695 KB on sixteen, 662 KB on fifteen, 636 KB on fourteen, 595 KB
-    # on thirteen, about 30-40 KB more per collection; loading it takes 0.05 s. MIN_DF 2 (245 KB
-    # on sixteen) costs
-    # first sight: leaving one collection out over fifteen, 73.0% -> 71.5% category, 86.5% ->
-    # 86.4% action (benchmarks/triage_first_sight.py; with the reader,
-    # benchmarks/triage_prose.py, 75.1% / 86.8% -> 73.4% / 86.6%), so the bound leaves room for
-    # about four or five more collections
+    # longer masked, would be several MB), and features grouped by their class counts (format
+    # version 2: 639 KB on twenty-seven splits, where one dict per feature took 995 KB, 4.6 KB
+    # under this bound). Every feature is kept (MIN_DF 1); a collection adds about 20-25 KB
+    # in this form (30-40 KB before), so the bound leaves room for about fifteen more. MIN_DF 2
+    # costs first sight: leaving one collection out over fifteen, 73.0% -> 71.5% category,
+    # 86.5% -> 86.4% action (benchmarks/triage_first_sight.py; with the reader,
+    # benchmarks/triage_prose.py, 75.1% / 86.8% -> 73.4% / 86.6%); loading it takes 0.05 s
     assert fallback.TABLE.stat().st_size < 1_000_000
+
+
+def test_the_grouped_table_reads_back_as_it_was_built() -> None:
+    table = {
+        "classes": ["a", "b", "c"],
+        "docs": [1, 2, 3],
+        "temperature": 1.0,
+        "threshold": 0.5,
+        "version": fallback.VERSION,
+        "features": {"x": {"0": 1}, "y": {"0": 1}, "z": {"1": 2, "2": 1}, "w": {"10": 1}},
+    }
+    text = fallback.dumps(table)
+    assert fallback.loads(text) == table
+    assert '"1:2 2": [\n"z"\n]' in text and '"0": [\n"x",\n"y"\n]' in text
+    # groups sorted by class index as a number: class 10 after class 1
+    assert text.index('"1:2 2"') < text.index('"10"')
+    # a version 1 table (one dict per feature) reads as it is
+    old = dict(table, version=1)
+    assert fallback.loads(json.dumps(old)) == old
 
 
 def test_features_mask_numbers_addresses_and_ids() -> None:
