@@ -45,6 +45,7 @@ LATER = (
     "twentyfifth",
     "twentysixth",
     "twentyseventh",
+    "twentyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
