@@ -4665,7 +4665,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "- simulation unstable",
         "particle coordinate is nan",
     ),
-    "distribution_nonfinite": ("expected parameter loc", "expected parameter logits", "real(), but found"),
+    "distribution_nonfinite": (
+        "expected parameter loc",
+        "expected parameter logits",
+        "real(), but found",
+    ),
     "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
