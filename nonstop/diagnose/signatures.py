@@ -2391,7 +2391,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bdisk stall detected: unable to (?:write to|sync|create)\b|\bfile write stall detected\b|"
         r"\bdisk slowness detected: \w+ on file\b|"
         r"\bStorage resources are insufficient for the (?:read|write) operation\b|\bInsufficient(?:Read|Write)Quorum\b|"
-        r"\b(?:drive|disk) not found: /\S|"
+        # MinIO's error as its logger prints it, not any tool's "drive not found"
+        r"\bError: (?:drive|disk) not found: /\S|\b(?:drive|disk) not found: /\S+ \(\*errors\.errorString\)|"
         r"\bShutdown broker because all log dirs in \S+ have failed\b|\bStopping serving (?:replicas|logs) in dir \S",
         "storage",
         60,
