@@ -659,6 +659,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # HTCondor's hold reason for a job over its memory request (the nineteenth's
         # 1b964bc6e2a8 "Docker job has gone over memory limit of 1024 Mb")
         r"\b(?:Docker )?job has gone over memory limit\b|"
+        # a worker manager's or a pool's memory guard stopping the work (the twenty-eighth's
+        # Dask nanny "Worker exceeded 95% memory budget. Restarting", 6960254cf09f, 949d925abb35,
+        # 4c1f3b605a6d; HTCondor's c0b7a3eb72b2 "put on hold by SYSTEM_PERIODIC_HOLD due to
+        # memory", and the pools' usual hold reason for a job over its request_memory). A budget
+        # of 0% is a site setting that restarts every worker (the twenty-eighth's c0d4deb88f28,
+        # `dependency`): not taken
+        r"\bexceeded [1-9]\d{0,2}(?:\.\d+)?% memory budget\b|\bSYSTEM_PERIODIC_HOLD due to memory\b|"
+        r"(?i:\bmemory usage exceeded request_memory\b)|"
         # Habana's SynapseAI helper failing to allocate device memory (the nineteenth's
         # ea5babd2d8e6 "SYNHELPER workspace Allocation of size ::14493510400 failed!")
         r"\bAllocation of size :*\d+ failed\b|"
@@ -1457,15 +1465,27 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?<!\bif )(?<!\bif the )(?<!\bwhether the )(?<!\bwhen the )\bgrad(?:ient)?[ _]norm'? (?:is|was|became|becomes|"
         r"will be|would be|turns? (?:to|into)|turned (?:to|into)|goes to|went to|(?:is|was) always) "
         r"['\"`]?(?:nan|inf)\b(?!-)|"
-        r"returned nan values in its \d+\w* output|(?:nan|inf) (?:detected|found) in (?:the )?grad",
+        r"returned nan values in its \d+\w* output|(?:nan|inf) (?:detected|found) in (?:the )?grad|"
+        # PyTorch's clip_grad_norm_ finding the total norm non-finite, as its warning and its
+        # error (error_if_nonfinite) say it (the twenty-eighth's 19db37293445 "Non-finite norm
+        # encountered in torch.nn.utils.clip_grad_norm_; continuing anyway")
+        r"\bNon-finite norm encountered in (?:torch\.nn\.utils\.)?clip_grad_norm_?|"
+        r"\bThe total norm of order [\d.]+\w* for gradients from `parameters` is non-finite\b",
         "numerical_nan",
         52,
         0.6,
-        "A gradient (or its norm) is NaN or Inf (Megatron's check, autograd's anomaly mode)",
+        "A gradient (or its norm) is NaN or Inf (Megatron's check, autograd's anomaly mode, "
+        "clip_grad_norm_)",
     ),
     (
         "smart_log_failure",
         r"(?i)Completed: (?:read|write|servo/seek|electrical) failure|"
+        # smartctl -c's self-test execution status for a test that failed (the twenty-eighth's
+        # 84307db6f012 "The previous self-test completed having the read element of the test
+        # failed.", wrapped after "having"); "completed without error" and a test aborted or
+        # interrupted by the host are not taken
+        r"\bthe (?:read|electrical|servo(?: \(and/or seek\))?) element of the test failed\b|"
+        r"\bcompleted having a test element that failed\b|"
         r"Error: (?:UNC|IDNF|AMNF)(?: \d+ sectors?)? at LBA|"
         # the attribute table (smartctl -A, or a tool's val=/raw= rendering of it; the
         # eighteenth's 129ef2b7de35): sectors the drive could not read and has not remapped,
@@ -2058,11 +2078,29 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # words (the twenty-seventh's 46ba40feda51 Meep "simulation fields are NaN or Inf";
         # LAMMPS' "Non-numeric atom coords / pressure - simulation unstable")
         "simulation_nonfinite",
-        r"\bsimulation fields are NaN or Inf\b|\bNon-numeric (?:atom coords|pressure) - simulation unstable\b",
+        r"\bsimulation fields are NaN or Inf\b|\bNon-numeric (?:atom coords|pressure) - simulation unstable\b|"
+        # OpenMM's check of the positions (the twenty-eighth's 4109b6e582ba, Folding@home's core
+        # "An exception occurred at step N: Particle coordinate is nan"; newer OpenMM says "NaN")
+        r"(?i:\bParticle coordinate is nan\b)",
         "numerical_nan",
         52,
         0.6,
         "A simulation's own guard stopped it on NaN or Inf (its fields, coordinates or pressure)",
+    ),
+    (
+        # torch.distributions' argument check finding a parameter whose only constraint is to be
+        # a real number holding invalid values: only NaN fails `Real()` (`value == value`), so the
+        # policy or model that produced it diverged (the twenty-eighth's SAC 9c84c13ad1f7, PPO-Lag
+        # 6e0ac56cd1a1 and cell2location's 5680980bef22 "Expected parameter loc (...) of
+        # distribution Normal(...) to satisfy the constraint Real(), but found invalid values").
+        # A `probs` off the simplex or a `scale` not positive can be the caller's input: not taken
+        "distribution_nonfinite",
+        r"\bExpected parameter (?:loc|logits) \((?:Tensor|Parameter) of shape\b|"
+        r"\bto satisfy the constraint (?:IndependentConstraint\()?Real\(\)(?:, \d+\))?, but found invalid values\b",
+        "numerical_nan",
+        52,
+        0.6,
+        "A distribution's real-valued parameter (a policy's mean, a model's logits) is NaN",
     ),
     # -- host: CPU, memory, PCIe, disks, power, kernel ------------------------------------------
     (
@@ -2241,7 +2279,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bCUDA error in func \S+ at line \d+\W{1,3}out of memory\b|"
         # a GPU memory pool's own refusal (RELION's cudaCustomAllocator, the twenty-seventh's
         # b0c3bfaaea63)
-        r"\b(?:cuda|hip)\w*Allocator:? out of memory\b",
+        r"\b(?:cuda|hip)\w*Allocator:? out of memory\b|"
+        # Faiss's GPU resources refused a cudaMalloc (the twenty-eighth's 4460731638e3 "Failed to
+        # cudaMalloc 16000000000 bytes", 95b28373522b "... bytes on device 1 (error 2 out of
+        # memory", and its older "cudaMalloc error out of memory"): an error code other than 2
+        # (an illegal access surfacing at the allocation) is not taken
+        r"\bFailed to cudaMalloc \d+ bytes\b(?! on device \d+ \(error (?!2\b))|\bcudaMalloc error out of memory\b",
         "out_of_memory",
         75,
         0.9,
@@ -2334,6 +2377,27 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         62,
         0.7,
         "I/O error on a filesystem or block device",
+    ),
+    (
+        "datastore_disk",
+        # a database or object store saying in its own words that its data volume stalled or
+        # dropped out (the twenty-eighth's rule, `storage`: the volume is often a cloud or network
+        # disk, `ssd` where it might be a local one): CockroachDB's "disk stall detected: unable
+        # to write to ... within 10s" and "... unable to sync log files" (305ad36e2a89,
+        # ebb57dd01d03), Pebble's "file write stall detected: disk slowness detected: write on
+        # file ..." (8af991f2d869), MinIO's "drive not found: /data/disk1" and its read/write
+        # quorum lost (cfbc66a1e558, f426a6483482, 89106df7bbb0), a Kafka broker whose log dirs
+        # all failed (597307678c5d, Kafka marking a dir failed on an IOException)
+        r"\bdisk stall detected: unable to (?:write to|sync|create)\b|\bfile write stall detected\b|"
+        r"\bdisk slowness detected: \w+ on file\b|"
+        r"\bStorage resources are insufficient for the (?:read|write) operation\b|\bInsufficient(?:Read|Write)Quorum\b|"
+        # MinIO's error as its logger prints it, not any tool's "drive not found"
+        r"\bError: (?:drive|disk) not found: /\S|\b(?:drive|disk) not found: /\S+ \(\*errors\.errorString\)|"
+        r"\bShutdown broker because all log dirs in \S+ have failed\b|\bStopping serving (?:replicas|logs) in dir \S",
+        "storage",
+        60,
+        0.6,
+        "A database's or object store's data volume stalled or dropped out (its own words)",
     ),
     (
         "write_failed",
@@ -3763,6 +3827,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "memory_allocation_failure(el0004)",
         "rtmalloc fail",
         "gone over memory limit",
+        "% memory budget",
+        "system_periodic_hold due to memory",
+        "memory usage exceeded request_memory",
         "allocation of size",
         "resource exhausted: ",
         "memory resource limit",
@@ -4287,14 +4354,17 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "loss scale:",
         "loss_scale",
     ),
-    # Every wording of the row has `nan` or `inf` ending a word: the grad norms' own words are
-    # in every step line of a training log (`grad_norm 0.53`), which made each a candidate line
-    # (a sixth of a training log's lines, classified in Python one by one).
-    "nan_grad": ("nan", "inf"),
+    # Every wording of the row has `nan` or `inf` ending a word, or clip_grad_norm_'s rare
+    # "non-finite": the grad norms' own words are in every step line of a training log
+    # (`grad_norm 0.53`), which made each a candidate line (a sixth of a training log's lines,
+    # classified in Python one by one).
+    "nan_grad": ("nan", "inf", "non-finite norm", "is non-finite"),
     "smart_log_failure": (
         "current_pending_sector",
         "offline_uncorrectable",
         "completed: read failure",
+        "element of the test failed",
+        "a test element that failed",
         "completed: write failure",
         "completed: servo/seek failure",
         "completed: electrical failure",
@@ -4591,7 +4661,16 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         )
     ),
     "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
-    "simulation_nonfinite": ("fields are nan or inf", "- simulation unstable"),
+    "simulation_nonfinite": (
+        "fields are nan or inf",
+        "- simulation unstable",
+        "particle coordinate is nan",
+    ),
+    "distribution_nonfinite": (
+        "expected parameter loc",
+        "expected parameter logits",
+        "real(), but found",
+    ),
     "edac": ("edac", "dram ecc error", "uecc]", "memory read error", "memory scrubbing error"),
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
@@ -4649,6 +4728,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "alloc_failed",
         "tried to allocate",
         "cuda_error_out_of_memory",
+        "failed to cudamalloc",
     ),
     "no_space": (
         "no space left",
@@ -4671,6 +4751,19 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "rpc: program not registered",
     ),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
+    "datastore_disk": (
+        "disk stall detected",
+        "file write stall detected",
+        "disk slowness detected",
+        "storage resources are insufficient",
+        "insufficientreadquorum",
+        "insufficientwritequorum",
+        "drive not found: /",
+        "disk not found: /",
+        "all log dirs in",
+        "stopping serving replicas in dir",
+        "stopping serving logs in dir",
+    ),
     "write_failed": ("failed writing file", "file write failed"),
     "lustre": (
         "lustreerror",
