@@ -16,6 +16,9 @@ import pytest
 from nonstop.diagnose import kernel_log as kl
 
 XID = "NVRM: Xid (PCI:0000:3b:00): 79, pid={pid}, name=python3, GPU has fallen off the bus."
+# a path that can never be opened (under a file, not a folder): "/nonexistent" was created once
+# on a shared host (a folder opens read-only, and the tests then read it as the kernel log)
+NO_KMSG = "/dev/null/kmsg"
 
 
 def _kmsg_writable() -> bool:
@@ -62,9 +65,7 @@ def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
     f = tmp_path / "kern.log"
     now = time.time()
     kl.write_file_line(f, "old line from a previous attempt", now - 60)
-    klog = kl.KernelLog(
-        since_s=now - 1, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
-    )
+    klog = kl.KernelLog(since_s=now - 1, extra_file=str(f), kmsg_path=NO_KMSG, use_commands=False)
     kl.write_file_line(f, XID.format(pid=41))
     first = klog.read()
     assert [ln.text for ln in first] == [XID.format(pid=41)] and first[0].pid == 41
@@ -75,12 +76,10 @@ def test_file_source_reads_the_window_incrementally(tmp_path: Path) -> None:
 
 
 def test_no_readable_source_says_what_was_tried() -> None:
-    klog = kl.KernelLog(
-        since_s=0, extra_file=None, kmsg_path="/nonexistent/kmsg", use_commands=False
-    )
+    klog = kl.KernelLog(since_s=0, extra_file=None, kmsg_path=NO_KMSG, use_commands=False)
     assert klog.read() == []
     assert klog.source == "" and "no kernel log readable" in klog.why
-    assert "/nonexistent/kmsg" in klog.why and kl.ENV_KERNEL_LOG in klog.why
+    assert NO_KMSG in klog.why and kl.ENV_KERNEL_LOG in klog.why
 
 
 def test_attribution_by_pid_bus_id_and_node() -> None:
@@ -113,7 +112,7 @@ def test_node_watch_keeps_only_this_nodes_lines_of_the_attempt(tmp_path: Path) -
     kl.write_file_line(f, XID.format(pid=1), t0 - 30)  # before the attempt: never counts
     watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
     watch.klog = kl.KernelLog(
-        since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
+        since_s=t0 - 5, extra_file=str(f), kmsg_path=NO_KMSG, use_commands=False
     )
     watch.attempt = 0
     kl.write_file_line(f, XID.format(pid=1), t0)  # rank 0's
@@ -137,7 +136,7 @@ from nonstop.diagnose import kernel_log as kl
 f, root = sys.argv[1], sys.argv[2]
 watch = kl.NodeKernelWatch(root, "node-a")
 watch.klog = kl.KernelLog(
-    since_s=0, extra_file=f, kmsg_path="/nonexistent", use_commands=False
+    since_s=0, extra_file=f, kmsg_path="/dev/null/kmsg", use_commands=False
 )
 watch.attempt = 0
 out = watch.keep(0, 0, {12345: 0})  # a rank's pid as this namespace numbers it
@@ -225,7 +224,7 @@ def test_bare_sigkill_with_the_oom_killer_in_the_kernel_log_is_out_of_memory(
     t0 = time.time()
     watch = kl.NodeKernelWatch(tmp_path / "run", "node-a")
     watch.klog = kl.KernelLog(
-        since_s=t0 - 5, extra_file=str(f), kmsg_path="/nonexistent", use_commands=False
+        since_s=t0 - 5, extra_file=str(f), kmsg_path=NO_KMSG, use_commands=False
     )
     watch.attempt = 0
     kl.write_file_line(f, "Out of memory: Killed process 4242 (python3) total-vm:81234567kB", t0)
