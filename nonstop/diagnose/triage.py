@@ -42,7 +42,7 @@ Text a user hands `nonstop triage` (`descriptions=True`; never `triage_rank`, ne
 logs) may be a reporter's description with no log line at all; where no row matched, the
 description reader (nonstop.diagnose.prose) reads it before the fallback and may name a category:
 "Guess from a description", `details["guess"]["from"] == "description"`. Before the reader, a
-short text (at most prose.MAX_LINES lines) whose sentences state an operator's own hardware
+short text (at most prose.MAX_LINES lines and prose.MAX_BYTES) whose sentences state an operator's own hardware
 conclusion ("please drain this node, one GPU is not working", "we swapped the PSU":
 nonstop.diagnose.advice) is told as that category with its action, exclude_node for a part of
 the node, as advice: "Advice from an operator's words", confidence advice.ADVICE_CONFIDENCE,
@@ -309,11 +309,43 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
             pm.group("gpu")
         )
         return
-    for sid, sm in _classify(line):
-        h = _hit(sid, sm, line, result.file, lineno)
-        result.counts[h.signature] += 1
-        if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
-            result.hits.append(h)
+    for piece in _pieces(line):
+        for sid, sm in _classify(piece):
+            h = _hit(sid, sm, piece, result.file, lineno)
+            result.counts[h.signature] += 1
+            if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
+                result.hits.append(h)
+
+
+LONG_LINE = 64 << 10  # a longer line is classified in windows of this size (`_pieces`)
+LONG_LINE_WINDOWS = 64  # at most this many windows of one long line
+_BEFORE = 1 << 10  # bytes kept before a needle in its window
+
+
+def _pieces(line: bytes) -> list[bytes]:
+    """`line` itself, or for a line over LONG_LINE (a progress bar redrawn with carriage
+    returns, a minified JSON dump, a file without a newline) windows of LONG_LINE bytes, from
+    _BEFORE before the first occurrence of each needle the line holds and before its last
+    needle (at most LONG_LINE_WINDOWS): every row a needle names is tried where it first
+    occurs and at the line's end. The rows' regexes cost time per byte searched, and searching a
+    50 MB line whole, once per row its needles name, took over two minutes. What this gives up:
+    a row's second and later matches in such a line are not counted."""
+    if len(line) <= LONG_LINE:
+        return [line]
+    starts: list[int] = []
+    seen: set[bytes] = set()
+    end = last = -1
+    for m in PREFILTER.finditer(line.lower()):
+        last = m.start()
+        if m.group() in seen:
+            continue
+        seen.add(m.group())
+        if last >= end and len(starts) < LONG_LINE_WINDOWS:
+            starts.append(max(0, last - _BEFORE))
+            end = starts[-1] + LONG_LINE - _BEFORE
+    if last >= end:
+        starts.append(max(0, last - _BEFORE))
+    return [line[s : s + LONG_LINE] for s in starts]
 
 
 @dataclass(frozen=True)
@@ -825,6 +857,11 @@ def _unmatched(
     # a description is a few lines: a longer file is never read for one
     described = descriptions and use_fallback and 0 < lines <= prose.MAX_LINES
     tail = _tail(path, FALLBACK_TAIL_BYTES if asked or described else SPIKE_TAIL_BYTES)
+    # ... and a few kilobytes (prose.MAX_BYTES, as prose.is_description has it): a file of a
+    # few very long lines (a minified JSON dump, a 50 MB line without a newline) is no one's
+    # note, and prose.LOG_LINE's search is quadratic in a line's length (16 KB: 0.6 s, the
+    # 256 KB tail of a one-line file: minutes)
+    described = described and len(tail) <= prose.MAX_BYTES
     got = spike(tail, default=default)
     if got is not None:
         line = max(1, lines - got.details.pop("from_end") + 1)
