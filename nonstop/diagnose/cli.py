@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import shutil
-import sys
 import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose import triage
+from nonstop.diagnose import inputs, triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
 
@@ -115,63 +112,21 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-STDIN = "<stdin>"
-
-
-def _spool_stdin(spool: Path) -> None:
-    """Standard input into `spool`; a terminal or an unreadable stream is one clear line."""
-    stdin = sys.stdin
-    try:
-        if stdin is None or stdin.isatty():
-            raise UserError(
-                "-: standard input is a terminal; pipe a log in "
-                "(e.g. journalctl -k | nonstop triage -)"
-            )
-        with open(spool, "wb") as out:
-            shutil.copyfileobj(getattr(stdin, "buffer", stdin), out, 1 << 20)
-    except (OSError, ValueError, AttributeError) as e:  # closed, captured, not a stream
-        raise UserError(f"-: standard input could not be read ({e})") from None
-
-
-def _log_files(args: list[str], spool: Path) -> list[str]:
-    """The files `nonstop triage` reads: each file as given, each directory's regular files
-    (recursively, in name order, hidden ones left out), and `-` as standard input spooled to
-    `spool` (a pipe cannot be read twice; triage reads a file's tail again for its guess)."""
-    files: list[str] = []
-    for arg in args:
-        if arg == "-":
-            if str(spool) in files:
-                continue  # standard input is read once
-            _spool_stdin(spool)
-            files.append(str(spool))
-        elif os.path.isdir(arg):
-            found = [
-                os.path.join(top, name)
-                for top, _, names in os.walk(arg)
-                for name in names
-                if not name.startswith(".") and os.path.isfile(os.path.join(top, name))
-            ]
-            if not found:
-                raise UserError(f"{arg}: a directory with no files in it")
-            files += sorted(found)
-        elif os.path.isfile(arg):
-            files.append(arg)
-        else:
-            raise UserError(f"{arg}: no such log file")
-    return files
-
-
-def _name_stdin(v: Verdict, spool: str) -> None:
-    """Standard input's verdict and evidence say `<stdin>`, not the spool file's path."""
+def _name_inputs(v: Verdict, names: dict[str, str]) -> None:
+    """A verdict's files and evidence say what the user named (`<stdin>`, `kern.log.2.gz`),
+    not the spool file triage read (nonstop.diagnose.inputs)."""
 
     def named(text: str) -> str:
-        return STDIN + text[len(spool) :] if text.startswith(spool) else text
+        for spooled, name in names.items():
+            if text.startswith(spooled):
+                return name + text[len(spooled) :]
+        return text
 
-    if v.details.get("file") == spool:
-        v.details["file"] = STDIN
+    if v.details.get("file") in names:
+        v.details["file"] = names[v.details["file"]]
     for e in v.details.get("evidence_lines", []):
-        if isinstance(e, dict) and e.get("file") == spool:
-            e["file"] = STDIN
+        if isinstance(e, dict) and e.get("file") in names:
+            e["file"] = names[e["file"]]
     v.evidence = [named(e) for e in v.evidence]
     for c in v.culprits:
         c.evidence = [named(e) for e in c.evidence]
@@ -182,22 +137,21 @@ def triage_main(argv: list[str]) -> int:
     p.add_argument(
         "files",
         nargs="+",
-        help="log files (any size: they are streamed), directories (every file in them) or - "
-        "(standard input)",
+        help="log files (any size: they are streamed; gzip, xz, bzip2 and UTF-16 are read too), "
+        "directories (every file in them), pipes or - (standard input)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="nonstop-triage-") as tmp:
-        spool = Path(tmp) / "stdin.log"
-        return _triage(_log_files(a.files, spool), str(spool), a.json)
+        return _triage(inputs.collect(a.files, Path(tmp)), a.json)
 
 
-def _triage(files: list[str], spool: str, as_json: bool) -> int:
-    paths: list[str | Path] = list(files)
+def _triage(got: inputs.Inputs, as_json: bool) -> int:
+    paths: list[str | Path] = list(got.files)
     # text a user hands us may be a reporter's description: read it too (never a run's logs)
     per, joint = triage.triage_files(paths, descriptions=True)
     for v in [*per, joint]:
-        _name_stdin(v, spool)
+        _name_inputs(v, got.names)
     if as_json:
         out: dict[str, Any] = {
             "files": [triage.file_json(v) for v in per],

@@ -6,13 +6,18 @@ Each test runs the real `nonstop` command in a subprocess on real files, as a us
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import json
+import lzma
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus" / "logs"
@@ -59,3 +64,106 @@ def test_a_signature_inside_a_50_mb_line_is_found_in_seconds(tmp_path: Path) -> 
     assert got.returncode == 0, got.stderr
     assert json.loads(got.stdout)["files"][0]["category"] == "out_of_memory"
     assert time.monotonic() - start < 60
+
+
+XID = CORPUS / "xid79_then_watchdog.log"
+
+
+def verdicts(got: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """File name -> category, from `nonstop triage --json` output (which must be valid JSON)."""
+    assert got.returncode == 0, got.stderr
+    assert "Traceback" not in got.stderr
+    return {f["file"]: f["category"] for f in json.loads(got.stdout)["files"]}
+
+
+@pytest.mark.parametrize(
+    ("suffix", "compress"),
+    [(".gz", gzip.compress), (".xz", lzma.compress), (".bz2", bz2.compress)],
+)
+def test_a_rotated_compressed_log_is_read_and_named_as_given(
+    tmp_path: Path, suffix: str, compress: Callable[[bytes], bytes]
+) -> None:
+    """kern.log.2.gz gave "no known failure signature": its compressed bytes were scanned."""
+    log = tmp_path / f"kern.log.2{suffix}"
+    log.write_bytes(compress(XID.read_bytes()))
+    got = nonstop("triage", str(log), "--json")
+    assert verdicts(got) == {str(log): "faulty_gpu"}
+    text = nonstop("triage", str(log))
+    assert text.stdout.startswith(f"{log}: faulty_gpu -> exclude_node"), text.stdout
+
+
+def test_a_log_cut_while_compressed_keeps_what_came_before_and_says_so(tmp_path: Path) -> None:
+    data = gzip.compress(OOM + os.urandom(100_000).hex().encode())  # what gzip cannot shrink
+    log = tmp_path / "rank-0.log.gz"
+    log.write_bytes(data[: len(data) // 2])
+    got = nonstop("triage", str(log), "--json")
+    assert verdicts(got) == {str(log): "out_of_memory"}
+    assert "gzip stream ends early" in got.stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le"])  # with and without a BOM
+def test_windows_utf16_text_is_read(tmp_path: Path, encoding: str) -> None:
+    log = tmp_path / "event.log"
+    log.write_bytes(OOM.decode().replace("\n", "\r\n").encode(encoding))
+    got = nonstop("triage", str(log), "--json")
+    assert verdicts(got) == {str(log): "out_of_memory"}
+
+
+def test_a_binary_file_is_refused_in_one_line_and_left_out_of_a_folder(tmp_path: Path) -> None:
+    """/bin/ls was read as a log and guessed a chassis fault (p 0.3)."""
+    got = nonstop("triage", sys.executable, "--json")
+    assert got.returncode == 2
+    assert got.stdout == ""
+    assert got.stderr.strip().splitlines() == [
+        f"nonstop triage: error: {sys.executable}: an ELF executable or library, not a log"
+    ]
+    folder = tmp_path / "job"
+    folder.mkdir()
+    (folder / "rank-0.log").write_bytes(OOM)
+    (folder / "ledger.db").write_bytes(b"SQLite format 3\x00" + os.urandom(4000))
+    # a log a crash left with a hole of NULs is still a log
+    (folder / "rank-1.log").write_bytes(b"\x00" * 70_000 + XID.read_bytes())
+    got = nonstop("triage", str(folder), "--json")
+    assert verdicts(got) == {
+        str(folder / "rank-0.log"): "out_of_memory",
+        str(folder / "rank-1.log"): "faulty_gpu",
+    }
+    assert f"left out {folder / 'ledger.db'}: a SQLite database, not a log" in got.stderr
+
+
+def test_zstd_is_named_and_refused(tmp_path: Path) -> None:
+    log = tmp_path / "kern.log.zst"
+    log.write_bytes(b"\x28\xb5\x2f\xfd" + os.urandom(100))
+    got = nonstop("triage", str(log))
+    assert got.returncode == 2
+    assert "zstd-compressed" in got.stderr
+    assert "Traceback" not in got.stderr
+
+
+def test_a_pipe_is_read_like_standard_input(tmp_path: Path) -> None:
+    """`nonstop triage <(zcat kern.log.2.gz)` said "no such log file": a pipe is no regular
+    file."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat {XID} > {fifo}"])
+    try:
+        got = nonstop("triage", str(fifo), "--json")
+    finally:
+        writer.wait(timeout=30)
+    assert verdicts(got) == {str(fifo): "faulty_gpu"}
+
+
+def test_a_symlink_loop_and_a_device_are_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    got = nonstop("triage", str(tmp_path / "a"))
+    assert got.returncode == 2
+    assert got.stderr.strip() == (
+        f"nonstop triage: error: {tmp_path / 'a'}: cannot read log "
+        "(Too many levels of symbolic links)"
+    )
+    got = nonstop("triage", "/dev/zero")  # would never end
+    assert got.returncode == 2
+    assert (
+        got.stderr.strip() == "nonstop triage: error: /dev/zero: not a file, a directory or a pipe"
+    )
