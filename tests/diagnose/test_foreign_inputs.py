@@ -167,3 +167,20 @@ def test_a_symlink_loop_and_a_device_are_refused_in_one_line(tmp_path: Path) -> 
     assert (
         got.stderr.strip() == "nonstop triage: error: /dev/zero: not a file, a directory or a pipe"
     )
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_reader_that_goes_away_gets_no_traceback(as_json: bool) -> None:
+    """`nonstop triage DIR | head -1` printed a BrokenPipeError traceback."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "nonstop.cli", "triage", str(CORPUS), *(["--json"] * as_json)],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()  # as `head` does once it has its lines
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 141  # a shell's status for SIGPIPE, as `cat` gives
+    assert err == ""
