@@ -67,6 +67,7 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 def main(argv: list[str]) -> int:
     # here, not at the top: `nonstop triage` (triage_main) needs none of them
     from nonstop.diagnose import flight, history, join
+    from nonstop.rundir import open_existing
 
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
@@ -100,6 +101,9 @@ def main(argv: list[str]) -> int:
     elif a.run_dir and a.attempt is None:
         v = history.diagnose_history(a.run_dir)  # the whole run: every attempt, the ledger
     elif a.run_dir:
+        # a ledger that is not one is an error here as for the whole run (history), not a
+        # verdict without the recorded root cause, which may name a rank that died of a peer
+        history.read_attempts(open_existing(a.run_dir).ledger)
         v = join.diagnose_run(a.run_dir, a.attempt, workers=a.workers)
         if history.weak(v):
             history.without_recommendation(v, "No action is recommended on this evidence.")

@@ -99,22 +99,36 @@ def rank_hosts(rd: RunDir, attempt: int) -> dict[int, str]:
     return out
 
 
-def read_ledger(rd: RunDir, attempt: int) -> dict[str, list[dict[str, Any]]]:
-    """Rows of `failures` and `health_checks` for this attempt; empty if absent (read-only)."""
+def read_ledger(
+    rd: RunDir, attempt: int, problems: list[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Rows of `failures` and `health_checks` for this attempt; empty if absent (read-only).
+    A ledger that cannot be read (garbage, truncated by a crash) reads as empty too, and what
+    was wrong is appended to `problems`."""
     out: dict[str, list[dict[str, Any]]] = {"failures": [], "health_checks": []}
     if not rd.ledger.exists():
         return out
     try:
         con = sqlite3.connect(f"file:{rd.ledger}?mode=ro", uri=True)
-    except sqlite3.Error:
+    except sqlite3.Error as e:
+        if problems is not None:
+            problems.append(str(e))
         return out
     with contextlib.closing(con):
         con.row_factory = sqlite3.Row
         for table in out:
             try:
                 rows = con.execute(f"SELECT * FROM {table}").fetchall()  # fixed table names
-            except sqlite3.Error:
-                continue  # no such table (yet): the ledger is optional
+            except sqlite3.OperationalError as e:
+                if "no such table" in str(e):
+                    continue  # not (yet): the ledger is optional
+                if problems is not None:
+                    problems.append(str(e))
+                break
+            except sqlite3.Error as e:  # not a database, malformed
+                if problems is not None:
+                    problems.append(str(e))
+                break
             out[table] = [dict(r) for r in rows if dict(r).get("attempt", attempt) == attempt]
     return out
 
@@ -284,11 +298,18 @@ def diagnose_run(
     blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
     blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
 
-    ledger = read_ledger(rd, attempt)
+    problems: list[str] = []
+    ledger = read_ledger(rd, attempt, problems)
     hits = _peer_gone_as_symptoms(hits, root_ranks(ledger["failures"]))
     hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
     hits += _anomaly_hits(rd, attempt)
     details["ledger"] = {k: len(v) for k, v in ledger.items()}
+    if problems:  # said, not silent: without the ledger's root cause a victim may be named
+        details["ledger_error"] = problems[0]
+        evidence.append(
+            f"{rd.ledger}: unreadable ({problems[0]}): the recorded failures, root causes and "
+            f"health checks were left out"
+        )
 
     weighted = [
         replace(h, specificity=h.specificity + FLIGHT_BLAME_BONUS)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from nonstop.diagnose import diagnose_run
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus" / "logs"
 OOM = (CORPUS / "cuda_oom.log").read_bytes()
@@ -184,3 +186,45 @@ def test_a_reader_that_goes_away_gets_no_traceback(as_json: bool) -> None:
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=60) == 141  # a shell's status for SIGPIPE, as `cat` gives
     assert err == ""
+
+
+def test_a_garbage_ledger_is_an_error_for_one_attempt_too_and_said_in_the_library(
+    tmp_path: Path,
+) -> None:
+    """`nonstop diagnose RUN` refused a ledger that is not one, but `--attempt 0` read it as
+    empty without a word and named the rank that died of its peer (the ledger holds the root
+    cause)."""
+    run = tmp_path / "run"
+    (run / "events").mkdir(parents=True)
+    (run / "logs" / "attempt-0").mkdir(parents=True)
+    (run / "logs" / "attempt-0" / "rank-0.log").write_bytes(OOM)
+    (run / "ledger.db").write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)  # cut by a crash
+    before = (run / "ledger.db").read_bytes()
+    for argv in (["diagnose", str(run)], ["diagnose", str(run), "--attempt", "0", "--json"]):
+        got = nonstop(*argv)
+        assert got.returncode == 2, (argv, got.stdout, got.stderr)
+        assert got.stderr.strip().splitlines() == [
+            f"nonstop diagnose: error: {run / 'ledger.db'}: not a nonstop ledger "
+            "(file is not a database); nothing was changed"
+        ]
+    assert (run / "ledger.db").read_bytes() == before
+    v = diagnose_run(run, 0, workers=1)  # the supervisor's call goes on, and says so
+    assert v.details["ledger_error"] == "file is not a database"
+    assert any("unreadable (file is not a database)" in e for e in v.evidence), v.evidence
+
+
+def test_a_folder_torchrun_wrote_points_to_triage(tmp_path: Path) -> None:
+    """torchrun --log-dir D --redirects 3 --tee 3 writes D/<id>/attempt_0/<local rank>/
+    {stdout,stderr}.log and no ledger: diagnose and report refuse it and name the verb that
+    reads it."""
+    ranks = tmp_path / "D" / "f7963afa_4de5b06a" / "attempt_0"
+    for r in (0, 1):
+        (ranks / str(r)).mkdir(parents=True)
+        (ranks / str(r) / "stdout.log").write_text("")
+    (ranks / "1" / "stderr.log").write_bytes(OOM)
+    for verb in ("diagnose", "report"):
+        got = nonstop(verb, str(tmp_path / "D"))
+        assert got.returncode == 2
+        assert got.stderr.strip().endswith(f"`nonstop triage {tmp_path / 'D'}`"), got.stderr
+    got = nonstop("triage", str(tmp_path / "D"), "--json")
+    assert verdicts(got)[str(ranks / "1" / "stderr.log")] == "out_of_memory"
