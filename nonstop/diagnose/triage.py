@@ -974,6 +974,7 @@ def triage_files(
     for s in scans:
         counts.update(s.counts)
     joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
+    _peer_gone_names_no_culprit(joint, scans)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
         guesses = [v for v in per if v.guessed or "spike" in v.details]
         if guesses:
@@ -993,6 +994,39 @@ def triage_files(
                 guessed=best.guessed,
             )
     return per, joint
+
+
+# a rank's line saying its peer went away: the rank that wrote it is that peer's victim
+PEER_GONE: Final = frozenset({"peer_closed", "gloo_conn"})
+
+
+def _peer_gone_names_no_culprit(joint: Verdict, scans: list[Scan]) -> None:
+    """Where the best line over all files is a rank saying its peer went away, that rank is not
+    the culprit: the joint verdict names none, says who saw it, and points to the files with a
+    failure word that no row knows (the peer's own failure, often a plain exception). Before,
+    `nonstop triage` of a torchrun --log-dir folder whose rank 1 raised named rank 0, which
+    only lost rank 1, as the culprit."""
+    lines = joint.details.get("evidence_lines") or []
+    if not lines or lines[0].get("signature") not in PEER_GONE or not joint.culprits:
+        return
+    seen = joint.culprits[0]
+    by = ", ".join(
+        f"{k} {v}" for k, v in (("host", seen.host), ("rank", seen.rank)) if v is not None
+    )
+    own = [s.file for s in scans if s.marked and not s.hits]
+    look = (
+        f"; the peer's own failure matched no signature: look at {', '.join(own[:3])}"
+        if own
+        else "; no file given shows the peer's own failure"
+    )
+    meaning = BY_ID[lines[0]["signature"]].meaning
+    joint.verdict = (
+        f"{taxonomy.get(joint.category).name}: {meaning}"
+        + (f" (seen by {by})" if by else "")
+        + f"{look}. Action: {joint.action}."
+    )
+    joint.culprits = []
+    joint.details["seen_by"] = {"host": seen.host, "rank": seen.rank}
 
 
 def file_json(v: Verdict) -> dict[str, Any]:

@@ -228,3 +228,46 @@ def test_a_folder_torchrun_wrote_points_to_triage(tmp_path: Path) -> None:
         assert got.stderr.strip().endswith(f"`nonstop triage {tmp_path / 'D'}`"), got.stderr
     got = nonstop("triage", str(tmp_path / "D"), "--json")
     assert verdicts(got)[str(ranks / "1" / "stderr.log")] == "out_of_memory"
+
+
+RAISES_ON_RANK_1 = """
+import torch, torch.distributed as dist
+dist.init_process_group("gloo")
+dist.all_reduce(torch.ones(4))
+if dist.get_rank() == 1:
+    raise RuntimeError("rank 1 gave up on purpose")
+dist.barrier()
+"""
+
+
+@pytest.mark.timeout(180)
+def test_triage_of_a_torchrun_log_dir_names_not_the_rank_that_lost_its_peer(
+    tmp_path: Path,
+) -> None:
+    """Plain torchrun, rank 1 raises a plain exception (no row knows it); rank 0's barrier
+    fails with gloo's "Connection closed by peer". `nonstop triage D` named rank 0 the
+    culprit; it names none, says rank 0 saw its peer go, and points to rank 1's log."""
+    script = tmp_path / "train.py"
+    script.write_text(RAISES_ON_RANK_1)
+    logs = tmp_path / "D"
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2"),
+            *("--log-dir", str(logs), "--redirects", "3", "--tee", "3", str(script)),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=False,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    rank1 = next(logs.glob("*/attempt_0/1/stderr.log"))
+    assert b"rank 1 gave up on purpose" in rank1.read_bytes()
+    got = nonstop("triage", str(logs), "--json")
+    assert got.returncode == 0, got.stderr
+    overall = json.loads(got.stdout)["overall"]
+    assert overall["culprits"] == [], overall
+    assert overall["details"]["seen_by"]["rank"] == 0
+    assert "(seen by rank 0)" in overall["verdict"]
+    assert str(rank1) in overall["verdict"]
