@@ -12,14 +12,17 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import tempfile
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any
 
 from nonstop.diagnose import inputs, triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
+from nonstop.events import EventWarning
 
 
 def _how(v: Verdict) -> str:
@@ -65,10 +68,6 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 
 
 def main(argv: list[str]) -> int:
-    # here, not at the top: `nonstop triage` (triage_main) needs none of them
-    from nonstop.diagnose import flight, history, join
-    from nonstop.rundir import open_existing
-
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
     p.add_argument(
@@ -88,6 +87,34 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    # bad event lines (a stream cut or damaged) are said in a few lines of our own, not one
+    # Python warning with a source line per bad line: 500 bad lines printed 1,000
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EventWarning)
+        v = _diagnose(a)
+    # each once: a stream is read more than once (the hosts, the straggler replay)
+    skipped = list(
+        dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, EventWarning))
+    )
+    for w in caught:
+        if not issubclass(w.category, EventWarning):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for msg in skipped[:3]:
+        print(f"nonstop diagnose: warning: {msg}", file=sys.stderr)
+    if len(skipped) > 3:
+        print(f"nonstop diagnose: warning: ... and {len(skipped) - 3} more", file=sys.stderr)
+    if a.json:
+        print(json.dumps(v.to_dict(), default=str))
+    else:
+        _print(v)
+    return 0
+
+
+def _diagnose(a: argparse.Namespace) -> Verdict:
+    # here, not at the top: `nonstop triage` (triage_main) needs none of them
+    from nonstop.diagnose import flight, history, join
+    from nonstop.rundir import open_existing
+
     if a.flight:
         folder = Path(a.flight)
         v = flight.analyze(
@@ -109,11 +136,7 @@ def main(argv: list[str]) -> int:
             history.without_recommendation(v, "No action is recommended on this evidence.")
     else:
         raise UserError("give a run directory, or --flight DIR (see nonstop diagnose --help)")
-    if a.json:
-        print(json.dumps(v.to_dict(), default=str))
-    else:
-        _print(v)
-    return 0
+    return v
 
 
 def _name_inputs(v: Verdict, names: dict[str, str]) -> None:

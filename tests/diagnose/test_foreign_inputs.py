@@ -271,3 +271,21 @@ def test_triage_of_a_torchrun_log_dir_names_not_the_rank_that_lost_its_peer(
     assert overall["details"]["seen_by"]["rank"] == 0
     assert "(seen by rank 0)" in overall["verdict"]
     assert str(rank1) in overall["verdict"]
+
+
+def test_a_damaged_event_stream_is_said_in_a_few_lines(tmp_path: Path) -> None:
+    """500 bad lines in a rank's event stream printed 1,000 lines of Python warnings (each with
+    a line of nonstop's source) on `nonstop diagnose RUN --attempt 0`."""
+    run = tmp_path / "run"
+    (run / "events" / "attempt-0").mkdir(parents=True)
+    (run / "logs" / "attempt-0").mkdir(parents=True)
+    (run / "logs" / "attempt-0" / "rank-0.log").write_bytes(OOM)
+    bad = "".join(f"{{bad {i}\n" for i in range(500))
+    (run / "events" / "attempt-0" / "rank-0.jsonl").write_text(bad)
+    got = nonstop("diagnose", str(run), "--attempt", "0", "--json")
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout)["category"] == "out_of_memory"
+    lines = got.stderr.strip().splitlines()
+    assert len(lines) == 4, lines
+    assert lines[0].startswith(f"nonstop diagnose: warning: {run}/events/attempt-0/rank-0.jsonl:1:")
+    assert lines[-1] == "nonstop diagnose: warning: ... and 497 more"
