@@ -289,3 +289,16 @@ def test_a_damaged_event_stream_is_said_in_a_few_lines(tmp_path: Path) -> None:
     assert len(lines) == 4, lines
     assert lines[0].startswith(f"nonstop diagnose: warning: {run}/events/attempt-0/rank-0.jsonl:1:")
     assert lines[-1] == "nonstop diagnose: warning: ... and 497 more"
+
+
+def test_unreadable_flight_dumps_are_not_ranks_that_left_no_dump(tmp_path: Path) -> None:
+    """Both ranks' dumps there but damaged: with the world size known, diagnose said "2 rank(s)
+    left no dump: they may have died before dumping" and recommended a restart."""
+    (tmp_path / "rank-0").write_bytes(b"garbage")
+    (tmp_path / "rank-1").write_bytes(b"\x80\x04" + bytes(range(256)))
+    got = nonstop("diagnose", "--flight", str(tmp_path), "--world-size", "2", "--json")
+    assert got.returncode == 0, got.stderr
+    v = json.loads(got.stdout)
+    assert v["action"] == "none", v
+    assert "dumps are unreadable" in v["verdict"]
+    assert "may have died" not in v["verdict"]
