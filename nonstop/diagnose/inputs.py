@@ -28,6 +28,7 @@ import os
 import shutil
 import stat
 import sys
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,8 +113,13 @@ def _head(path: str) -> bytes:
         raise UserError(f"{path}: cannot read log ({e.strerror or e})") from None
 
 
+class _Damaged(Exception):
+    """A compressed file of which nothing could be read (damaged from its start)."""
+
+
 def _convert(path: str, what: str, out: Path, name: str) -> str:
-    """`path` (of kind `what`, compressed or UTF-16) as a text file at `out`; its path."""
+    """`path` (of kind `what`, compressed or UTF-16) as a text file at `out`: its path;
+    _Damaged when nothing of a compressed file could be read."""
     opened: Any
     if what in _NAMES_COMPRESSED:
         opened = _NAMES_COMPRESSED[what](path, "rb")
@@ -121,7 +127,9 @@ def _convert(path: str, what: str, out: Path, name: str) -> str:
             try:  # read1: what came before a cut is written before the cut raises
                 while chunk := src.read1(COPY_BYTES):
                     dst.write(chunk)
-            except (EOFError, OSError, lzma.LZMAError) as e:  # a log rotated while written
+            except (EOFError, OSError, lzma.LZMAError, zlib.error) as e:  # cut or damaged
+                if dst.tell() == 0:
+                    raise _Damaged(str(e)) from None
                 print(
                     f"nonstop triage: {name}: the {what} stream ends early or is damaged ({e}); "
                     f"read the {dst.tell():,} bytes before that",
@@ -164,7 +172,14 @@ def _readable(path: str, name: str, spool: Path, got: Inputs, *, named: bool) ->
                 raise UserError(why)
             print(f"nonstop triage: left out {why}", file=sys.stderr)
             return
-        path = _convert(path, what, spool / f"{len(got.names) + len(got.files)}-{what}.log", name)
+        try:
+            path = _convert(path, what, spool / f"{len(got.names) + len(got.files)}.log", name)
+        except _Damaged as e:
+            why = f"{name}: a damaged {what} file, nothing in it could be read ({e})"
+            if named:
+                raise UserError(why) from None
+            print(f"nonstop triage: left out {why}", file=sys.stderr)
+            return
         got.names[path] = name
     got.files.append(path)
     if path != name:

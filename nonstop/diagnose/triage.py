@@ -93,9 +93,21 @@ FALLBACK_TAIL_BYTES = 256 << 10  # what the fallback reads of a file no row matc
 # An Xid code newer than the catalog: a driver error of unknown meaning is weak evidence.
 _UNLISTED_XID = (taxonomy.UNKNOWN, 40, 0.3, "an Xid not in NVIDIA's catalog as nonstop has it")
 
+# a syslog line's program: the kernel, or a name with its pid (a bare word could be a device's
+# subsystem in a dmesg line: "sd 0:0:0:0: [sda] ...")
+_PROGRAM = rb"(?:kernel|[\w.-]+\[\d+\]):"
 _HOST_PATTERNS = (
-    re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),  # syslog
+    # syslog, journalctl's default (short) and short-precise (fractional seconds)
+    re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? (?P<host>[\w.-]+) "),
     re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) \w+(?:\[\d+\])?:"),  # ISO syslog
+    # journalctl -o short-full ("Sun 2026-11-29 03:12:41 UTC node-b kernel:"), short-unix
+    # ("1764386000.001240 node-b kernel:") and short-monotonic ("[812346.001240] node-b ...")
+    re.compile(
+        rb"^[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ (?P<host>[\w.-]+) "
+        + _PROGRAM
+    ),
+    re.compile(rb"^(?:\d{9,}\.\d+|\[\s*\d+\.\d+\]) (?P<host>[\w.-]+) " + _PROGRAM),
+    re.compile(rb'"_HOSTNAME"\s*:\s*"(?P<host>[\w.-]+)"'),  # journalctl -o json
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )

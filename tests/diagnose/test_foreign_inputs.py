@@ -302,3 +302,51 @@ def test_unreadable_flight_dumps_are_not_ranks_that_left_no_dump(tmp_path: Path)
     assert v["action"] == "none", v
     assert "dumps are unreadable" in v["verdict"]
     assert "may have died" not in v["verdict"]
+
+
+XID_MESSAGE = XID.read_text().splitlines()[2].split("] ", 1)[1]  # "NVRM: Xid (PCI:...): 79, ..."
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"Nov 29 03:12:41 node-b kernel: {XID_MESSAGE}",  # journalctl (short), syslog
+        f"Nov 29 03:12:41.001240 node-b kernel: {XID_MESSAGE}",  # -o short-precise
+        f"2026-11-29T03:12:41+0000 node-b kernel: {XID_MESSAGE}",  # -o short-iso
+        f"2026-11-29T03:12:41.001240+00:00 node-b kernel: {XID_MESSAGE}",  # short-iso-precise
+        f"Sun 2026-11-29 03:12:41 UTC node-b kernel: {XID_MESSAGE}",  # -o short-full
+        f"1764386000.001240 node-b kernel: {XID_MESSAGE}",  # -o short-unix
+        f"[812346.001240] node-b kernel: {XID_MESSAGE}",  # -o short-monotonic
+        json.dumps({"_HOSTNAME": "node-b", "SYSLOG_IDENTIFIER": "kernel", "MESSAGE": XID_MESSAGE}),
+    ],
+)
+def test_the_host_of_an_xid_in_each_journalctl_output_is_the_node_to_exclude(
+    tmp_path: Path, line: str
+) -> None:
+    """An exclude_node verdict must say which node: only journalctl's short and short-iso
+    lines gave it; short-precise, short-full, short-unix, short-monotonic and json said
+    host=None."""
+    log = tmp_path / "kern.log"
+    log.write_text(line + "\n")
+    got = nonstop("triage", str(log), "--json")
+    f = json.loads(got.stdout)["files"][0]
+    assert (f["category"], f["action"], f["culprit"]["host"]) == (
+        "faulty_gpu",
+        "exclude_node",
+        "node-b",
+    )
+    dmesg = tmp_path / "dmesg.log"  # a device's subsystem is no host
+    dmesg.write_text(f"[812346.001240] sd 0:0:0:0: [sda] {XID_MESSAGE}\n")
+    f = json.loads(nonstop("triage", str(dmesg), "--json").stdout)["files"][0]
+    assert f["culprit"]["host"] is None
+
+
+def test_a_file_damaged_from_its_start_is_refused_in_one_line(tmp_path: Path) -> None:
+    """gzip's magic and then garbage: a zlib.error traceback."""
+    log = tmp_path / "kern.log.1.gz"
+    log.write_bytes(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + bytes(range(256)) * 4)
+    got = nonstop("triage", str(log), "--json")
+    assert got.returncode == 2
+    assert got.stdout == ""
+    assert got.stderr.startswith(f"nonstop triage: error: {log}: a damaged gzip file, nothing")
+    assert len(got.stderr.splitlines()) == 1
