@@ -153,7 +153,13 @@ def _readable(path: str, name: str, spool: Path, got: Inputs, *, named: bool) ->
     where it is not plain text; a binary file named by the user is an error, one found in a
     folder is left out with a line on standard error."""
     for _ in range(3):  # a compressed UTF-16 log, a gzip inside an xz: at most a few layers
-        what = kind(_head(path))
+        try:
+            what = kind(_head(path))
+        except UserError as e:  # unreadable: /var/log holds root's own files
+            if named:
+                raise
+            print(f"nonstop triage: left out {e}", file=sys.stderr)
+            return
         if what == "text":
             break
         if what.startswith("binary"):
@@ -194,6 +200,10 @@ def _spool_stream(src: IO[bytes] | Any, out: Path, name: str) -> None:
         raise UserError(f"{name}: could not be read ({e})") from None
 
 
+def _unsearchable(e: OSError) -> None:
+    print(f"nonstop triage: left out {e.filename}: cannot read it ({e.strerror})", file=sys.stderr)
+
+
 def collect(args: list[str], spool: Path) -> Inputs:
     """The files `nonstop triage ARGS` reads: each file as given, each directory's files
     (recursively, in name order, hidden ones left out), `-` as standard input and a pipe
@@ -224,7 +234,7 @@ def collect(args: list[str], spool: Path) -> Inputs:
         if stat.S_ISDIR(st.st_mode):
             found = sorted(
                 os.path.join(top, n)
-                for top, _, names in os.walk(arg)
+                for top, _, names in os.walk(arg, onerror=_unsearchable)
                 for n in names
                 if not n.startswith(".") and os.path.isfile(os.path.join(top, n))
             )

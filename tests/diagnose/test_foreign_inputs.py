@@ -11,6 +11,8 @@ import gzip
 import json
 import lzma
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -350,3 +352,54 @@ def test_a_file_damaged_from_its_start_is_refused_in_one_line(tmp_path: Path) ->
     assert got.stdout == ""
     assert got.stderr.startswith(f"nonstop triage: error: {log}: a damaged gzip file, nothing")
     assert len(got.stderr.splitlines()) == 1
+
+
+def _as_a_user(argv: list[str]) -> list[str]:
+    """`argv` without root's power to read any file (CAP_DAC_*), so that a file's mode counts:
+    the suite runs as root in CI containers."""
+    if os.geteuid() != 0:
+        return argv
+    if shutil.which("capsh") is None:
+        pytest.skip("running as root without capsh: a file's mode would not count")
+    return ["capsh", "--drop=cap_dac_override,cap_dac_read_search", "--", "-c", shlex.join(argv)]
+
+
+def test_a_folder_with_files_the_user_cannot_read_is_triaged_without_them(
+    tmp_path: Path,
+) -> None:
+    """`nonstop triage /var/log/` as a user: one root-only file failed the whole folder."""
+    folder = tmp_path / "logs"
+    (folder / "private").mkdir(parents=True)
+    (folder / "rank-0.log").write_bytes(OOM)
+    (folder / "btmp").write_bytes(b"root's own")
+    (folder / "btmp").chmod(0)
+    (folder / "private").chmod(0)
+    try:
+        argv = [sys.executable, "-m", "nonstop.cli", "triage", str(folder), "--json"]
+        got = subprocess.run(
+            _as_a_user(argv),
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert verdicts(got) == {str(folder / "rank-0.log"): "out_of_memory"}
+        assert f"left out {folder / 'btmp'}: cannot read log (Permission denied)" in got.stderr
+        assert f"left out {folder / 'private'}: cannot read it (Permission denied)" in got.stderr
+        named = subprocess.run(
+            _as_a_user([*argv[:-2], str(folder / "btmp")]),
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert named.returncode == 2
+        assert named.stderr.strip() == (
+            f"nonstop triage: error: {folder / 'btmp'}: cannot read log (Permission denied)"
+        )
+    finally:
+        (folder / "private").chmod(0o700)
