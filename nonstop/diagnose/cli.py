@@ -130,7 +130,11 @@ def _diagnose(a: argparse.Namespace) -> Verdict:
     elif a.run_dir:
         # a ledger that is not one is an error here as for the whole run (history), not a
         # verdict without the recorded root cause, which may name a rank that died of a peer
-        history.read_attempts(open_existing(a.run_dir).ledger)
+        rd = open_existing(a.run_dir)
+        known = {r.attempt for r in history.read_attempts(rd.ledger)} | join.attempts_on_disk(rd)
+        if a.attempt not in known:  # it said "Nothing conclusive for attempt 99"
+            have = ", ".join(map(str, sorted(known))) or "none"
+            raise UserError(f"{a.run_dir}: no attempt {a.attempt} (attempts: {have})")
         v = join.diagnose_run(a.run_dir, a.attempt, workers=a.workers)
         if history.weak(v):
             history.without_recommendation(v, "No action is recommended on this evidence.")

@@ -79,13 +79,18 @@ _RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
 
 
-def latest_attempt(rd: RunDir) -> int:
-    found = [0]
+def attempts_on_disk(rd: RunDir) -> set[int]:
+    """The attempts that left a folder of events, logs or flight dumps."""
+    found: set[int] = set()
     for sub in ("events", "logs", "flight"):
         base = rd.root / sub
         if base.is_dir():
-            found += [int(m.group(1)) for p in base.iterdir() if (m := _ATTEMPT.match(p.name))]
-    return max(found)
+            found |= {int(m.group(1)) for p in base.iterdir() if (m := _ATTEMPT.match(p.name))}
+    return found
+
+
+def latest_attempt(rd: RunDir) -> int:
+    return max(attempts_on_disk(rd) | {0})
 
 
 def rank_hosts(rd: RunDir, attempt: int) -> dict[int, str]:

@@ -403,3 +403,20 @@ def test_a_folder_with_files_the_user_cannot_read_is_triaged_without_them(
         )
     finally:
         (folder / "private").chmod(0o700)
+
+
+def test_an_attempt_the_run_never_had_is_an_error(tmp_path: Path) -> None:
+    """`nonstop diagnose RUN --attempt 99` of a one-attempt run said "Nothing conclusive for
+    attempt 99 ... No action is recommended", exit 0."""
+    run = tmp_path / "run"
+    (run / "logs" / "attempt-0").mkdir(parents=True)
+    (run / "events").mkdir()
+    (run / "logs" / "attempt-0" / "rank-0.log").write_bytes(OOM)
+    for attempt in ("99", "-1"):
+        got = nonstop("diagnose", str(run), "--attempt", attempt)
+        assert got.returncode == 2
+        assert got.stderr.strip() == (
+            f"nonstop diagnose: error: {run}: no attempt {attempt} (attempts: 0)"
+        )
+    got = nonstop("diagnose", str(run), "--attempt", "0", "--json")
+    assert json.loads(got.stdout)["category"] == "out_of_memory"
