@@ -108,6 +108,11 @@ _HOST_PATTERNS = (
     ),
     re.compile(rb"^(?:\d{9,}\.\d+|\[\s*\d+\.\d+\]) (?P<host>[\w.-]+) " + _PROGRAM),
     re.compile(rb'"_HOSTNAME"\s*:\s*"(?P<host>[\w.-]+)"'),  # journalctl -o json
+    # Slurm: "*** JOB 1234 ON node12 CANCELLED AT ...", "srun: error: node12: task 3: Killed",
+    # "srun: error: Node failure on node12"
+    re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
+    re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
+    re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )

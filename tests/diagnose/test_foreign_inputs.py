@@ -420,3 +420,22 @@ def test_an_attempt_the_run_never_had_is_an_error(tmp_path: Path) -> None:
         )
     got = nonstop("diagnose", str(run), "--attempt", "0", "--json")
     assert json.loads(got.stdout)["category"] == "out_of_memory"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "slurmstepd: error: *** JOB 1234 ON node12 CANCELLED AT 2026-11-29T03:12:41 DUE TO NODE"
+        " FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n",
+        "srun: error: Node failure on node12\nsrun: error: node12: task 3: Killed\n",
+        "slurmstepd: error: Detected 1 oom_kill event in StepId=1234.0. Some of the step tasks"
+        " have been OOM Killed.\nsrun: error: node12: task 3: Out Of Memory\n",
+    ],
+)
+def test_a_slurm_jobs_output_names_the_node(tmp_path: Path, text: str) -> None:
+    """Slurm's own lines name the node ("ON node12", "Node failure on node12", "srun: error:
+    node12: task 3"); triage said host=None, also for an exclude_node verdict."""
+    log = tmp_path / "slurm-1234.out"
+    log.write_text(text)
+    got = nonstop("triage", str(log), "--json")
+    assert json.loads(got.stdout)["files"][0]["culprit"]["host"] == "node12"
