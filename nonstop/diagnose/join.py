@@ -27,6 +27,7 @@ from nonstop import taxonomy
 from nonstop.anomalies import CATEGORY, HEALTH_DIR, read_anomalies
 from nonstop.diagnose import flight, gather, peers, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
+from nonstop.errors import UserError
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
 
@@ -289,7 +290,11 @@ def diagnose_run(
     )
     fv: Verdict | None = None
     if got.flight is not None:
-        world = rd.read_config().get("world_size")
+        try:
+            world = rd.read_config().get("world_size")
+        except UserError as e:  # half-written or damaged: the world size from the hosts
+            world = None
+            evidence.append(f"{e}: the world size is taken from the ranks' event streams")
         world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
         fv = flight.verdict_from(
             got.flight,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from nonstop.diagnose import diagnose_run
+from nonstop.diagnose import diagnose_run, synth
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus" / "logs"
@@ -439,3 +439,20 @@ def test_a_slurm_jobs_output_names_the_node(tmp_path: Path, text: str) -> None:
     log.write_text(text)
     got = nonstop("triage", str(log), "--json")
     assert json.loads(got.stdout)["files"][0]["culprit"]["host"] == "node12"
+
+
+def test_a_half_written_config_does_not_stop_the_diagnosis(tmp_path: Path) -> None:
+    """A run folder whose config.json was cut (copied while written, a full disk) and which
+    holds flight dumps: `nonstop diagnose RUN` refused it all for the config's world size."""
+    run = tmp_path / "run"
+    (run / "events").mkdir(parents=True)
+    (run / "logs" / "attempt-0").mkdir(parents=True)
+    (run / "logs" / "attempt-0" / "rank-0.log").write_bytes(OOM)
+    synth.write_job(run / "flight" / "attempt-0", 4, 20, hang_rank=2)
+    (run / "config.json").write_text('{"run_id": "r", "world_si')
+    for argv in (["diagnose", str(run), "--json"], ["diagnose", str(run), "--attempt", "0"]):
+        got = nonstop(*argv)
+        assert got.returncode == 0, (argv, got.stderr)
+    v = diagnose_run(run, 0, workers=1)
+    assert v.category == "out_of_memory"
+    assert any("config.json is not readable JSON" in e for e in v.evidence), v.evidence
