@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
+import signal
 import sys
 from typing import NoReturn
 
@@ -81,6 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"nonstop {verb}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`nonstop triage DIR | head`): it had what it wanted. Standard
+        # output goes to /dev/null so that the exit's flush does not raise again, and the
+        # status is a shell's for a program SIGPIPE ended (141), as `cat` would give
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 128 + signal.SIGPIPE
 
 
 def entry() -> NoReturn:

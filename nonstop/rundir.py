@@ -161,7 +161,8 @@ def open_existing(root: str | os.PathLike[str]) -> RunDir:
     if not (rd.config.exists() or rd.ledger.exists() or (path / "events").is_dir()):
         raise UserError(
             f"{path} is not a nonstop run directory (no {CONFIG}, {LEDGER} or events/); "
-            "pass the folder that `nonstop run` or `nonstop demo` created"
+            "pass the folder that `nonstop run` or `nonstop demo` created, or, for logs "
+            f"another launcher wrote (torchrun --log-dir, a scheduler), `nonstop triage {path}`"
         )
     return rd
 

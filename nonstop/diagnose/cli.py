@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import shutil
 import sys
 import tempfile
 import textwrap
+import warnings
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose import triage
+from nonstop.diagnose import inputs, triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError
+from nonstop.events import EventWarning
 
 
 def _how(v: Verdict) -> str:
@@ -68,9 +68,6 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
 
 
 def main(argv: list[str]) -> int:
-    # here, not at the top: `nonstop triage` (triage_main) needs none of them
-    from nonstop.diagnose import flight, history, join
-
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
     p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
     p.add_argument(
@@ -90,6 +87,34 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    # bad event lines (a stream cut or damaged) are said in a few lines of our own, not one
+    # Python warning with a source line per bad line: 500 bad lines printed 1,000
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", EventWarning)
+        v = _diagnose(a)
+    # each once: a stream is read more than once (the hosts, the straggler replay)
+    skipped = list(
+        dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, EventWarning))
+    )
+    for w in caught:
+        if not issubclass(w.category, EventWarning):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for msg in skipped[:3]:
+        print(f"nonstop diagnose: warning: {msg}", file=sys.stderr)
+    if len(skipped) > 3:
+        print(f"nonstop diagnose: warning: ... and {len(skipped) - 3} more", file=sys.stderr)
+    if a.json:
+        print(json.dumps(v.to_dict(), default=str))
+    else:
+        _print(v)
+    return 0
+
+
+def _diagnose(a: argparse.Namespace) -> Verdict:
+    # here, not at the top: `nonstop triage` (triage_main) needs none of them
+    from nonstop.diagnose import flight, history, join
+    from nonstop.rundir import open_existing
+
     if a.flight:
         folder = Path(a.flight)
         v = flight.analyze(
@@ -103,75 +128,36 @@ def main(argv: list[str]) -> int:
     elif a.run_dir and a.attempt is None:
         v = history.diagnose_history(a.run_dir)  # the whole run: every attempt, the ledger
     elif a.run_dir:
+        # a ledger that is not one is an error here as for the whole run (history), not a
+        # verdict without the recorded root cause, which may name a rank that died of a peer
+        rd = open_existing(a.run_dir)
+        known = {r.attempt for r in history.read_attempts(rd.ledger)} | join.attempts_on_disk(rd)
+        if a.attempt not in known:  # it said "Nothing conclusive for attempt 99"
+            have = ", ".join(map(str, sorted(known))) or "none"
+            raise UserError(f"{a.run_dir}: no attempt {a.attempt} (attempts: {have})")
         v = join.diagnose_run(a.run_dir, a.attempt, workers=a.workers)
         if history.weak(v):
             history.without_recommendation(v, "No action is recommended on this evidence.")
     else:
         raise UserError("give a run directory, or --flight DIR (see nonstop diagnose --help)")
-    if a.json:
-        print(json.dumps(v.to_dict(), default=str))
-    else:
-        _print(v)
-    return 0
+    return v
 
 
-STDIN = "<stdin>"
-
-
-def _spool_stdin(spool: Path) -> None:
-    """Standard input into `spool`; a terminal or an unreadable stream is one clear line."""
-    stdin = sys.stdin
-    try:
-        if stdin is None or stdin.isatty():
-            raise UserError(
-                "-: standard input is a terminal; pipe a log in "
-                "(e.g. journalctl -k | nonstop triage -)"
-            )
-        with open(spool, "wb") as out:
-            shutil.copyfileobj(getattr(stdin, "buffer", stdin), out, 1 << 20)
-    except (OSError, ValueError, AttributeError) as e:  # closed, captured, not a stream
-        raise UserError(f"-: standard input could not be read ({e})") from None
-
-
-def _log_files(args: list[str], spool: Path) -> list[str]:
-    """The files `nonstop triage` reads: each file as given, each directory's regular files
-    (recursively, in name order, hidden ones left out), and `-` as standard input spooled to
-    `spool` (a pipe cannot be read twice; triage reads a file's tail again for its guess)."""
-    files: list[str] = []
-    for arg in args:
-        if arg == "-":
-            if str(spool) in files:
-                continue  # standard input is read once
-            _spool_stdin(spool)
-            files.append(str(spool))
-        elif os.path.isdir(arg):
-            found = [
-                os.path.join(top, name)
-                for top, _, names in os.walk(arg)
-                for name in names
-                if not name.startswith(".") and os.path.isfile(os.path.join(top, name))
-            ]
-            if not found:
-                raise UserError(f"{arg}: a directory with no files in it")
-            files += sorted(found)
-        elif os.path.isfile(arg):
-            files.append(arg)
-        else:
-            raise UserError(f"{arg}: no such log file")
-    return files
-
-
-def _name_stdin(v: Verdict, spool: str) -> None:
-    """Standard input's verdict and evidence say `<stdin>`, not the spool file's path."""
+def _name_inputs(v: Verdict, names: dict[str, str]) -> None:
+    """A verdict's files and evidence say what the user named (`<stdin>`, `kern.log.2.gz`),
+    not the spool file triage read (nonstop.diagnose.inputs)."""
 
     def named(text: str) -> str:
-        return STDIN + text[len(spool) :] if text.startswith(spool) else text
+        for spooled, name in names.items():
+            if text.startswith(spooled):
+                return name + text[len(spooled) :]
+        return text
 
-    if v.details.get("file") == spool:
-        v.details["file"] = STDIN
+    if v.details.get("file") in names:
+        v.details["file"] = names[v.details["file"]]
     for e in v.details.get("evidence_lines", []):
-        if isinstance(e, dict) and e.get("file") == spool:
-            e["file"] = STDIN
+        if isinstance(e, dict) and e.get("file") in names:
+            e["file"] = names[e["file"]]
     v.evidence = [named(e) for e in v.evidence]
     for c in v.culprits:
         c.evidence = [named(e) for e in c.evidence]
@@ -182,22 +168,21 @@ def triage_main(argv: list[str]) -> int:
     p.add_argument(
         "files",
         nargs="+",
-        help="log files (any size: they are streamed), directories (every file in them) or - "
-        "(standard input)",
+        help="log files (any size: they are streamed; gzip, xz, bzip2 and UTF-16 are read too), "
+        "directories (every file in them), pipes or - (standard input)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="nonstop-triage-") as tmp:
-        spool = Path(tmp) / "stdin.log"
-        return _triage(_log_files(a.files, spool), str(spool), a.json)
+        return _triage(inputs.collect(a.files, Path(tmp)), a.json)
 
 
-def _triage(files: list[str], spool: str, as_json: bool) -> int:
-    paths: list[str | Path] = list(files)
+def _triage(got: inputs.Inputs, as_json: bool) -> int:
+    paths: list[str | Path] = list(got.files)
     # text a user hands us may be a reporter's description: read it too (never a run's logs)
     per, joint = triage.triage_files(paths, descriptions=True)
     for v in [*per, joint]:
-        _name_stdin(v, spool)
+        _name_inputs(v, got.names)
     if as_json:
         out: dict[str, Any] = {
             "files": [triage.file_json(v) for v in per],

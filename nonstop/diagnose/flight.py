@@ -389,6 +389,14 @@ def verdict_from(
             + ": the prime suspect died or hung there. Its own log and its host's kernel "
             "log say why."
         )
+    elif never_dumped and set(never_dumped) <= _unreadable_ranks(p.problems):
+        # they did dump: a dump that cannot be read says nothing of the rank that wrote it
+        category, conf = taxonomy.UNKNOWN, 0.2
+        text = (
+            f"No dump could be read from {len(never_dumped)} rank(s) ({_short(never_dumped)}): "
+            "their dumps are unreadable (see the evidence), so the flight recorder tells "
+            "nothing of them."
+        )
     elif never_dumped:
         category, conf = taxonomy.UNKNOWN, 0.3
         text = (
@@ -424,6 +432,11 @@ def verdict_from(
         confidence=conf,
         details=details,
     )
+
+
+def _unreadable_ranks(problems: list[tuple[str, str]]) -> set[int]:
+    """The ranks whose dump file is there but could not be read (by the file's name)."""
+    return {r for f, _ in problems if (r := rank_of(Path(f))) is not None}
 
 
 def _who(rank: int, hosts: dict[int, str]) -> str:

@@ -27,6 +27,7 @@ from nonstop import taxonomy
 from nonstop.anomalies import CATEGORY, HEALTH_DIR, read_anomalies
 from nonstop.diagnose import flight, gather, peers, stragglers, triage
 from nonstop.diagnose.verdict import Culprit, Verdict, merge_culprits
+from nonstop.errors import UserError
 from nonstop.events import iter_events
 from nonstop.rundir import RunDir, open_existing
 
@@ -79,13 +80,18 @@ _RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
 
 
-def latest_attempt(rd: RunDir) -> int:
-    found = [0]
+def attempts_on_disk(rd: RunDir) -> set[int]:
+    """The attempts that left a folder of events, logs or flight dumps."""
+    found: set[int] = set()
     for sub in ("events", "logs", "flight"):
         base = rd.root / sub
         if base.is_dir():
-            found += [int(m.group(1)) for p in base.iterdir() if (m := _ATTEMPT.match(p.name))]
-    return max(found)
+            found |= {int(m.group(1)) for p in base.iterdir() if (m := _ATTEMPT.match(p.name))}
+    return found
+
+
+def latest_attempt(rd: RunDir) -> int:
+    return max(attempts_on_disk(rd) | {0})
 
 
 def rank_hosts(rd: RunDir, attempt: int) -> dict[int, str]:
@@ -99,22 +105,36 @@ def rank_hosts(rd: RunDir, attempt: int) -> dict[int, str]:
     return out
 
 
-def read_ledger(rd: RunDir, attempt: int) -> dict[str, list[dict[str, Any]]]:
-    """Rows of `failures` and `health_checks` for this attempt; empty if absent (read-only)."""
+def read_ledger(
+    rd: RunDir, attempt: int, problems: list[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Rows of `failures` and `health_checks` for this attempt; empty if absent (read-only).
+    A ledger that cannot be read (garbage, truncated by a crash) reads as empty too, and what
+    was wrong is appended to `problems`."""
     out: dict[str, list[dict[str, Any]]] = {"failures": [], "health_checks": []}
     if not rd.ledger.exists():
         return out
     try:
         con = sqlite3.connect(f"file:{rd.ledger}?mode=ro", uri=True)
-    except sqlite3.Error:
+    except sqlite3.Error as e:
+        if problems is not None:
+            problems.append(str(e))
         return out
     with contextlib.closing(con):
         con.row_factory = sqlite3.Row
         for table in out:
             try:
                 rows = con.execute(f"SELECT * FROM {table}").fetchall()  # fixed table names
-            except sqlite3.Error:
-                continue  # no such table (yet): the ledger is optional
+            except sqlite3.OperationalError as e:
+                if "no such table" in str(e):
+                    continue  # not (yet): the ledger is optional
+                if problems is not None:
+                    problems.append(str(e))
+                break
+            except sqlite3.Error as e:  # not a database, malformed
+                if problems is not None:
+                    problems.append(str(e))
+                break
             out[table] = [dict(r) for r in rows if dict(r).get("attempt", attempt) == attempt]
     return out
 
@@ -270,7 +290,11 @@ def diagnose_run(
     )
     fv: Verdict | None = None
     if got.flight is not None:
-        world = rd.read_config().get("world_size")
+        try:
+            world = rd.read_config().get("world_size")
+        except UserError as e:  # half-written or damaged: the world size from the hosts
+            world = None
+            evidence.append(f"{e}: the world size is taken from the ranks' event streams")
         world = world if isinstance(world, int) else (max(hosts) + 1 if hosts else None)
         fv = flight.verdict_from(
             got.flight,
@@ -284,11 +308,18 @@ def diagnose_run(
     blamed_hosts = {c.host for c in (fv.culprits if fv else []) if c.host}
     blamed_ranks = {c.rank for c in (fv.culprits if fv else []) if c.rank is not None}
 
-    ledger = read_ledger(rd, attempt)
+    problems: list[str] = []
+    ledger = read_ledger(rd, attempt, problems)
     hits = _peer_gone_as_symptoms(hits, root_ranks(ledger["failures"]))
     hits += _health_hits(ledger["health_checks"]) + _failure_hits(ledger["failures"])
     hits += _anomaly_hits(rd, attempt)
     details["ledger"] = {k: len(v) for k, v in ledger.items()}
+    if problems:  # said, not silent: without the ledger's root cause a victim may be named
+        details["ledger_error"] = problems[0]
+        evidence.append(
+            f"{rd.ledger}: unreadable ({problems[0]}): the recorded failures, root causes and "
+            f"health checks were left out"
+        )
 
     weighted = [
         replace(h, specificity=h.specificity + FLIGHT_BLAME_BONUS)

@@ -42,7 +42,7 @@ Text a user hands `nonstop triage` (`descriptions=True`; never `triage_rank`, ne
 logs) may be a reporter's description with no log line at all; where no row matched, the
 description reader (nonstop.diagnose.prose) reads it before the fallback and may name a category:
 "Guess from a description", `details["guess"]["from"] == "description"`. Before the reader, a
-short text (at most prose.MAX_LINES lines) whose sentences state an operator's own hardware
+short text (at most prose.MAX_LINES lines and prose.MAX_BYTES) whose sentences state an operator's own hardware
 conclusion ("please drain this node, one GPU is not working", "we swapped the PSU":
 nonstop.diagnose.advice) is told as that category with its action, exclude_node for a part of
 the node, as advice: "Advice from an operator's words", confidence advice.ADVICE_CONFIDENCE,
@@ -93,9 +93,26 @@ FALLBACK_TAIL_BYTES = 256 << 10  # what the fallback reads of a file no row matc
 # An Xid code newer than the catalog: a driver error of unknown meaning is weak evidence.
 _UNLISTED_XID = (taxonomy.UNKNOWN, 40, 0.3, "an Xid not in NVIDIA's catalog as nonstop has it")
 
+# a syslog line's program: the kernel, or a name with its pid (a bare word could be a device's
+# subsystem in a dmesg line: "sd 0:0:0:0: [sda] ...")
+_PROGRAM = rb"(?:kernel|[\w.-]+\[\d+\]):"
 _HOST_PATTERNS = (
-    re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),  # syslog
+    # syslog, journalctl's default (short) and short-precise (fractional seconds)
+    re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? (?P<host>[\w.-]+) "),
     re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) \w+(?:\[\d+\])?:"),  # ISO syslog
+    # journalctl -o short-full ("Sun 2026-11-29 03:12:41 UTC node-b kernel:"), short-unix
+    # ("1764386000.001240 node-b kernel:") and short-monotonic ("[812346.001240] node-b ...")
+    re.compile(
+        rb"^[A-Z][a-z]{2} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S+ (?P<host>[\w.-]+) "
+        + _PROGRAM
+    ),
+    re.compile(rb"^(?:\d{9,}\.\d+|\[\s*\d+\.\d+\]) (?P<host>[\w.-]+) " + _PROGRAM),
+    re.compile(rb'"_HOSTNAME"\s*:\s*"(?P<host>[\w.-]+)"'),  # journalctl -o json
+    # Slurm: "*** JOB 1234 ON node12 CANCELLED AT ...", "srun: error: node12: task 3: Killed",
+    # "srun: error: Node failure on node12"
+    re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
+    re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
+    re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
@@ -309,11 +326,43 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
             pm.group("gpu")
         )
         return
-    for sid, sm in _classify(line):
-        h = _hit(sid, sm, line, result.file, lineno)
-        result.counts[h.signature] += 1
-        if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
-            result.hits.append(h)
+    for piece in _pieces(line):
+        for sid, sm in _classify(piece):
+            h = _hit(sid, sm, piece, result.file, lineno)
+            result.counts[h.signature] += 1
+            if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
+                result.hits.append(h)
+
+
+LONG_LINE = 64 << 10  # a longer line is classified in windows of this size (`_pieces`)
+LONG_LINE_WINDOWS = 64  # at most this many windows of one long line
+_BEFORE = 1 << 10  # bytes kept before a needle in its window
+
+
+def _pieces(line: bytes) -> list[bytes]:
+    """`line` itself, or for a line over LONG_LINE (a progress bar redrawn with carriage
+    returns, a minified JSON dump, a file without a newline) windows of LONG_LINE bytes, from
+    _BEFORE before the first occurrence of each needle the line holds and before its last
+    needle (at most LONG_LINE_WINDOWS): every row a needle names is tried where it first
+    occurs and at the line's end. The rows' regexes cost time per byte searched, and searching a
+    50 MB line whole, once per row its needles name, took over two minutes. What this gives up:
+    a row's second and later matches in such a line are not counted."""
+    if len(line) <= LONG_LINE:
+        return [line]
+    starts: list[int] = []
+    seen: set[bytes] = set()
+    end = last = -1
+    for m in PREFILTER.finditer(line.lower()):
+        last = m.start()
+        if m.group() in seen:
+            continue
+        seen.add(m.group())
+        if last >= end and len(starts) < LONG_LINE_WINDOWS:
+            starts.append(max(0, last - _BEFORE))
+            end = starts[-1] + LONG_LINE - _BEFORE
+    if last >= end:
+        starts.append(max(0, last - _BEFORE))
+    return [line[s : s + LONG_LINE] for s in starts]
 
 
 @dataclass(frozen=True)
@@ -825,6 +874,11 @@ def _unmatched(
     # a description is a few lines: a longer file is never read for one
     described = descriptions and use_fallback and 0 < lines <= prose.MAX_LINES
     tail = _tail(path, FALLBACK_TAIL_BYTES if asked or described else SPIKE_TAIL_BYTES)
+    # ... and a few kilobytes (prose.MAX_BYTES, as prose.is_description has it): a file of a
+    # few very long lines (a minified JSON dump, a 50 MB line without a newline) is no one's
+    # note, and prose.LOG_LINE's search is quadratic in a line's length (16 KB: 0.6 s, the
+    # 256 KB tail of a one-line file: minutes)
+    described = described and len(tail) <= prose.MAX_BYTES
     got = spike(tail, default=default)
     if got is not None:
         line = max(1, lines - got.details.pop("from_end") + 1)
@@ -937,6 +991,7 @@ def triage_files(
     for s in scans:
         counts.update(s.counts)
     joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
+    _peer_gone_names_no_culprit(joint, scans)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
         guesses = [v for v in per if v.guessed or "spike" in v.details]
         if guesses:
@@ -956,6 +1011,39 @@ def triage_files(
                 guessed=best.guessed,
             )
     return per, joint
+
+
+# a rank's line saying its peer went away: the rank that wrote it is that peer's victim
+PEER_GONE: Final = frozenset({"peer_closed", "gloo_conn"})
+
+
+def _peer_gone_names_no_culprit(joint: Verdict, scans: list[Scan]) -> None:
+    """Where the best line over all files is a rank saying its peer went away, that rank is not
+    the culprit: the joint verdict names none, says who saw it, and points to the files with a
+    failure word that no row knows (the peer's own failure, often a plain exception). Before,
+    `nonstop triage` of a torchrun --log-dir folder whose rank 1 raised named rank 0, which
+    only lost rank 1, as the culprit."""
+    lines = joint.details.get("evidence_lines") or []
+    if not lines or lines[0].get("signature") not in PEER_GONE or not joint.culprits:
+        return
+    seen = joint.culprits[0]
+    by = ", ".join(
+        f"{k} {v}" for k, v in (("host", seen.host), ("rank", seen.rank)) if v is not None
+    )
+    own = [s.file for s in scans if s.marked and not s.hits]
+    look = (
+        f"; the peer's own failure matched no signature: look at {', '.join(own[:3])}"
+        if own
+        else "; no file given shows the peer's own failure"
+    )
+    meaning = BY_ID[lines[0]["signature"]].meaning
+    joint.verdict = (
+        f"{taxonomy.get(joint.category).name}: {meaning}"
+        + (f" (seen by {by})" if by else "")
+        + f"{look}. Action: {joint.action}."
+    )
+    joint.culprits = []
+    joint.details["seen_by"] = {"host": seen.host, "rank": seen.rank}
 
 
 def file_json(v: Verdict) -> dict[str, Any]:

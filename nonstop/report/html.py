@@ -13,6 +13,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 from html import escape
@@ -22,6 +23,7 @@ from string import Template
 from typing import Any
 
 from nonstop import __version__, taxonomy
+from nonstop.errors import UserError
 from nonstop.ledger.restarts import COLUMNS as RESTART_COLUMNS
 from nonstop.report import charts
 from nonstop.report import data as rd
@@ -129,12 +131,22 @@ def render(data: rd.ReportData) -> str:
 
 
 def write(data: rd.ReportData, out: str | os.PathLike[str] | None = None) -> Path:
-    """Write the page (atomically) to `out`, default RUN_DIR/report.html; return its path."""
+    """Write the page (atomically) to `out`, default RUN_DIR/report.html, DIR/report.html for
+    a folder; return its path. A place it cannot be written is a UserError, and nothing is
+    left behind (a folder given to --html was a traceback that left `DIR.tmp` beside it)."""
     path = Path(out) if out is not None else Path(data.run_dir) / "report.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render(data), encoding="utf-8")
-    os.replace(tmp, path)
+    if path.is_dir():
+        path = path / "report.html"
+    page = render(data)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # ours alone: no user file
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(page, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):  # not there, or its folder is not one
+            tmp.unlink()
+        raise UserError(f"--html {path}: cannot write it ({e.strerror or e})") from None
     return path
 
 

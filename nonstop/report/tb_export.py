@@ -42,9 +42,13 @@ def _writer(logdir: Path) -> Any:
 def export(data: rd.ReportData, outdir: str | os.PathLike[str]) -> Path:
     """Write the run's scalars under outdir/<run_id>/; return the event file's path."""
     logdir = Path(outdir) / (data.run_id or "run")
-    if logdir.exists() and not logdir.is_dir():
-        raise UserError(f"{logdir} is a file; pass a folder to --tensorboard")
-    logdir.mkdir(parents=True, exist_ok=True)
+    for p in (Path(outdir), logdir):
+        if p.exists() and not p.is_dir():
+            raise UserError(f"{p} is a file; pass a folder to --tensorboard")
+    try:
+        logdir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--tensorboard {logdir}: cannot create it ({e.strerror or e})") from None
     for old in logdir.glob(f"events.out.tfevents.*{SUFFIX}"):
         old.unlink()
     w = _writer(logdir)

@@ -8,10 +8,10 @@ added); nonstop's flags go before the script like torchrun's:
         --run-dir /shared/runs/job7 --hang-timeout auto -m mypkg.train
     nonstop run --standalone --nproc-per-node 4 --inject crash@step=40,rank=1 train.py
 
-Differences from torchrun, all on purpose: --max-restarts defaults to 3 (torchrun: 0); the
-gloo restart bug of torch 2.13 is avoided (one node: the workers' store keys are scoped by
-attempt; several nodes: a new store per attempt); a missing rendezvous endpoint means a private
-local one (like --standalone) rather than port 29500.
+Differences from torchrun, all on purpose: --max-restarts defaults to 3 (torchrun: 0; as there,
+PET_MAX_RESTARTS sets it too); the gloo restart bug of torch 2.13 is avoided (one node: the
+workers' store keys are scoped by attempt; several nodes: a new store per attempt); a missing
+rendezvous endpoint means a private local one (like --standalone) rather than port 29500.
 Exit codes: 0 done, 1 failed, 2 bad usage, 3 stopped for a human (deterministic failure),
 75 stopped for a planned interruption (requeue), 93 this node is excluded (do not requeue here).
 """
@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = get_args_parser()
     p.prog = "nonstop run"
     p.description = __doc__.split("\n")[0]
-    p.set_defaults(max_restarts=DEFAULT_MAX_RESTARTS)
+    if "PET_MAX_RESTARTS" not in os.environ:  # torchrun's environment form of the flag wins
+        p.set_defaults(max_restarts=DEFAULT_MAX_RESTARTS)
     g = p.add_argument_group("nonstop")
     g.add_argument(
         "--run-dir",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.bounded import bounded, digest
@@ -81,11 +83,18 @@ def test_a_line_across_the_chunk_boundary_is_seen(tmp_path, fill, needle):
 @settings(SETTINGS, max_examples=25)
 @given(data=st.binary(max_size=2048))
 def test_triage_cli_on_garbage(tmp_path, data, capsys):
+    """Any bytes: a verdict (exit 0), or, for what is no log (binary, a damaged or zstd
+    archive: nonstop.diagnose.inputs), one line that says so (exit 2); never a traceback."""
     path = tmp_path / "x.log"
     path.write_bytes(data)
     with bounded(20):
-        assert cli.main(["triage", str(path), "--json"]) == 0
-    capsys.readouterr()
+        rc = cli.main(["triage", str(path), "--json"])
+    out, err = capsys.readouterr()
+    if rc == 0:
+        json.loads(out)
+    else:
+        assert rc == 2 and out == "", (rc, out, err)
+        assert len(err.splitlines()) == 1 and err.startswith("nonstop triage: error: "), err
 
 
 def _same_scan(path):

@@ -119,3 +119,27 @@ def test_failures_by_category_shows_the_actions_taken_beside_the_default() -> No
     (c,) = rd.failures_by_category(data)
     assert (c["count"], c["action"], c["taken"]) == (3, "exclude_node", ["restart", "exclude_node"])
     assert "taken here: restart, exclude_node" in charts.failure_bars(data)
+
+
+def test_html_into_a_folder_or_nowhere_and_tensorboard_into_a_file(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """`--html DIR` was an IsADirectoryError traceback that left DIR.tmp beside it; a place
+    that cannot be written, and `--tensorboard FILE`, were tracebacks too."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    assert nonstop(["report", str(run), "--html", str(folder)]) == 0
+    assert f"wrote HTML report: {folder / 'report.html'}" in capsys.readouterr().out
+    assert set(parse((folder / "report.html").read_text()).charts) == CHARTS
+    note = tmp_path / "notes.txt"
+    note.write_text("mine")
+    assert nonstop(["report", str(run), "--html", str(note / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nonstop report: error: --html {note / 'r.html'}: cannot write it (")
+    assert len(err.splitlines()) == 1
+    assert nonstop(["report", str(run), "--tensorboard", str(note)]) == 2
+    assert capsys.readouterr().err == (
+        f"nonstop report: error: {note} is a file; pass a folder to --tensorboard\n"
+    )
+    assert note.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "pages"]

@@ -1,0 +1,42 @@
+"""torchrun's environment forms of its flags (PET_<FLAG>) work in `nonstop run` as in torchrun."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.timeout(240)
+def test_pet_max_restarts_is_heard(tmp_path: Path) -> None:
+    """PET_MAX_RESTARTS=0 (torchrun's `--max-restarts 0` from the environment) was overridden
+    by nonstop's default of 3: a script that exits 3 ran four times."""
+    script = tmp_path / "exit3.py"
+    script.write_text("import sys\nsys.exit(3)\n")
+    run_dir = tmp_path / "run"
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "1", "--health-checks", "none", "--no-self-test"),
+            *("--run-dir", str(run_dir), str(script)),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "PET_MAX_RESTARTS": "0"},
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode == 1, r.stdout + r.stderr
+    con = sqlite3.connect(run_dir / "ledger.db")
+    try:
+        attempts = [a for (a,) in con.execute("SELECT attempt FROM attempts ORDER BY attempt")]
+    finally:
+        con.close()
+    assert attempts == [0], r.stdout
