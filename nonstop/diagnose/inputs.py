@@ -45,6 +45,14 @@ _COMPRESSED: dict[bytes, tuple[str, Callable[..., Any]]] = {
     b"\xfd7zXZ\x00": ("xz", lzma.open),
     b"BZh": ("bzip2", bz2.open),
 }
+# magics short enough to begin a line of text ("BZh...", "MZ..."): taken only with what follows
+# them in such a file (bzip2: a block size digit and the block magic pi, "1AY&SY", or the end of
+# stream; a Windows executable: a NUL in its 64-byte header), so a log whose first word starts
+# so is still read as text
+_CONFIRM: dict[bytes, Callable[[bytes], bool]] = {
+    b"BZh": lambda h: h[3:4].isdigit() and h[4:10] in (b"1AY&SY", b"\x17rE8P\x90"),
+    b"MZ": lambda h: b"\x00" in h[2:64],
+}
 _REFUSED_COMPRESSED = {
     b"\x28\xb5\x2f\xfd": ("zstd", "zstd -dc"),
     b"\x04\x22\x4d\x18": ("lz4", "lz4 -dc"),
@@ -78,7 +86,7 @@ def kind(head: bytes) -> str:
     """What a file whose first bytes are `head` is: "gzip", "xz" or "bzip2"; "utf-16-le" or
     "utf-16-be" (without a byte-order mark, "utf-16" with one); "binary: WHAT"; or "text"."""
     for magic, (name, _) in _COMPRESSED.items():
-        if head.startswith(magic):
+        if head.startswith(magic) and _CONFIRM.get(magic, bool)(head):
             return name
     for magic, (name, _) in _REFUSED_COMPRESSED.items():
         if head.startswith(magic):
@@ -88,7 +96,7 @@ def kind(head: bytes) -> str:
     ):
         return "utf-16"
     for magic, what in _BINARY.items():
-        if head.startswith(magic):
+        if head.startswith(magic) and _CONFIRM.get(magic, bool)(head):
             return f"binary: {what}"
     if head.startswith(_PICKLE):
         return "binary: a Python pickle (a flight-recorder dump? nonstop diagnose --flight DIR)"

@@ -135,6 +135,22 @@ def test_a_binary_file_is_refused_in_one_line_and_left_out_of_a_folder(tmp_path:
     assert f"left out {folder / 'ledger.db'}: a SQLite database, not a log" in got.stderr
 
 
+@pytest.mark.parametrize("first", [b"BZh9 run 7: ", b"MZ-train started\n"])
+def test_a_log_whose_first_word_looks_like_a_magic_is_read_as_text(
+    tmp_path: Path, first: bytes
+) -> None:
+    """bzip2's "BZh" and a Windows executable's "MZ" are short enough to begin a line of text:
+    they are taken with what follows them in such files, not alone."""
+    log = tmp_path / "job.log"
+    log.write_bytes(first + OOM)
+    got = nonstop("triage", str(log), "--json")
+    assert got.returncode == 0, got.stderr
+    assert verdicts(got) == {str(log): "out_of_memory"}
+    real = tmp_path / "job.log.bz2"
+    real.write_bytes(bz2.compress(first + OOM))
+    assert verdicts(nonstop("triage", str(real), "--json")) == {str(real): "out_of_memory"}
+
+
 def test_zstd_is_named_and_refused(tmp_path: Path) -> None:
     log = tmp_path / "kern.log.zst"
     log.write_bytes(b"\x28\xb5\x2f\xfd" + os.urandom(100))
