@@ -20,10 +20,13 @@ What it adds to a script that never imports nonstop:
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import faulthandler
 import gc
+import importlib.machinery
+import io
 import json
 import logging
 import os
@@ -34,6 +37,8 @@ import sys
 import threading
 import time
 import traceback
+import types
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, NoReturn
@@ -505,7 +510,7 @@ def main(argv: list[str]) -> int:
             runpy.run_module(argv[0], run_name="__main__", alter_sys=True)
         else:
             sys.path.insert(0, str(Path(argv[0]).resolve().parent))
-            runpy.run_path(argv[0], run_name="__main__")
+            run_script(argv[0])
     except SystemExit as e:
         if e.code in (None, 0):
             _finished(rt)
@@ -522,6 +527,37 @@ def main(argv: list[str]) -> int:
     _finished(rt)
     _stop(sampler, rt)
     return 0
+
+
+def run_script(path: str) -> None:
+    """Run the script at `path` as `python path` does: as `__main__`, its `__file__` and its
+    code's file name absolute (Python 3.9 and later; torchrun starts `python path`), while
+    `sys.argv[0]` stays as the user typed it. runpy.run_path gives either a relative `__file__`
+    (a script that changes folder, as Hydra does, then found nothing beside itself) or, given
+    the absolute path, an absolute `sys.argv[0]`. A folder or a zip archive with a __main__.py
+    goes to runpy.run_path, as before."""
+    full = os.path.abspath(path)
+    if not os.path.isfile(full) or zipfile.is_zipfile(full):
+        runpy.run_path(path, run_name="__main__")
+        return
+    with io.open_code(full) as f:
+        code = compile(f.read(), full, "exec", dont_inherit=True)
+    main = types.ModuleType("__main__")
+    main.__dict__.update(
+        __file__=full,
+        __cached__=None,
+        __loader__=importlib.machinery.SourceFileLoader("__main__", full),
+        __spec__=None,
+        __package__=None,
+        __builtins__=builtins,
+    )
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:  # as runpy's temporary module: the bootstrap's own __main__ afterwards
+        if saved is not None:
+            sys.modules["__main__"] = saved
 
 
 ATEXIT_TIMEOUT_S = 10.0

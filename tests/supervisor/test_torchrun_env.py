@@ -40,3 +40,44 @@ def test_pet_max_restarts_is_heard(tmp_path: Path) -> None:
     finally:
         con.close()
     assert attempts == [0], r.stdout
+
+
+@pytest.mark.timeout(240)
+def test_a_script_named_relatively_sees_its_absolute_file_as_under_torchrun(
+    tmp_path: Path,
+) -> None:
+    """torchrun starts `python script.py`, whose `__file__` is absolute (Python 3.9+) while
+    `sys.argv[0]` stays as typed; under `nonstop run` runpy gave `script.py`, and a script that
+    changed folder (as Hydra does) then found nothing beside itself."""
+    (tmp_path / "beside.txt").write_text("found\n")
+    (tmp_path / "elsewhere").mkdir()
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "os.chdir('elsewhere')\n"
+        "here = Path(__file__).parent\n"
+        "print('FILE', __file__, 'ARGV0', sys.argv[0], 'NAME', __name__,\n"
+        "      'CODE', sys._getframe().f_code.co_filename, (here / 'beside.txt').read_text().strip(),\n"
+        "      'MAIN', sys.modules['__main__'].__file__, flush=True)\n"
+    )
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--standalone"),
+            *("--nproc-per-node", "1", "--health-checks", "none", "--no-self-test"),
+            *("--run-dir", str(tmp_path / "run"), "script.py"),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if "FILE " in ln)
+    words = line[line.index("FILE ") :].split()
+    assert words == [
+        *("FILE", str(script), "ARGV0", "script.py", "NAME", "__main__"),
+        *("CODE", str(script), "found", "MAIN", str(script)),
+    ], line
