@@ -198,6 +198,8 @@ def _triage(got: inputs.Inputs, as_json: bool) -> int:
             f"{j['file']}: {j['category']} -> {j['action']} ({how} {j['confidence']})"
             f"  host={c['host']} rank={c['rank']} gpu={c['gpu']}"
         )
+        if v.verdict == triage.EMPTY:
+            print(f"    {v.verdict}")
         shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows
         for e in shown[:3]:
             print(f"    {e['line']}: [{e['signature']}] {e['text']}")

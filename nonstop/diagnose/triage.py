@@ -961,6 +961,18 @@ def triage_file(
         g = _unmatched(path, s.marked, fallback, default, s.lines, descriptions)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
+    return _said_empty(v, [s])
+
+
+EMPTY = "The log is empty: nothing to classify."
+
+
+def _said_empty(v: Verdict, scans: list[Scan]) -> Verdict:
+    """A verdict over files that held no byte says so, at confidence 0, instead of "no known
+    failure signature" (as if a log had been read and found clean)."""
+    if scans and all(s.bytes == 0 for s in scans):
+        v.verdict = EMPTY if len(scans) == 1 else "The logs are empty: nothing to classify."
+        v.confidence = 0.0
     return v
 
 
@@ -986,11 +998,13 @@ def triage_files(
             g = _unmatched(s.file, s.marked, fallback, lines=s.lines, descriptions=descriptions)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
-        per.append(v)
+        per.append(_said_empty(v, [s]))
     counts: Counter[str] = Counter()
     for s in scans:
         counts.update(s.counts)
-    joint = decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts)
+    joint = _said_empty(
+        decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts), scans
+    )
     _peer_gone_names_no_culprit(joint, scans)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
         guesses = [v for v in per if v.guessed or "spike" in v.details]

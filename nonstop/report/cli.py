@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import IO
 
 from nonstop.errors import UserError
 from nonstop.report import data as rd
@@ -49,6 +50,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _warn(msgs: list[str], out: IO[str], most: int = 10) -> None:
+    """What reading the run skipped (bad event lines, ...), the first `most` and how many more."""
+    for msg in msgs[:most]:
+        print(f"warning: {msg}", file=out)
+    if len(msgs) > most:
+        print(f"warning: ... and {len(msgs) - most} more", file=out)
+
+
 def main(argv: list[str]) -> int:
     a = build_parser().parse_args(argv)
     if a.run_b is not None:
@@ -74,14 +83,14 @@ def main(argv: list[str]) -> int:
 
         written.append(("TensorBoard events", tb_export.export(data, a.tensorboard)))
     if a.json:
+        _warn(data.warnings, sys.stderr)  # stdout stays one JSON object
         print(json.dumps(summary, indent=2))
-        for what, path in written:  # stdout stays one JSON object
+        for what, path in written:
             print(f"wrote {what}: {path}", file=sys.stderr)
         return 0
     from nonstop.report.terminal import print_summary
 
-    for msg in data.warnings[:10]:
-        print(f"warning: {msg}")
+    _warn(data.warnings, sys.stdout)
     print_summary(summary)
     for what, path in written:
         print(f"wrote {what}: {path}")

@@ -81,9 +81,19 @@ def load(run_dir: str | os.PathLike[str]) -> ReportData:
         warnings.simplefilter("always", EventWarning)
         with open_run(run_dir) as ledger:
             data = from_ledger(ledger, run_dir)
-    data.warnings = [str(w.message) for w in caught if issubclass(w.category, EventWarning)] + (
-        data.warnings
-    )
+            skipped = ledger.conn.execute(
+                "SELECT path, corrupt FROM ingested WHERE corrupt > 0 ORDER BY path"
+            ).fetchall()
+    now = [str(w.message) for w in caught if issubclass(w.category, EventWarning)]
+    # bad lines an earlier ingest skipped: said on every report, not only the first to read them
+    root = Path(run_dir).resolve()
+    earlier = [
+        f"{path}: {n} bad event line{'s' if n != 1 else ''} skipped"
+        for path, n in skipped
+        if Path(path).is_relative_to(root)  # a copied ledger also names the original's files
+        and not any(m.startswith((f"{path}:", f"{os.path.relpath(path)}:")) for m in now)
+    ]
+    data.warnings = now + earlier + data.warnings
     return data
 
 

@@ -151,6 +151,23 @@ def test_a_log_whose_first_word_looks_like_a_magic_is_read_as_text(
     assert verdicts(nonstop("triage", str(real), "--json")) == {str(real): "out_of_memory"}
 
 
+def test_an_empty_file_is_said_to_be_empty(tmp_path: Path) -> None:
+    """An empty log read as "no known failure signature" (confidence 0.1), as if a log had been
+    read and found clean."""
+    empty = tmp_path / "rank-3.log"
+    empty.write_bytes(b"")
+    got = nonstop("triage", str(empty))
+    assert got.returncode == 0, got.stderr
+    assert "The log is empty: nothing to classify." in got.stdout
+    out = json.loads(nonstop("triage", str(empty), "--json").stdout)
+    assert out["files"][0]["verdict"] == out["overall"]["verdict"]
+    assert out["files"][0]["verdict"].startswith("The log is empty")
+    assert out["files"][0]["confidence"] == 0.0
+    (tmp_path / "rank-0.log").write_bytes(OOM)  # beside a real log, the verdict is the log's
+    both = json.loads(nonstop("triage", str(tmp_path), "--json").stdout)
+    assert both["overall"]["category"] == "out_of_memory"
+
+
 def test_zstd_is_named_and_refused(tmp_path: Path) -> None:
     log = tmp_path / "kern.log.zst"
     log.write_bytes(b"\x28\xb5\x2f\xfd" + os.urandom(100))

@@ -42,3 +42,25 @@ def test_no_losses_no_file(tmp_path: Path) -> None:
     w.emit("heartbeat", step=0)
     w.close()
     assert read_losses(stream) == (0, 0) and not (tmp_path / "rank-0.losses.json").exists()
+
+
+def test_bad_event_lines_are_said_on_every_report_not_only_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """The first report to ingest a stream warned of its bad lines; the next one (the lines
+    already ingested) said nothing, and `--json` never printed them on stderr."""
+    run = build_run(tmp_path / "run", run_id="damaged")
+    stream = run / "events" / "attempt-0" / "rank-0.jsonl"
+    with stream.open("a") as f:
+        f.write('garbage\n{"kind": \n')
+    assert nonstop(["report", str(run), "--json"]) == 0
+    first = capsys.readouterr()
+    assert sum("skipped a bad event line" in m for m in json.loads(first.out)["warnings"]) == 2
+    assert first.err.count("warning:") == 2
+    for args in (["--json"], []):
+        assert nonstop(["report", str(run), *args]) == 0
+        again = capsys.readouterr()
+        said = f"{stream.resolve()}: 2 bad event lines skipped"
+        assert f"warning: {said}" in (again.out if not args else again.err)
+        if args:
+            assert said in json.loads(again.out)["warnings"]
