@@ -162,40 +162,31 @@ def _readable(path: str, name: str, spool: Path, got: Inputs, *, named: bool) ->
     """Add the regular file or spooled stream `path` (shown as `name`) to `got`, converted
     where it is not plain text; a binary file named by the user is an error, one found in a
     folder is left out with a line on standard error."""
+
+    def refuse(why: str) -> None:
+        if named:
+            raise UserError(why)
+        print(f"nonstop triage: left out {why}", file=sys.stderr)
+
     for _ in range(3):  # a compressed UTF-16 log, a gzip inside an xz: at most a few layers
         try:
             what = kind(_head(path))
         except UserError as e:  # unreadable: /var/log holds root's own files
-            if named:
-                raise
-            print(f"nonstop triage: left out {e}", file=sys.stderr)
-            return
+            return refuse(str(e))
         if what == "text":
             break
         if what.startswith("binary"):
-            why = f"{name}: {what.split(': ', 1)[1]}, not a log"
-            if named:
-                raise UserError(why)
-            print(f"nonstop triage: left out {why}", file=sys.stderr)
-            return
+            return refuse(f"{name}: {what.split(': ', 1)[1]}, not a log")
         if what in ("zstd", "lz4"):
             tool = dict(_REFUSED_COMPRESSED.values())[what]
-            why = (
+            return refuse(
                 f"{name}: {what}-compressed, which nonstop cannot read; decompress it first: "
                 f"{tool} {name} | nonstop triage -"
             )
-            if named:
-                raise UserError(why)
-            print(f"nonstop triage: left out {why}", file=sys.stderr)
-            return
         try:
             path = _convert(path, what, spool / f"{len(got.names) + len(got.files)}.log", name)
         except _Damaged as e:
-            why = f"{name}: a damaged {what} file, nothing in it could be read ({e})"
-            if named:
-                raise UserError(why) from None
-            print(f"nonstop triage: left out {why}", file=sys.stderr)
-            return
+            return refuse(f"{name}: a damaged {what} file, nothing in it could be read ({e})")
         got.names[path] = name
     got.files.append(path)
     if path != name:

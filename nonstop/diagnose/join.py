@@ -63,12 +63,7 @@ HEALTH_CATEGORIES: tuple[tuple[str, str], ...] = (
     ("cpu", "cpu"),
     ("power", "power_supply"),
 )
-# Log signatures that mean a rank's collective failed because a peer went away. gloo's full
-# mesh failing at group creation (`gloo_mesh_setup`, part of `gloo_conn` until issue-27rows15)
-# stays one: at a restart it is often a peer that is gone.
-COLLECTIVE_FAILED = frozenset(
-    {"peer_closed", "gloo_conn", "gloo_mesh_setup", "nccl_remote", "nccl_watchdog"}
-)
+COLLECTIVE_FAILED = triage.COLLECTIVE_FAILED  # a rank's collective failed: a peer went away
 # The supervisor's own root-cause decision (the ledger's failures with root_cause = 1, what
 # `nonstop report` lists): above every peer-went-away symptom (20-30) when it names no category,
 # so that diagnose names the rank the ledger and the report name. A failure the supervisor
@@ -125,13 +120,9 @@ def read_ledger(
         for table in out:
             try:
                 rows = con.execute(f"SELECT * FROM {table}").fetchall()  # fixed table names
-            except sqlite3.OperationalError as e:
+            except sqlite3.Error as e:  # not a database, malformed; or no such table (yet)
                 if "no such table" in str(e):
-                    continue  # not (yet): the ledger is optional
-                if problems is not None:
-                    problems.append(str(e))
-                break
-            except sqlite3.Error as e:  # not a database, malformed
+                    continue  # the ledger is optional
                 if problems is not None:
                     problems.append(str(e))
                 break

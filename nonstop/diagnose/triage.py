@@ -1027,8 +1027,13 @@ def triage_files(
     return per, joint
 
 
-# a rank's line saying its peer went away: the rank that wrote it is that peer's victim
-PEER_GONE: Final = frozenset({"peer_closed", "gloo_conn"})
+# Log signatures that mean a rank's collective failed because a peer went away: the rank that
+# wrote it is that peer's victim (here and in nonstop.diagnose.join). gloo's full mesh failing at
+# group creation (`gloo_mesh_setup`, part of `gloo_conn` until issue-27rows15) stays one: at a
+# restart it is often a peer that is gone.
+COLLECTIVE_FAILED: Final = frozenset(
+    {"peer_closed", "gloo_conn", "gloo_mesh_setup", "nccl_remote", "nccl_watchdog"}
+)
 
 
 def _peer_gone_names_no_culprit(joint: Verdict, scans: list[Scan]) -> None:
@@ -1038,7 +1043,7 @@ def _peer_gone_names_no_culprit(joint: Verdict, scans: list[Scan]) -> None:
     `nonstop triage` of a torchrun --log-dir folder whose rank 1 raised named rank 0, which
     only lost rank 1, as the culprit."""
     lines = joint.details.get("evidence_lines") or []
-    if not lines or lines[0].get("signature") not in PEER_GONE or not joint.culprits:
+    if not lines or lines[0].get("signature") not in COLLECTIVE_FAILED or not joint.culprits:
         return
     seen = joint.culprits[0]
     by = ", ".join(

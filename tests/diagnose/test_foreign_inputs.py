@@ -308,6 +308,20 @@ def test_triage_of_a_torchrun_log_dir_names_not_the_rank_that_lost_its_peer(
     assert str(rank1) in overall["verdict"]
 
 
+def test_a_watchdog_timeout_names_the_rank_that_saw_it_not_a_culprit(tmp_path: Path) -> None:
+    """Every signature of a collective that failed because a peer went away (the set
+    nonstop.diagnose.join demotes beside a recorded root cause) is a victim's line in
+    `nonstop triage` too: NCCL's watchdog on rank 3 is not rank 3's own failure."""
+    (tmp_path / "rank-3.log").write_bytes((CORPUS / "nccl_watchdog_timeout.log").read_bytes())
+    (tmp_path / "rank-1.log").write_text("epoch 3 loss 1.2\n")
+    got = nonstop("triage", str(tmp_path), "--json")
+    assert got.returncode == 0, got.stderr
+    overall = json.loads(got.stdout)["overall"]
+    assert overall["category"] == "nccl_watchdog_timeout"
+    assert overall["culprits"] == [] and overall["details"]["seen_by"]["rank"] == 3, overall
+    assert "(seen by rank 3)" in overall["verdict"]
+
+
 def test_a_damaged_event_stream_is_said_in_a_few_lines(tmp_path: Path) -> None:
     """500 bad lines in a rank's event stream printed 1,000 lines of Python warnings (each with
     a line of nonstop's source) on `nonstop diagnose RUN --attempt 0`."""
