@@ -46,6 +46,7 @@ LATER = (
     "twentysixth",
     "twentyseventh",
     "twentyeighth",
+    "twentyninth",
 )
 """In the order collected: each may share no source with any split before it."""
 
