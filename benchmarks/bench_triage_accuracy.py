@@ -14,15 +14,16 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Twenty-seven later collections by collectors who never read the signature table (fresh.jsonl,
+Twenty-eight later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
-`twentyfourth_first_*`, `twentyfifth_first_*`, `twentysixth_first_*`, `twentyseventh_first_*` and
-`twentyeighth_first_*`, also `first_sight_*`, for the latest, twentyeighth.jsonl: the out-of-sample
-figure) beside their figures now.
+`twentyfourth_first_*`, `twentyfifth_first_*`, `twentysixth_first_*`, `twentyseventh_first_*`,
+`twentyeighth_first_*` and `twentyninth_first_*`, also `first_sight_*`, for the latest,
+twentyninth.jsonl: the out-of-sample figure) beside their figures now; `first_sight_sure_*` pools
+every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
 (nonstop.diagnose.fallback) answering where no signature row matched, and the description
 reader (nonstop.diagnose.prose) on an excerpt with no log line that no row matched;
@@ -1170,6 +1171,131 @@ TWENTYEIGHTH_UNSURE: frozenset[str] = frozenset(
 )
 
 
+# twentyninth.jsonl's first score (2026-12-05 17:00, 81 excerpts by a twenty-ninth collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; GitHub
+# threads of 72 repositories far from the usual ML stacks: databases on failing disks, NVENC and
+# VAAPI transcoders, Spark on YARN, Horovod, Ascend HCCL, miners, Chia and Filecoin; its slips are
+# in the README), taken once on main 1a217f7 (the collection merged onto 1284303; nothing in
+# triage changed since the twenty-eighth's rows): 44 of 81 categories and 62 of 81 actions; rows
+# alone 38 / 62; 25 with no answer at all; no wrong exclude_node. The collector marked 54 labels
+# unsure (TWENTYNINTH_UNSURE); on the other 27: 23 categories and 25 actions right.
+TWENTYNINTH_FIRST: dict[str, float] = {"category": 0.5432, "action": 0.7654}
+TWENTYNINTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.4691, "action": 0.7654}
+TWENTYNINTH_FIRST_SURE: dict[str, float] = {"category": 0.8519, "action": 0.9259}
+TWENTYNINTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "000d601ee88e",
+        "0083f0b5a255",
+        "01f5f546e701",
+        "0bae1b6b2edf",
+        "0f4d09521855",
+        "1204d37fb076",
+        "140741cd9b7e",
+        "1adf24f078d2",
+        "283aa1e86d52",
+        "2fd7a2acf97a",
+        "3408b60b771e",
+        "34c9ccdc0c3a",
+        "36a9c20ed5fd",
+        "390bbcae0fa4",
+        "3c9bf4d0ba70",
+        "3e1c426c72b4",
+        "4c710e66b99d",
+        "4f20fbd8dd6b",
+        "52205585e8ba",
+        "5c296245ff0b",
+        "5cfa90f7508c",
+        "6a64c204e4c3",
+        "7a5016b970c0",
+        "7e1bf42dff23",
+        "803ca0f04564",
+        "8aeb5ba6c653",
+        "8fd9e5a53ead",
+        "91cdeda539e3",
+        "9519bca358da",
+        "960d0afe54b0",
+        "9b58593cb8bb",
+        "9c6f5ad007db",
+        "9d91d11ce1de",
+        "a102e578499f",
+        "a5d521af6bbc",
+        "b45b6f6c67df",
+        "b56f028ff219",
+        "bcadf16e10c2",
+        "c14c17a8405b",
+        "c62f65d99682",
+        "ca6a4a28245b",
+        "cb92fd138848",
+        "cd08c7ca30f6",
+        "d04ee6c9950e",
+        "d330a2797270",
+        "d5cfe1fab0b5",
+        "dbfaebd51077",
+        "dd5827a6417d",
+        "e24c7b74f132",
+        "e374d0039088",
+        "eaf01fc935e9",
+        "ede089b2e079",
+        "f2c68de3b370",
+        "fbe8587994c7",
+    ]
+)
+
+# every collection whose collector marked the labels it was unsure of (the tenth on): its first
+# sight on the others, pooled by `_pooled_sure_first_sight`
+FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
+    ("tenth", TENTH_FIRST_SURE, TENTH_UNSURE),
+    ("eleventh", ELEVENTH_FIRST_SURE, ELEVENTH_UNSURE),
+    ("twelfth", TWELFTH_FIRST_SURE, TWELFTH_UNSURE),
+    ("thirteenth", THIRTEENTH_FIRST_SURE, THIRTEENTH_UNSURE),
+    ("fourteenth", FOURTEENTH_FIRST_SURE, FOURTEENTH_UNSURE),
+    ("fifteenth", FIFTEENTH_FIRST_SURE, FIFTEENTH_UNSURE),
+    ("sixteenth", SIXTEENTH_FIRST_SURE, SIXTEENTH_UNSURE),
+    ("seventeenth", SEVENTEENTH_FIRST_SURE, SEVENTEENTH_UNSURE),
+    ("eighteenth", EIGHTEENTH_FIRST_SURE, EIGHTEENTH_UNSURE),
+    ("nineteenth", NINETEENTH_FIRST_SURE, NINETEENTH_UNSURE),
+    ("twentieth", TWENTIETH_FIRST_SURE, TWENTIETH_UNSURE),
+    ("twentyfirst", TWENTYFIRST_FIRST_SURE, TWENTYFIRST_UNSURE),
+    ("twentysecond", TWENTYSECOND_FIRST_SURE, TWENTYSECOND_UNSURE),
+    ("twentythird", TWENTYTHIRD_FIRST_SURE, TWENTYTHIRD_UNSURE),
+    ("twentyfourth", TWENTYFOURTH_FIRST_SURE, TWENTYFOURTH_UNSURE),
+    ("twentyfifth", TWENTYFIFTH_FIRST_SURE, TWENTYFIFTH_UNSURE),
+    ("twentysixth", TWENTYSIXTH_FIRST_SURE, TWENTYSIXTH_UNSURE),
+    ("twentyseventh", TWENTYSEVENTH_FIRST_SURE, TWENTYSEVENTH_UNSURE),
+    ("twentyeighth", TWENTYEIGHTH_FIRST_SURE, TWENTYEIGHTH_UNSURE),
+    ("twentyninth", TWENTYNINTH_FIRST_SURE, TWENTYNINTH_UNSURE),
+)
+
+
+def _pooled_sure_first_sight() -> dict[str, Any]:
+    """First sight on the labels each collector was sure of, pooled over FIRST_SIGHT_SURE (each
+    collection weighted by its sure excerpts) and over the latest six; the issue measured
+    generalization this way ("on the cases whose label is sure")."""
+
+    def pool(rows: list[tuple[int, dict[str, float]]]) -> dict[str, float]:
+        n = sum(k for k, _ in rows)
+        return {
+            "excerpts": n,
+            "category": round(sum(k * f["category"] for k, f in rows) / n, 4),
+            "action": round(sum(k * f["action"] for k, f in rows) / n, 4),
+        }
+
+    rows = [
+        (sum(r["id"] not in unsure for r in load(name)), first)
+        for name, first, unsure in FIRST_SIGHT_SURE
+    ]
+    every, latest = pool(rows), pool(rows[-6:])
+    return {
+        "first_sight_sure_collections": len(rows),
+        "first_sight_sure_excerpts": every["excerpts"],
+        "first_sight_sure_category": every["category"],
+        "first_sight_sure_action": every["action"],
+        "first_sight_sure_latest6_excerpts": latest["excerpts"],
+        "first_sight_sure_latest6_category": latest["category"],
+        "first_sight_sure_latest6_action": latest["action"],
+    }
+
+
 def load(split: str) -> list[dict[str, Any]]:
     with open(CORPUS / f"{split}.jsonl") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -1332,6 +1458,8 @@ def run(quick: bool) -> dict[str, Any]:
     tw7_rows = evaluate("twentyseventh", fallback=False)
     tw8 = evaluate("twentyeighth")
     tw8_rows = evaluate("twentyeighth", fallback=False)
+    tw9 = evaluate("twentyninth")
+    tw9_rows = evaluate("twentyninth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -1678,11 +1806,8 @@ def run(quick: bool) -> dict[str, Any]:
                 TWENTYSEVENTH_FIRST_SURE,
                 _sure_scores("twentyseventh", TWENTYSEVENTH_UNSURE),
             ),
-            # a twenty-eighth collection, scored once at first sight (TWENTYEIGHTH_FIRST):
-            # the latest out-of-sample figure; its current figures say how far later work moved it
+            # a twenty-eighth collection, scored once at first sight (TWENTYEIGHTH_FIRST)
             "twentyeighth_excerpts": tw8["excerpts"],
-            "first_sight_category": TWENTYEIGHTH_FIRST["category"],
-            "first_sight_action": TWENTYEIGHTH_FIRST["action"],
             **_first_sight_fields(
                 "twentyeighth",
                 tw8,
@@ -1692,6 +1817,23 @@ def run(quick: bool) -> dict[str, Any]:
                 TWENTYEIGHTH_FIRST_SURE,
                 _sure_scores("twentyeighth", TWENTYEIGHTH_UNSURE),
             ),
+            # a twenty-ninth collection, scored once at first sight (TWENTYNINTH_FIRST):
+            # the latest out-of-sample figure; its current figures say how far later work moved it
+            "twentyninth_excerpts": tw9["excerpts"],
+            "first_sight_category": TWENTYNINTH_FIRST["category"],
+            "first_sight_action": TWENTYNINTH_FIRST["action"],
+            **_first_sight_fields(
+                "twentyninth",
+                tw9,
+                tw9_rows,
+                TWENTYNINTH_FIRST,
+                TWENTYNINTH_FIRST_ROWS_ONLY,
+                TWENTYNINTH_FIRST_SURE,
+                _sure_scores("twentyninth", TWENTYNINTH_UNSURE),
+            ),
+            # every collection's first sight on the labels its collector was sure of, pooled
+            # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
+            **_pooled_sure_first_sight(),
             # an estimate of first sight from the collections already seen: each collection
             # with the rows of its own first sight and a fallback trained without it
             # (benchmarks/triage_first_sight.py; pooled over the 1,025 excerpts of twelve collections)
@@ -1741,6 +1883,7 @@ if __name__ == "__main__":
         "twentysixth",
         "twentyseventh",
         "twentyeighth",
+        "twentyninth",
     )
     if split not in splits:
         print(
