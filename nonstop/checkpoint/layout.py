@@ -32,8 +32,10 @@ _Base: Any = _Transforms if _Transforms is not None else object
 
 
 def _install_alignment_switch() -> bool:
-    """Make torch.save read its storage alignment from this thread's `_THREAD.align` once,
-    where set (else torch's setting). False where this torch has no such setting."""
+    """Make torch.save read its storage alignment from this thread's `_THREAD.align` where
+    set (else torch's setting): it reads it twice, to align and to record the alignment in
+    the record's `.storage_alignment`, which torch.load may use. False where this torch has
+    no such setting."""
     ser = torch.serialization
     original = getattr(ser, "_get_storage_alignment", None)
     if original is None:
@@ -43,14 +45,17 @@ def _install_alignment_switch() -> bool:
 
     def _get_storage_alignment() -> int:
         align = getattr(_THREAD, "align", None)
-        if align is None:
-            return int(original())
-        _THREAD.align = None  # this torch.save only
-        return int(align)
+        return int(original()) if align is None else int(align)
 
     _get_storage_alignment._nonstop_switch = True  # type: ignore[attr-defined]
     ser._get_storage_alignment = _get_storage_alignment
     return True
+
+
+def reset() -> None:
+    """End this thread's alignment (at the end of each file DCP writes): its next torch.save,
+    outside a checkpoint's records, aligns as torch is set to."""
+    _THREAD.align = None
 
 
 def _tensor_bytes(item: Any) -> int:

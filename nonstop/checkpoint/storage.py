@@ -869,6 +869,7 @@ class _StorageFS(FileSystem):
                 yield w
                 w.drain()
             finally:
+                layout.reset()  # the last record's alignment ends with its file
                 w.discard()  # a failed write's gathered bytes are not flushed later by gc
         with self._lock:
             self.written[key] = {"digest": w.hasher.hexdigest(), "bytes": w.nbytes}

@@ -130,7 +130,7 @@ def test_without_it_the_tensors_are_the_same_and_the_layout_as_before(
     assert _equal(fresh, state)
 
 
-def test_the_alignment_switch_reaches_only_the_writing_threads_next_save() -> None:
+def test_the_alignment_switch_reaches_only_the_writing_thread_until_its_file_ends() -> None:
     assert layout.aligning_transforms(1) is not None  # installs the switch
     seen: dict[str, int] = {}
     layout._THREAD.align = layout.ALIGN
@@ -142,8 +142,30 @@ def test_the_alignment_switch_reaches_only_the_writing_threads_next_save() -> No
     t.start()
     t.join()
     seen["writer"] = torch.serialization._get_storage_alignment()
+    layout.reset()
     seen["after"] = torch.serialization._get_storage_alignment()
     assert seen == {"other": 64, "writer": layout.ALIGN, "after": 64}
+
+
+@needs_direct
+def test_an_aligned_record_says_so_and_torch_load_reads_it_alone(tmp_path: Path) -> None:
+    import io
+
+    state = _state()
+    _save(tmp_path, state)
+    meta = FileSystemReader(tmp_path / "checkpoints" / "step-1").read_metadata()
+    data = _data(tmp_path).read_bytes()
+    weight = state["model"].state_dict()["0.weight"]
+    for index, info in meta.storage_data.items():
+        if index.fqn == "model.0.weight" or index.fqn == "model/0.weight":
+            record = data[info.offset : info.offset + info.length]
+            break
+    else:
+        raise AssertionError(sorted(i.fqn for i in meta.storage_data))
+    assert record.startswith(b"PK\x03\x04")  # the record itself starts at the recorded offset
+    assert torch.equal(torch.load(io.BytesIO(record), weights_only=True), weight)
+    reader = torch._C.PyTorchFileReader(io.BytesIO(record))
+    assert int(bytes(reader.get_record(".storage_alignment"))) == layout.ALIGN
 
 
 def _aligned_view(nbytes: int, shift: int = 0) -> tuple[mmap.mmap, memoryview]:
