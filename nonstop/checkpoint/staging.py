@@ -6,7 +6,8 @@ checkpoint) are copied in the writer thread while the next step's data loading, 
 backward run, and an optimizer step pre-hook makes `step()` wait until that copy is done.
 Everything else (buffers such as BatchNorm statistics, which forward changes; per-rank state;
 RNG) is copied before `save()` returns. Nothing is copied twice: the buffers are reused between
-saves (DCP's DefaultStager caches them), pinned where the state is on a GPU.
+saves (DCP's DefaultStager caches them), pinned where the state is on a GPU, page-aligned where
+large and not pinned (the writer sends those bytes to the disk from there: storage.py).
 
 On a GPU the copies into pinned memory are non-blocking, and DCP's stager then synchronizes
 only the *current* device, which in the writer thread is cuda:0 whatever the rank's device
@@ -229,7 +230,9 @@ class _Storages(StateDictStager):
     training thread could not run a single Python line, and a step of 70 small matmuls took
     0.14 s instead of 0.026 (docs/checkpoint.md, "Staging and the GIL"). `Tensor.copy_` does the
     same memcpy (or the same non-blocking device copy) with the GIL released. Buffers are
-    allocated, pinned, shared and cached exactly as DCP does; only the copy differs."""
+    pinned, shared and cached exactly as DCP does; a plain CPU buffer of
+    `storage.STAGED_DIRECT` bytes or more is page-aligned memory of its own (`_aligned`), which
+    the writer sends to the disk without copying it again."""
 
     defer: _Copies | None = None  # set: list the copies there instead of making them
 

@@ -11,6 +11,8 @@ torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dc
   each rank knows the checksums of exactly the files it wrote; torch.save's own CRC-32 of each
   zip record is switched off for those writes (`_torch_crc_off`): torch.load never checks it,
   and our checksums cover every byte of every file, so it was the same work done twice;
+- a large tensor is laid out at a 4 KiB-aligned offset (layout.py) and written straight from
+  its staged memory with O_DIRECT (`_DirectWriter.write_staged`), not copied into buffers;
 - the reader never runs arbitrary pickle: DCP's `.metadata` is unpickled with an allow-list of
   DCP's own metadata classes, and nonstop checkpoints hold tensors only, which DCP reads with
   `torch.load(weights_only=True)`.
@@ -430,7 +432,12 @@ class _DirectWriter(io.RawIOBase):
     Where the filesystem refuses direct writes (EINVAL when setting the flag or at the first
     write), the file is written through the page cache as before (`_WritebackWriter`);
     nothing written is lost on the switch. A file shorter than one buffer never uses
-    O_DIRECT. A failed write is raised by the next call (`write` or `finish`)."""
+    O_DIRECT. A failed write is raised by the next call (`write` or `finish`).
+
+    A large write whose memory agrees with its file offset modulo 4 KiB (a staged tensor laid
+    out by layout.py) skips the buffers: `write_staged` sends its aligned middle to the disk
+    straight from that memory (`STAGED_DIRECT`; docs/checkpoint.md, "Writes from the staged
+    memory")."""
 
     def __init__(self, f: IO[bytes]) -> None:
         self._f = f
