@@ -20,10 +20,16 @@ Checkpointer saving while the step loop trains, alternating write calls of `WRIT
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
 `ARMS` (CRC-32 implementation / write piece [/ `cache` to write through the page cache instead
 of around it, `direct`, the default, `direct4k` direct from 4 KiB pages as before 2026-12-05's
-huge-page buffers, `dcpstage` direct with DCP's stock staging copies, which hold the GIL], e.g. `zlib/256k,isal/1m/cache`), rotated each rep,
-adding the training thread's lost progress (the window's time less its steps at the step time
-measured right before the save). A diagnostic, not a
-kept benchmark: on a shared host compare medians of several runs.
+huge-page buffers, `dcpstage` direct with DCP's stock staging copies, which hold the GIL,
+`copy` direct with every byte copied into the writer's buffers as before 2026-12-05's writes
+from the staged memory (`STAGED_DIRECT = 0`), `zerocopy` the same as `direct` now: large
+tensors written straight from the staged memory], e.g. `zlib/256k,isal/1m/cache`), rotated
+each rep, adding the training thread's lost progress (the window's time less its steps at the
+step time measured right before the save), the CPU of the direct write calls (`pwrite`, in
+whichever thread) and the share of the bytes written straight from the staged memory. A
+diagnostic, not a kept benchmark: on a shared host compare medians of several runs.
+
+    ARMS=isal/1m/copy,isal/1m/zerocopy nice -n 19 .venv/bin/python benchmarks/checkpoint_ab.py arms 1024 3
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ MB = 1 << 20
 SFR = sto._sync_file_range
 PIECE = sto.WRITE_PIECE
 DIRECT = sto.DIRECT_CHUNK
+STAGED = sto.STAGED_DIRECT
 HUGE_BUFFER = sto._huge_buffer
 OUR_STAGER = stg._stager
 STOCK_STAGER = stg.DefaultStager
@@ -190,11 +197,12 @@ def _timed_phases() -> dict[str, list[float]]:
             try:
                 return orig(*a, **k)
             finally:
-                phases[name] = [*phases.get(name, []), time.thread_time() - c0]
+                phases.setdefault(name, []).append(time.thread_time() - c0)
 
         setattr(obj, attr, w)
 
     timed(sto._HashingWriter, "write", "write+hash")
+    timed(sto, "_pwrite_all", "pwrite")  # direct writes, in the writer or a pool thread
     timed(dg.Hasher, "update", "hash")
     timed(stg.Stager, "_copy", "stage")
     timed(stg._Copies, "work", "stage")  # a CPU state's later part, either thread's share
@@ -241,11 +249,17 @@ def _size(text: str) -> int:
     return int(text[:-1]) * mult[text[-1]] if text[-1] in mult else int(text)
 
 
-def _use_stager(c: Checkpointer, caches: dict[bool, dict[Any, Any]], stock: bool) -> None:
+def _use_stager(c: Checkpointer, caches: dict[Any, dict[Any, Any]], stock: bool) -> None:
     """Stage with DCP's stock storage copies (`stock`: UntypedStorage.copy_, GIL held) or
-    with ours (`staging._Storages`), each arm keeping its own cached buffers."""
+    with ours (`staging._Storages`), each arm keeping its own cached buffers (page-aligned
+    ones where `STAGED_DIRECT` is on, torch's where off)."""
     stg._stager = STOCK_STAGER if stock else OUR_STAGER
-    c._stager._stagers = caches.setdefault(stock, {})
+    c._stager._stagers = caches.setdefault((stock, sto.STAGED_DIRECT), {})
+
+
+def _arm_key(name: str) -> tuple[bool, int]:
+    path = name.split("/")[2:]
+    return path == ["dcpstage"], 0 if path == ["copy"] else STAGED
 
 
 def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
@@ -263,10 +277,11 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         opt.step()
 
     res: dict[str, list[Any]] = {v: [] for v in names}
-    caches: dict[bool, dict[Any, Any]] = {}  # stock stager or ours -> its staged buffers
+    caches: dict[Any, dict[Any, Any]] = {}  # (stock stager?, STAGED_DIRECT) -> staged buffers
     with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
         n_step = 0
-        for stock in sorted({"dcpstage" in v for v in names}):  # warm-up: buffers touched once
+        for stock, staged in sorted({_arm_key(v) for v in names}):  # warm-up: buffers touched
+            sto.STAGED_DIRECT = staged
             _use_stager(c, caches, stock)
             n_step += 1
             c.save(n_step, sd)
@@ -274,6 +289,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         for r in range(reps):
             for v in names[r % len(names) :] + names[: r % len(names)]:
                 impl, piece, *path = v.split("/")
+                sto.STAGED_DIRECT = _arm_key(v)[1]
                 _use_stager(c, caches, path == ["dcpstage"])
                 dg.use_crc32(impl)
                 sto.WRITE_PIECE = _size(piece)
@@ -287,6 +303,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                     times.append(time.perf_counter() - t)
                 step_s = statistics.median(times)
                 phases.clear()
+                staged0, buffered0 = sto.COUNTS.staged, sto.COUNTS.buffered
                 n_step += 1
                 key = f"{root}/checkpoints/step-{n_step}/COMMIT.json"
                 t0 = time.perf_counter()
@@ -299,7 +316,9 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 window = time.perf_counter() - t0
                 out = c.wait()
                 assert out is not None and out.ok, out
-                cpu = {k: round(sum(x), 2) for k, x in phases.items()}
+                cpu = {k: round(sum(x), 3) for k, x in phases.items()}
+                staged = sto.COUNTS.staged - staged0
+                written = staged + sto.COUNTS.buffered - buffered0
                 row = (
                     round(out.total_s, 3),
                     round(window - n * step_s, 3),
@@ -307,11 +326,14 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                     cpu["hash"],
                     cpu["stage"],
                     round(blocking, 3),
+                    cpu.get("pwrite", 0.0),
+                    round(staged / max(written, 1), 3),
                 )
                 res[v].append((*row, round(os.getloadavg()[0], 1)))
                 print(v, res[v][-1], flush=True)
     sto.WRITE_PIECE = PIECE
     sto.DIRECT_CHUNK = DIRECT
+    sto.STAGED_DIRECT = STAGED
     sto._huge_buffer = HUGE_BUFFER
     stg._stager = OUR_STAGER
     dg.use_crc32()
@@ -329,7 +351,8 @@ def main() -> None:
         shutil.rmtree(root, ignore_errors=True)
     what = {
         "pieces": "write+hash CPU s, hash CPU s",
-        "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s",
+        "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s, "
+        "pwrite CPU s, share written from the staged memory",
     }.get(mode, "CPU s, fsync wall s")
     print(f"arm: durable s, {what} (medians); durable samples")
     for v, rows in res.items():

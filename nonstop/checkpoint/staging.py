@@ -6,7 +6,8 @@ checkpoint) are copied in the writer thread while the next step's data loading, 
 backward run, and an optimizer step pre-hook makes `step()` wait until that copy is done.
 Everything else (buffers such as BatchNorm statistics, which forward changes; per-rank state;
 RNG) is copied before `save()` returns. Nothing is copied twice: the buffers are reused between
-saves (DCP's DefaultStager caches them), pinned where the state is on a GPU.
+saves (DCP's DefaultStager caches them), pinned where the state is on a GPU, page-aligned where
+large and not pinned (the writer sends those bytes to the disk from there: storage.py).
 
 On a GPU the copies into pinned memory are non-blocking, and DCP's stager then synchronizes
 only the *current* device, which in the writer thread is cuda:0 whatever the rank's device
@@ -24,6 +25,7 @@ into the model, manual surgery) between a save and the next `step()` must call
 from __future__ import annotations
 
 import contextlib
+import mmap
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +35,8 @@ import torch
 from torch.distributed.checkpoint._state_dict_stager import StateDictStager
 from torch.distributed.checkpoint.staging import DefaultStager, StagingOptions
 from torch.utils.hooks import RemovableHandle
+
+from nonstop.checkpoint import storage as _storage
 
 
 def local(t: Any) -> torch.Tensor:
@@ -226,7 +230,9 @@ class _Storages(StateDictStager):
     training thread could not run a single Python line, and a step of 70 small matmuls took
     0.14 s instead of 0.026 (docs/checkpoint.md, "Staging and the GIL"). `Tensor.copy_` does the
     same memcpy (or the same non-blocking device copy) with the GIL released. Buffers are
-    allocated, pinned, shared and cached exactly as DCP does; only the copy differs."""
+    pinned, shared and cached exactly as DCP does; a plain CPU buffer of
+    `storage.STAGED_DIRECT` bytes or more is page-aligned memory of its own (`_aligned`), which
+    the writer sends to the disk without copying it again."""
 
     defer: _Copies | None = None  # set: list the copies there instead of making them
 
@@ -235,7 +241,7 @@ class _Storages(StateDictStager):
         if cached is None:
             if self.pin_memory or self.share_memory:  # DCP's own allocation (and first copy)
                 return super()._stage_untyped_storage(storage, non_blocking)
-            cached = type(storage)(storage.size(), device="cpu")
+            cached = _aligned(storage.size()) or type(storage)(storage.size(), device="cpu")
             self._cached_storage_mapping[storage] = cached
         elif cached.size() != storage.size():  # DCP raises its own error for this
             return super()._stage_untyped_storage(storage, non_blocking)
@@ -244,6 +250,23 @@ class _Storages(StateDictStager):
         else:
             _bytes(cached).copy_(_bytes(storage), non_blocking=non_blocking)
         return cached
+
+
+def _aligned(nbytes: int) -> Any:
+    """A CPU storage of `nbytes` in memory of its own, page-aligned and asked for transparent
+    huge pages (as the direct writer's buffers, storage._huge_buffer), for a storage the
+    writer sends to the disk straight from here (`storage.STAGED_DIRECT`); None for a smaller
+    one (torch's allocator: 64-byte aligned, and a large malloc is mmap'd at a page + 16).
+    The storage keeps the mapping alive; it is unmapped with the storage."""
+    if _storage.STAGED_DIRECT <= 0 or nbytes < _storage.STAGED_DIRECT:
+        return None
+    flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+    buf = mmap.mmap(-1, nbytes, flags=flags) if flags else mmap.mmap(-1, nbytes)
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is not None:
+        with contextlib.suppress(OSError):
+            buf.madvise(advice)
+    return torch.frombuffer(buf, dtype=torch.uint8).untyped_storage()
 
 
 def _deferred(stager: DefaultStager, part: dict[str, Any]) -> _Copies | None:

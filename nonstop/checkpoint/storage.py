@@ -11,6 +11,8 @@ torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dc
   each rank knows the checksums of exactly the files it wrote; torch.save's own CRC-32 of each
   zip record is switched off for those writes (`_torch_crc_off`): torch.load never checks it,
   and our checksums cover every byte of every file, so it was the same work done twice;
+- a large tensor is laid out at a 4 KiB-aligned offset (layout.py) and written straight from
+  its staged memory with O_DIRECT (`_DirectWriter.write_staged`), not copied into buffers;
 - the reader never runs arbitrary pickle: DCP's `.metadata` is unpickled with an allow-list of
   DCP's own metadata classes, and nonstop checkpoints hold tensors only, which DCP reads with
   `torch.load(weights_only=True)`.
@@ -44,10 +46,11 @@ import torch
 from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
 from torch.distributed.checkpoint.filesystem import FileSystem
 from torch.distributed.checkpoint.metadata import Metadata, StorageMeta
-from torch.distributed.checkpoint.planner import LoadPlan, LoadPlanner
+from torch.distributed.checkpoint.planner import LoadPlan, LoadPlanner, SavePlan, SavePlanner
+from torch.distributed.checkpoint.storage import WriteResult
 from torch.futures import Future
 
-from nonstop.checkpoint import digest
+from nonstop.checkpoint import digest, layout
 from nonstop.checkpoint.reading import read_into
 from nonstop.errors import UserError
 
@@ -334,6 +337,14 @@ class _BudgetedWriter(io.RawIOBase):
         self._spend(memoryview(b).nbytes)
         return self._raw.write(b)
 
+    def takes_staged(self, view: memoryview) -> bool:
+        takes = getattr(self._raw, "takes_staged", None)
+        return bool(takes is not None and takes(view))
+
+    def write_staged(self, view: memoryview, hash_fn: Any) -> None:
+        self._spend(len(view))
+        self._raw.write_staged(view, hash_fn)
+
     def tell(self) -> int:
         return self._raw.tell()
 
@@ -350,6 +361,32 @@ writes through the page cache instead (`_WritebackWriter`)."""
 DIRECT_DEPTH = 2
 """Direct writes of one file in flight at a time, each on a thread of its own (pwrite)."""
 _O_DIRECT: int = getattr(os, "O_DIRECT", 0)
+STAGED_DIRECT = 2 << 20
+"""A tensor of at least this many bytes is laid out at a 4 KiB-aligned file offset
+(layout.py), staged into page-aligned memory (staging.py), and written by `_DirectWriter`
+straight from that memory, no copy into its buffers; 0 turns all three off (the files and the
+staging buffers as before). docs/checkpoint.md, "Writes from the staged memory"."""
+_ALIGN = 4096  # layout.ALIGN: O_DIRECT's alignment of offset, length and memory
+
+
+class _Counts:
+    """Bytes of direct (durable) checkpoint files by how they reached the disk, since the
+    process started: `staged` straight from the caller's (staged) memory, `buffered` copied
+    into the writer's aligned buffers or written through the page cache. Tests and the
+    benchmark read the difference around a save."""
+
+    def __init__(self) -> None:
+        self.staged = 0
+        self.buffered = 0
+        self._lock = threading.Lock()
+
+    def add(self, staged: int, buffered: int) -> None:
+        with self._lock:
+            self.staged += staged
+            self.buffered += buffered
+
+
+COUNTS = _Counts()
 
 
 _HUGE = 2 << 20  # a transparent huge page on x86-64 and most arm64 kernels
@@ -395,7 +432,12 @@ class _DirectWriter(io.RawIOBase):
     Where the filesystem refuses direct writes (EINVAL when setting the flag or at the first
     write), the file is written through the page cache as before (`_WritebackWriter`);
     nothing written is lost on the switch. A file shorter than one buffer never uses
-    O_DIRECT. A failed write is raised by the next call (`write` or `finish`)."""
+    O_DIRECT. A failed write is raised by the next call (`write` or `finish`).
+
+    A large write whose memory agrees with its file offset modulo 4 KiB (a staged tensor laid
+    out by layout.py) skips the buffers: `write_staged` sends its aligned middle to the disk
+    straight from that memory (`STAGED_DIRECT`; docs/checkpoint.md, "Writes from the staged
+    memory")."""
 
     def __init__(self, f: IO[bytes]) -> None:
         self._f = f
@@ -409,7 +451,11 @@ class _DirectWriter(io.RawIOBase):
         self._fallback: Any = None  # what writes through the page cache, once refused
         self._pool: ThreadPoolExecutor | None = None
         self._pending: dict[int, _CFuture[None]] = {}  # buffer index -> its write in flight
-        self.direct_bytes = 0
+        self.direct_bytes = 0  # of them, written direct from the buffers
+        self.staged_bytes = 0  # written direct from the caller's memory (`write_staged`)
+        self.buffered_bytes = 0  # handed to `write`: copied into the buffers (or the cache)
+        self._staged_refused = False  # a direct write from the caller's memory got EINVAL
+        self._staged_tried = False
         self._use(0)
 
     def _use(self, i: int) -> None:
@@ -429,6 +475,7 @@ class _DirectWriter(io.RawIOBase):
             raise ValueError("write to a checkpoint file that was already closed")
         view = memoryview(b).cast("B")
         n = len(view)
+        self.buffered_bytes += n
         if self._fallback is not None:
             _write_all(self._fallback, view)
             return n
@@ -445,6 +492,71 @@ class _DirectWriter(io.RawIOBase):
                     _write_all(self._fallback, view[done:])
                     break
         return n
+
+    def takes_staged(self, view: memoryview) -> bool:
+        """Whether `write_staged` would write most of `view` straight from its memory: it is
+        at least `STAGED_DIRECT` long and its address agrees with its file offset modulo 4
+        KiB (what O_DIRECT needs), and direct writes have not been refused here."""
+        if STAGED_DIRECT <= 0 or len(view) < STAGED_DIRECT or not self._bufs:
+            return False
+        if self._fallback is not None or self._staged_refused:
+            return False
+        start = self._pos + self._fill
+        return (_address(view) - start) % _ALIGN == 0
+
+    def write_staged(self, view: memoryview, hash_fn: Any) -> None:
+        """Write all of `view` (one that `takes_staged`), its 4 KiB-aligned middle straight
+        from its memory with `DIRECT_DEPTH` direct writes in flight, the unaligned head and
+        tail through the buffers; call `hash_fn(view)` once, while the middle is on its way.
+        Returns only when no write reads `view` any more (as `write` does); a failed write
+        raises. Where the file or this memory refuses the direct write (EINVAL at the
+        first), the rest goes through the buffers (or the page cache) as `write` does."""
+        start = self._pos + self._fill
+        head = min(-start % _ALIGN, len(view))
+        middle = (len(view) - head) // _ALIGN * _ALIGN
+        if head:
+            self.write(view[:head])
+        if self._fill and self._fallback is None:
+            self._write_chunk()  # what the buffer holds ends at an aligned offset now
+        if self._fallback is None and not self._direct and not self._set_direct(True):
+            self._fall_back()
+        if self._fallback is not None or not middle:
+            self.write(view[head:])
+            hash_fn(view)
+            return
+        body = view[head : head + middle]
+        done = 0
+        if not self._staged_tried:  # is a direct write from this memory accepted here?
+            first = body[:DIRECT_CHUNK]
+            try:
+                _pwrite_all(self._fd, first, self._pos)
+            except OSError as e:
+                if e.errno != errno.EINVAL:
+                    raise
+                self._staged_refused = True
+                if not self.direct_bytes:  # nothing direct went through: let `write` probe
+                    self._set_direct(False)
+                self.write(view[head:])
+                hash_fn(view)
+                return
+            self._staged_tried = True
+            done = len(first)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(DIRECT_DEPTH, thread_name_prefix="nonstop-direct")
+        writes: list[_CFuture[None]] = []
+        try:
+            for a in range(done, middle, DIRECT_CHUNK):
+                piece = body[a : a + DIRECT_CHUNK]
+                writes.append(self._pool.submit(_pwrite_all, self._fd, piece, self._pos + a))
+            hash_fn(view)
+        finally:
+            concurrent.futures.wait(writes)  # none may read `view` once this returns
+        for w in writes:
+            w.result()
+        self._pos += middle
+        self.staged_bytes += middle
+        if head + middle < len(view):
+            self.write(view[head + middle :])
 
     def _write_chunk(self) -> None:
         if not self._direct:  # the first buffer: is a direct write accepted here?
@@ -517,6 +629,8 @@ class _DirectWriter(io.RawIOBase):
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if self._bufs:
+            COUNTS.add(self.staged_bytes, self.buffered_bytes)
         self._bufs.clear()  # unmapped as the last reference goes (a failed write's traceback
         # may hold a view of one a while longer, so they are not closed here)
 
@@ -530,6 +644,11 @@ class _DirectWriter(io.RawIOBase):
         """Buffered bytes stay in the aligned buffer until it is full or `finish` is called."""
 
 
+def _address(view: memoryview) -> int:
+    """The address of `view`'s first byte (read-only views included)."""
+    return int(np.frombuffer(view, dtype=np.uint8).ctypes.data) if len(view) else 0
+
+
 def _pwrite_all(fd: int, view: memoryview, offset: int) -> None:
     done = 0
     while done < len(view):
@@ -540,9 +659,10 @@ def _pwrite_all(fd: int, view: memoryview, offset: int) -> None:
 
 
 def _write_all(f: Any, view: memoryview) -> None:
+    """Write all of `view` to `f` in calls of at most WRITE_PIECE bytes ("Write size")."""
     done = 0
     while done < len(view):
-        n = f.write(view[done:])
+        n = f.write(view[done : done + WRITE_PIECE])
         n = len(view) - done if n is None else n
         if n <= 0:
             raise OSError(errno.EIO, f"short write ({done} of {len(view)} bytes)")
@@ -576,6 +696,15 @@ class _HashingWriter(io.RawIOBase):
                 self.drain()
             return len(view)
         self.drain()
+        takes = getattr(self._raw, "takes_staged", None) if STAGED_DIRECT > 0 else None
+        if takes is not None and takes(view):  # straight from the staged memory
+            try:
+                self._raw.write_staged(view, self.hasher.update)
+            except OSError as e:
+                self._errors.append(e)
+                raise
+            self.nbytes += len(view)
+            return len(view)
         if OVERLAP_HASH_BYTES <= 0 or len(view) < OVERLAP_HASH_BYTES:
             return self._write_pieces(view)
         hashing = _hash_beside(self.hasher, view)
@@ -747,6 +876,7 @@ class _StorageFS(FileSystem):
                 yield w
                 w.drain()
             finally:
+                layout.reset()  # the last record's alignment ends with its file
                 w.discard()  # a failed write's gathered bytes are not flushed later by gc
         with self._lock:
             self.written[key] = {"digest": w.hasher.hexdigest(), "bytes": w.nbytes}
@@ -810,6 +940,19 @@ class RecordingWriter(FileSystemWriter):
         self.fs = self._sfs
         self.path = Path(key)
         self._prefix = Path(key).as_posix() + "/"
+        self._aligning = None
+        if _writes_direct(storage):  # large tensors at aligned offsets (layout.py)
+            self._aligning = layout.aligning_transforms(STAGED_DIRECT)
+            if self._aligning is not None:
+                self.transforms = self._aligning
+
+    def write_data(self, plan: SavePlan, planner: SavePlanner) -> Future[list[WriteResult]]:
+        written = super().write_data(plan, planner)
+        if self._aligning is None:
+            return written
+        placed: Future[list[WriteResult]] = Future()
+        placed.set_result(self._aligning.place(written.wait()))
+        return placed
 
     def checksums(self) -> dict[str, dict[str, Any]]:
         """{file name inside the checkpoint: {"digest", "bytes"}} for what this rank wrote."""
@@ -819,6 +962,17 @@ class RecordingWriter(FileSystemWriter):
     def io_error(self) -> OSError | None:
         """The first OSError a write raised on this rank (ENOSPC, EIO), if any."""
         return self._sfs.errors[0] if self._sfs.errors else None
+
+
+def _writes_direct(storage: Storage) -> bool:
+    """Whether `storage` writes large files around the page cache (`_DirectWriter`)."""
+    return (
+        isinstance(storage, LocalStorage)
+        and storage.fsync
+        and storage.direct
+        and DIRECT_CHUNK > 0
+        and bool(_O_DIRECT)
+    )
 
 
 class SafeReader(FileSystemReader):
