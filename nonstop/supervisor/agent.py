@@ -414,6 +414,9 @@ class NonstopAgent(LocalElasticAgent):
     # -- monitoring ------------------------------------------------------------------------
 
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
+        # a Ctrl-C whose SignalException an `except Exception` swallowed: torch's run() stops
+        # the ranks on it from here, as it does on the first
+        torch_compat.raise_death_signal()
         if self._leave_now:  # excluded in a membership restart: torch stops, no restart left
             return RunResult(state=WorkerState.FAILED)
         if self.failures.holding(worker_group):

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from torch.distributed.elastic.multiprocessing.api import SignalException
 from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
@@ -499,6 +500,27 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             )
         agent.exit_message = f"stopped: {why}; requeue the job"
         code = policy.EXIT_REQUEUE
+    except SignalException as e:
+        # Ctrl-C (SIGINT), the terminal gone (SIGHUP), SIGQUIT: torch's agent has stopped the
+        # ranks, and torchrun leaves with this exception's traceback and exit 1. The attempt
+        # is closed here as stopped: left open, the next `nonstop run` of the directory read it
+        # as a supervisor killed mid-attempt, a failure that never happened
+        name = signal.Signals(e.sigval).name
+        with log.swallowed(_log, "recording the interruption in the ledger"):
+            now = time.time()
+            ledger.attempt_ended(agent.attempt, time_s=now, outcome="stopped")
+            ledger.add_action(
+                attempt=agent.attempt,
+                time_s=now,
+                action="interrupted",
+                host=host,
+                reason=f"{name} to nonstop run: the ranks were stopped",
+            )
+        agent.exit_message = (
+            f"interrupted ({name}): the ranks were stopped; the same command with "
+            f"--run-dir {rd.root} resumes the run"
+        )
+        code = policy.EXIT_FAILED
     except ChildFailedError:
         code = policy.exit_code(agent.exit_code, failed=True)
     finally:

@@ -316,6 +316,33 @@ def _deliver(previous: Any, signum: int, frame: FrameType | None) -> None:
         os.kill(os.getpid(), signum)
 
 
+_death_signals: list[int] = []
+"""The death signals torch's handler has been given in this process, oldest first."""
+
+
+def _latched(torchs: Callable[[int, FrameType | None], None]) -> Any:
+    """torch's handler, remembering the signal first: the SignalException it raises lands
+    wherever the main thread is, and nonstop's loop does more than torch's (ingesting events,
+    polling the kernel log) inside `except Exception` blocks that keep telemetry from killing
+    the job; swallowed there, a Ctrl-C was lost and the job trained on. raise_death_signal
+    raises it again from the monitor loop."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        _death_signals.append(signum)
+        torchs(signum, frame)
+
+    return handler
+
+
+def raise_death_signal() -> None:
+    """Raise torch's SignalException for a death signal whose first raise was swallowed (see
+    _latched); nothing when none came. Private: `multiprocessing.api.SignalException`, with the
+    message and `sigval` torch's `_terminate_process_handler` gives it (TORCH_CHECKED)."""
+    if _death_signals:
+        sigval = signal.Signals(_death_signals[0])
+        raise mp_api.SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)
+
+
 @contextlib.contextmanager
 def forwarding_signals(names: str) -> Iterator[None]:
     """While torch's process context starts the ranks, its handler (stop every rank, raise
@@ -335,12 +362,13 @@ def forwarding_signals(names: str) -> Iterator[None]:
     touched = wanted | _signals(TORCH_SIGNALS)
     before = {s: signal.getsignal(s) for s in touched}
     torchs = mp_api._terminate_process_handler
+    latched = _latched(torchs)
 
     def dispatch(signum: int, frame: FrameType | None) -> None:
         # a signal outside both lists came from a TORCHELASTIC_SIGNALS_TO_HANDLE the user set:
         # torch's, as that variable asks
         if signum in wanted or signum not in before:
-            torchs(signum, frame)
+            latched(signum, frame)
         else:
             _deliver(before[signum], signum, frame)
 
@@ -351,7 +379,7 @@ def forwarding_signals(names: str) -> Iterator[None]:
         mp_api._terminate_process_handler = torchs
         for s in touched:
             if s in wanted:
-                signal.signal(s, torchs)
+                signal.signal(s, latched)
             elif before[s] is not None:
                 signal.signal(s, before[s])
 
