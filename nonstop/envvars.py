@@ -485,7 +485,9 @@ TABLE: Final[tuple[EnvVar, ...]] = (
             ),
             (
                 TORCH_ERROR_FILE,
-                "supervisor.bootstrap (writes an uncaught exception)",
+                "supervisor.bootstrap (writes an uncaught exception); supervisor.launch (set "
+                "for nonstop run itself, by a scheduler such as TorchX: the first failed rank's "
+                "error file is copied there, as torchrun does)",
                 "the rank's error file (the supervisor names it per rank)",
                 "-",
             ),

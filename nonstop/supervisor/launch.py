@@ -8,6 +8,7 @@ codes of nonstop run.
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
 import threading
@@ -16,11 +17,15 @@ from collections.abc import Callable
 from typing import Any
 
 from torch.distributed.elastic.multiprocessing.api import SignalException
-from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+from torch.distributed.elastic.multiprocessing.errors import (
+    ChildFailedError,
+    ProcessFailure,
+    get_error_handler,
+)
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 
-from nonstop import log, rundir, taxonomy
+from nonstop import envvars, log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
@@ -35,6 +40,21 @@ from nonstop.supervisor.worker_logs import RunDirLogs
 _log = log.get("supervisor")
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
+
+
+def _root_cause_to_error_file(failures: dict[int, ProcessFailure]) -> None:
+    """As torchrun's `@record` main does when its ranks failed: the first failed rank's error
+    file, copied (with its exit code) to the file TORCHELASTIC_ERROR_FILE names in this
+    process's environment, which a scheduler that launches torchrun (TorchX) sets and reads
+    for the job's error. Nothing without that variable, or when that rank left no error file
+    (torchrun: the same)."""
+    if not os.environ.get(envvars.TORCH_ERROR_FILE) or not failures:
+        return
+    first = min(failures.values(), key=lambda f: f.timestamp)
+    if first.error_file == torch_compat.NO_ERROR_FILE:
+        return
+    with log.swallowed(_log, "copying the root cause's error file to TORCHELASTIC_ERROR_FILE"):
+        get_error_handler().dump_error_file(first.error_file, first.exitcode)
 
 
 def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False) -> int:
@@ -486,6 +506,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 code = policy.exit_code(agent.exit_code, failed=False)
                 break
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
+            if result.is_failed():
+                _root_cause_to_error_file(result.failures)
             break
     except ag.StoppedInRendezvous as e:
         name = signal.Signals(e.signum).name

@@ -26,6 +26,7 @@ from typing import Any
 
 from torch.distributed.elastic.agent.server import local_elastic_agent
 from torch.distributed.elastic.multiprocessing import api as mp_api
+from torch.distributed.elastic.multiprocessing import errors as mp_errors
 from torch.distributed.elastic.multiprocessing import start_processes
 from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
@@ -297,6 +298,10 @@ def start_processes_through(spawn: Callable[..., Any]) -> Iterator[None]:
     finally:
         local_elastic_agent.start_processes = original
 
+
+NO_ERROR_FILE: str = mp_errors._NOT_AVAILABLE
+"""What a ProcessFailure's `error_file` says when the rank left none ("<N/A>"). Private:
+`multiprocessing.errors._NOT_AVAILABLE`, checked in TORCH_CHECKED."""
 
 TORCH_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
 """The signals PContext.start registers its handler for when TORCHELASTIC_SIGNALS_TO_HANDLE is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -81,3 +82,48 @@ def test_a_script_named_relatively_sees_its_absolute_file_as_under_torchrun(
         *("FILE", str(script), "ARGV0", "script.py", "NAME", "__main__"),
         *("CODE", str(script), "found", "MAIN", str(script)),
     ], line
+
+
+@pytest.mark.timeout(240)
+def test_the_root_cause_reaches_the_launchers_own_error_file_as_under_torchrun(
+    tmp_path: Path,
+) -> None:
+    """A scheduler that starts torchrun (TorchX) sets TORCHELASTIC_ERROR_FILE for the launcher
+    and reads the job's error there: torchrun's `@record` main copies the first failed rank's
+    error file to it, with the exit code. `nonstop run` wrote nothing there."""
+    script = tmp_path / "rec.py"
+    script.write_text(
+        "import os, time\n"
+        "from torch.distributed.elastic.multiprocessing.errors import record\n"
+        "@record\n"
+        "def main():\n"
+        "    print('RANK_ERROR_FILE', os.environ['TORCHELASTIC_ERROR_FILE'], flush=True)\n"
+        "    if os.environ['RANK'] == '1':\n"
+        "        raise ValueError('bad shard 42')\n"
+        "    time.sleep(2)\n"
+        "main()\n"
+    )
+    outer = tmp_path / "scheduler" / "error.json"
+    outer.parent.mkdir()
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "2", "--max-restarts", "0", "--health-checks", "none"),
+            *("--no-self-test", "--run-dir", str(tmp_path / "run"), str(script)),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "TORCHELASTIC_ERROR_FILE": str(outer)},
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode != 0, r.stdout + r.stderr
+    # each rank still writes its own file, never the launcher's
+    seen = {ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("RANK_ERROR_FILE")}
+    assert len(seen) == 2 and str(outer) not in seen, r.stdout
+    assert outer.is_file(), r.stdout + r.stderr
+    message = json.loads(outer.read_text())["message"]
+    assert message["message"] == "ValueError: bad shard 42", message
+    assert "bad shard 42" in message["extraInfo"]["py_callstack"], message
+    assert message["errorCode"] == 1, message
