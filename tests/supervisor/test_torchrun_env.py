@@ -127,3 +127,30 @@ def test_the_root_cause_reaches_the_launchers_own_error_file_as_under_torchrun(
     assert message["message"] == "ValueError: bad shard 42", message
     assert "bad shard 42" in message["extraInfo"]["py_callstack"], message
     assert message["errorCode"] == 1, message
+
+
+@pytest.mark.timeout(240)
+def test_a_ranks_breakpoint_reads_the_launchers_stdin_as_under_torchrun(tmp_path: Path) -> None:
+    """torchrun's workers inherit its stdin, so `breakpoint()` in a one-rank job reads the
+    terminal (here a pipe). A warm standby's stdin was the agent's control pipe, then
+    /dev/null: pdb read end-of-file, quit with BdbQuit, and the job failed four times."""
+    script = tmp_path / "bp.py"
+    script.write_text("x = 41\nbreakpoint()\nprint('AFTER', x, flush=True)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONBREAKPOINT"}
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "1", "--max-restarts", "0", "--health-checks", "none"),
+            *("--no-self-test", "--run-dir", str(tmp_path / "run"), str(script)),
+        ],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO)},
+        input="x = 99\nc\n",
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "AFTER 99" in r.stdout, r.stdout + r.stderr
+    assert "cold start" not in r.stdout + r.stderr  # the rank was a warm standby's
