@@ -259,6 +259,9 @@ class NonstopAgent(LocalElasticAgent):
             envvars.KERNEL_LOG: self.cfg.kernel_log,
             envvars.STOP_CHECK_EVERY: str(self.cfg.stop_check_every),
             envvars.TICK_S: f"{self.cfg.watcher_tick_s:g}",
+            # torchrun's launch_agent sets it in its own environment, which its workers
+            # inherit; nonstop run leaves its own alone (torch_compat.forwarding_signals)
+            envvars.TORCH_SIGNALS_TO_HANDLE: self.cfg.signals_to_handle,
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults

@@ -1,4 +1,5 @@
-"""torchrun's environment forms of its flags (PET_<FLAG>) work in `nonstop run` as in torchrun."""
+"""torchrun's contract in `nonstop run`: its flags' environment forms (PET_<FLAG>), the
+environment a rank sees, the script's file and argv, the error file a scheduler reads, stdin."""
 
 from __future__ import annotations
 
@@ -154,3 +155,51 @@ def test_a_ranks_breakpoint_reads_the_launchers_stdin_as_under_torchrun(tmp_path
     assert r.returncode == 0, r.stdout + r.stderr
     assert "AFTER 99" in r.stdout, r.stdout + r.stderr
     assert "cold start" not in r.stdout + r.stderr  # the rank was a warm standby's
+
+
+ENV_DUMP = """\
+import json, os, sys
+with open(os.path.join(sys.argv[1], f"env-{os.environ['RANK']}.json"), "w") as f:
+    json.dump(dict(os.environ), f)
+"""
+
+DIFFERS = {"MASTER_PORT", "TORCHELASTIC_ERROR_FILE", "TORCHELASTIC_RUN_ID"}
+"""Chosen per run: a free port, a file under the run directory, the run's id."""
+
+
+@pytest.mark.timeout(300)
+def test_every_variable_a_rank_sees_under_torchrun_it_sees_under_nonstop(tmp_path: Path) -> None:
+    """Rank by rank, each variable of a torchrun worker's environment, with torchrun's value
+    (nonstop adds its own). TORCHELASTIC_SIGNALS_TO_HANDLE was missing: torchrun's
+    launch_agent sets it in its own environment, which its workers inherit."""
+    script = tmp_path / "env.py"
+    script.write_text(ENV_DUMP)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("OMP_NUM_THREADS", None)
+    env.pop("TORCHELASTIC_SIGNALS_TO_HANDLE", None)
+    common = ("--standalone", "--nproc-per-node", "2", "--max-restarts", "0")
+    flags = ("--health-checks", "none", "--no-self-test", "--run-dir", str(tmp_path / "run"))
+    seen = {}
+    for name, launcher in (
+        ("torchrun", (sys.executable, "-m", "torch.distributed.run", *common)),
+        ("nonstop", (sys.executable, "-m", "nonstop.cli", "run", "--quiet", *common, *flags)),
+    ):
+        out = tmp_path / name
+        out.mkdir()
+        r = subprocess.run(
+            [*launcher, str(script), str(out)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
+        seen[name] = [json.loads((out / f"env-{rank}.json").read_text()) for rank in (0, 1)]
+    for rank, (theirs, ours) in enumerate(zip(seen["torchrun"], seen["nonstop"], strict=True)):
+        missing = sorted(set(theirs) - set(ours))
+        assert missing == [], f"rank {rank}"
+        other = {k: (v, ours[k]) for k, v in theirs.items() if k not in DIFFERS and ours[k] != v}
+        assert other == {}, f"rank {rank}"
+        assert all(ours[k] for k in DIFFERS), ours
