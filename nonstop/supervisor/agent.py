@@ -32,7 +32,12 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
+from torch.distributed.elastic.agent.server.api import (
+    DEFAULT_ROLE,
+    RunResult,
+    WorkerGroup,
+    WorkerState,
+)
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 
 from nonstop import envvars, log, rundir
@@ -416,9 +421,16 @@ class NonstopAgent(LocalElasticAgent):
 
     # -- monitoring ------------------------------------------------------------------------
 
+    def _invoke_run(self, role: str = DEFAULT_ROLE) -> RunResult:
+        try:
+            return super()._invoke_run(role)
+        except torch_compat.DeathSignal as e:
+            # torch's run() stops the ranks with the same signal on its own exception
+            raise e.as_torchs() from None
+
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
-        # a Ctrl-C whose SignalException an `except Exception` swallowed: torch's run() stops
-        # the ranks on it from here, as it does on the first
+        # a death signal whose DeathSignal an `except BaseException` caught: torch's run()
+        # stops the ranks on it from here
         torch_compat.raise_death_signal()
         if self._leave_now:  # excluded in a membership restart: torch stops, no restart left
             return RunResult(state=WorkerState.FAILED)

@@ -522,11 +522,12 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             )
         agent.exit_message = f"stopped: {why}; requeue the job"
         code = policy.EXIT_REQUEUE
-    except SignalException as e:
+    except (SignalException, torch_compat.DeathSignal) as e:
         # Ctrl-C (SIGINT), the terminal gone (SIGHUP), SIGQUIT: torch's agent has stopped the
-        # ranks, and torchrun leaves with this exception's traceback and exit 1. The attempt
-        # is closed here as stopped: left open, the next `nonstop run` of the directory read it
-        # as a supervisor killed mid-attempt, a failure that never happened
+        # ranks (DeathSignal: it came outside the agent's run, with no rank running), and
+        # torchrun leaves with the exception's traceback and exit 1. The attempt is closed
+        # here as stopped: left open, the next `nonstop run` of the directory read it as a
+        # supervisor killed mid-attempt, a failure that never happened
         name = signal.Signals(e.sigval).name
         with log.swallowed(_log, "recording the interruption in the ledger"):
             now = time.time()

@@ -325,27 +325,39 @@ _death_signals: list[int] = []
 """The death signals torch's handler has been given in this process, oldest first."""
 
 
-def _latched(torchs: Callable[[int, FrameType | None], None]) -> Any:
-    """torch's handler, remembering the signal first: the SignalException it raises lands
-    wherever the main thread is, and nonstop's loop does more than torch's (ingesting events,
-    polling the kernel log) inside `except Exception` blocks that keep telemetry from killing
-    the job; swallowed there, a Ctrl-C was lost and the job trained on. raise_death_signal
-    raises it again from the monitor loop."""
+class DeathSignal(BaseException):
+    """A death signal (--signals-to-handle: Ctrl-C's SIGINT, SIGHUP, SIGQUIT) in the agent's
+    main thread, in place of torch's SignalException: not an Exception, so that the `except
+    Exception` blocks that keep telemetry from killing the job (ingesting events, polling the
+    kernel log, a planned stop's checks) let it through instead of swallowing it, which lost a
+    Ctrl-C (the job trained on) or logged it as an internal error. torch's own rule: "It is
+    important not to swallow the exception otherwise the process would not terminate."
+    NonstopAgent._invoke_run hands it to torch's run() as the SignalException it expects."""
 
-    def handler(signum: int, frame: FrameType | None) -> None:
-        _death_signals.append(signum)
-        torchs(signum, frame)
+    def __init__(self, signum: int) -> None:
+        self.sigval = signal.Signals(signum)
+        super().__init__(f"Process {os.getpid()} got signal: {self.sigval}")
 
-    return handler
+    def as_torchs(self) -> Exception:
+        """torch's SignalException for it, with the message and `sigval` torch's
+        `_terminate_process_handler` gives (private: `multiprocessing.api.SignalException`,
+        TORCH_CHECKED)."""
+        return mp_api.SignalException(str(self), sigval=self.sigval)
+
+
+def _latched(signum: int, frame: FrameType | None) -> None:
+    """The handler for the signals torch's process context forwards to the ranks: torch's
+    `_terminate_process_handler`, raising DeathSignal instead, and remembering the signal for
+    raise_death_signal (a `except BaseException` may still hold it)."""
+    _death_signals.append(signum)
+    raise DeathSignal(signum)
 
 
 def raise_death_signal() -> None:
-    """Raise torch's SignalException for a death signal whose first raise was swallowed (see
-    _latched); nothing when none came. Private: `multiprocessing.api.SignalException`, with the
-    message and `sigval` torch's `_terminate_process_handler` gives it (TORCH_CHECKED)."""
+    """Raise torch's SignalException for a death signal already received whose DeathSignal
+    was caught on its way (see _latched); nothing when none came."""
     if _death_signals:
-        sigval = signal.Signals(_death_signals[0])
-        raise mp_api.SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)
+        raise DeathSignal(_death_signals[0]).as_torchs()
 
 
 @contextlib.contextmanager
@@ -367,7 +379,7 @@ def forwarding_signals(names: str) -> Iterator[None]:
     touched = wanted | _signals(TORCH_SIGNALS)
     before = {s: signal.getsignal(s) for s in touched}
     torchs = mp_api._terminate_process_handler
-    latched = _latched(torchs)
+    latched = _latched
 
     def dispatch(signum: int, frame: FrameType | None) -> None:
         # a signal outside both lists came from a TORCHELASTIC_SIGNALS_TO_HANDLE the user set:
