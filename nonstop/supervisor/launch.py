@@ -522,13 +522,15 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             )
         agent.exit_message = f"stopped: {why}; requeue the job"
         code = policy.EXIT_REQUEUE
-    except (SignalException, torch_compat.DeathSignal) as e:
+    except (SignalException, torch_compat.DeathSignal, KeyboardInterrupt) as e:
         # Ctrl-C (SIGINT), the terminal gone (SIGHUP), SIGQUIT: torch's agent has stopped the
         # ranks (DeathSignal: it came outside the agent's run, with no rank running), and
         # torchrun leaves with the exception's traceback and exit 1. The attempt is closed
         # here as stopped: left open, the next `nonstop run` of the directory read it as a
         # supervisor killed mid-attempt, a failure that never happened
-        name = signal.Signals(e.sigval).name
+        # KeyboardInterrupt: Ctrl-C before torch's handler was in place (the first ranks
+        # starting); torch's run() stopped what had started on its way out
+        name = "SIGINT" if isinstance(e, KeyboardInterrupt) else signal.Signals(e.sigval).name
         with log.swallowed(_log, "recording the interruption in the ledger"):
             now = time.time()
             ledger.attempt_ended(agent.attempt, time_s=now, outcome="stopped")
@@ -543,7 +545,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             f"interrupted ({name}): the ranks were stopped; the same command with "
             f"--run-dir {rd.root} resumes the run"
         )
-        code = policy.EXIT_FAILED
+        # torchrun's: 1 on its handler's exception; Python's 130 on a KeyboardInterrupt
+        code = 130 if isinstance(e, KeyboardInterrupt) else policy.EXIT_FAILED
     except ChildFailedError:
         code = policy.exit_code(agent.exit_code, failed=True)
     finally:

@@ -154,3 +154,55 @@ def test_a_death_signal_passes_through_the_agents_broad_excepts(tmp_path: Path) 
         "passed through DeathSignal SIGHUP",
         "raised again SIGHUP",
     ], r.stdout + r.stderr
+
+
+@pytest.mark.timeout(240)
+def test_ctrl_c_while_the_first_ranks_start_closes_the_attempt(tmp_path: Path) -> None:
+    """Ctrl-C after the attempt began but before torch's handler was in place (the ranks still
+    starting: here a standby importing the script's slow module) is Python's
+    KeyboardInterrupt: `nonstop run` said "interrupted" and left the attempt open, as the
+    first test's SignalException did."""
+    (tmp_path / "slowmod.py").write_text("import time\ntime.sleep(20)\n")
+    (tmp_path / "train.py").write_text("import slowmod\n")
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "1", "--health-checks", "none", "--no-self-test"),
+            *("--run-dir", str(run_dir), str(tmp_path / "train.py")),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    rows: list[tuple] = []
+    while not rows:
+        assert proc.poll() is None, proc.communicate()[0]
+        assert time.monotonic() < deadline, "the attempt never began"
+        time.sleep(0.2)
+        if (run_dir / "ledger.db").exists():
+            con = sqlite3.connect(f"file:{run_dir / 'ledger.db'}?mode=ro", uri=True)
+            try:
+                rows = list(con.execute("SELECT attempt FROM attempts"))
+            except sqlite3.OperationalError:  # the schema not written yet
+                rows = []
+            finally:
+                con.close()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail(f"SIGINT was lost: nonstop run went on\n{out}")
+    assert proc.returncode == 130, out
+    assert "nonstop run: interrupted (SIGINT)" in out, out
+    con = sqlite3.connect(run_dir / "ledger.db")
+    try:
+        rows = list(con.execute("SELECT attempt, end_time, outcome FROM attempts"))
+    finally:
+        con.close()
+    assert len(rows) == 1 and rows[0][1] is not None and rows[0][2] == "stopped", (rows, out)
