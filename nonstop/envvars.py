@@ -485,7 +485,9 @@ TABLE: Final[tuple[EnvVar, ...]] = (
             ),
             (
                 TORCH_ERROR_FILE,
-                "supervisor.bootstrap (writes an uncaught exception)",
+                "supervisor.bootstrap (writes an uncaught exception); supervisor.launch (set "
+                "for nonstop run itself, by a scheduler such as TorchX: the first failed rank's "
+                "error file is copied there, as torchrun does)",
                 "the rank's error file (the supervisor names it per rank)",
                 "-",
             ),
@@ -496,8 +498,9 @@ TABLE: Final[tuple[EnvVar, ...]] = (
     # and gives torch the same settings through torch_compat
     EnvVar(
         name=TORCH_SIGNALS_TO_HANDLE,
-        set_by="torch (torchrun's launch_agent; nonstop run passes --signals-to-handle as its "
-        "ranks start instead: torch_compat.forwarding_signals)",
+        set_by="torch (torchrun's launch_agent, in its own environment, which its workers "
+        "inherit; nonstop run leaves its own alone, passes --signals-to-handle as its ranks "
+        "start instead: torch_compat.forwarding_signals, and sets it in the ranks' environment)",
         read_by="torch.distributed.elastic",
         meaning="signals the agent forwards to its ranks (--signals-to-handle)",
         default="SIGTERM,SIGINT,SIGHUP,SIGQUIT",

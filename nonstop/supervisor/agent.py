@@ -32,7 +32,12 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from torch.distributed.elastic.agent.server.api import RunResult, WorkerGroup, WorkerState
+from torch.distributed.elastic.agent.server.api import (
+    DEFAULT_ROLE,
+    RunResult,
+    WorkerGroup,
+    WorkerState,
+)
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 
 from nonstop import envvars, log, rundir
@@ -259,6 +264,9 @@ class NonstopAgent(LocalElasticAgent):
             envvars.KERNEL_LOG: self.cfg.kernel_log,
             envvars.STOP_CHECK_EVERY: str(self.cfg.stop_check_every),
             envvars.TICK_S: f"{self.cfg.watcher_tick_s:g}",
+            # torchrun's launch_agent sets it in its own environment, which its workers
+            # inherit; nonstop run leaves its own alone (torch_compat.forwarding_signals)
+            envvars.TORCH_SIGNALS_TO_HANDLE: self.cfg.signals_to_handle,
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults
@@ -413,7 +421,17 @@ class NonstopAgent(LocalElasticAgent):
 
     # -- monitoring ------------------------------------------------------------------------
 
+    def _invoke_run(self, role: str = DEFAULT_ROLE) -> RunResult:
+        try:
+            return super()._invoke_run(role)
+        except torch_compat.DeathSignal as e:
+            # torch's run() stops the ranks with the same signal on its own exception
+            raise e.as_torchs() from None
+
     def _monitor_workers(self, worker_group: WorkerGroup) -> RunResult:
+        # a death signal whose DeathSignal an `except BaseException` caught: torch's run()
+        # stops the ranks on it from here
+        torch_compat.raise_death_signal()
         if self._leave_now:  # excluded in a membership restart: torch stops, no restart left
             return RunResult(state=WorkerState.FAILED)
         if self.failures.holding(worker_group):

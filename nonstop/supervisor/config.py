@@ -130,6 +130,9 @@ class SupervisorConfig:
     signals_to_forward: str = ""
     """The signals torch's process context forwards to the ranks (--signals-to-handle less
     SIGTERM, SIGUSR1 and SIGUSR2, which are nonstop's planned stop)."""
+    signals_to_handle: str = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
+    """--signals-to-handle as given: the ranks' TORCHELASTIC_SIGNALS_TO_HANDLE, as torchrun's
+    workers inherit it from its launch_agent."""
     console_prefix: bool = False
     """--tee asks for torchrun's "[<role><local rank>]:" prefix on the console."""
     log_dir: str | None = None
@@ -199,6 +202,7 @@ class SupervisorConfig:
             quiet=args.quiet,
             numa_binding=args.numa_binding is not None,
             signals_to_forward=signals_to_forward(args.signals_to_handle),
+            signals_to_handle=args.signals_to_handle,
             console_prefix=args.tee not in ("", "0"),
             log_dir=args.log_dir,
             replica_groups=getattr(args, "replica_groups", 0) or 0,

@@ -8,6 +8,7 @@ codes of nonstop run.
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
 import threading
@@ -15,11 +16,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+from torch.distributed.elastic.multiprocessing.api import SignalException
+from torch.distributed.elastic.multiprocessing.errors import (
+    ChildFailedError,
+    ProcessFailure,
+    get_error_handler,
+)
 from torch.distributed.elastic.rendezvous import RendezvousConnectionError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 
-from nonstop import log, rundir, taxonomy
+from nonstop import envvars, log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
@@ -34,6 +40,21 @@ from nonstop.supervisor.worker_logs import RunDirLogs
 _log = log.get("supervisor")
 
 PREEMPTION_SIGNALS = (signal.SIGTERM, signal.SIGUSR1, signal.SIGUSR2)
+
+
+def _root_cause_to_error_file(failures: dict[int, ProcessFailure]) -> None:
+    """As torchrun's `@record` main does when its ranks failed: the first failed rank's error
+    file, copied (with its exit code) to the file TORCHELASTIC_ERROR_FILE names in this
+    process's environment, which a scheduler that launches torchrun (TorchX) sets and reads
+    for the job's error. Nothing without that variable, or when that rank left no error file
+    (torchrun: the same)."""
+    if not os.environ.get(envvars.TORCH_ERROR_FILE) or not failures:
+        return
+    first = min(failures.values(), key=lambda f: f.timestamp)
+    if first.error_file == torch_compat.NO_ERROR_FILE:
+        return
+    with log.swallowed(_log, "copying the root cause's error file to TORCHELASTIC_ERROR_FILE"):
+        get_error_handler().dump_error_file(first.error_file, first.exitcode)
 
 
 def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False) -> int:
@@ -485,6 +506,8 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 code = policy.exit_code(agent.exit_code, failed=False)
                 break
             code = policy.exit_code(agent.exit_code, failed=result.is_failed())
+            if result.is_failed():
+                _root_cause_to_error_file(result.failures)
             break
     except ag.StoppedInRendezvous as e:
         name = signal.Signals(e.signum).name
@@ -499,6 +522,31 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             )
         agent.exit_message = f"stopped: {why}; requeue the job"
         code = policy.EXIT_REQUEUE
+    except (SignalException, torch_compat.DeathSignal, KeyboardInterrupt) as e:
+        # Ctrl-C (SIGINT), the terminal gone (SIGHUP), SIGQUIT: torch's agent has stopped the
+        # ranks (DeathSignal: it came outside the agent's run, with no rank running), and
+        # torchrun leaves with the exception's traceback and exit 1. The attempt is closed
+        # here as stopped: left open, the next `nonstop run` of the directory read it as a
+        # supervisor killed mid-attempt, a failure that never happened
+        # KeyboardInterrupt: Ctrl-C before torch's handler was in place (the first ranks
+        # starting); torch's run() stopped what had started on its way out
+        name = "SIGINT" if isinstance(e, KeyboardInterrupt) else signal.Signals(e.sigval).name
+        with log.swallowed(_log, "recording the interruption in the ledger"):
+            now = time.time()
+            ledger.attempt_ended(agent.attempt, time_s=now, outcome="stopped")
+            ledger.add_action(
+                attempt=agent.attempt,
+                time_s=now,
+                action="interrupted",
+                host=host,
+                reason=f"{name} to nonstop run: the ranks were stopped",
+            )
+        agent.exit_message = (
+            f"interrupted ({name}): the ranks were stopped; the same command with "
+            f"--run-dir {rd.root} resumes the run"
+        )
+        # torchrun's: 1 on its handler's exception; Python's 130 on a KeyboardInterrupt
+        code = 130 if isinstance(e, KeyboardInterrupt) else policy.EXIT_FAILED
     except ChildFailedError:
         code = policy.exit_code(agent.exit_code, failed=True)
     finally:

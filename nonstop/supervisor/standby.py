@@ -212,9 +212,12 @@ def _take_over(msg: dict[str, Any]) -> list[str]:
             f = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(f, fd)
             os.close(f)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
+    # the agent's stdin, which a cold worker inherits: a rank's `breakpoint()` reads the
+    # terminal (or the pipe) under torchrun; the standby's own stdin was the agent's pipe
+    stdin = msg.get("stdin_fd")
+    src = stdin if isinstance(stdin, int) else os.open(os.devnull, os.O_RDONLY)
+    os.dup2(src, 0)
+    os.close(src)
     _apply_thread_settings()
     return [str(a) for a in msg["args"]]
 
@@ -280,14 +283,25 @@ class Standby:
     ) -> None:
         log.parent.mkdir(parents=True, exist_ok=True)
         self._log: IO[str] = open(log, "a")  # noqa: SIM115 - closed in close()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-u", "-m", "nonstop.supervisor.standby", *argv],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-            start_new_session=True,  # as torchrun's workers: the agent kills the process group
-        )
+        # a copy of the agent's stdin under its own number, for the rank to take over (None:
+        # the agent started without one, so fd 0 may since be any file of its own)
+        self._stdin_fd: int | None = None
+        if sys.__stdin__ is not None:
+            with contextlib.suppress(OSError):
+                self._stdin_fd = os.dup(0)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-u", "-m", "nonstop.supervisor.standby", *argv],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                text=True,
+                start_new_session=True,  # as torchrun's workers: the agent kills the group
+                pass_fds=() if self._stdin_fd is None else (self._stdin_fd,),
+            )
+        finally:
+            if self._stdin_fd is not None:
+                os.close(self._stdin_fd)  # the standby holds it under the same number
         self.slot = slot  # the local rank it was predicted for
         self.predicted = dict(predicted or {})
         self.seen: dict[str, str] = {}
@@ -331,7 +345,13 @@ class Standby:
         self, env: dict[str, str], args: tuple, stdout: str | None, stderr: str | None
     ) -> None:
         assert self.proc.stdin is not None
-        msg = {"env": env, "args": [str(a) for a in args], "stdout": stdout, "stderr": stderr}
+        msg = {
+            "env": env,
+            "args": [str(a) for a in args],
+            "stdout": stdout,
+            "stderr": stderr,
+            "stdin_fd": self._stdin_fd,
+        }
         self.proc.stdin.write(json.dumps(msg) + "\n")
         self.proc.stdin.close()
         self._log.close()

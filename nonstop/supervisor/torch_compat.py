@@ -26,6 +26,7 @@ from typing import Any
 
 from torch.distributed.elastic.agent.server import local_elastic_agent
 from torch.distributed.elastic.multiprocessing import api as mp_api
+from torch.distributed.elastic.multiprocessing import errors as mp_errors
 from torch.distributed.elastic.multiprocessing import start_processes
 from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
@@ -298,6 +299,10 @@ def start_processes_through(spawn: Callable[..., Any]) -> Iterator[None]:
         local_elastic_agent.start_processes = original
 
 
+NO_ERROR_FILE: str = mp_errors._NOT_AVAILABLE
+"""What a ProcessFailure's `error_file` says when the rank left none ("<N/A>"). Private:
+`multiprocessing.errors._NOT_AVAILABLE`, checked in TORCH_CHECKED."""
+
 TORCH_SIGNALS = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
 """The signals PContext.start registers its handler for when TORCHELASTIC_SIGNALS_TO_HANDLE is
 unset (torch/distributed/elastic/multiprocessing/api.py)."""
@@ -314,6 +319,45 @@ def _deliver(previous: Any, signum: int, frame: FrameType | None) -> None:
     elif previous != signal.SIG_IGN:  # the default action: stop, as it would have
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
+
+
+_death_signals: list[int] = []
+"""The death signals torch's handler has been given in this process, oldest first."""
+
+
+class DeathSignal(BaseException):
+    """A death signal (--signals-to-handle: Ctrl-C's SIGINT, SIGHUP, SIGQUIT) in the agent's
+    main thread, in place of torch's SignalException: not an Exception, so that the `except
+    Exception` blocks that keep telemetry from killing the job (ingesting events, polling the
+    kernel log, a planned stop's checks) let it through instead of swallowing it, which lost a
+    Ctrl-C (the job trained on) or logged it as an internal error. torch's own rule: "It is
+    important not to swallow the exception otherwise the process would not terminate."
+    NonstopAgent._invoke_run hands it to torch's run() as the SignalException it expects."""
+
+    def __init__(self, signum: int) -> None:
+        self.sigval = signal.Signals(signum)
+        super().__init__(f"Process {os.getpid()} got signal: {self.sigval}")
+
+    def as_torchs(self) -> Exception:
+        """torch's SignalException for it, with the message and `sigval` torch's
+        `_terminate_process_handler` gives (private: `multiprocessing.api.SignalException`,
+        TORCH_CHECKED)."""
+        return mp_api.SignalException(str(self), sigval=self.sigval)
+
+
+def _latched(signum: int, frame: FrameType | None) -> None:
+    """The handler for the signals torch's process context forwards to the ranks: torch's
+    `_terminate_process_handler`, raising DeathSignal instead, and remembering the signal for
+    raise_death_signal (a `except BaseException` may still hold it)."""
+    _death_signals.append(signum)
+    raise DeathSignal(signum)
+
+
+def raise_death_signal() -> None:
+    """Raise torch's SignalException for a death signal already received whose DeathSignal
+    was caught on its way (see _latched); nothing when none came."""
+    if _death_signals:
+        raise DeathSignal(_death_signals[0]).as_torchs()
 
 
 @contextlib.contextmanager
@@ -335,12 +379,13 @@ def forwarding_signals(names: str) -> Iterator[None]:
     touched = wanted | _signals(TORCH_SIGNALS)
     before = {s: signal.getsignal(s) for s in touched}
     torchs = mp_api._terminate_process_handler
+    latched = _latched
 
     def dispatch(signum: int, frame: FrameType | None) -> None:
         # a signal outside both lists came from a TORCHELASTIC_SIGNALS_TO_HANDLE the user set:
         # torch's, as that variable asks
         if signum in wanted or signum not in before:
-            torchs(signum, frame)
+            latched(signum, frame)
         else:
             _deliver(before[signum], signum, frame)
 
@@ -351,7 +396,7 @@ def forwarding_signals(names: str) -> Iterator[None]:
         mp_api._terminate_process_handler = torchs
         for s in touched:
             if s in wanted:
-                signal.signal(s, torchs)
+                signal.signal(s, latched)
             elif before[s] is not None:
                 signal.signal(s, before[s])
 

@@ -1,7 +1,9 @@
-"""torchrun's environment forms of its flags (PET_<FLAG>) work in `nonstop run` as in torchrun."""
+"""torchrun's contract in `nonstop run`: its flags' environment forms (PET_<FLAG>), the
+environment a rank sees, the script's file and argv, the error file a scheduler reads, stdin."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -81,3 +83,123 @@ def test_a_script_named_relatively_sees_its_absolute_file_as_under_torchrun(
         *("FILE", str(script), "ARGV0", "script.py", "NAME", "__main__"),
         *("CODE", str(script), "found", "MAIN", str(script)),
     ], line
+
+
+@pytest.mark.timeout(240)
+def test_the_root_cause_reaches_the_launchers_own_error_file_as_under_torchrun(
+    tmp_path: Path,
+) -> None:
+    """A scheduler that starts torchrun (TorchX) sets TORCHELASTIC_ERROR_FILE for the launcher
+    and reads the job's error there: torchrun's `@record` main copies the first failed rank's
+    error file to it, with the exit code. `nonstop run` wrote nothing there."""
+    script = tmp_path / "rec.py"
+    script.write_text(
+        "import os, time\n"
+        "from torch.distributed.elastic.multiprocessing.errors import record\n"
+        "@record\n"
+        "def main():\n"
+        "    print('RANK_ERROR_FILE', os.environ['TORCHELASTIC_ERROR_FILE'], flush=True)\n"
+        "    if os.environ['RANK'] == '1':\n"
+        "        raise ValueError('bad shard 42')\n"
+        "    time.sleep(2)\n"
+        "main()\n"
+    )
+    outer = tmp_path / "scheduler" / "error.json"
+    outer.parent.mkdir()
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "2", "--max-restarts", "0", "--health-checks", "none"),
+            *("--no-self-test", "--run-dir", str(tmp_path / "run"), str(script)),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "TORCHELASTIC_ERROR_FILE": str(outer)},
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode != 0, r.stdout + r.stderr
+    # each rank still writes its own file, never the launcher's
+    seen = {ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("RANK_ERROR_FILE")}
+    assert len(seen) == 2 and str(outer) not in seen, r.stdout
+    assert outer.is_file(), r.stdout + r.stderr
+    message = json.loads(outer.read_text())["message"]
+    assert message["message"] == "ValueError: bad shard 42", message
+    assert "bad shard 42" in message["extraInfo"]["py_callstack"], message
+    assert message["errorCode"] == 1, message
+
+
+@pytest.mark.timeout(240)
+def test_a_ranks_breakpoint_reads_the_launchers_stdin_as_under_torchrun(tmp_path: Path) -> None:
+    """torchrun's workers inherit its stdin, so `breakpoint()` in a one-rank job reads the
+    terminal (here a pipe). A warm standby's stdin was the agent's control pipe, then
+    /dev/null: pdb read end-of-file, quit with BdbQuit, and the job failed four times."""
+    script = tmp_path / "bp.py"
+    script.write_text("x = 41\nbreakpoint()\nprint('AFTER', x, flush=True)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONBREAKPOINT"}
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "nonstop.cli", "run", "--quiet", "--standalone"),
+            *("--nproc-per-node", "1", "--max-restarts", "0", "--health-checks", "none"),
+            *("--no-self-test", "--run-dir", str(tmp_path / "run"), str(script)),
+        ],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO)},
+        input="x = 99\nc\n",
+        capture_output=True,
+        text=True,
+        timeout=200,
+        check=False,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "AFTER 99" in r.stdout, r.stdout + r.stderr
+    assert "cold start" not in r.stdout + r.stderr  # the rank was a warm standby's
+
+
+ENV_DUMP = """\
+import json, os, sys
+with open(os.path.join(sys.argv[1], f"env-{os.environ['RANK']}.json"), "w") as f:
+    json.dump(dict(os.environ), f)
+"""
+
+DIFFERS = {"MASTER_PORT", "TORCHELASTIC_ERROR_FILE", "TORCHELASTIC_RUN_ID"}
+"""Chosen per run: a free port, a file under the run directory, the run's id."""
+
+
+@pytest.mark.timeout(300)
+def test_every_variable_a_rank_sees_under_torchrun_it_sees_under_nonstop(tmp_path: Path) -> None:
+    """Rank by rank, each variable of a torchrun worker's environment, with torchrun's value
+    (nonstop adds its own). TORCHELASTIC_SIGNALS_TO_HANDLE was missing: torchrun's
+    launch_agent sets it in its own environment, which its workers inherit."""
+    script = tmp_path / "env.py"
+    script.write_text(ENV_DUMP)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("OMP_NUM_THREADS", None)
+    env.pop("TORCHELASTIC_SIGNALS_TO_HANDLE", None)
+    common = ("--standalone", "--nproc-per-node", "2", "--max-restarts", "0")
+    flags = ("--health-checks", "none", "--no-self-test", "--run-dir", str(tmp_path / "run"))
+    seen = {}
+    for name, launcher in (
+        ("torchrun", (sys.executable, "-m", "torch.distributed.run", *common)),
+        ("nonstop", (sys.executable, "-m", "nonstop.cli", "run", "--quiet", *common, *flags)),
+    ):
+        out = tmp_path / name
+        out.mkdir()
+        r = subprocess.run(
+            [*launcher, str(script), str(out)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert r.returncode == 0, r.stdout + r.stderr
+        seen[name] = [json.loads((out / f"env-{rank}.json").read_text()) for rank in (0, 1)]
+    for rank, (theirs, ours) in enumerate(zip(seen["torchrun"], seen["nonstop"], strict=True)):
+        missing = sorted(set(theirs) - set(ours))
+        assert missing == [], f"rank {rank}"
+        other = {k: (v, ours[k]) for k, v in theirs.items() if k not in DIFFERS and ours[k] != v}
+        assert other == {}, f"rank {rank}"
+        assert all(ours[k] for k in DIFFERS), ours
