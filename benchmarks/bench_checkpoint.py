@@ -88,7 +88,7 @@ from torch.distributed.checkpoint.state_dict import get_state_dict
 from torch.distributed.checkpoint.state_dict_saver import AsyncCheckpointerType
 
 from benchmarks.stats import bootstrap_ratio_ci, reps, span, summarize
-from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest, storage
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, digest, writeback
 
 MB = 1 << 20
 MM_SIZE, MM_ITERS = 256, 70  # the step's fixed compute (about 40 ms on one core here)
@@ -525,7 +525,7 @@ def run(quick: bool) -> dict[str, Any]:
         load_s={n: big[n]["load_s"] for n in ("ours", "dcp-sync")},
         hash_mbps=hash_mbps(4 * MB if quick else 64 * MB),
         crc32_impl=digest.CRC32_IMPL,
-        write_piece=storage.WRITE_PIECE,
+        write_piece=writeback.WRITE_PIECE,
         nvrx=nvrx_status(),
         rows=rows,
         load=[round(x, 2) for x in os.getloadavg()],

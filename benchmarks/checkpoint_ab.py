@@ -48,18 +48,20 @@ import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint.state_dict import get_state_dict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import nonstop.checkpoint.direct as sdirect
+import nonstop.checkpoint.hashing as shash
 import nonstop.checkpoint.staging as stg
-import nonstop.checkpoint.storage as sto
+import nonstop.checkpoint.writeback as swb
 from benchmarks.bench_checkpoint import make_state
 from nonstop.checkpoint import CheckpointConfig, Checkpointer
 
 warnings.simplefilter("ignore")
 MB = 1 << 20
-SFR = sto._sync_file_range
-PIECE = sto.WRITE_PIECE
-DIRECT = sto.DIRECT_CHUNK
-STAGED = sto.STAGED_DIRECT
-HUGE_BUFFER = sto._huge_buffer
+SFR = swb._sync_file_range
+PIECE = swb.WRITE_PIECE
+DIRECT = sdirect.DIRECT_CHUNK
+STAGED = sdirect.STAGED_DIRECT
+HUGE_BUFFER = sdirect._huge_buffer
 OUR_STAGER = stg._stager
 STOCK_STAGER = stg.DefaultStager
 FSYNC_S = [0.0]
@@ -94,9 +96,9 @@ def _cpu() -> float:
 
 
 def _set(variant: str) -> None:
-    sto._sync_file_range = SFR if "wb" in variant else None
-    sto.WRITE_PIECE = (1 << 62) if "big" in variant else PIECE
-    sto.OVERLAP_HASH_BYTES = (1 << 20) if "ov" in variant else 0
+    swb._sync_file_range = SFR if "wb" in variant else None
+    swb.WRITE_PIECE = (1 << 62) if "big" in variant else PIECE
+    shash.OVERLAP_HASH_BYTES = (1 << 20) if "ov" in variant else 0
 
 
 def write(total: int, reps: int, root: str) -> dict[str, list[Any]]:
@@ -201,8 +203,8 @@ def _timed_phases() -> dict[str, list[float]]:
 
         setattr(obj, attr, w)
 
-    timed(sto._HashingWriter, "write", "write+hash")
-    timed(sto, "_pwrite_all", "pwrite")  # direct writes, in the writer or a pool thread
+    timed(shash._HashingWriter, "write", "write+hash")
+    timed(sdirect, "_pwrite_all", "pwrite")  # direct writes, in the writer or a pool thread
     timed(dg.Hasher, "update", "hash")
     timed(stg.Stager, "_copy", "stage")
     timed(stg._Copies, "work", "stage")  # a CPU state's later part, either thread's share
@@ -222,7 +224,7 @@ def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         step = 1
         for r in range(reps):
             for v in ["small", "big"] if r % 2 == 0 else ["big", "small"]:
-                sto.WRITE_PIECE = PIECE if v == "small" else 1 << 62
+                swb.WRITE_PIECE = PIECE if v == "small" else 1 << 62
                 os.sync()
                 phases.clear()
                 step += 1
@@ -240,7 +242,7 @@ def pieces(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 row = (round(out.total_s, 3), cpu["write+hash"], cpu["hash"], cpu["stage"])
                 res[v].append((*row, round(os.getloadavg()[0], 1)))
                 print(v, res[v][-1], flush=True)
-    sto.WRITE_PIECE = PIECE
+    swb.WRITE_PIECE = PIECE
     return res
 
 
@@ -254,7 +256,7 @@ def _use_stager(c: Checkpointer, caches: dict[Any, dict[Any, Any]], stock: bool)
     with ours (`staging._Storages`), each arm keeping its own cached buffers (page-aligned
     ones where `STAGED_DIRECT` is on, torch's where off)."""
     stg._stager = STOCK_STAGER if stock else OUR_STAGER
-    c._stager._stagers = caches.setdefault((stock, sto.STAGED_DIRECT), {})
+    c._stager._stagers = caches.setdefault((stock, sdirect.STAGED_DIRECT), {})
 
 
 def _arm_key(name: str) -> tuple[bool, int]:
@@ -281,7 +283,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     with Checkpointer(root, config=CheckpointConfig(keep_last=1)) as c:
         n_step = 0
         for stock, staged in sorted({_arm_key(v) for v in names}):  # warm-up: buffers touched
-            sto.STAGED_DIRECT = staged
+            sdirect.STAGED_DIRECT = staged
             _use_stager(c, caches, stock)
             n_step += 1
             c.save(n_step, sd)
@@ -289,12 +291,12 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
         for r in range(reps):
             for v in names[r % len(names) :] + names[: r % len(names)]:
                 impl, piece, *path = v.split("/")
-                sto.STAGED_DIRECT = _arm_key(v)[1]
+                sdirect.STAGED_DIRECT = _arm_key(v)[1]
                 _use_stager(c, caches, path == ["dcpstage"])
                 dg.use_crc32(impl)
-                sto.WRITE_PIECE = _size(piece)
-                sto.DIRECT_CHUNK = 0 if path == ["cache"] else DIRECT
-                sto._huge_buffer = _page_buffer if path == ["direct4k"] else HUGE_BUFFER
+                swb.WRITE_PIECE = _size(piece)
+                sdirect.DIRECT_CHUNK = 0 if path == ["cache"] else DIRECT
+                sdirect._huge_buffer = _page_buffer if path == ["direct4k"] else HUGE_BUFFER
                 os.sync()
                 times = []
                 for _ in range(8):  # the step time right before the save
@@ -303,7 +305,7 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                     times.append(time.perf_counter() - t)
                 step_s = statistics.median(times)
                 phases.clear()
-                staged0, buffered0 = sto.COUNTS.staged, sto.COUNTS.buffered
+                staged0, buffered0 = sdirect.COUNTS.staged, sdirect.COUNTS.buffered
                 n_step += 1
                 key = f"{root}/checkpoints/step-{n_step}/COMMIT.json"
                 t0 = time.perf_counter()
@@ -317,8 +319,8 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 out = c.wait()
                 assert out is not None and out.ok, out
                 cpu = {k: round(sum(x), 3) for k, x in phases.items()}
-                staged = sto.COUNTS.staged - staged0
-                written = staged + sto.COUNTS.buffered - buffered0
+                staged = sdirect.COUNTS.staged - staged0
+                written = staged + sdirect.COUNTS.buffered - buffered0
                 row = (
                     round(out.total_s, 3),
                     round(window - n * step_s, 3),
@@ -331,10 +333,10 @@ def arms(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 )
                 res[v].append((*row, round(os.getloadavg()[0], 1)))
                 print(v, res[v][-1], flush=True)
-    sto.WRITE_PIECE = PIECE
-    sto.DIRECT_CHUNK = DIRECT
-    sto.STAGED_DIRECT = STAGED
-    sto._huge_buffer = HUGE_BUFFER
+    swb.WRITE_PIECE = PIECE
+    sdirect.DIRECT_CHUNK = DIRECT
+    sdirect.STAGED_DIRECT = STAGED
+    sdirect._huge_buffer = HUGE_BUFFER
     stg._stager = OUR_STAGER
     dg.use_crc32()
     return res

@@ -34,10 +34,11 @@ from torch.distributed.checkpoint.state_dict import get_state_dict
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import nonstop.checkpoint.checkpointer as ckm
 import nonstop.checkpoint.commit as cm
+import nonstop.checkpoint.dcp_io as dio
 import nonstop.checkpoint.digest as dg
+import nonstop.checkpoint.hashing as shash
 import nonstop.checkpoint.staging as stg
 import nonstop.checkpoint.state as st
-import nonstop.checkpoint.storage as sto
 from benchmarks.bench_checkpoint import make_state
 from nonstop.checkpoint import CheckpointConfig, Checkpointer
 
@@ -87,7 +88,10 @@ def wrap_cm(obj, attr, name):
 wrap(os, "fsync", "fsync")
 wrap(dg.Hasher, "update", "hash.update", lambda a: memoryview(a[1]).nbytes)
 wrap(
-    sto._HashingWriter, "write", "hashingwriter.write(incl hash)", lambda a: memoryview(a[1]).nbytes
+    shash._HashingWriter,
+    "write",
+    "hashingwriter.write(incl hash)",
+    lambda a: memoryview(a[1]).nbytes,
 )
 wrap(stg.Stager, "_copy", "stage.copy", lambda a: stg.nbytes(a[2]))
 wrap(cm, "commit", "commit")
@@ -99,7 +103,7 @@ wrap(torch, "save", "torch.save")
 wrap(torch, "load", "torch.load")
 import nonstop.checkpoint.reading as rdg  # noqa: E402
 
-wrap(sto, "read_into", "read_into(direct)")
+wrap(dio, "read_into", "read_into(direct)")
 wrap(rdg, "_copy_direct", "copy_direct")
 orig_save = dcp.save
 orig_load = dcp.load

@@ -6,7 +6,7 @@ DCP writes each tensor of a rank's file with torch.save at the file's current en
 the file with zeros up to a multiple of `ALIGN`, and makes that torch.save align its records
 to `ALIGN` within the record (torch's `storage_alignment`, switched per thread like its CRC:
 the user's own torch.save is not touched). The tensor's bytes then start at an aligned file
-offset, where `storage._DirectWriter` can hand them to the disk straight from the staged
+offset, where `direct._DirectWriter` can hand them to the disk straight from the staged
 memory (docs/checkpoint.md, "Writes from the staged memory"). `place` moves each such record's
 recorded offset past its padding, so the zeros lie between records, read by no one, and the
 file stays what stock `dcp.load` reads; the file's checksum covers them like every byte.
@@ -111,7 +111,7 @@ class AligningTransforms(_Base):  # type: ignore[misc, valid-type]
                 raise RuntimeError(
                     f"DCP recorded {r.index.fqn} at offset {info.offset}, not where its "
                     f"write began ({start}): nonstop's aligned layout does not fit this "
-                    "torch; set storage.STAGED_DIRECT = 0 and report it"
+                    "torch; set nonstop.checkpoint.direct.STAGED_DIRECT = 0 and report it"
                 )
             info = dataclasses.replace(info, offset=start + pad, length=info.length - pad)
             out.append(

@@ -123,7 +123,7 @@ class _View(io.RawIOBase):
 
 def _record(item: memoryview, info: zipfile.ZipInfo) -> tuple[int, int]:
     """(start, end) of a stored record's bytes in `item`, from its local header. Not through
-    zipfile's reader: checkpoint files carry no zip CRC-32 (storage.py), which it would check."""
+    zipfile's reader: checkpoint files carry no zip CRC-32 (hashing.py), which it would check."""
     if info.compress_type != zipfile.ZIP_STORED:
         raise NotPlain("compressed record")
     head = bytes(item[info.header_offset : info.header_offset + 30])

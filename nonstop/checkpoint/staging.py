@@ -7,7 +7,7 @@ backward run, and an optimizer step pre-hook makes `step()` wait until that copy
 Everything else (buffers such as BatchNorm statistics, which forward changes; per-rank state;
 RNG) is copied before `save()` returns. Nothing is copied twice: the buffers are reused between
 saves (DCP's DefaultStager caches them), pinned where the state is on a GPU, page-aligned where
-large and not pinned (the writer sends those bytes to the disk from there: storage.py).
+large and not pinned (the writer sends those bytes to the disk from there: direct.py).
 
 On a GPU the copies into pinned memory are non-blocking, and DCP's stager then synchronizes
 only the *current* device, which in the writer thread is cuda:0 whatever the rank's device
@@ -36,7 +36,7 @@ from torch.distributed.checkpoint._state_dict_stager import StateDictStager
 from torch.distributed.checkpoint.staging import DefaultStager, StagingOptions
 from torch.utils.hooks import RemovableHandle
 
-from nonstop.checkpoint import storage as _storage
+from nonstop.checkpoint import direct as _direct
 
 
 def local(t: Any) -> torch.Tensor:
@@ -231,7 +231,7 @@ class _Storages(StateDictStager):
     0.14 s instead of 0.026 (docs/checkpoint.md, "Staging and the GIL"). `Tensor.copy_` does the
     same memcpy (or the same non-blocking device copy) with the GIL released. Buffers are
     pinned, shared and cached exactly as DCP does; a plain CPU buffer of
-    `storage.STAGED_DIRECT` bytes or more is page-aligned memory of its own (`_aligned`), which
+    `direct.STAGED_DIRECT` bytes or more is page-aligned memory of its own (`_aligned`), which
     the writer sends to the disk without copying it again."""
 
     defer: _Copies | None = None  # set: list the copies there instead of making them
@@ -254,11 +254,11 @@ class _Storages(StateDictStager):
 
 def _aligned(nbytes: int) -> Any:
     """A CPU storage of `nbytes` in memory of its own, page-aligned and asked for transparent
-    huge pages (as the direct writer's buffers, storage._huge_buffer), for a storage the
-    writer sends to the disk straight from here (`storage.STAGED_DIRECT`); None for a smaller
+    huge pages (as the direct writer's buffers, direct._huge_buffer), for a storage the
+    writer sends to the disk straight from here (`direct.STAGED_DIRECT`); None for a smaller
     one (torch's allocator: 64-byte aligned, and a large malloc is mmap'd at a page + 16).
     The storage keeps the mapping alive; it is unmapped with the storage."""
-    if _storage.STAGED_DIRECT <= 0 or nbytes < _storage.STAGED_DIRECT:
+    if _direct.STAGED_DIRECT <= 0 or nbytes < _direct.STAGED_DIRECT:
         return None
     flags = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
     buf = mmap.mmap(-1, nbytes, flags=flags) if flags else mmap.mmap(-1, nbytes)

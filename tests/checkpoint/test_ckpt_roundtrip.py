@@ -286,7 +286,7 @@ def test_torch_saves_own_crc_is_skipped_in_checkpoint_files_only(tmp_path: Path)
     import torch.distributed.checkpoint as dcp
     from torch.distributed.checkpoint import FileSystemReader
 
-    from nonstop.checkpoint.storage import _torch_crc_off
+    from nonstop.checkpoint.hashing import _torch_crc_off
 
     state = make(0)
     with Checkpointer(tmp_path, config=CheckpointConfig(keep_last=1)) as c:

@@ -25,12 +25,13 @@ from nonstop.checkpoint import (
     Checkpointer,
     FaultyStorage,
     LocalStorage,
+    dcp_io,
     digest,
+    direct,
     layout,
 )
-from nonstop.checkpoint import storage as sto
 
-needs_direct = pytest.mark.skipif(not sto._O_DIRECT, reason="no O_DIRECT on this platform")
+needs_direct = pytest.mark.skipif(not direct._O_DIRECT, reason="no O_DIRECT on this platform")
 MB = 1 << 20
 
 
@@ -46,12 +47,12 @@ def _state(seed: int = 0) -> dict[str, Any]:
 
 def _save(root: Path, state: dict[str, Any], step: int = 1) -> tuple[int, int]:
     """Save `state` asynchronously (staged); (staged, buffered) bytes of its direct files."""
-    s0, b0 = sto.COUNTS.staged, sto.COUNTS.buffered
+    s0, b0 = direct.COUNTS.staged, direct.COUNTS.buffered
     with Checkpointer(root, config=CheckpointConfig()) as c:
         c.save(step, state)
         out = c.wait()
         assert out is not None and out.ok, out
-    return sto.COUNTS.staged - s0, sto.COUNTS.buffered - b0
+    return direct.COUNTS.staged - s0, direct.COUNTS.buffered - b0
 
 
 def _data(root: Path, step: int = 1) -> Path:
@@ -85,7 +86,7 @@ def test_most_of_a_large_state_goes_straight_from_the_staged_memory_and_loads_ev
     assert staged >= 95 * MB and buffered < 2 * MB  # the counter: nearly all direct
     meta = FileSystemReader(tmp_path / "checkpoints" / "step-1").read_metadata()
     infos = list(meta.storage_data.values())
-    large = [i for i in infos if i.length > sto.STAGED_DIRECT]
+    large = [i for i in infos if i.length > direct.STAGED_DIRECT]
     assert len(large) == 6 and all(i.offset % layout.ALIGN == 0 for i in large)
     # stock dcp.load reads it
     fresh = _state(seed=1)
@@ -106,7 +107,7 @@ def test_the_file_is_byte_for_byte_what_the_buffers_write(
 ) -> None:
     state = _state()
     staged, _ = _save(tmp_path / "staged", state)
-    monkeypatch.setattr(sto._DirectWriter, "takes_staged", lambda self, view: False)
+    monkeypatch.setattr(direct._DirectWriter, "takes_staged", lambda self, view: False)
     staged_off, _ = _save(tmp_path / "buffered", state)
     assert staged > 90 * MB and staged_off == 0
     assert _data(tmp_path / "staged").read_bytes() == _data(tmp_path / "buffered").read_bytes()
@@ -118,7 +119,7 @@ def test_without_it_the_tensors_are_the_same_and_the_layout_as_before(
 ) -> None:
     state = _state()
     _save(tmp_path / "on", state)
-    monkeypatch.setattr(sto, "STAGED_DIRECT", 0)
+    monkeypatch.setattr(direct, "STAGED_DIRECT", 0)
     staged, _ = _save(tmp_path / "off", state)
     assert staged == 0
     assert _gaps(tmp_path / "off") == 0 and _gaps(tmp_path / "on") > 0  # no padding, as before
@@ -174,10 +175,10 @@ def _aligned_view(nbytes: int, shift: int = 0) -> tuple[mmap.mmap, memoryview]:
     return buf, memoryview(buf)[shift:]
 
 
-def _write(path: Path, parts: list[Any], *, staged: bool = True) -> sto._DirectWriter:
+def _write(path: Path, parts: list[Any], *, staged: bool = True) -> direct._DirectWriter:
     """Write `parts` through a `_HashingWriter` over `LocalStorage.open_write`, as DCP does;
     the writer under it, and its hash equals the file's."""
-    fs = sto._StorageFS(LocalStorage(path.parent))
+    fs = dcp_io._StorageFS(LocalStorage(path.parent))
     with fs.create_stream(path, "wb") as w:
         raw = w._raw
         for p in parts:
@@ -191,7 +192,7 @@ def _write(path: Path, parts: list[Any], *, staged: bool = True) -> sto._DirectW
 def test_a_source_agreeing_with_its_offset_modulo_4k_goes_direct_between_head_and_tail(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shift: int
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 1 * MB)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 1 * MB)
     head = os.urandom(100 + shift)  # a file offset of 100 + shift before the large write
     _buf, view = _aligned_view(5 * MB + 777, shift=100 + shift)  # same address modulo 4096
     raw = _write(tmp_path / "f.bin", [head, view, b"end"])
@@ -205,7 +206,7 @@ def test_a_source_agreeing_with_its_offset_modulo_4k_goes_direct_between_head_an
 def test_a_misaligned_source_goes_through_the_buffers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 1 * MB)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 1 * MB)
     _buf, view = _aligned_view(5 * MB, shift=16)  # file offset 0, address a page + 16
     raw = _write(tmp_path / "f.bin", [view])
     assert (tmp_path / "f.bin").read_bytes() == bytes(view)
@@ -217,7 +218,7 @@ def test_a_misaligned_source_goes_through_the_buffers(
 def test_a_filesystem_refusing_direct_writes_gets_every_byte_through_the_page_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at: str
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 1 * MB)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 1 * MB)
     real_fcntl, real_pwrite = fcntl.fcntl, os.pwrite
 
     def no_direct_flag(fd: int, cmd: int, arg: int = 0) -> int:
@@ -231,9 +232,9 @@ def test_a_filesystem_refusing_direct_writes_gets_every_byte_through_the_page_ca
         return real_pwrite(fd, data, offset)
 
     if refused_at == "flag":
-        monkeypatch.setattr(sto.fcntl, "fcntl", no_direct_flag)
+        monkeypatch.setattr(direct.fcntl, "fcntl", no_direct_flag)
     else:
-        monkeypatch.setattr(sto.os, "pwrite", no_direct_write)
+        monkeypatch.setattr(direct.os, "pwrite", no_direct_write)
     _buf, view = _aligned_view(5 * MB + 10)
     raw = _write(tmp_path / "f.bin", [view, b"x" * 5000, view])
     assert (tmp_path / "f.bin").read_bytes() == bytes(view) + b"x" * 5000 + bytes(view)
@@ -266,7 +267,7 @@ def test_a_checkpoint_on_tmpfs_saves_and_loads(tmp_path: Path) -> None:
 def test_a_failing_direct_write_from_the_staged_memory_is_raised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 1 * MB)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 1 * MB)
     real_pwrite, calls = os.pwrite, [0]
 
     def failing(fd: int, data: Any, offset: int) -> int:
@@ -277,7 +278,7 @@ def test_a_failing_direct_write_from_the_staged_memory_is_raised(
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_pwrite(fd, data, offset)
 
-    monkeypatch.setattr(sto.os, "pwrite", failing)
+    monkeypatch.setattr(direct.os, "pwrite", failing)
     _buf, view = _aligned_view(6 * MB)
     with pytest.raises(OSError) as e:
         _write(tmp_path / "f.bin", [view])

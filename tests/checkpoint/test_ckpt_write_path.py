@@ -19,11 +19,19 @@ import pytest
 import torch
 from torch import nn
 
-from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage, digest
-from nonstop.checkpoint import storage as sto
+from nonstop.checkpoint import (
+    CheckpointConfig,
+    Checkpointer,
+    LocalStorage,
+    dcp_io,
+    digest,
+    direct,
+    hashing,
+    writeback,
+)
 
-needs_direct = pytest.mark.skipif(not sto._O_DIRECT, reason="no O_DIRECT on this platform")
-needs_sfr = pytest.mark.skipif(sto._sync_file_range is None, reason="no sync_file_range here")
+needs_direct = pytest.mark.skipif(not direct._O_DIRECT, reason="no O_DIRECT on this platform")
+needs_sfr = pytest.mark.skipif(writeback._sync_file_range is None, reason="no sync_file_range here")
 
 
 @needs_sfr
@@ -31,15 +39,15 @@ def test_disk_writes_start_every_writeback_bytes_and_cover_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[int, int, int]] = []
-    real = sto._sync_file_range
+    real = writeback._sync_file_range
 
     def recording(fd: int, offset: int, nbytes: int, flags: int) -> int:
         calls.append((offset, nbytes, flags))
         return real(fd, offset, nbytes, flags)
 
-    monkeypatch.setattr(sto, "_sync_file_range", recording)
-    monkeypatch.setattr(sto, "WRITEBACK", 1000)
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 0)  # through the page cache
+    monkeypatch.setattr(writeback, "_sync_file_range", recording)
+    monkeypatch.setattr(writeback, "WRITEBACK", 1000)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 0)  # through the page cache
     data = os.urandom(10_500)
     storage = LocalStorage(tmp_path)
     with storage.open_write("f.bin") as f:
@@ -68,7 +76,7 @@ def _write_in_parts(storage: LocalStorage, data: bytes, part: int) -> Any:
 def test_durable_files_are_written_around_the_page_cache_in_aligned_buffers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 8192)
     seen: list[bool] = []
     real_pwrite = os.pwrite
 
@@ -76,7 +84,7 @@ def test_durable_files_are_written_around_the_page_cache_in_aligned_buffers(
         seen.append(bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT))
         return real_pwrite(fd, data, offset)
 
-    monkeypatch.setattr(sto.os, "pwrite", recording)
+    monkeypatch.setattr(direct.os, "pwrite", recording)
     data = os.urandom(size)
     w = _write_in_parts(LocalStorage(tmp_path), data, 3000)
     assert (tmp_path / "f.bin").read_bytes() == data
@@ -91,7 +99,7 @@ def test_durable_files_are_written_around_the_page_cache_in_aligned_buffers(
 def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_byte(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at: str
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 8192)
     real_fcntl, real_pwrite = fcntl.fcntl, os.pwrite
 
     def no_direct_flag(fd: int, cmd: int, arg: int = 0) -> int:
@@ -105,9 +113,9 @@ def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_
         return real_pwrite(fd, data, offset)
 
     if refused_at == "flag":
-        monkeypatch.setattr(sto.fcntl, "fcntl", no_direct_flag)
+        monkeypatch.setattr(direct.fcntl, "fcntl", no_direct_flag)
     else:
-        monkeypatch.setattr(sto.os, "pwrite", no_direct_write)
+        monkeypatch.setattr(direct.os, "pwrite", no_direct_write)
     data = os.urandom(5 * 8192 + 77)
     w = _write_in_parts(LocalStorage(tmp_path), data, 5000)
     assert w.direct_bytes == 0
@@ -118,7 +126,7 @@ def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_
 def test_a_file_written_after_it_was_closed_is_an_error_not_a_write_to_freed_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 8192)
     with LocalStorage(tmp_path).open_write("f.bin") as f:
         f.write(b"x" * 10_000)
     with pytest.raises(ValueError, match="already closed"):
@@ -132,7 +140,7 @@ def test_a_failed_stream_is_not_flushed_later_by_the_garbage_collector(tmp_path:
     2026-12-05 that crashed a rank, with direct writes, on a full disk)."""
     import gc
 
-    fs = sto._StorageFS(LocalStorage(tmp_path))
+    fs = dcp_io._StorageFS(LocalStorage(tmp_path))
     with pytest.raises(OSError), fs.create_stream(tmp_path / "f.bin", "wb") as w:
         w.write(b"small header")  # gathered, not yet written
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -146,7 +154,7 @@ def test_a_failed_stream_is_not_flushed_later_by_the_garbage_collector(tmp_path:
 def test_a_failing_direct_write_is_an_error_not_a_silent_switch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 8192)
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 8192)
     real_pwrite = os.pwrite
     calls = [0]
 
@@ -156,7 +164,7 @@ def test_a_failing_direct_write_is_an_error_not_a_silent_switch(
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_pwrite(fd, data, offset)
 
-    monkeypatch.setattr(sto.os, "pwrite", full_disk)
+    monkeypatch.setattr(direct.os, "pwrite", full_disk)
     with pytest.raises(OSError) as e:
         _write_in_parts(LocalStorage(tmp_path), os.urandom(4 * 8192), 8192)
     assert e.value.errno == errno.ENOSPC
@@ -166,8 +174,8 @@ def test_without_fsync_no_writeback_is_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[Any] = []
-    monkeypatch.setattr(sto, "_sync_file_range", lambda *a: calls.append(a) or 0)
-    monkeypatch.setattr(sto, "WRITEBACK", 10)
+    monkeypatch.setattr(writeback, "_sync_file_range", lambda *a: calls.append(a) or 0)
+    monkeypatch.setattr(writeback, "WRITEBACK", 10)
     with LocalStorage(tmp_path, fsync=False).open_write("f.bin") as f:
         f.write(b"x" * 100)
     assert not calls
@@ -197,10 +205,10 @@ class _Raw(io.RawIOBase):
 def test_a_hash_beside_the_write_equals_the_files_checksum(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, overlap: int
 ) -> None:
-    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", overlap * 4096)
+    monkeypatch.setattr(hashing, "OVERLAP_HASH_BYTES", overlap * 4096)
     monkeypatch.setattr(digest, "CHUNK", 10_000)  # many chunk boundaries inside writes
     raw, errors = _Raw(), []
-    w = sto._HashingWriter(raw, errors, digest.DEFAULT)
+    w = hashing._HashingWriter(raw, errors, digest.DEFAULT)
     data = os.urandom(123_457)
     for i in range(0, len(data), 7000):
         w.write(data[i : i + 7000])
@@ -216,10 +224,10 @@ def test_a_hash_beside_the_write_equals_the_files_checksum(
 def test_a_short_write_hashed_beside_is_an_error_not_a_wrong_digest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
-    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", 16)
+    monkeypatch.setattr(hashing, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
+    monkeypatch.setattr(hashing, "OVERLAP_HASH_BYTES", 16)
     errors: list[OSError] = []
-    w = sto._HashingWriter(_Raw(limit=10), errors, digest.DEFAULT)
+    w = hashing._HashingWriter(_Raw(limit=10), errors, digest.DEFAULT)
     with pytest.raises(OSError) as e:
         w.write(b"y" * 100)
     assert e.value.errno == errno.EIO and "short write" in str(e.value)
@@ -229,8 +237,8 @@ def test_a_short_write_hashed_beside_is_an_error_not_a_wrong_digest(
 def test_a_checkpoint_written_with_both_overlaps_loads_and_verifies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sto, "WRITEBACK", 64 << 10)
-    monkeypatch.setattr(sto, "OVERLAP_HASH_BYTES", 4096)
+    monkeypatch.setattr(writeback, "WRITEBACK", 64 << 10)
+    monkeypatch.setattr(hashing, "OVERLAP_HASH_BYTES", 4096)
     torch.manual_seed(0)
     model = nn.Linear(256, 256)
     state = {"model": model, "optimizer": torch.optim.SGD(model.parameters(), lr=0.1)}
@@ -245,25 +253,25 @@ def test_a_checkpoint_written_with_both_overlaps_loads_and_verifies(
 
 
 @needs_direct
-@pytest.mark.parametrize("direct", [True, False])
+@pytest.mark.parametrize("direct_writes", [True, False])
 def test_a_checkpoint_written_around_the_page_cache_loads_and_verifies(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, direct: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, direct_writes: bool
 ) -> None:
-    monkeypatch.setattr(sto, "DIRECT_CHUNK", 16 << 10)  # many buffers, a tail in every file
+    monkeypatch.setattr(direct, "DIRECT_CHUNK", 16 << 10)  # many buffers, a tail in every file
     real_pwrite, direct_calls = os.pwrite, [0]
 
     def counting(fd: int, data: Any, offset: int) -> int:
         direct_calls[0] += bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT)
         return real_pwrite(fd, data, offset)
 
-    monkeypatch.setattr(sto.os, "pwrite", counting)
+    monkeypatch.setattr(direct.os, "pwrite", counting)
     torch.manual_seed(0)
     model = nn.Linear(300, 300)  # 360 KB of weights: not a whole number of buffers
     state = {"model": model, "optimizer": torch.optim.SGD(model.parameters(), lr=0.1)}
-    config = CheckpointConfig(direct_writes=direct)
+    config = CheckpointConfig(direct_writes=direct_writes)
     with Checkpointer(tmp_path, config=config) as ckpt:
         assert ckpt.save(3, state, wait=True).ok  # type: ignore[union-attr]
-    assert (direct_calls[0] > 0) == direct
+    assert (direct_calls[0] > 0) == direct_writes
     fresh = nn.Linear(300, 300)
     other = {"model": fresh, "optimizer": torch.optim.SGD(fresh.parameters(), lr=0.1)}
     with Checkpointer(tmp_path, config=CheckpointConfig()) as ckpt:
@@ -287,11 +295,11 @@ class _Calls(_Raw):
 def test_a_large_write_reaches_the_file_in_pieces_hashed_as_one_stream(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
-    monkeypatch.setattr(sto, "WRITE_PIECE", 1000)
+    monkeypatch.setattr(hashing, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
+    monkeypatch.setattr(writeback, "WRITE_PIECE", 1000)
     monkeypatch.setattr(digest, "CHUNK", 4096)  # chunk boundaries inside pieces
     raw = _Calls()
-    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    w = hashing._HashingWriter(raw, [], digest.DEFAULT)
     data = os.urandom(10_500)
     assert w.write(data) == len(data) and w.write(b"tail") == 4
     assert raw.lengths == [1000] * 10 + [500, 4]  # never more than WRITE_PIECE per call
@@ -304,10 +312,10 @@ def test_a_large_write_reaches_the_file_in_pieces_hashed_as_one_stream(
 def test_a_short_piece_ends_the_write_hashed_as_far_as_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
-    monkeypatch.setattr(sto, "WRITE_PIECE", 100)
+    monkeypatch.setattr(hashing, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
+    monkeypatch.setattr(writeback, "WRITE_PIECE", 100)
     raw = _Calls(limit=70)
-    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    w = hashing._HashingWriter(raw, [], digest.DEFAULT)
     data = os.urandom(1000)
     assert w.write(data) == 70  # a short write is reported, not hidden by the next piece
     assert raw.lengths == [100] and w.nbytes == 70
@@ -315,8 +323,8 @@ def test_a_short_piece_ends_the_write_hashed_as_far_as_written(
 
 
 def test_a_refused_piece_is_recorded_and_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sto, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
-    monkeypatch.setattr(sto, "WRITE_PIECE", 100)
+    monkeypatch.setattr(hashing, "SMALL_WRITE", 0)  # each call as it comes (gathering: below)
+    monkeypatch.setattr(writeback, "WRITE_PIECE", 100)
 
     class Full(_Calls):
         def write(self, b: Any) -> int:
@@ -325,7 +333,7 @@ def test_a_refused_piece_is_recorded_and_raised(monkeypatch: pytest.MonkeyPatch)
             return super().write(b)
 
     errors: list[OSError] = []
-    w = sto._HashingWriter(Full(), errors, digest.DEFAULT)
+    w = hashing._HashingWriter(Full(), errors, digest.DEFAULT)
     with pytest.raises(OSError) as e:
         w.write(b"z" * 1000)
     assert e.value.errno == errno.ENOSPC and errors == [e.value] and w.nbytes == 200
@@ -335,7 +343,7 @@ def test_small_writes_are_gathered_and_the_file_its_tell_and_hash_unchanged() ->
     """torch.save writes each record's header and padding with a call of its own: those go
     on together, while `tell` (DCP records offsets with it) and the digest stay the stream's."""
     raw = _Calls()
-    w = sto._HashingWriter(raw, [], digest.DEFAULT)
+    w = hashing._HashingWriter(raw, [], digest.DEFAULT)
     data = os.urandom(20_000)
     sizes = [1, 63, 700, 5] * 20
     done = 0
@@ -356,7 +364,7 @@ def test_small_writes_are_gathered_and_the_file_its_tell_and_hash_unchanged() ->
 
 def test_a_short_write_of_gathered_bytes_is_an_error() -> None:
     errors: list[OSError] = []
-    w = sto._HashingWriter(_Calls(limit=10), errors, digest.DEFAULT)
+    w = hashing._HashingWriter(_Calls(limit=10), errors, digest.DEFAULT)
     assert w.write(b"x" * 100) == 100  # gathered: told written
     with pytest.raises(OSError) as e:
         w.flush()
