@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future as _CFuture
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import torch
 
@@ -117,7 +117,7 @@ class _HashingWriter(io.RawIOBase):
         takes = getattr(self._raw, "takes_staged", None) if direct.STAGED_DIRECT > 0 else None
         if takes is not None and takes(view):  # straight from the staged memory
             try:
-                self._raw.write_staged(view, self.hasher.update)
+                cast(Any, self._raw).write_staged(view, self.hasher.update)
             except OSError as e:
                 self._errors.append(e)
                 raise

@@ -75,7 +75,7 @@ def aligning_transforms(min_bytes: int) -> Any:
     return AligningTransforms(min_bytes)
 
 
-class AligningTransforms(_Base):  # type: ignore[misc, valid-type]
+class AligningTransforms(_Base):
     """DCP's stream transforms with no extension, padding before each large tensor's record."""
 
     def __init__(self, min_bytes: int) -> None:

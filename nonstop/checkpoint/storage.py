@@ -5,7 +5,7 @@ write or read one object, list, rename, remove, and an atomic small-file write. 
 "/"-separated and relative to the storage root ("step-10/__0_0.distcp"). `LocalStorage` is the
 local (or shared POSIX) filesystem; an object store needs only these methods.
 
-torch.distributed.checkpoint (DCP) writes and reads through `dcp_writer()` / `dcp_reader()`:
+torch.distributed.checkpoint (DCP) writes and reads through `RecordingWriter` / `SafeReader` (dcp_io.py):
 
 - the writer checksums every file while DCP writes it (digest.py's default, no second read), so
   each rank knows the checksums of exactly the files it wrote; torch.save's own CRC-32 of each
