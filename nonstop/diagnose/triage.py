@@ -299,7 +299,37 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
                 lineno += 1  # the unterminated last line
                 break
     result.lines = lineno - 1
+    _pod_hosts(result)
     return result
+
+
+# `kubectl describe pod` names the pod's node once, in its header ("Node:  gpu-7/10.0.0.5"),
+# and its events (OOMKilled, BackOff, Evicted) on lines of their own that name no host: a
+# verdict on them said host=None. Only a file that begins as that output does ("Name:") is read
+# for it; `kubectl describe pods` prints several pods, each event under its own pod's header.
+_DESCRIBE_HEAD = re.compile(rb"Name:[ \t]+\S")
+_POD_NODE = re.compile(rb"(?m)^Node:[ \t]+(?P<host>[A-Za-z0-9][\w.-]*)(?:/\S*)?[ \t]*\r?$")
+
+
+def _pod_hosts(result: Scan) -> None:
+    """Each hit without a host on a line under a `kubectl describe pod` header gets that
+    pod's node."""
+    if all(h.host for h in result.hits):
+        return
+    try:
+        with open(result.file, "rb") as f:
+            if not _DESCRIBE_HEAD.match(f.read(64)):
+                return
+            f.seek(0)
+            nodes = [
+                (lineno, m) for lineno, line in enumerate(f, 1) if (m := _POD_NODE.match(line))
+            ]
+    except OSError:
+        return
+    for h in result.hits:
+        on = [m.group("host").decode() for lineno, m in nodes if lineno < h.line]
+        if h.host is None and on:
+            h.host = on[-1]
 
 
 def _scan_buffer(result: Scan, buf: bytes, end: int, lineno: int) -> int:
@@ -511,6 +541,7 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
         return None
     for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
         result.bytes, result.lines = size, lines
+        _pod_hosts(result)
     return list(scans.values())
 
 
