@@ -12,11 +12,12 @@ import gzip
 import json
 import lzma
 import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support.procs import nonstop_cli
+from support.procs import CLI, clean_env, nonstop_cli
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus" / "logs"
@@ -113,3 +114,53 @@ def test_diagnose_reads_a_run_folders_compressed_rank_log(
         assert "Traceback" not in got.stderr
         assert got.stderr.count("left out") == 1, got.stderr
         assert f"{logs / 'core'}: an ELF executable" in got.stderr
+
+
+def _strict(text: str) -> object:
+    """`text` as a strict JSON reader reads it: no escaped lone surrogate (serde_json refuses
+    `\\udcff`), every string UTF-8."""
+    assert "\\udc" not in text, text[:300]
+    got = json.loads(text)
+    json.dumps(got, ensure_ascii=False).encode("utf-8")  # raises on a lone surrogate
+    return got
+
+
+def test_a_file_name_that_is_not_utf8_is_named_as_ls_shows_it(tmp_path: Path) -> None:
+    """`caf\\xff.log` (Latin-1 bytes in a name): --json wrote it as `caf\\udcff.log`, no
+    character; the text output under a strict UTF-8 standard output ended in a traceback."""
+    folder = os.fsencode(tmp_path / "logs")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"caf\xff.log"), "wb") as f:
+        f.write(OOM)
+    name = str(tmp_path / "logs" / "caf\\xff.log")
+    got = nonstop_cli("triage", os.fsdecode(folder), "--json")
+    assert got.returncode == 0, got.stderr
+    out = _strict(got.stdout)
+    assert isinstance(out, dict) and out["files"][0]["file"] == name
+    assert out["files"][0]["evidence"][0]["file"] == name
+    assert got.stderr.count("not UTF-8") == 1, got.stderr
+    text = subprocess.run(
+        [*CLI, "triage", folder],
+        capture_output=True,
+        env=clean_env({"PYTHONIOENCODING": "utf-8"}),  # strict, as under en_US.UTF-8
+        timeout=60,
+        check=False,
+    )
+    assert text.returncode == 0 and b"Traceback" not in text.stderr, text.stderr
+    assert text.stdout.startswith(os.path.join(folder, b"caf\xff.log: out_of_memory"))
+
+
+def test_a_run_folder_whose_name_is_not_utf8_gives_strict_json(tmp_path: Path) -> None:
+    run = os.path.join(os.fsencode(tmp_path), b"run-\xfe")
+    logs = os.path.join(run, b"logs", b"attempt-0")
+    os.makedirs(logs)
+    os.makedirs(os.path.join(run, b"events"))
+    with open(os.path.join(logs, b"rank-0.log"), "wb") as f:
+        f.write(OOM)
+    for verb in ("diagnose", "report"):
+        got = nonstop_cli(verb, os.fsdecode(run), "--json")
+        assert got.returncode == 0, got.stderr
+        _strict(got.stdout)
+        assert got.stderr.count("not UTF-8") == 1, (verb, got.stderr)
+    got = nonstop_cli("diagnose", os.fsdecode(run), "--json")
+    assert "/run-\\xfe/logs/attempt-0/rank-0.log:4:" in json.loads(got.stdout)["evidence"][0]
