@@ -64,3 +64,22 @@ def test_bad_event_lines_are_said_on_every_report_not_only_the_first(
         assert f"warning: {said}" in (again.out if not args else again.err)
         if args:
             assert said in json.loads(again.out)["warnings"]
+
+
+def test_a_bad_line_after_an_ingest_is_numbered_from_the_files_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A report ingests a stream, the run goes on and a bad line is appended: the next report's
+    warning numbered it from where that ingest began ("rank-0.jsonl:1:"), not as an editor
+    shows it, so the user opened the file at the wrong line."""
+    run = build_run(tmp_path / "run", run_id="grown")
+    stream = run / "events" / "attempt-0" / "rank-0.jsonl"
+    assert nonstop(["report", str(run), "--json"]) == 0
+    capsys.readouterr()
+    with stream.open("a") as f:
+        f.write("garbage\n")
+    lines = stream.read_bytes().count(b"\n")
+    assert lines > 1
+    assert nonstop(["report", str(run), "--json"]) == 0
+    said = [m for m in json.loads(capsys.readouterr().out)["warnings"] if "bad event line" in m]
+    assert said and said[0].startswith(f"{stream.resolve()}:{lines}: skipped"), said
