@@ -199,6 +199,8 @@ def _triage(got: inputs.Inputs, as_json: bool) -> int:
         )
         if v.verdict == triage.EMPTY:
             print(f"    {v.verdict}")
+        if root := v.details.get("torchrun_root_cause"):
+            print(f"    {root['line']}: {root['said']}")
         shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows
         for e in shown[:3]:
             print(f"    {e['line']}: [{e['signature']}] {e['text']}")

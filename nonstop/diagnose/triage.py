@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
-from nonstop.diagnose import advice, fallback, prose
+from nonstop.diagnose import advice, elastic, fallback, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -87,6 +87,7 @@ from nonstop.errors import UserError
 CHUNK_BYTES = 8 << 20
 GREP_MIN_BYTES = 1 << 20  # smaller files: starting grep costs more than it saves
 MAX_EVIDENCE = 20  # evidence lines kept per file
+ECHO = 1  # the specificity of a line that repeats another rank's failure (torchrun's summary)
 MAX_LINE = 400  # characters of a line kept as evidence
 EXCLUDE_MIN_CONFIDENCE = 0.5  # below this, a hardware verdict is reported as unknown (restart)
 FALLBACK_TAIL_BYTES = 256 << 10  # what the fallback reads of a file no row matched: its end
@@ -99,7 +100,9 @@ _PROGRAM = rb"(?:kernel|[\w.-]+\[\d+\]):"
 _HOST_PATTERNS = (
     # syslog, journalctl's default (short) and short-precise (fractional seconds)
     re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? (?P<host>[\w.-]+) "),
-    re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) \w+(?:\[\d+\])?:"),  # ISO syslog
+    # ISO syslog; the program a name, then ": " (`kubectl logs --timestamps` before a glog line,
+    # "2026-12-05T16:45:22.1Z E1205 16:45:22.548 ...", named the host "E1205")
+    re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) [A-Za-z][\w.-]*(?:\[\d+\])?:(?!\S)"),
     # journalctl -o short-full ("Sun 2026-11-29 03:12:41 UTC node-b kernel:"), short-unix
     # ("1764386000.001240 node-b kernel:") and short-monotonic ("[812346.001240] node-b ...")
     re.compile(
@@ -113,6 +116,9 @@ _HOST_PATTERNS = (
     re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
     re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
     re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
+    # Ray: a worker's output prefix on another node ("(RayTrainWorker pid=1234, ip=10.0.0.5)")
+    # and a task's error ("ray::Runner.run() (pid=104449, ip=10.130.71.7, actor_id=...)")
+    re.compile(rb"\((?:[\w.:-]+ )?pid=\d+, ip=(?P<host>[\d.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]+)[,)]"),
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
@@ -161,6 +167,8 @@ class Scan:
     marked: bool = False
     """A line of the file has one of the failure markers (signatures.MARKERS): only then is the
     statistical fallback asked about a file no row matched."""
+    torchrun: elastic.Summary | None = None
+    """torchrun's failure summary in the file (its root cause), if it printed one."""
 
 
 def prepare() -> None:
@@ -299,8 +307,41 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
                 lineno += 1  # the unterminated last line
                 break
     result.lines = lineno - 1
-    _pod_hosts(result)
+    _structure(result)
     return result
+
+
+def _structure(result: Scan) -> None:
+    """What a file says beyond its lines one by one: a `kubectl describe pod` header's node,
+    torchrun's failure summary's root cause."""
+    _pod_hosts(result)
+    _torchrun_root(result)
+
+
+def _torchrun_root(result: Scan) -> None:
+    """A launcher's console output with torchrun's failure summary (nonstop.diagnose.elastic):
+    the lines of the summary's root cause, and its ChildFailedError line, are that rank's (on
+    its host); the other failed ranks' entries, and a peer-went-away line of another rank, are
+    the root's echo (lowest specificity). Before, `nonstop triage` of `torchrun ... 2>&1 | tee`
+    output where rank 1 raised named rank 0, whose barrier lost rank 1 ("Connection closed by
+    peer", printed by rank 0 and again in the summary's "Failures"), and a SIGKILLed or
+    segfaulted rank 1 was rank 0 or no rank at all."""
+    header = next((h for h in result.hits if b"ChildFailedError" in h.text.encode()), None)
+    if header is None:
+        return
+    root = elastic.summary(result.file, header.line)
+    if root is None:
+        return
+    result.torchrun = root
+    first, last = root.lines
+    for h in [header, *result.hits]:
+        if h is header or first <= h.line <= last:
+            h.rank, h.host = root.rank, root.host or h.host
+        elif any(a <= h.line <= b for a, b in root.victims) or (
+            h.signature in COLLECTIVE_FAILED and h.rank is not None and h.rank != root.rank
+        ):
+            h.specificity = ECHO
+            h.meaning = f"{h.meaning} (another rank than torchrun's root cause, rank {root.rank})"
 
 
 # `kubectl describe pod` names the pod's node once, in its header ("Node:  gpu-7/10.0.0.5"),
@@ -541,7 +582,7 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
         return None
     for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
         result.bytes, result.lines = size, lines
-        _pod_hosts(result)
+        _structure(result)
     return list(scans.values())
 
 
@@ -607,7 +648,12 @@ def decide(
             culprits=[default] if default and default.rank is not None else [],
         )
     best = max(hits, key=lambda h: (h.specificity, -h.line))
-    same = [h for h in hits if h.category == best.category]
+    # a line that repeats another rank's failure (ECHO) names no culprit for a line that is not
+    same = [
+        h
+        for h in hits
+        if h.category == best.category and (h.specificity > ECHO or best.specificity <= ECHO)
+    ]
     gpus = (h.gpu if h.gpu is not None else pci_map.get(h.pci or "") for h in [best, *same])
     gpu = next((g for g in gpus if g is not None), None)
     d = default or Culprit()
@@ -992,7 +1038,28 @@ def triage_file(
         g = _unmatched(path, s.marked, fallback, default, s.lines, descriptions)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
-    return _said_empty(v, [s])
+    return _said_empty(_with_torchrun(v, [s]), [s])
+
+
+def _with_torchrun(v: Verdict, scans: list[Scan]) -> Verdict:
+    """A verdict over files with torchrun's failure summary says its root cause (the rank's
+    exception or signal), in `details.torchrun_root_cause` and first in the evidence."""
+    roots = [(s.file, s.torchrun) for s in scans if s.torchrun is not None]
+    if not roots:
+        return v
+    file, root = roots[0]
+    v.details["torchrun_root_cause"] = {
+        "file": file,
+        "line": root.lines[0],
+        **{k: getattr(root, k) for k in ("rank", "local_rank", "host", "exitcode", "message")},
+        "error_file": root.error_file,
+        "said": root.describe(),
+    }
+    v.evidence.insert(0, f"{file}:{root.lines[0]}: {root.describe()}")
+    for c in v.culprits:
+        if c.rank == root.rank:
+            c.evidence.append(root.describe())
+    return v
 
 
 EMPTY = "The log is empty: nothing to classify."
@@ -1029,7 +1096,7 @@ def triage_files(
             g = _unmatched(s.file, s.marked, fallback, lines=s.lines, descriptions=descriptions)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
-        per.append(_said_empty(v, [s]))
+        per.append(_said_empty(_with_torchrun(v, [s]), [s]))
     counts: Counter[str] = Counter()
     for s in scans:
         counts.update(s.counts)
@@ -1037,6 +1104,7 @@ def triage_files(
         decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts), scans
     )
     _peer_gone_names_no_culprit(joint, scans)
+    _with_torchrun(joint, scans)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
         guesses = [v for v in per if v.guessed or "spike" in v.details]
         if guesses:

@@ -12,7 +12,9 @@ import gzip
 import json
 import lzma
 import os
+import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -164,3 +166,123 @@ def test_a_run_folder_whose_name_is_not_utf8_gives_strict_json(tmp_path: Path) -
         assert got.stderr.count("not UTF-8") == 1, (verb, got.stderr)
     got = nonstop_cli("diagnose", os.fsdecode(run), "--json")
     assert "/run-\\xfe/logs/attempt-0/rank-0.log:4:" in json.loads(got.stdout)["evidence"][0]
+
+
+# rank 1 fails three ways under plain torchrun; rank 0's barrier then loses its peer
+FAILS_ON_RANK_1 = """
+import ctypes, faulthandler, os, signal, sys
+import torch, torch.distributed as dist
+from torch.distributed.elastic.multiprocessing.errors import record
+
+@record
+def main():
+    dist.init_process_group("gloo")
+    dist.all_reduce(torch.ones(4))
+    if dist.get_rank() == 1:
+        if sys.argv[1] == "raise":
+            raise RuntimeError("rank 1 gave up on purpose")
+        if sys.argv[1] == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        faulthandler.enable()
+        ctypes.string_at(0)
+    dist.barrier()
+
+main()
+"""
+
+
+def _wrapped(text: str, how: str) -> str:
+    """torchrun's console output as a wrapper hands it on."""
+    lines = text.splitlines()
+    if how == "kubectl --prefix":
+        return "".join(f"[pod/trainer-0/trainer] {line}\n" for line in lines)
+    if how == "kubectl --timestamps":
+        return "".join(
+            f"2026-12-05T16:45:{i % 60:02d}.123456789Z {x}\n" for i, x in enumerate(lines)
+        )
+    if how == "kubectl --prefix --timestamps":
+        return "".join(
+            f"[pod/trainer-0/trainer] 2026-12-05T16:45:{i % 60:02d}.123456789Z {x}\n"
+            for i, x in enumerate(lines)
+        )
+    assert how == "slurm"
+    return text + "srun: error: gpu-node-3: task 0: Exited with exit code 1\n"
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("mode", ["raise", "kill", "segv"])
+def test_torchruns_failure_summary_names_its_root_cause_not_a_victim(
+    tmp_path: Path, mode: str
+) -> None:
+    """`torchrun ... 2>&1 | tee out` where rank 1 raised, was SIGKILLed or segfaulted: triage
+    named rank 0 (whose barrier lost rank 1: "Connection closed by peer", printed by rank 0 and
+    again in the summary's "Failures") or no rank. torchrun's "Root Cause (first observed
+    failure)" names rank 1 on its host; so does triage, on the raw output and as Slurm and
+    `kubectl logs --prefix/--timestamps` hand it on."""
+    script = tmp_path / "train.py"
+    script.write_text(FAILS_ON_RANK_1)
+    run = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", str(script), mode],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=clean_env(),
+        check=False,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 1 and "Root Cause (first observed failure)" in out, out
+    host = re.search(r"Root Cause[^\n]*\n\[0\]:\n[^\n]*\n\s+host\s*: (\S+)", out)
+    assert host, out
+    for how in [
+        "raw",
+        "slurm",
+        "kubectl --prefix",
+        "kubectl --timestamps",
+        "kubectl --prefix --timestamps",
+    ]:
+        log = tmp_path / f"console-{how.replace(' ', '_')}.log"
+        log.write_text(out if how == "raw" else _wrapped(out, how))
+        got = nonstop_cli("triage", str(log), "--json")
+        assert got.returncode == 0, got.stderr
+        f = json.loads(got.stdout)
+        culprit = f["files"][0]["culprit"]
+        assert culprit["rank"] == 1, (how, f["files"][0])
+        if how != "slurm":  # Slurm's own line names its node, which wins
+            assert culprit["host"] == host.group(1), (how, culprit)
+        root = f["overall"]["details"]["torchrun_root_cause"]
+        assert (root["rank"], root["local_rank"]) == (1, 1), root
+        want = {"raise": "RuntimeError: rank 1 gave up on purpose", "kill": "Signal 9 (SIGKILL)"}
+        assert root["message"].startswith(want.get(mode, "Signal 11 (SIGSEGV)")), (how, root)
+        if mode == "segv":
+            assert f["files"][0]["category"] == "software_bug", (how, f["files"][0])
+
+
+# Ray prints a remote worker's output under "(ACTOR pid=PID, ip=NODE_IP)" (the AWS ECS
+# blueprint's example output: "(RayTrainWorker pid=364, ip=10.0.0.218) Setting up process group
+# for: env:// [rank=0, world_size=12]") and a task's error with "(pid=PID, ip=NODE_IP, actor_id=..."
+# (an EasyR1 run's traceback, github.com/chepraid/EasyR1/issues/9)
+RAY_ERROR = (
+    "ray.exceptions.RayTaskError(OutOfMemoryError): ray::WorkerDict.actor_rollout_ref_update_"
+    "actor() (pid=118848, ip=10.130.71.7, actor_id=b2ba64f62469495ea505301701000000, repr=<verl."
+    "single_controller.ray.base.WorkerDict object at 0x7b8aac2e25c0>)\n"
+)
+
+
+def test_rays_worker_prefix_names_the_node(tmp_path: Path) -> None:
+    """The node a Ray worker ran on is in its prefix (`ip=`): triage said host=None."""
+    oom = next(line for line in OOM.decode().splitlines() if "OutOfMemoryError" in line)
+    prefixed = tmp_path / "ray-driver.log"
+    prefixed.write_text(
+        "(RayTrainWorker pid=364, ip=10.0.0.218) Setting up process group for: env:// "
+        "[rank=0, world_size=12]\n"
+        f"(RayTrainWorker pid=365, ip=10.0.0.219) {oom}\n"
+    )
+    task = tmp_path / "ray-task.log"
+    task.write_text(RAY_ERROR)
+    got = nonstop_cli("triage", str(prefixed), str(task), "--json")
+    assert got.returncode == 0, got.stderr
+    files = {f["file"]: f for f in json.loads(got.stdout)["files"]}
+    assert files[str(prefixed)]["culprit"]["host"] == "10.0.0.219", files[str(prefixed)]
+    assert files[str(task)]["culprit"]["host"] == "10.130.71.7", files[str(task)]
+    assert {f["category"] for f in files.values()} == {"out_of_memory"}
