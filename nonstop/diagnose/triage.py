@@ -55,6 +55,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import threading
 from collections import Counter
@@ -332,16 +333,50 @@ def _torchrun_root(result: Scan) -> None:
     root = elastic.summary(result.file, header.line)
     if root is None:
         return
-    result.torchrun = root
-    first, last = root.lines
+    entries = [root, *root.others]
+
+    def inside(e: elastic.Summary) -> list[Hit]:
+        return [h for h in result.hits if e.lines[0] <= h.line <= e.lines[1]]
+
+    def echoed(e: elastic.Summary) -> bool:
+        """SIGTERMed by torchrun's agent, or only a peer-went-away line in its entry."""
+        lines = inside(e)
+        return e.exitcode == -signal.SIGTERM or (
+            bool(lines) and all(h.signature in COLLECTIVE_FAILED for h in lines)
+        )
+
+    # torchrun's "first observed" is by error-file timestamps in whole seconds: a victim whose
+    # error file was written in the same second as the root's may be named first
+    chosen = root
+    if echoed(root):
+        chosen = next((e for e in root.others if not echoed(e)), root)
+        if chosen is not root:
+            chosen.echo_of = root
+    result.torchrun = chosen
+    own = set(map(id, inside(chosen)))
     for h in [header, *result.hits]:
-        if h is header or first <= h.line <= last:
-            h.rank, h.host = root.rank, root.host or h.host
-        elif any(a <= h.line <= b for a, b in root.victims) or (
-            h.signature in COLLECTIVE_FAILED and h.rank is not None and h.rank != root.rank
-        ):
-            h.specificity = ECHO
-            h.meaning = f"{h.meaning} (another rank than torchrun's root cause, rank {root.rank})"
+        if h is header or id(h) in own:
+            h.rank, h.host = chosen.rank, chosen.host or h.host
+    for e in entries:
+        if e is not chosen:
+            for h in inside(e):
+                _echo(h, chosen)
+    _echoes(result.hits, chosen)
+
+
+def _echo(h: Hit, root: elastic.Summary) -> None:
+    if h.specificity > ECHO:
+        h.specificity = ECHO
+        h.meaning = f"{h.meaning} (an echo of torchrun's root cause, rank {root.rank})"
+
+
+def _echoes(hits: list[Hit], root: elastic.Summary) -> None:
+    """A peer-went-away line (COLLECTIVE_FAILED) of any rank but torchrun's root cause, or of
+    no known rank, is the root's echo, in the summary's file or beside it (a --log-dir folder's
+    rank logs and error files)."""
+    for h in hits:
+        if h.signature in COLLECTIVE_FAILED and h.rank != root.rank:
+            _echo(h, root)
 
 
 # `kubectl describe pod` names the pod's node once, in its header ("Node:  gpu-7/10.0.0.5"),
@@ -1053,6 +1088,7 @@ def _with_torchrun(v: Verdict, scans: list[Scan]) -> Verdict:
         "line": root.lines[0],
         **{k: getattr(root, k) for k in ("rank", "local_rank", "host", "exitcode", "message")},
         "error_file": root.error_file,
+        "first_observed": root.first_observed,
         "said": root.describe(),
     }
     v.evidence.insert(0, f"{file}:{root.lines[0]}: {root.describe()}")
@@ -1084,6 +1120,9 @@ def triage_files(
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
     `fallback=False`: the rows' verdicts alone; `descriptions`: as `triage_file`'s."""
     scans = scan_all(paths)
+    for root in [s.torchrun for s in scans if s.torchrun is not None][:1]:
+        for s in scans:
+            _echoes(s.hits, root)
     pmap: dict[str, int] = {}
     for s in scans:
         pmap.update(s.pci_map)

@@ -286,3 +286,81 @@ def test_rays_worker_prefix_names_the_node(tmp_path: Path) -> None:
     assert files[str(prefixed)]["culprit"]["host"] == "10.0.0.219", files[str(prefixed)]
     assert files[str(task)]["culprit"]["host"] == "10.130.71.7", files[str(task)]
     assert {f["category"] for f in files.values()} == {"out_of_memory"}
+
+
+@pytest.mark.timeout(180)
+def test_torchruns_summary_beside_its_log_dir_names_the_root_cause(tmp_path: Path) -> None:
+    """A folder with the launcher's console output (torchrun's summary: rank 1) and the
+    `--log-dir` torchrun wrote (rank 0's stderr and error file: "Connection closed by peer"):
+    the overall verdict named no culprit ("seen by rank 0"), though torchrun had said which."""
+    script = tmp_path / "train.py"
+    script.write_text(FAILS_ON_RANK_1)
+    folder = tmp_path / "job"
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2"),
+            *("--log-dir", str(folder / "D"), "--redirects", "3", "--tee", "3"),
+            *(str(script), "raise"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        env=clean_env(),
+        check=False,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    (folder / "console.log").write_text(run.stdout + run.stderr)
+    got = nonstop_cli("triage", str(folder), "--json")
+    assert got.returncode == 0, got.stderr
+    overall = json.loads(got.stdout)["overall"]
+    assert [c["rank"] for c in overall["culprits"]] == [1], overall
+    assert overall["details"]["torchrun_root_cause"]["rank"] == 1
+
+
+def _swapped(out: str) -> str:
+    """torchrun's summary with its root cause and its other failure swapped, as torchrun prints
+    it when the victim's error file has the root's timestamp (whole seconds: a tie)."""
+    lines = out.splitlines()
+    fail = lines.index("Failures:")
+    root = lines.index("Root Cause (first observed failure):")
+    end = next(i for i in range(root, len(lines)) if lines[i].startswith("=" * 20))
+    other, first = lines[fail + 1 : root - 1], lines[root + 1 : end]
+    return "\n".join(
+        [*lines[: fail + 1], *first, lines[root - 1], lines[root], *other, *lines[end:]]
+    )
+
+
+@pytest.mark.timeout(180)
+def test_a_victim_torchrun_names_first_is_not_the_culprit(tmp_path: Path) -> None:
+    """torchrun's "first observed failure" compares error-file timestamps in whole seconds: on
+    a tie it may name the SIGTERMed rank whose barrier lost its peer. That entry is an echo;
+    the culprit is the rank under "Failures" that failed on its own."""
+    script = tmp_path / "train.py"
+    script.write_text(FAILS_ON_RANK_1)
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "torch.distributed.run"),
+            "--nproc-per-node=2",
+            str(script),
+            "raise",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        env=clean_env(),
+        check=False,
+    )
+    out = run.stdout + run.stderr
+    swapped = _swapped(out)
+    assert re.search(r"Root Cause[^\n]*\n\[\d\]:\n[^\n]*\n[^\n]*\n\s+rank\s*: 0 ", swapped)
+    log = tmp_path / "console.log"
+    log.write_text(swapped)
+    got = nonstop_cli("triage", str(log), "--json")
+    assert got.returncode == 0, got.stderr
+    f = json.loads(got.stdout)
+    assert f["files"][0]["culprit"]["rank"] == 1, f["files"][0]
+    root = f["overall"]["details"]["torchrun_root_cause"]
+    assert (root["rank"], root["first_observed"]) == (1, False), root
+    assert "rank 0, is an echo" in root["said"]
