@@ -123,7 +123,8 @@ _HOST_PATTERNS = (
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
-_RANK = re.compile(rb"\[[Rr]ank ?(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
+# "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "rank=1"
+_RANK = re.compile(rb"\[[Rr]ank(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
 _GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
 

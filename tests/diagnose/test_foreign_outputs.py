@@ -364,3 +364,14 @@ def test_a_victim_torchrun_names_first_is_not_the_culprit(tmp_path: Path) -> Non
     root = f["overall"]["details"]["torchrun_root_cause"]
     assert (root["rank"], root["first_observed"]) == (1, False), root
     assert "rank 0, is an echo" in root["said"]
+
+
+def test_lightnings_rank_prefix_names_the_rank(tmp_path: Path) -> None:
+    """Lightning's RankedLogger writes "[rank: 1] MESSAGE" (lightning_utilities'
+    rank_prefixed_message): triage read "[rank1]" and "[Rank 1]" but said rank=None here."""
+    oom = next(line for line in OOM.decode().splitlines() if "OutOfMemoryError" in line)
+    log = tmp_path / "lightning.log"
+    log.write_text(f"[rank: 1] {oom.split(': ', 1)[1]}\n")
+    got = nonstop_cli("triage", str(log), "--json")
+    f = json.loads(got.stdout)["files"][0]
+    assert (f["category"], f["culprit"]["rank"]) == ("out_of_memory", 1), f
