@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import gc
 import importlib
+import io
 import os
 import signal
 import sys
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from nonstop import __version__
 from nonstop.errors import UserError
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"nonstop: unknown verb {verb!r}\n\n{_usage()}", file=sys.stderr)
         return 2
     module_name, func_name, _ = VERBS[verb]
+    _names_as_bytes(sys.stdout)
     try:
         func = getattr(importlib.import_module(module_name), func_name)
         return int(func(rest) or 0)
@@ -91,6 +93,15 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
         return 128 + signal.SIGPIPE
+
+
+def _names_as_bytes(out: IO[str]) -> None:
+    """A file name that is not UTF-8 (held as lone surrogates, os.fsdecode) is printed as its
+    bytes, as `ls` prints it: under a UTF-8 locale Python's standard output refused it, and
+    `nonstop triage DIR` ended in a UnicodeEncodeError traceback. (JSON output writes such a
+    name as `\\xff` text: nonstop.errors.json_text.)"""
+    if isinstance(out, io.TextIOWrapper) and out.errors == "strict":
+        out.reconfigure(errors="surrogateescape")
 
 
 def entry() -> NoReturn:

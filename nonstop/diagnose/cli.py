@@ -10,7 +10,6 @@ Exit status 0 when a diagnosis was made (whatever it says), 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from typing import Any
 
 from nonstop.diagnose import inputs, triage
 from nonstop.diagnose.verdict import Verdict
-from nonstop.errors import UserError
+from nonstop.errors import UserError, json_text
 from nonstop.events import EventWarning
 
 
@@ -104,7 +103,7 @@ def main(argv: list[str]) -> int:
     if len(skipped) > 3:
         print(f"nonstop diagnose: warning: ... and {len(skipped) - 3} more", file=sys.stderr)
     if a.json:
-        print(json.dumps(v.to_dict(), default=str))
+        print(json_text(v.to_dict(), who="nonstop diagnose", default=str))
     else:
         _print(v)
     return 0
@@ -188,7 +187,7 @@ def _triage(got: inputs.Inputs, as_json: bool) -> int:
             "files": [triage.file_json(v) for v in per],
             "overall": joint.to_dict(),
         }
-        print(json.dumps(out, default=str))
+        print(json_text(out, who="nonstop triage", default=str))
         return 0
     for v in per:
         j = triage.file_json(v)
@@ -200,6 +199,8 @@ def _triage(got: inputs.Inputs, as_json: bool) -> int:
         )
         if v.verdict == triage.EMPTY:
             print(f"    {v.verdict}")
+        if root := v.details.get("torchrun_root_cause"):
+            print(f"    {root['line']}: {root['said']}")
         shown = list({e["line"]: e for e in j["evidence"]}.values())  # one line, several rows
         for e in shown[:3]:
             print(f"    {e['line']}: [{e['signature']}] {e['text']}")

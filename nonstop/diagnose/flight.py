@@ -125,7 +125,10 @@ def _op(sig: Any) -> str:
     if not sig:
         return "?"
     name, sizes, dtypes, _ = sig
-    return f"{name} {sizes} {dtypes}" if sizes else str(name)
+    if not sizes:
+        return str(name)
+    # a dump without input_dtypes (an optional key) said "all_reduce [[8]] None"
+    return f"{name} {sizes} {dtypes}" if dtypes is not None else f"{name} {sizes}"
 
 
 def _members(p: Partial, pg: str, world: int) -> tuple[list[int], bool]:

@@ -186,7 +186,7 @@ def _window_covers(dump: dict[str, Any]) -> bool:
         return all(
             str(k) in ids
             for k, st in status.items()
-            if not isinstance(st, dict) or st.get("last_enqueued_collective", 1) != 0
+            if not isinstance(st, dict) or _seq(st.get("last_enqueued_collective", 1)) != 0
         )
     return isinstance(config, dict) and bool(config) and all(k in seen for k in config)
 
@@ -250,6 +250,18 @@ def _rows(entries: list[dict[str, Any]]) -> list[Row]:
     return rows
 
 
+def _seq(value: Any) -> int | None:
+    """A sequence id of pg_status: an int in a pickle dump, a decimal string in torch's JSON
+    dump (`_dump_fr_trace_json`: {"last_completed_collective": "4"}), which was ignored."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
 def _views(
     p: Partial, rows: list[Row], entries: list[dict[str, Any]], status: Any
 ) -> dict[str, PgView]:
@@ -285,8 +297,8 @@ def _views(
         ids = {str(e.get("pg_id")): str(r[0][0]) for r, e in zip(rows[-TAIL:], entries[-TAIL:])}
         for pg_id, st in status.items():
             name = ids.get(str(pg_id), "")
-            last = st.get("last_completed_collective") if isinstance(st, dict) else None
-            if name in views and isinstance(last, int) and last > views[name].completed:
+            last = _seq(st.get("last_completed_collective")) if isinstance(st, dict) else None
+            if name in views and last is not None and last > views[name].completed:
                 views[name].completed = last
     return views
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,13 +28,16 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from nonstop.diagnose import flight, peers, stragglers, triage
+from nonstop.diagnose import flight, inputs, peers, stragglers, triage
 from nonstop.diagnose.frsummary import Partial, summarize
 from nonstop.rundir import RunDir
 
 PARALLEL_MIN_FILES = flight.PARALLEL_MIN_FILES
 LINK_TAIL_BYTES = 64 * 1024  # of each rank's log, read for the peers its connections lost
-_RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
+_OWN_LOG = re.compile(r"^rank-\d+\.log$")  # as nonstop writes it: text, read in place
+RANK_LOG = re.compile(r"^rank-(\d+)\.log(?:\.\d+)?(?:\.(?:gz|xz|bz2))?$")
+"""A rank's log: nonstop's own, or rotated (`rank-3.log.1`) and compressed (`rank-3.log.1.gz`)
+by logrotate or by hand to save room."""
 # batches per worker and kind: more means better balance at the end, fewer less overhead
 _BATCHES = {"flight": 4, "logs": 2, "events": 3}
 
@@ -59,21 +63,47 @@ class Attempt:
 
 
 def read_logs(paths: list[str]) -> tuple[list[triage.Scan], list[tuple[int, list[str]]]]:
-    """Triage scans of `paths`, and the failing peers named in each rank log's tail."""
-    scans = triage.scan_all([Path(p) for p in paths])
+    """Triage scans of `paths` (one each, in order, named as given), and the failing peers
+    named in each rank log's tail. A file not as nonstop writes it is read as `nonstop triage`
+    reads it (nonstop.diagnose.inputs): a compressed or UTF-16 log decompressed or converted
+    into a spool folder, a binary one left out with a line on standard error (an empty scan):
+    a rotated `rank-1.log.1.gz` was scanned as its compressed bytes and nothing was found."""
+    with tempfile.TemporaryDirectory(prefix="nonstop-diagnose-") as tmp:
+        text: dict[str, str | None] = {}  # path -> the text file read (None: left out)
+        for path in paths:
+            if _OWN_LOG.match(os.path.basename(path)):
+                text[path] = path
+                continue
+            got = inputs.Inputs()  # an unreadable file is left out with a line, as a binary one
+            inputs.readable(path, path, Path(tmp), got, named=False, who="nonstop diagnose")
+            text[path] = got.files[0] if got.files else None
+        read = [t for t in text.values() if t is not None]
+        scanned = dict(zip(read, triage.scan_all([Path(t) for t in read]), strict=True))
+        scans = []
+        for path, t in text.items():
+            s = scanned[t] if t is not None else triage.Scan(file=path)
+            if s.file != path:  # the spool's name: the evidence names the user's file
+                s.file = path
+                for h in s.hits:
+                    h.file = path
+            scans.append(s)
+        return scans, _link_peers(text)
+
+
+def _link_peers(text: dict[str, str | None]) -> list[tuple[int, list[str]]]:
     found = []
-    for path in paths:
-        m = _RANK_FILE.match(os.path.basename(path))
-        if m is None:
+    for name, path in text.items():
+        m = RANK_LOG.match(os.path.basename(name))
+        if m is None or path is None:
             continue  # error files repeat the log's last words: one report per rank
         try:
             with open(path, "rb") as f:
                 f.seek(max(0, os.fstat(f.fileno()).st_size - LINK_TAIL_BYTES))
-                text = f.read().decode(errors="replace")
+                tail = f.read().decode(errors="replace")
         except OSError:
             continue
-        found.append((int(m.group(1)), peers.failing_peers(text)))
-    return scans, found
+        found.append((int(m.group(1)), peers.failing_peers(tail)))
+    return found
 
 
 def _batches(items: list[Any], n: int) -> list[list[Any]]:

@@ -127,9 +127,9 @@ class _Damaged(Exception):
     """A compressed file of which nothing could be read (damaged from its start)."""
 
 
-def _convert(path: str, what: str, out: Path, name: str) -> str:
+def _convert(path: str, what: str, out: Path, name: str, who: str) -> str:
     """`path` (of kind `what`, compressed or UTF-16) as a text file at `out`: its path;
-    _Damaged when nothing of a compressed file could be read."""
+    _Damaged when nothing of a compressed file could be read. `who`: the verb that says so."""
     opened: Any
     if what in _NAMES_COMPRESSED:
         opened = _NAMES_COMPRESSED[what](path, "rb")
@@ -141,7 +141,7 @@ def _convert(path: str, what: str, out: Path, name: str) -> str:
                 if dst.tell() == 0:
                     raise _Damaged(str(e)) from None
                 print(
-                    f"nonstop triage: {name}: the {what} stream ends early or is damaged ({e}); "
+                    f"{who}: {name}: the {what} stream ends early or is damaged ({e}); "
                     f"read the {dst.tell():,} bytes before that",
                     file=sys.stderr,
                 )
@@ -158,15 +158,17 @@ def _convert(path: str, what: str, out: Path, name: str) -> str:
 _NAMES_COMPRESSED = {name: opener for name, opener in _COMPRESSED.values()}
 
 
-def _readable(path: str, name: str, spool: Path, got: Inputs, *, named: bool) -> None:
+def readable(
+    path: str, name: str, spool: Path, got: Inputs, *, named: bool, who: str = "nonstop triage"
+) -> None:
     """Add the regular file or spooled stream `path` (shown as `name`) to `got`, converted
     where it is not plain text; a binary file named by the user is an error, one found in a
-    folder is left out with a line on standard error."""
+    folder is left out with a line on standard error (beginning with `who`, the verb)."""
 
     def refuse(why: str) -> None:
         if named:
             raise UserError(why)
-        print(f"nonstop triage: left out {why}", file=sys.stderr)
+        print(f"{who}: left out {why}", file=sys.stderr)
 
     for _ in range(3):  # a compressed UTF-16 log, a gzip inside an xz: at most a few layers
         try:
@@ -184,7 +186,8 @@ def _readable(path: str, name: str, spool: Path, got: Inputs, *, named: bool) ->
                 f"{tool} {name} | nonstop triage -"
             )
         try:
-            path = _convert(path, what, spool / f"{len(got.names) + len(got.files)}.log", name)
+            out = spool / f"{len(got.names) + len(got.files)}.log"
+            path = _convert(path, what, out, name, who)
         except _Damaged as e:
             return refuse(f"{name}: a damaged {what} file, nothing in it could be read ({e})")
         got.names[path] = name
@@ -223,7 +226,7 @@ def collect(args: list[str], spool: Path) -> Inputs:
                 )
             out = spool / "stdin.log"
             _spool_stream(stdin, out, "-: standard input")
-            _readable(str(out), STDIN, spool, got, named=True)
+            readable(str(out), STDIN, spool, got, named=True)
             got.names.setdefault(str(out), STDIN)
             continue
         try:
@@ -243,11 +246,11 @@ def collect(args: list[str], spool: Path) -> Inputs:
                 raise UserError(f"{arg}: a directory with no files in it")
             before = len(got.files)
             for path in found:
-                _readable(path, path, spool, got, named=False)
+                readable(path, path, spool, got, named=False)
             if len(got.files) == before:
                 raise UserError(f"{arg}: a directory with no log in it (every file left out)")
         elif stat.S_ISREG(st.st_mode):
-            _readable(arg, arg, spool, got, named=True)
+            readable(arg, arg, spool, got, named=True)
         elif stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
             out = spool / f"{len(got.names) + len(got.files)}-pipe.log"
             try:
@@ -255,7 +258,7 @@ def collect(args: list[str], spool: Path) -> Inputs:
                     _spool_stream(src, out, arg)
             except OSError as e:
                 raise UserError(f"{arg}: cannot read log ({e.strerror or e})") from None
-            _readable(str(out), arg, spool, got, named=True)
+            readable(str(out), arg, spool, got, named=True)
         else:  # a device: /dev/zero would never end
             raise UserError(f"{arg}: not a file, a directory or a pipe")
     return got

@@ -71,7 +71,6 @@ COLLECTIVE_FAILED = triage.COLLECTIVE_FAILED  # a rank's collective failed: a pe
 ROOT_CAUSE_SPECIFICITY = 31
 ECHO_SPECIFICITY = 1
 _PASSING = {"pass", "passed", "ok", "healthy", "skip", "skipped"}
-_RANK_FILE = re.compile(r"^rank-(\d+)\.log$")
 _ATTEMPT = re.compile(r"^attempt-(\d+)$")
 
 
@@ -265,7 +264,7 @@ def diagnose_run(
     files = got.logs
     for path, s in zip(files, got.scans, strict=True):
         pci_map.update(s.pci_map)
-        m = _RANK_FILE.match(path.name)
+        m = gather.RANK_LOG.match(path.name)
         rank = int(m.group(1)) if m else None
         for h in s.hits:
             if h.rank is None:

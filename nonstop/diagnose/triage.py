@@ -55,6 +55,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import threading
 from collections import Counter
@@ -63,7 +64,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
-from nonstop.diagnose import advice, fallback, prose
+from nonstop.diagnose import advice, elastic, fallback, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -87,6 +88,7 @@ from nonstop.errors import UserError
 CHUNK_BYTES = 8 << 20
 GREP_MIN_BYTES = 1 << 20  # smaller files: starting grep costs more than it saves
 MAX_EVIDENCE = 20  # evidence lines kept per file
+ECHO = 1  # the specificity of a line that repeats another rank's failure (torchrun's summary)
 MAX_LINE = 400  # characters of a line kept as evidence
 EXCLUDE_MIN_CONFIDENCE = 0.5  # below this, a hardware verdict is reported as unknown (restart)
 FALLBACK_TAIL_BYTES = 256 << 10  # what the fallback reads of a file no row matched: its end
@@ -99,7 +101,9 @@ _PROGRAM = rb"(?:kernel|[\w.-]+\[\d+\]):"
 _HOST_PATTERNS = (
     # syslog, journalctl's default (short) and short-precise (fractional seconds)
     re.compile(rb"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? (?P<host>[\w.-]+) "),
-    re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) \w+(?:\[\d+\])?:"),  # ISO syslog
+    # ISO syslog; the program a name, then ": " (`kubectl logs --timestamps` before a glog line,
+    # "2026-12-05T16:45:22.1Z E1205 16:45:22.548 ...", named the host "E1205")
+    re.compile(rb"^\d{4}-\d\d-\d\dT\S+ (?P<host>[\w.-]+) [A-Za-z][\w.-]*(?:\[\d+\])?:(?!\S)"),
     # journalctl -o short-full ("Sun 2026-11-29 03:12:41 UTC node-b kernel:"), short-unix
     # ("1764386000.001240 node-b kernel:") and short-monotonic ("[812346.001240] node-b ...")
     re.compile(
@@ -113,10 +117,14 @@ _HOST_PATTERNS = (
     re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
     re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
     re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
+    # Ray: a worker's output prefix on another node ("(RayTrainWorker pid=1234, ip=10.0.0.5)")
+    # and a task's error ("ray::Runner.run() (pid=104449, ip=10.130.71.7, actor_id=...)")
+    re.compile(rb"\((?:[\w.:-]+ )?pid=\d+, ip=(?P<host>[\d.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]+)[,)]"),
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
-_RANK = re.compile(rb"\[[Rr]ank ?(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
+# "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "rank=1"
+_RANK = re.compile(rb"\[[Rr]ank(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
 _GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
 
@@ -161,6 +169,8 @@ class Scan:
     marked: bool = False
     """A line of the file has one of the failure markers (signatures.MARKERS): only then is the
     statistical fallback asked about a file no row matched."""
+    torchrun: elastic.Summary | None = None
+    """torchrun's failure summary in the file (its root cause), if it printed one."""
 
 
 def prepare() -> None:
@@ -299,7 +309,104 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
                 lineno += 1  # the unterminated last line
                 break
     result.lines = lineno - 1
+    _structure(result)
     return result
+
+
+def _structure(result: Scan) -> None:
+    """What a file says beyond its lines one by one: a `kubectl describe pod` header's node,
+    torchrun's failure summary's root cause."""
+    _pod_hosts(result)
+    _torchrun_root(result)
+
+
+def _torchrun_root(result: Scan) -> None:
+    """A launcher's console output with torchrun's failure summary (nonstop.diagnose.elastic):
+    the lines of the summary's root cause, and its ChildFailedError line, are that rank's (on
+    its host); the other failed ranks' entries, and a peer-went-away line of another rank, are
+    the root's echo (lowest specificity). Before, `nonstop triage` of `torchrun ... 2>&1 | tee`
+    output where rank 1 raised named rank 0, whose barrier lost rank 1 ("Connection closed by
+    peer", printed by rank 0 and again in the summary's "Failures"), and a SIGKILLed or
+    segfaulted rank 1 was rank 0 or no rank at all."""
+    header = next((h for h in result.hits if b"ChildFailedError" in h.text.encode()), None)
+    if header is None:
+        return
+    root = elastic.summary(result.file, header.line)
+    if root is None:
+        return
+    entries = [root, *root.others]
+
+    def inside(e: elastic.Summary) -> list[Hit]:
+        return [h for h in result.hits if e.lines[0] <= h.line <= e.lines[1]]
+
+    def echoed(e: elastic.Summary) -> bool:
+        """SIGTERMed by torchrun's agent, or only a peer-went-away line in its entry."""
+        lines = inside(e)
+        return e.exitcode == -signal.SIGTERM or (
+            bool(lines) and all(h.signature in COLLECTIVE_FAILED for h in lines)
+        )
+
+    # torchrun's "first observed" is by error-file timestamps in whole seconds: a victim whose
+    # error file was written in the same second as the root's may be named first
+    chosen = root
+    if echoed(root):
+        chosen = next((e for e in root.others if not echoed(e)), root)
+        if chosen is not root:
+            chosen.echo_of = root
+    result.torchrun = chosen
+    own = set(map(id, inside(chosen)))
+    for h in [header, *result.hits]:
+        if h is header or id(h) in own:
+            h.rank, h.host = chosen.rank, chosen.host or h.host
+    for e in entries:
+        if e is not chosen:
+            for h in inside(e):
+                _echo(h, chosen)
+    _echoes(result.hits, chosen)
+
+
+def _echo(h: Hit, root: elastic.Summary) -> None:
+    if h.specificity > ECHO:
+        h.specificity = ECHO
+        h.meaning = f"{h.meaning} (an echo of torchrun's root cause, rank {root.rank})"
+
+
+def _echoes(hits: list[Hit], root: elastic.Summary) -> None:
+    """A peer-went-away line (COLLECTIVE_FAILED) of any rank but torchrun's root cause, or of
+    no known rank, is the root's echo, in the summary's file or beside it (a --log-dir folder's
+    rank logs and error files)."""
+    for h in hits:
+        if h.signature in COLLECTIVE_FAILED and h.rank != root.rank:
+            _echo(h, root)
+
+
+# `kubectl describe pod` names the pod's node once, in its header ("Node:  gpu-7/10.0.0.5"),
+# and its events (OOMKilled, BackOff, Evicted) on lines of their own that name no host: a
+# verdict on them said host=None. Only a file that begins as that output does ("Name:") is read
+# for it; `kubectl describe pods` prints several pods, each event under its own pod's header.
+_DESCRIBE_HEAD = re.compile(rb"Name:[ \t]+\S")
+_POD_NODE = re.compile(rb"(?m)^Node:[ \t]+(?P<host>[A-Za-z0-9][\w.-]*)(?:/\S*)?[ \t]*\r?$")
+
+
+def _pod_hosts(result: Scan) -> None:
+    """Each hit without a host on a line under a `kubectl describe pod` header gets that
+    pod's node."""
+    if all(h.host for h in result.hits):
+        return
+    try:
+        with open(result.file, "rb") as f:
+            if not _DESCRIBE_HEAD.match(f.read(64)):
+                return
+            f.seek(0)
+            nodes = [
+                (lineno, m) for lineno, line in enumerate(f, 1) if (m := _POD_NODE.match(line))
+            ]
+    except OSError:
+        return
+    for h in result.hits:
+        on = [m.group("host").decode() for lineno, m in nodes if lineno < h.line]
+        if h.host is None and on:
+            h.host = on[-1]
 
 
 def _scan_buffer(result: Scan, buf: bytes, end: int, lineno: int) -> int:
@@ -511,6 +618,7 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
         return None
     for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
         result.bytes, result.lines = size, lines
+        _structure(result)
     return list(scans.values())
 
 
@@ -576,7 +684,12 @@ def decide(
             culprits=[default] if default and default.rank is not None else [],
         )
     best = max(hits, key=lambda h: (h.specificity, -h.line))
-    same = [h for h in hits if h.category == best.category]
+    # a line that repeats another rank's failure (ECHO) names no culprit for a line that is not
+    same = [
+        h
+        for h in hits
+        if h.category == best.category and (h.specificity > ECHO or best.specificity <= ECHO)
+    ]
     gpus = (h.gpu if h.gpu is not None else pci_map.get(h.pci or "") for h in [best, *same])
     gpu = next((g for g in gpus if g is not None), None)
     d = default or Culprit()
@@ -961,7 +1074,29 @@ def triage_file(
         g = _unmatched(path, s.marked, fallback, default, s.lines, descriptions)
     v = g or decide(s.hits, pci_map=pmap, default=default, counts=s.counts)
     v.details.update(file=str(path), lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
-    return _said_empty(v, [s])
+    return _said_empty(_with_torchrun(v, [s]), [s])
+
+
+def _with_torchrun(v: Verdict, scans: list[Scan]) -> Verdict:
+    """A verdict over files with torchrun's failure summary says its root cause (the rank's
+    exception or signal), in `details.torchrun_root_cause` and first in the evidence."""
+    roots = [(s.file, s.torchrun) for s in scans if s.torchrun is not None]
+    if not roots:
+        return v
+    file, root = roots[0]
+    v.details["torchrun_root_cause"] = {
+        "file": file,
+        "line": root.lines[0],
+        **{k: getattr(root, k) for k in ("rank", "local_rank", "host", "exitcode", "message")},
+        "error_file": root.error_file,
+        "first_observed": root.first_observed,
+        "said": root.describe(),
+    }
+    v.evidence.insert(0, f"{file}:{root.lines[0]}: {root.describe()}")
+    for c in v.culprits:
+        if c.rank == root.rank:
+            c.evidence.append(root.describe())
+    return v
 
 
 EMPTY = "The log is empty: nothing to classify."
@@ -986,6 +1121,9 @@ def triage_files(
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
     `fallback=False`: the rows' verdicts alone; `descriptions`: as `triage_file`'s."""
     scans = scan_all(paths)
+    for root in [s.torchrun for s in scans if s.torchrun is not None][:1]:
+        for s in scans:
+            _echoes(s.hits, root)
     pmap: dict[str, int] = {}
     for s in scans:
         pmap.update(s.pci_map)
@@ -998,7 +1136,7 @@ def triage_files(
             g = _unmatched(s.file, s.marked, fallback, lines=s.lines, descriptions=descriptions)
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
-        per.append(_said_empty(v, [s]))
+        per.append(_said_empty(_with_torchrun(v, [s]), [s]))
     counts: Counter[str] = Counter()
     for s in scans:
         counts.update(s.counts)
@@ -1006,6 +1144,7 @@ def triage_files(
         decide([h for s in scans for h in s.hits], pci_map=pmap, counts=counts), scans
     )
     _peer_gone_names_no_culprit(joint, scans)
+    _with_torchrun(joint, scans)
     if not counts:  # no file matched a row: the likeliest guess, if any file gave one
         guesses = [v for v in per if v.guessed or "spike" in v.details]
         if guesses:

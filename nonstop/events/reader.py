@@ -55,6 +55,7 @@ def iter_events(
     path = Path(path)
     offset = start_offset
     stats.end_offset = offset
+    before: int | None = None  # lines before start_offset: counted only for a bad line's number
     with open(path, "rb") as f:
         f.seek(start_offset)
         for lineno, raw in enumerate(f, start=1):
@@ -74,8 +75,12 @@ def iter_events(
                 event = from_dict(json.loads(line.decode()))
             except (ValueError, SchemaError) as e:  # JSONDecodeError and UnicodeDecodeError too
                 stats.corrupt += 1
+                if before is None:
+                    before = _lines_before(path, start_offset)
                 warnings.warn(
-                    f"{path}:{lineno}: skipped a bad event line ({e})", EventWarning, stacklevel=2
+                    f"{path}:{before + lineno}: skipped a bad event line ({e})",
+                    EventWarning,
+                    stacklevel=2,
                 )
                 continue
             if not event.known:
@@ -92,6 +97,21 @@ def iter_events(
                 continue
             stats.events += 1
             yield event
+
+
+def _lines_before(path: Path, offset: int) -> int:
+    """The lines of `path` before byte `offset` (a line start): an incremental read's bad line
+    is numbered from the file's start, as an editor numbers it (it said "rank-1.jsonl:1:" for a
+    line far into the file, counting from where that read began)."""
+    n = 0
+    try:
+        with open(path, "rb") as f:
+            while offset > 0 and (chunk := f.read(min(offset, 1 << 20))):
+                n += chunk.count(b"\n")
+                offset -= len(chunk)
+    except OSError:
+        pass
+    return n
 
 
 def read_events(path: str | Path) -> tuple[list[Event], ReadStats]:

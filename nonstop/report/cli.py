@@ -11,11 +11,10 @@ nonstop report runs/before runs/after [--json]              # two runs side by s
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import IO
 
-from nonstop.errors import UserError
+from nonstop.errors import UserError, json_text
 from nonstop.report import data as rd
 from nonstop.report.compare import compare, full_summary
 
@@ -84,7 +83,7 @@ def main(argv: list[str]) -> int:
         written.append(("TensorBoard events", tb_export.export(data, a.tensorboard)))
     if a.json:
         _warn(data.warnings, sys.stderr)  # stdout stays one JSON object
-        print(json.dumps(summary, indent=2))
+        print(json_text(summary, who="nonstop report", indent=2))
         for what, path in written:
             print(f"wrote {what}: {path}", file=sys.stderr)
         return 0
@@ -111,7 +110,7 @@ def _replica_groups(a: argparse.Namespace) -> int:
         written = Path(a.html) if a.html else Path(a.run_dir) / "report.html"
         written.write_text(replica_groups.html(summary), encoding="utf-8")
     if a.json:
-        print(json.dumps(summary, indent=2))
+        print(json_text(summary, who="nonstop report", indent=2))
     else:
         replica_groups.print_summary(summary)
     if written is not None:
@@ -123,7 +122,7 @@ def _compare(run_a: str, run_b: str, *, as_json: bool) -> int:
     a, b = rd.load(run_a), rd.load(run_b)
     result = compare(full_summary(a), full_summary(b))
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(json_text(result, who="nonstop report", indent=2))
         return 0
     from nonstop.report.terminal import print_compare
 

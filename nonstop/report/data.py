@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import warnings
 from dataclasses import dataclass, field
@@ -84,7 +85,7 @@ def load(run_dir: str | os.PathLike[str]) -> ReportData:
             skipped = ledger.conn.execute(
                 "SELECT path, corrupt FROM ingested WHERE corrupt > 0 ORDER BY path"
             ).fetchall()
-    now = [str(w.message) for w in caught if issubclass(w.category, EventWarning)]
+    now = _bounded([str(w.message) for w in caught if issubclass(w.category, EventWarning)])
     # bad lines an earlier ingest skipped: said on every report, not only the first to read them
     root = Path(run_dir).resolve()
     earlier = [
@@ -95,6 +96,35 @@ def load(run_dir: str | os.PathLike[str]) -> ReportData:
     ]
     data.warnings = now + earlier + data.warnings
     return data
+
+
+BAD_LINES_SHOWN = 3  # bad lines named one by one per stream; the rest counted in one line
+_BAD_LINE = re.compile(r"^(?P<path>.+):\d+: skipped a bad event line ")
+
+
+def _bounded(msgs: list[str]) -> list[str]:
+    """`msgs` with at most BAD_LINES_SHOWN bad lines named per stream and the rest counted
+    ("PATH: 99,997 more bad event lines skipped"): a stream of 100,000 lines from a newer
+    nonstop (schema_version 2) gave 100,000 warnings, 16 MB of `--json`."""
+    out: list[str] = []
+    more: dict[str, int] = {}
+    shown: dict[str, int] = {}
+    for m in msgs:
+        bad = _BAD_LINE.match(m)
+        if bad is None:
+            out.append(m)
+            continue
+        path = bad.group("path")
+        shown[path] = shown.get(path, 0) + 1
+        if shown[path] <= BAD_LINES_SHOWN:
+            out.append(m)
+        else:
+            more[path] = more.get(path, 0) + 1
+    out += [
+        f"{path}: {n:,} more bad event line{'s' if n != 1 else ''} skipped"
+        for path, n in more.items()
+    ]
+    return out
 
 
 def from_ledger(ledger: Ledger, run_dir: str | os.PathLike[str] = "") -> ReportData:

@@ -110,3 +110,28 @@ def test_dead_rank_without_dump_whose_peers_collective_failed_is_the_culprit(
     assert [(c.rank, c.host) for c in d.culprits] == [(2, "node-1")], d.to_dict()
     pg0 = next(g for g in d.details["flight"]["details"]["groups"] if g["desc"] == "default_pg")
     assert pg0["waiting"] == [0, 1] and pg0["missing"] == [2], pg0
+
+
+@pytest.mark.timeout(90)
+def test_a_json_dumps_pg_status_counts_though_its_ids_are_strings(tmp_path: Path) -> None:
+    """torch's JSON dump (`_dump_fr_trace_json`) writes pg_status' sequence ids as strings
+    ("last_completed_collective": "4"; the pickle has ints): they were ignored, so a dump whose
+    entries carry no `retired` (gloo's entries stay "scheduled") said the last collective every
+    rank completed was #0; and one without input_dtypes named the op "all_reduce [[8]] None"."""
+    import json
+
+    _run(tmp_path, "sleep")
+    out = tmp_path / "no-retired"
+    out.mkdir()
+    for src in sorted((tmp_path / "flight-json").glob("rank-*.json")):
+        dump = json.loads(src.read_text())
+        assert isinstance(dump["pg_status"]["0"]["last_completed_collective"], str)
+        for e in dump["entries"]:
+            del e["retired"], e["input_dtypes"]  # optional keys
+        (out / src.name).write_text(json.dumps(dump))
+    want = analyze_flight(tmp_path / "flight-json")
+    got = analyze_flight(out)
+    pg0 = [next(g for g in v.details["groups"] if g["desc"] == "default_pg") for v in (want, got)]
+    assert pg0[1]["last_all_completed"] == pg0[0]["last_all_completed"] == pg0[0]["frontier"] - 1
+    assert [c.rank for c in got.culprits] == [2], got.verdict
+    assert "gloo:all_reduce [[8]] that rank 2 never entered" in got.verdict  # not "[[8]] None"

@@ -64,3 +64,44 @@ def test_bad_event_lines_are_said_on_every_report_not_only_the_first(
         assert f"warning: {said}" in (again.out if not args else again.err)
         if args:
             assert said in json.loads(again.out)["warnings"]
+
+
+def test_a_bad_line_after_an_ingest_is_numbered_from_the_files_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A report ingests a stream, the run goes on and a bad line is appended: the next report's
+    warning numbered it from where that ingest began ("rank-0.jsonl:1:"), not as an editor
+    shows it, so the user opened the file at the wrong line."""
+    run = build_run(tmp_path / "run", run_id="grown")
+    stream = run / "events" / "attempt-0" / "rank-0.jsonl"
+    assert nonstop(["report", str(run), "--json"]) == 0
+    capsys.readouterr()
+    with stream.open("a") as f:
+        f.write("garbage\n")
+    lines = stream.read_bytes().count(b"\n")
+    assert lines > 1
+    assert nonstop(["report", str(run), "--json"]) == 0
+    said = [m for m in json.loads(capsys.readouterr().out)["warnings"] if "bad event line" in m]
+    assert said and said[0].startswith(f"{stream.resolve()}:{lines}: skipped"), said
+
+
+def test_a_stream_from_a_newer_nonstop_is_said_in_a_few_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """5,000 records of a newer schema (a newer nonstop wrote the stream: schema_version 2, a
+    new kind, a new field) and unknown kinds: the report is made, and says so in a few lines.
+    Before, `--json` held one warning per line (100,000 lines: 16 MB of warnings)."""
+    run = build_run(tmp_path / "run", run_id="newer")
+    stream = run / "events" / "attempt-1" / "rank-0.jsonl"
+    last = json.loads(stream.read_text().splitlines()[-1])
+    with stream.open("a") as f:
+        for i in range(5000):
+            f.write(json.dumps({**last, "schema_version": 2, "kind": "step2", "new": i}) + "\n")
+            f.write(json.dumps({**last, "kind": "gpu_clock", "payload": {"mhz": i}}) + "\n")
+    assert nonstop(["report", str(run), "--json"]) == 0
+    got = capsys.readouterr()
+    said = [m for m in json.loads(got.out)["warnings"] if str(stream.resolve()) in m]
+    assert len(said) == 5, said  # three lines named, the rest counted, the unknown kind once
+    assert f"{stream.resolve()}: 4,997 more bad event lines skipped" in said
+    assert sum("unknown kind 'gpu_clock'" in m for m in said) == 1
+    assert len(got.err.splitlines()) <= 11
