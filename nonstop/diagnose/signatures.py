@@ -634,7 +634,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\b(?:two|2)[- ]minute (?:warning|notice|interruption)|\bmarked for (?:termination|retirement)\b|"
         r"\bInstance Retirement\b|\brunning on degraded hardware\b|"
         r"\b(?:spot|preemptible) (?:vm|instance|node)s? (?:was|were|is being|has been) (?:stopped|terminated|deleted|reclaimed)\b|"
-        r"\bpreempted by (?:a |an )?(?:higher[- ]priority|another job|suspension)\b",
+        r"\bpreempted by (?:a |an )?(?:higher[- ]priority|another job|suspension)\b|"
+        # AWS Batch's status reason when the EC2 host under the job is terminated (a Spot fleet
+        # taking it back: the eleventh's 68b77e3b6ca9 "Host EC2 Terminated", the twenty-ninth's
+        # 34c9ccdc0c3a "Host EC2 (instance i-...) terminated.")
+        r"\bHost EC2 (?:\(instance [\w-]+\) )?terminated\b",
         "planned_stop",
         71,
         0.7,
@@ -667,6 +671,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # `dependency`): not taken
         r"\bexceeded [1-9]\d{0,2}(?:\.\d+)?% memory budget\b|\bSYSTEM_PERIODIC_HOLD due to memory\b|"
         r"(?i:\bmemory usage exceeded request_memory\b)|"
+        # YARN's NodeManager killing a container over its memory limit, as Spark's driver reports
+        # it (the twenty-ninth's 2e504788cc18, fbe8587994c7 "Container killed by YARN for
+        # exceeding memory limits. 7.2 GB of 4.2 GB virtual memory used") and as the NodeManager
+        # writes it ("is running beyond physical memory limits"): the memory-guard rule; a
+        # container "killed on request. Exit code is 137" names no memory and is not taken
+        r"\bContainer killed by YARN for exceeding (?:physical |virtual )?memory limits\b|"
+        r"\bis running (?:beyond|over) (?:the )?(?:physical|virtual) memory limits?\b|"
         # Habana's SynapseAI helper failing to allocate device memory (the nineteenth's
         # ea5babd2d8e6 "SYNHELPER workspace Allocation of size ::14493510400 failed!")
         r"\bAllocation of size :*\d+ failed\b|"
@@ -675,6 +686,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
         r"(?i:\bResource exhausted: (?:Attempting to allocate|OOM when allocating|Out of memory))|"
         r"\b(?:HIP|XPU|MPS backend|NPU) out of memory|hipErrorOutOfMemory|std::bad_alloc|"
+        # zstd's memory_allocation error string, as a program that compresses with it quotes it
+        # (the twenty-ninth's 0083f0b5a255, a Minecraft server: "Compression error: cannot create
+        # header: Allocation error : not enough memory")
+        r"\bAllocation error : not enough memory\b|"
         # an Ascend NPU's runtime failing to allocate device memory (the twenty-second's
         # 2bdafc4dc6b3 "Memory_Allocation_Failure(EL0004)", "Call rtMalloc fail ... size:3221291008")
         r"\bMemory_Allocation_Failure\(EL0004\)|\bCall rtMalloc fail\b|\brtMalloc failed\b|"
@@ -1065,6 +1080,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         70,
         0.55,
         "Results differ where they must be equal (replica checksums, an SDC checker)",
+    ),
+    (
+        "datastore_bitflip",
+        # a database's block checksum failing where one flipped bit explains the mismatch, as
+        # ClickHouse computes and says it (the twenty-ninth's bcadf16e10c2 and, inside self-hosted
+        # Sentry, 7e1bf42dff23: "The mismatch is caused by single bit flip in data block at byte
+        # 105203, bit 1. This is most likely due to hardware failure."): the collection's rule,
+        # `silent_data_corruption` (its alternatives `ssd` and `system_memory` exclude the node
+        # as well). A checksum mismatch with no single flipped bit (a torn write, a bug, the
+        # network) is not taken
+        r"\bThe mismatch is caused by single bit flip in data block at byte \d+, bit \d+",
+        "silent_data_corruption",
+        80,
+        0.7,
+        "A database's block checksum found one flipped bit in stored data (its own diagnosis: "
+        "most likely the host's memory or disk)",
     ),
     (
         "power_fault_words",
@@ -2144,7 +2175,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "kernel_panic",
-        r"Kernel panic - not syncing(?!: (?:Out of memory|System is deadlocked on memory))",
+        # a panic raised by the lockup detectors is the CPUs' (cpu_lockup)
+        r"Kernel panic - not syncing(?!: (?:Out of memory|System is deadlocked on memory|softlockup|"
+        r"hardlockup|Hard LOCKUP|Watchdog detected hard LOCKUP))",
         "server_chassis",
         80,
         0.6,
@@ -2153,7 +2186,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cpu_lockup",
         r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|"
-        r"rcu_(?:sched|preempt) (?:self-)?detected stall",
+        r"rcu_(?:sched|preempt) (?:self-)?detected stall|"
+        # the panic the lockup detectors raise when softlockup_panic or hardlockup_panic is set
+        # (the twenty-ninth's 283aa1e86d52 "Kernel panic - not syncing: softlockup: hung tasks"):
+        # the soft-lockup rule, not a panic of unknown cause
+        r"Kernel panic - not syncing: (?:softlockup|hardlockup|Hard LOCKUP)",
         "cpu",
         65,
         0.5,
@@ -2284,7 +2321,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # cudaMalloc 16000000000 bytes", 95b28373522b "... bytes on device 1 (error 2 out of
         # memory", and its older "cudaMalloc error out of memory"): an error code other than 2
         # (an illegal access surfacing at the allocation) is not taken
-        r"\bFailed to cudaMalloc \d+ bytes\b(?! on device \d+ \(error (?!2\b))|\bcudaMalloc error out of memory\b",
+        r"\bFailed to cudaMalloc \d+ bytes\b(?! on device \d+ \(error (?!2\b))|\bcudaMalloc error out of memory\b|"
+        # programs that print CUDA's or cuFFT's allocation status as a bare number: OpenMM's
+        # "Error initializing FFT: 2" (cufftPlan's CUFFT_ALLOC_FAILED, the twenty-ninth's
+        # dd5827a6417d) and ffmpeg's "Failed creating CUDA context for NVENC: 0x2"
+        # (CUDA_ERROR_OUT_OF_MEMORY, the twenty-ninth's 0bae1b6b2edf); other codes are not taken
+        r"\bError initializing FFT: 2\b|\bFailed creating CUDA context for NVENC: 0x0*2\b",
         "out_of_memory",
         75,
         0.9,
@@ -2393,7 +2435,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bStorage resources are insufficient for the (?:read|write) operation\b|\bInsufficient(?:Read|Write)Quorum\b|"
         # MinIO's error as its logger prints it, not any tool's "drive not found"
         r"\bError: (?:drive|disk) not found: /\S|\b(?:drive|disk) not found: /\S+ \(\*errors\.errorString\)|"
-        r"\bShutdown broker because all log dirs in \S+ have failed\b|\bStopping serving (?:replicas|logs) in dir \S",
+        r"\bShutdown broker because all log dirs in \S+ have failed\b|\bStopping serving (?:replicas|logs) in dir \S|"
+        # a store refusing writes because its volume or its quota is full (the twenty-ninth's
+        # rule): Elasticsearch's flood stage and the read-only block it puts on the indices
+        # (c7380b668bbf, e84a6a862c57; cb92fd138848, labelled `software_bug`, is the same line on
+        # a laptop), etcd's "mvcc: database space exceeded" at its quota (7a5016b970c0,
+        # b45b6f6c67df) and its NOSPACE alarm. The high and low watermarks only move shards
+        r"\bflood[ -]stage disk watermark \[[\d.]+%?\] exceeded\b|\bdisk usage exceeded flood-stage watermark\b|"
+        r"\bindex read-only / allow delete \(api\)|\bmvcc: database space exceeded\b|\balarm:NOSPACE\b",
         "storage",
         60,
         0.6,
@@ -2434,7 +2483,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "ib_link_down",
-        r"(?i)(?:mlx5_\d+|ib\d+|port \d+).*(?:link (?:down|is down)|physical state: Disabled)|NET/IB.*(?:Got async event|port error)|phys state:\s+\d: (?:Disabled|Polling)|Physical state: (?:Polling|Disabled)|Cable unplugged",
+        r"(?i)(?:mlx5_\d+|ib\d+|port \d+).*(?:link (?:down|is down)|physical state: Disabled)|NET/IB.*(?:Got async event|port error)|phys state:\s+\d: (?:Disabled|Polling)|Physical state: (?:Polling|Disabled)|Cable unplugged|"
+        # perftest's check of the port before a test (the twenty-ninth's 91cdeda539e3 "Port
+        # number 1 state is Down")
+        r"\bPort number \d+ state is Down\b",
         "network_switch_cable",
         68,
         0.65,
@@ -3037,11 +3089,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "level_zero_oom",
-        r"\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b",
+        r"\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+        # OpenCL's own allocation statuses (the twenty-ninth's eaf01fc935e9, a Filecoin prover's
+        # FFT kernel: "Status error code: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)");
+        # CL_OUT_OF_RESOURCES is also a kernel's crash on NVIDIA's OpenCL and is not taken
+        r"\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bCL_OUT_OF_HOST_MEMORY\b",
         "out_of_memory",
         75,
         0.85,
-        "Device memory exhausted on an Intel GPU (Level Zero, SYCL): deterministic for this "
+        "Device memory exhausted outside CUDA (Level Zero, SYCL, OpenCL): deterministic for this "
         "configuration",
     ),
     # -- classes the thirteenth collection showed missing (issue 27; tests/corpus/real/README.md,
@@ -3079,6 +3135,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "An HCCL collective (Ascend NPUs) timed out waiting for a peer: the stuck notify wait of a "
         "fused task, or EI0006's socket that a remote rank never fed",
+    ),
+    (
+        "hccl_transport_init",
+        # HCCL failing to build its links at start (the twenty-ninth's d04ee6c9950e "EI0009: ...
+        # Transport init error. Reason: [Create][DestLink]Create Dest error!"): the twentieth's
+        # set-up rule, `dependency`; above EI0006's socket timeout, which it explains
+        r"\bEI0009\b[^\n]*\bTransport init error\b",
+        "dependency",
+        25,
+        0.45,
+        "HCCL (Ascend NPUs) could not set up its transport links at start (addresses, ports or a "
+        "peer not ready)",
     ),
     (
         "pinned_host_oom",
@@ -3778,6 +3846,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "gone down",
     ),
     "preemption_words": (
+        "host ec2",
         "spot vm eviction",
         "spot instance eviction",
         "spot node eviction",
@@ -3821,6 +3890,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "killed by yarn for exceeding",
+        "physical memory limit",
+        "virtual memory limit",
+        "allocation error : not enough memory",
         "of memory while trying to allocate",
         "for new constant",
         "memory allocation failed",
@@ -4139,6 +4212,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "忽然",
         "骤然",
     ),
+    "datastore_bitflip": ("single bit flip in data block",),
     "sdc_words": (
         "silent data corruption",
         "sdc ",
@@ -4675,7 +4749,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mce": ("machine check", "hardware error"),
     "mce_logged": ("machine check events logged",),
     "kernel_panic": ("kernel panic",),
-    "cpu_lockup": ("soft lockup", "hard lockup", "detected stall"),
+    "cpu_lockup": (
+        "soft lockup",
+        "hard lockup",
+        "detected stall",
+        "not syncing: softlockup",
+        "not syncing: hardlockup",
+    ),
     "nvme_error": ("nvme",),
     "pcie_aer": (
         "uncorrected (fatal)",
@@ -4722,6 +4802,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hung_task": ("blocked for more than",),
     "cuda_oom": (
+        "error initializing fft: 2",
+        "cuda context for nvenc: 0x",
         "out of memory",
         "outofmemoryerror",
         "cudaerrormemoryallocation",
@@ -4752,6 +4834,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "io_error": ("[errno 5]", "input/output error", "i/o error"),
     "datastore_disk": (
+        "flood stage disk watermark",
+        "flood-stage disk watermark",
+        "flood-stage watermark",
+        "index read-only / allow delete",
+        "database space exceeded",
+        "alarm:nospace",
         "disk stall detected",
         "file write stall detected",
         "disk slowness detected",
@@ -4782,6 +4870,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "got completion",
     ),
     "ib_link_down": (
+        "state is down",
         "link down",
         "link is down",
         "state: disabled",
@@ -4854,7 +4943,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pre-emption warning signal",
         "preemption warning signal",
     ),
-    "level_zero_oom": ("_result_error_out_of_device_memory",),
+    "level_zero_oom": (
+        "_result_error_out_of_device_memory",
+        "cl_mem_object_allocation_failure",
+        "cl_out_of_host_memory",
+    ),
     # -- classes the thirteenth collection showed missing --
     "nccl_library_missing": ("unable to load nccl library",),
     "jax_coordination_register": (
@@ -4864,6 +4957,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "agent in error status: deadline_exceeded",
     ),
     "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
+    "hccl_transport_init": ("transport init error",),
     "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),
     "slurm_node_config": ("configuration differs from hardware",),
     "slurm_submit_refused": (

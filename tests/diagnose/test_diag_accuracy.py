@@ -345,6 +345,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure=0.8519,
         sure_n=27,
     )
+    # ... and after its rows and the tables retrained on it (issue-27rows29, in sample:
+    # tests/corpus/real/README.md, the twenty-ninth's "After its rows"); no wrong exclusion then
+    # or since
+    assert d["twentyninth_rows_only_category_accuracy"] >= 0.6667, d["twentyninth_misses"]
+    assert d["twentyninth_category_accuracy"] >= 0.9012, d["twentyninth_misses"]
+    assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
+    assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
     assert d["first_sight_sure_collections"] == 20
     assert d["first_sight_sure_excerpts"] == 912
