@@ -47,6 +47,7 @@ LATER = (
     "twentyseventh",
     "twentyeighth",
     "twentyninth",
+    "thirtieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
