@@ -332,11 +332,25 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the twenty-ninth collection: its first sight is the recorded out-of-sample figure (also
-    # on the labels its collector was sure of), and later work may only move it up; no wrong
-    # exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.TWENTYNINTH_FIRST["category"] == 0.5432
-    assert d["first_sight_action"] == bench.TWENTYNINTH_FIRST["action"] == 0.7654
+    # the thirtieth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; its one wrong
+    # exclude_node at first sight (b1f60f568db1: tcpreplay's send failure read as the NIC, an
+    # unsure software_bug label) may only go
+    assert d["first_sight_category"] == bench.THIRTIETH_FIRST["category"] == 0.4875
+    assert d["first_sight_action"] == bench.THIRTIETH_FIRST["action"] == 0.7875
+    assert_first_sight(
+        d,
+        "thirtieth",
+        category=0.4875,
+        action=0.7875,
+        rows_only=0.4125,
+        sure=0.4762,
+        sure_n=21,
+        wrong={"b1f60f568db1"},
+    )
+    # the twenty-ninth collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; no wrong exclude_node at first sight, and none
+    # may appear
     assert_first_sight(
         d,
         "twentyninth",
@@ -354,13 +368,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 20
-    assert d["first_sight_sure_excerpts"] == 912
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7741, 0.9024)
-    assert d["first_sight_sure_latest6_excerpts"] == 199
+    assert d["first_sight_sure_collections"] == 21
+    assert d["first_sight_sure_excerpts"] == 933
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7674, 0.8992)
+    assert d["first_sight_sure_latest6_excerpts"] == 179
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8492,
-        0.9095,
+        0.7989,
+        0.8715,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
