@@ -1758,6 +1758,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A loss printed as nan, however the loss is named (DLoss:nan, g_loss=nan)",
     ),
     (
+        # Python's faulthandler.dump_traceback_later (and pytest's faulthandler_timeout, which
+        # uses it) as its timer fires: "Timeout (0:30:00)!" and every thread's stack; the
+        # process set itself a deadline for progress and missed it (session 21's foreign outputs)
+        "faulthandler_timeout",
+        r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!\s*$",
+        "hang",
+        24,
+        0.45,
+        "Python's faulthandler timer fired (dump_traceback_later): the process missed the "
+        "deadline it set itself for progress",
+    ),
+    (
         "pyspy_main_idle",
         r'^Thread (?:0x[0-9A-Fa-f]+|\d+) \(idle\): "MainThread"',
         "hang",
@@ -3596,6 +3608,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "watchdog thread is stuck",
         "watchdog hang",
     ),
+    "faulthandler_timeout": ("timeout (",),
     "stall_inspector": (
         "stalled rank",
         "stall_inspector",

@@ -375,3 +375,31 @@ def test_lightnings_rank_prefix_names_the_rank(tmp_path: Path) -> None:
     got = nonstop_cli("triage", str(log), "--json")
     f = json.loads(got.stdout)["files"][0]
     assert (f["category"], f["culprit"]["rank"]) == ("out_of_memory", 1), f
+
+
+@pytest.mark.timeout(120)
+def test_a_faulthandler_timeout_dump_is_a_hang(tmp_path: Path) -> None:
+    """A rank that set itself a deadline with Python's `faulthandler.dump_traceback_later` and
+    missed it leaves "Timeout (0:00:01)!" and every thread's stack on stderr: that is a hang (it
+    was guessed `dependency`). The dump is the real one, from a real Python process; the same
+    words inside a sentence are not taken."""
+    script = tmp_path / "stuck.py"
+    script.write_text(
+        "import faulthandler, threading, time\n"
+        "faulthandler.dump_traceback_later(1, exit=True)\n"
+        "def wait_for_peers():\n"
+        "    threading.Event().wait(60)\n"
+        "wait_for_peers()\n"
+    )
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and run.stderr.startswith("Timeout (0:00:01)!"), run.stderr
+    log = tmp_path / "rank-1.err"
+    log.write_text(run.stderr)
+    said = tmp_path / "chat.log"
+    said.write_text("we hit a Timeout (0:00:01)! yesterday, see the thread\n")
+    got = nonstop_cli("triage", str(log), str(said), "--json")
+    assert got.returncode == 0, got.stderr
+    files = {f["file"]: f for f in json.loads(got.stdout)["files"]}
+    assert files[str(log)]["category"] == "hang", files[str(log)]
+    assert files[str(log)]["action"] == "restart"
+    assert files[str(said)]["category"] != "hang", files[str(said)]
