@@ -1540,8 +1540,8 @@ def run(quick: bool) -> dict[str, Any]:
     tw8_rows = evaluate("twentyeighth", fallback=False)
     tw9 = evaluate("twentyninth")
     tw9_rows = evaluate("twentyninth", fallback=False)
-    th = evaluate("thirtieth")
-    th_rows = evaluate("thirtieth", fallback=False)
+    t30 = evaluate("thirtieth")
+    t30_rows = evaluate("thirtieth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -1912,13 +1912,13 @@ def run(quick: bool) -> dict[str, Any]:
             ),
             # a thirtieth collection, scored once at first sight (THIRTIETH_FIRST): the latest
             # out-of-sample figure; its current figures say how far later work moved it
-            "thirtieth_excerpts": th["excerpts"],
+            "thirtieth_excerpts": t30["excerpts"],
             "first_sight_category": THIRTIETH_FIRST["category"],
             "first_sight_action": THIRTIETH_FIRST["action"],
             **_first_sight_fields(
                 "thirtieth",
-                th,
-                th_rows,
+                t30,
+                t30_rows,
                 THIRTIETH_FIRST,
                 THIRTIETH_FIRST_ROWS_ONLY,
                 THIRTIETH_FIRST_SURE,
