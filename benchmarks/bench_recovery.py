@@ -278,7 +278,10 @@ def proc_tree(root: int) -> dict[int, str]:
 
 def kill_group(p: subprocess.Popen[bytes], grace_s: float = 5.0) -> None:
     """Stop a launcher and everything it started: SIGTERM and SIGCONT (for stopped workers) to
-    its process group and to each descendant's group, then SIGKILL whatever is left."""
+    its process group and to each descendant's group, then SIGKILL whatever is left, and wait
+    (up to `grace_s`) until those descendants are gone or zombies: a descendant in a session of
+    its own is not the caller's child, and right after SIGKILL it can still be running its exit
+    (state R) while the next arm starts."""
     pids = set(proc_tree(p.pid))
     groups = {p.pid} | {_pgid(pid) for pid in pids} - {None, os.getpgrp()}
     for sig in (signal.SIGTERM, signal.SIGCONT):
@@ -291,6 +294,22 @@ def kill_group(p: subprocess.Popen[bytes], grace_s: float = 5.0) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(g, signal.SIGKILL)  # type: ignore[arg-type]
     p.wait(timeout=grace_s)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and any(
+        state != "Z" for pid, state in _states(pids).items()
+    ):
+        time.sleep(0.02)
+
+
+def _states(pids: set[int]) -> dict[int, str]:
+    """{pid: kernel state letter} of those of `pids` that still exist (Linux /proc)."""
+    out = {}
+    for pid in pids:
+        try:
+            out[pid] = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+    return out
 
 
 def kill_node(p: subprocess.Popen[bytes]) -> float:
