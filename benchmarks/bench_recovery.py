@@ -295,9 +295,7 @@ def kill_group(p: subprocess.Popen[bytes], grace_s: float = 5.0) -> None:
             os.killpg(g, signal.SIGKILL)  # type: ignore[arg-type]
     p.wait(timeout=grace_s)
     deadline = time.monotonic() + grace_s
-    while time.monotonic() < deadline and any(
-        state != "Z" for pid, state in _states(pids).items()
-    ):
+    while time.monotonic() < deadline and any(s != "Z" for s in _states(pids).values()):
         time.sleep(0.02)
 
 
