@@ -7,7 +7,6 @@ refused direct writes and failures take or report what the buffered path does
 from __future__ import annotations
 
 import errno
-import fcntl
 import mmap
 import os
 import threading
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 import torch
 import torch.distributed.checkpoint as dcp
+from support.direct_io import refuse_o_direct
 from torch import nn
 from torch.distributed.checkpoint import FileSystemReader
 
@@ -219,22 +219,7 @@ def test_a_filesystem_refusing_direct_writes_gets_every_byte_through_the_page_ca
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at: str
 ) -> None:
     monkeypatch.setattr(direct, "DIRECT_CHUNK", 1 * MB)
-    real_fcntl, real_pwrite = fcntl.fcntl, os.pwrite
-
-    def no_direct_flag(fd: int, cmd: int, arg: int = 0) -> int:
-        if cmd == fcntl.F_SETFL and arg & os.O_DIRECT:
-            raise OSError(errno.EINVAL, "Invalid argument")
-        return real_fcntl(fd, cmd, arg)
-
-    def no_direct_write(fd: int, data: Any, offset: int) -> int:
-        if real_fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT:
-            raise OSError(errno.EINVAL, "Invalid argument")
-        return real_pwrite(fd, data, offset)
-
-    if refused_at == "flag":
-        monkeypatch.setattr(direct.fcntl, "fcntl", no_direct_flag)
-    else:
-        monkeypatch.setattr(direct.os, "pwrite", no_direct_write)
+    refuse_o_direct(monkeypatch, refused_at)
     _buf, view = _aligned_view(5 * MB + 10)
     raw = _write(tmp_path / "f.bin", [view, b"x" * 5000, view])
     assert (tmp_path / "f.bin").read_bytes() == bytes(view) + b"x" * 5000 + bytes(view)

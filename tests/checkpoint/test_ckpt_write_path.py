@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import torch
+from support.direct_io import refuse_o_direct
 from torch import nn
 
 from nonstop.checkpoint import (
@@ -100,22 +101,7 @@ def test_a_filesystem_refusing_direct_writes_gets_the_page_cache_path_and_every_
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at: str
 ) -> None:
     monkeypatch.setattr(direct, "DIRECT_CHUNK", 8192)
-    real_fcntl, real_pwrite = fcntl.fcntl, os.pwrite
-
-    def no_direct_flag(fd: int, cmd: int, arg: int = 0) -> int:
-        if cmd == fcntl.F_SETFL and arg & os.O_DIRECT:
-            raise OSError(errno.EINVAL, "Invalid argument")
-        return real_fcntl(fd, cmd, arg)
-
-    def no_direct_write(fd: int, data: Any, offset: int) -> int:  # e.g. a larger alignment
-        if real_fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT:
-            raise OSError(errno.EINVAL, "Invalid argument")
-        return real_pwrite(fd, data, offset)
-
-    if refused_at == "flag":
-        monkeypatch.setattr(direct.fcntl, "fcntl", no_direct_flag)
-    else:
-        monkeypatch.setattr(direct.os, "pwrite", no_direct_write)
+    refuse_o_direct(monkeypatch, refused_at)
     data = os.urandom(5 * 8192 + 77)
     w = _write_in_parts(LocalStorage(tmp_path), data, 5000)
     assert w.direct_bytes == 0
