@@ -53,6 +53,9 @@ _ENTRY = re.compile(r"(?:^|\s)\[\d+\]:\s*$")
 _FIELD = re.compile(r"(?:^|\s)(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*?)\s*$")
 _RANK = re.compile(r"^(\d+)(?: \(local_rank: (\d+)\))?")
 _EXITCODE = re.compile(r"^(-?\d+)")
+NO_TRACEBACK = "To enable traceback see:"
+"""What torchrun's summary prints as a rank's traceback when the rank wrote no error file (its
+main not wrapped in torch's `@record`): a pointer to the docs, not the rank's error."""
 
 
 @dataclass
@@ -114,6 +117,8 @@ def _entry(fields: dict[str, str], text: str, lines: tuple[int, int], root: bool
     code = _EXITCODE.match(fields.get("exitcode", ""))
     error_file = fields.get("error_file")
     tb = fields.get("traceback", "")
+    if tb.startswith(NO_TRACEBACK):  # torchrun's placeholder where the rank wrote no error file
+        tb = ""
     message = tb if tb and not tb.startswith("Traceback (most recent call last)") else text
     return Summary(
         rank=int(rank.group(1)),

@@ -403,3 +403,41 @@ def test_a_faulthandler_timeout_dump_is_a_hang(tmp_path: Path) -> None:
     assert files[str(log)]["category"] == "hang", files[str(log)]
     assert files[str(log)]["action"] == "restart"
     assert files[str(said)]["category"] != "hang", files[str(said)]
+
+
+@pytest.mark.timeout(180)
+def test_a_summary_without_an_error_file_says_no_docs_pointer_as_the_error(
+    tmp_path: Path,
+) -> None:
+    """A script whose main is not wrapped in torch's `@record` (most are) writes no error file,
+    and torchrun's summary prints "traceback : To enable traceback see: https://pytorch.org/..."
+    for the failed rank: triage gave that pointer as the rank's error. The root cause is still
+    rank 1; its message is left empty and the rank's own ValueError is evidence beside it."""
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "import torch.distributed as dist\n"
+        "dist.init_process_group('gloo')\n"
+        "if dist.get_rank() == 1:\n"
+        "    raise ValueError('bad batch')\n"
+        "dist.barrier()\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=150,
+        env=clean_env(),
+        check=False,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 1 and "To enable traceback see:" in out, out
+    log = tmp_path / "console.log"
+    log.write_text(out)
+    got = nonstop_cli("triage", str(log), "--json")
+    assert got.returncode == 0, got.stderr
+    f = json.loads(got.stdout)
+    root = f["overall"]["details"]["torchrun_root_cause"]
+    assert root["rank"] == 1 and "To enable traceback" not in root["message"], root
+    assert f["files"][0]["culprit"]["rank"] == 1, f["files"][0]
+    assert f["files"][0]["category"] == "user_code_error", f["files"][0]
