@@ -27,8 +27,10 @@ every failed rank in a fixed template (torch/distributed/elastic/multiprocessing
 The first-observed rank is the root cause; the ranks under "Failures" are mostly its victims
 (SIGTERMed by the agent, or their collective failed because the root died), and their
 tracebacks hold the peer-went-away lines that triage would otherwise name. "First" is by
-error-file timestamps in whole seconds, so a victim that wrote its error file in the root's
-second may be printed as the root cause: nonstop.diagnose.triage then takes the first entry
+timestamps in whole seconds: an error file's, or, for a rank that wrote none (SIGKILLed,
+segfaulted, no `@record`), the moment the agent saw it die. So a victim that wrote its error
+file in the root's second, or before the agent noticed a killed root, may be printed as the
+root cause (seen in CI: tests/diagnose/recorded/torchrun-kill-root-is-victim.log): nonstop.diagnose.triage then takes the first entry
 that is no echo (`echo_of`). Every line may carry
 a prefix (`kubectl logs --prefix`'s `[pod/NAME/CONTAINER] `, `--timestamps`' RFC 3339 time,
 `srun --label`'s `0: `): fields are found by key, wherever they start on the line.

@@ -232,7 +232,9 @@ def test_torchruns_failure_summary_names_its_root_cause_not_a_victim(
     )
     out = run.stdout + run.stderr
     assert run.returncode == 1 and "Root Cause (first observed failure)" in out, out
-    host = re.search(r"Root Cause[^\n]*\n\[0\]:\n[^\n]*\n\s+host\s*: (\S+)", out)
+    # the root cause's index is the failure's place in torchrun's list: "[1]:" where
+    # torchrun's first observed failure was rank 0's echo (tests/diagnose/recorded/)
+    host = re.search(r"Root Cause[^\n]*\n\[\d+\]:\n[^\n]*\n\s+host\s*: (\S+)", out)
     assert host, out
     for how in [
         "raw",
@@ -364,6 +366,23 @@ def test_a_victim_torchrun_names_first_is_not_the_culprit(tmp_path: Path) -> Non
     root = f["overall"]["details"]["torchrun_root_cause"]
     assert (root["rank"], root["first_observed"]) == (1, False), root
     assert "rank 0, is an echo" in root["said"]
+
+
+def test_a_recorded_summary_whose_root_cause_is_the_victim_names_the_killed_rank() -> None:
+    """Recorded in CI (test above, "kill"): rank 1 SIGKILLed itself; rank 0's barrier lost it
+    and its error file was written at 20:04:11, while torchrun timed rank 1's death (no error
+    file) when it saw it, at 20:04:12. So torchrun's own "Root Cause (first observed failure)"
+    is rank 0 (SIGTERMed, "Connection closed by peer"), listed as "[1]:", not by a same-second
+    tie. triage names rank 1, SIGKILL."""
+    log = Path(__file__).parent / "recorded" / "torchrun-kill-root-is-victim.log"
+    got = nonstop_cli("triage", str(log), "--json")
+    assert got.returncode == 0, got.stderr
+    f = json.loads(got.stdout)
+    assert f["files"][0]["culprit"]["rank"] == 1, f["files"][0]
+    root = f["overall"]["details"]["torchrun_root_cause"]
+    assert (root["rank"], root["first_observed"]) == (1, False), root
+    assert root["message"].startswith("Signal 9 (SIGKILL)"), root
+    assert "rank 0, is an echo" in root["said"], root
 
 
 def test_lightnings_rank_prefix_names_the_rank(tmp_path: Path) -> None:
