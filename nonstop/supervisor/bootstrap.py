@@ -142,6 +142,24 @@ def collective_progress() -> dict[str, list[int]] | None:
     return progress
 
 
+def _last_progress(rt: Runtime) -> None:
+    """The collectives this rank completed, said once more as it fails: a script that trained
+    between two of the watcher's ticks (half a second) and raised was taken to have made no
+    progress, and its failure read as one at import or in setup, which is not retried. A rank
+    that never joined a process group says nothing here."""
+    with log.swallowed(_log, "reporting the rank's progress as it failed"):
+        progress = collective_progress()
+        if progress:
+            rt.emit(
+                "heartbeat",
+                step=rt.current_step,
+                source="last_words",
+                pgs=progress,
+                coll_enq=max(v[0] for v in progress.values()),
+                coll_done=max(v[1] for v in progress.values()),
+            )
+
+
 def merge_traces(blobs: list[bytes], errors: dict[str, str] | None = None) -> bytes:
     """One dump in PyTorch's format from several recorders' pickled traces: entries, pg_config
     and pg_status of all (the analysis matches collectives by process group and sequence id),
@@ -518,6 +536,8 @@ def main(argv: list[str]) -> int:
         raise
     except BaseException as e:
         _from_user_frames(e)  # the traceback recorded and printed starts in the script
+        if rt.enabled:
+            _last_progress(rt)
         rt.failure(e)
         _stop(sampler, rt)
         _write_error_file(e)

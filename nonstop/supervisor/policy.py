@@ -296,8 +296,9 @@ class Policy:
         if info.progressed is False and d.category in STARTUP_DETERMINISTIC:
             d.action = "stop_and_page"
             d.reason += (
-                "; raised before the job made any progress (at import or in setup): "
-                "a restart would run the same code, so it is not retried"
+                "; raised before the job made any progress (no step reported, no collective "
+                "completed: at import or in setup): a restart would run the same code, so it "
+                "is not retried"
             )
         elif d.action == "stop_and_page" and count == 1:
             d.action = "restart"

@@ -94,3 +94,41 @@ def test_a_rank_dead_before_init_is_the_cause_and_its_stuck_peer_is_stopped_in_s
     kill = [ln for ln in out.splitlines() if "forcefully exiting via" in ln]
     assert term and kill, out  # rank 0 did ignore SIGTERM: the case under test
     assert _stamp(kill[0]) - _stamp(term[0]) < 20, (term[0], kill[0])  # torch's own: 30 s
+
+
+# a plain DDP-style script, no nonstop code: 50 quick steps, then rank 1 raises; the whole run
+# takes less than the bootstrap watcher's half-second tick
+TRAINS_THEN_RAISES = """
+import os
+import torch, torch.distributed as dist
+
+dist.init_process_group("gloo")
+x = torch.ones(4)
+for step in range(50):
+    dist.all_reduce(x)
+if dist.get_rank() == 1 and int(os.environ["TORCHELASTIC_RESTART_COUNT"]) == 0:
+    raise ValueError("bad batch at step 50")
+dist.barrier()
+dist.destroy_process_group()
+"""
+
+
+def test_a_plain_script_that_trained_and_then_raised_is_retried(tmp_path):
+    """No nonstop.runtime, so no step events; 50 all_reduces between two of the watcher's
+    ticks. The watchdog saw no progress and the ValueError was read as raised "before the job
+    made any progress (at import or in setup)", which stops and pages. The rank's last words
+    now say how many collectives it completed: the failure is retried and the retry passes."""
+    script = tmp_path / "train.py"
+    script.write_text(TRAINS_THEN_RAISES)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        [
+            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
+            *("--health-checks", "none", "--max-restarts", "2"),
+            str(script),
+        ]
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    roots = rows(run_dir, "SELECT rank, action, message FROM failures WHERE root_cause = 1")
+    assert len(roots) == 1 and roots[0][:2] == (1, "restart"), roots
+    assert "ValueError" in roots[0][2] and "before the job" not in roots[0][2], roots
