@@ -468,7 +468,8 @@ def _write_error_file(exc: BaseException) -> None:
         return
     data = {
         "message": {
-            "message": f"{type(exc).__name__}: {exc}",
+            # as Python prints it: "KeyboardInterrupt", not "KeyboardInterrupt: "
+            "message": f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__,
             "extraInfo": {
                 "py_callstack": "".join(traceback.format_exception(exc)),
                 "timestamp": str(int(time.time())),

@@ -203,3 +203,21 @@ def test_every_variable_a_rank_sees_under_torchrun_it_sees_under_nonstop(tmp_pat
         other = {k: (v, ours[k]) for k, v in theirs.items() if k not in DIFFERS and ours[k] != v}
         assert other == {}, f"rank {rank}"
         assert all(ours[k] for k in DIFFERS), ours
+
+
+@pytest.mark.parametrize(
+    "exc, said",
+    [(KeyboardInterrupt(), "KeyboardInterrupt"), (ValueError("bad"), "ValueError: bad")],
+)
+def test_a_ranks_error_file_says_its_exception_as_python_prints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exc: BaseException, said: str
+) -> None:
+    """A bare KeyboardInterrupt was "KeyboardInterrupt: " in the error file, and so in the
+    agent's failure line and the ledger."""
+    from nonstop import envvars
+    from nonstop.supervisor import bootstrap
+
+    path = tmp_path / "error.json"
+    monkeypatch.setenv(envvars.TORCH_ERROR_FILE, str(path))
+    bootstrap._write_error_file(exc)
+    assert json.loads(path.read_text())["message"]["message"] == said
