@@ -89,6 +89,8 @@ class GroupState:
     behind: dict[int, int] = field(default_factory=dict)  # rank -> its last sequence id
     missing: list[int] = field(default_factory=list)
     mismatches: list[dict[str, Any]] = field(default_factory=list)
+    completion_known: bool = True
+    """False: some member's dump records no completions (`last_all_completed` is None)."""
 
     @property
     def state(self) -> str:
@@ -110,6 +112,7 @@ class GroupState:
             "frontier": self.frontier,
             "frontier_op": self.frontier_op,
             "last_all_completed": self.last_all_completed,
+            "completion_known": self.completion_known,
             "waiting": _cap(self.waiting),
             "never_entered": {str(r): s for r, s in list(self.behind.items())[:64]},
             "missing": _cap(self.missing),
@@ -160,6 +163,10 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
         if not known:  # gloo: no member list; a rank that left no dump at all may be a member
             missing = sorted(set(range(world)) - set(p.ranks))
         frontier = max((v.entered for v in views.values()), default=0)
+        # a dump without completion fields: a rank at the frontier waits only where another
+        # member never entered it (a collective cannot complete without every member)
+        unknown = any(not v.completion_known for v in views.values() if v.entered)
+        short = bool(missing) or any(v.entered < frontier for v in views.values())
         front_sig = next((v.last_sig for v in views.values() if v.entered == frontier), None)
         g = GroupState(
             name=pg,
@@ -168,12 +175,16 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
             membership_known=known,
             frontier=frontier,
             frontier_op=_op(front_sig),
-            last_all_completed=min((v.completed for v in views.values()), default=None),
+            last_all_completed=None
+            if unknown
+            else min((v.completed for v in views.values()), default=None),
             missing=missing,
+            completion_known=not unknown,
         )
         for r, v in views.items():
             failed = r in errored and v.entered == frontier
-            if v.entered == frontier and (v.completed < frontier or failed):
+            pending = v.completed < frontier if v.completion_known else short
+            if v.entered == frontier and (pending or failed):
                 g.waiting.append(r)
             elif v.entered < frontier:
                 g.behind[r] = v.entered
@@ -182,6 +193,12 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
         g.mismatches = _mismatches(p, pg)
         out.append(g)
     return out
+
+
+def _completed_by_all(g: GroupState) -> str:
+    if g.last_all_completed is None:
+        return "which collectives completed is not in the dumps (no state, retired or pg_status)"
+    return f"last completed by all #{g.last_all_completed}"
 
 
 def _pg_order(pg: str) -> tuple[int, str]:
@@ -349,7 +366,7 @@ def verdict_from(
     for g in groups:
         evidence.append(
             f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
-            f"{g.frontier_op}, last completed by all #{g.last_all_completed}"
+            f"{g.frontier_op}, {_completed_by_all(g)}"
         )
 
     if mism:
@@ -367,9 +384,14 @@ def verdict_from(
         names = ", ".join(_who(r, hosts) for r in culprits) or "none found"
         text = (
             f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
-            f"#{g.frontier} {g.frontier_op} that {names} never entered. The last collective "
-            f"every rank completed is #{g.last_all_completed}. Look at the culprit's host "
-            f"and log for the root cause; restart without it if it repeats."
+            f"#{g.frontier} {g.frontier_op} that {names} never entered. "
+            + (
+                f"The last collective every rank completed is #{g.last_all_completed}. "
+                if g.last_all_completed is not None
+                else "The dumps do not say which collectives completed. "
+            )
+            + "Look at the culprit's host "
+            "and log for the root cause; restart without it if it repeats."
         )
     elif stuck := [g for g in groups if g.state == "in_flight"]:
         category, conf = "nccl_watchdog_timeout", 0.4
@@ -409,6 +431,13 @@ def verdict_from(
     else:
         category, conf = taxonomy.UNKNOWN, 0.2
         text = "No hang or mismatch in the flight-recorder dumps: every group is idle."
+        if blind := [g.name for g in groups if not g.completion_known]:
+            text = (
+                "No mismatch in the flight-recorder dumps and no rank behind another, but they "
+                f"do not record which collectives completed (pg {', '.join(blind[:8])}: no "
+                "state, retired or pg_status), so a collective every rank entered and none "
+                "finished cannot be told from an idle group."
+            )
     if failed_rec and not (mism or hung):
         # an empty or idle dump is no evidence of health when NCCL's recorder did not dump
         recorders = sorted({name for _, name, _ in p.recorder_errors})

@@ -58,6 +58,10 @@ class PgView:
     """Highest collective sequence id this rank enqueued in the group."""
     completed: int = 0
     """Highest sequence id this rank saw complete (completed or retired, or pg_status)."""
+    completion_known: bool = False
+    """Whether the dump says which collectives completed at all (an entry's `state` or
+    `retired`, or pg_status): a dump without them said "last completed #0" and "every rank
+    waits in the frontier collective", neither of which it records."""
     first: int = 0
     """Lowest sequence id still in the ring buffer (older ones were overwritten)."""
     last_state: str = ""
@@ -279,6 +283,7 @@ def _views(
             continue
         v = views[name]
         done = e.get("state") == "completed" or e.get("retired") is True
+        v.completion_known = v.completion_known or "state" in e or "retired" in e
         if not v.entered:
             v.entered, v.last_sig = row[1], row[2:]
             v.last_state = "completed" if done else str(e.get("state", ""))
@@ -298,8 +303,9 @@ def _views(
         for pg_id, st in status.items():
             name = ids.get(str(pg_id), "")
             last = _seq(st.get("last_completed_collective")) if isinstance(st, dict) else None
-            if name in views and last is not None and last > views[name].completed:
-                views[name].completed = last
+            if name in views and last is not None:
+                views[name].completion_known = True
+                views[name].completed = max(views[name].completed, last)
     return views
 
 

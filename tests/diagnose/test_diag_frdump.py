@@ -284,3 +284,37 @@ def test_a_string_first_seen_in_the_skipped_middle_means_a_full_read(tmp_path: P
     assert load_window(path) is None
     got, _ = frsummary._load(path)
     assert got == d
+
+
+def _without_completions(d: dict) -> dict:
+    for e in d["entries"]:
+        e.pop("state", None)
+        e.pop("retired", None)
+    d.pop("pg_status", None)
+    return d
+
+
+def test_dumps_without_completion_fields_claim_no_completion_and_no_wait(tmp_path: Path) -> None:
+    """Entries without `state` or `retired` and no pg_status (a trimmed or foreign dump): the
+    verdict said every rank "waits in collective #5, none completed it" and "last completed by
+    all #0", neither of which the dumps record. With one rank behind, the others still wait
+    (a collective cannot complete without every member)."""
+    for r in range(4):
+        d = _without_completions(make_dump(4, 10, short=r == 3))
+        (tmp_path / f"rank-{r}").write_bytes(pickle.dumps(d))
+    v = analyze_flight(tmp_path)
+    assert all("#0" not in e for e in v.evidence), v.evidence
+    groups = v.details["groups"]
+    assert all(g["last_all_completed"] is None and not g["completion_known"] for g in groups)
+    assert v.category == "nccl_watchdog_timeout" and "rank 3" in v.verdict, v.verdict
+    assert "do not say which collectives completed" in v.verdict, v.verdict
+
+    (tmp_path / "rank-3").write_bytes(pickle.dumps(_without_completions(make_dump(4, 10))))
+    v = analyze_flight(tmp_path)
+    assert v.category == "unknown" and "waits" not in v.verdict, v.verdict
+    assert "do not record which collectives completed" in v.verdict, v.verdict
+    # the same dumps with their completion fields: every rank waits in #5, in flight
+    for r in range(4):
+        (tmp_path / f"rank-{r}").write_bytes(pickle.dumps(make_dump(4, 10)))
+    v = analyze_flight(tmp_path)
+    assert v.category == "nccl_watchdog_timeout" and "none completed it" in v.verdict, v.verdict
