@@ -116,6 +116,30 @@ class _StdHandler(logging.StreamHandler):
     def stream(self, value: Any) -> None:  # StreamHandler.__init__ assigns it
         pass
 
+    def handleError(self, record: logging.LogRecord) -> None:
+        # the reader of the console went away (`nonstop run ... | head -1`): later lines go
+        # nowhere, as the rest of a pipeline's output would, rather than a "--- Logging
+        # error ---" traceback per line
+        if isinstance(sys.exc_info()[1], BrokenPipeError):
+            console_closed(self.stream)
+            return
+        super().handleError(record)
+
+
+def console_closed(stream: IO[str]) -> None:
+    """`stream` (stdout or stderr) lost its reader: point its file descriptor at /dev/null, so
+    that every later write to it, the interpreter's last flush included, succeeds and goes
+    nowhere instead of raising BrokenPipeError again (which at exit makes the status 120)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
 
 _formatter = _Formatter()
 _handler = _StdHandler()

@@ -29,7 +29,7 @@ from nonstop import envvars, log, rundir, taxonomy
 from nonstop.errors import UserError
 from nonstop.ledger import Ledger
 from nonstop.supervisor import agent as ag
-from nonstop.supervisor import evidence, failures, netroot, policy, torch_compat
+from nonstop.supervisor import evidence, failures, netroot, policy, torch_compat, worker_logs
 from nonstop.supervisor.cloud_notices import CloudNotices
 from nonstop.supervisor.config import SupervisorConfig
 from nonstop.supervisor.health import SelfTestPool
@@ -302,6 +302,7 @@ def _console(agent: ag.NonstopAgent, config: Any, cfg: SupervisorConfig) -> None
     if not template and not cfg.console_prefix:
         template = _NoPrefix("")
     torch_compat.set_console(agent, template, config.shutdown_timeout)
+    worker_logs.exact_console()
 
 
 def _record_gpus(cfg: SupervisorConfig) -> None:
@@ -575,10 +576,16 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
             metrics.stop()
     if code == policy.EXIT_OK:
         done = agent.exit_message or "finished"
-        print(f"nonstop run: {done}; see `nonstop report {rd.root}`")
+        last = f"nonstop run: {done}; see `nonstop report {rd.root}`"
     else:
-        print(
+        last = (
             f"nonstop run: {agent.exit_message or 'failed'} (exit {code}); "
             f"see `nonstop diagnose {rd.root}`"
         )
+    try:
+        print(last, flush=True)  # flushed here: a broken pipe at the exit's flush is status 120
+    except BrokenPipeError:
+        # the console's reader left (`nonstop run ... | head -1`): the status stays the run's,
+        # as torchrun's does (its own lines go to stderr), not the 141 of a killed pipeline
+        log.console_closed(sys.stdout)
     return code

@@ -215,9 +215,18 @@ def _take_over(msg: dict[str, Any]) -> list[str]:
     # the agent's stdin, which a cold worker inherits: a rank's `breakpoint()` reads the
     # terminal (or the pipe) under torchrun; the standby's own stdin was the agent's pipe
     stdin = msg.get("stdin_fd")
-    src = stdin if isinstance(stdin, int) else os.open(os.devnull, os.O_RDONLY)
-    os.dup2(src, 0)
-    os.close(src)
+    if isinstance(stdin, int):
+        os.dup2(stdin, 0)
+        os.close(stdin)
+    else:
+        # the agent started with fd 0 closed (`<&-`, some schedulers' daemons), and so does a
+        # cold worker, which inherits it: Python gives such a process `sys.stdin = None` and
+        # a script's `sys.stdin is None` check, or an open() taking fd 0, sees that as it
+        # would under torchrun (the standby had /dev/null there: an empty, readable stdin)
+        with contextlib.suppress(OSError):
+            os.close(0)
+        sys.stdin = None
+        sys.__stdin__ = None  # type: ignore[misc]
     _apply_thread_settings()
     return [str(a) for a in msg["args"]]
 

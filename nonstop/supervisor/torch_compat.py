@@ -27,7 +27,7 @@ from typing import Any
 from torch.distributed.elastic.agent.server import local_elastic_agent
 from torch.distributed.elastic.multiprocessing import api as mp_api
 from torch.distributed.elastic.multiprocessing import errors as mp_errors
-from torch.distributed.elastic.multiprocessing import start_processes
+from torch.distributed.elastic.multiprocessing import start_processes, tail_log
 from torch.distributed.elastic.rendezvous import dynamic_rendezvous
 
 TORCH_CHECKED = ("2.13.0",)
@@ -76,6 +76,7 @@ __all__ = [
     "store_per_attempt",
     "stuck_poll_s",
     "subprocess_exit_codes",
+    "tail_logs_through",
 ]
 
 
@@ -478,6 +479,16 @@ def set_console(agent: Any, template: Any, shutdown_timeout: float | None) -> No
     agent._log_line_prefix_template = template
     if shutdown_timeout is not None:
         agent._shutdown_timeout = int(shutdown_timeout)
+
+
+def tail_logs_through(tail: Callable[..., None]) -> None:
+    """Make torch's TailLog copy each log with `tail` in place of its own reader (the
+    agent's process, for good): torch's TailLog submits the module-level
+    `tail_log.tail_logfile(header=, file=, dst=, finished=, interval_sec=, log_line_filter=)`
+    per log file to its thread pool.
+
+    Public module, but `tail_logfile` is not in its documented API. Checked in TORCH_CHECKED."""
+    tail_log.tail_logfile = tail
 
 
 # -- logs (torch/distributed/elastic/multiprocessing/api.py) --------------------------------

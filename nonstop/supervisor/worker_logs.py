@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from threading import Event
+from typing import TextIO
 
 from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, Std, to_map
 
-from nonstop import rundir
+from nonstop import log, rundir
 
 
 class RunDirLogs(LogsSpecs):
@@ -100,3 +105,56 @@ class RunDirLogs(LogsSpecs):
             with contextlib.suppress(FileNotFoundError):
                 link.unlink()
             link.symlink_to(target.resolve())
+
+
+def tail_logfile(
+    header: str,
+    file: str,
+    dst: TextIO,
+    finished: Event,
+    interval_sec: float,
+    log_line_filter: Callable[[str], bool] | None = None,
+) -> None:
+    """torch's TailLog reader (`tail_log.tail_logfile`, same arguments and loop) with two
+    differences a console user sees, both towards torchrun's own console, where a rank that is
+    neither redirected nor teed writes to the inherited stdout itself:
+
+    - an unprefixed rank's bytes reach the console as the rank wrote them: torch decoded every
+      log with errors="replace", so output that is not UTF-8 (a Latin-1 file name, a binary
+      dump) came out as U+FFFD; here it is decoded with surrogateescape and written to the
+      agent's stdout, which re-encodes those bytes unchanged (nonstop.cli sets its errors so).
+      Prefixed (--tee) lines and the filter file keep torch's replacement, as under torchrun;
+    - a console whose reader went away (`nonstop run ... | head -1`) is let go: torch's
+      tailers each died with a BrokenPipeError traceback on stderr."""
+    while not os.path.exists(file):
+        if finished.is_set():
+            return
+        time.sleep(interval_sec)
+    exact = not header and getattr(dst, "errors", None) == "surrogateescape"
+    encoding = getattr(dst, "encoding", None) if exact else None
+    with open(file, encoding=encoding, errors="surrogateescape" if exact else "replace") as fp:
+        while True:
+            line = fp.readline()
+            if line:
+                if log_line_filter and log_line_filter(line):
+                    try:
+                        dst.write(f"{header}{line}")
+                    except BrokenPipeError:
+                        log.console_closed(dst)
+                        return
+            elif finished.is_set():
+                break
+            else:
+                time.sleep(interval_sec)
+
+
+def exact_console() -> None:
+    """The agent's consoles are copied by tail_logfile above (torch_compat.tail_logs_through);
+    the supervisor's own stdout keeps a rank's bytes (cli's _names_as_bytes does the same for
+    file names)."""
+    from nonstop.supervisor import torch_compat
+
+    torch_compat.tail_logs_through(tail_logfile)
+    if sys.stdout is not None and getattr(sys.stdout, "errors", None) == "strict":
+        with contextlib.suppress(AttributeError, ValueError):
+            sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]

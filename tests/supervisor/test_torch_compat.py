@@ -147,6 +147,17 @@ def test_logs_specs_internals():
     assert torch_compat.logs_spec_settings(ls) == (mp_api.Std.OUT, mp_api.Std.ERR, {0})
 
 
+def test_tail_log_reader_keeps_its_name_and_parameters():
+    """TailLog.start submits the module-level tail_logfile by keyword; our reader
+    (worker_logs.tail_logfile) takes its place with the same parameters."""
+    from torch.distributed.elastic.multiprocessing import tail_log
+
+    from nonstop.supervisor import worker_logs
+
+    assert _params(tail_log.tail_logfile) == _params(worker_logs.tail_logfile)
+    assert "tail_logfile," in inspect.getsource(tail_log.TailLog.start)
+
+
 def test_launcher_addr_and_port():
     assert _params(launcher_api._get_addr_and_port) == ["rdzv_parameters"]
     params = RendezvousParameters(
