@@ -73,6 +73,24 @@ SURVIVED_DISCOUNT: Final = 50
 # Used inside case-insensitive rows.
 _MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
 
+
+def _died_of(signal: int) -> str:
+    """A launcher's own words for a child that a signal ended: a negative return code, as
+    Python's subprocess reports it. Lightning's process observer ("Child process with PID 7
+    terminated with code -11"), DeepSpeed's launch.py ("[...] exits with return code = -11"),
+    a `returncode=-11`; torchrun's summary and agent say `exitcode: -11` (the rows' own
+    alternative). Before, Lightning's segfaulted rank was guessed a storage fault. Not for
+    SIGABRT: a bare -6 is what NCCL's watchdog ends in too, no cause (the `sigabrt` row)."""
+    return (
+        rf"(?:\b(?:terminated|exit(?:s|ed)?) with (?:return |exit )?code\s*[:=]?"
+        rf"|\breturncode\s*[:=])\s*-{signal}\b"
+    )
+
+
+# what `_died_of` needs on the line (its rows' needles)
+_DIED_OF_NEEDLES: Final = ("with code", "with return code", "with exit code", "returncode")
+
+
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the emitters' own messages (issue 27, branch issue-27src): classes found by listing what
@@ -1179,7 +1197,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
         r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|"
         # fp16 loss scaling doing its job: a skipped step, a lower scale (at its floor: loss_scale_floor)
-        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step",
+        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|" + _died_of(9),
         "unknown",
         11,
         0.2,
@@ -1247,7 +1265,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "illegal_instruction",
         r"Illegal instruction \(core dumped\)|\bSIGILL\b|exitcode\s*:\s*-4\b|"
         # mpirun's (the fifteenth's 1e0bba6f49b9) and the shells' wordings of the same signal
-        r"\bsignal 4 \(Illegal instruction\)|\bIllegal instruction: 4\b|^\s*Illegal instruction\s*$",
+        r"\bsignal 4 \(Illegal instruction\)|\bIllegal instruction: 4\b|^\s*Illegal instruction\s*$|"
+        + _died_of(4),
         "dependency",
         36,
         0.45,
@@ -2531,7 +2550,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- symptoms of a failure elsewhere ----------------------------------------------------------
     (
         "segfault",
-        r"(?i)Segmentation fault|SIGSEGV|segfault at [0-9a-f]+|signal 11|exitcode\s*:\s*-11\b",
+        r"(?i)Segmentation fault|SIGSEGV|segfault at [0-9a-f]+|signal 11|exitcode\s*:\s*-11\b|"
+        + _died_of(11),
         "software_bug",
         35,
         0.45,
@@ -2552,7 +2572,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "sigbus",
-        r"SIGBUS|Bus error|exitcode\s*:\s*-7\b",
+        r"SIGBUS|Bus error|exitcode\s*:\s*-7\b|" + _died_of(7),
         "software_bug",
         38,
         0.45,
@@ -4320,6 +4340,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         ": killed",
         "gradient overflow",
         "overflow! rank",
+        *_DIED_OF_NEEDLES,
     ),
     "hw_health_more": ("faulty", "sxid", "critical xid"),
     "gpu_thermal_more": (
@@ -4354,7 +4375,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "device halted prematurely",
         "halt is unexpected",
     ),
-    "illegal_instruction": ("illegal instruction", "sigill", "exitcode"),
+    "illegal_instruction": ("illegal instruction", "sigill", "exitcode", *_DIED_OF_NEEDLES),
     "checkpoint_write_short": ("unexpected pos",),
     "mcelog_uncorrected_inline": ("uncorrected", "processor context corrupt"),
     "hang_stack": (
@@ -4986,9 +5007,16 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "dropped streaming file chunk",
     ),
     "nccl_remote": ("remote process exited", "ncclremoteerror"),
-    "segfault": ("segmentation fault", "sigsegv", "segfault", "signal 11", "exitcode"),
+    "segfault": (
+        "segmentation fault",
+        "sigsegv",
+        "segfault",
+        "signal 11",
+        "exitcode",
+        *_DIED_OF_NEEDLES,
+    ),
     "gpu_driver_warning": ("at drivers/gpu/drm/",),
-    "sigbus": ("sigbus", "bus error", "exitcode"),
+    "sigbus": ("sigbus", "bus error", "exitcode", *_DIED_OF_NEEDLES),
     "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),
     "peer_closed": ("connection closed by", "connection reset by peer", "broken pipe"),
     "gloo_conn": ("connectfullmesh", "gloo/transport/tcp", "gloo"),

@@ -123,8 +123,9 @@ _HOST_PATTERNS = (
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
-# "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "rank=1"
-_RANK = re.compile(rb"\[[Rr]ank(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
+# "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "[RANK 1]"
+# (accelerate's logger with main_process_only=False), "rank=1"
+_RANK = re.compile(rb"\[(?i:rank)(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
 _GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
 
@@ -224,6 +225,12 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
         meaning = f"{meaning} (survived: the line says the process went on)"
     text = line.decode("utf-8", "replace").rstrip()[:MAX_LINE]
     h = Hit(sid, cat, spec, conf, meaning, file, lineno, text, pci=pci)
+    _locate(h, line)
+    return h
+
+
+def _locate(h: Hit, line: bytes) -> None:
+    """The host, rank and GPU that `line` names, onto `h`."""
     for hp in _HOST_PATTERNS:
         if hm := hp.search(line):
             h.host = hm.group("host").decode()
@@ -236,7 +243,6 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
         h.pci = pm.group("pci").decode().lower()
     if h.gpu is None and h.pci is None and (gm := _GPU.search(line)):
         h.gpu = int(next(g for g in gm.groups() if g is not None))
-    return h
 
 
 _SURVIVED = re.compile(SURVIVED)
@@ -314,10 +320,60 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
 
 
 def _structure(result: Scan) -> None:
-    """What a file says beyond its lines one by one: a `kubectl describe pod` header's node,
-    torchrun's failure summary's root cause."""
+    """What a file says beyond its lines one by one: the host before each line (pdsh), a
+    `kubectl describe pod` header's node, torchrun's failure summary's root cause."""
+    _prefix_hosts(result)
     _pod_hosts(result)
     _torchrun_root(result)
+
+
+# pdsh (DeepSpeed's multi-node runner, `pdsh -w node[1-4] torchrun ...`) and ClusterShell's
+# clush put the host that printed it before every line: "worker-1: [rank1]: ValueError: ...".
+# A line alone cannot tell that prefix from "ValueError: " or "WARNING: ": a file's head is read
+# for it, and names that look like hosts (a digit, '-' or '.' in them; no exception's name) are
+# its hosts where they begin at least PREFIX_MIN_SHARE of its non-blank lines. Before,
+# `nonstop triage` of `deepspeed --hostfile ...` output named no host.
+_LINE_HOST = re.compile(rb"(?P<host>[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*): ")
+_NOT_HOST = re.compile(rb"(?:Error|Exception|Warning|Exit|Interrupt)$|^[^\d.-]*$")
+PREFIX_SAMPLE_LINES = 500  # lines of a file's head read for a per-line host prefix
+PREFIX_MIN_SHARE = 0.5
+
+
+def line_prefix_hosts(head: list[bytes]) -> frozenset[bytes]:
+    """The hosts that pdsh-style "host: " prefixes name in `head`, a file's first lines; empty
+    when its lines carry no such prefix."""
+    lines = [line for line in head if line.strip()]
+    seen = Counter(
+        m.group("host")
+        for line in lines
+        if (m := _LINE_HOST.match(line)) and not _NOT_HOST.search(m.group("host"))
+    )
+    hosts = {name for name, n in seen.items() if n >= 2}
+    covered = sum(seen[name] for name in hosts)
+    return frozenset(hosts) if lines and covered >= PREFIX_MIN_SHARE * len(lines) else frozenset()
+
+
+def _prefix_hosts(result: Scan) -> None:
+    """Each hit on a line with a pdsh-style host prefix: that host, and the rank and GPU the
+    rest of the line names (a pattern anchored at a line's start sees past the prefix)."""
+    if not result.hits:
+        return
+    try:
+        with open(result.file, "rb") as f:
+            head = [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
+    except OSError:
+        return
+    hosts = line_prefix_hosts(head)
+    if not hosts:
+        return
+    for h in result.hits:
+        raw = h.text.encode()
+        m = _LINE_HOST.match(raw)
+        if m is None or m.group("host") not in hosts:
+            continue
+        h.host = h.rank = h.gpu = None
+        _locate(h, raw[m.end() :])
+        h.host = m.group("host").decode()
 
 
 def _torchrun_root(result: Scan) -> None:
@@ -358,6 +414,9 @@ def _torchrun_root(result: Scan) -> None:
     for h in [header, *result.hits]:
         if h is header or id(h) in own:
             h.rank, h.host = chosen.rank, chosen.host or h.host
+        elif h.rank == chosen.rank and h.host is None:
+            # the rank's own lines ("[rank1]: ValueError: ...") name no host; the summary does
+            h.host = chosen.host
     for e in entries:
         if e is not chosen:
             for h in inside(e):

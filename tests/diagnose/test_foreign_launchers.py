@@ -1,0 +1,200 @@
+"""`nonstop triage` on the console output of launchers and frameworks nobody on the team wrote:
+torchrun, `accelerate launch`, Lightning's Trainer(strategy="ddp") and DeepSpeed's multi-node
+runner (pdsh), each failing as users see them fail.
+
+Each test runs the real launcher where the project's venv has it (torch's own launcher, accelerate
+and Lightning) on CPU with gloo, captures its console as `2>&1 | tee` would, and runs the real
+`nonstop triage --json` on it. DeepSpeed is not in the venv: its output is recorded under
+tests/diagnose/recorded/ (the command that made each file is next to its test).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.procs import clean_env, free_port, nonstop_cli
+
+RECORDED = Path(__file__).parent / "recorded"
+TORCHRUN = (sys.executable, "-m", "torch.distributed.run")
+ACCELERATE = (sys.executable, "-m", "accelerate.commands.launch")
+# two local processes, and every choice given (no config file, no prompts)
+ACCELERATE_QUIET = ("--multi_gpu", "--num_processes", "2", "--num_machines", "1")
+ACCELERATE_QUIET += ("--mixed_precision", "no", "--dynamo_backend", "no")
+
+# a worker that fails on rank 1 as MODE says, after one collective; the others then wait on rank 1
+WORKER = """\
+import ctypes, logging, os, sys
+import torch
+import torch.distributed as dist
+
+mode = sys.argv[1]
+if mode == "oom":  # under accelerate launch
+    from accelerate import Accelerator
+    from accelerate.logging import get_logger
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s - %(levelname)s - %(name)s - %(message)s")
+    acc = Accelerator(cpu=True)
+    rank = acc.process_index
+    log = get_logger(__name__)
+else:
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+dist.all_reduce(torch.ones(1))
+if rank == 1:
+    if mode == "raise":
+        raise ValueError("bad batch shape at step 3")
+    if mode == "oom":
+        # what a training loop that catches torch.OutOfMemoryError logs on every process
+        log.error("CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.11 GiB total "
+                  "capacity; 77.80 GiB already allocated)", main_process_only=False)
+        sys.exit(1)
+dist.barrier()
+"""
+
+# a Lightning module whose rank 1 segfaults in its third training step, while rank 0 waits
+LIGHTNING = """\
+import ctypes
+import threading
+import lightning as L
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+class Model(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.Linear(4, 1)
+
+    def training_step(self, batch, i):
+        if self.global_rank == 1 and i == 2:
+            ctypes.string_at(0)
+        if self.global_rank == 0 and i == 2:
+            # out of any collective (which would raise first, on the lost peer) until
+            # Lightning's observer sees rank 1 gone and kills this process
+            threading.Event().wait()
+        return self.layer(batch[0]).sum()
+
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), 0.1)
+
+if __name__ == "__main__":
+    trainer = L.Trainer(accelerator="cpu", strategy="ddp", devices=2, max_epochs=1,
+                        enable_progress_bar=False, enable_model_summary=False, logger=False,
+                        enable_checkpointing=False)
+    trainer.fit(Model(), DataLoader(TensorDataset(torch.randn(64, 4)), batch_size=4))
+"""
+
+
+def _console(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> Path:
+    """Run a launcher with stdout and stderr in one file, as `2>&1 | tee` keeps them."""
+    log = cwd / "console.log"
+    with open(log, "wb") as out:
+        proc = subprocess.run(
+            argv,
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=240,
+            env=clean_env({"OMP_NUM_THREADS": "1", **(env or {})}),
+        )
+    assert proc.returncode != 0, log.read_text(errors="replace")
+    return log
+
+
+def _triage(log: Path) -> dict[str, Any]:
+    proc = nonstop_cli("triage", str(log), "--json")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    overall: dict[str, Any] = json.loads(proc.stdout)["overall"]
+    return overall
+
+
+def test_torchrun_rank_exception_is_on_the_summarys_host(tmp_path: Path) -> None:
+    """`[rank1]: ValueError` names the rank, torchrun's summary its host: the verdict said
+    host=None though the summary's root cause (rank 1) names its host."""
+    (tmp_path / "w.py").write_text(WORKER)
+    log = _console(
+        [*TORCHRUN, "--nproc-per-node", "2", "--master-port", str(free_port()), "w.py", "raise"],
+        tmp_path,
+    )
+    got = _triage(log)
+    root = got["details"]["torchrun_root_cause"]
+    assert (got["category"], got["action"]) == ("user_code_error", "stop_and_page")
+    assert root["rank"] == 1 and root["host"]
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, root["host"])]
+
+
+def test_accelerate_launch_rank_of_its_loggers_prefix(tmp_path: Path) -> None:
+    """accelerate's logger writes `[RANK 1] ` before a message logged on every process: the
+    OOM it logged named no rank (rank read only from `[rank1]`, `[Rank 1]`, `[rank: 1]`)."""
+    pytest.importorskip("accelerate")
+    (tmp_path / "w.py").write_text(WORKER)
+    log = _console(
+        [*ACCELERATE, *ACCELERATE_QUIET, "--main_process_port", str(free_port()), "w.py", "oom"],
+        tmp_path,
+    )
+    assert "[RANK 1] CUDA out of memory" in log.read_text(errors="replace")
+    got = _triage(log)
+    root = got["details"]["torchrun_root_cause"]
+    assert (got["category"], got["action"]) == ("out_of_memory", "stop_and_page")
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, root["host"])]
+
+
+def test_lightning_ddp_child_segfault(tmp_path: Path) -> None:
+    """Lightning's process observer says "[rank: 1] Child process with PID N terminated with
+    code -11" and kills the rest: no row read a negative return code in these words, and the
+    statistical fallback guessed a storage fault."""
+    pytest.importorskip("lightning")
+    (tmp_path / "fit.py").write_text(LIGHTNING)
+    log = _console(
+        [sys.executable, "fit.py"],
+        tmp_path,
+        {"MASTER_PORT": str(free_port()), "PL_DISABLE_FORK": "1"},
+    )
+    assert "terminated with code -11" in log.read_text(errors="replace")
+    got = _triage(log)
+    assert (got["category"], got["action"], got["guessed"]) == ("software_bug", "restart", False)
+    assert [c["rank"] for c in got["culprits"]] == [1]
+
+
+# DeepSpeed 0.19.8 (torch 2.13.0+cpu, DS_ACCELERATOR=cpu) with a two-host hostfile
+# ("worker-0 slots=1", "worker-1 slots=1"):
+#   deepspeed --hostfile hostfile --no_ssh_check --master_addr 127.0.0.1 ds.py MODE 2>&1 | tee
+# its PDSHRunner ran `pdsh -S -f 1024 -w worker-0,worker-1 ...`; pdsh itself was a stand-in
+# that runs the command once per host on this machine with pdsh's "host: " line prefix (the
+# lines after each prefix are DeepSpeed's and torch's own). ds.py: deepspeed.init_distributed
+# ("gloo"), deepspeed.initialize of a Linear(4, 1), then global rank 1 raises ValueError
+# (MODE=raise) or segfaults (ctypes.string_at(0), MODE=segv), and dist.barrier().
+@pytest.mark.parametrize(
+    ("name", "category", "rank"),
+    [
+        ("deepspeed-pdsh-raise.log", "user_code_error", 1),
+        ("deepspeed-pdsh-segv.log", "software_bug", None),
+    ],
+)
+def test_deepspeed_pdsh_host_prefix(name: str, category: str, rank: int | None) -> None:
+    """pdsh puts `worker-1: ` before every line of worker-1's launcher and ranks: the verdict
+    named no host. (A segfaulted rank prints nothing; DeepSpeed's launch.py on its host says
+    `exits with return code = -11` with the local rank only.)"""
+    got = _triage(RECORDED / name)
+    assert got["category"] == category
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(rank, "worker-1")]
+
+
+def test_line_heads_that_are_no_hosts(tmp_path: Path) -> None:
+    """Lines that begin with a word and ": " are no host prefix where the words are a log's own
+    (levels, exceptions, a program's name): Slurm's `srun: error: node12: task 1: ...` is still
+    node12's, and an exception's lines name none."""
+    log = tmp_path / "job.out"
+    log.write_text(
+        "WARNING: Location 'file:///opt/simple/idna/' is ignored\n"
+        "WARNING: Location 'file:///opt/simple/h11/' is ignored\n"
+        "srun: error: node12: task 1: Segmentation fault (core dumped)\n"
+        "srun: launch/slurm: _step_signal: Terminating StepId=81.0\n"
+        "RuntimeError: NCCL error: unhandled system error\n"
+    )
+    got = _triage(log)
+    assert [c["host"] for c in got["culprits"]] == ["node12"]
