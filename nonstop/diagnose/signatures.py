@@ -74,7 +74,7 @@ SURVIVED_DISCOUNT: Final = 50
 _MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
 
 
-def _died_of(signal: int) -> str:
+def _died_of(signal: int | str) -> str:
     """A launcher's own words for a child that a signal ended: a negative return code, as
     Python's subprocess reports it. Lightning's process observer ("Child process with PID 7
     terminated with code -11"), DeepSpeed's launch.py ("[...] exits with return code = -11"),
@@ -86,6 +86,13 @@ def _died_of(signal: int) -> str:
         rf"|\breturncode\s*[:=])\s*-{signal}\b"
     )
 
+
+# a process ended by a signal that no launcher sends to stop it (SIGILL, SIGBUS, SIGKILL,
+# SIGSEGV; not SIGTERM, nor SIGABRT: see `_died_of`), in a launcher's words or torchrun's
+# ("exitcode  : -9", "Signal 9 (SIGKILL) received by PID"): triage's `_dead_peer`
+DIED_OF_SIGNAL: Final = (
+    _died_of("(?:4|7|9|11)") + r"|\bexitcode\s*:\s*-(?:4|7|9|11)\b|\bSignal (?:4|7|9|11) \(SIG"
+)
 
 # what `_died_of` needs on the line (its rows' needles)
 _DIED_OF_NEEDLES: Final = ("with code", "with return code", "with exit code", "returncode")

@@ -68,6 +68,7 @@ from nonstop.diagnose import advice, elastic, fallback, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
+    DIED_OF_SIGNAL,
     MARKER,
     MARKER_WORD_END,
     MARKERS,
@@ -743,11 +744,16 @@ def decide(
             culprits=[default] if default and default.rank is not None else [],
         )
     best = max(hits, key=lambda h: (h.specificity, -h.line))
+    seer = None
+    if best.signature in COLLECTIVE_FAILED and (dead := _dead_peer(hits, best)):
+        seer, best = best, dead
     # a line that repeats another rank's failure (ECHO) names no culprit for a line that is not
     same = [
         h
         for h in hits
-        if h.category == best.category and (h.specificity > ECHO or best.specificity <= ECHO)
+        if h.category == best.category
+        and (h.specificity > ECHO or best.specificity <= ECHO)
+        and (seer is None or h.signature not in COLLECTIVE_FAILED)  # the peers name no culprit
     ]
     gpus = (h.gpu if h.gpu is not None else pci_map.get(h.pci or "") for h in [best, *same])
     gpu = next((g for g in gpus if g is not None), None)
@@ -796,6 +802,11 @@ def decide(
             else ""
         )
     )
+    if seer is not None:
+        saw = ", ".join(
+            f"{k} {v}" for k, v in (("host", seer.host), ("rank", seer.rank)) if v is not None
+        )
+        text += f" Its peers lost it: {seer.meaning}" + (f" ({saw})." if saw else ".")
     ordered = sorted(hits, key=lambda h: (h is not best, -h.specificity, h.file, h.line))
     return Verdict(
         verdict=text,
@@ -1232,6 +1243,23 @@ def triage_files(
 COLLECTIVE_FAILED: Final = frozenset(
     {"peer_closed", "gloo_conn", "gloo_mesh_setup", "nccl_remote", "nccl_watchdog"}
 )
+
+
+_DIED_OF_SIGNAL = re.compile(DIED_OF_SIGNAL.encode())
+
+
+def _dead_peer(hits: list[Hit], seer: Hit) -> Hit | None:
+    """The first line saying that a process on another rank or host than `seer` (a rank whose
+    collective lost its peer) died of a signal no launcher stops with: that is the peer. Before,
+    `deepspeed --hostfile` output where worker-1's rank was SIGKILLed ("worker-1: ... exits with
+    return code = -9") named worker-0's rank 0, which had only lost it."""
+    for h in sorted(hits, key=lambda h: (h.file, h.line)):
+        other = (h.rank is not None and h.rank != seer.rank) or (
+            h.host is not None and seer.host is not None and h.host != seer.host
+        )
+        if h is not seer and other and _DIED_OF_SIGNAL.search(h.text.encode()):
+            return h
+    return None
 
 
 def _peer_gone_names_no_culprit(joint: Verdict, scans: list[Scan]) -> None:

@@ -173,6 +173,7 @@ def test_lightning_ddp_child_segfault(tmp_path: Path) -> None:
     [
         ("deepspeed-pdsh-raise.log", "user_code_error", 1),
         ("deepspeed-pdsh-segv.log", "software_bug", None),
+        ("deepspeed-pdsh-kill.log", "unknown", None),  # os.kill(SIGKILL) (MODE=kill)
     ],
 )
 def test_deepspeed_pdsh_host_prefix(name: str, category: str, rank: int | None) -> None:
@@ -182,6 +183,17 @@ def test_deepspeed_pdsh_host_prefix(name: str, category: str, rank: int | None) 
     got = _triage(RECORDED / name)
     assert got["category"] == category
     assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(rank, "worker-1")]
+
+
+def test_a_peer_that_lost_a_killed_rank_is_not_the_culprit() -> None:
+    """worker-1's rank was SIGKILLed: its launcher says `exits with return code = -9`, while
+    worker-0's rank 0 says "Connection closed by peer" (a row of higher specificity). The
+    verdict was that no file showed the peer's own failure, with rank 0 on worker-0 named; the
+    peer's death is on record, on another host, and it is the culprit."""
+    got = _triage(RECORDED / "deepspeed-pdsh-kill.log")
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(None, "worker-1")], got
+    assert "exits with return code = -9" in got["evidence"][0], got["evidence"][0]
+    assert "Its peers lost it" in got["verdict"] and "worker-0" in got["verdict"], got["verdict"]
 
 
 def test_line_heads_that_are_no_hosts(tmp_path: Path) -> None:
