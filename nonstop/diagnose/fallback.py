@@ -33,7 +33,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -340,6 +340,61 @@ def _table(docs: Sequence[tuple[set[str], str]], classes: list[str], **params: A
     }
 
 
+def _fold_models(
+    docs: Sequence[tuple[set[str], str]], folds: Sequence[int], classes: list[str]
+) -> Iterator[tuple[int, Model]]:
+    """For each fold k, the model `Model(_table(docs not in k, classes))` as far as the
+    posterior of fold k's own documents reads it: the same prior, and the same log-likelihood
+    rows for the features those documents have. The counts of the other folds are the whole
+    corpus's less fold k's (MIN_DF = 1: a feature is in a table when one training document has
+    it), so each fold costs its own documents and one pass over the vocabulary, not a table
+    built from scratch: the leave-one-collection-out estimate (29 groups, each built 29 times)
+    took most of `test_heldout_accuracy_meets_the_targets`'s 260 s. The figures are the same
+    to the bit (integer counts; the same float expressions; `Model.posterior` itself)."""
+    assert MIN_DF == 1, "the subtraction below assumes every training feature is kept"
+    n = len(classes)
+    index = {c: i for i, c in enumerate(classes)}
+
+    def tally(which: Iterable[int]) -> tuple[dict[str, list[int]], list[int], list[int]]:
+        per: dict[str, list[int]] = {}  # feature -> documents having it, per class
+        tokens, ndocs = [0] * n, [0] * n
+        for j in which:
+            feats, label = docs[j]
+            c = index[label]
+            ndocs[c] += 1
+            tokens[c] += len(feats)
+            for f in feats:
+                row = per.get(f)
+                if row is None:
+                    row = per[f] = [0] * n
+                row[c] += 1
+        return per, tokens, ndocs
+
+    everything, all_tokens, all_docs = tally(range(len(docs)))
+    for k in sorted(set(folds)):
+        mine = [j for j, f in enumerate(folds) if f == k]
+        held, held_tokens, held_docs = tally(mine)
+        # features only fold k has are not in its table
+        vocabulary = len(everything) - sum(1 for f, row in held.items() if row == everything[f])
+        totals = [a - b for a, b in zip(all_tokens, held_tokens, strict=True)]
+        ndocs = [a - b for a, b in zip(all_docs, held_docs, strict=True)]
+        m = Model.__new__(Model)
+        m.classes, m.docs = classes, ndocs
+        m.temperature, m.length_exponent = 1.0, 0.0
+        unseen = [math.log(ALPHA / (totals[i] + ALPHA * vocabulary)) for i in range(n)]
+        m._loglik = {}
+        for f in held:
+            left = [a - b for a, b in zip(everything[f], held[f], strict=True)]
+            if any(left):
+                m._loglik[f] = [
+                    math.log((c + ALPHA) / (totals[i] + ALPHA * vocabulary)) if c else unseen[i]
+                    for i, c in enumerate(left)
+                ]
+        total_docs = sum(ndocs)
+        m._prior = [math.log((d + 1) / (total_docs + n)) for d in ndocs]
+        yield k, m
+
+
 def _utility(pred: str, true: str) -> float:
     """What triage's answer `pred` (a guess's, so its action is `action`'s) scores against the
     label: one for the category, one for the action."""
@@ -372,9 +427,7 @@ def build(
     # many features the fold's table knew of it
     oof: list[list[float]] = [[] for _ in docs]
     known = [1] * len(docs)
-    for k in sorted(set(folds)):
-        train = [d for d, f in zip(docs, folds, strict=True) if f != k]
-        m = Model(_table(train, classes))
+    for k, m in _fold_models(docs, folds, classes):
         for i, (feats, _) in enumerate(docs):
             if folds[i] == k:
                 oof[i] = [math.log(max(p, 1e-300)) for p in m.posterior(feats)]

@@ -325,3 +325,29 @@ def test_fast_features_equal_the_line_by_line_reference() -> None:
     records = build_triage_fallback.records()
     for r in records:
         assert fallback.features(r["excerpt"]) == fallback.features_reference(r["excerpt"])
+
+
+def test_each_folds_model_is_the_one_built_from_scratch() -> None:
+    """`build` scores each fold with a model made by subtracting the fold's counts from the
+    whole corpus's (`_fold_models`, 4x faster): on three real collections as folds, every
+    held-out excerpt's posterior and known-feature count equal, to the bit, those of
+    `Model(_table(the other folds))`."""
+    corpus = ROOT / "tests" / "corpus" / "real"
+    docs, folds = [], []
+    for k, name in enumerate(("fresh", "third", "thirtieth")):
+        for line in (corpus / f"{name}.jsonl").read_text().splitlines():
+            r = json.loads(line)
+            docs.append((fallback.features(r["excerpt"]), r["category"]))
+            folds.append(k)
+    classes = sorted({label for _, label in docs})
+    got = dict(fallback._fold_models(docs, folds, classes))
+    assert sorted(got) == [0, 1, 2]
+    for k, fast in got.items():
+        slow = fallback.Model(
+            fallback._table([d for d, f in zip(docs, folds, strict=True) if f != k], classes)
+        )
+        held = [feats for (feats, _), f in zip(docs, folds, strict=True) if f == k]
+        assert held
+        for feats in held:
+            assert fast.posterior(feats) == slow.posterior(feats)
+            assert sum(f in fast._loglik for f in feats) == sum(f in slow._loglik for f in feats)
