@@ -149,6 +149,7 @@ class Runtime:
         self.stop_checks = 0
         """Calls of planned_stop_due so far: 0 means this script cannot be asked to checkpoint
         (the bootstrap's SIGTERM handler and the agent's planned stop both go by it)."""
+        self._recorded_failure: BaseException | None = None
 
     def gpu_timer(self) -> Any:
         """The CUDA event timer for compute phases, or None (no CUDA in use). Looked up at the
@@ -243,6 +244,11 @@ class Runtime:
         self.emit("lifecycle", phase=phase, **payload)
 
     def failure(self, exc: BaseException) -> None:
+        # once per exception: the bootstrap records it, then hands it to sys.excepthook to
+        # print, and this module's hook is in that chain
+        if exc is self._recorded_failure:
+            return
+        self._recorded_failure = exc
         tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-4000:]
         self.emit(
             "failure",
@@ -296,6 +302,9 @@ def _install_excepthook(rt: Runtime) -> None:
     previous = sys.excepthook
 
     def hook(typ: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        if exc is rt._recorded_failure:  # the bootstrap recorded it and closed: print only
+            previous(typ, exc, tb)
+            return
         with log.swallowed(
             log.get("runtime"), "recording the uncaught exception (its failure event is lost)"
         ):

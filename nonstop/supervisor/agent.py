@@ -437,6 +437,7 @@ class NonstopAgent(LocalElasticAgent):
         if self.failures.holding(worker_group):
             return RunResult(state=WorkerState.HEALTHY)
         result = super()._monitor_workers(worker_group)
+        self.logs.link_error_files()  # --log-dir's, once a rank wrote its error file
         self._apply_settings()
         self._poll_events()
         self._note_exited(worker_group)

@@ -482,14 +482,30 @@ def _write_error_file(exc: BaseException) -> None:
         os.replace(tmp, path)
 
 
+WARNING_SIGNALS = (signal.SIGUSR1, signal.SIGUSR2)
+
+
+def survive_warnings() -> None:
+    """Slurm's --signal warning reaches every process of the step: the agent plans the stop,
+    the rank must not die of it. Caught by a handler that does nothing, not ignored: an
+    ignored signal stays ignored across exec, so every program the script starts
+    (subprocess, a compiler, a data tool) would ignore it too, where under torchrun it gets
+    the default action; a caught one is reset at exec. Interrupted system calls restart
+    (siginterrupt False: SA_RESTART), as they would had the signal been ignored."""
+    for sig in WARNING_SIGNALS:
+        signal.signal(sig, _warning_seen)
+        signal.siginterrupt(sig, False)
+
+
+def _warning_seen(signum: int, frame: Any) -> None:
+    """The agent, signalled too, plans the stop; the rank learns it from the plan."""
+
+
 def main(argv: list[str]) -> int:
     if os.environ.get(ENV_MERGE_STDERR) == "1":
         os.dup2(1, 2)  # one log per rank: stderr goes where stdout goes
     _die_with_parent()
-    # Slurm's --signal warning reaches every process of the step: the agent plans the stop,
-    # the ranks must not die of it
-    for sig in (signal.SIGUSR1, signal.SIGUSR2):
-        signal.signal(sig, signal.SIG_IGN)
+    survive_warnings()
     faulthandler.enable(all_threads=True)
     # turn the flight recorders on: the generic one, and NCCL's, which torch older than the
     # shared variable reads from TORCH_NCCL_TRACE_BUFFER_SIZE (newer torch reads both names for
@@ -543,6 +559,10 @@ def main(argv: list[str]) -> int:
         _stop(sampler, rt)
         _write_error_file(e)
         if isinstance(e, KeyboardInterrupt):
+            # Python's own exit for it (the teardown, then death by SIGINT, as a torchrun
+            # rank dies); the frames it gains on the way out are ours again: dropped where
+            # the traceback is printed
+            _print_from_user_frames()
             raise
         _exit_after_exception(e)
     _finished(rt)
@@ -595,25 +615,47 @@ def _from_user_frames(exc: BaseException) -> None:
         exc.__traceback__ = tb
 
 
+def _print_from_user_frames() -> None:
+    """The traceback that Python prints for an exception that leaves the process starts at
+    the user's frames, as for any other exception: the excepthook in place then (torch's,
+    which prefixes `[rankN]:`, or Python's) gets it without the bootstrap's and runpy's."""
+    hook = sys.excepthook
+
+    def from_user_frames(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+        exc.__traceback__ = tb
+        _from_user_frames(exc)
+        hook(kind, exc, exc.__traceback__)
+
+    sys.excepthook = from_user_frames
+
+
 def _ours(filename: str) -> bool:
     if filename == "<frozen runpy>":
         return True
     with contextlib.suppress(OSError, ValueError):
         here = os.path.realpath(filename)
-        return here in (os.path.realpath(__file__), os.path.realpath(runpy.__file__))
+        # the warm standby's module runs the bootstrap in a rank that was a standby
+        standby = os.path.join(os.path.dirname(__file__), "standby.py")
+        ours = (__file__, standby, runpy.__file__)
+        return here in {os.path.realpath(f) for f in ours}
     return False
 
 
 def _exit_after_exception(exc: BaseException) -> None:
-    """Exit 1 as Python would after an uncaught exception (the traceback on stderr, the atexit
+    """Exit 1 as Python would after an uncaught exception (the traceback by sys.excepthook, the atexit
     handlers run, bounded), but without the interpreter's teardown: freeing a live DDP model
     and its gloo process group there can deadlock (a gloo thread waits for the GIL that
     ~ProcessGroupGloo holds), and the failed rank then looked like a hang and was restarted
     as one (issue 14's soak, test_repeated_exception_stops_without_a_restart_loop)."""
     import atexit
 
-    with log.swallowed(_log, "printing the traceback", expected=(OSError, ValueError)):
-        traceback.print_exception(exc)
+    # through sys.excepthook, as Python prints it: torch's (init_process_group's `[rankN]:`
+    # prefix on every line), or the script's own (rich, loguru, a crash reporter)
+    try:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    except Exception:  # as Python does when the hook itself fails: the original, plainly
+        with log.swallowed(_log, "printing the traceback", expected=(OSError, ValueError)):
+            traceback.print_exception(exc)
     _flush_std()
     # a user's handlers (loggers flushing, say) still run; one that hangs does not keep us
     t = threading.Thread(target=atexit._run_exitfuncs, name="nonstop-atexit", daemon=True)

@@ -462,15 +462,21 @@ def _torchrun_config(args: argparse.Namespace) -> tuple[Any, Any, list[str]]:
     """torch's own LaunchConfig from the flags; its ValueErrors and assertions are usage errors.
     Its default LogsSpecs would create a torchelastic_* temporary folder (or --log-dir) that
     nonstop never writes: the run directory's logs replace it (worker_logs.RunDirLogs)."""
-    from torch.distributed.run import config_from_args
+    import torch.distributed.run as torchrun
+    from torch.distributed.elastic.utils.logging import get_logger
 
     log_dir, args.log_dir = args.log_dir, os.devnull
+    # torchrun runs torch/distributed/run.py as __main__, so its warnings (OMP_NUM_THREADS set
+    # to 1, --node-rank ignored) go to a logger named __main__ that no torch handler serves:
+    # they print plain. Imported, they reached torch's handler with a glog prefix per line.
+    logger, torchrun.logger = torchrun.logger, get_logger("__main__")
     try:
-        return config_from_args(args)
+        return torchrun.config_from_args(args)
     except (ValueError, AssertionError, RuntimeError) as e:
         raise UserError(str(e)) from None
     finally:
         args.log_dir = log_dir
+        torchrun.logger = logger
 
 
 def _create_run_dir(root: Path) -> rundir.RunDir:

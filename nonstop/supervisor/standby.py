@@ -248,8 +248,8 @@ def standby_main(argv: list[str]) -> int:
 
     bootstrap._die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the agent stops us; a ^C is the agent's
-    for sig in (signal.SIGUSR1, signal.SIGUSR2):  # Slurm's warning, forwarded to every task:
-        signal.signal(sig, signal.SIG_IGN)  # an idle standby must not die of it
+    bootstrap.survive_warnings()  # Slurm's warning, forwarded to every task: an idle standby
+    # must not die of it
     first = sys.stdin.readline()  # the prediction: {} when the agent has none yet
     try:
         predicted = {str(k): str(v) for k, v in json.loads(first or "{}").items()}

@@ -27,7 +27,8 @@ class RunDirLogs(LogsSpecs):
     shows it: torch's own TailLog copies each log to the console, for the local ranks that
     torchrun would show (not redirected with -r unless teed with -t; in --local-ranks-filter
     when given). With --log-dir, torchrun's layout there too: links
-    LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,error.json} to these files."""
+    LOG_DIR/<rdzv-id>_*/attempt_N/<local rank>/{stdout.log,stderr.log,error.json} to these
+    files (error.json once the rank wrote it)."""
 
     def __init__(
         self,
@@ -49,6 +50,8 @@ class RunDirLogs(LogsSpecs):
         self.attempt = 0
         self.torchrun_log_dir = log_dir
         self._job_dir: str | None = None
+        self._pending_errors: list[tuple[Path, Path]] = []
+        """(--log-dir's error.json, the rank's error file) until the rank writes that file."""
 
     @property
     def root_log_dir(self) -> str:
@@ -100,11 +103,34 @@ class RunDirLogs(LogsSpecs):
             self._job_dir = tempfile.mkdtemp(prefix=prefix, dir=self.torchrun_log_dir)
         d = Path(self._job_dir) / f"attempt_{self.attempt}" / str(local_rank)
         d.mkdir(parents=True, exist_ok=True)
-        for name, target in (("stdout.log", log), ("error.json", err)):
-            link = d / name
-            with contextlib.suppress(FileNotFoundError):
-                link.unlink()
-            link.symlink_to(target.resolve())
+        # stderr is merged into stdout (one log per rank, in order): both names are that log,
+        # so what a torchrun user reads in stderr.log (the traceback) is there
+        for name, target in (("stdout.log", log), ("stderr.log", log)):
+            _link(d / name, target)
+        # error.json only once the rank wrote it, as torchrun's appears only for a failed
+        # rank: a link to nothing would be listed by a glob of error files, and unreadable
+        with contextlib.suppress(FileNotFoundError):
+            (d / "error.json").unlink()
+        self._pending_errors.append((d / "error.json", err))
+
+    def link_error_files(self) -> None:
+        """--log-dir's error.json for each rank whose error file now exists (the agent calls
+        this as it monitors the ranks: a rank writes its file before it exits)."""
+        if not self._pending_errors:
+            return
+        pending = []
+        for link, target in self._pending_errors:
+            if target.exists():
+                _link(link, target)
+            else:
+                pending.append((link, target))
+        self._pending_errors = pending
+
+
+def _link(link: Path, target: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        link.unlink()
+    link.symlink_to(target.resolve())
 
 
 def tail_logfile(
