@@ -208,8 +208,12 @@ def classify(info: FailureInfo) -> Decision:
     # the process's own exit (an uncaught exception, a fatal signal) is firmer evidence than the
     # triage fallback's guess from the log's words: it decides first, the guess stands otherwise
     if category == taxonomy.UNKNOWN or guessed:
-        if exception and info.exit_code == 1 and not peer:  # an uncaught Python exception
+        child_died = bool(_CHILD_DIED.search(tail))
+        if exception and info.exit_code == 1 and not peer and not child_died:
+            # an uncaught Python exception
             category, confidence = "user_code_error", 0.4
+        elif child_died and exception:  # a guess from the words does not stand either
+            category, confidence = taxonomy.UNKNOWN, 0.3
         elif sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
             category, confidence = "software_bug", 0.5
         elif sig == "SIGKILL":
@@ -233,6 +237,18 @@ def classify(info: FailureInfo) -> Decision:
         evidence=evidence,
         confidence=confidence,
     )
+
+
+# an exception that reports a child process killed by a signal (torch's DataLoader: "worker
+# (pid N) is killed by signal: Killed", "exited unexpectedly"; torch.multiprocessing.spawn:
+# "process 1 terminated with signal SIGKILL"): the script's exception is that death's
+# consequence, and the death (most often the host's OOM killer) is no bug of the script. Read
+# as user_code_error, a killed DataLoader worker stopped the job after one retry, and a
+# killed mp.spawn child before any progress stopped it at once.
+_CHILD_DIED = re.compile(
+    r"is killed by signal: |\bworker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
+    r"terminated with signal SIG(?:KILL|SEGV|BUS|ILL)\b"
+)
 
 
 def _exception_line(text: str) -> str:

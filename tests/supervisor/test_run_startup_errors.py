@@ -132,3 +132,63 @@ def test_a_plain_script_that_trained_and_then_raised_is_retried(tmp_path):
     roots = rows(run_dir, "SELECT rank, action, message FROM failures WHERE root_cause = 1")
     assert len(roots) == 1 and roots[0][:2] == (1, "restart"), roots
     assert "ValueError" in roots[0][2] and "before the job" not in roots[0][2], roots
+
+
+# a child process of rank 1 is SIGKILLed in the first attempt (as the host's OOM killer does):
+# a DataLoader worker, or a torch.multiprocessing.spawn child before any collective completed
+KILLED_CHILD = """
+import os, signal, sys
+import torch, torch.distributed as dist, torch.multiprocessing as mp
+from torch.utils.data import DataLoader, Dataset
+
+FIRST = int(os.environ["TORCHELASTIC_RESTART_COUNT"]) == 0
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 16
+
+    def __getitem__(self, i):
+        if FIRST and dist.get_rank() == 1 and i == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return torch.tensor([float(i)])
+
+
+def child(i, rank):
+    if FIRST and rank == 1 and i == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    dist.init_process_group("gloo")
+    if sys.argv[1] == "spawn":
+        mp.spawn(child, args=(dist.get_rank(),), nprocs=2)
+    else:
+        for batch in DataLoader(Items(), batch_size=2, num_workers=2):
+            dist.all_reduce(batch)
+    dist.barrier()
+    dist.destroy_process_group()
+"""
+
+
+@pytest.mark.parametrize("how", ["dataloader", "spawn"])
+def test_a_ranks_killed_child_is_no_bug_of_the_script(tmp_path, how):
+    """The rank's exception only reports that its child died ("DataLoader worker (pid N) is
+    killed by signal: Killed", "process 1 terminated with signal SIGKILL"): it was read as
+    user_code_error, which stopped the job after one retry (the DataLoader) or at once, as
+    "raised before any progress" (mp.spawn before a collective completed), where torchrun
+    restarts. Now: unknown, restarted, and the retry trains to the end."""
+    script = tmp_path / "train.py"
+    script.write_text(KILLED_CHILD)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        [
+            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
+            *("--health-checks", "none", "--max-restarts", "1"),
+            str(script),
+            how,
+        ]
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    roots = rows(run_dir, "SELECT rank, category, action FROM failures WHERE root_cause = 1")
+    assert roots == [(1, "unknown", "restart")], roots
