@@ -1796,6 +1796,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "deadline it set itself for progress",
     ),
     (
+        # the last line of the traceback Python prints for an interrupt (Ctrl-C, a SIGINT from
+        # a launcher or a scheduler), "[rank1]: KeyboardInterrupt" under torch's hook: the
+        # process was stopped; the fallback had guessed "storage" from such a traceback's words
+        "keyboard_interrupt",
+        r"(?:^|[\s:\]>])(?<!raise )KeyboardInterrupt\s*$",
+        "unknown",
+        12,
+        0.3,
+        "The process was interrupted (Ctrl-C, or a SIGINT from its launcher or scheduler): "
+        "it was stopped, with no failure of its own in the line",
+    ),
+    (
         "pyspy_main_idle",
         r'^Thread (?:0x[0-9A-Fa-f]+|\d+) \(idle\): "MainThread"',
         "hang",
@@ -3636,6 +3648,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "watchdog hang",
     ),
     "faulthandler_timeout": ("timeout (",),
+    "keyboard_interrupt": ("keyboardinterrupt",),
     "stall_inspector": (
         "stalled rank",
         "stall_inspector",

@@ -1000,7 +1000,11 @@ class FailureHandler:
         self.ops.ingest(force=True)
         if self.live is not None:
             self.live.failure(self.ctx.attempt, d, action)
-        _log.info(f"attempt {self.ctx.attempt} failed: [{d.category}] {d.reason} -> {action}")
+        if action == "restart" and res.exit_code is not None:  # --max-restarts spent
+            action_said = "restart, but none is left (--max-restarts)"
+        else:
+            action_said = action
+        _log.info(f"attempt {self.ctx.attempt} failed: [{d.category}] {d.reason} -> {action_said}")
 
     def _health_checks(self, d: Decision) -> list[Any]:
         names = list(self.cfg.health_checks)

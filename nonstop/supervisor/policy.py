@@ -216,8 +216,9 @@ def classify(info: FailureInfo) -> Decision:
             category, confidence = taxonomy.UNKNOWN, 0.3
         elif sig in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"):
             category, confidence = "software_bug", 0.5
-        elif sig == "SIGKILL":
-            category, confidence = taxonomy.UNKNOWN, 0.3  # OOM killer or an operator; see logs
+        elif sig in ("SIGKILL", "SIGINT", "SIGTERM", "SIGHUP"):
+            # the OOM killer, an operator, a launcher or scheduler stopping it: see the logs
+            category, confidence = taxonomy.UNKNOWN, 0.3
     why = f"exit {info.exit_code}" + (f" ({sig})" if sig else "")
     if info.message:
         why += f": {info.message.splitlines()[-1][:200] if info.message.strip() else ''}"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from support import nonstop_run, rows
+from support import nonstop_cli, nonstop_run, rows
 
 pytestmark = pytest.mark.slow
 
@@ -192,3 +194,38 @@ def test_a_ranks_killed_child_is_no_bug_of_the_script(tmp_path, how):
     assert r.returncode == 0, r.stdout + r.stderr
     roots = rows(run_dir, "SELECT rank, category, action FROM failures WHERE root_cause = 1")
     assert roots == [(1, "unknown", "restart")], roots
+
+
+INTERRUPTED = """
+import torch, torch.distributed as dist
+
+dist.init_process_group("gloo")
+dist.all_reduce(torch.ones(2))
+if dist.get_rank() == 1:
+    raise KeyboardInterrupt
+dist.barrier()
+"""
+
+
+def test_an_interrupted_rank_is_unknown_and_the_last_restart_is_said_spent(tmp_path):
+    """A rank that dies of a KeyboardInterrupt (exit -2): its log's only words are the traceback
+    ("[rank1]: KeyboardInterrupt"), from which the fallback guessed "storage"; and with
+    --max-restarts 0 the failure line said "-> restart" just before "no restarts left"."""
+    script = tmp_path / "train.py"
+    script.write_text(INTERRUPTED)
+    run_dir = tmp_path / "run"
+    r = nonstop_cli(  # not --quiet: the failure line is an info line
+        "run",
+        *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
+        *("--health-checks", "none", "--max-restarts", "0"),
+        str(script),
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode == 1, out  # torchrun's too
+    roots = rows(run_dir, "SELECT rank, category FROM failures WHERE root_cause = 1")
+    assert roots == [(1, "unknown")], roots
+    assert "-> restart, but none is left (--max-restarts)" in out, out
+    log = run_dir / "logs" / "attempt-0" / "rank-1.log"
+    got = nonstop_cli("triage", str(log), "--json")
+    f = json.loads(got.stdout)["files"][0]
+    assert (f["category"], f["guessed"]) == ("unknown", False), f
