@@ -1062,6 +1062,8 @@ def _unmatched(
     # note, and prose.LOG_LINE's search is quadratic in a line's length (16 KB: 0.6 s, the
     # 256 KB tail of a one-line file: minutes)
     described = described and len(tail) <= prose.MAX_BYTES
+    # a log with a failure word: its rank's (a clean log names no culprit)
+    given, default = default, _sole_rank(tail, default) if marked else default
     got = spike(tail, default=default)
     if got is not None:
         line = max(1, lines - got.details.pop("from_end") + 1)
@@ -1108,7 +1110,23 @@ def _unmatched(
         theirs = _OWN_LINE.sub(b"", tail)
         if MARKER.search(theirs.lower()):
             got = guess(theirs, default=default)
+    if got is None and default is not given:  # nothing known, but whose lines they are
+        got = decide([], default=default)
     return got
+
+
+def _sole_rank(tail: bytes, default: Culprit | None) -> Culprit | None:
+    """The caller's culprit, with the rank every rank-prefixed line of `tail` names where the
+    caller knows none and they name one alone (torch's "[rank1]: " before each line of a
+    rank's traceback): a guess from a traceback no row knows ("[rank1]: MyConfigError: ...")
+    named no rank."""
+    if default is not None and default.rank is not None:
+        return default
+    ranks = {int(m.group("rank") or m.group("rank2")) for m in _RANK.finditer(tail)}
+    if len(ranks) != 1:
+        return default
+    d = default or Culprit()
+    return Culprit(rank=ranks.pop(), host=d.host, gpu=d.gpu, evidence=list(d.evidence))
 
 
 def _line_of(tail: bytes, sentence: str, lines: int) -> int:

@@ -460,3 +460,21 @@ def test_a_summary_without_an_error_file_says_no_docs_pointer_as_the_error(
     assert root["rank"] == 1 and "To enable traceback" not in root["message"], root
     assert f["files"][0]["culprit"]["rank"] == 1, f["files"][0]
     assert f["files"][0]["category"] == "user_code_error", f["files"][0]
+
+
+def test_a_guess_from_a_ranks_traceback_names_that_rank(tmp_path: Path) -> None:
+    """torch prefixes every line of rank 1's traceback with "[rank1]: "; where no row knows
+    the exception (a project's own class), the verdict (the fallback's guess, or none) named
+    no rank."""
+    log = tmp_path / "console.log"
+    log.write_text(
+        '[rank1]: Traceback (most recent call last):\n[rank1]:   File "/w/train.py", line 12, '
+        "in <module>\n[rank1]:     build(cfg)\n[rank1]: MyConfigError: unknown optimizer adamw2\n"
+    )
+    got = nonstop_cli("triage", str(log), "--json")
+    f = json.loads(got.stdout)["files"][0]
+    assert f["category"] == "unknown" and f["culprit"]["rank"] == 1, f
+    # two ranks' lines: which one failed is not the prefix's to say
+    log.write_text(log.read_text() + "[rank0]: waiting for the others\n")
+    f = json.loads(nonstop_cli("triage", str(log), "--json").stdout)["files"][0]
+    assert f["culprit"]["rank"] is None, f
