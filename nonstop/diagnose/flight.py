@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
-from nonstop.diagnose.frdump import WINDOW_HEAD, WINDOW_TAIL, rank_of
+from nonstop.diagnose.frdump import WINDOW_HEAD, WINDOW_TAIL, DumpError, load_dump, rank_of
 from nonstop.diagnose.frsummary import Partial, PgView, summarize
 from nonstop.diagnose.verdict import Culprit, Verdict
 from nonstop.errors import UserError
@@ -52,6 +52,23 @@ def find_dumps(folder: str | Path) -> list[Path]:
         out = [Path(e.path) for e in entries if e.is_file() and not e.name.startswith(".")]
     ranked = [(r, p) for p in out if (r := rank_of(p)) is not None]
     return [p for _, p in sorted(ranked, key=lambda rp: rp[0])]
+
+
+def holds_dumps(folder: str | Path, tries: int = 3) -> bool:
+    """Whether `folder` is a folder of flight-recorder dumps: one of its first `tries` files
+    named by a rank reads as a dump (pickle or JSON). A plain folder of torch's dumps
+    (`TORCH_FR_DUMP_TEMP_FILE=/tmp/fr/rank_`) given as `nonstop diagnose /tmp/fr`."""
+    try:
+        files = find_dumps(folder)
+    except UserError:
+        return False
+    for f in files[:tries]:
+        try:
+            load_dump(f)
+        except DumpError:
+            continue
+        return True
+    return False
 
 
 def load_partial(files: list[Path], workers: int | None = None) -> Partial:
@@ -297,6 +314,7 @@ def verdict_from(
         c.evidence.append(why)
 
     hung = [g for g in groups if g.state == "hung"]
+    stuck = [g for g in groups if g.state == "in_flight"]
     # A rank that never entered here but waits in another group is a victim of that group's
     # hang; blame victims only when no group offers a rank that is free (the chain's end).
     free = [(g, r) for g in hung for r in g.behind if r not in blocked]
@@ -393,7 +411,7 @@ def verdict_from(
             + "Look at the culprit's host "
             "and log for the root cause; restart without it if it repeats."
         )
-    elif stuck := [g for g in groups if g.state == "in_flight"]:
+    elif stuck:
         category, conf = "nccl_watchdog_timeout", 0.4
         g = stuck[0]
         text = (
@@ -438,6 +456,8 @@ def verdict_from(
                 "state, retired or pg_status), so a collective every rank entered and none "
                 "finished cannot be told from an idle group."
             )
+    if not (mism or hung or stuck):
+        text += _blind_spots(p, world, world_known=bool(world_size or hosts))
     if failed_rec and not (mism or hung):
         # an empty or idle dump is no evidence of health when NCCL's recorder did not dump
         recorders = sorted({name for _, name, _ in p.recorder_errors})
@@ -464,6 +484,28 @@ def verdict_from(
         confidence=conf,
         details=details,
     )
+
+
+def _blind_spots(p: Partial, world: int, *, world_known: bool) -> str:
+    """What these dumps cannot show, said where they show no hang: gloo's dumps name no group
+    members (an empty pg_config), so without the world size a rank numbered above every dump
+    that left none is not seen (a dead last rank read as "every group is idle"); and gloo's
+    recorder records no send or recv, so a rank blocked in one looks idle."""
+    out = ""
+    if not world_known and not any(
+        d == "default_pg" for pg, d in p.pg_desc.items() if pg in p.pg_ranks
+    ):
+        out += (
+            f" The dumps do not say how many ranks the job had (no group members in "
+            f"pg_config): {world} are assumed, so a rank numbered {world} or above that left "
+            "no dump is not seen (give --world-size)."
+        )
+    if "gloo" in p.backends:
+        out += (
+            " gloo's flight recorder does not record point-to-point ops (send, recv, isend, "
+            "irecv): a rank blocked in one looks idle here."
+        )
+    return out
 
 
 def _unreadable_ranks(problems: list[tuple[str, str]]) -> set[int]:

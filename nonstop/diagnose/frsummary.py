@@ -75,6 +75,7 @@ class Partial:
     ranks: dict[int, dict[str, PgView]] = field(default_factory=dict)
     files: dict[int, str] = field(default_factory=dict)
     versions: set[str] = field(default_factory=set)
+    backends: set[str] = field(default_factory=set)  # profiling names' prefixes: gloo, nccl
     problems: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # (rank, recorder, why): a recorder that failed while another dumped (the bootstrap's
     # nonstop_recorder_errors); its collectives are missing from that rank's dump
@@ -93,6 +94,7 @@ class Partial:
         self.ranks.update(o.ranks)
         self.files.update(o.files)
         self.versions |= o.versions
+        self.backends |= o.backends
         self.problems += o.problems
         self.recorder_errors += o.recorder_errors
         self.truncated |= o.truncated
@@ -226,6 +228,7 @@ def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
     if p2p:  # p2p ops pair up by p2p_seq_id, not here
         entries = [e for e in entries if not e.get("is_p2p")]
     rows = _rows(entries)
+    p.backends.update(str(r[2]).split(":", 1)[0] for r in rows[:1] + rows[-1:] if ":" in str(r[2]))
     p.ranks[rank] = _views(p, rows, entries, dump.get("pg_status"))
     _compare(p, refs, rank, rows)
     for row, e in zip(rows[-TAIL:], entries[-TAIL:]):
