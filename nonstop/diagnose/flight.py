@@ -108,6 +108,8 @@ class GroupState:
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     completion_known: bool = True
     """False: some member's dump records no completions (`last_all_completed` is None)."""
+    frontier_site: str = ""
+    """Where a rank at the frontier called it (its innermost frame outside torch), if any."""
 
     @property
     def state(self) -> str:
@@ -128,6 +130,7 @@ class GroupState:
             "membership_known": self.membership_known,
             "frontier": self.frontier,
             "frontier_op": self.frontier_op,
+            "frontier_site": self.frontier_site,
             "last_all_completed": self.last_all_completed,
             "completion_known": self.completion_known,
             "waiting": _cap(self.waiting),
@@ -197,6 +200,9 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
             else min((v.completed for v in views.values()), default=None),
             missing=missing,
             completion_known=not unknown,
+            frontier_site=next(
+                (v.site for v in views.values() if v.entered == frontier and v.site), ""
+            ),
         )
         for r, v in views.items():
             failed = r in errored and v.entered == frontier
@@ -210,6 +216,10 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
         g.mismatches = _mismatches(p, pg)
         out.append(g)
     return out
+
+
+def _at(g: GroupState) -> str:
+    return f" (called at {g.frontier_site})" if g.frontier_site else ""
 
 
 def _completed_by_all(g: GroupState) -> str:
@@ -384,7 +394,7 @@ def verdict_from(
     for g in groups:
         evidence.append(
             f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
-            f"{g.frontier_op}, {_completed_by_all(g)}"
+            f"{g.frontier_op}{_at(g)}, {_completed_by_all(g)}"
         )
 
     if mism:
@@ -402,7 +412,7 @@ def verdict_from(
         names = ", ".join(_who(r, hosts) for r in culprits) or "none found"
         text = (
             f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
-            f"#{g.frontier} {g.frontier_op} that {names} never entered. "
+            f"#{g.frontier} {g.frontier_op}{_at(g)} that {names} never entered. "
             + (
                 f"The last collective every rank completed is #{g.last_all_completed}. "
                 if g.last_all_completed is not None

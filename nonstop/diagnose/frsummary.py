@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -66,6 +67,9 @@ class PgView:
     """Lowest sequence id still in the ring buffer (older ones were overwritten)."""
     last_state: str = ""
     last_sig: tuple[Any, ...] | None = None
+    site: str = ""
+    """Where the program called its last collective here: the innermost frame outside torch
+    (``file:line (function)``); empty where the dump has no frames (torch's JSON dumps)."""
 
 
 @dataclass
@@ -257,6 +261,27 @@ def _rows(entries: list[dict[str, Any]]) -> list[Row]:
     return rows
 
 
+_TORCH_FRAME = re.compile(
+    r"[/\\](?:site|dist)-packages[/\\]torch[/\\]|[/\\]torch[/\\]distributed[/\\]"
+)
+
+
+def _site(frames: Any) -> str:
+    """The innermost frame of the program's own code: torch's Python frames (c10d, its
+    logger's wrapper) come first in a collective's stack and say nothing of where it was
+    called. torch's are those of an installed torch package, or of torch/distributed in a
+    source checkout (a user's own folder named torch is not torch's)."""
+    if not isinstance(frames, list):
+        return ""
+    for f in frames:
+        if not isinstance(f, dict):
+            continue
+        path = str(f.get("filename", ""))
+        if path and not _TORCH_FRAME.search(path):
+            return f"{path}:{f.get('line', '?')} ({f.get('name', '?')})"
+    return ""
+
+
 def _seq(value: Any) -> int | None:
     """A sequence id of pg_status: an int in a pickle dump, a decimal string in torch's JSON
     dump (`_dump_fr_trace_json`: {"last_completed_collective": "4"}), which was ignored."""
@@ -289,6 +314,7 @@ def _views(
         v.completion_known = v.completion_known or "state" in e or "retired" in e
         if not v.entered:
             v.entered, v.last_sig = row[1], row[2:]
+            v.site = _site(e.get("frames"))
             v.last_state = "completed" if done else str(e.get("state", ""))
         if done:
             v.completed = row[1]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import shutil
 import socket
 import subprocess
@@ -110,6 +111,9 @@ def test_sleeping_rank_from_a_plain_dump_folder_pickle_and_json(sleep_run: Path)
         assert pg0["frontier_op"] == "gloo:all_reduce [[8]] ['Double']"
         assert pg0["never_entered"] == {"2": pg0["frontier"] - 1}
         assert _group(v, "1")["state"] == "idle"
+        # where the waiters called it: the worker's own line (torch's JSON dumps hold no frames)
+        site = pg0["frontier_site"]
+        assert (site.split(":")[0] == str(WORKER)) if sub == "pickle" else site == "", site
         flag = _diagnose(Path(), "--flight", str(sleep_run / sub))  # the same as --flight
         assert (flag["verdict"], flag["culprits"]) == (v["verdict"], v["culprits"])
 
@@ -118,7 +122,13 @@ def test_sleeping_rank_from_a_plain_dump_folder_pickle_and_json(sleep_run: Path)
 def test_sleeping_rank_agrees_with_fr_trace(sleep_run: Path, tmp_path: Path) -> None:
     peer = _fr_trace(sleep_run / "pickle", tmp_path)
     assert "missing ranks: {2}" in peer and "collective: gloo:all_reduce" in peer, peer
-    assert _culprits(_diagnose(sleep_run / "pickle")) == [2]
+    v = _diagnose(sleep_run / "pickle")
+    assert _culprits(v) == [2]
+    # fr_trace prints the collective's stack ("<module> at FILE:LINE"); nonstop says the
+    # program's own frame of it, in the verdict (before: no word of where)
+    called = re.search(r"<module> at (\S+:\d+)", peer)
+    assert called and called.group(1) + " (<module>)" == _group(v, "0")["frontier_site"], peer
+    assert f"(called at {called.group(1)} (<module>))" in v["verdict"]
 
 
 @pytest.mark.timeout(180)
