@@ -108,6 +108,9 @@ class GroupState:
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     completion_known: bool = True
     """False: some member's dump records no completions (`last_all_completed` is None)."""
+    failed: list[int] = field(default_factory=list)
+    """Waiting ranks whose dump records the frontier as completed though a member never
+    entered it: it failed there (timed out or raised), which gloo records as retired."""
     frontier_site: str = ""
     """Where a rank at the frontier called it (its innermost frame outside torch), if any."""
 
@@ -134,6 +137,7 @@ class GroupState:
             "last_all_completed": self.last_all_completed,
             "completion_known": self.completion_known,
             "waiting": _cap(self.waiting),
+            "failed": _cap(self.failed),
             "never_entered": {str(r): s for r, s in list(self.behind.items())[:64]},
             "missing": _cap(self.missing),
             "mismatches": self.mismatches[:10],
@@ -204,11 +208,22 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
                 (v.site for v in views.values() if v.entered == frontier and v.site), ""
             ),
         )
+        # No member completes a collective before every member entered it: a rank that
+        # records one beyond a dumped member's last as completed saw it fail (gloo retires a
+        # collective that raised, its timeout included, as one that succeeded).
+        # A rank with nothing of the group whose buffer wrapped may have lost its entries:
+        # it tells nothing of how far the group got.
+        reach = min(
+            (v.entered for r, v in views.items() if v.entered or r not in p.wrapped), default=0
+        )
         for r, v in views.items():
-            failed = r in errored and v.entered == frontier
+            impossible = v.completion_known and v.completed > reach
+            failed = (r in errored or impossible) and v.entered == frontier
             pending = v.completed < frontier if v.completion_known else short
             if v.entered == frontier and (pending or failed):
                 g.waiting.append(r)
+                if impossible and not pending:
+                    g.failed.append(r)
             elif v.entered < frontier:
                 g.behind[r] = v.entered
         if not g.waiting:  # nobody waits: lagging buffers are just idle ranks, not a hang
@@ -413,6 +428,12 @@ def verdict_from(
         text = (
             f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
             f"#{g.frontier} {g.frontier_op}{_at(g)} that {names} never entered. "
+            + (
+                f"On rank(s) {_short(g.failed)} it already failed (timed out or raised: their "
+                "dumps record it retired, as gloo does a collective that raised). "
+                if g.failed
+                else ""
+            )
             + (
                 f"The last collective every rank completed is #{g.last_all_completed}. "
                 if g.last_all_completed is not None

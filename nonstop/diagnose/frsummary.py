@@ -85,6 +85,7 @@ class Partial:
     # nonstop_recorder_errors); its collectives are missing from that rank's dump
     recorder_errors: list[tuple[int, str, str]] = field(default_factory=list)
     truncated: set[int] = field(default_factory=set)
+    wrapped: set[int] = field(default_factory=set)  # ranks whose ring buffer lost its start
     windowed: int = 0  # dumps read in part: their first and last entries (frdump.load_window)
     pg_desc: dict[str, str] = field(default_factory=dict)
     pg_ranks: dict[str, list[int]] = field(default_factory=dict)
@@ -102,6 +103,7 @@ class Partial:
         self.problems += o.problems
         self.recorder_errors += o.recorder_errors
         self.truncated |= o.truncated
+        self.wrapped |= o.wrapped
         self.windowed += o.windowed
         for k, v in o.pg_desc.items():
             self.pg_desc.setdefault(k, v)
@@ -231,6 +233,9 @@ def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
         p2p = any(e.get("is_p2p") for e in entries)
     if p2p:  # p2p ops pair up by p2p_seq_id, not here
         entries = [e for e in entries if not e.get("is_p2p")]
+    first_id = entries[0].get("record_id") if entries else 0
+    if not isinstance(first_id, int) or first_id > 0:  # record ids count from 0
+        p.wrapped.add(rank)
     rows = _rows(entries)
     p.backends.update(str(r[2]).split(":", 1)[0] for r in rows[:1] + rows[-1:] if ":" in str(r[2]))
     p.ranks[rank] = _views(p, rows, entries, dump.get("pg_status"))

@@ -13,6 +13,8 @@ Every rank does WARMUP all_reduces (and one on a sub-group of ranks 0 and 1), th
   while the default group goes on fine (one more all_reduce by every rank);
 - p2p: rank 0 sends to rank 1, which never posts the receive;
 - dead: the last rank exits with 1 before the all_reduce the others enter (it leaves no dump);
+- timeout: as sleep, with a 2 s process-group timeout: the waiters' all_reduce raises, then
+  they dump (gloo records the collective that raised as retired);
 - wrap: as sleep, after 2,500 all_reduces (the 2,000-entry ring buffer wrapped).
 
 Ranks that wait dump from a thread after DUMP_AFTER_S; a rank that sleeps dumps from a SIGALRM
@@ -75,7 +77,7 @@ def on_sigterm(*_: object) -> None:  # torchrun stops the survivors of a failed 
         dump()
 
 
-dist.init_process_group("gloo", timeout=timedelta(seconds=60))
+dist.init_process_group("gloo", timeout=timedelta(seconds=2 if scenario == "timeout" else 60))
 rank, world = dist.get_rank(), dist.get_world_size()
 signal.signal(signal.SIGTERM, on_sigterm)
 x = torch.ones(4)
@@ -91,6 +93,15 @@ if scenario in ("sleep", "wrap"):
         sleep_then_dump()
     dump_later()
     dist.all_reduce(torch.ones(8, dtype=torch.float64))
+elif scenario == "timeout":  # as sleep, but the waiters dump after gloo's timeout fires
+    if rank == world - 1:
+        sleep_then_dump()
+    try:
+        dist.all_reduce(torch.ones(8, dtype=torch.float64))
+    except RuntimeError as e:
+        print(f"rank {rank}: collective failed: {e}", flush=True)
+    time.sleep(0.5)  # gloo's thread retires the collective that raised
+    dump()
 elif scenario == "desync":
     dump_later()
     try:

@@ -198,3 +198,23 @@ def test_wrapped_ring_buffer(tmp_path: Path) -> None:
         assert pg0["frontier"] == 2502 and pg0["never_entered"] == {"2": 2501}
         assert pg0["last_all_completed"] == 2501
     assert any("read in part" in e for e in _diagnose(run / "pickle")["evidence"])
+
+
+@pytest.mark.timeout(180)
+def test_waiters_that_dump_after_gloo_timed_out(tmp_path: Path) -> None:
+    """The usual flow: the process group's timeout fires, the waiters' all_reduce raises and
+    they dump. gloo records the collective that raised as retired (pg_status says completed),
+    so every group looked idle and no rank was named; a collective no member can complete
+    before every member entered it, so it failed on ranks 0 and 1, and rank 2 is the culprit."""
+    run = _torchrun(tmp_path / "run", "timeout")
+    dump = pickle.loads((run / "pickle" / "rank_0").read_bytes())
+    assert dump["entries"][-1]["retired"] is True  # the premise: retired though it raised
+    for sub in ("pickle", "json"):
+        v = _diagnose(run / sub)
+        assert _culprits(v) == [2], v["verdict"]
+        assert v["category"] == "nccl_watchdog_timeout"
+        pg0 = _group(v, "0")
+        assert pg0["state"] == "hung" and pg0["failed"] == [0, 1] == pg0["waiting"]
+        assert "already failed" in v["verdict"]
+    peer = _fr_trace(run / "pickle", tmp_path)  # fr_trace named rank 2 where nonstop did not
+    assert "missing ranks: {2}" in peer, peer
