@@ -447,9 +447,21 @@ def verdict_from(
         g = stuck[0]
         text = (
             f"Every dumped member of pg {g.name} ({g.desc}) waits in collective "
-            f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
-            f"when dumped, or a member without a dump or the transport holds it "
-            f"(give --world-size or the run directory to name missing ranks)."
+            f"#{g.frontier} {g.frontier_op}{_at(g)}, none completed it: either it was in "
+            "flight when dumped, or a member without a dump or the transport holds it"
+            + (
+                ""
+                if world_size or hosts
+                else " (give --world-size or the run directory to name missing ranks)"
+            )
+            + "."
+            + (
+                ""
+                if g.membership_known
+                else " The dumps do not name this group's members (gloo's pg_config is empty): "
+                "the members are taken to be the ranks that recorded a collective in it, so a "
+                "member that never entered any of them is not seen."
+            )
         )
     elif dead:
         category, conf = taxonomy.UNKNOWN, 0.5

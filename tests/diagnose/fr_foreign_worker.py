@@ -5,12 +5,15 @@ flight recorder the way users get the dumps. Run under torchrun:
     FR_JSON_PREFIX=/tmp/fr/json/rank_ \\
     torchrun --nproc-per-node 3 tests/diagnose/fr_foreign_worker.py SCENARIO
 
-Every rank does WARMUP all_reduces (and one on a sub-group of ranks 0 and 1), then:
+Every rank does WARMUP all_reduces (and, but in subgroup_first, one on a sub-group of ranks 0
+and 1), then:
 
 - sleep: the last rank sleeps instead of entering an all_reduce the others wait in;
 - desync: rank 1 calls all_gather where the others call all_reduce;
 - subgroup: rank 1 sleeps instead of entering the sub-group's all_reduce rank 0 waits in,
   while the default group goes on fine (one more all_reduce by every rank);
+- subgroup_first: as subgroup, but the hung collective is the sub-group's first (no rank
+  recorded one in it before);
 - p2p: rank 0 sends to rank 1, which never posts the receive;
 - dead: the last rank exits with 1 before the all_reduce the others enter (it leaves no dump);
 - timeout: as sleep, with a 2 s process-group timeout: the waiters' all_reduce raises, then
@@ -84,7 +87,7 @@ x = torch.ones(4)
 sub = dist.new_group([0, 1])
 for _ in range(WARMUP):
     dist.all_reduce(x)
-if rank in (0, 1):
+if rank in (0, 1) and scenario != "subgroup_first":
     dist.all_reduce(x, group=sub)
 dist.barrier()
 
@@ -114,6 +117,13 @@ elif scenario == "desync":
     time.sleep(60)
 elif scenario == "subgroup":
     dist.all_reduce(x)  # the default group goes on fine
+    if rank == 1:
+        sleep_then_dump()
+    dump_later()
+    if rank == 0:
+        dist.all_reduce(x, group=sub)
+    time.sleep(60)
+elif scenario == "subgroup_first":  # rank 1 never enters the sub-group's first collective
     if rank == 1:
         sleep_then_dump()
     dump_later()

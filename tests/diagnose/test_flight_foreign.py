@@ -218,3 +218,19 @@ def test_waiters_that_dump_after_gloo_timed_out(tmp_path: Path) -> None:
         assert "already failed" in v["verdict"]
     peer = _fr_trace(run / "pickle", tmp_path)  # fr_trace named rank 2 where nonstop did not
     assert "missing ranks: {2}" in peer, peer
+
+
+@pytest.mark.timeout(180)
+def test_subgroup_first_collective_never_entered_says_what_gloo_dumps_cannot_show(
+    tmp_path: Path,
+) -> None:
+    """Rank 1 never enters new_group([0, 1])'s first collective. gloo's dumps name no members
+    and rank 1 recorded nothing in the group, so no rank can be named; the verdict says why
+    (before: 'give --world-size', which was given) and fr_trace, told the members, names it."""
+    run = _torchrun(tmp_path / "run", "subgroup_first")
+    v = _diagnose(run / "pickle", "--world-size", "3")
+    assert v["culprits"] == [] and _group(v, "1")["state"] == "in_flight", v["verdict"]
+    assert "give --world-size" not in v["verdict"]
+    assert "do not name this group's members" in v["verdict"]
+    peer = _fr_trace(run / "pickle", tmp_path)
+    assert "missing ranks: {1}" in peer, peer
