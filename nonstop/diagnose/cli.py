@@ -2,6 +2,7 @@
 
     nonstop diagnose RUN_DIR [--attempt N] [--json]          # everything the run directory holds
     nonstop diagnose --flight DIR [--world-size N] [--run-dir RUN_DIR] [--json]
+    nonstop diagnose DUMP_DIR [--world-size N] [--json]      # a folder of torch's dumps, as --flight
     nonstop triage FILE|DIR|-... [--json]                    # classify log files
 
 Exit status 0 when a diagnosis was made (whatever it says), 2 on bad input.
@@ -66,9 +67,26 @@ def _flight_hosts(folder: Path, run_dir: str | None) -> dict[int, str]:
     return join.rank_hosts(rd, int(m.group(1)) if m else join.latest_attempt(rd))
 
 
+def _dump_folder(path: Path) -> bool:
+    """A folder of flight-recorder dumps that is no run directory (which holds dumps too)."""
+    from nonstop.diagnose import flight
+    from nonstop.rundir import RunDir
+
+    if not path.is_dir():
+        return False
+    rd = RunDir(path)
+    if rd.config.exists() or rd.ledger.exists() or (path / "events").is_dir():
+        return False
+    return flight.holds_dumps(path)
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="nonstop diagnose", description=__doc__.split("\n")[0])
-    p.add_argument("run_dir", nargs="?", help="a run directory (nonstop run / nonstop demo)")
+    p.add_argument(
+        "run_dir",
+        nargs="?",
+        help="a run directory (nonstop run / nonstop demo), or a folder of flight-recorder dumps",
+    )
     p.add_argument(
         "--attempt",
         type=int,
@@ -76,7 +94,7 @@ def main(argv: list[str]) -> int:
         help="one attempt to diagnose (default: the whole run, every attempt)",
     )
     p.add_argument("--flight", metavar="DIR", help="analyze a folder of flight-recorder dumps")
-    p.add_argument("--world-size", type=int, default=None, help="ranks expected (for --flight)")
+    p.add_argument("--world-size", type=int, default=None, help="ranks expected (for dumps)")
     p.add_argument("--run-dir", dest="hosts_from", help="map --flight ranks to hosts from a run")
     p.add_argument(
         "--workers",
@@ -114,6 +132,10 @@ def _diagnose(a: argparse.Namespace) -> Verdict:
     from nonstop.diagnose import flight, history, join
     from nonstop.rundir import open_existing
 
+    if a.run_dir and not a.flight and _dump_folder(Path(a.run_dir)):
+        if a.attempt is not None:
+            raise UserError(f"{a.run_dir}: a folder of flight-recorder dumps has no attempts")
+        a.flight = a.run_dir  # torch's own dumps (TORCH_FR_DUMP_TEMP_FILE), no run directory
     if a.flight:
         folder = Path(a.flight)
         v = flight.analyze(

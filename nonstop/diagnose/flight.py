@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from nonstop import taxonomy
-from nonstop.diagnose.frdump import WINDOW_HEAD, WINDOW_TAIL, rank_of
+from nonstop.diagnose.frdump import WINDOW_HEAD, WINDOW_TAIL, DumpError, load_dump, rank_of
 from nonstop.diagnose.frsummary import Partial, PgView, summarize
 from nonstop.diagnose.verdict import Culprit, Verdict
 from nonstop.errors import UserError
@@ -52,6 +52,23 @@ def find_dumps(folder: str | Path) -> list[Path]:
         out = [Path(e.path) for e in entries if e.is_file() and not e.name.startswith(".")]
     ranked = [(r, p) for p in out if (r := rank_of(p)) is not None]
     return [p for _, p in sorted(ranked, key=lambda rp: rp[0])]
+
+
+def holds_dumps(folder: str | Path, tries: int = 3) -> bool:
+    """Whether `folder` is a folder of flight-recorder dumps: one of its first `tries` files
+    named by a rank reads as a dump (pickle or JSON). A plain folder of torch's dumps
+    (`TORCH_FR_DUMP_TEMP_FILE=/tmp/fr/rank_`) given as `nonstop diagnose /tmp/fr`."""
+    try:
+        files = find_dumps(folder)
+    except UserError:
+        return False
+    for f in files[:tries]:
+        try:
+            load_dump(f)
+        except DumpError:
+            continue
+        return True
+    return False
 
 
 def load_partial(files: list[Path], workers: int | None = None) -> Partial:
@@ -91,6 +108,11 @@ class GroupState:
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     completion_known: bool = True
     """False: some member's dump records no completions (`last_all_completed` is None)."""
+    failed: list[int] = field(default_factory=list)
+    """Waiting ranks whose dump records the frontier as completed though a member never
+    entered it: it failed there (timed out or raised), which gloo records as retired."""
+    frontier_site: str = ""
+    """Where a rank at the frontier called it (its innermost frame outside torch), if any."""
 
     @property
     def state(self) -> str:
@@ -111,9 +133,11 @@ class GroupState:
             "membership_known": self.membership_known,
             "frontier": self.frontier,
             "frontier_op": self.frontier_op,
+            "frontier_site": self.frontier_site,
             "last_all_completed": self.last_all_completed,
             "completion_known": self.completion_known,
             "waiting": _cap(self.waiting),
+            "failed": _cap(self.failed),
             "never_entered": {str(r): s for r, s in list(self.behind.items())[:64]},
             "missing": _cap(self.missing),
             "mismatches": self.mismatches[:10],
@@ -180,12 +204,26 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
             else min((v.completed for v in views.values()), default=None),
             missing=missing,
             completion_known=not unknown,
+            frontier_site=next(
+                (v.site for v in views.values() if v.entered == frontier and v.site), ""
+            ),
+        )
+        # No member completes a collective before every member entered it: a rank that
+        # records one beyond a dumped member's last as completed saw it fail (gloo retires a
+        # collective that raised, its timeout included, as one that succeeded).
+        # A rank with nothing of the group whose buffer wrapped may have lost its entries:
+        # it tells nothing of how far the group got.
+        reach = min(
+            (v.entered for r, v in views.items() if v.entered or r not in p.wrapped), default=0
         )
         for r, v in views.items():
-            failed = r in errored and v.entered == frontier
+            impossible = v.completion_known and v.completed > reach
+            failed = (r in errored or impossible) and v.entered == frontier
             pending = v.completed < frontier if v.completion_known else short
             if v.entered == frontier and (pending or failed):
                 g.waiting.append(r)
+                if impossible and not pending:
+                    g.failed.append(r)
             elif v.entered < frontier:
                 g.behind[r] = v.entered
         if not g.waiting:  # nobody waits: lagging buffers are just idle ranks, not a hang
@@ -193,6 +231,10 @@ def group_states(p: Partial, world: int, errored: frozenset[int] = frozenset()) 
         g.mismatches = _mismatches(p, pg)
         out.append(g)
     return out
+
+
+def _at(g: GroupState) -> str:
+    return f" (called at {g.frontier_site})" if g.frontier_site else ""
 
 
 def _completed_by_all(g: GroupState) -> str:
@@ -297,6 +339,7 @@ def verdict_from(
         c.evidence.append(why)
 
     hung = [g for g in groups if g.state == "hung"]
+    stuck = [g for g in groups if g.state == "in_flight"]
     # A rank that never entered here but waits in another group is a victim of that group's
     # hang; blame victims only when no group offers a rank that is free (the chain's end).
     free = [(g, r) for g in hung for r in g.behind if r not in blocked]
@@ -366,7 +409,7 @@ def verdict_from(
     for g in groups:
         evidence.append(
             f"pg {g.name} ({g.desc or '?'}): {g.state}, frontier #{g.frontier} "
-            f"{g.frontier_op}, {_completed_by_all(g)}"
+            f"{g.frontier_op}{_at(g)}, {_completed_by_all(g)}"
         )
 
     if mism:
@@ -384,7 +427,13 @@ def verdict_from(
         names = ", ".join(_who(r, hosts) for r in culprits) or "none found"
         text = (
             f"Hang in pg {g.name} ({g.desc}): {len(g.waiting)} rank(s) wait in collective "
-            f"#{g.frontier} {g.frontier_op} that {names} never entered. "
+            f"#{g.frontier} {g.frontier_op}{_at(g)} that {names} never entered. "
+            + (
+                f"On rank(s) {_short(g.failed)} it already failed (timed out or raised: their "
+                "dumps record it retired, as gloo does a collective that raised). "
+                if g.failed
+                else ""
+            )
             + (
                 f"The last collective every rank completed is #{g.last_all_completed}. "
                 if g.last_all_completed is not None
@@ -393,14 +442,26 @@ def verdict_from(
             + "Look at the culprit's host "
             "and log for the root cause; restart without it if it repeats."
         )
-    elif stuck := [g for g in groups if g.state == "in_flight"]:
+    elif stuck:
         category, conf = "nccl_watchdog_timeout", 0.4
         g = stuck[0]
         text = (
             f"Every dumped member of pg {g.name} ({g.desc}) waits in collective "
-            f"#{g.frontier} {g.frontier_op}, none completed it: either it was in flight "
-            f"when dumped, or a member without a dump or the transport holds it "
-            f"(give --world-size or the run directory to name missing ranks)."
+            f"#{g.frontier} {g.frontier_op}{_at(g)}, none completed it: either it was in "
+            "flight when dumped, or a member without a dump or the transport holds it"
+            + (
+                ""
+                if world_size or hosts
+                else " (give --world-size or the run directory to name missing ranks)"
+            )
+            + "."
+            + (
+                ""
+                if g.membership_known
+                else " The dumps do not name this group's members (gloo's pg_config is empty): "
+                "the members are taken to be the ranks that recorded a collective in it, so a "
+                "member that never entered any of them is not seen."
+            )
         )
     elif dead:
         category, conf = taxonomy.UNKNOWN, 0.5
@@ -438,6 +499,8 @@ def verdict_from(
                 "state, retired or pg_status), so a collective every rank entered and none "
                 "finished cannot be told from an idle group."
             )
+    if not (mism or hung or stuck):
+        text += _blind_spots(p, world, world_known=bool(world_size or hosts))
     if failed_rec and not (mism or hung):
         # an empty or idle dump is no evidence of health when NCCL's recorder did not dump
         recorders = sorted({name for _, name, _ in p.recorder_errors})
@@ -464,6 +527,28 @@ def verdict_from(
         confidence=conf,
         details=details,
     )
+
+
+def _blind_spots(p: Partial, world: int, *, world_known: bool) -> str:
+    """What these dumps cannot show, said where they show no hang: gloo's dumps name no group
+    members (an empty pg_config), so without the world size a rank numbered above every dump
+    that left none is not seen (a dead last rank read as "every group is idle"); and gloo's
+    recorder records no send or recv, so a rank blocked in one looks idle."""
+    out = ""
+    if not world_known and not any(
+        d == "default_pg" for pg, d in p.pg_desc.items() if pg in p.pg_ranks
+    ):
+        out += (
+            f" The dumps do not say how many ranks the job had (no group members in "
+            f"pg_config): {world} are assumed, so a rank numbered {world} or above that left "
+            "no dump is not seen (give --world-size)."
+        )
+    if "gloo" in p.backends:
+        out += (
+            " gloo's flight recorder does not record point-to-point ops (send, recv, isend, "
+            "irecv): a rank blocked in one looks idle here."
+        )
+    return out
 
 
 def _unreadable_ranks(problems: list[tuple[str, str]]) -> set[int]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -66,6 +67,9 @@ class PgView:
     """Lowest sequence id still in the ring buffer (older ones were overwritten)."""
     last_state: str = ""
     last_sig: tuple[Any, ...] | None = None
+    site: str = ""
+    """Where the program called its last collective here: the innermost frame outside torch
+    (``file:line (function)``); empty where the dump has no frames (torch's JSON dumps)."""
 
 
 @dataclass
@@ -75,11 +79,13 @@ class Partial:
     ranks: dict[int, dict[str, PgView]] = field(default_factory=dict)
     files: dict[int, str] = field(default_factory=dict)
     versions: set[str] = field(default_factory=set)
+    backends: set[str] = field(default_factory=set)  # profiling names' prefixes: gloo, nccl
     problems: list[tuple[str, str]] = field(default_factory=list)  # (file, why)
     # (rank, recorder, why): a recorder that failed while another dumped (the bootstrap's
     # nonstop_recorder_errors); its collectives are missing from that rank's dump
     recorder_errors: list[tuple[int, str, str]] = field(default_factory=list)
     truncated: set[int] = field(default_factory=set)
+    wrapped: set[int] = field(default_factory=set)  # ranks whose ring buffer lost its start
     windowed: int = 0  # dumps read in part: their first and last entries (frdump.load_window)
     pg_desc: dict[str, str] = field(default_factory=dict)
     pg_ranks: dict[str, list[int]] = field(default_factory=dict)
@@ -93,9 +99,11 @@ class Partial:
         self.ranks.update(o.ranks)
         self.files.update(o.files)
         self.versions |= o.versions
+        self.backends |= o.backends
         self.problems += o.problems
         self.recorder_errors += o.recorder_errors
         self.truncated |= o.truncated
+        self.wrapped |= o.wrapped
         self.windowed += o.windowed
         for k, v in o.pg_desc.items():
             self.pg_desc.setdefault(k, v)
@@ -225,7 +233,11 @@ def _one(p: Partial, refs: dict[str, _Ref], path: Path) -> None:
         p2p = any(e.get("is_p2p") for e in entries)
     if p2p:  # p2p ops pair up by p2p_seq_id, not here
         entries = [e for e in entries if not e.get("is_p2p")]
+    first_id = entries[0].get("record_id") if entries else 0
+    if not isinstance(first_id, int) or first_id > 0:  # record ids count from 0
+        p.wrapped.add(rank)
     rows = _rows(entries)
+    p.backends.update(str(r[2]).split(":", 1)[0] for r in rows[:1] + rows[-1:] if ":" in str(r[2]))
     p.ranks[rank] = _views(p, rows, entries, dump.get("pg_status"))
     _compare(p, refs, rank, rows)
     for row, e in zip(rows[-TAIL:], entries[-TAIL:]):
@@ -252,6 +264,27 @@ def _rows(entries: list[dict[str, Any]]) -> list[Row]:
     if rows and not isinstance(rows[0][0], tuple):  # JSON: (name, desc) came back as a list
         rows = [(tuple(r[0]) if isinstance(r[0], list) else (str(r[0]), ""), *r[1:]) for r in rows]
     return rows
+
+
+_TORCH_FRAME = re.compile(
+    r"[/\\](?:site|dist)-packages[/\\]torch[/\\]|[/\\]torch[/\\]distributed[/\\]"
+)
+
+
+def _site(frames: Any) -> str:
+    """The innermost frame of the program's own code: torch's Python frames (c10d, its
+    logger's wrapper) come first in a collective's stack and say nothing of where it was
+    called. torch's are those of an installed torch package, or of torch/distributed in a
+    source checkout (a user's own folder named torch is not torch's)."""
+    if not isinstance(frames, list):
+        return ""
+    for f in frames:
+        if not isinstance(f, dict):
+            continue
+        path = str(f.get("filename", ""))
+        if path and not _TORCH_FRAME.search(path):
+            return f"{path}:{f.get('line', '?')} ({f.get('name', '?')})"
+    return ""
 
 
 def _seq(value: Any) -> int | None:
@@ -286,6 +319,7 @@ def _views(
         v.completion_known = v.completion_known or "state" in e or "retired" in e
         if not v.entered:
             v.entered, v.last_sig = row[1], row[2:]
+            v.site = _site(e.get("frames"))
             v.last_state = "completed" if done else str(e.get("state", ""))
         if done:
             v.completed = row[1]
