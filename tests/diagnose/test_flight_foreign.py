@@ -167,10 +167,17 @@ def test_dead_rank_leaves_no_dump(tmp_path: Path) -> None:
     run = _torchrun(tmp_path / "run", "dead")
     assert sorted(f.name for f in (run / "pickle").iterdir()) == ["rank_0", "rank_1"]
     v = _diagnose(run / "pickle", "--world-size", "3")
-    assert _culprits(v) == [2] and "left no dump" in v["verdict"], v["verdict"]
+    # the survivors are SIGTERMed as they reach the all_reduce: where one of them had not yet
+    # entered it when it dumped (a race under load, seen in CI), the verdict is the hang's,
+    # still naming rank 2 as the one that never entered
+    said = ("left no dump", "rank 2 never entered")
+    assert _culprits(v) == [2] and any(w in v["verdict"] for w in said), v["verdict"]
     blind = _diagnose(run / "pickle")
-    assert blind["culprits"] == [] and blind["action"] == "none"
-    assert "give --world-size" in blind["verdict"] and "2 are assumed" in blind["verdict"]
+    assert blind["culprits"] == [], blind["verdict"]
+    if blind["action"] == "none":  # both survivors dumped at the same collective
+        assert "give --world-size" in blind["verdict"] and "2 are assumed" in blind["verdict"]
+    else:  # one had not entered it yet (the race above): a hang between the two, no culprit
+        assert blind["action"] == "restart", blind
 
 
 @pytest.mark.timeout(180)

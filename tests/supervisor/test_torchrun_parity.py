@@ -226,10 +226,15 @@ def test_a_ctrl_c_traceback_starts_in_the_script_as_under_torchrun(tmp_path: Pat
             out, err = p.communicate(timeout=200)
         assert p.returncode == 1, (name, out + err)
         seen[name] = _rank_lines(out + err)
-    assert seen["torchrun"][0] == "[rank0]: Traceback (most recent call last):", seen
-    assert seen["torchrun"][1].startswith(f'[rank0]:   File "{script}", line 5'), seen
-    assert seen["torchrun"][-1] == "[rank0]: KeyboardInterrupt", seen
-    assert seen["nonstop"] == seen["torchrun"]
+    # where the interrupt lands (the print, the loop) is a race: the frames are compared, not
+    # their line numbers (the torchrun side once stopped in line 3's print, not line 5's sleep)
+    for name, lines in seen.items():
+        assert lines[0] == "[rank0]: Traceback (most recent call last):", (name, seen)
+        frames = [ln for ln in lines if ln.startswith("[rank0]:   File ")]
+        assert len(frames) == 1, (name, seen)  # the script's alone: no runpy, standby, bootstrap
+        assert frames[0].startswith(f'[rank0]:   File "{script}", line '), (name, seen)
+        assert frames[0].endswith(", in <module>"), (name, seen)
+        assert lines[-1] == "[rank0]: KeyboardInterrupt", (name, seen)
 
 
 @pytest.mark.timeout(240)
