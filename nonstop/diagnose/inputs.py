@@ -71,6 +71,9 @@ _PICKLE = tuple(bytes([0x80, p]) for p in (2, 3, 4, 5))
 # `bytes.translate` deletes to count the control bytes at C speed
 _NOT_CONTROL = bytes(range(0x20, 0x7F)) + bytes(range(0x80, 0x100)) + b"\t\n\r\f\v\b\x1b"
 MAX_CONTROL_SHARE = 0.1  # a text has almost no control bytes but whitespace and ESC
+# printable ASCII and line whitespace: a head of these alone can begin with no magic but
+# bzip2's (the others hold a control, NUL or high byte), has no NUL and no control byte
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 
 
 @dataclass
@@ -85,6 +88,8 @@ class Inputs:
 def kind(head: bytes) -> str:
     """What a file whose first bytes are `head` is: "gzip", "xz" or "bzip2"; "utf-16-le" or
     "utf-16-be" (without a byte-order mark, "utf-16" with one); "binary: WHAT"; or "text"."""
+    if not head.translate(None, _PLAIN):  # the usual log: the answer of the checks below
+        return "bzip2" if head.startswith(b"BZh") and _CONFIRM[b"BZh"](head) else "text"
     for magic, (name, _) in _COMPRESSED.items():
         if head.startswith(magic) and _CONFIRM.get(magic, bool)(head):
             return name
@@ -208,6 +213,42 @@ def _unsearchable(e: OSError) -> None:
     print(f"nonstop triage: left out {e.filename}: cannot read it ({e.strerror})", file=sys.stderr)
 
 
+def plain_files(args: list[str]) -> list[str] | None:
+    """The files `collect(args)` would read, in its order, where every argument is a regular
+    file or a directory (walked as `collect` walks it) and none needs a word on standard
+    error to be found; else None. What each one is (text, compressed, binary) is not looked
+    at: `nonstop triage` starts its search on them first (triage.scan_unread) and collects
+    as usual where one is not plain text."""
+    out: list[str] = []
+    failed: list[OSError] = []
+    for arg in args:
+        try:
+            st = os.stat(arg)
+        except OSError:
+            return None
+        if stat.S_ISREG(st.st_mode):
+            out.append(arg)
+        elif stat.S_ISDIR(st.st_mode):
+            found = _walk(arg, failed.append)
+            if not found or failed:
+                return None
+            out.extend(found)
+        else:
+            return None
+    return out
+
+
+def _walk(top: str, onerror: Callable[[OSError], None]) -> list[str]:
+    """The files of folder `top` that `collect` reads, recursively, in name order, hidden ones
+    left out."""
+    return sorted(
+        os.path.join(d, n)
+        for d, _, names in os.walk(top, onerror=onerror)
+        for n in names
+        if not n.startswith(".") and os.path.isfile(os.path.join(d, n))
+    )
+
+
 def collect(args: list[str], spool: Path) -> Inputs:
     """The files `nonstop triage ARGS` reads: each file as given, each directory's files
     (recursively, in name order, hidden ones left out), `-` as standard input and a pipe
@@ -236,12 +277,7 @@ def collect(args: list[str], spool: Path) -> Inputs:
         except OSError as e:  # a symbolic link loop, a name too long, a folder not searchable
             raise UserError(f"{arg}: cannot read log ({e.strerror or e})") from None
         if stat.S_ISDIR(st.st_mode):
-            found = sorted(
-                os.path.join(top, n)
-                for top, _, names in os.walk(arg, onerror=_unsearchable)
-                for n in names
-                if not n.startswith(".") and os.path.isfile(os.path.join(top, n))
-            )
+            found = _walk(arg, _unsearchable)
             if not found:
                 raise UserError(f"{arg}: a directory with no files in it")
             before = len(got.files)

@@ -5179,31 +5179,97 @@ def literal_trie(words: set[str], word_end: frozenset[str] = frozenset()) -> re.
 WORD_END: Final[frozenset[str]] = frozenset({"nan", "inf"})
 
 
+class _Found:
+    """A match of LazyTrie's plain search: what its callers read of a re.Match."""
+
+    __slots__ = ("_at", "_word")
+
+    def __init__(self, at: int, word: bytes) -> None:
+        self._at, self._word = at, word
+
+    def group(self) -> bytes:
+        return self._word
+
+    def start(self) -> int:
+        return self._at
+
+    def end(self) -> int:
+        return self._at + len(self._word)
+
+
+_WORD_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
 class LazyTrie:
-    """literal_trie(words, word_end), built on its first search: building and compiling the
-    trie of ~300 needles is a tenth of a second, and `nonstop triage` over many rank logs
-    starts its searcher (ripgrep, on the other cores) first and needs the trie only for the
-    candidate lines the searcher sends back."""
+    """literal_trie(words, word_end), built once it pays: building and compiling the trie of
+    ~300 needles is a tenth of a second of CPU (a sixth of `nonstop triage` over 4,096 rank
+    logs), and that command often classifies a few dozen candidate lines that its searcher
+    (ripgrep) sent back. The first `plain_lines` short lines are searched without it, a
+    `bytes.find` per word (~30 us a line), with the trie's own answer: at the leftmost position
+    where a word occurs, the longest word there (no kept word contains another, so the trie
+    has one path per position), then on from its end; a word in `word_end` only where a word
+    ends after it, as the trie's `\\b`. tests/diagnose/test_triage_speed.py compares the two on
+    every corpus line."""
 
-    __slots__ = ("_compiled", "_word_end", "_words")
+    __slots__ = ("_compiled", "_plain", "_uses", "_word_end", "_words", "plain_lines")
 
-    def __init__(self, words: set[str], word_end: frozenset[str] = frozenset()) -> None:
+    PLAIN_MAX_BYTES: Final = 4096
+
+    def __init__(
+        self, words: set[str], word_end: frozenset[str] = frozenset(), plain_lines: int = 2000
+    ) -> None:
+        if any(not (w[-1:].isalnum() or w.endswith("_")) for w in word_end):
+            raise ValueError(f"a word-end word must end in a word character: {sorted(word_end)}")
         self._words, self._word_end = frozenset(words), word_end
         self._compiled: re.Pattern[bytes] | None = None
+        self._plain: list[tuple[bytes, bool]] | None = None
+        self._uses = 0
+        self.plain_lines = plain_lines
+        """Lines searched without the trie before it is built."""
 
     def compiled(self) -> re.Pattern[bytes]:
         if self._compiled is None:
             self._compiled = literal_trie(set(self._words), self._word_end)
         return self._compiled
 
-    def search(
-        self, text: bytes, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[bytes] | None:
+    def _use_plain(self, text: bytes, pos: int, endpos: int) -> bool:
+        if self._compiled is not None or pos or endpos < len(text):
+            return False
+        if len(text) > self.PLAIN_MAX_BYTES or self._uses >= self.plain_lines:
+            return False
+        self._uses += 1
+        if self._plain is None:
+            kept = _kept(self._words, self._word_end)
+            self._plain = [(w.encode(), w in self._word_end) for w in sorted(kept)]
+        return True
+
+    def _found(self, text: bytes) -> list[_Found]:
+        assert self._plain is not None
+        at: list[tuple[int, int, bytes]] = []
+        n = len(text)
+        for word, must_end in self._plain:
+            i = text.find(word)
+            while i >= 0:
+                e = i + len(word)
+                if not must_end or e == n or text[e] not in _WORD_BYTES:
+                    at.append((i, -len(word), word))
+                i = text.find(word, i + 1)
+        out, done = [], 0
+        for i, _, word in sorted(at):
+            if i >= done:
+                out.append(_Found(i, word))
+                done = i + len(word)
+        return out
+
+    def search(self, text: bytes, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        if self._use_plain(text, pos, endpos):
+            found = self._found(text)
+            return found[0] if found else None
         return self.compiled().search(text, pos, endpos)
 
-    def finditer(
-        self, text: bytes, pos: int = 0, endpos: int = sys.maxsize
-    ) -> Iterator[re.Match[bytes]]:
+    def finditer(self, text: bytes, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[Any]:
+        if self._use_plain(text, pos, endpos):
+            return iter(self._found(text))
         return self.compiled().finditer(text, pos, endpos)
 
 

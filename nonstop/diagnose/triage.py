@@ -52,6 +52,7 @@ run's logs never exclude a node on words.
 
 from __future__ import annotations
 
+import builtins
 import os
 import re
 import shutil
@@ -59,12 +60,13 @@ import signal
 import subprocess
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from nonstop import envvars, taxonomy
-from nonstop.diagnose import advice, elastic, fallback, prose
+from nonstop.diagnose import elastic, fallback, inputs, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
     COMPILED,
@@ -173,6 +175,8 @@ class Scan:
     statistical fallback asked about a file no row matched."""
     torchrun: elastic.Summary | None = None
     """torchrun's failure summary in the file (its root cause), if it printed one."""
+    tail: builtins.bytes | None = field(default=None, repr=False)
+    """The file's last SPIKE_TAIL_BYTES as `_tail` reads them, where the scan kept them."""
 
 
 def prepare() -> None:
@@ -610,36 +614,66 @@ def _search() -> Searcher | None:
     return _probe("rg") or _probe("grep")
 
 
-def _count(paths: list[Path], chunk_bytes: int) -> list[tuple[int, int]] | None:
+def _count(
+    paths: list[Path],
+    chunk_bytes: int,
+    tails: list[bytes | None] | None = None,
+    kinds: list[str] | None = None,
+) -> list[tuple[int, int]] | None:
     """(bytes, lines) of each file (a last line without a newline counts); None if one is
     unreadable. Four system calls for a small file (open, a read into a buffer reused for every
     file, the read that finds its end, close): 15% less CPU than a buffered file object asked
-    for chunk_bytes per read on 4,096 rank logs of 32 KB (0.12 s against 0.15)."""
+    for chunk_bytes per read on 4,096 rank logs of 32 KB (0.12 s against 0.15). With `tails`,
+    each file's last SPIKE_TAIL_BYTES as `_tail` reads them, or None, is appended to it: kept
+    for a file read in one read while the kept bytes stay under TAILS_KEPT_BYTES, so that the
+    spike check of each clean rank log does not open it again. With `kinds`, what each file is
+    by its first bytes (inputs.kind: "text", compressed, binary) is appended to it, from the
+    same read: `nonstop triage` then need not open every file before the search starts."""
     out: list[tuple[int, int]] = []
     buf = bytearray(chunk_bytes)
+    kept = 0
     for path in paths:
-        size, newlines, last = 0, 0, 10
+        size, newlines, last, reads = 0, 0, 10, 0
+        tail: bytes | None = None
         try:
             fd = os.open(path, os.O_RDONLY)
             try:
                 while n := os.readv(fd, [buf]):
+                    if kinds is not None and not reads:
+                        kinds.append(inputs.kind(bytes(buf[: min(n, inputs.HEAD_BYTES)])))
                     size += n
+                    reads += 1
                     newlines += buf.count(b"\n", 0, n)
                     last = buf[n - 1]
             finally:
                 os.close(fd)
         except OSError:
             return None
+        if kinds is not None and not reads:
+            kinds.append(inputs.kind(b""))
+        if tails is not None:
+            if reads <= 1 and kept < TAILS_KEPT_BYTES:
+                tail = bytes(buf[max(0, size - SPIKE_TAIL_BYTES) : size])
+                if size > SPIKE_TAIL_BYTES:
+                    tail = tail.split(b"\n", 1)[-1]
+                kept += len(tail)
+            tails.append(tail)
         out.append((size, newlines + (1 if size and last != 10 else 0)))
     return out
 
 
-def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan] | None:
+TAILS_KEPT_BYTES = 256 << 20
+"""What `_count` keeps of the files' tails at most (32 MB for 4,096 rank logs)."""
+
+
+def _grep_scans(
+    paths: list[Path], chunk_bytes: int = CHUNK_BYTES, kinds: list[str] | None = None
+) -> list[Scan] | None:
     """Each file's scan from the candidate lines one searcher process (ripgrep or GNU grep)
     prints for all of them (`FILE\\0N:line`: a row's needle or a failure marker), classified
     here; bytes and lines counted from the files by a thread meanwhile (the searcher prints
     only candidates). None when the searcher failed or a name repeats (the caller scans in
-    Python)."""
+    Python). `kinds`: as `_count`'s."""
     names = [os.fsencode(str(p)) for p in paths]
     if len(set(names)) != len(names):
         return None
@@ -657,8 +691,10 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
     except OSError:
         return None
     counted: list[list[tuple[int, int]] | None] = []
+    tails: list[bytes | None] = []
     counter = threading.Thread(
-        target=lambda: counted.append(_count(paths, chunk_bytes)), name="triage-count"
+        target=lambda: counted.append(_count(paths, chunk_bytes, tails, kinds)),
+        name="triage-count",
     )
     counter.start()  # overlaps the search: the parse below mostly waits on the pipe
     assert proc.stdout is not None
@@ -676,8 +712,8 @@ def _grep_scans(paths: list[Path], chunk_bytes: int = CHUNK_BYTES) -> list[Scan]
     counter.join()
     if proc.wait() not in (0, 1) or not counted or counted[0] is None:
         return None
-    for result, (size, lines) in zip(scans.values(), counted[0], strict=True):
-        result.bytes, result.lines = size, lines
+    for result, (size, lines), tail in zip(scans.values(), counted[0], tails, strict=True):
+        result.bytes, result.lines, result.tail = size, lines, tail
         _structure(result)
     return list(scans.values())
 
@@ -710,21 +746,46 @@ def scan_all(paths: list[str | Path] | list[Path], *, grep: bool | None = None) 
     files = [Path(p) for p in paths]
     if len(files) < 2 or grep is False or _search() is None:
         return [scan(p, grep=grep) for p in files]
-    if grep is None:
-        total = 0
-        for p in files:  # until they are enough: an unreadable file is named below if not here
-            try:
-                total += os.stat(p).st_size
-            except OSError:
-                return [scan(p) for p in files]  # scan names the unreadable one
-            if total >= GREP_MIN_BYTES:
-                break
-        if total < GREP_MIN_BYTES:
-            return [scan(p, grep=False) for p in files]
+    if grep is None and not (enough := _enough(files)):
+        # an unreadable file (None): scan names it
+        return [scan(p, grep=None if enough is None else False) for p in files]
     out: list[Scan] = []
     for batch in _batches(files, GREP_ARG_BYTES):
         got = _grep_scans(batch)
         out.extend(got if got is not None else [scan(p, grep=False) for p in batch])
+    return out
+
+
+def _enough(files: list[Path]) -> bool | None:
+    """Whether `files` hold GREP_MIN_BYTES together; None if one cannot be read."""
+    total = 0
+    for p in files:  # until they are enough
+        try:
+            total += os.stat(p).st_size
+        except OSError:
+            return None
+        if total >= GREP_MIN_BYTES:
+            return True
+    return False
+
+
+def scan_unread(paths: Sequence[str | Path]) -> list[Scan] | None:
+    """`scan_all` of files nobody has looked at yet (`nonstop triage`'s fast start: the search
+    starts before every input was opened to see what it is), or None where that would differ
+    from reading them as inputs first (inputs.collect): fewer than two, too few bytes for the
+    external searcher, none installed, or a file that is not plain text by its first bytes
+    (compressed, UTF-16, binary: inputs.kind, taken by the same read that counts the lines).
+    The caller then collects and scans as usual."""
+    files = [Path(p) for p in paths]
+    if len(files) < 2 or _search() is None or not _enough(files):  # an unreadable one: None
+        return None
+    out: list[Scan] = []
+    for batch in _batches(files, GREP_ARG_BYTES):
+        kinds: list[str] = []
+        got = _grep_scans(batch, kinds=kinds)
+        if got is None or kinds != ["text"] * len(batch):
+            return None
+        out.extend(got)
     return out
 
 
@@ -947,6 +1008,10 @@ def advise(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
     its action (exclude_node for a part of the node), said to be advice read from a person's
     words, with a low confidence; the host the person names with it (advice.Conclusion.host)
     is the culprit's host, over `default`'s. Only on text a user hands `nonstop triage`."""
+    # imported here: its 31 patterns are a sixth of `nonstop triage`'s start, and only a
+    # short text a user hands it is read for advice
+    from nonstop.diagnose import advice
+
     c = advice.conclusion(text)
     if c is None:
         return None
@@ -1045,6 +1110,7 @@ def _unmatched(
     default: Culprit | None = None,
     lines: int = 0,
     descriptions: bool = False,
+    tail: bytes | None = None,
 ) -> Verdict | None:
     """The verdict for a log of `lines` lines no row matched: a loss or gradient-norm spike in
     its numbers (`spike`, its line as evidence), else the fallback's guess if a line has a
@@ -1052,11 +1118,13 @@ def _unmatched(
     short text stating an operator's hardware conclusion is advice (`advise`); else a text that
     is a description (prose.is_description) is read by the description reader first, and by
     the fallback only where the reader abstains. A log the fallback is not asked about
-    costs a read of SPIKE_TAIL_BYTES only."""
+    costs a read of SPIKE_TAIL_BYTES only, or none where the scan kept them (`tail`)."""
     asked = marked and use_fallback
     # a description is a few lines: a longer file is never read for one
     described = descriptions and use_fallback and 0 < lines <= prose.MAX_LINES
-    tail = _tail(path, FALLBACK_TAIL_BYTES if asked or described else SPIKE_TAIL_BYTES)
+    limit = FALLBACK_TAIL_BYTES if asked or described else SPIKE_TAIL_BYTES
+    if tail is None or limit != SPIKE_TAIL_BYTES:
+        tail = _tail(path, limit)
     # ... and a few kilobytes (prose.MAX_BYTES, as prose.is_description has it): a file of a
     # few very long lines (a minified JSON dump, a 50 MB line without a newline) is no one's
     # note, and prose.LOG_LINE's search is quadratic in a line's length (16 KB: 0.6 s, the
@@ -1205,10 +1273,13 @@ def triage_files(
     pci_map: dict[str, int] | None = None,
     fallback: bool = True,
     descriptions: bool = False,
+    scans: list[Scan] | None = None,
 ) -> tuple[list[Verdict], Verdict]:
     """Each file's verdict, and one joint verdict over all of them (most specific hit wins);
-    `fallback=False`: the rows' verdicts alone; `descriptions`: as `triage_file`'s."""
-    scans = scan_all(paths)
+    `fallback=False`: the rows' verdicts alone; `descriptions`: as `triage_file`'s; `scans`:
+    the files' scans where the caller has them (scan_all's)."""
+    if scans is None:
+        scans = scan_all(paths)
     for root in [s.torchrun for s in scans if s.torchrun is not None][:1]:
         for s in scans:
             _echoes(s.hits, root)
@@ -1221,7 +1292,14 @@ def triage_files(
         # the fallback reads a file no row matched only if it has a failure marker
         g = None
         if not s.hits:
-            g = _unmatched(s.file, s.marked, fallback, lines=s.lines, descriptions=descriptions)
+            g = _unmatched(
+                s.file,
+                s.marked,
+                fallback,
+                lines=s.lines,
+                descriptions=descriptions,
+                tail=s.tail,
+            )
         v = g or decide(s.hits, pci_map=pmap, counts=s.counts)
         v.details.update(file=s.file, lines=s.lines, bytes=s.bytes, matches=dict(s.counts))
         per.append(_said_empty(_with_torchrun(v, [s]), [s]))
