@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import tempfile
 import textwrap
 import warnings
 from pathlib import Path
@@ -22,7 +21,6 @@ from typing import Any
 from nonstop.diagnose import inputs, triage
 from nonstop.diagnose.verdict import Verdict
 from nonstop.errors import UserError, json_text
-from nonstop.events import EventWarning
 
 
 def _how(v: Verdict) -> str:
@@ -104,6 +102,8 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)
+    from nonstop.events import EventWarning  # here: `nonstop triage` reads no event stream
+
     # bad event lines (a stream cut or damaged) are said in a few lines of our own, not one
     # Python warning with a source line per bad line: 500 bad lines printed 1,000
     with warnings.catch_warnings(record=True) as caught:
@@ -201,6 +201,8 @@ def triage_main(argv: list[str]) -> int:
     scans = triage.scan_unread(files) if files is not None else None
     if files is not None and scans is not None:
         return _triage(inputs.Inputs(files=files), a.json, scans)
+    import tempfile  # here: the rank logs above need no spool folder (7 ms of the start)
+
     with tempfile.TemporaryDirectory(prefix="nonstop-triage-") as tmp:
         return _triage(inputs.collect(a.files, Path(tmp)), a.json)
 
