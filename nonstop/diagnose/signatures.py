@@ -89,9 +89,13 @@ def _died_of(signal: int | str) -> str:
 
 # a process ended by a signal that no launcher sends to stop it (SIGILL, SIGBUS, SIGKILL,
 # SIGSEGV; not SIGTERM, nor SIGABRT: see `_died_of`), in a launcher's words or torchrun's
-# ("exitcode  : -9", "Signal 9 (SIGKILL) received by PID"): triage's `_dead_peer`
+# ("exitcode  : -9", "Signal 9 (SIGKILL) received by PID") or Open MPI's ("mpirun noticed that
+# process rank 1 with PID 4242 on node node02 exited on signal 9 (Killed)"): triage's
+# `_dead_peer`
 DIED_OF_SIGNAL: Final = (
-    _died_of("(?:4|7|9|11)") + r"|\bexitcode\s*:\s*-(?:4|7|9|11)\b|\bSignal (?:4|7|9|11) \(SIG"
+    _died_of("(?:4|7|9|11)")
+    + r"|\bexitcode\s*:\s*-(?:4|7|9|11)\b|\bSignal (?:4|7|9|11) \(SIG"
+    + r"|\bexited on signal (?:4|7|9|11)\b"
 )
 
 # what `_died_of` needs on the line (its rows' needles)

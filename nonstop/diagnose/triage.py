@@ -120,6 +120,8 @@ _HOST_PATTERNS = (
     re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
     re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
     re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
+    # Open MPI: "mpirun noticed that process rank 1 with PID 4242 on node node02 exited on ..."
+    re.compile(rb"\bprocess rank \d+ with PID \d+ on node (?P<host>[\w.-]+)"),
     # Ray: a worker's output prefix on another node ("(RayTrainWorker pid=1234, ip=10.0.0.5)")
     # and a task's error ("ray::Runner.run() (pid=104449, ip=10.130.71.7, actor_id=...)")
     re.compile(rb"\((?:[\w.:-]+ )?pid=\d+, ip=(?P<host>[\d.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]+)[,)]"),
@@ -328,6 +330,7 @@ def _structure(result: Scan) -> None:
     """What a file says beyond its lines one by one: the host before each line (pdsh), a
     `kubectl describe pod` header's node, torchrun's failure summary's root cause."""
     _prefix_hosts(result)
+    _task_labels(result)
     _pod_hosts(result)
     _torchrun_root(result)
 
@@ -379,6 +382,75 @@ def _prefix_hosts(result: Scan) -> None:
         h.host = h.rank = h.gpu = None
         _locate(h, raw[m.end() :])
         h.host = m.group("host").decode()
+
+
+# Launchers that put the task's number before every line they relay: Slurm's `srun --label`
+# ("1: RuntimeError: ...", padded " 3: " once there are ten tasks) and Open MPI's `mpirun
+# --tag-output` ("[1,3]<stderr>:", job and rank). With one task per rank (SLURM_PROCID or
+# OMPI_COMM_WORLD_RANK as RANK, the usual way to run PyTorch under either) the task is the
+# rank; a rank the line names itself ("[rank5]:", torchrun started once per node) wins. Their
+# own messages name the task's host ("srun: error: node07: task 1: Exited with exit code 1",
+# "process rank 1 with PID 4242 on node node02 exited on signal 9"): each rank's lines get it.
+# Before, `nonstop triage` of `srun --label` output named no rank and no host.
+_TASK_LABEL = re.compile(rb" *(?P<task>\d+): ")
+_MPI_TAG = re.compile(rb"\[\d+,(?P<task>\d+)\]<std(?:out|err|diag)>: ?")
+_TASK_HOST = (
+    re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? (?P<tasks>[\d,-]+):"),
+    re.compile(rb"\bprocess rank (?P<tasks>\d+) with PID \d+ on node (?P<host>[\w.-]+)"),
+)
+TASKS_NAMED_MAX = 65536  # a range "0-99999999" in a task list is not expanded past this
+
+
+def _tasks(spec: bytes) -> list[int]:
+    """The task numbers of Slurm's list "0-3,7"."""
+    out: list[int] = []
+    for part in spec.split(b","):
+        lo, _, hi = part.partition(b"-")
+        if lo.isdigit() and (not hi or hi.isdigit()):
+            first, last = int(lo), int(hi or lo)
+            out.extend(range(first, min(last, first + TASKS_NAMED_MAX) + 1))
+    return out
+
+
+def _task_labels(result: Scan) -> None:
+    """Each hit on a line a launcher labelled with its task (srun --label, mpirun
+    --tag-output): that task as its rank, unless the line names one, and the host a launcher's
+    message named for that task, unless the line names one."""
+    if not result.hits:
+        return
+    labelled = False
+    if any(_TASK_LABEL.match(h.text.encode()) for h in result.hits):
+        try:
+            with open(result.file, "rb") as f:
+                head = [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
+        except OSError:
+            head = []
+        lines = [line for line in head if line.strip()]
+        labels = [m.group("task") for line in lines if (m := _TASK_LABEL.match(line))]
+        # ... and the same few tasks again and again: numbered lines ("12: ...") are no labels
+        repeated = len(labels) >= 2 * len(set(labels))
+        labelled = repeated and len(labels) >= PREFIX_MIN_SHARE * len(lines)
+    hosts: dict[int, str] = {}
+    task_of: dict[int, int] = {}  # id(hit) -> the task that printed it
+    for h in result.hits:
+        raw = h.text.encode()
+        m = _MPI_TAG.match(raw) or (_TASK_LABEL.match(raw) if labelled else None)
+        if m is not None:
+            task = task_of[id(h)] = int(m.group("task"))
+            host = h.host
+            h.rank = h.host = None
+            _locate(h, raw[m.end() :])  # the rank and host the line itself names
+            h.host = h.host or host
+            if h.rank is None:
+                h.rank = task
+        for pattern in _TASK_HOST:
+            if tm := pattern.search(raw):
+                hosts.update(dict.fromkeys(_tasks(tm.group("tasks")), tm.group("host").decode()))
+    # only a labelled line's task is srun's task: torchrun started once per node under srun
+    # has task 0 for all of node 0's ranks, and its summary names the ranks' hosts
+    for h in result.hits:
+        if h.host is None and task_of.get(id(h), -1) in hosts:
+            h.host = hosts[task_of[id(h)]]
 
 
 def _torchrun_root(result: Scan) -> None:

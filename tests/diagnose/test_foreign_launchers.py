@@ -1,11 +1,13 @@
 """`nonstop triage` on the console output of launchers and frameworks nobody on the team wrote:
 torchrun, `accelerate launch`, Lightning's Trainer(strategy="ddp") and DeepSpeed's multi-node
-runner (pdsh), each failing as users see them fail.
+runner (pdsh), Slurm's `srun --label` and Open MPI's `mpirun --tag-output`, each failing as
+users see them fail.
 
 Each test runs the real launcher where the project's venv has it (torch's own launcher, accelerate
 and Lightning) on CPU with gloo, captures its console as `2>&1 | tee` would, and runs the real
-`nonstop triage --json` on it. DeepSpeed is not in the venv: its output is recorded under
-tests/diagnose/recorded/ (the command that made each file is next to its test).
+`nonstop triage --json` on it. DeepSpeed, Slurm and Open MPI are not in the venv: their output
+is recorded under tests/diagnose/recorded/ (the command that made each file is next to its
+test; tests/slurm/test_slurm_triage.py runs srun itself where a Slurm cluster is up).
 """
 
 from __future__ import annotations
@@ -210,3 +212,55 @@ def test_line_heads_that_are_no_hosts(tmp_path: Path) -> None:
     )
     got = _triage(log)
     assert [c["host"] for c in got["culprits"]] == ["node12"]
+
+
+# Recorded 2026-12-06 on a one-node Slurm 22.05 cluster (tests/slurm/slurm_cluster.py):
+#   srun --label -n 2 -t 2 python3 t.py > job.out 2>&1
+# t.py prints three steps, then task 1 (SLURM_PROCID) raises RuntimeError("CUDA error: an
+# illegal memory access was encountered"). And with Open MPI 4.1 (Debian's openmpi-bin):
+#   mpirun --allow-run-as-root --oversubscribe --tag-output -np 3 python3 mpi_t.py 2>&1
+# mpi_t.py prints three steps, then rank 1 (OMPI_COMM_WORLD_RANK) SIGKILLs itself and rank 2
+# raises gloo's "Connection closed by peer" 0.1 s later, as a peer of a killed rank does.
+@pytest.mark.parametrize(
+    ("name", "category", "said"),
+    [
+        ("srun-label-raise.log", "software_bug", "CUDA error: an illegal memory access"),
+        ("mpirun-tag-output-kill.log", "unknown", "exited on signal 9 (Killed)"),
+    ],
+)
+def test_task_labels_name_the_rank_and_the_launcher_names_its_node(
+    name: str, category: str, said: str
+) -> None:
+    """srun --label puts the task before every line ("1: ..."), mpirun --tag-output its
+    "[job,rank]<stderr>:"; each launcher's own message names the task's node ("srun: error:
+    vm: task 1: Exited with exit code 1", "process rank 1 with PID 0 on node vm exited on
+    signal 9"). The verdicts named no host (and srun's no rank); Open MPI's killed rank 1 was
+    named only by chance, its evidence the peer's "Connection closed by peer"."""
+    got = _triage(RECORDED / name)
+    assert got["category"] == category
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "vm")], got
+    assert said in got["evidence"][0], got["evidence"]
+
+
+def test_a_rank_line_outranks_the_task_label(tmp_path: Path) -> None:
+    """torchrun started once per node under `srun --label`: the label is the node's task, and
+    the rank that torch's prefix names on the line is the rank."""
+    log = tmp_path / "job.out"
+    log.write_text(
+        "".join(f"{t}: step {s} loss 2.2\n" for s in range(3) for t in (0, 1))
+        + "1: [rank5]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+        "srun: error: node12: task 1: Exited with exit code 1\n"
+    )
+    got = _triage(log)
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(5, "node12")], got
+
+
+def test_numbered_lines_are_no_task_labels(tmp_path: Path) -> None:
+    """Lines numbered one by one ("12: ...", a listing) are no srun labels: no rank 14."""
+    log = tmp_path / "listing.txt"
+    log.write_text(
+        "".join(f"{i}: step {i} loss 2.2\n" for i in range(1, 14))
+        + "14: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    )
+    got = _triage(log)
+    assert [c["rank"] for c in got["culprits"]] in ([], [None]), got
