@@ -419,7 +419,10 @@ def _task_labels(result: Scan) -> None:
     if not result.hits:
         return
     labelled = False
-    if any(_TASK_LABEL.match(h.text.encode()) for h in result.hits):
+    if any(
+        _TASK_LABEL.match(raw) or _TASK_HOST[0].search(raw)
+        for raw in (h.text.encode() for h in result.hits)
+    ):
         try:
             with open(result.file, "rb") as f:
                 head = [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
@@ -445,7 +448,10 @@ def _task_labels(result: Scan) -> None:
                 h.rank = task
         for pattern in _TASK_HOST:
             if tm := pattern.search(raw):
-                hosts.update(dict.fromkeys(_tasks(tm.group("tasks")), tm.group("host").decode()))
+                tasks = _tasks(tm.group("tasks"))
+                hosts.update(dict.fromkeys(tasks, tm.group("host").decode()))
+                if labelled and len(tasks) == 1 and h.rank is None:
+                    h.rank = tasks[0]  # "srun: error: node07: task 1: Killed", tasks as ranks
     # only a labelled line's task is srun's task: torchrun started once per node under srun
     # has task 0 for all of node 0's ranks, and its summary names the ranks' hosts
     for h in result.hits:
@@ -570,11 +576,28 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
         )
         return
     for piece in _pieces(line):
-        for sid, sm in _classify(piece):
+        for sid, sm in _classify(_relayed(piece)):
             h = _hit(sid, sm, piece, result.file, lineno)
             result.counts[h.signature] += 1
             if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
                 result.hits.append(h)
+
+
+# What a relay puts before each line it hands on, where no line of a log begins so by itself:
+# Open MPI's `--tag-output` ("[1,3]<stderr>:", no space after it), `kubectl logs --prefix`
+# ("[pod/NAME/CONTAINER] ") and `--timestamps` (RFC 3339, "2026-12-05T16:45:22.123456789Z ").
+# The rows read the line after it: a row anchored at a line's start (a Python exception's
+# name, `Killed`, a tool's report) missed every line of `mpirun --tag-output` output.
+_RELAY = re.compile(
+    rb"(?:\[\d+,\d+\]<std(?:out|err|diag)>: ?|\[pod/[^\]\s/]+/[^\]\s]+\] "
+    rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) )+"
+)
+
+
+def _relayed(line: bytes) -> bytes:
+    """`line` without a relay's prefix (_RELAY)."""
+    m = _RELAY.match(line)
+    return line[m.end() :] if m else line
 
 
 LONG_LINE = 64 << 10  # a longer line is classified in windows of this size (`_pieces`)

@@ -220,12 +220,20 @@ def test_line_heads_that_are_no_hosts(tmp_path: Path) -> None:
 # illegal memory access was encountered"). And with Open MPI 4.1 (Debian's openmpi-bin):
 #   mpirun --allow-run-as-root --oversubscribe --tag-output -np 3 python3 mpi_t.py 2>&1
 # mpi_t.py prints three steps, then rank 1 (OMPI_COMM_WORLD_RANK) SIGKILLs itself and rank 2
-# raises gloo's "Connection closed by peer" 0.1 s later, as a peer of a killed rank does.
+# raises gloo's "Connection closed by peer" 0.1 s later, as a peer of a killed rank does. The
+# -kill, -segv and mpirun -raise files: v.py MODE, where task/rank 1 SIGKILLs itself, reads
+# address 0 (ctypes.string_at(0)) or raises ValueError("bad batch shape at step 3"), with
+#   srun --label -n 2 -t 2 python3 v.py MODE
+#   mpirun --allow-run-as-root --oversubscribe --tag-output -np 2 python3 v.py MODE
 @pytest.mark.parametrize(
     ("name", "category", "said"),
     [
         ("srun-label-raise.log", "software_bug", "CUDA error: an illegal memory access"),
+        ("srun-label-kill.log", "unknown", "srun: error: vm: task 1: Killed"),
+        ("srun-label-segv.log", "software_bug", "task 1: Segmentation fault"),
         ("mpirun-tag-output-kill.log", "unknown", "exited on signal 9 (Killed)"),
+        ("mpirun-tag-output-segv.log", "software_bug", "exited on signal 11"),
+        ("mpirun-tag-output-raise.log", "user_code_error", "ValueError: bad batch shape"),
     ],
 )
 def test_task_labels_name_the_rank_and_the_launcher_names_its_node(
@@ -235,10 +243,13 @@ def test_task_labels_name_the_rank_and_the_launcher_names_its_node(
     "[job,rank]<stderr>:"; each launcher's own message names the task's node ("srun: error:
     vm: task 1: Exited with exit code 1", "process rank 1 with PID 0 on node vm exited on
     signal 9"). The verdicts named no host (and srun's no rank); Open MPI's killed rank 1 was
-    named only by chance, its evidence the peer's "Connection closed by peer"."""
+    named only by chance, its evidence the peer's "Connection closed by peer", and its raising
+    rank's `[1,1]<stderr>:ValueError: ...` matched no row (the tag was read as part of the
+    exception's name)."""
     got = _triage(RECORDED / name)
     assert got["category"] == category
-    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "vm")], got
+    host = None if name == "mpirun-tag-output-raise.log" else "vm"  # no message names its node
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, host)], got
     assert said in got["evidence"][0], got["evidence"]
 
 
