@@ -123,8 +123,11 @@ _HOST_PATTERNS = (
     # Open MPI: "mpirun noticed that process rank 1 with PID 4242 on node node02 exited on ..."
     re.compile(rb"\bprocess rank \d+ with PID \d+ on node (?P<host>[\w.-]+)"),
     # Ray: a worker's output prefix on another node ("(RayTrainWorker pid=1234, ip=10.0.0.5)")
-    # and a task's error ("ray::Runner.run() (pid=104449, ip=10.130.71.7, actor_id=...)")
-    re.compile(rb"\((?:[\w.:-]+ )?pid=\d+, ip=(?P<host>[\d.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]+)[,)]"),
+    # and a task's error ("ray::Runner.run() (pid=104449, ip=10.130.71.7, actor_id=...)");
+    # SkyPilot's on a multi-node job's workers ("(worker1, rank=1, pid=2875, ip=172.31.4.17)")
+    re.compile(
+        rb"\((?:[\w.:-]+(?:, rank=\d+)?,? )?pid=\d+, ip=(?P<host>[\d.]+|[0-9a-fA-F:]*:[0-9a-fA-F:]+)[,)]"
+    ),
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )

@@ -275,3 +275,20 @@ def test_numbered_lines_are_no_task_labels(tmp_path: Path) -> None:
     )
     got = _triage(log)
     assert [c["rank"] for c in got["culprits"]] in ([], [None]), got
+
+
+def test_skypilots_worker_prefix_names_the_node(tmp_path: Path) -> None:
+    """SkyPilot puts "(worker1, rank=1, pid=2875, ip=172.31.4.17) " before each line of a
+    multi-node job's workers (the head's has no address): the address is the host, as Ray's
+    "(RayTrainWorker pid=2212, ip=10.0.3.5)" is. It said host=None. (Written in SkyPilot's
+    format: SkyPilot needs a cloud to run.)"""
+    log = tmp_path / "sky.log"
+    log.write_text(
+        "(head, rank=0, pid=3310) step 10 loss 2.21\n"
+        "(worker1, rank=1, pid=2875, ip=172.31.4.17) step 10 loss 2.21\n"
+        "(worker1, rank=1, pid=2875, ip=172.31.4.17) torch.OutOfMemoryError: CUDA out of "
+        "memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 22.05 GiB\n"
+    )
+    got = _triage(log)
+    assert got["category"] == "out_of_memory"
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "172.31.4.17")], got
