@@ -87,6 +87,13 @@ def _died_of(signal: int | str) -> str:
     )
 
 
+# Composer's launcher on a rank that a signal ended ("ERROR:composer.cli.launcher:Rank 1 crashed
+# with exit code -9."). Labelled no cause whatever the signal, -11 too (the bare-kill rule: the
+# eleventh's 54d1a78ee81b, the sixteenth's ac5455efeb21), so not one of `_died_of`'s wordings,
+# which the segfault and bus error rows read; the `bare_exit_info` row reads it. It named no
+# rank and matched no row: a rank that lost Composer's SIGKILLed rank was named instead.
+_CRASHED: Final = r"\bcrashed with exit code -(?:4|7|9|11)\b"
+
 # a process ended by a signal that no launcher sends to stop it (SIGILL, SIGBUS, SIGKILL,
 # SIGSEGV; not SIGTERM, nor SIGABRT: see `_died_of`), in a launcher's words or torchrun's
 # ("exitcode  : -9", "Signal 9 (SIGKILL) received by PID") or Open MPI's ("mpirun noticed that
@@ -96,7 +103,10 @@ DIED_OF_SIGNAL: Final = (
     _died_of("(?:4|7|9|11)")
     + r"|\bexitcode\s*:\s*-(?:4|7|9|11)\b|\bSignal (?:4|7|9|11) \(SIG"
     + r"|\bexited on signal (?:4|7|9|11)\b"
+    + "|"
+    + _CRASHED
 )
+
 
 # what `_died_of` needs on the line (its rows' needles)
 _DIED_OF_NEEDLES: Final = ("with code", "with return code", "with exit code", "returncode")
@@ -1208,7 +1218,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
         r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|"
         # fp16 loss scaling doing its job: a skipped step, a lower scale (at its floor: loss_scale_floor)
-        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|" + _died_of(9),
+        r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
+        + _died_of(9)
+        + "|"
+        + _CRASHED,
         "unknown",
         11,
         0.2,

@@ -133,7 +133,13 @@ _HOST_PATTERNS = (
 )
 # "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "[RANK 1]"
 # (accelerate's logger with main_process_only=False), "rank=1"
-_RANK = re.compile(rb"\[(?i:rank)(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b")
+# a launcher's sentence about a rank's process ("Rank 1 crashed with exit code -9.", Composer's
+# launcher) names it too; a capital "Rank N" elsewhere (DeepSpeed's "OVERFLOW! Rank 0 Skipping
+# step") is not read as one
+_RANK = re.compile(
+    rb"\[(?i:rank)(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b"
+    rb"|\bRank (?P<rank3>\d+) (?:crashed|exited|terminated) with\b"
+)
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
 _GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
 
@@ -248,7 +254,7 @@ def _locate(h: Hit, line: bytes) -> None:
                 h.gpu = int(hm.group("gpu"))
             break
     if rm := _RANK.search(line):
-        h.rank = int(rm.group("rank") or rm.group("rank2"))
+        h.rank = int(rm.group("rank") or rm.group("rank2") or rm.group("rank3"))
     if h.pci is None and (pm := _PCI.search(line)):
         h.pci = pm.group("pci").decode().lower()
     if h.gpu is None and h.pci is None and (gm := _GPU.search(line)):
@@ -1288,7 +1294,9 @@ def _sole_rank(tail: bytes, default: Culprit | None) -> Culprit | None:
     named no rank."""
     if default is not None and default.rank is not None:
         return default
-    ranks = {int(m.group("rank") or m.group("rank2")) for m in _RANK.finditer(tail)}
+    ranks = {
+        int(m.group("rank") or m.group("rank2") or m.group("rank3")) for m in _RANK.finditer(tail)
+    }
     if len(ranks) != 1:
         return default
     d = default or Culprit()

@@ -292,3 +292,43 @@ def test_skypilots_worker_prefix_names_the_node(tmp_path: Path) -> None:
     got = _triage(log)
     assert got["category"] == "out_of_memory"
     assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "172.31.4.17")], got
+
+
+# Recorded 2026-12-06 on CPU with gloo, OMP_NUM_THREADS=1, FAIL_MODE=raise|kill|segv, from
+# train.py: init_process_group("gloo"), one all_reduce, then global rank 1 raises
+# ValueError("bad batch shape at step 3"), SIGKILLs itself or reads address 0
+# (ctypes.string_at(0)), and rank 0 waits in dist.barrier():
+#   torchx 0.7.0, torch 2.13.0+cpu:
+#     FAIL_MODE=MODE torchx run --scheduler local_cwd dist.ddp -j 1x2 --script train.py \
+#       > torchx-local-MODE.log 2>&1
+#   mosaicml (Composer) 0.32.1, torch 2.7.0 (it pins torch<2.7.1; beside 2.13 it does not import):
+#     FAIL_MODE=MODE composer -n 2 train.py > composer-n2-MODE.log 2>&1
+@pytest.mark.parametrize(
+    ("name", "category", "host", "said"),
+    [
+        (
+            "torchx-local-raise.log",
+            "user_code_error",
+            "localhost",
+            "root cause (first observed failure) rank 1",
+        ),
+        ("torchx-local-kill.log", "unknown", "localhost", "Signal 9 (SIGKILL) received by PID"),
+        ("torchx-local-segv.log", "software_bug", "localhost", "rank 1 on localhost, exitcode -11"),
+        ("composer-n2-raise.log", "user_code_error", None, "ValueError: bad batch shape"),
+        ("composer-n2-kill.log", "unknown", None, "Rank 1 crashed with exit code -9."),
+        ("composer-n2-segv.log", "software_bug", None, "Global rank 1 (PID 26823) exited with"),
+    ],
+)
+def test_torchx_and_composer_name_the_failed_rank(
+    name: str, category: str, host: str | None, said: str
+) -> None:
+    """TorchX's local scheduler puts the role and replica before torchrun's own "[1]:" prefix
+    ("train/0 [1]:[rank1]: ValueError: ..."), and torchrun's summary names the host. Composer's
+    launcher says "Rank 1 crashed with exit code -9." and, for a rank it did not kill, "Global
+    rank 1 (PID 26823) exited with code -11". Composer's SIGKILLed rank 1 was not named: its
+    "crashed" matched no row and "Rank 1" no rank, so the verdict named rank 0, which had only
+    lost its peer ("Connection closed by peer"). TorchX's three were right already."""
+    got = _triage(RECORDED / name)
+    assert got["category"] == category
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, host)], got
+    assert said in got["evidence"][0], got["evidence"]
