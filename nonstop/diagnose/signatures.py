@@ -60,9 +60,16 @@ XID_LOOSE_DISCOUNT: Final = 15
 # it: read with this much less weight, so that what the process died of (a peer closing its
 # connection, say) outranks it; alone, it is still the verdict. The soak saw a rank that died
 # of its peer's crash named a storage failure because an earlier save had hit a full disk.
+# A Python warning says so too (its category named: a monitor's bare "Warning: GPU
+# overheating" is no Python warning): the warnings module printed it and the process went on
+# ("torch/_subclasses/functional_tensor.py:276: UserWarning: Failed to initialize NumPy: No
+# module named 'numpy'", printed by every rank of a job whose venv lacks NumPy: read as the
+# missing module, it outranked the ValueError that ended the job).
 SURVIVED: Final = (
     rb"(?i)\b(?:training (?:goes on|continues)|continuing (?:training|anyway|without)|"
     rb"will retry|retrying(?: in| after|\.\.\.|$)|carrying on)"
+    rb"|(?-i:\b(?:User|Runtime|Deprecation|PendingDeprecation|Future|Import|Resource|Bytes|"
+    rb"Unicode|Syntax)Warning: )"
 )
 SURVIVED_DISCOUNT: Final = 50
 # A machine-check bank's MCi_STATUS that records a corrected error, as the kernel ("%016Lx") and

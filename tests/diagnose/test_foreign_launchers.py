@@ -332,3 +332,17 @@ def test_torchx_and_composer_name_the_failed_rank(
     assert got["category"] == category
     assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, host)], got
     assert said in got["evidence"][0], got["evidence"]
+
+
+# Recorded 2026-12-06 in a venv with torch 2.13.0 and no NumPy (`python3 -m venv V && V/bin/pip
+# install torch==2.13.0`): `V/bin/python -m torch.distributed.run --nproc-per-node 2 np_t.py`,
+# where np_t.py does gloo, one all_reduce, then rank 1 raises ValueError("bad batch shape at
+# step 3") while rank 0 waits in a barrier.
+def test_a_python_warning_is_no_cause_over_the_exception_that_ended_the_job() -> None:
+    """Every rank of a venv without NumPy prints torch's "UserWarning: Failed to initialize
+    NumPy: No module named 'numpy'" and trains on; read as the missing module (dependency, no
+    culprit), it outranked rank 1's ValueError. A Python warning is a line the process
+    survived (signatures.SURVIVED): the ValueError, rank 1, is the verdict."""
+    got = _triage(RECORDED / "torchrun-numpy-missing-raise.log")
+    assert got["category"] == "user_code_error", got["verdict"]
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "localhost")], got
