@@ -22,11 +22,19 @@ def own_log(d: Path, rank: int) -> list[str]:
     return f.read_text().splitlines() if f.exists() else []
 
 
+# torch 2.13's gloo teardown sometimes aborts a rank that finished ("terminate called without
+# an active exception", exit -6 after its last line): a CI run saw torchrun's reference run end
+# so, with both ranks' final loss printed. The reference is run again then; nonstop's never is.
+TEARDOWN_ABORT = "terminate called without an active exception"
+
+
 def test_a_finished_runs_unclosed_logs_are_whole(tmp_path: Path) -> None:
     for name, launch in (("torchrun", torchrun), ("nonstop", nonstop)):
         d = tmp_path / name
         d.mkdir()
         ran = launch("own_log.py", [str(d), str(STEPS)], d)
+        if name == "torchrun" and ran.code != 0 and TEARDOWN_ABORT in ran.out:
+            ran = launch("own_log.py", [str(d), str(STEPS)], d)
         assert ran.code == 0, ran.out[-3000:]
         for rank in (0, 1):
             lines = own_log(d, rank)
