@@ -140,6 +140,13 @@ _RANK = re.compile(
     rb"\[(?i:rank)(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b"
     rb"|\bRank (?P<rank3>\d+) (?:crashed|exited|terminated) with\b"
 )
+
+
+def _rank_of(m: re.Match[bytes]) -> int:
+    """The rank a match of _RANK names (whichever of its forms matched)."""
+    return int(m.group("rank") or m.group("rank2") or m.group("rank3"))
+
+
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
 _GPU = re.compile(rb"cuda:(?P<gpu>\d+)|\bGPU (?P<gpu2>\d+)\b|\bdevice (?P<gpu3>\d+)\b")
 
@@ -254,7 +261,7 @@ def _locate(h: Hit, line: bytes) -> None:
                 h.gpu = int(hm.group("gpu"))
             break
     if rm := _RANK.search(line):
-        h.rank = int(rm.group("rank") or rm.group("rank2") or rm.group("rank3"))
+        h.rank = _rank_of(rm)
     if h.pci is None and (pm := _PCI.search(line)):
         h.pci = pm.group("pci").decode().lower()
     if h.gpu is None and h.pci is None and (gm := _GPU.search(line)):
@@ -338,8 +345,9 @@ def scan(path: str | Path, *, chunk_bytes: int = CHUNK_BYTES, grep: bool | None 
 def _structure(result: Scan) -> None:
     """What a file says beyond its lines one by one: the host before each line (pdsh), a
     `kubectl describe pod` header's node, torchrun's failure summary's root cause."""
-    _prefix_hosts(result)
-    _task_labels(result)
+    head = _head(result.file) if result.hits else []
+    _prefix_hosts(result, head)
+    _task_labels(result, head)
     _pod_hosts(result)
     _torchrun_root(result)
 
@@ -370,16 +378,20 @@ def line_prefix_hosts(head: list[bytes]) -> frozenset[bytes]:
     return frozenset(hosts) if lines and covered >= PREFIX_MIN_SHARE * len(lines) else frozenset()
 
 
-def _prefix_hosts(result: Scan) -> None:
-    """Each hit on a line with a pdsh-style host prefix: that host, and the rank and GPU the
-    rest of the line names (a pattern anchored at a line's start sees past the prefix)."""
-    if not result.hits:
-        return
+def _head(path: str) -> list[bytes]:
+    """The first PREFIX_SAMPLE_LINES lines of `path` (none if it cannot be read), where the
+    per-line prefixes of pdsh and of srun --label are looked for."""
     try:
-        with open(result.file, "rb") as f:
-            head = [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
+        with open(path, "rb") as f:
+            return [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
     except OSError:
-        return
+        return []
+
+
+def _prefix_hosts(result: Scan, head: list[bytes]) -> None:
+    """Each hit on a line with a pdsh-style host prefix (found in the file's `head`): that host,
+    and the rank and GPU the rest of the line names (a pattern anchored at a line's start sees
+    past the prefix)."""
     hosts = line_prefix_hosts(head)
     if not hosts:
         return
@@ -402,7 +414,8 @@ def _prefix_hosts(result: Scan) -> None:
 # "process rank 1 with PID 4242 on node node02 exited on signal 9"): each rank's lines get it.
 # Before, `nonstop triage` of `srun --label` output named no rank and no host.
 _TASK_LABEL = re.compile(rb" *(?P<task>\d+): ")
-_MPI_TAG = re.compile(rb"\[\d+,(?P<task>\d+)\]<std(?:out|err|diag)>: ?")
+_MPI_TAG_RE: Final = rb"\[\d+,(?P<task>\d+)\]<std(?:out|err|diag)>: ?"
+_MPI_TAG = re.compile(_MPI_TAG_RE)
 _TASK_HOST = (
     re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? (?P<tasks>[\d,-]+):"),
     re.compile(rb"\bprocess rank (?P<tasks>\d+) with PID \d+ on node (?P<host>[\w.-]+)"),
@@ -421,27 +434,15 @@ def _tasks(spec: bytes) -> list[int]:
     return out
 
 
-def _task_labels(result: Scan) -> None:
-    """Each hit on a line a launcher labelled with its task (srun --label, mpirun
-    --tag-output): that task as its rank, unless the line names one, and the host a launcher's
-    message named for that task, unless the line names one."""
-    if not result.hits:
-        return
-    labelled = False
-    if any(
-        _TASK_LABEL.match(raw) or _TASK_HOST[0].search(raw)
-        for raw in (h.text.encode() for h in result.hits)
-    ):
-        try:
-            with open(result.file, "rb") as f:
-                head = [line for _, line in zip(range(PREFIX_SAMPLE_LINES), f, strict=False)]
-        except OSError:
-            head = []
-        lines = [line for line in head if line.strip()]
-        labels = [m.group("task") for line in lines if (m := _TASK_LABEL.match(line))]
-        # ... and the same few tasks again and again: numbered lines ("12: ...") are no labels
-        repeated = len(labels) >= 2 * len(set(labels))
-        labelled = repeated and len(labels) >= PREFIX_MIN_SHARE * len(lines)
+def _task_labels(result: Scan, head: list[bytes]) -> None:
+    """Each hit on a line a launcher labelled with its task (srun --label, found in the file's
+    `head`; mpirun --tag-output): that task as its rank, unless the line names one, and the
+    host a launcher's message named for that task, unless the line names one."""
+    lines = [line for line in head if line.strip()]
+    labels = [m.group("task") for line in lines if (m := _TASK_LABEL.match(line))]
+    # ... the same few tasks again and again: numbered lines ("12: ...") are no labels
+    repeated = len(labels) >= 2 * len(set(labels))
+    labelled = repeated and len(labels) >= PREFIX_MIN_SHARE * len(lines)
     hosts: dict[int, str] = {}
     task_of: dict[int, int] = {}  # id(hit) -> the task that printed it
     for h in result.hits:
@@ -598,7 +599,7 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
 # The rows read the line after it: a row anchored at a line's start (a Python exception's
 # name, `Killed`, a tool's report) missed every line of `mpirun --tag-output` output.
 _RELAY = re.compile(
-    rb"(?:\[\d+,\d+\]<std(?:out|err|diag)>: ?|\[pod/[^\]\s/]+/[^\]\s]+\] "
+    rb"(?:" + _MPI_TAG_RE + rb"|\[pod/[^\]\s/]+/[^\]\s]+\] "
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) )+"
 )
 
@@ -1294,9 +1295,7 @@ def _sole_rank(tail: bytes, default: Culprit | None) -> Culprit | None:
     named no rank."""
     if default is not None and default.rank is not None:
         return default
-    ranks = {
-        int(m.group("rank") or m.group("rank2") or m.group("rank3")) for m in _RANK.finditer(tail)
-    }
+    ranks = {_rank_of(m) for m in _RANK.finditer(tail)}
     if len(ranks) != 1:
         return default
     d = default or Culprit()
