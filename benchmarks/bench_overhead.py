@@ -56,11 +56,11 @@ from benchmarks.bench_checkpoint import nvrx_status
 from benchmarks.bench_recovery import PY, WORLD, run_group
 from benchmarks.stats import reps
 from benchmarks.stats import summarize as summarize_reps
-from nonstop import envvars
 
 LOG_EVERY = 10
 DURABLE_EVERY = 10  # bench_recovery.FULL's durable checkpoint interval (steps)
-MEMORY_EVERY = 1  # bench_recovery.MEMORY: an in-memory snapshot at every step
+MEMORY_EVERY = "auto"  # the recommended cadence: measured, within 1% of a step's CPU (cadence.py)
+EVERY_STEP = 1  # bench_recovery.MEMORY: an in-memory snapshot at every step (arm C)
 TARGET = 1.03  # issue 30: the recovery configuration within 3% of torchrun + dcp.async_save
 LINE = re.compile(r"\[train\] step (\d+)/(\d+) loss \S+ (\d+) ms/step")
 
@@ -127,7 +127,7 @@ def _one(
     warmup: int,
     *,
     ours: bool,
-    memory: bool = True,
+    memory: int | str | None = MEMORY_EVERY,
     env: dict[str, str] | None = None,
 ) -> float:
     out = root / f"{tag}.out"
@@ -143,7 +143,7 @@ def _one(
             "--quiet",
             "--run-dir",
             str(run_dir),
-            *(["--memory-checkpoint-every", str(MEMORY_EVERY)] if memory else []),
+            *(["--memory-checkpoint-every", str(memory)] if memory else []),
             *train_args(steps),
         ]
         rc, _ = run_group(cmd, env=env, out=out)
@@ -170,6 +170,27 @@ def _one(
     return ms
 
 
+def _chosen(root: Path, runs: int) -> dict[str, Any]:
+    """The intervals `auto` chose in ours' runs (rank 0's `cadence` event), and the steps a
+    crash would redo at most."""
+    from nonstop.events import read_events
+
+    picks: list[int] = []
+    for i in range(runs):
+        path = root / f"ours-{i}" / "events" / "attempt-0" / "rank-0.jsonl"
+        events = read_events(path)[0] if path.exists() else []
+        picks += [
+            int(e.payload["every"])
+            for e in events
+            if e.kind == "checkpoint" and e.payload.get("phase") == "cadence"
+        ]
+    return {
+        "every": picks,
+        "median": statistics.median(picks) if picks else None,
+        "steps_redone_at_most": max(picks) - 1 if picks else None,
+    }
+
+
 def _plain_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("NONSTOP_")}
 
@@ -179,16 +200,15 @@ def run(quick: bool) -> dict[str, Any]:
     steps, warmup = (40, 10) if quick else (70, 30)
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-overhead-"))
     load_before = os.getloadavg()
-    ours, peer, bare, level = [], [], [], []
-    lowered = {**os.environ, envvars.BACKGROUND_NICE: "10"}
+    ours, peer, every, bare = [], [], [], []
     for i in range(pairs):
         ours.append(_one(root, f"ours-{i}", steps, warmup, ours=True))
         peer.append(_one(root, f"torchrun-{i}", steps, warmup, ours=False))
-        bare.append(_one(root, f"ours-no-memory-{i}", steps, warmup, ours=True, memory=False))
-        level.append(_one(root, f"ours-lowered-{i}", steps, warmup, ours=True, env=lowered))
+        every.append(_one(root, f"ours-every-step-{i}", steps, warmup, ours=True, memory=1))
+        bare.append(_one(root, f"ours-no-memory-{i}", steps, warmup, ours=True, memory=None))
         print(  # progress on stderr (the harness's JSON is stdout's last line)
             f"[overhead] pair {i + 1}/{pairs}: ours {ours[-1]:.1f} peer {peer[-1]:.1f} "
-            f"no-memory {bare[-1]:.1f} hand-over lowered {level[-1]:.1f} "
+            f"every step {every[-1]:.1f} no-memory {bare[-1]:.1f} "
             f"ms/step, load {os.getloadavg()[0]:.1f}",
             file=sys.stderr,
             flush=True,
@@ -196,9 +216,10 @@ def run(quick: bool) -> dict[str, Any]:
     no_memory = summarize_reps(
         bare, peer, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
     )
-    at_lowered = summarize_reps(
-        level, ours, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
+    every_step = summarize_reps(
+        every, peer, name="overhead", unit="ms/step", better="lower", peer_name="", paired=True
     )
+    chosen = _chosen(root, pairs)
     return summarize(
         ours,
         peer,
@@ -209,9 +230,17 @@ def run(quick: bool) -> dict[str, Any]:
         ours_flags=f"nonstop run --memory-checkpoint-every {MEMORY_EVERY} "
         "(warm standbys on by default)",
         peer_workload=" ".join(peer_args(steps, Path("CKPT"))),
-        order="ABCDABCD (ours first; C: ours without in-memory snapshots; D: ours with the "
-        "snapshot hand-over 10 nice levels lower)",
+        order="ABCDABCD (ours first; C: ours with a snapshot at every step; D: ours without "
+        "in-memory snapshots)",
         detail={
+            "auto_chosen": chosen,
+            "every_step": {
+                "flags": f"nonstop run --memory-checkpoint-every {EVERY_STEP}",
+                "ms_per_step": every_step["ours"],
+                "ratio": every_step["ratio"],
+                "spread": {k: every_step["spread"][k] for k in ("ours", "ratio")},
+                "samples": every,
+            },
             "no_memory": {
                 "flags": "nonstop run (no --memory-checkpoint-every; standbys on)",
                 "ms_per_step": no_memory["ours"],
@@ -220,14 +249,7 @@ def run(quick: bool) -> dict[str, Any]:
                 "samples": bare,
             },
             "snapshot_ms_per_step": statistics.median(ours) - no_memory["ours"],
-            "handover_lowered": {
-                "flags": f"{envvars.BACKGROUND_NICE}=10 nonstop run --memory-checkpoint-every "
-                f"{MEMORY_EVERY}",
-                "ms_per_step": at_lowered["ours"],
-                "ratio_to_ours": at_lowered["ratio"],
-                "spread": {k: at_lowered["spread"][k] for k in ("ours", "ratio")},
-                "samples": level,
-            },
+            "snapshot_every_step_ms_per_step": statistics.median(every) - no_memory["ours"],
         },
         method="mean of rank 0's 10-step ms/step lines after warm-up, per run; "
         "median over runs; ratio = median pair ratio, paired bootstrap CI",

@@ -64,10 +64,13 @@ PY = sys.executable
 WORLD = 2
 TIMEOUT_S = 300.0
 MEMORY = ["--memory-checkpoint-every", "1"]
+MEMORY_AUTO = ["--memory-checkpoint-every", "auto"]  # the recommended cadence (cadence.py)
 
-# nonstop's arms: {warm standbys on/off} x {in-memory replicas every step on/off}
+# nonstop's arms: {warm standbys on/off} x {in-memory replicas every step on/off}, and the
+# recommended configuration: standbys with snapshots at the cadence `auto` measures
 ARMS: dict[str, list[str]] = {
     "standby+memory": MEMORY,
+    "standby+memory-auto": MEMORY_AUTO,
     "standby": [],
     "cold+memory": ["--no-standby", *MEMORY],
     "cold": ["--no-standby"],
@@ -745,6 +748,7 @@ def run(
     node_reps: int = 3,
     node_kill: bool = True,
     with_ft: bool = True,
+    only_arms: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """--quick: one repetition of the best-guess arm and torchrun on the tiny model. Full: `reps`
     repetitions of every arm and torchrun, then the node kill (`node_reps`) and the sizes
@@ -755,7 +759,7 @@ def run(
     root = Path(tempfile.mkdtemp(prefix="nonstop-bench-recovery-"))
     _log(f"runs in {root}")
     size = QUICK if quick else MAIN
-    arm_names = [BEST_GUESS] if quick else list(ARMS)
+    arm_names = [BEST_GUESS] if quick else list(only_arms or ARMS)
     reps = 1 if quick else reps
     arms: dict[str, list[dict[str, Any]]] = {a: [] for a in arm_names}
     peer: list[dict[str, Any]] = []
@@ -839,7 +843,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--node-reps", type=int, default=3)
     p.add_argument("--no-node-kill", action="store_true")
     p.add_argument("--no-ft", action="store_true", help="leave out the ft_launcher arm")
+    p.add_argument("--arms", default="", help=f"comma-separated, of {', '.join(ARMS)}; default all")
     a = p.parse_args(argv)
+    only = tuple(x for x in a.arms.split(",") if x)
+    if unknown := [x for x in only if x not in ARMS]:
+        p.error(f"no such arm: {', '.join(unknown)} (arms: {', '.join(ARMS)})")
     sizes = tuple(x for x in a.sizes.split(",") if x)
     out = run(
         a.quick,
@@ -849,6 +857,7 @@ def main(argv: list[str] | None = None) -> int:
         node_reps=a.node_reps,
         node_kill=not a.no_node_kill,
         with_ft=not a.no_ft,
+        only_arms=only,
     )
     print(json.dumps(out))
     return 0

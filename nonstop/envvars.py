@@ -169,7 +169,7 @@ TABLE: Final[tuple[EnvVar, ...]] = (
         name=MEMORY_CKPT_EVERY,
         set_by="supervisor (--memory-checkpoint-every)",
         read_by="checkpoint.config",
-        meaning="steps between in-memory snapshots",
+        meaning="steps between in-memory snapshots, or `auto` (measured: checkpoint.cadence)",
         default="0 (off)",
     ),
     EnvVar(

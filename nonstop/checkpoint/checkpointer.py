@@ -48,6 +48,7 @@ from torch.distributed.checkpoint.api import CheckpointException
 from nonstop.anomalies import read_anomalies
 from nonstop.checkpoint import commit as cm
 from nonstop.checkpoint import state as st
+from nonstop.checkpoint.cadence import Cadence
 from nonstop.checkpoint.config import CheckpointConfig
 from nonstop.checkpoint.coord import Coordinator
 from nonstop.checkpoint.interval import IntervalPolicy
@@ -172,7 +173,7 @@ class Checkpointer:
             rank=self.rank,
             world_size=self.world_size,
             lineage=f"a{self.attempt}-{seen[0][1]}",  # the attempt: see _suspect
-            every_steps=every,
+            cadence=Cadence(every, clock=self._clock),
             replicas=self.config.resolved_replicas(),
             emit=self._emit,
             clock=self._clock,
@@ -186,16 +187,8 @@ class Checkpointer:
         Every rank must call this at every step (decisions are collective in distributed runs).
         """
         self._reap()
-        if self.memory is not None and step % self.memory.every_steps == 0:
-            self._fingerprint(step)  # every rank: the config, not this node's servers, decides
-        if self.memory is not None and self.memory.due(step):
-            self._check_open()
-            entries = st.classify(state)
-            flat = st.collect(
-                entries, step=step, rank=self.rank, world_size=self.world_size, plan=self._plan
-            )
-            overlap = self.config.overlap_staging
-            self.memory.snapshot(step, flat, entries.optimizers.values() if overlap else ())
+        if self.memory is not None:
+            self._snapshot(step, state)
         due = self._pending or self.policy.due(step, self._clock())
         busy = self._inflight is not None and not self._inflight.done()
         defer = self.config.if_busy == "defer"
@@ -208,6 +201,37 @@ class Checkpointer:
             return False
         self.save(step, state)
         return True
+
+    def _snapshot(self, step: int, state: Mapping[str, Any]) -> None:
+        """The in-memory snapshot of `step`, when its cadence says so (cadence.py: with `auto`,
+        its CPU is measured on this thread too, and the ranks agree on the interval once)."""
+        assert self.memory is not None
+        cadence = self.memory.cadence
+        if cadence.tick():  # every rank at the same call: one collective, once
+            self.memory.wait()  # the last measured snapshot's background share is in
+            chosen = cadence.settle(self.coord.all_gather(cadence.mine()), step)
+            self._emit("cadence", **chosen)
+            log.info(
+                "in-memory snapshots every %d step(s) from here (auto: %.2f ms of CPU per "
+                "snapshot, %.1f ms per step, budget %.0f%%)",
+                chosen["every"],
+                1e3 * chosen["snapshot_cpu_s"],
+                1e3 * chosen["step_s"],
+                100 * chosen["budget"],
+            )
+        if not cadence.due(step):
+            return
+        c0 = cadence.cpu()
+        self._fingerprint(step)  # every rank: the cadence, not this node's servers, decides
+        if self.memory.due(step):
+            self._check_open()
+            entries = st.classify(state)
+            flat = st.collect(
+                entries, step=step, rank=self.rank, world_size=self.world_size, plan=self._plan
+            )
+            overlap = self.config.overlap_staging
+            self.memory.snapshot(step, flat, entries.optimizers.values() if overlap else ())
+            cadence.add_cpu(cadence.last_begun(), cadence.cpu() - c0, background=False)
 
     def save(self, step: int, state: Mapping[str, Any], *, wait: bool = False) -> SaveResult | None:
         """Save now (waiting for a save in flight first). With `wait`, or in synchronous mode,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from nonstop import envvars
+from nonstop.checkpoint.cadence import Every, parse_every
 
 ENV_MTBI_S: Final = envvars.MTBI_S
 """Set by the supervisor: the run's observed mean time between interruptions, in seconds."""
@@ -73,9 +74,10 @@ class CheckpointConfig:
     load right after reads the disk instead of memory (docs/checkpoint.md, "Direct writes")."""
     timeout_s: float = 1800.0
     """Timeout of the checkpoint coordination process group (gloo) in distributed runs."""
-    memory_every_steps: int | None = None
-    """Snapshot the state into the replica servers' memory every this many steps (0: off);
-    None: $NONSTOP_MEMORY_CKPT_EVERY, else off (see nonstop.checkpoint.replica)."""
+    memory_every_steps: Every | None = None
+    """Snapshot the state into the replica servers' memory every this many steps (0: off), or
+    `auto`: as often as a CPU budget allows, measured (nonstop.checkpoint.cadence); None:
+    $NONSTOP_MEMORY_CKPT_EVERY, else off (see nonstop.checkpoint.replica)."""
     replicas: int | None = None
     """Peer nodes that get a copy of each snapshot besides this node's own server (0: none);
     None: $NONSTOP_REPLICAS, else 1."""
@@ -93,7 +95,9 @@ class CheckpointConfig:
         _positive_float("every_s", self.every_s, optional=True)
         _positive_float("mtbi_s", self.mtbi_s, optional=True)
         _positive_float("timeout_s", self.timeout_s, optional=False)
-        _count("memory_every_steps", self.memory_every_steps)
+        if self.memory_every_steps is not None:
+            every = parse_every(self.memory_every_steps)  # "AUTO", " 5" read as auto, 5
+            object.__setattr__(self, "memory_every_steps", every)
         _count("replicas", self.replicas)
         if not (isinstance(self.min_interval_s, int | float) and self.min_interval_s >= 0):
             raise ValueError(f"min_interval_s must be >= 0, got {self.min_interval_s!r}")
@@ -113,11 +117,13 @@ class CheckpointConfig:
             return float(self.mtbi_s)
         return mtbi_from_env()
 
-    def resolved_memory_every_steps(self) -> int:
-        """Steps between in-memory snapshots: configured, else the environment; 0 is off."""
+    def resolved_memory_every_steps(self) -> Every:
+        """Steps between in-memory snapshots, or `auto`: configured, else the environment; 0
+        is off."""
         if self.memory_every_steps is not None:
             return self.memory_every_steps
-        return count_from_env(ENV_MEMORY_EVERY, default=0)
+        raw = os.environ.get(ENV_MEMORY_EVERY, "").strip()
+        return parse_every(raw, name=ENV_MEMORY_EVERY) if raw else 0
 
     def resolved_replicas(self) -> int:
         """Peer nodes per snapshot: configured, else $NONSTOP_REPLICAS, else 1."""

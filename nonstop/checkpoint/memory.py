@@ -51,6 +51,7 @@ from torch.distributed.checkpoint.metadata import (
 from nonstop.checkpoint import background
 from nonstop.checkpoint import digest as dg
 from nonstop.checkpoint import state as st
+from nonstop.checkpoint.cadence import Cadence
 from nonstop.checkpoint.replica import (
     Channel,
     Entry,
@@ -86,14 +87,14 @@ class MemoryReplicas:
         rank: int,
         world_size: int,
         lineage: str,
-        every_steps: int,
+        cadence: Cadence,
         replicas: int,
         emit: Callable[..., None],
         clock: Callable[[], float] = time.monotonic,
         timeout_s: float = 60.0,
     ) -> None:
         self.node, self.rank, self.world_size = node, rank, world_size
-        self.lineage, self.every_steps = lineage, every_steps
+        self.lineage, self.cadence = lineage, cadence
         self.peers = discover(run_dir)
         self.targets = self._targets(run_dir, job_nodes, replicas)
         self._on = bool(self.targets)
@@ -138,7 +139,7 @@ class MemoryReplicas:
     # -- saving ----------------------------------------------------------------------------
 
     def due(self, step: int) -> bool:
-        return self._on and step % self.every_steps == 0
+        return self._on and self.cadence.due(step)
 
     def snapshot(
         self,
@@ -158,6 +159,7 @@ class MemoryReplicas:
         forward changes, per-rank state, RNG) is copied before this returns."""
         t0 = self._clock()
         self.wait()
+        measured = self.cadence.begun()
         opts = list(optimizers)
         later = _later(flat, opts)
         key = Key(rank=self.rank, world_size=self.world_size, step=step, lineage=self.lineage)
@@ -177,7 +179,9 @@ class MemoryReplicas:
             self._copied.clear()
         devices = cuda_devices(dict(flat)) if later else []
         blocking_s = self._clock() - t0
-        self._inflight = self._executor.submit(self._send, key, blob, name, blocking_s, t0, devices)
+        self._inflight = self._executor.submit(
+            self._send, key, blob, name, blocking_s, t0, devices, measured
+        )
 
     def wait_for_copy(self) -> None:
         """Block until the snapshot in flight has copied the state (optimizer steps do this
@@ -221,12 +225,27 @@ class MemoryReplicas:
         blocking_s: float,
         t0: float,
         devices: list[torch.device],
+        measured: int | None = None,
     ) -> None:
+        cpu = self.cadence.cpu
+        c0 = cpu()
         self._finish_copy(devices)
         if self._sender is None:
             self._hand_over(key, blob, name, blocking_s, t0)
+            self.cadence.add_cpu(measured, cpu() - c0, background=True)
         else:  # what follows the copy waits on nothing of training's: lowered, if asked
-            self._sender.submit(self._hand_over, key, blob, name, blocking_s, t0).result()
+            self.cadence.add_cpu(measured, cpu() - c0, background=True)
+            self._sender.submit(
+                self._measured_hand_over, measured, key, blob, name, blocking_s, t0
+            ).result()
+
+    def _measured_hand_over(self, measured: int | None, *args: Any) -> None:
+        cpu = self.cadence.cpu
+        c0 = cpu()
+        try:
+            self._hand_over(*args)
+        finally:
+            self.cadence.add_cpu(measured, cpu() - c0, background=True)
 
     def _hand_over(
         self, key: Key, blob: torch.Tensor, name: str | None, blocking_s: float, t0: float

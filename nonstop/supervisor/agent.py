@@ -270,7 +270,7 @@ class NonstopAgent(LocalElasticAgent):
         }
         if self.cfg.faults:
             env[envvars.FAULTS] = self.cfg.faults
-        if self.cfg.memory_checkpoint_every > 0:  # the replica server runs (launch.py)
+        if self.cfg.memory_checkpoint_every:  # the replica server runs (launch.py)
             env[envvars.MEMORY_CKPT_EVERY] = str(self.cfg.memory_checkpoint_every)
             env[envvars.REPLICAS] = str(self.cfg.replicas)
         mtbi = self._observed_mtbi_s()

@@ -229,12 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--memory-checkpoint-every",
-        type=int,
+        type=_memory_every,
         default=default("memory_checkpoint_every"),
-        metavar="STEPS",
+        metavar="STEPS|auto",
         help="also snapshot every rank's checkpoint state into CPU memory every this "
         "many steps, kept by this node's agent and replicated to --replicas "
-        "peer nodes; restarts load from there (default 0: off). The training "
+        "peer nodes; restarts load from there (default 0: off). auto: measure the "
+        "snapshot's CPU cost and take one as often as 1%% of the step time allows "
+        "(a restart then redoes at most that many steps less one). The training "
         "script must save through nonstop.checkpoint",
     )
     g.add_argument(
@@ -325,6 +327,17 @@ def _hang_timeout(value: str) -> float | None:
     except ValueError:
         raise UserError(
             f"--hang-timeout must be seconds above 0 or 'auto', got {value!r}"
+        ) from None
+
+
+def _memory_every(value: str) -> int | str:
+    from nonstop.checkpoint.cadence import parse_every
+
+    try:
+        return parse_every(value)
+    except ValueError:
+        raise UserError(
+            f"--memory-checkpoint-every must be a number of steps (0: off) or 'auto', got {value!r}"
         ) from None
 
 

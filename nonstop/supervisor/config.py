@@ -107,8 +107,9 @@ class SupervisorConfig:
     """How long a start waits for standbys still importing before it spawns cold."""
     straggler_every: int = 20
     """Online straggler scores every this many steps (live setting straggler_every)."""
-    memory_checkpoint_every: int = 0
-    """Steps between in-memory snapshots of every rank's checkpoint state; 0: off."""
+    memory_checkpoint_every: int | str = 0
+    """Steps between in-memory snapshots of every rank's checkpoint state; 0: off; `auto`: as
+    often as a CPU budget allows (nonstop.checkpoint.cadence)."""
     replicas: int = 1
     """Peer nodes that keep a copy of each rank's memory snapshot (--replicas)."""
     replica_addr: str | None = None

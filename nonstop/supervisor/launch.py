@@ -264,7 +264,7 @@ def _start_replica_server(
     """This node's in-memory checkpoint replica server (nonstop.checkpoint.replica), published
     in the run directory; the workers learn the snapshot interval from their environment
     (NonstopAgent._start_workers)."""
-    if cfg.memory_checkpoint_every <= 0:
+    if not cfg.memory_checkpoint_every:
         return None
     if cfg.replicas < 0:
         raise UserError("--replicas must be 0 or more")
@@ -278,7 +278,8 @@ def _start_replica_server(
     server.start()
     publish(rd.root, host, server, host=addr)
     _log.info(
-        f"in-memory checkpoints every {cfg.memory_checkpoint_every} steps, "
+        f"in-memory checkpoints every {cfg.memory_checkpoint_every} steps"
+        f"{' (measured)' if cfg.memory_checkpoint_every == 'auto' else ''}, "
         f"kept at {addr}:{server.address[1]} and on {cfg.replicas} peer node(s)",
     )
     return server

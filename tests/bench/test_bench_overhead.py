@@ -48,8 +48,10 @@ def test_both_sides_run_the_same_workload_at_the_recovery_cadence() -> None:
     assert ours[ours.index("--checkpoint-every") + 1] == str(bo.DURABLE_EVERY)
     if hasattr(br, "FULL"):  # the recovery benchmark's durable interval and snapshot cadence
         assert br.FULL[2] == bo.DURABLE_EVERY
-    if hasattr(br, "MEMORY"):
-        assert ["--memory-checkpoint-every", str(bo.MEMORY_EVERY)] == br.MEMORY
+    # the recommended cadence is the recovery benchmark's auto arm; every step its other arm
+    assert ["--memory-checkpoint-every", str(bo.MEMORY_EVERY)] == br.MEMORY_AUTO
+    assert ["--memory-checkpoint-every", str(bo.EVERY_STEP)] == br.MEMORY
+    assert br.ARMS["standby+memory-auto"] == br.MEMORY_AUTO
 
 
 @pytest.mark.slow

@@ -478,6 +478,59 @@ def test_without_a_server_snapshots_are_off(
     )
 
 
+def test_auto_measures_chooses_and_keeps_to_its_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`auto` snapshots every step while it measures, chooses once (a `cadence` event), then
+    snapshots only at multiples of its choice, and a load finds the newest of those. The wall
+    clock is slowed to a crawl (0.1 ms a call) so that the real CPU cost of a snapshot is far
+    over 1% of a step: the choice must stretch the interval."""
+    monkeypatch.setenv("NONSTOP_HOST", "solo")
+    srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 22).start()
+    publish(tmp_path, "solo", srv)
+    ticks = iter(range(10**9))
+    try:
+        torch.manual_seed(0)
+        net = nn.Linear(64, 64)
+        opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+        events = Events()
+        config = CheckpointConfig(every_steps=1000, memory_every_steps="auto")
+        ckpt = Checkpointer(
+            tmp_path, config=config, events=events, clock=lambda: next(ticks) * 1e-4
+        )
+        steps = 140
+        for step in range(1, steps + 1):
+            net(torch.randn(2, 64)).sum().backward()
+            opt.step()
+            opt.zero_grad()
+            ckpt.maybe_save(step, {"model": net, "optimizer": opt})
+        ckpt.close()
+        (cadence,) = [e for e in events.seen if e["phase"] == "cadence"]
+        every, settled = cadence["every"], cadence["step"]
+        assert settled == 12 and 1 < every <= 50, cadence
+        assert cadence["snapshot_cpu_s"] > 0 and cadence["step_s"] > 0
+        replicated = [e["step"] for e in events.seen if e["phase"] == "replicated"]
+        assert replicated == [
+            *range(1, settled),
+            *range(every * -(-settled // every), steps + 1, every),
+        ]
+        _, ckpt = _load_auto(tmp_path)
+        assert ckpt.last_load is not None
+        assert (ckpt.last_load.step, ckpt.last_load.source) == (replicated[-1], "memory")
+    finally:
+        srv.stop()
+
+
+def _load_auto(run: Path) -> tuple[nn.Module, Checkpointer]:
+    net = nn.Linear(64, 64)
+    opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+    config = CheckpointConfig(every_steps=1000, memory_every_steps="auto")
+    ckpt = Checkpointer(run, config=config)
+    ckpt.load_latest({"model": net, "optimizer": opt})
+    ckpt.close()
+    return net, ckpt
+
+
 # -- real processes ------------------------------------------------------------------------------
 
 

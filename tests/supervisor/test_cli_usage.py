@@ -35,6 +35,8 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     ("flags", "words"),
     [
         (["--nproc-per-node", "0"], "at least 1"),
+        (["--memory-checkpoint-every", "sometimes"], "a number of steps (0: off) or 'auto'"),
+        (["--memory-checkpoint-every", "-3"], "got '-3'"),
         (["--nproc-per-node", "-1"], "at least 1"),
         (["--nproc-per-node", "abc"], "'abc'"),
         (["--nnodes", "0"], "--nnodes"),

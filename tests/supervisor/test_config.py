@@ -98,6 +98,7 @@ FLAGS = [
         ["--memory-checkpoint-every", "5", "--replicas", "2"],
         {"memory_checkpoint_every": 5, "replicas": 2},
     ),
+    (["--memory-checkpoint-every", "AUTO"], {"memory_checkpoint_every": "auto"}),
     (
         ["--metrics-port", "9100", "--metrics-host", "0.0.0.0"],
         {"metrics_port": 9100, "metrics_host": "0.0.0.0"},
