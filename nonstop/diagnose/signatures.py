@@ -72,6 +72,16 @@ SURVIVED: Final = (
     rb"Unicode|Syntax)Warning: )"
 )
 SURVIVED_DISCOUNT: Final = 50
+# A message that lists what may have caused it reports none of them: Ray's worker-died message
+# ("Worker unexpectedly exits with a connection error code 2. End of file. Some common causes
+# include: (1) the process was killed by the OOM killer due to high memory usage, (2) ray stop
+# --force was called, or (3) the worker crashed unexpectedly due to SIGSEGV ...") was read as
+# the host OOM killer's report (a SIGKILLed or segfaulted Ray Train worker: out_of_memory,
+# stop_and_page). The rows read such a line only up to its list (triage `_take`).
+CAUSES_LISTED: Final = (
+    rb"(?i)\b(?:(?:some|the most|the) )?(?:common|possible|potential|likely|probable) (?:root )?"
+    rb"(?:causes|reasons)(?: (?:include|are|could be|may be))?\b"
+)
 # A machine-check bank's MCi_STATUS that records a corrected error, as the kernel ("%016Lx") and
 # mcelog print it: VAL (bit 63) set, UC (bit 61) and PCC (bit 57) clear, so the first hex digit
 # is 8, 9, c or d (OVER and EN either way) and the second lacks its 2 bit. The labelling rules
@@ -109,7 +119,7 @@ _CRASHED: Final = r"\bcrashed with exit code -(?:4|7|9|11)\b"
 DIED_OF_SIGNAL: Final = (
     _died_of("(?:4|7|9|11)")
     + r"|\bexitcode\s*:\s*-(?:4|7|9|11)\b|\bSignal (?:4|7|9|11) \(SIG"
-    + r"|\bexited on signal (?:4|7|9|11)\b"
+    + r"|\bexited on signal (?:4|7|9|11)\b|\bterminated with signal SIG(?:ILL|BUS|KILL|SEGV)\b"
     + "|"
     + _CRASHED
 )
@@ -1224,6 +1234,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"exited on signal 9 \(Killed\)|WorkerCrashedError|DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly|"
         r"Back-off restarting failed container|BackoffLimitExceeded|Connection reset by remote peer|NET/Socket : peer \S+ shutdown|"
         r"\btask \d+: (?:Exited with exit code \d+|Killed)\b|"
+        # torch.multiprocessing.spawn's ProcessExitedException ("process 1 terminated with
+        # signal SIGKILL"): matched no row, and the verdict named no rank
+        r"\bterminated with signal SIGKILL\b|"
         # fp16 loss scaling doing its job: a skipped step, a lower scale (at its floor: loss_scale_floor)
         r"Gradient overflow\.\s+Skipping step|OVERFLOW! Rank \d+ Skipping step|"
         + _died_of(9)
@@ -2599,6 +2612,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         35,
         0.45,
         "A process crashed on an invalid memory access (native code)",
+    ),
+    (
+        # the crashed process's own fault handler: Python's faulthandler ("Fatal Python error:
+        # Segmentation fault") and absl's failure signal handler ("*** SIGSEGV received at
+        # time=1796527597 on cpu 0 ***", Ray's workers). Above `ray_worker_died`, whose message
+        # only lists a segfault among possible causes: Ray Train's segfaulted worker printed
+        # both, and the verdict was Ray's (unknown)
+        "segfault_own_report",
+        r"\bFatal Python error: Segmentation fault\b|\*\*\* SIGSEGV received at time=\d+",
+        "software_bug",
+        40,
+        0.5,
+        "A process crashed on an invalid memory access (native code): its own fault handler "
+        "says so",
     ),
     (
         # the kernel's own WARN_ON inside a GPU driver's code (the twenty-fourth's 31b3c51afdbd
@@ -4381,6 +4408,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "reset by remote peer",
         "net/socket : peer",
         "exited with exit code",
+        "terminated with signal sigkill",
         ": killed",
         "gradient overflow",
         "overflow! rank",
@@ -5059,6 +5087,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "exitcode",
         *_DIED_OF_NEEDLES,
     ),
+    "segfault_own_report": ("fatal python error: segmentation fault", "*** sigsegv received at"),
     "gpu_driver_warning": ("at drivers/gpu/drm/",),
     "sigbus": ("sigbus", "bus error", "exitcode", *_DIED_OF_NEEDLES),
     "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),

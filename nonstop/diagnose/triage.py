@@ -69,6 +69,7 @@ from nonstop import envvars, taxonomy
 from nonstop.diagnose import elastic, fallback, inputs, prose
 from nonstop.diagnose.signatures import (
     BY_ID,
+    CAUSES_LISTED,
     COMPILED,
     DIED_OF_SIGNAL,
     MARKER,
@@ -136,15 +137,19 @@ _HOST_PATTERNS = (
 # a launcher's sentence about a rank's process ("Rank 1 crashed with exit code -9.", Composer's
 # launcher) names it too; a capital "Rank N" elsewhere (DeepSpeed's "OVERFLOW! Rank 0 Skipping
 # step") is not read as one
+# torch.multiprocessing.spawn's ProcessExitedException ("process 1 terminated with signal
+# SIGKILL", "... with exit code 3") names its process by mp.spawn's index, the rank that
+# `mp.spawn(main, nprocs=N)` hands main (in a one-node job, as PyTorch's DDP tutorial runs it)
 _RANK = re.compile(
     rb"\[(?i:rank)(?:: ?| ?)(?P<rank>\d+)\]|\brank[ =:](?P<rank2>\d+)\b"
     rb"|\bRank (?P<rank3>\d+) (?:crashed|exited|terminated) with\b"
+    rb"|\b[Pp]rocess (?P<rank4>\d+) terminated with (?:signal|exit code)\b"
 )
 
 
 def _rank_of(m: re.Match[bytes]) -> int:
     """The rank a match of _RANK names (whichever of its forms matched)."""
-    return int(m.group("rank") or m.group("rank2") or m.group("rank3"))
+    return int(m.group("rank") or m.group("rank2") or m.group("rank3") or m.group("rank4"))
 
 
 _PCI = re.compile(rb"(?:PCI:|GPU )(?:[0-9a-fA-F]{4,8}:)?(?P<pci>[0-9a-fA-F]{2}:[0-9a-fA-F]{2})\b")
@@ -349,6 +354,7 @@ def _structure(result: Scan) -> None:
     _prefix_hosts(result, head)
     _task_labels(result, head)
     _pod_hosts(result)
+    _rank_blocks(result)
     _torchrun_root(result)
 
 
@@ -469,6 +475,116 @@ def _task_labels(result: Scan, head: list[bytes]) -> None:
             h.host = hosts[task_of[id(h)]]
 
 
+# A launcher's header over the traceback it relays from a rank: torch.multiprocessing.spawn's
+# ProcessRaisedException ("-- Process 1 terminated with the following error:") and Ray Train's
+# WorkerGroupError ("[Rank 1 Error Snippet]:"). The rank's own lines name no rank (Ray's
+# prefix names its worker's pid): a ValueError that mp.spawn or Ray Train relayed named none.
+_BLOCK_HEAD = re.compile(
+    rb"^(?P<pre>.*?)(?:-- Process (?P<r1>\d+) terminated with the following error:"
+    rb"|\[Rank (?P<r2>\d+) Error Snippet\]:)\s*$"
+)
+# Ray Train's controller lists its workers ("- (ip=10.0.0.5, pid=19558) world_rank=1, ..."), and
+# each worker's lines begin with its pid ("(RayTrainWorker pid=19558) "; "(..., ip=...)" on
+# another node); the raylet names a dead worker's ("Worker PID: 19558")
+_RAY_WORKER = re.compile(rb"\(ip=(?P<ip>[\w.:-]+), pid=(?P<pid>\d+)\) world_rank=(?P<rank>\d+)\b")
+_RAY_PID = re.compile(
+    rb"^(?:\x1b\[[\d;]*m)?\([\w.:-]+ pid=(?P<pid>\d+)[,)]|\bWorker PID: (?P<pid2>\d+)\b"
+)
+# and Ray's ActorDiedError names the dead worker's pid and address on lines of their own
+# ("\tpid: 19558", then "\tip: 10.0.0.5")
+_RAY_DIED_PID = re.compile(rb"^.*?\tpid: (?P<pid>\d+)\s*$")
+_RAY_DIED_IP = re.compile(rb"\tip: (?P<ip>[\w.:-]+)\s*$")
+_BLOCK_MARKS = (
+    b"terminated with the following error",
+    b"Error Snippet]",
+    b"world_rank=",
+    b"The actor died unexpectedly",
+)
+BLOCK_MAX_LINES = 400  # lines of a relayed traceback read after its header
+
+
+def _has_marks(path: str) -> bool:
+    """Whether `path` may hold a _BLOCK_MARKS mark (read in chunks, as bytes)."""
+    try:
+        with open(path, "rb") as f:
+            carry = b""
+            while chunk := f.read(CHUNK_BYTES):
+                buf = carry + chunk
+                if any(m in buf for m in _BLOCK_MARKS):
+                    return True
+                carry = buf[-64:]
+    except OSError:
+        pass
+    return False
+
+
+@dataclass
+class _Relayed:
+    """What `_relayed_ranks` read: the rank over each line under a launcher's header, and each
+    Ray Train worker's (rank or None, address) by its pid."""
+
+    under: dict[int, int] = field(default_factory=dict)
+    workers: dict[bytes, tuple[int | None, str]] = field(default_factory=dict)
+
+
+def _relayed_ranks(path: str) -> _Relayed:
+    """One pass over `path`'s lines: the launcher's headers (_BLOCK_HEAD) and the lines under
+    each (those after it with the header's own prefix, to the first blank), Ray Train's list of
+    its workers and its ActorDiedError's pid and address."""
+    out = _Relayed()
+    died: dict[bytes, tuple[int | None, str]] = {}
+    head: tuple[bytes, int, int] | None = None  # prefix, rank, line number
+    pid: tuple[bytes, int] | None = None  # an ActorDiedError's "\tpid: N", its line number
+    try:
+        with open(path, "rb") as f:
+            for lineno, raw in enumerate(f, 1):
+                line = raw.rstrip(b"\r\n")
+                if (b"following error" in line or b"Error Snippet" in line) and (
+                    hm := _BLOCK_HEAD.match(line)
+                ):
+                    head = (hm.group("pre"), int(hm.group("r1") or hm.group("r2")), lineno)
+                    continue
+                if head is not None:
+                    pre, rank, top = head
+                    body = line[len(pre) :] if line.startswith(pre) else b""
+                    if lineno - top > BLOCK_MAX_LINES or not body.strip():
+                        head = None
+                    else:
+                        out.under[lineno] = rank
+                if b"world_rank=" in line and (wm := _RAY_WORKER.search(line)):
+                    out.workers[wm.group("pid")] = (int(wm.group("rank")), wm.group("ip").decode())
+                if b"\tpid: " in line and (dm := _RAY_DIED_PID.match(line)):
+                    pid = (dm.group("pid"), lineno)
+                elif pid and lineno - pid[1] <= 3 and (im := _RAY_DIED_IP.search(line)):
+                    died[pid[0]] = (None, im.group("ip").decode())
+                    pid = None
+    except OSError:
+        pass
+    out.workers = {**died, **out.workers}
+    return out
+
+
+def _rank_blocks(result: Scan) -> None:
+    """Each hit without a rank: the rank of the launcher's header it is under (_BLOCK_HEAD), or
+    of the Ray Train worker whose pid its line names (then that worker's address as its host,
+    where it names none)."""
+    if all(h.rank is not None for h in result.hits) or not _has_marks(result.file):
+        return
+    got = _relayed_ranks(result.file)
+    workers = got.workers
+    for h in result.hits:
+        if h.rank is None and h.line in got.under:
+            h.rank = got.under[h.line]
+        pm = _RAY_PID.search(h.text.encode()) if workers else None
+        if pm and (worker := workers.get(pm.group("pid") or pm.group("pid2"))):
+            h.rank = h.rank if h.rank is not None else worker[0]
+            h.host = h.host or worker[1]
+    ips = {r: ip for r, ip in workers.values() if r is not None}
+    for h in result.hits:
+        if h.rank in ips and h.host is None:
+            h.host = ips[h.rank]
+
+
 def _torchrun_root(result: Scan) -> None:
     """A launcher's console output with torchrun's failure summary (nonstop.diagnose.elastic):
     the lines of the summary's root cause, and its ChildFailedError line, are that rank's (on
@@ -586,7 +702,7 @@ def _take(result: Scan, line: bytes, lineno: int) -> None:
         )
         return
     for piece in _pieces(line):
-        for sid, sm in _classify(_relayed(piece)):
+        for sid, sm in _classify(_told(_relayed(piece))):
             h = _hit(sid, sm, piece, result.file, lineno)
             result.counts[h.signature] += 1
             if result.counts[h.signature] <= MAX_EVIDENCE // 2 or len(result.hits) < MAX_EVIDENCE:
@@ -602,6 +718,16 @@ _RELAY = re.compile(
     rb"(?:" + _MPI_TAG_RE + rb"|\[pod/[^\]\s/]+/[^\]\s]+\] "
     rb"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d) )+"
 )
+
+
+_CAUSES_LISTED = re.compile(CAUSES_LISTED)
+
+
+def _told(line: bytes) -> bytes:
+    """`line` up to a list of what may have caused it (signatures.CAUSES_LISTED): what the
+    line reports, not what it guesses."""
+    m = _CAUSES_LISTED.search(line)
+    return line[: m.start()] if m else line
 
 
 def _relayed(line: bytes) -> bytes:

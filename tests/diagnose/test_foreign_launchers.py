@@ -1,11 +1,11 @@
 """`nonstop triage` on the console output of launchers and frameworks nobody on the team wrote:
 torchrun, `accelerate launch`, Lightning's Trainer(strategy="ddp") and DeepSpeed's multi-node
-runner (pdsh), Slurm's `srun --label` and Open MPI's `mpirun --tag-output`, each failing as
-users see them fail.
+runner (pdsh), Slurm's `srun --label` and Open MPI's `mpirun --tag-output`,
+torch.multiprocessing.spawn and Ray Train's TorchTrainer, each failing as users see them fail.
 
 Each test runs the real launcher where the project's venv has it (torch's own launcher, accelerate
-and Lightning) on CPU with gloo, captures its console as `2>&1 | tee` would, and runs the real
-`nonstop triage --json` on it. DeepSpeed, Slurm and Open MPI are not in the venv: their output
+and Lightning, torch.multiprocessing.spawn) on CPU with gloo, captures its console as
+`2>&1 | tee` would, and runs the real `nonstop triage --json` on it. DeepSpeed, Slurm, Open MPI and Ray are not in the venv: their output
 is recorded under tests/diagnose/recorded/ (the command that made each file is next to its
 test; tests/slurm/test_slurm_triage.py runs srun itself where a Slurm cluster is up).
 """
@@ -346,3 +346,116 @@ def test_a_python_warning_is_no_cause_over_the_exception_that_ended_the_job() ->
     got = _triage(RECORDED / "torchrun-numpy-missing-raise.log")
     assert got["category"] == "user_code_error", got["verdict"]
     assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, "localhost")], got
+
+
+# PyTorch's DDP tutorial's launcher: mp.spawn(main, args=(world,), nprocs=2, join=True), where
+# main(rank, world) does gloo, one all_reduce, then rank 1 fails as MODE says
+SPAWN = """\
+import ctypes, os, sys
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+
+def main(rank, world):
+    os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    dist.all_reduce(torch.ones(1))
+    if rank == 1:
+        mode = sys.argv[1]
+        if mode == "raise":
+            raise ValueError("bad batch shape at step 3")
+        if mode == "kill":
+            os.kill(os.getpid(), 9)
+        if mode == "segv":
+            ctypes.string_at(0)
+    dist.barrier()
+
+
+if __name__ == "__main__":
+    world = 2
+    mp.spawn(main, args=(world,), nprocs=2, join=True)
+"""
+
+# (mode, category, what the evidence says) of mp.spawn's rank 1
+SPAWNED = [
+    ("raise", "user_code_error", "ValueError: bad batch shape at step 3"),
+    ("kill", "unknown", "process 1 terminated with signal SIGKILL"),
+    ("segv", "software_bug", "process 1 terminated with signal SIGSEGV"),
+]
+
+
+@pytest.mark.parametrize(("mode", "category", "said"), SPAWNED)
+def test_mp_spawn_names_its_failed_process(
+    tmp_path: Path, mode: str, category: str, said: str
+) -> None:
+    """torch.multiprocessing.spawn relays a raising process's traceback under "-- Process 1
+    terminated with the following error:", and says "process 1 terminated with signal SIGKILL"
+    of one a signal ended. The verdicts named no rank, and the SIGKILL matched no row ("No
+    known failure signature")."""
+    (tmp_path / "spawn_t.py").write_text(SPAWN)
+    log = _console(
+        [sys.executable, "spawn_t.py", mode], tmp_path, {"MASTER_PORT": str(free_port())}
+    )
+    got = _triage(log)
+    assert got["category"] == category, got["verdict"]
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, None)], got
+    assert said in got["evidence"][0], got["evidence"]
+
+
+# Recorded 2026-12-06 with torch 2.13.0+cpu (this venv), SPAWN above as spawn_t.py:
+#   MASTER_PORT=N OMP_NUM_THREADS=1 python spawn_t.py MODE 2>&1 | tee mp-spawn-MODE.log
+@pytest.mark.parametrize(("mode", "category", "said"), SPAWNED)
+def test_mp_spawn_recorded(mode: str, category: str, said: str) -> None:
+    """The same verdicts on mp.spawn's console as recorded (the live test's output)."""
+    got = _triage(RECORDED / f"mp-spawn-{mode}.log")
+    assert got["category"] == category, got["verdict"]
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(1, None)], got
+    assert said in got["evidence"][0], got["evidence"]
+
+
+# Recorded 2026-12-06 with Ray 2.60.0 and torch 2.13.0+cpu in a venv of their own
+# (`python3 -m venv V && V/bin/pip install torch==2.13.0 'ray[train]'`):
+#   OMP_NUM_THREADS=1 V/bin/python ray_t.py MODE 2>&1 | tee ray-train-MODE.log; ray stop --force
+# ray_t.py: TorchTrainer(train_func, train_loop_config={"mode": MODE}, scaling_config=
+# ScalingConfig(num_workers=2, use_gpu=False), torch_config=TorchConfig(backend="gloo")).fit(),
+# where train_func does one all_reduce, then rank 1 raises ValueError("bad batch shape at step
+# 3"), SIGKILLs itself (os.kill(os.getpid(), 9)) or reads address 0 (ctypes.string_at(0)),
+# and rank 0 waits in dist.barrier().
+@pytest.mark.parametrize(
+    ("name", "category", "rank", "said"),
+    [
+        ("ray-train-raise.log", "user_code_error", 1, "ValueError: bad batch shape at step 3"),
+        ("ray-train-kill.log", "unknown", 1, "A worker died or was killed"),
+        # the worker segfaulted before the controller listed its workers' ranks: no line says
+        # which rank pid 21362 was (the ActorDiedError names its address)
+        ("ray-train-segv.log", "software_bug", None, "*** SIGSEGV received at time="),
+    ],
+)
+def test_ray_train_torch_trainer(name: str, category: str, rank: int | None, said: str) -> None:
+    """Ray Train relays a worker's traceback under "[Rank 1 Error Snippet]:", lists its workers
+    ("(ip=192.0.2.2, pid=19558) world_rank=1") and prefixes their lines with their pid. Ray's
+    worker-died message lists possible causes ("Some common causes include: (1) the process
+    was killed by the OOM killer ..., (3) ... SIGSEGV ..."): the SIGKILLed and the segfaulted
+    rank were read as the host OOM killer's (out_of_memory, stop_and_page), and no verdict named
+    a rank or host."""
+    got = _triage(RECORDED / name)
+    assert got["category"] == category, got["verdict"]
+    assert [(c["rank"], c["host"]) for c in got["culprits"]] == [(rank, "192.0.2.2")], got
+    assert said in got["evidence"][0], got["evidence"]
+
+
+def test_a_peer_that_lost_a_spawned_process_killed_is_not_the_culprit(tmp_path: Path) -> None:
+    """A rank that lost its peer ("Connection closed by peer", a row above the bare kill) and
+    mp.spawn's word that the peer's process died of SIGKILL: the dead process is the culprit
+    (`_dead_peer` read no "terminated with signal SIGKILL"), rank 0 only lost it."""
+    log = tmp_path / "console.log"
+    log.write_text(
+        "[rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+        "Connection closed by peer [127.0.0.1]:20163\n"
+        "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
+        "SIGKILL\n"
+    )
+    got = _triage(log)
+    assert [c["rank"] for c in got["culprits"]] == [1], got
+    assert "process 1 terminated with signal SIGKILL" in got["evidence"][0], got["evidence"]
