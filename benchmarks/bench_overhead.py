@@ -8,29 +8,30 @@ Both sides train the demo workload (2 ranks, gloo on CPU, the default model, the
 optimizer and step) with a durable checkpoint every 10 steps, the recovery benchmark's
 cadence (`bench_recovery.FULL`):
 
-- ours: `nonstop run --quiet --memory-checkpoint-every 1 -m nonstop.workloads.llama.train
-  --checkpoint-every 10`, i.e. the configuration the recovery headline uses: warm standbys
-  (the default), an in-memory snapshot of every rank's state at every step replicated to the
-  agent's replica server, async durable saves (sha256, COMMIT.json), nonstop.runtime with its
-  event writer, guards and the bootstrap's watcher, the supervisor tailing events;
+- ours: `nonstop run --quiet --memory-checkpoint-every auto -m nonstop.workloads.llama.train
+  --checkpoint-every 10`, the recommended recovery configuration: warm standbys (the default),
+  an in-memory snapshot of every rank's state replicated to the agent's replica server at the
+  interval `auto` measures and chooses (nonstop/checkpoint/cadence.py: within 1% of a step's
+  time in CPU; every step until its first choice at step 14, then chosen again every 20 steps),
+  async durable saves (CRC-32, COMMIT.json), nonstop.runtime with its event writer, guards and
+  the bootstrap's watcher, the supervisor tailing events;
 - peer: `python -m torch.distributed.run --standalone -m benchmarks.peer_dcp_train
   --checkpoint-every 10`: the same model, data and step without nonstop.runtime, saving with
   `dcp.async_save` in its best configuration here (checkpoint process, cached shared-memory
   stager, see benchmarks/peer_dcp_train.py).
 
 Runs alternate A B C D A B C D ... (ours first) so drift on a shared machine falls on every arm
-alike. C and D are not the headline. C is `nonstop run` without `--memory-checkpoint-every`
-(standbys, durable async saves and everything else as in A), to split A's cost into the in-memory
-snapshots and the rest (`detail.no_memory`, its own median and paired ratio to the peer). D is A
-with the snapshot's hand-over on a thread 10 nice levels lower (`NONSTOP_BACKGROUND_NICE=10`;
-off by default: nonstop.checkpoint.background), `detail.handover_lowered` with its paired ratio
-to A (below 1: lowering it helps training). The run of 2026-12-04 16:00 had the two the other way
-round (A lowered, D at training's priority, `detail.handover_at_training_priority`), when lowering
-was the default.
+alike. C and D are not the headline. C is ours with a snapshot at every step
+(`--memory-checkpoint-every 1`, the headline until 2026-12-06: a restart redoes no step;
+`detail.every_step`, its median and paired ratio to the peer); D is `nonstop run` without
+in-memory snapshots (`detail.no_memory`), to split the cost into the snapshots and the rest.
+`detail.auto_chosen` lists what `auto` chose in each run of A. Until 2026-12-06 D was A with the
+snapshot's hand-over 10 nice levels lower (`NONSTOP_BACKGROUND_NICE=10`): it measured
+1.003 [0.980, 1.032] of A on 2026-12-05 (`overhead-2026-12-05d.json`), no gain, and was dropped.
 
 How a step is timed, identically on both sides: rank 0 prints `[train] step X/Y loss L NN
 ms/step` every `--log-every 10` steps, the mean wall time per step over those 10 steps
-(perf_counter; every window holds one durable save and, for ours, ten snapshots). Windows that
+(perf_counter; every window holds one durable save and, for ours, its snapshots). Windows that
 end at or before the warm-up step are dropped; a run's figure is the mean of the rest. `ours`
 and `peer` are medians over runs (ms/step); `ratio` is the median of the pairs' own ratios with
 a paired 95% bootstrap interval (`spread.ratio`). Target: ratio <= 1.03.
@@ -171,23 +172,29 @@ def _one(
 
 
 def _chosen(root: Path, runs: int) -> dict[str, Any]:
-    """The intervals `auto` chose in ours' runs (rank 0's `cadence` event), and the steps a
-    crash would redo at most."""
+    """What `auto` chose in ours' runs (rank 0's `cadence` events: the first choice and each
+    change, as [step, every]), the interval each run ended with, and the steps a crash would
+    redo at most."""
     from nonstop.events import read_events
 
-    picks: list[int] = []
+    per_run: list[list[list[int]]] = []
     for i in range(runs):
         path = root / f"ours-{i}" / "events" / "attempt-0" / "rank-0.jsonl"
         events = read_events(path)[0] if path.exists() else []
-        picks += [
-            int(e.payload["every"])
-            for e in events
-            if e.kind == "checkpoint" and e.payload.get("phase") == "cadence"
-        ]
+        per_run.append(
+            [
+                [int(e.payload["step"]), int(e.payload["every"])]
+                for e in events
+                if e.kind == "checkpoint" and e.payload.get("phase") == "cadence"
+            ]
+        )
+    last = [run[-1][1] for run in per_run if run]
+    every = [c[1] for run in per_run for c in run]
     return {
-        "every": picks,
-        "median": statistics.median(picks) if picks else None,
-        "steps_redone_at_most": max(picks) - 1 if picks else None,
+        "choices": per_run,
+        "final_every": last,
+        "final_median": statistics.median(last) if last else None,
+        "steps_redone_at_most": max(every) - 1 if every else None,
     }
 
 

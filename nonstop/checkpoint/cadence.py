@@ -5,23 +5,25 @@ the state, packing it, the background copy, the digest and the hand-over to the 
 (docs/checkpoint.md, "In-memory snapshots"). Where a step is long (a GPU step of seconds) that
 cost is a fraction of a percent and every step is right; where steps are short and the host's
 cores are busy training (CPU training, a small model), the same cost is several percent of every
-step. `auto` measures it and chooses the cadence:
+step. `auto` measures it and chooses the cadence, again and again:
 
 1. The first `WARMUP` snapshots are taken and not measured (buffers allocated, files created,
-   hooks registered), then `PROBE` more are measured: the CPU seconds each took on the training
-   thread and on the background thread (`time.thread_time`, so a thread waiting is not counted),
-   and the wall time of the steps between calls.
-2. At the step the probe ends, every rank calls `settle` with the same step number (the ranks
-   call `maybe_save` at every step), and one collective gives every rank every rank's figures.
-   Every rank computes the same interval from them:
+   hooks registered); from then on every snapshot's CPU seconds are measured on the training
+   thread and on the background thread (`time.thread_time`, so a thread waiting is not
+   counted), and so is the wall time between calls of `maybe_save` (a step).
+2. At the `FIRST`-th call, after `PROBE` measured snapshots, and then at every `REVIEW`-th call,
+   every rank calls `settle` (the ranks call `maybe_save` at every step, so they agree on which
+   calls these are), and one collective gives every rank every rank's medians since the last
+   choice. Every rank computes the same interval from them:
 
        every = ceil(max over ranks of the median snapshot CPU seconds
                     / (budget x median step seconds)),  within [1, MAX_EVERY]
 
    A snapshot every `every` steps then costs at most `budget` of a step's time on average, and a
    restart redoes at most `every - 1` steps (the snapshot's step is agreed by all ranks, so a
-   restart never loads a torn set).
-3. The choice is kept for the rest of the process (a restart measures again) and emitted as a
+   restart never loads a torn set). Choosing again follows a run whose first steps were slow
+   (standbys starting beside it, allocators warming up) or whose steps change later.
+3. The first choice, and every one that changes the interval, is logged and emitted as a
    `checkpoint` event with phase `cadence`.
 
 `BUDGET` is a fraction of the step's wall time in CPU seconds: on this project's 2-core CI
@@ -42,14 +44,19 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
 AUTO: Final = "auto"
-WARMUP: Final = 3
+WARMUP: Final = 5
 """Snapshots taken before measuring (one-time costs: buffers, files, hooks)."""
 PROBE: Final = 8
-"""Snapshots measured before choosing."""
+"""Snapshots measured before the first choice."""
+REVIEW: Final = 20
+"""Calls of `maybe_save` between later choices, each from what was measured since the last."""
 BUDGET: Final = 0.01
 """A snapshot's CPU seconds as a fraction of a step's wall seconds, averaged over the cadence."""
-MAX_EVERY: Final = 50
-"""The longest interval `auto` chooses: at most 49 steps redone after a crash."""
+MAX_EVERY: Final = 20
+"""The longest interval `auto` chooses: at most 19 steps redone after a crash, and at least one
+snapshot measured between two choices."""
+FIRST: Final = WARMUP + PROBE + 1
+"""The call of `maybe_save` at which the first choice is made."""
 
 Every = int | Literal["auto"]
 
@@ -82,7 +89,7 @@ def choose_every(
 
 
 class Cadence:
-    """Which steps get a snapshot; with `auto`, measured and then agreed across ranks."""
+    """Which steps get a snapshot; with `auto`, measured and agreed across ranks again and again."""
 
     def __init__(
         self,
@@ -93,21 +100,23 @@ class Cadence:
         budget: float = BUDGET,
     ) -> None:
         if every == AUTO:
-            self.auto, self.every = True, 1  # every step while measuring
+            self.auto, self.every = True, 1  # every step until the first choice
         else:
             assert isinstance(every, int) and every > 0, every
             self.auto, self.every = False, every
         self.budget = budget
         self._clock, self.cpu = clock, cpu
-        self.settled = not self.auto
         self.calls = 0
+        self.choices = 0
         self._last_call: float | None = None
-        self._step_s: list[float] = []
+        self._step_s: list[float] = []  # wall seconds between calls since the last choice
         self._taken = 0  # snapshots begun
+        self._since = WARMUP  # the first snapshot number of this window
         self._current: int | None = None
         self._train_cpu: dict[int, float] = {}  # snapshot number -> training thread's seconds
         self._back_cpu: dict[int, float] = {}  # ... -> background thread's seconds
         self._lock = threading.Lock()
+        self._last_cost = 0.0  # the previous window's, for a window without a snapshot
         self.chosen: dict[str, Any] | None = None
 
     def due(self, step: int) -> bool:
@@ -115,23 +124,19 @@ class Cadence:
 
     def tick(self) -> bool:
         """Called once per `maybe_save` (every rank, every step), before anything else: True
-        when this call is the one at which every rank settles `auto` (then call `settle`)."""
+        when this call is one at which every rank chooses (then call `settle`): the FIRST-th,
+        then every REVIEW-th after it. Every rank counts the same calls."""
         self.calls += 1
         now = self._clock()
-        if self.auto and self._last_call is not None and self._measuring():
+        if self.auto and self._last_call is not None and self._taken >= WARMUP:
             self._step_s.append(now - self._last_call)
         self._last_call = now
-        # every rank counts the same calls: the one after the last probed snapshot settles
-        return self.auto and not self.settled and self.calls == WARMUP + PROBE + 1
-
-    def _measuring(self) -> bool:
-        return WARMUP <= self._taken <= WARMUP + PROBE and not self.settled
+        return self.auto and self.calls >= FIRST and (self.calls - FIRST) % REVIEW == 0
 
     def begun(self) -> int | None:
         """A snapshot begins: its number if it is measured, else None."""
         n, self._taken = self._taken, self._taken + 1
-        measured = self.auto and not self.settled and WARMUP <= n < WARMUP + PROBE
-        self._current = n if measured else None
+        self._current = n if self.auto and n >= WARMUP else None
         return self._current
 
     def last_begun(self) -> int | None:
@@ -147,27 +152,41 @@ class Cadence:
             table[n] = table.get(n, 0.0) + seconds
 
     def mine(self) -> tuple[float, float]:
-        """This rank's (median snapshot CPU seconds, median step seconds); zeros while nothing
-        was measured."""
+        """This rank's (median snapshot CPU seconds, median step seconds) since the last choice;
+        the cost of the window before when none was taken since, zeros before any."""
         with self._lock:
-            costs = [self._train_cpu[n] + self._back_cpu.get(n, 0.0) for n in self._train_cpu]
-        cost = statistics.median(costs) if costs else 0.0
+            costs = [
+                c + self._back_cpu.get(n, 0.0)
+                for n, c in self._train_cpu.items()
+                if n >= self._since
+            ]
+        cost = statistics.median(costs) if costs else self._last_cost
         step = statistics.median(self._step_s) if self._step_s else 0.0
         return cost, step
 
-    def settle(self, figures: Sequence[tuple[float, float]], step: int) -> dict[str, Any]:
-        """Choose from every rank's `mine()` (the same list on every rank): the chosen interval
-        and what it was chosen from, for the event."""
+    def settle(self, figures: Sequence[tuple[float, float]], step: int) -> dict[str, Any] | None:
+        """Choose from every rank's `mine()` (the same list on every rank), and start a new
+        window. What it was chosen from, for the event, when this is the first choice or the
+        interval changed; else None."""
         costs = [c for c, _ in figures]
         steps = [s for _, s in figures if s > 0]
-        self.every = choose_every(costs, steps, budget=self.budget)
-        self.settled = True
+        every = choose_every(costs, steps, budget=self.budget)
+        self._last_cost = self.mine()[0]
+        with self._lock:  # a new window: what was measured before it is done with
+            self._since = self._taken
+            self._train_cpu = {n: c for n, c in self._train_cpu.items() if n >= self._since}
+            self._back_cpu = {n: c for n, c in self._back_cpu.items() if n >= self._since}
+        self._step_s.clear()
+        self.choices += 1
+        if every == self.every and self.choices > 1:
+            return None
+        self.every = every
         self.chosen = {
             "step": step,
-            "every": self.every,
+            "every": every,
             "snapshot_cpu_s": round(max(costs), 6) if costs else 0.0,
             "step_s": round(statistics.median(steps), 6) if steps else 0.0,
             "budget": self.budget,
-            "measured": PROBE,
+            "choice": self.choices,
         }
         return self.chosen

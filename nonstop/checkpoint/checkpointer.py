@@ -207,18 +207,20 @@ class Checkpointer:
         its CPU is measured on this thread too, and the ranks agree on the interval once)."""
         assert self.memory is not None
         cadence = self.memory.cadence
-        if cadence.tick():  # every rank at the same call: one collective, once
+        if cadence.tick():  # every rank at the same call: one small collective
             self.memory.wait()  # the last measured snapshot's background share is in
             chosen = cadence.settle(self.coord.all_gather(cadence.mine()), step)
-            self._emit("cadence", **chosen)
-            log.info(
-                "in-memory snapshots every %d step(s) from here (auto: %.2f ms of CPU per "
-                "snapshot, %.1f ms per step, budget %.0f%%)",
-                chosen["every"],
-                1e3 * chosen["snapshot_cpu_s"],
-                1e3 * chosen["step_s"],
-                100 * chosen["budget"],
-            )
+            if chosen is not None:  # the first choice, or a changed one
+                self._emit("cadence", **chosen)
+                log.info(
+                    "in-memory snapshots every %d step(s) from step %d (auto: %.2f ms of CPU "
+                    "per snapshot, %.1f ms per step, budget %.0f%%)",
+                    chosen["every"],
+                    step,
+                    1e3 * chosen["snapshot_cpu_s"],
+                    1e3 * chosen["step_s"],
+                    100 * chosen["budget"],
+                )
         if not cadence.due(step):
             return
         c0 = cadence.cpu()
