@@ -414,6 +414,28 @@ def test_mp_spawn_recorded(mode: str, category: str, said: str) -> None:
     assert said in got["evidence"][0], got["evidence"]
 
 
+def test_a_large_logs_relayed_block_is_looked_for_in_its_tail_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file above MARKS_WHOLE_BYTES is searched for mp.spawn's and Ray's headers in its last
+    MARKS_TAIL_BYTES only (where a launcher prints the failure it relays as the job ends): the
+    big-log benchmark paid a second read of the whole file for it. Limits made small here."""
+    from nonstop.diagnose import triage
+
+    monkeypatch.setattr(triage, "MARKS_WHOLE_BYTES", 64 << 10)
+    monkeypatch.setattr(triage, "MARKS_TAIL_BYTES", 16 << 10)
+    console = (RECORDED / "mp-spawn-raise.log").read_bytes()
+    filler = b"".join(b"step %d loss 2.5 lr 3e-4\n" % i for i in range(8000))
+    assert len(filler) > 64 << 10
+    late, early = tmp_path / "late.log", tmp_path / "early.log"
+    late.write_bytes(filler + console)
+    early.write_bytes(console + filler)
+    assert triage._has_marks(str(late)) and not triage._has_marks(str(early))
+    got = triage.triage_file(late)
+    assert got.category == "user_code_error", got
+    assert [c.rank for c in got.culprits] == [1], got
+
+
 # Recorded 2026-12-06 with Ray 2.60.0 and torch 2.13.0+cpu in a venv of their own
 # (`python3 -m venv V && V/bin/pip install torch==2.13.0 'ray[train]'`):
 #   OMP_NUM_THREADS=1 V/bin/python ray_t.py MODE 2>&1 | tee ray-train-MODE.log; ray stop --force
