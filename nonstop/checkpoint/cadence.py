@@ -79,11 +79,15 @@ def choose_every(
     costs_s: Sequence[float], steps_s: Sequence[float], *, budget: float = BUDGET
 ) -> int:
     """The interval that keeps the snapshot within `budget` of the step: the largest of the
-    ranks' medians of snapshot CPU seconds over the ranks' median step seconds."""
-    if not costs_s or not steps_s:
+    ranks' medians of snapshot CPU seconds over the ranks' median step seconds. No rank took a
+    snapshot (no node has a replica server): the longest, since each due step still costs a
+    fingerprint of the replicas for nothing; no step measured: every step."""
+    if not costs_s or not max(costs_s) > 0:
+        return MAX_EVERY
+    if not steps_s or not budget > 0:
         return 1
     cost, step = max(costs_s), statistics.median(steps_s)
-    if not (cost > 0 and step > 0 and budget > 0):
+    if not step > 0:
         return 1
     return max(1, min(MAX_EVERY, math.ceil(round(cost / (budget * step), 6))))
 

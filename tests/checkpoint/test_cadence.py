@@ -57,8 +57,10 @@ def test_choose_every_keeps_the_snapshot_within_the_budget() -> None:
     assert choose_every([0.001, 0.006, 0.002], [0.1, 0.1, 0.5]) == 6
     # tiny steps: capped, so that a restart never redoes more than MAX_EVERY - 1 steps
     assert choose_every([0.01], [0.001]) == MAX_EVERY
-    # nothing measured (no server on any node, or a zero clock): every step, as asked
-    assert choose_every([], [0.1]) == choose_every([0.0], [0.1]) == choose_every([0.1], []) == 1
+    # no snapshot taken anywhere (no node has a replica server): the longest interval, so that
+    # the replicas are not fingerprinted at every step for nothing; no step measured: every step
+    assert choose_every([], [0.1]) == choose_every([0.0, 0.0], [0.1]) == MAX_EVERY
+    assert choose_every([0.1], []) == choose_every([0.1], [0.0]) == 1
 
 
 class Clocks:
