@@ -14,7 +14,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -406,15 +406,22 @@ class Events:
         self.seen.append({"kind": kind, **payload})
 
 
-def _train(run: Path, steps: int, events: Events) -> tuple[nn.Module, Checkpointer]:
+def _train(
+    run: Path,
+    steps: int,
+    events: Events,
+    *,
+    width: int = 4,
+    config: CheckpointConfig | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[nn.Module, Checkpointer]:
     torch.manual_seed(0)
-    net = nn.Linear(4, 3)
+    net = nn.Linear(width, 3 if width == 4 else width)
     opt = torch.optim.AdamW(net.parameters(), lr=0.1)
-    ckpt = Checkpointer(
-        run, config=CheckpointConfig(every_steps=3, memory_every_steps=2), events=events
-    )
+    config = config or CheckpointConfig(every_steps=3, memory_every_steps=2)
+    ckpt = Checkpointer(run, config=config, events=events, clock=clock)
     for step in range(1, steps + 1):
-        net(torch.randn(2, 4)).sum().backward()
+        net(torch.randn(2, width)).sum().backward()
         opt.step()
         opt.zero_grad()
         ckpt.maybe_save(step, {"model": net, "optimizer": opt})
@@ -422,12 +429,17 @@ def _train(run: Path, steps: int, events: Events) -> tuple[nn.Module, Checkpoint
     return net, ckpt
 
 
-def _load(run: Path, events: Events) -> tuple[nn.Module, Checkpointer]:
-    net = nn.Linear(4, 3)
+def _load(
+    run: Path,
+    events: Events | None,
+    *,
+    net: nn.Module | None = None,
+    config: CheckpointConfig | None = None,
+) -> tuple[nn.Module, Checkpointer]:
+    net = net or nn.Linear(4, 3)
     opt = torch.optim.AdamW(net.parameters(), lr=0.1)
-    ckpt = Checkpointer(
-        run, config=CheckpointConfig(every_steps=3, memory_every_steps=2), events=events
-    )
+    config = config or CheckpointConfig(every_steps=3, memory_every_steps=2)
+    ckpt = Checkpointer(run, config=config, events=events)
     ckpt.load_latest({"model": net, "optimizer": opt})
     ckpt.close()
     return net, ckpt
@@ -491,21 +503,10 @@ def test_auto_measures_chooses_and_keeps_to_its_interval(
     publish(tmp_path, "solo", srv)
     ticks = iter(range(10**9))
     try:
-        torch.manual_seed(0)
-        net = nn.Linear(64, 64)
-        opt = torch.optim.AdamW(net.parameters(), lr=0.1)
         events = Events()
         config = CheckpointConfig(every_steps=1000, memory_every_steps="auto")
-        ckpt = Checkpointer(
-            tmp_path, config=config, events=events, clock=lambda: next(ticks) * 1e-4
-        )
         steps = 140
-        for step in range(1, steps + 1):
-            net(torch.randn(2, 64)).sum().backward()
-            opt.step()
-            opt.zero_grad()
-            ckpt.maybe_save(step, {"model": net, "optimizer": opt})
-        ckpt.close()
+        _train(tmp_path, steps, events, width=64, config=config, clock=lambda: next(ticks) * 1e-4)
         chosen = [e for e in events.seen if e["phase"] == "cadence"]
         assert chosen and chosen[0]["step"] == FIRST, chosen
         assert all(1 < c["every"] <= MAX_EVERY for c in chosen), chosen
@@ -517,21 +518,11 @@ def test_auto_measures_chooses_and_keeps_to_its_interval(
             want += [s for s in range(c["step"], until) if s % c["every"] == 0]
         replicated = [e["step"] for e in events.seen if e["phase"] == "replicated"]
         assert replicated == want, chosen
-        _, ckpt = _load_auto(tmp_path)
+        _, ckpt = _load(tmp_path, None, net=nn.Linear(64, 64), config=config)
         assert ckpt.last_load is not None
         assert (ckpt.last_load.step, ckpt.last_load.source) == (replicated[-1], "memory")
     finally:
         srv.stop()
-
-
-def _load_auto(run: Path) -> tuple[nn.Module, Checkpointer]:
-    net = nn.Linear(64, 64)
-    opt = torch.optim.AdamW(net.parameters(), lr=0.1)
-    config = CheckpointConfig(every_steps=1000, memory_every_steps="auto")
-    ckpt = Checkpointer(run, config=config)
-    ckpt.load_latest({"model": net, "optimizer": opt})
-    ckpt.close()
-    return net, ckpt
 
 
 # -- real processes ------------------------------------------------------------------------------
