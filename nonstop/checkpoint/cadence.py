@@ -2,7 +2,7 @@
 
 A snapshot at every step makes a restart redo no step, and costs CPU at every step: collecting
 the state, packing it, the background copy, the digest and the hand-over to the replica server
-(docs/checkpoint.md, "In-memory snapshots"). Where a step is long (a GPU step of seconds) that
+(docs/checkpoint.md, "In-memory replicas"). Where a step is long (a GPU step of seconds) that
 cost is a fraction of a percent and every step is right; where steps are short and the host's
 cores are busy training (CPU training, a small model), the same cost is several percent of every
 step. `auto` measures it and chooses the cadence, again and again:
