@@ -8,6 +8,7 @@ boilerplate; the HTML page does not scroll sideways at 1300 px in headless Chrom
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,8 @@ def test_report_of_an_unmodified_script(tmp_path: Path) -> None:
     assert console == []
     body = parse(dom).body
     assert int(str(body["data-page-width"])) <= int(str(body["data-view-width"])), body
-    assert "not measured" in dom and "0.0%" not in dom
+    # no made-up 0.0% ETTR; an estimate of exactly 20.0% (seen in CI) holds the same characters
+    assert "not measured" in dom and not re.search(r"(?<![\d.])0\.0%", dom)
     assert "bad data shard" in dom
 
 
