@@ -116,7 +116,6 @@ class Cadence:
         self._step_s: list[float] = []  # wall seconds between calls since the last choice
         self._taken = 0  # snapshots begun
         self._since = WARMUP  # the first snapshot number of this window
-        self._current: int | None = None
         self._train_cpu: dict[int, float] = {}  # snapshot number -> training thread's seconds
         self._back_cpu: dict[int, float] = {}  # ... -> background thread's seconds
         self._lock = threading.Lock()
@@ -140,12 +139,7 @@ class Cadence:
     def begun(self) -> int | None:
         """A snapshot begins: its number if it is measured, else None."""
         n, self._taken = self._taken, self._taken + 1
-        self._current = n if self.auto and n >= WARMUP else None
-        return self._current
-
-    def last_begun(self) -> int | None:
-        """The number `begun` gave the newest snapshot (None: not measured)."""
-        return self._current
+        return n if self.auto and n >= WARMUP else None
 
     def add_cpu(self, n: int | None, seconds: float, *, background: bool) -> None:
         """CPU seconds that snapshot `n` took on one thread (any thread may call this)."""

@@ -204,7 +204,8 @@ class Checkpointer:
 
     def _snapshot(self, step: int, state: Mapping[str, Any]) -> None:
         """The in-memory snapshot of `step`, when its cadence says so (cadence.py: with `auto`,
-        its CPU is measured on this thread too, and the ranks agree on the interval once)."""
+        its CPU is measured on this thread too, and the ranks agree on the interval again every
+        REVIEW calls)."""
         assert self.memory is not None
         cadence = self.memory.cadence
         if cadence.tick():  # every rank at the same call: one small collective
@@ -232,8 +233,8 @@ class Checkpointer:
                 entries, step=step, rank=self.rank, world_size=self.world_size, plan=self._plan
             )
             overlap = self.config.overlap_staging
-            self.memory.snapshot(step, flat, entries.optimizers.values() if overlap else ())
-            cadence.add_cpu(cadence.last_begun(), cadence.cpu() - c0, background=False)
+            n = self.memory.snapshot(step, flat, entries.optimizers.values() if overlap else ())
+            cadence.add_cpu(n, cadence.cpu() - c0, background=False)
 
     def save(self, step: int, state: Mapping[str, Any], *, wait: bool = False) -> SaveResult | None:
         """Save now (waiting for a save in flight first). With `wait`, or in synchronous mode,

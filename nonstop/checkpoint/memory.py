@@ -146,7 +146,7 @@ class MemoryReplicas:
         step: int,
         flat: Mapping[str, Any],
         optimizers: Iterable[torch.optim.Optimizer] = (),
-    ) -> None:
+    ) -> int | None:
         """Copy `flat` and send it in the background. Waits first for the previous snapshot's
         send if it is still in flight, so that every rank holds every due step; the wait is
         part of `blocking_s` (a cadence the network cannot follow shows there).
@@ -156,7 +156,8 @@ class MemoryReplicas:
         forward and backward, and each optimizer's `step()` waits until that copy is done (a
         step pre-hook, as nonstop.checkpoint.staging does for durable saves; the same caveat
         for in-place changes outside `step()`: `wait_for_copy`). The rest (buffers that
-        forward changes, per-rank state, RNG) is copied before this returns."""
+        forward changes, per-rank state, RNG) is copied before this returns. The snapshot's
+        number in its cadence's measurements (None: not measured), for the caller's share."""
         t0 = self._clock()
         self.wait()
         measured = self.cadence.begun()
@@ -182,6 +183,7 @@ class MemoryReplicas:
         self._inflight = self._executor.submit(
             self._send, key, blob, name, blocking_s, t0, devices, measured
         )
+        return measured
 
     def wait_for_copy(self) -> None:
         """Block until the snapshot in flight has copied the state (optimizer steps do this
