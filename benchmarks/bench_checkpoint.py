@@ -9,7 +9,8 @@ CPU; parameters are a third of it) is saved at the same cadence (one save per wi
 each into its own folder on the same filesystem:
 
 - ours: `Checkpointer.save(step, state)` as docs/checkpoint.md shows it (async, overlapped
-  staging, a CRC-32 per 64 MiB of every file, COMMIT.json, retention keep_last=1);
+  staging, a CRC-32 per 64 MiB of every file, COMMIT.json, retention keep_last=2, so that a load has an
+  older checkpoint to fall back on and reads the disk once: docs/checkpoint.md, "Loading");
 - dcp-async-process: `dcp.async_save(..., async_checkpointer_type=PROCESS, async_stager=S)`,
   the configuration TorchTitan calls async_with_pinned_mem; S = DefaultStager(StagingOptions(
   use_pinned_memory=False, use_shared_memory=True, use_async_staging=True,
@@ -113,7 +114,9 @@ class _Ours:
 
     def __init__(self, root: Path, model: nn.Module, opt: torch.optim.Optimizer) -> None:
         self.state, self.root = {"model": model, "optimizer": opt}, root / "ours"
-        self.ckpt = Checkpointer(self.root, config=CheckpointConfig(keep_last=1))
+        # two kept: a verified load with an older one to fall back on reads the disk once
+        # (docs/checkpoint.md, "Loading"), as every run with the default keep_last=3 does
+        self.ckpt = Checkpointer(self.root, config=CheckpointConfig(keep_last=2))
         self.step = 0
         self.inside_s = 0.0
 
@@ -164,7 +167,7 @@ class _Dcp:
 
     def start(self, step: int) -> None:
         if self.last is not None:
-            shutil.rmtree(self.last, ignore_errors=True)  # retention keep_last=1, like ours
+            shutil.rmtree(self.last, ignore_errors=True)  # keeps one (ours two: see _Ours)
         self.last = self.root / f"step-{step}"
         self.t0 = time.perf_counter()
         msd, osd = get_state_dict(self.model, self.opt)

@@ -497,17 +497,30 @@ class Checkpointer:
     def _load_storage(
         self, entries: st.Entries, candidates: list[tuple[int, Storage]], info: LoadResult
     ) -> None:
-        for step, storage in candidates:
-            reason = self._verify(step, storage)
-            if reason is not None:
-                info.skipped.append((_name(storage, self.storage, cm.step_key(step)), reason))
-                log.warning("skipping checkpoint step %d: %s", step, reason)
-                if self.rank == 0 and storage is self.storage:
-                    moved = cm.quarantine(self.storage, step)
-                    info.messages.append(f"step {step} failed verification, moved to {moved}")
-                continue
-            self._load_step(step, entries, info, storage)
-            return
+        """Load the newest of `candidates` that verifies. Where an older candidate is there to
+        fall back on, the checksums are computed while the tensors are read (one pass over the
+        disk: "Loading" in docs/checkpoint.md); a candidate with nothing older is checked
+        first, so a corrupt one never touches the state."""
+        # a step whose corrupt tensors a one-pass load left in these live entries
+        dirty: tuple[int, set[str]] | None = None
+        for i, (step, storage) in enumerate(candidates):
+            one_pass = self.config.verify_on_load and i + 1 < len(candidates)
+            reason = self._verify(step, storage, hashes=not one_pass)
+            if reason is None:
+                failed = self._load_step(
+                    step, entries, info, storage, verify_during=one_pass, dirty=dirty
+                )
+                if failed is None:
+                    return
+                reason, overwritten = failed
+                dirty = (step, overwritten | (dirty[1] if dirty else set()))
+            info.skipped.append((_name(storage, self.storage, cm.step_key(step)), reason))
+            log.warning("skipping checkpoint step %d: %s", step, reason)
+            if self.rank == 0 and storage is self.storage:
+                moved = cm.quarantine(self.storage, step)
+                info.messages.append(f"step {step} failed verification, moved to {moved}")
+        if dirty is not None:
+            raise UserError(_dirty_message(dirty[0], "no older checkpoint verifies"))
         info.messages.append("no good checkpoint: starting from step 0")
 
     def _load_memory(self, entries: st.Entries, info: LoadResult, *, floor: int) -> bool:
@@ -557,27 +570,56 @@ class Checkpointer:
         return True
 
     def _load_step(
-        self, step: int, entries: st.Entries, info: LoadResult, storage: Storage
-    ) -> None:
+        self,
+        step: int,
+        entries: st.Entries,
+        info: LoadResult,
+        storage: Storage,
+        *,
+        verify_during: bool = False,
+        dirty: tuple[int, set[str]] | None = None,
+    ) -> tuple[str, set[str]] | None:
+        """Read `step` into the state; None when loaded. `verify_during`: its checksums are
+        computed while the tensors are read (threads hashing each file from its start, ahead
+        of the copy, so the disk is read once) and checked before anything but the live
+        tensors is touched; when they fail, why (every rank the same) and the entries whose
+        live tensors were overwritten. `dirty`: an earlier step's (step, entries) so
+        overwritten, which this one must cover."""
         marker = cm.read_marker(storage, step)
         reader = SafeReader(storage, cm.step_key(step))
         md = reader.read_metadata()
         flat, sections, restored = st.targets(
             entries, md, rank=self.rank, saved_world=marker.world_size, world_size=self.world_size
         )
+        live = {name for name in sections if name == sections[name]}  # model and optimizers
+        if dirty is not None and dirty[1] - live:
+            lacks = ", ".join(sorted(dirty[1] - live))
+            raise UserError(_dirty_message(dirty[0], f"step {step}, older, lacks {lacks}"))
+        with ThreadPoolExecutor(1, thread_name_prefix="nonstop-verify") as pool:
+            hashing = None
+            if verify_during:
+                shard = (self.rank, self.world_size)
+                hashing = pool.submit(cm.verify, storage, step, shard=shard, forward=True)
+            try:
+                dcp.load(
+                    flat,
+                    storage_reader=reader,
+                    process_group=self.coord.main,
+                    no_dist=not self.distributed,
+                )
+            except (RuntimeError, KeyError, ValueError, CheckpointException) as e:
+                corrupt = None if hashing is None else self.coord.first_reason(hashing.result())
+                if corrupt is not None:  # what could not be read is what fails its checksum
+                    return corrupt, live
+                raise _misfit(storage, step, e) from e
+            if hashing is not None:
+                reason = self.coord.first_reason(hashing.result())
+                if reason is not None:
+                    return reason, live
         try:
-            dcp.load(
-                flat,
-                storage_reader=reader,
-                process_group=self.coord.main,
-                no_dist=not self.distributed,
-            )
             st.apply(entries, flat, sections, restored)
-        except (RuntimeError, KeyError, ValueError, CheckpointException) as e:
-            raise UserError(
-                f"checkpoint {storage.describe(cm.step_key(step))} verified but does not fit "
-                f"this run's state (changed model or optimizer?): {_why(e)}"
-            ) from e
+        except (RuntimeError, KeyError, ValueError) as e:
+            raise _misfit(storage, step, e) from e
         if storage is self.storage:  # its pages go right before the next save writes
             self._cached = sorted(reader.read_keys | self._hashed_keys(step, marker))
         info.step, info.source = step, "storage"
@@ -599,6 +641,7 @@ class Checkpointer:
             )
         if marker.config_hash and self._cfg_hash and marker.config_hash != self._cfg_hash:
             info.messages.append("the run configuration changed since this checkpoint was saved")
+        return None
 
     def _hashed_keys(self, step: int, marker: cm.Marker) -> set[str]:
         """The files this rank's share of the verification hashed (commit.verify's shard)."""
@@ -653,9 +696,12 @@ class Checkpointer:
                 )
         return None
 
-    def _verify(self, step: int, storage: Storage) -> str | None:
+    def _verify(self, step: int, storage: Storage, *, hashes: bool = True) -> str | None:
+        """Why `step` must not be loaded (every rank the same), or None: sizes always, and each
+        rank's share of the checksums with `verify_on_load` and `hashes`."""
         shard = (self.rank, self.world_size)
-        mine = cm.verify(storage, step, hashes=self.config.verify_on_load, shard=shard)
+        hashes = hashes and self.config.verify_on_load
+        mine = cm.verify(storage, step, hashes=hashes, shard=shard)
         return self.coord.first_reason(mine)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -697,6 +743,21 @@ def _attempt() -> int | None:
 def _name(storage: Storage, own: Storage, key: str) -> str:
     """A checkpoint's name in messages: its key in our own storage, its place in another's."""
     return key if storage is own else storage.describe(key)
+
+
+def _misfit(storage: Storage, step: int, e: BaseException) -> UserError:
+    return UserError(
+        f"checkpoint {storage.describe(cm.step_key(step))} verified but does not fit this "
+        f"run's state (changed model or optimizer?): {_why(e)}"
+    )
+
+
+def _dirty_message(step: int, why: str) -> str:
+    return (
+        f"checkpoint step {step} failed its checksums after its tensors were read into the "
+        f"state, and {why}: the state is no longer what this process started with; run it "
+        f"again (step {step} was moved aside, so the next load does not read it)"
+    )
 
 
 def _lineage_attempt(lineage: str) -> int | None:

@@ -195,10 +195,16 @@ def torn_steps(storage: Storage) -> list[str]:
 
 
 def verify(
-    storage: Storage, step: int, *, hashes: bool = True, shard: tuple[int, int] = (0, 1)
+    storage: Storage,
+    step: int,
+    *,
+    hashes: bool = True,
+    shard: tuple[int, int] = (0, 1),
+    forward: bool = False,
 ) -> str | None:
     """None when `step-N/` is intact, else why not. `shard=(i, n)`: hash only every n-th file
-    starting at i, so that n ranks verify a checkpoint together; sizes are always checked."""
+    starting at i, so that n ranks verify a checkpoint together; sizes are always checked.
+    `forward`: hash each file from its start (ahead of a load reading it at the same time)."""
     key = step_key(step)
     try:
         marker = read_marker(storage, step)
@@ -217,7 +223,7 @@ def verify(
         if size != f["bytes"]:
             return f"{path} is {size} bytes, the marker says {f['bytes']} (truncated or rewritten)"
         if hashes and i % shard[1] == shard[0]:
-            found = digest_of(storage, path, marker.hash)
+            found = digest_of(storage, path, marker.hash, forward=forward)
             if found != f["digest"]:
                 return (
                     f"{path} fails its {marker.hash} check "
@@ -226,11 +232,11 @@ def verify(
     return None
 
 
-def digest_of(storage: Storage, key: str, algorithm: str) -> str:
-    """The checksum of `key`: on a local filesystem chunks on every core (digest.of_file),
-    elsewhere read in order."""
+def digest_of(storage: Storage, key: str, algorithm: str, *, forward: bool = False) -> str:
+    """The checksum of `key`: on a local filesystem chunks on every core (digest.of_file; from
+    the file's end unless `forward`), elsewhere read in order."""
     if isinstance(storage, LocalStorage):
-        return digest.of_file(storage.path(key), algorithm)
+        return digest.of_file(storage.path(key), algorithm, backward=False if forward else None)
     with storage.open_read(key) as f:
         return digest.of_stream(iter(lambda: f.read(CHUNK), b""), algorithm)
 

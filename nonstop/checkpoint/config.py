@@ -60,7 +60,9 @@ class CheckpointConfig:
     """When a save falls due while the previous one is still writing: `defer` it to the first
     step after that write finishes (training never waits), or `wait` for it (blocks)."""
     verify_on_load: bool = True
-    """Check every file's sha256 against the commit marker before loading."""
+    """Check every file's checksums (the marker's algorithm: CRC-32 per 64 MiB by default)
+    against the commit marker: before loading, or right after reading where an older checkpoint
+    is there to fall back on (docs/checkpoint.md, "Loading")."""
     overlap_staging: bool = True
     """Copy parameters and optimizer states in the writer thread, overlapped with the next
     forward/backward; `optimizer.step()` waits for the copy (see nonstop.checkpoint.staging)."""

@@ -1,0 +1,228 @@
+"""Verified loads in one pass over the disk (docs/checkpoint.md, "Loading").
+
+Where an older checkpoint is there to fall back on, the newest one's checksums are computed
+while its tensors are read into the live state (threads hashing each file ahead of the copy),
+and checked before anything else is put back; a checkpoint with nothing older is checked before
+it touches anything. Whatever a failed one-pass
+load overwrote, the fallback overwrites again, or the load refuses with a clear message.
+"""
+
+from __future__ import annotations
+
+import itertools
+import mmap
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, commit, dcp_io, reading
+from nonstop.errors import UserError
+
+
+def make(seed: int) -> dict[str, Any]:
+    torch.manual_seed(seed)
+    model = nn.Linear(64, 32)
+    return {
+        "model": model,
+        "optimizer": torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+        "data": {"position": 0},
+    }
+
+
+def train_and_save(tmp_path: Path, steps: list[int]) -> dict[int, dict[str, Any]]:
+    """Train, saving at `steps`; what the state was at each save."""
+    state = make(0)
+    seen: dict[int, dict[str, Any]] = {}
+    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False, keep_last=10)) as c:
+        for s in range(1, max(steps) + 1):
+            state["model"](torch.randn(3, 64)).sum().backward()
+            state["optimizer"].step()
+            state["optimizer"].zero_grad()
+            state["data"]["position"] = 10 * s
+            if s in steps:
+                assert c.save(s, state).ok  # type: ignore[union-attr]
+                seen[s] = {
+                    "params": {k: v.clone() for k, v in state["model"].state_dict().items()},
+                    "position": 10 * s,
+                }
+    return seen
+
+
+def flip(tmp_path: Path, step: int, where: float = 0.5) -> None:
+    victim = tmp_path / "checkpoints" / f"step-{step}" / "__0_0.distcp"
+    data = bytearray(victim.read_bytes())
+    data[int(len(data) * where)] ^= 0x10
+    victim.write_bytes(bytes(data))
+
+
+def spy_reads_and_hashes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records, in order, each data file's read into the state (start and end) and each
+    checksum begun, with its direction. A read waits (at most 10 s) for a checksum to have
+    begun: a hash that runs beside the read starts it; one that runs only after the read
+    makes the read record that it waited in vain."""
+    calls: list[str] = []
+    begun = threading.Event()
+    real_read, real_digest = reading.read_into, commit.digest_of
+
+    def read(*args: Any, **kwargs: Any) -> int:
+        calls.append("read" if begun.wait(10) else "read, no hash running")
+        out = real_read(*args, **kwargs)
+        calls.append("read done")
+        return out
+
+    def digest(storage: Any, key: str, algorithm: str, *, forward: bool = False) -> str:
+        calls.append(f"hash {key}{' forward' if forward else ''}")
+        begun.set()
+        return real_digest(storage, key, algorithm, forward=forward)
+
+    monkeypatch.setattr(dcp_io, "read_into", read)
+    monkeypatch.setattr(commit, "digest_of", digest)
+    return calls
+
+
+def test_with_an_older_checkpoint_the_newest_is_hashed_while_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = train_and_save(tmp_path, [2, 4])
+    calls = spy_reads_and_hashes(monkeypatch)
+    state = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(state) == 4
+    assert "read" in calls and "read, no hash running" not in calls, calls
+    hashed = [x for x in calls if x.startswith("hash")]
+    assert hashed and all(x.startswith("hash step-4/") and x.endswith(" forward") for x in hashed)
+    assert state["data"]["position"] == seen[4]["position"]
+    for k, v in state["model"].state_dict().items():
+        assert torch.equal(v, seen[4]["params"][k])
+
+
+def test_a_lone_checkpoint_is_hashed_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    train_and_save(tmp_path, [3])
+    calls = spy_reads_and_hashes(monkeypatch)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(make(1)) == 3
+    first_read = calls.index("read")
+    hashed = [i for i, x in enumerate(calls) if x.startswith("hash step-3/")]
+    assert hashed and max(hashed) < first_read, calls  # every checksum done before the read
+    assert not any(x.endswith(" forward") for x in calls)  # from the end, as it always was
+
+
+def test_a_lone_corrupt_checkpoint_never_touches_the_state(tmp_path: Path) -> None:
+    train_and_save(tmp_path, [3])
+    flip(tmp_path, 3)
+    state, before = make(1), make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(state) == 0
+        assert c.last_load is not None and "crc32-64m check" in c.last_load.skipped[0][1]
+    for k, v in state["model"].state_dict().items():
+        assert torch.equal(v, before["model"].state_dict()[k])  # still the fresh model
+    assert state["data"] == {"position": 0}
+
+
+def test_a_corrupt_newest_read_in_one_pass_leaves_exactly_the_older_state(
+    tmp_path: Path,
+) -> None:
+    """The corrupt step's tensors were copied into the live model and optimizer before its
+    checksum failed; the fallback overwrites every one of them, and the per-rank state (the
+    data position) is never taken from the corrupt step."""
+    seen = train_and_save(tmp_path, [2, 4])
+    flip(tmp_path, 4)
+    state = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(state) == 2
+        assert c.last_load is not None
+        (where, why), *_ = c.last_load.skipped
+    assert where == "step-4" and "crc32-64m check" in why
+    assert (tmp_path / "checkpoints" / "step-4.corrupt").is_dir()
+    assert state["data"]["position"] == seen[2]["position"]
+    for k, v in state["model"].state_dict().items():
+        assert torch.equal(v, seen[2]["params"][k])
+    # the momentum buffers too: a second, fresh load of step 2 gives the same optimizer state
+    again = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(again) == 2
+    for p, q in zip(state["model"].parameters(), again["model"].parameters(), strict=True):
+        buf = state["optimizer"].state[p]["momentum_buffer"]
+        assert torch.equal(buf, again["optimizer"].state[q]["momentum_buffer"])
+
+
+def test_a_header_too_damaged_to_read_is_corruption_not_a_changed_model(tmp_path: Path) -> None:
+    """A flipped bit in an item's zip header makes the read itself fail: in one pass that is
+    told apart from a state that does not fit by the checksum, and the older one loads."""
+    seen = train_and_save(tmp_path, [2, 4])
+    flip(tmp_path, 4, where=0.0)  # the first item's local header magic
+    state = make(1)
+    with Checkpointer(tmp_path) as c:
+        assert c.load_latest(state) == 2
+        assert c.last_load is not None and "crc32-64m check" in c.last_load.skipped[0][1]
+    for k, v in state["model"].state_dict().items():
+        assert torch.equal(v, seen[2]["params"][k])
+
+
+def test_when_every_checkpoint_is_corrupt_the_overwritten_state_is_refused_loudly(
+    tmp_path: Path,
+) -> None:
+    train_and_save(tmp_path, [2, 4])
+    flip(tmp_path, 4)
+    flip(tmp_path, 2)
+    with Checkpointer(tmp_path) as c, pytest.raises(UserError) as e:
+        c.load_latest(make(1))
+    assert "step 4 failed its checksums after its tensors were read" in str(e.value)
+    assert "run it again" in str(e.value)
+    base = tmp_path / "checkpoints"
+    assert (base / "step-4.corrupt").is_dir() and (base / "step-2.corrupt").is_dir()
+    with Checkpointer(tmp_path) as c:  # and the next run starts cleanly from step 0
+        assert c.load_latest(make(1)) == 0
+
+
+def test_an_older_checkpoint_without_the_overwritten_optimizer_is_refused(tmp_path: Path) -> None:
+    """The fallback must put back every live entry the corrupt read overwrote."""
+    state = make(0)
+    with Checkpointer(tmp_path, config=CheckpointConfig(async_save=False, keep_last=10)) as c:
+        assert c.save(2, {"model": state["model"]}).ok  # type: ignore[union-attr]
+        assert c.save(4, state).ok  # type: ignore[union-attr]
+    flip(tmp_path, 4)
+    with Checkpointer(tmp_path) as c, pytest.raises(UserError) as e:
+        c.load_latest(make(1))
+    assert "step 2, older, lacks optimizer" in str(e.value)
+
+
+class _Recorder:
+    """Stands in for a mapping: its length and every madvise asked of it."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.asked = size, []  # type: ignore[var-annotated]
+
+    def __len__(self) -> int:
+        return self.size
+
+    def madvise(self, option: int, start: int, length: int) -> None:
+        assert option == mmap.MADV_WILLNEED and start % mmap.PAGESIZE == 0
+        self.asked.append((start, start + length))
+
+
+@pytest.mark.skipif(not hasattr(mmap, "MADV_WILLNEED"), reason="no madvise")
+def test_the_copy_asks_for_the_bytes_ahead_of_it_once_and_in_order() -> None:
+    size = 3 * reading.AHEAD + 12345
+    rec = _Recorder(size)
+    ahead = reading._Ahead(rec)  # type: ignore[arg-type]
+    for a in range(0, size, reading.PIECE):
+        ahead.before(a, min(size, a + reading.PIECE))
+    asked = rec.asked
+    assert asked[0][0] == 0 and asked[-1][1] == size
+    for (_, b), (c, _) in itertools.pairwise(asked):
+        assert c == b // mmap.PAGESIZE * mmap.PAGESIZE  # contiguous: nothing asked twice
+    # never further ahead of the copy than AHEAD, and never fewer than AHEAD / 2 bytes at once
+    assert all(b - a >= reading.AHEAD // 2 or b == size for a, b in asked)
+    assert all(b <= size for _, b in asked)
+    # a reader that skips ahead (another rank's items first) asks from where it reads
+    rec2 = _Recorder(size)
+    skip = reading._Ahead(rec2)  # type: ignore[arg-type]
+    skip.before(2 * reading.AHEAD + 4096, 2 * reading.AHEAD + 8192)
+    assert rec2.asked[0][0] == 2 * reading.AHEAD + 4096
