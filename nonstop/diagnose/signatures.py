@@ -3457,6 +3457,167 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.2,
         "torchrun reports a failed worker (see the worker's own log for why)",
     ),
+    # -- classes the thirtieth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtieth.jsonl, "After its rows"): out-of-memory in a program's own words (the runtimes'
+    # canonical messages) and a data store's own memory limit refusing work, NaN in a solver's
+    # own diagnostics, a time step past the CFL limit, USB and other NICs' transmit timeouts in
+    # their drivers' words, a RAID controller's degraded logical drive, Windows's own volume
+    # errors under a store, a batch scheduler's node daemon that cannot start.
+    # Each worded for its class; tests: tests/diagnose/test_diag_rows_thirtieth.py.
+    (
+        "program_oom_words",
+        # a runtime's or allocator's own report that an allocation failed, as each documents it:
+        # Go's runtime ("fatal error: runtime: out of memory"; Go before 1.11 "runtime: out of
+        # memory: cannot allocate 4194304-byte block"), Rust's default alloc error hook ("memory
+        # allocation of 1048576 bytes failed") and io::ErrorKind::OutOfMemory as Debug prints it
+        # (the thirtieth's 062f3d12698a, a Solana validator: "Os { code: 12, kind: OutOfMemory,
+        # message: \"Cannot allocate memory\" }"), V8 in Node ("FATAL ERROR: Reached heap limit
+        # Allocation failed - JavaScript heap out of memory"), .NET's OutOfMemoryException, R's
+        # "cannot allocate vector of size 7.5 Gb" and "vector memory exhausted", PHP's
+        # memory_limit ("Allowed memory size of 134217728 bytes exhausted"), Erlang's
+        # "eheap_alloc: Cannot allocate 1048 bytes of memory", and ENOMEM where the call named is
+        # an allocation (malloc, calloc, realloc, fork). ENOMEM alone ("cannot allocate memory"
+        # on a line of its own, or from ibv_create_cq, mmap, an encoder) names no allocation and
+        # is labelled `dependency` or `network_switch_cable` in the corpus: not taken
+        r"\bfatal error: runtime: out of memory\b|\bruntime: out of memory: cannot allocate \d+-byte block\b|"
+        r"\bmemory allocation of \d+ bytes failed\b|\bkind: OutOfMemory\b|"
+        r"\bJavaScript heap out of memory\b|\bReached heap limit Allocation failed\b|"
+        r"\bSystem\.OutOfMemoryException\b|\bInsufficient memory to continue the execution of the program\b|"
+        r"\bcannot allocate vector of size \d|\bvector memory exhausted \(limit reached\?\)|"
+        r"\bAllowed memory size of \d+ bytes exhausted\b|\beheap_alloc: Cannot allocate \d+ bytes of memory\b|"
+        r"(?i:\b(?:malloc|calloc|realloc|fork)(?:\(\))?(?: failed)?: Cannot allocate memory\b)",
+        "out_of_memory",
+        75,
+        0.8,
+        "A program's runtime or allocator could not get memory (Go, Rust, Node, .NET, R, PHP, "
+        "Erlang, malloc): host memory exhausted or the process's memory limit reached",
+    ),
+    (
+        "datastore_memory_limit",
+        # a data store's own memory limit refusing work (the twenty-eighth's memory-guard rule,
+        # the thirtieth's rule): InfluxDB's cache limit (40c3a3249598 "engine: cache maximum
+        # memory size exceeded", b6e47b882838 "cache-max-memory-size exceeded") and its 0.9 WAL
+        # (d82d4c8c0ee5 "WAL backed up flushing to index, hit max memory"), Elasticsearch's and
+        # OpenSearch's circuit breakers (da9a6d3adea4, b772bfd8b910 "[parent] Data too large,
+        # data for [...] would be ..."; the other breakers by name), ClickHouse's
+        # MEMORY_LIMIT_EXCEEDED, Redis's maxmemory ("OOM command not allowed when used memory >
+        # 'maxmemory'"), PostgreSQL's out-of-memory DETAIL ("Failed on request of size 1048576
+        # in memory context ...") and MySQL's ER_OUTOFMEMORY ("Out of memory (Needed N bytes)",
+        # "Out of memory; restart server and try again"). A store's disk watermarks are
+        # `datastore_disk`
+        r"\bcache[- ]max(?:imum)?[- ]memory[- ]size exceeded\b|\bWAL backed up flushing to index, hit max memory\b|"
+        r"\[(?:parent|fielddata|request|in_flight_requests|inflight_requests|accounting|model_inference)\] "
+        r"Data too large, data for\b|"
+        r"\bMemory limit \((?:total|for query|for user)\) exceeded\b|\bMEMORY_LIMIT_EXCEEDED\b|"
+        r"\bOOM command not allowed when used memory\b|\bFailed on request of size \d+\b|"
+        r"(?i:\bOut of memory \(Needed \d+ bytes\)|\bOut of memory; (?:restart server|check if mysqld)\b)",
+        "out_of_memory",
+        72,
+        0.75,
+        "A data store's own memory limit refused work (InfluxDB's cache, Elasticsearch's circuit "
+        "breakers, ClickHouse's, Redis's maxmemory, PostgreSQL, MySQL)",
+    ),
+    (
+        "solver_nan_diagnostics",
+        # NaN in what a simulation or solver prints of its own state (the twenty-sixth's and
+        # twenty-seventh's simulation-guard rules, the thirtieth's): Oceananigans' progress line
+        # (af56d768fa8b "Δt: 2.875 seconds, CFL: NaN", "sim time: NaN years"), pyqg's (the
+        # twenty-seventh's 81bbc4684511 "KE: nan, CFL:  nan"), HiFiLES' guard (dde353829944
+        # "NaN residual encountered"), a residual printed NaN, and PETSc's converged reasons
+        # KSP_DIVERGED_NANORINF and SNES_DIVERGED_FNORM_NAN ("Linear solve did not converge due
+        # to DIVERGED_NANORINF"). Above the CFL guard (`cfl_limit_exceeded`): with a NaN the
+        # label is `numerical_nan`
+        r"(?i)\bNaN residuals?\b|\bresiduals?(?: norm)?\s*(?:[:=]|\bis\b|\bbecame\b)\s*-?nan\b(?!\w)|"
+        r"\bCFL(?: number)?\s*[:=]\s*-?nan\b(?!\w)|"
+        r"(?:\bdt|Δt|\btime ?step|\bKE|\bkinetic energy|\bsim(?:ulation)? time)\s*[:=]\s*-?nan\b(?!\w)|"
+        r"\bDIVERGED_NANORINF\b|\bDIVERGED_FNORM_NAN\b",
+        "numerical_nan",
+        55,
+        0.55,
+        "A simulation or solver printed NaN in its own diagnostics (time step, CFL number, "
+        "residual, energy) or stopped on it",
+    ),
+    (
+        "cfl_limit_exceeded",
+        # a fixed time step that no longer satisfies the CFL limit (the twenty-seventh's and the
+        # thirtieth's rule, `user_code_error`: the case's settings): WRF's "points exceeded
+        # cfl=2 in domain d01" (8ac791dfb654; WRF 3's "points exceeded w_critical_cfl in
+        # domain"), AMR-Wind's "fixed_dt does not satisfy CFL condition" (the twenty-seventh's
+        # 803e01fc197d), pyqg's "CFL condition violated". Where NaN is printed too,
+        # `solver_nan_diagnostics` outranks it
+        r"\bpoints exceeded (?:cfl=[\d.]+|w_critical_cfl) in domain\b|"
+        r"\bfixed_dt does not satisfy (?:the )?CFL condition\b|\bCFL condition violated\b",
+        "user_code_error",
+        50,
+        0.5,
+        "The simulation's time step no longer satisfies the CFL limit: the case's settings "
+        "(time step, grid, initial conditions)",
+    ),
+    (
+        "nic_tx_timeout_words",
+        # a NIC driver's own transmit-timeout warning (the sixth collection's transmit-hang rule,
+        # as `nic_tx_hang` and `nic_driver_fault` read NETDEV WATCHDOG, "Detected Tx Unit Hang"
+        # and mlx5's "TX timeout detected"): r8152's rtl8152_tx_timeout ("r8152 1-1.3:1.0 eth1:
+        # Tx timeout", the thirtieth's 94c88093b7d6, a USB adapter on a router), tg3's
+        # ("transmit timed out, resetting"), sky2's and skge's ("tx timeout"), from
+        # drivers/net/usb/r8152.c and drivers/net/ethernet/{broadcom/tg3.c,marvell/sky2.c,
+        # marvell/skge.c}. The driver's name is required: "tx timeout" is also a display's, a
+        # tuner's or a mailbox's
+        r"\b(?:r8152|tg3|sky2|skge) [\w:.-]+ \w+: (?:Tx timeout|tx timeout|transmit timed out, resetting)\b",
+        "nic",
+        70,
+        0.6,
+        "The network adapter stopped transmitting (its driver's transmit timeout)",
+    ),
+    (
+        "raid_controller_degraded",
+        # a hardware RAID controller's logical drive running without a member (the twenty-sixth's
+        # RAID rule, as mdadm's DegradedArray event in `disk_array_failure`): megaclisas-status's
+        # table (the thirtieth's e7bf3af8c2bc "| RAID-6 | ... | Partially Degraded | /dev/sda"),
+        # MegaCli -LDInfo's "State               : Degraded", storcli's VD LIST row ("0/0
+        # RAID5 Dgrd RW ..."; not its legend "Pdgd=Partially Degraded|Dgrd=Degraded", which
+        # every listing prints) and HPE ssacli's "logicaldrive 1 (558.7 GB, RAID 1, Interim
+        # Recovery Mode)"
+        r"\|\s*(?:Partially )?Degraded\s*\||^\s*State\s*:\s*(?:Partially )?Degraded\s*$|"
+        r"^\s*\d+/\d+\s+RAID\d+\s+(?:Pdgd|Dgrd)\s|\blogicaldrive \d+ \([^)\n]*, Interim Recovery Mode\)",
+        "ssd",
+        78,
+        0.6,
+        "A RAID controller's logical drive is degraded: a member disk failed or dropped out",
+    ),
+    (
+        "windows_volume_error",
+        # Windows's own system error strings for a volume that failed under a program (FormatMessage's
+        # text): ERROR_FILE_INVALID, 1006 ("The volume for a file has been externally altered so
+        # that the opened file is no longer valid.", the thirtieth's 4a4e5cb38658, Badger's store
+        # after an abnormal shutdown), ERROR_IO_DEVICE, 1117 ("The request could not be performed
+        # because of an I/O device error."), ERROR_FILE_CORRUPT and ERROR_DISK_CORRUPT, 1392 and
+        # 1393 ("The file or directory is corrupted and unreadable.", "The disk structure is
+        # corrupted and unreadable."): `storage`, as `io_error` reads Linux's EIO
+        r"\bThe volume for a file has been externally altered\b|"
+        r"\bThe request could not be performed because of an I/O device error\b|"
+        r"\bThe (?:file or directory|disk structure) is corrupted and unreadable\b",
+        "storage",
+        60,
+        0.55,
+        "Windows reports the volume under a program failed or corrupted (an I/O device error, a "
+        "volume altered or unreadable)",
+    ),
+    (
+        "scheduler_node_daemon_start",
+        # a batch scheduler's node daemon that cannot start because another instance holds its
+        # lock or port (the thirtieth's set-up rule, `dependency`): OpenPBS's mom
+        # (f2e732315127 "pbs_mom: another mom running", "pbs_mom startup failed, exit 1
+        # aborting.") and slurmd's "fatal: Unable to bind listen port (6818): Address already in
+        # use" (src/slurmd/slurmd/slurmd.c)
+        r"\bpbs_mom: another mom running\b|\bpbs_mom startup failed\b|"
+        r"\bUnable to bind listen port \(\*?:?\d+\): Address already in use\b",
+        "dependency",
+        55,
+        0.5,
+        "The scheduler's daemon on the node could not start (another instance still running or "
+        "its port taken): the node's set-up, not the job",
+    ),
 )
 
 
@@ -5122,6 +5283,48 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "received a global timeout",
     ),
     "elastic_child_failed": ("childfailederror", "exitcode"),
+    # -- classes the thirtieth collection showed missing --
+    "program_oom_words": (
+        "runtime: out of memory",
+        "bytes failed",
+        "kind: outofmemory",
+        "javascript heap out of memory",
+        "reached heap limit",
+        "system.outofmemoryexception",
+        "insufficient memory to continue",
+        "cannot allocate vector",
+        "vector memory exhausted",
+        "bytes exhausted",
+        "eheap_alloc",
+        "cannot allocate memory",
+    ),
+    "datastore_memory_limit": (
+        "memory size exceeded",
+        "memory-size exceeded",
+        "hit max memory",
+        "data too large",
+        "memory limit (",
+        "memory_limit_exceeded",
+        "oom command not allowed",
+        "failed on request of size",
+        "out of memory (needed",
+        "out of memory; restart server",
+        "out of memory; check if mysqld",
+    ),
+    "solver_nan_diagnostics": ("nan", "diverged_fnorm_nan"),
+    "cfl_limit_exceeded": ("points exceeded", "cfl condition"),
+    "nic_tx_timeout_words": ("tx timeout", "transmit timed out"),
+    "raid_controller_degraded": ("degraded", "pdgd", "dgrd", "interim recovery mode"),
+    "windows_volume_error": (
+        "externally altered",
+        "i/o device error",
+        "corrupted and unreadable",
+    ),
+    "scheduler_node_daemon_start": (
+        "another mom running",
+        "pbs_mom startup failed",
+        "unable to bind listen port",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
