@@ -406,6 +406,7 @@ def build(
     *,
     groups: Sequence[str] | None = None,
     asked: Sequence[bool] | None = None,
+    thresholds: Sequence[float] = THRESHOLDS,
 ) -> dict[str, Any]:
     """Train on labelled excerpts (id, category, excerpt) and choose the temperature, the length
     exponent and the thresholds by cross-validation on them; returns the table
@@ -415,7 +416,7 @@ def build(
     which is what a new collection is to the fallback (first sight), instead of FOLDS folds by
     content hash. `asked` (one flag per record): the threshold is chosen on these records only,
     the ones the fallback would have been asked about (no row matched them at first sight);
-    all records count when it is None."""
+    all records count when it is None. `thresholds`: the grid the threshold is chosen from."""
     docs = [(features(r["excerpt"]), r["category"]) for r in records]
     if groups is None:
         folds = [int(r["id"][:8], 16) % FOLDS for r in records]
@@ -453,7 +454,7 @@ def build(
 
     def best_of(
         seen: list[tuple[str, float, str]],
-        grid: tuple[float, ...],
+        grid: Sequence[float],
         score: Callable[[str, float, str, float], float],
     ) -> tuple[float, float]:
         # the best threshold and its score; ties: the more cautious threshold
@@ -473,7 +474,7 @@ def build(
         ]
         # the threshold reads the guesses of a category that is no hardware fault, the hardware
         # threshold those of one that is (answer keeps them apart): each chosen on its own
-        threshold, _ = best_of(seen, THRESHOLDS, lambda c, p, y, h: _utility(answer(c, p, h), y))
+        threshold, _ = best_of(seen, thresholds, lambda c, p, y, h: _utility(answer(c, p, h), y))
         page = max(PAGE_THRESHOLD, threshold)
         hardware, score = best_of(
             seen,
