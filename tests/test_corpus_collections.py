@@ -48,6 +48,7 @@ LATER = (
     "twentyeighth",
     "twentyninth",
     "thirtieth",
+    "thirtyfirst",
 )
 """In the order collected: each may share no source with any split before it."""
 
