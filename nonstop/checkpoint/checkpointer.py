@@ -498,13 +498,18 @@ class Checkpointer:
         self, entries: st.Entries, candidates: list[tuple[int, Storage]], info: LoadResult
     ) -> None:
         """Load the newest of `candidates` that verifies. Where an older candidate is there to
-        fall back on, the checksums are computed while the tensors are read (one pass over the
-        disk: "Loading" in docs/checkpoint.md); a candidate with nothing older is checked
-        first, so a corrupt one never touches the state."""
+        fall back on, the checksums of one in our own storage are computed while its tensors
+        are read (one pass over the disk: "Loading" in docs/checkpoint.md); a candidate with
+        nothing older, or in another's storage, is checked first, so a corrupt one never
+        touches the state."""
         # a step whose corrupt tensors a one-pass load left in these live entries
         dirty: tuple[int, set[str]] | None = None
         for i, (step, storage) in enumerate(candidates):
-            one_pass = self.config.verify_on_load and i + 1 < len(candidates)
+            # in our own storage only: a corrupt one is moved aside there, so a run that must
+            # start again after a failed one-pass load does not read it again
+            one_pass = (
+                self.config.verify_on_load and i + 1 < len(candidates) and storage is self.storage
+            )
             reason = self._verify(step, storage, hashes=not one_pass)
             if reason is None:
                 failed = self._load_step(

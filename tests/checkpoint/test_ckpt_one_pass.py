@@ -19,7 +19,7 @@ import pytest
 import torch
 from torch import nn
 
-from nonstop.checkpoint import CheckpointConfig, Checkpointer, commit, dcp_io, reading
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage, commit, dcp_io, reading
 from nonstop.errors import UserError
 
 
@@ -226,3 +226,27 @@ def test_the_copy_asks_for_the_bytes_ahead_of_it_once_and_in_order() -> None:
     skip = reading._Ahead(rec2)  # type: ignore[arg-type]
     skip.before(2 * reading.AHEAD + 4096, 2 * reading.AHEAD + 8192)
     assert rec2.asked[0][0] == 2 * reading.AHEAD + 4096
+
+
+def test_a_checkpoint_in_another_groups_folder_is_hashed_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A corrupt checkpoint in another storage is not moved aside, so a failed one-pass load of
+    it would be read again by every run after: it is checked first, and never touches the
+    state."""
+    a, b = tmp_path / "g0", tmp_path / "g1"
+    seen = train_and_save(a, [2, 4])
+    train_and_save(b, [6])
+    flip(b, 6)
+    calls = spy_reads_and_hashes(monkeypatch)
+    state = make(1)
+    with Checkpointer(a) as c:
+        others = LocalStorage(b / "checkpoints")
+        assert c.load_latest(state, sources=[c.storage, others]) == 4
+    assert calls.count("read") == 1, calls  # step 6 was never read into the state
+    first_read = calls.index("read")
+    assert any(x.startswith("hash step-6/") for x in calls[:first_read]), calls
+    assert not any(x.startswith("hash step-6/") and x.endswith(" forward") for x in calls), calls
+    assert (b / "checkpoints" / "step-6").is_dir()  # not ours: left where it is
+    for k, v in state["model"].state_dict().items():
+        assert torch.equal(v, seen[4]["params"][k])
