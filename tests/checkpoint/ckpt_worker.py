@@ -8,6 +8,7 @@ Scenarios:
              data position; optional resume, optional stop; rank 0 writes the final parameters.
              With "defer": the step-2 save is held back until step 4 has fallen due, so that
              save is deferred to step 5 (the if_busy="defer" policy), deterministically.
+             With "if_busy": "wait", every save falls on its step (the steps wait for it).
   fsdp_save  FSDP2 (fully_shard on a CPU mesh) trains 3 steps and saves synchronously.
   fsdp_load  FSDP2 on this world size loads the newest checkpoint (resharding).
 Both FSDP2 scenarios write the full (gathered) model and optimizer state from rank 0.
@@ -91,7 +92,9 @@ def ddp(spec: dict[str, Any], rank: int) -> None:
     random.seed(spec["seed"] + rank)
     np.random.seed(spec["seed"] + rank)
     torch.manual_seed(spec["seed"] + rank)
-    cfg = CheckpointConfig(every_steps=spec["every"], keep_last=2)
+    cfg = CheckpointConfig(
+        every_steps=spec["every"], keep_last=2, if_busy=spec.get("if_busy", "defer")
+    )
     release = threading.Event()
     held = HeldStorage(str(Path(spec["run_dir"]) / "checkpoints"), release)
     ckpt = Checkpointer(spec["run_dir"], config=cfg, storage=held if spec.get("defer") else None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -143,3 +144,34 @@ def test_fsdp2_reshards_2_to_3_and_2_to_1(tmp_path: Path) -> None:
     for p, s in opt.state.items():
         for k, v in s.items():
             assert torch.equal(v, saved[f"optim/{names[id(p)]}/{k}"]), (names[id(p)], k)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_ddp_one_pass_load_of_a_corrupt_newest_falls_back_on_every_rank(tmp_path: Path) -> None:
+    """Two ranks load the newest checkpoint in one pass (docs/checkpoint.md, "Loading"), each
+    hashing its share of the files while both copy; a bit flipped in a file that rank 1 hashes
+    makes every rank fall back to the older step, and training on from there is bitwise what a
+    run that never had the corrupt step does."""
+    common = {"scenario": "ddp", "every": 2, "seed": 1, "if_busy": "wait"}
+    first = tmp_path / "first"
+    launch(2, {**common, "steps": 4, "run_dir": str(first), "out": str(tmp_path / "x.pt")})
+    assert committed_steps(LocalStorage(first / "checkpoints")) == [4, 2]
+    corrupt, clean = tmp_path / "corrupt", tmp_path / "clean"
+    shutil.copytree(first, corrupt)
+    shutil.copytree(first, clean)
+    shutil.rmtree(clean / "checkpoints" / "step-4")  # never had step 4
+    step4 = corrupt / "checkpoints" / "step-4"
+    names = sorted(json.loads((step4 / "COMMIT.json").read_text())["files"])
+    victim = next(n for n in names[1::2] if n.endswith(".distcp"))  # rank 1's share (shard 1/2)
+    data = bytearray((step4 / victim).read_bytes())
+    data[len(data) // 2] ^= 0x04
+    (step4 / victim).write_bytes(bytes(data))
+    for run in (corrupt, clean):
+        out = str(tmp_path / f"{run.name}.pt")
+        launch(2, {**common, "steps": 7, "run_dir": str(run), "out": out, "resume": True})
+    got = torch.load(tmp_path / "corrupt.pt", weights_only=True)
+    ref = torch.load(tmp_path / "clean.pt", weights_only=True)
+    assert int(got.pop("_resumed_from")) == int(ref.pop("_resumed_from")) == 2
+    _compare(ref, got)
+    assert (corrupt / "checkpoints" / "step-4.corrupt").is_dir()
