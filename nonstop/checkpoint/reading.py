@@ -13,11 +13,6 @@ data record's place; its `data.pkl` is read by a small unpickler that knows only
 and never calls anything. Whatever is not exactly a whole, contiguous, same-dtype tensor on CPU
 (a resharded slice, a transformed stream, another layout) is loaded the way DCP does it
 (`torch.load(weights_only=True)`, narrow, copy), so the result is the same either way.
-
-A file that is not in memory (the load after a restart: checkpoints are written around the page
-cache) streams from the disk while the copy runs: the bytes ahead of the copy are asked of the
-disk (`MADV_WILLNEED`, `AHEAD` bytes ahead), so the disk and the copy overlap instead of the
-copy waiting on one page fault at a time.
 """
 
 from __future__ import annotations
@@ -50,37 +45,6 @@ _DTYPES = {
     "ByteStorage": torch.uint8,
     "BoolStorage": torch.bool,
 }
-
-
-AHEAD = 256 << 20
-"""Bytes of a mapped file asked of the disk ahead of the copy (`MADV_WILLNEED`)."""
-PIECE = 32 << 20
-"""A large tensor is copied in pieces of this size, each asking for the bytes `AHEAD` of it."""
-
-
-class _Ahead:
-    """Asks the kernel to read a mapped file's pages ahead of the copy (a hint: the copy reads
-    the pages all the same where it cannot)."""
-
-    def __init__(self, mapped: mmap.mmap | None) -> None:
-        self._mapped, self._asked = mapped, 0
-        self._on = mapped is not None and hasattr(mmap, "MADV_WILLNEED")
-
-    def before(self, at: int, end: int) -> None:
-        """The copy is about to read bytes `at` to `end`: ask for what lies from there (or from
-        what was asked before) up to `end + AHEAD`, once at least half of that is new."""
-        if not self._on or end + AHEAD // 2 <= self._asked:
-            return
-        assert self._mapped is not None
-        size = len(self._mapped)
-        start = max(self._asked, at) // mmap.PAGESIZE * mmap.PAGESIZE  # on a page boundary
-        stop = min(size, end + AHEAD)
-        if stop > start:
-            try:
-                self._mapped.madvise(mmap.MADV_WILLNEED, start, stop - start)
-            except OSError:
-                self._on = False
-        self._asked = stop
 
 
 class NotPlain(Exception):
@@ -205,15 +169,8 @@ def _contiguous_strides(size: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _copy_direct(
-    item: memoryview,
-    req: Any,
-    planner: LoadPlanner,
-    ahead: _Ahead | None = None,
-    base: int = 0,
-) -> bool:
-    """Copy a whole plain tensor's bytes from `item` (at `base` in its mapped file) into its
-    target; False if not plain. `ahead` is told before each piece of the copy."""
+def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner) -> bool:
+    """Copy a whole plain tensor's bytes from `item` into its target; False if not plain."""
     try:
         saved, start = _data_range(item)
     except Exception:  # anything unexpected in the item: DCP's own way reads it, or says why
@@ -239,12 +196,7 @@ def _copy_direct(
         return False
     if nbytes:
         src = np.frombuffer(item, dtype=np.uint8, count=nbytes, offset=start)
-        dst = target.reshape(-1).view(torch.uint8).numpy()
-        for a in range(0, nbytes, PIECE):
-            b = min(nbytes, a + PIECE)
-            if ahead is not None:
-                ahead.before(base + start + a, base + start + b)
-            dst[a:b] = src[a:b]
+        target.reshape(-1).view(torch.uint8).numpy()[:] = src
     planner.commit_tensor(req, target)
     return True
 
@@ -277,17 +229,15 @@ def read_into(
             size = f.seek(0, io.SEEK_END)
             mapped = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ) if size else None
             whole = memoryview(mapped) if mapped is not None else memoryview(b"")
-            ahead = _Ahead(mapped)
             try:
                 for req in sorted(reqs, key=lambda r: storage_data[r.storage_index].offset):
                     info = storage_data[req.storage_index]
-                    ahead.before(info.offset, info.offset + min(info.length, PIECE))
                     with whole[info.offset : info.offset + info.length] as item:
                         if len(item) != info.length:
                             raise OSError(f"{rel}: shorter than its items")
                         if req.type == LoadItemType.BYTE_IO:
                             planner.load_bytes(req, io.BytesIO(bytes(item)))
-                        elif _copy_direct(item, req, planner, ahead, info.offset):
+                        elif _copy_direct(item, req, planner):
                             direct += 1
                         else:
                             _copy_like_dcp(item, req, planner)

@@ -9,8 +9,6 @@ load overwrote, the fallback overwrites again, or the load refuses with a clear 
 
 from __future__ import annotations
 
-import itertools
-import mmap
 import threading
 from pathlib import Path
 from typing import Any
@@ -191,41 +189,6 @@ def test_an_older_checkpoint_without_the_overwritten_optimizer_is_refused(tmp_pa
     with Checkpointer(tmp_path) as c, pytest.raises(UserError) as e:
         c.load_latest(make(1))
     assert "step 2, older, lacks optimizer" in str(e.value)
-
-
-class _Recorder:
-    """Stands in for a mapping: its length and every madvise asked of it."""
-
-    def __init__(self, size: int) -> None:
-        self.size, self.asked = size, []  # type: ignore[var-annotated]
-
-    def __len__(self) -> int:
-        return self.size
-
-    def madvise(self, option: int, start: int, length: int) -> None:
-        assert option == mmap.MADV_WILLNEED and start % mmap.PAGESIZE == 0
-        self.asked.append((start, start + length))
-
-
-@pytest.mark.skipif(not hasattr(mmap, "MADV_WILLNEED"), reason="no madvise")
-def test_the_copy_asks_for_the_bytes_ahead_of_it_once_and_in_order() -> None:
-    size = 3 * reading.AHEAD + 12345
-    rec = _Recorder(size)
-    ahead = reading._Ahead(rec)  # type: ignore[arg-type]
-    for a in range(0, size, reading.PIECE):
-        ahead.before(a, min(size, a + reading.PIECE))
-    asked = rec.asked
-    assert asked[0][0] == 0 and asked[-1][1] == size
-    for (_, b), (c, _) in itertools.pairwise(asked):
-        assert c == b // mmap.PAGESIZE * mmap.PAGESIZE  # contiguous: nothing asked twice
-    # never further ahead of the copy than AHEAD, and never fewer than AHEAD / 2 bytes at once
-    assert all(b - a >= reading.AHEAD // 2 or b == size for a, b in asked)
-    assert all(b <= size for _, b in asked)
-    # a reader that skips ahead (another rank's items first) asks from where it reads
-    rec2 = _Recorder(size)
-    skip = reading._Ahead(rec2)  # type: ignore[arg-type]
-    skip.before(2 * reading.AHEAD + 4096, 2 * reading.AHEAD + 8192)
-    assert rec2.asked[0][0] == 2 * reading.AHEAD + 4096
 
 
 def test_a_checkpoint_in_another_groups_folder_is_hashed_before_it_is_read(
