@@ -343,12 +343,26 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirtieth collection: its first sight is the recorded out-of-sample figure (also on
+    # the thirty-first collection: its first sight is the recorded out-of-sample figure (also on
     # the labels its collector was sure of), and later work may only move it up; its one wrong
-    # exclude_node at first sight (b1f60f568db1: tcpreplay's send failure read as the NIC, an
-    # unsure software_bug label) may only go
-    assert d["first_sight_category"] == bench.THIRTIETH_FIRST["category"] == 0.4875
-    assert d["first_sight_action"] == bench.THIRTIETH_FIRST["action"] == 0.7875
+    # exclude_node at first sight (667a6856940a: a GPU health agent's README quoting Xid 13 then
+    # Xid 109, read as a faulty GPU; an unsure software_bug label) may only go
+    assert d["first_sight_category"] == bench.THIRTYFIRST_FIRST["category"] == 0.6625
+    assert d["first_sight_action"] == bench.THIRTYFIRST_FIRST["action"] == 0.9
+    assert_first_sight(
+        d,
+        "thirtyfirst",
+        category=0.6625,
+        action=0.9,
+        rows_only=0.575,
+        sure=0.8,
+        sure_n=20,
+        wrong={"667a6856940a"},
+    )
+    # the thirtieth collection: its first sight (also on the labels its collector was sure of),
+    # and later work may only move it up; its one wrong exclude_node at first sight
+    # (b1f60f568db1: tcpreplay's send failure read as the NIC, an unsure software_bug label) may
+    # only go
     assert_first_sight(
         d,
         "thirtieth",
@@ -386,13 +400,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 21
-    assert d["first_sight_sure_excerpts"] == 933
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7674, 0.8992)
-    assert d["first_sight_sure_latest6_excerpts"] == 179
+    assert d["first_sight_sure_collections"] == 22
+    assert d["first_sight_sure_excerpts"] == 953
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7681, 0.8993)
+    assert d["first_sight_sure_latest6_excerpts"] == 158
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.7989,
-        0.8715,
+        0.7975,
+        0.8734,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
