@@ -3618,6 +3618,83 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The scheduler's daemon on the node could not start (another instance still running or "
         "its port taken): the node's set-up, not the job",
     ),
+    # -- classes the thirty-first collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyfirst.jsonl, "After its rows"): NaN inside a training log's row of numbers and in a
+    # printed torch tensor, a climate code's NaN property check on a field, dstack's spot run
+    # interrupted for want of capacity, an op with no kernel registered for XLA's devices.
+    # Each worded for its class; tests: tests/diagnose/test_diag_rows_thirtyfirst.py.
+    (
+        "nan_metric_row_inner",
+        # a log's row of numbers (a step, then values) holding two or more `nan` columns that need
+        # not be last (the thirty-first's 60f958ae8369, D3Feat: "9753 nan nan 0.00 nan nan
+        # 1698.001 16280.8."); `nan_metric_column` takes a row that ends in nan. Lower-case `nan`
+        # as Python's float repr and numpy print it (docs.python.org, float.__repr__); one way
+        # to read each separator so that a long row cannot backtrack
+        r"^[ \t]*(?i:step[ \t]*|iter(?:ation)?[ \t]*|epoch[ \t]*)?\d+"
+        r"(?:(?:[ \t]*[|,][ \t]*|[ \t]+)-?[\d.]+(?:e[-+]?\d+)?)*"
+        r"(?:[ \t]*[|,][ \t]*|[ \t]+)-?nan"
+        r"(?:(?:[ \t]*[|,][ \t]*|[ \t]+)-?[\d.]+(?:e[-+]?\d+)?)*"
+        r"(?:[ \t]*[|,][ \t]*|[ \t]+)-?nan"
+        r"(?:(?:[ \t]*[|,][ \t]*|[ \t]+)(?:-?[\d.]+(?:e[-+]?\d+)?|-?nan))*[ \t]*$",
+        "numerical_nan",
+        32,
+        0.45,
+        "A log's row of numbers (a step, then values) holds nan in two or more columns: the loss "
+        "and the metrics went NaN",
+    ),
+    (
+        "torch_tensor_nan",
+        # a torch tensor printed with NaN entries (torch's repr prints NaN as `nan`, pytorch.org
+        # docs torch.isnan / torch.set_printoptions; the thirty-first's 2461088f9eff, OpenFold's
+        # template features "tensor([[[[[0., 0., 0.,  ..., nan, nan, 0.],"; the corpus's other
+        # two tensor prints with nan are `numerical_nan` as well)
+        r"\btensor\(\[[^\n]*?(?<![\w.])-?nan\b",
+        "numerical_nan",
+        30,
+        0.4,
+        "A torch tensor printed with nan entries: NaN in the run's values",
+    ),
+    (
+        "field_nan_check",
+        # a climate code's NaN property check on a field (E3SM SCREAM/EAMxx's FieldNaNCheck,
+        # components/eamxx/src/share/property_checks/field_nan_check.cpp: its name "NaN check
+        # for field T_mid", its message "FieldNaNCheck failed."; the thirty-first's
+        # ca477a3b2ac9); the simulation-guard rules of the twenty-sixth and twenty-seventh
+        r"\bFieldNaNCheck failed\b|\bNaN check for field \w+",
+        "numerical_nan",
+        55,
+        0.6,
+        "A simulation's NaN check on a field failed (E3SM SCREAM's FieldNaNCheck): NaN in the "
+        "model's state",
+    ),
+    (
+        "dstack_no_capacity_interrupt",
+        # dstack's job termination reason INTERRUPTED_BY_NO_CAPACITY (dstack's reference,
+        # "Runs": the spot instance was reclaimed by the cloud and no capacity was left to go
+        # on), labelled `planned_stop` by the thirteenth's 8fc1180d27e5 and the thirty-first's
+        # d5be018d5a77. FAILED_TO_START_DUE_TO_NO_CAPACITY (no instance ever got) is the capacity
+        # rule's `dependency`: not taken
+        r"(?i)\binterrupted_by_no_capacity\b",
+        "planned_stop",
+        60,
+        0.6,
+        "dstack interrupted the run: the cloud reclaimed its spot instance and no capacity was "
+        "left (a planned stop, not a fault)",
+    ),
+    (
+        "xla_op_kernel_unregistered",
+        # TensorFlow's XLA bridge has no kernel for an op on its JIT device (tf2xla's
+        # "unsupported op: No registered 'NcclAllReduce' OpKernel for XLA_GPU_JIT devices
+        # compatible with node", the thirty-first's a21d6b694689; XLA_CPU_JIT, XLA_TPU_JIT
+        # likewise): the library lacks the kernel, `software_bug`. "No registered ... OpKernel
+        # for GPU devices" (a build without GPU kernels) is not taken
+        r"\bNo registered '\w+' OpKernel for XLA_\w+_JIT devices\b",
+        "software_bug",
+        60,
+        0.55,
+        "TensorFlow's XLA compiler has no kernel registered for an op on its device: a "
+        "limitation of the library, not the run",
+    ),
 )
 
 
@@ -5325,6 +5402,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "pbs_mom startup failed",
         "unable to bind listen port",
     ),
+    # -- classes the thirty-first collection showed missing --
+    "nan_metric_row_inner": ("nan",),
+    "torch_tensor_nan": ("tensor([",),
+    "field_nan_check": ("fieldnancheck failed", "nan check for field"),
+    "dstack_no_capacity_interrupt": ("interrupted_by_no_capacity",),
+    "xla_op_kernel_unregistered": ("opkernel for xla_",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
