@@ -185,7 +185,7 @@ BACKWARD = True
 """Hash a mapped file's chunks from its end to its start."""
 
 
-def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int, backward: bool = True) -> list[int]:
+def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int, backward: bool) -> list[int]:
     """CRC-32 of each chunk of the mapped file, `workers` chunks at a time. The chunks ahead of
     those being hashed are asked of the disk (`MADV_WILLNEED`: the kernel reads them while
     these hash), so a file that is not in memory (a load after a restart on another node, or
