@@ -503,7 +503,7 @@ class Checkpointer:
         nothing older, or in another's storage, is checked first, so a corrupt one never
         touches the state."""
         # a step whose corrupt tensors a one-pass load left in these live entries
-        dirty: tuple[int, set[str]] | None = None
+        dirty: tuple[int, set[str], str] | None = None
         for i, (step, storage) in enumerate(candidates):
             # in our own storage only: a corrupt one is moved aside there, so a run that must
             # start again after a failed one-pass load does not read it again
@@ -518,14 +518,14 @@ class Checkpointer:
                 if failed is None:
                     return
                 reason, overwritten = failed
-                dirty = (step, overwritten | (dirty[1] if dirty else set()))
+                dirty = (step, overwritten | (dirty[1] if dirty else set()), reason)
             info.skipped.append((_name(storage, self.storage, cm.step_key(step)), reason))
             log.warning("skipping checkpoint step %d: %s", step, reason)
             if self.rank == 0 and storage is self.storage:
                 moved = cm.quarantine(self.storage, step)
                 info.messages.append(f"step {step} failed verification, moved to {moved}")
         if dirty is not None:
-            raise UserError(_dirty_message(dirty[0], "no older checkpoint verifies"))
+            raise UserError(_dirty_message(dirty, "no older checkpoint verifies"))
         info.messages.append("no good checkpoint: starting from step 0")
 
     def _load_memory(self, entries: st.Entries, info: LoadResult, *, floor: int) -> bool:
@@ -582,14 +582,15 @@ class Checkpointer:
         storage: Storage,
         *,
         verify_during: bool = False,
-        dirty: tuple[int, set[str]] | None = None,
+        dirty: tuple[int, set[str], str] | None = None,
     ) -> tuple[str, set[str]] | None:
         """Read `step` into the state; None when loaded. `verify_during`: its checksums are
         computed while the tensors are read (threads hashing each file from its start, ahead
         of the copy, so the disk is read once) and checked before anything but the live
-        tensors is touched; when they fail, why (every rank the same) and the entries whose
-        live tensors were overwritten. `dirty`: an earlier step's (step, entries) so
-        overwritten, which this one must cover."""
+        tensors is touched; when they fail, or the read fails for a disk error (OSError on
+        any rank), why (every rank the same) and the entries whose live tensors were
+        overwritten. `dirty`: an earlier step's (step, entries, why) so overwritten, which
+        this one must cover."""
         marker = cm.read_marker(storage, step)
         reader = SafeReader(storage, cm.step_key(step))
         md = reader.read_metadata()
@@ -599,7 +600,7 @@ class Checkpointer:
         live = {name for name in sections if name == sections[name]}  # model and optimizers
         if dirty is not None and dirty[1] - live:
             lacks = ", ".join(sorted(dirty[1] - live))
-            raise UserError(_dirty_message(dirty[0], f"step {step}, older, lacks {lacks}"))
+            raise UserError(_dirty_message(dirty, f"step {step}, older, lacks {lacks}"))
         with ThreadPoolExecutor(1, thread_name_prefix="nonstop-verify") as pool:
             hashing = None
             if verify_during:
@@ -612,13 +613,15 @@ class Checkpointer:
                     process_group=self.coord.main,
                     no_dist=not self.distributed,
                 )
-            except (RuntimeError, KeyError, ValueError, CheckpointException) as e:
-                corrupt = None if hashing is None else self.coord.first_reason(hashing.result())
+            except (RuntimeError, KeyError, ValueError, OSError, CheckpointException) as e:
+                corrupt = None if hashing is None else self.coord.first_reason(_reason(hashing))
                 if corrupt is not None:  # what could not be read is what fails its checksum
                     return corrupt, live
+                if _unreadable(e):  # DCP raises on every rank when one could not read
+                    return f"{cm.step_key(step)} could not be read: {_why(e)}", live
                 raise _misfit(storage, step, e) from e
             if hashing is not None:
-                reason = self.coord.first_reason(hashing.result())
+                reason = self.coord.first_reason(_reason(hashing))
                 if reason is not None:
                     return reason, live
         try:
@@ -706,7 +709,11 @@ class Checkpointer:
         rank's share of the checksums with `verify_on_load` and `hashes`."""
         shard = (self.rank, self.world_size)
         hashes = hashes and self.config.verify_on_load
-        mine = cm.verify(storage, step, hashes=hashes, shard=shard)
+        try:
+            mine = cm.verify(storage, step, hashes=hashes, shard=shard)
+        except Exception as e:  # never leave the other ranks waiting in first_reason
+            log.exception("verifying step %d failed", step)
+            mine = f"{cm.step_key(step)} could not be verified: {_why(e)}"
         return self.coord.first_reason(mine)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -757,10 +764,29 @@ def _misfit(storage: Storage, step: int, e: BaseException) -> UserError:
     )
 
 
-def _dirty_message(step: int, why: str) -> str:
+def _reason(hashing: Future[str | None]) -> str | None:
+    """A one-pass load's verification outcome; an unexpected error in it is a reason too, so
+    that this rank still answers the others in `first_reason` (cm.verify itself turns a
+    read error into a reason)."""
+    try:
+        return hashing.result()
+    except Exception as e:
+        log.exception("verification during the load failed")
+        return f"verification failed: {_why(e)}"
+
+
+def _unreadable(e: BaseException) -> bool:
+    """Whether a failed `dcp.load` failed to read (a disk error: OSError), not to fit."""
+    if isinstance(e, CheckpointException):
+        return any(isinstance(w[0], OSError) for w in e.failures.values())
+    return isinstance(e, OSError)
+
+
+def _dirty_message(dirty: tuple[int, set[str], str], why: str) -> str:
+    step, _, reason = dirty
     return (
-        f"checkpoint step {step} failed its checksums after its tensors were read into the "
-        f"state, and {why}: the state is no longer what this process started with; run it "
+        f"checkpoint step {step} failed after its tensors were read into the state "
+        f"({reason}), and {why}: the state is no longer what this process started with; run it "
         f"again (step {step} was moved aside, so the next load does not read it)"
     )
 

@@ -220,10 +220,15 @@ def verify(
             size = storage.size(path)
         except FileNotFoundError:
             return f"{path} is missing"
+        except OSError as e:
+            return f"{path} cannot be read: {e}"
         if size != f["bytes"]:
             return f"{path} is {size} bytes, the marker says {f['bytes']} (truncated or rewritten)"
         if hashes and i % shard[1] == shard[0]:
-            found = digest_of(storage, path, marker.hash, forward=forward)
+            try:
+                found = digest_of(storage, path, marker.hash, forward=forward)
+            except OSError as e:  # a bad sector: EIO, from a read or a mapped page (digest.py)
+                return f"{path} cannot be read: {e}"
             if found != f["digest"]:
                 return (
                     f"{path} fails its {marker.hash} check "

@@ -20,6 +20,7 @@ has, not a cryptographic hash:
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import mmap
 import os
@@ -163,12 +164,53 @@ def of_file(
             mapped = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ) if size else None
         except (OSError, ValueError):  # a filesystem that cannot map files: read them
             mapped = None
+        if mapped is not None and not populate(mapped, 0, min(size, mmap.PAGESIZE), path):
+            mapped.close()  # no way to read a mapping without risking SIGBUS: read the file
+            mapped = None
         if mapped is None:
             crcs = _pread_crcs(f.fileno(), size, n, workers, path)
         else:
             with mapped:
-                crcs = _mapped_crcs(mapped, n, workers, BACKWARD if backward is None else backward)
+                order = BACKWARD if backward is None else backward
+                crcs = _mapped_crcs(mapped, n, workers, order, path)
     return ",".join(f"{c:08x}" for c in crcs)
+
+
+MADV_POPULATE_READ: Final = getattr(mmap, "MADV_POPULATE_READ", 22)  # Linux 5.14, <linux/mman.h>
+_can_populate: bool | None = None  # whether this kernel knows MADV_POPULATE_READ (None: not asked)
+
+
+def populate(mapped: mmap.mmap, start: int, length: int, path: str | os.PathLike[str]) -> bool:
+    """Read [start, start + length) of `mapped` into memory before it is touched; False when
+    the kernel cannot (then touching the mapping is the only way to read it, see below).
+
+    A page the disk cannot read (a bad sector: the kernel logs an I/O error and the read
+    fails with EIO) cannot be mapped either, and a thread that touches it gets SIGBUS: the
+    whole process dies, and a verified load restarted into the same checkpoint dies again on
+    every attempt (tests/checkpoint/test_ckpt_bad_sector.py). MADV_POPULATE_READ faults the
+    pages in ahead of the hash and reports that failure as an error (EFAULT) instead, raised
+    here as OSError(EIO) naming the bytes: verification then says the file cannot be read, and
+    the load falls back to an older checkpoint like for any other corrupt one. The load's copy
+    out of its own mapping (reading.read_into) asks the same before each piece it copies."""
+    global _can_populate
+    if length <= 0:
+        return True
+    if _can_populate is False:
+        return False
+    aligned = start // mmap.PAGESIZE * mmap.PAGESIZE  # madvise wants a page boundary
+    try:
+        mapped.madvise(MADV_POPULATE_READ, aligned, length + start - aligned)
+    except OSError as e:
+        if e.errno in (errno.EINVAL, errno.ENOSYS) and _can_populate is None:
+            _can_populate = False  # kernel older than 5.14
+            return False
+        if e.errno in (errno.EFAULT, errno.EIO):
+            raise OSError(
+                errno.EIO, f"{path}: bytes {start}-{start + length} cannot be read (I/O error)"
+            ) from e
+        raise
+    _can_populate = True
+    return True
 
 
 def _map(fn: Callable[[int], int], n: int, workers: int) -> list[int]:
@@ -185,7 +227,9 @@ BACKWARD = True
 """Hash a mapped file's chunks from its end to its start."""
 
 
-def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int, backward: bool) -> list[int]:
+def _mapped_crcs(
+    mapped: mmap.mmap, n: int, workers: int, backward: bool, path: str | os.PathLike[str]
+) -> list[int]:
     """CRC-32 of each chunk of the mapped file, `workers` chunks at a time. The chunks ahead of
     those being hashed are asked of the disk (`MADV_WILLNEED`: the kernel reads them while
     these hash), so a file that is not in memory (a load after a restart on another node, or
@@ -225,6 +269,7 @@ def _mapped_crcs(mapped: mmap.mmap, n: int, workers: int, backward: bool) -> lis
         def crc(k: int) -> int:
             ask(k + workers * (1 + AHEAD))
             i = chunk_at(k)
+            populate(mapped, i * CHUNK, min(size, (i + 1) * CHUNK) - i * CHUNK, path)
             with view[i * CHUNK : (i + 1) * CHUNK] as chunk:
                 return _crc32(chunk, 0)
 

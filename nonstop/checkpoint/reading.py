@@ -33,6 +33,8 @@ import torch
 from torch.distributed._shard._utils import narrow_tensor_by_index
 from torch.distributed.checkpoint.planner import LoadItemType, LoadPlan, LoadPlanner
 
+from nonstop.checkpoint import digest
+
 _DTYPES = {
     "FloatStorage": torch.float32,
     "DoubleStorage": torch.float64,
@@ -169,10 +171,30 @@ def _contiguous_strides(size: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner) -> bool:
+PIECE = 64 << 20
+"""Bytes of a tensor copied at a time, each piece's pages read in first (`_Ensure`)."""
+
+
+class _Ensure:
+    """Reads an item's bytes [lo, hi) into memory before they are touched: a page the disk
+    cannot read is then an OSError(EIO), where touching it in the mapping is SIGBUS
+    (digest.populate; tests/checkpoint/test_ckpt_bad_sector.py)."""
+
+    def __init__(self, mapped: mmap.mmap | None, base: int, path: str) -> None:
+        self.mapped, self.base, self.path = mapped, base, path
+
+    def __call__(self, lo: int, hi: int) -> None:
+        if self.mapped is not None:
+            digest.populate(self.mapped, self.base + lo, hi - lo, self.path)
+
+
+def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner, ensure: _Ensure) -> bool:
     """Copy a whole plain tensor's bytes from `item` into its target; False if not plain."""
     try:
+        ensure(0, min(len(item), 1 << 16))  # the zip headers and the pickle, at the front
         saved, start = _data_range(item)
+    except OSError:
+        raise  # the disk could not read it
     except Exception:  # anything unexpected in the item: DCP's own way reads it, or says why
         return False
     target = planner.resolve_tensor(req).detach()
@@ -196,7 +218,11 @@ def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner) -> bool:
         return False
     if nbytes:
         src = np.frombuffer(item, dtype=np.uint8, count=nbytes, offset=start)
-        target.reshape(-1).view(torch.uint8).numpy()[:] = src
+        dst = target.reshape(-1).view(torch.uint8).numpy()
+        for lo in range(0, nbytes, PIECE):  # each piece read in, then copied
+            hi = min(nbytes, lo + PIECE)
+            ensure(start + lo, start + hi)
+            dst[lo:hi] = src[lo:hi]
     planner.commit_tensor(req, target)
     return True
 
@@ -235,11 +261,14 @@ def read_into(
                     with whole[info.offset : info.offset + info.length] as item:
                         if len(item) != info.length:
                             raise OSError(f"{rel}: shorter than its items")
+                        ensure = _Ensure(mapped, info.offset, rel)
                         if req.type == LoadItemType.BYTE_IO:
+                            ensure(0, len(item))
                             planner.load_bytes(req, io.BytesIO(bytes(item)))
-                        elif _copy_direct(item, req, planner):
+                        elif _copy_direct(item, req, planner, ensure):
                             direct += 1
                         else:
+                            ensure(0, len(item))
                             _copy_like_dcp(item, req, planner)
             finally:
                 whole.release()
