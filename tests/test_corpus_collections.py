@@ -49,6 +49,7 @@ LATER = (
     "twentyninth",
     "thirtieth",
     "thirtyfirst",
+    "thirtysecond",
 )
 """In the order collected: each may share no source with any split before it."""
 
