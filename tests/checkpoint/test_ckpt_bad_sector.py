@@ -34,18 +34,8 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture
 def mount(tmp_path: Path) -> Iterator[Path]:
-    missing = badsector.available()
-    if missing:
-        if os.environ.get("CI") == "1":
-            pytest.fail(f"no bad-sector mount: {missing} (.ci/run installs libfuse2)")
-        pytest.skip(f"no bad-sector mount: {missing}")
-    mnt, disk = tmp_path / "mnt", tmp_path / "disk"
-    disk.mkdir()
-    proc = badsector.mount_bad_sector(disk, mnt)
-    try:
+    with badsector.mounted(tmp_path) as mnt:
         yield mnt
-    finally:
-        badsector.unmount(mnt, proc)
 
 
 def make(seed: int) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import torch
+from support import badsector
 from torch import nn
 
 from nonstop.checkpoint import CheckpointConfig, Checkpointer, LocalStorage
@@ -175,3 +176,34 @@ def test_ddp_one_pass_load_of_a_corrupt_newest_falls_back_on_every_rank(tmp_path
     assert int(got.pop("_resumed_from")) == int(ref.pop("_resumed_from")) == 2
     _compare(ref, got)
     assert (corrupt / "checkpoints" / "step-4.corrupt").is_dir()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_ddp_load_of_a_newest_with_a_bad_sector_falls_back_on_every_rank(tmp_path: Path) -> None:
+    """The same, with a sector of rank 1's share that the disk cannot read (EIO through the
+    real kernel: tests/support/badsector.py) instead of a flipped bit. Before, rank 1's hash
+    touched the page through its mapping and died of SIGBUS, rank 0 lost its peer, and every
+    restart did the same; now both ranks agree the file cannot be read and fall back."""
+    common = {"scenario": "ddp", "every": 2, "seed": 1, "if_busy": "wait"}
+    first = tmp_path / "first"
+    launch(2, {**common, "steps": 4, "run_dir": str(first), "out": str(tmp_path / "x.pt")})
+    clean = tmp_path / "clean"
+    shutil.copytree(first, clean)
+    shutil.rmtree(clean / "checkpoints" / "step-4")  # never had step 4
+    with badsector.mounted(tmp_path) as mnt:
+        bad = mnt / "bad"
+        shutil.copytree(first, bad)
+        step4 = bad / "checkpoints" / "step-4"
+        names = sorted(json.loads((step4 / "COMMIT.json").read_text())["files"])
+        victim = next(n for n in names[1::2] if n.endswith(".distcp"))  # rank 1's share
+        middle = (step4 / victim).stat().st_size // 2 // 512 * 512
+        badsector.set_bad(mnt, f"bad/checkpoints/step-4/{victim}", middle, middle + 512)
+        for run in (bad, clean):
+            out = str(tmp_path / f"{run.name}.pt")
+            launch(2, {**common, "steps": 7, "run_dir": str(run), "out": out, "resume": True})
+        assert (bad / "checkpoints" / "step-4.corrupt").is_dir()
+    got = torch.load(tmp_path / "bad.pt", weights_only=True)
+    ref = torch.load(tmp_path / "clean.pt", weights_only=True)
+    assert int(got.pop("_resumed_from")) == int(ref.pop("_resumed_from")) == 2
+    _compare(ref, got)

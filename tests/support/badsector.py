@@ -17,11 +17,13 @@ missing). Test-only: nonstop never imports this.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +69,26 @@ def mount_bad_sector(
 def set_bad(mountpoint: Path, relpath: str, start: int, end: int) -> None:
     """From now on reads of `relpath` that touch bytes [start, end) fail with EIO."""
     (mountpoint / CONTROL).write_text(f"{relpath} {start} {end}\n")
+
+
+@contextlib.contextmanager
+def mounted(tmp_path: Path) -> Iterator[Path]:
+    """A bad-sector mount of `tmp_path/disk` at `tmp_path/mnt` for the block. Where one cannot
+    be made the test is skipped, and fails under CI (CI=1: .ci/run installs libfuse2)."""
+    import pytest
+
+    missing = available()
+    if missing:
+        if os.environ.get("CI") == "1":
+            pytest.fail(f"no bad-sector mount: {missing} (.ci/run installs libfuse2)")
+        pytest.skip(f"no bad-sector mount: {missing}")
+    mnt, disk = tmp_path / "mnt", tmp_path / "disk"
+    disk.mkdir()
+    proc = mount_bad_sector(disk, mnt)
+    try:
+        yield mnt
+    finally:
+        unmount(mnt, proc)
 
 
 def unmount(mountpoint: Path, proc: subprocess.Popen[bytes]) -> None:
