@@ -343,12 +343,27 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirty-first collection: its first sight is the recorded out-of-sample figure (also on
+    # the thirty-second collection: its first sight is the recorded out-of-sample figure (also on
     # the labels its collector was sure of), and later work may only move it up; its one wrong
-    # exclude_node at first sight (667a6856940a: a GPU health agent's README quoting Xid 13 then
-    # Xid 109, read as a faulty GPU; an unsure software_bug label) may only go
-    assert d["first_sight_category"] == bench.THIRTYFIRST_FIRST["category"] == 0.6625
-    assert d["first_sight_action"] == bench.THIRTYFIRST_FIRST["action"] == 0.9
+    # exclude_node at first sight (982651df85b4: ext4 journals aborting on Longhorn's replicated
+    # network volumes, read as a local disk; an unsure storage label, ssd its alternative) may
+    # only go
+    assert d["first_sight_category"] == bench.THIRTYSECOND_FIRST["category"] == 0.75
+    assert d["first_sight_action"] == bench.THIRTYSECOND_FIRST["action"] == 0.9
+    assert_first_sight(
+        d,
+        "thirtysecond",
+        category=0.75,
+        action=0.9,
+        rows_only=0.675,
+        sure=0.9091,
+        sure_n=33,
+        wrong={"982651df85b4"},
+    )
+    # the thirty-first collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; its one wrong exclude_node at first sight
+    # (667a6856940a: a GPU health agent's README quoting Xid 13 then Xid 109, read as a faulty
+    # GPU; an unsure software_bug label) may only go
     assert_first_sight(
         d,
         "thirtyfirst",
@@ -408,13 +423,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 22
-    assert d["first_sight_sure_excerpts"] == 953
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7681, 0.8993)
-    assert d["first_sight_sure_latest6_excerpts"] == 158
+    assert d["first_sight_sure_collections"] == 23
+    assert d["first_sight_sure_excerpts"] == 986
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7728, 0.9006)
+    assert d["first_sight_sure_latest6_excerpts"] == 153
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.7975,
-        0.8734,
+        0.8039,
+        0.8758,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
