@@ -27,6 +27,7 @@ offsets are relative to the end of the padded header and 64-byte aligned.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import math
@@ -384,6 +385,19 @@ SLOTS: Final = 3
 """Files per rank in the shared folder: the server's two newest and the one being written."""
 
 
+def _reserve(fd: int, size: int) -> None:
+    """Reserve the file's space before it is written through a mapping. A full tmpfs (Docker
+    gives a container 64 MB of /dev/shm by default) accepts any ftruncate, and a mapped page
+    it cannot back is SIGBUS in the thread that writes it: the training rank died at its first
+    snapshot. posix_fallocate refuses with ENOSPC instead (an OSError: the caller sends the
+    snapshot over the socket). A filesystem that cannot fallocate is left as it was."""
+    try:
+        os.posix_fallocate(fd, 0, size)
+    except OSError as e:
+        if e.errno not in (errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL):
+            raise
+
+
 class _Slot:
     """One file of the shared folder, mapped into this process (the server keeps the file
     when this process dies; it deletes it once a later attempt's snapshot replaces it)."""
@@ -392,7 +406,11 @@ class _Slot:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             os.ftruncate(fd, size)
+            _reserve(fd, size)
             self._map = mmap.mmap(fd, size)
+        except OSError:
+            path.unlink(missing_ok=True)
+            raise
         finally:
             os.close(fd)
         self.size = size

@@ -762,3 +762,74 @@ def test_a_snapshot_copies_parameters_behind_the_next_step(
         ckpt2.close()
     finally:
         srv.stop()
+
+
+SMALL_SHM_CHILD = """
+import json, os, sys, torch
+from pathlib import Path
+from torch import nn
+from nonstop.checkpoint import CheckpointConfig, Checkpointer, replica
+from nonstop.checkpoint.replica import ReplicaServer, new_token, publish
+
+run, shm = Path(sys.argv[1]), Path(sys.argv[2])
+replica.SHM = shm  # the server's shared folder goes in the small tmpfs
+os.environ["NONSTOP_HOST"] = "boxed"
+srv = ReplicaServer(token=new_token(), capacity_bytes=1 << 30).start()
+assert srv.shared_dir is not None and srv.shared_dir.parent == shm
+publish(run, "boxed", srv)
+seen = []
+class Events:
+    def emit(self, kind, **payload):
+        seen.append(payload)
+def train():
+    torch.manual_seed(0)
+    net = nn.Linear(2048, 2048)  # 16 MiB of weights: with AdamW's state, 48 MiB a snapshot
+    opt = torch.optim.AdamW(net.parameters(), lr=0.1)
+    return net, opt
+net, opt = train()
+config = CheckpointConfig(every_steps=100, memory_every_steps=1)
+with Checkpointer(run, config=config, events=Events()) as ckpt:
+    for step in range(1, 3):
+        net(torch.randn(2, 2048)).sum().backward()
+        opt.step()
+        opt.zero_grad()
+        ckpt.maybe_save(step, {"model": net, "optimizer": opt})
+    ckpt.wait()
+fresh, fopt = train()
+with Checkpointer(run, config=config) as ckpt:
+    step = ckpt.load_latest({"model": fresh, "optimizer": fopt})
+    source = ckpt.last_load.source
+same = all(torch.equal(v, fresh.state_dict()[k]) for k, v in net.state_dict().items())
+srv.stop()
+print(json.dumps({"step": step, "source": source, "same": same,
+                  "replicated": [e.get("step") for e in seen if e.get("phase") == "replicated"]}))
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_shared_folder_too_small_for_the_snapshot_falls_back_to_sending_not_sigbus(
+    tmp_path: Path,
+) -> None:
+    """Docker gives a container 64 MB of /dev/shm unless told otherwise. A snapshot file there is
+    sized with ftruncate, which a full tmpfs does not refuse, and then written through a
+    mapping: the first page tmpfs cannot back was SIGBUS, and the training rank died at its
+    first snapshot. The file's space is now reserved first (posix_fallocate), which a full
+    tmpfs refuses with ENOSPC, and the snapshot is sent over the socket instead."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    shm = tmp_path / "shm"
+    shm.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(shm)], check=True)
+    try:
+        r = subprocess.run(
+            [sys.executable, "-c", SMALL_SHM_CHILD, str(tmp_path / "run"), str(shm)],
+            capture_output=True,
+            text=True,
+            timeout=100,
+        )
+    finally:
+        subprocess.run(["umount", "-l", str(shm)], check=False)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])  # -7 was SIGBUS
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out == {"step": 2, "source": "memory", "same": True, "replicated": [1, 2]}, out
+    assert "shared folder unusable" in r.stderr and "No space left on device" in r.stderr
