@@ -204,13 +204,18 @@ def populate(mapped: mmap.mmap, start: int, length: int, path: str | os.PathLike
         if e.errno in (errno.EINVAL, errno.ENOSYS) and _can_populate is None:
             _can_populate = False  # kernel older than 5.14
             return False
-        if e.errno in (errno.EFAULT, errno.EIO):
+        if e.errno in _UNREADABLE:
             raise OSError(
                 errno.EIO, f"{path}: bytes {start}-{start + length} cannot be read (I/O error)"
             ) from e
-        raise
+        return True  # ENOMEM and the like: touching the pages is what was done before
     _can_populate = True
     return True
+
+
+# what MADV_POPULATE_READ answers for a page that cannot be read: EFAULT where touching it
+# would be SIGBUS, EHWPOISON for memory the kernel took out of use (madvise(2))
+_UNREADABLE: Final = frozenset({errno.EFAULT, errno.EIO, getattr(errno, "EHWPOISON", 133)})
 
 
 def _map(fn: Callable[[int], int], n: int, workers: int) -> list[int]:
