@@ -2975,7 +2975,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?:local (?:length|QP operation|protection|access)|remote (?:invalid request|access)|"
         r"memory management operation) error\b|"
         r"\bstatus=(?:[12468]|9|10) \((?:local (?:length|QP operation|protection|access)|"
-        r"remote (?:invalid request|access)|memory management operation) error\)",
+        r"remote (?:invalid request|access)|memory management operation) error\)|"
+        # NCCL's IB transport printing the status as a number ("NET/IB : Got completion with
+        # error 4, opcode 1, ...", the thirty-second's 0a7decdf0fcd with nv_peer_mem; "Got
+        # completion from peer <addr> with status=9 opcode=0", the ninth's 93dd15271599):
+        # the same statuses; its 12 is `ib_retry`'s
+        r"\bGot completion (?:from peer \S+ )?with (?:status=|error )(?:[12468]|9|10)\b(?![.\d])",
         "software_bug",
         45,
         0.5,
@@ -3694,6 +3699,115 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.55,
         "TensorFlow's XLA compiler has no kernel registered for an op on its device: a "
         "limitation of the library, not the run",
+    ),
+    # -- classes the thirty-second collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtysecond.jsonl, "After its rows"): a BMC's processor sensor gone non-recoverable, the
+    # old THC allocator's out of memory, `python -m` on a package with no __main__, a non-finite
+    # value in a trainer's JSON state, NCCL's topology detection failing on the node's sysfs at
+    # init, HCCL's links not established at start, Azure's pre-maintenance event (and NCCL's
+    # numbered completion status, `verbs_wc_local_error` above; several disks' I/O errors at
+    # once, triage._several_disks). Each worded for its class; tests:
+    # tests/diagnose/test_diag_rows_thirtysecond.py.
+    (
+        "bmc_processor_nonrecoverable",
+        # ipmitool's SEL record of a processor sensor's generic severity going non-recoverable
+        # ("Processor CPU Machine Chk | Transition to Non-recoverable | Asserted", Intel's
+        # article 000026566, the thirty-second's e75a73216dde; ipmitool's event strings
+        # "Transition to Non-recoverable" and "... from less severe"); `bmc_processor_error`
+        # reads the sensor-specific IERR/FRB/machine-check offsets. A deasserted record (the
+        # state left) is not taken
+        r"(?i)\bProcessor\b[^|\n]*\|\s*Transition to Non-recoverable(?: from less severe)?\s*"
+        r"(?:\|\s*Asserted\b|$)",
+        "cpu",
+        86,
+        0.8,
+        "The BMC logged a processor sensor gone non-recoverable (a machine check or IERR)",
+    ),
+    (
+        "thc_cuda_oom",
+        # (Lua)Torch's and PyTorch < 1.0's THC printing cudaErrorMemoryAllocation (code 2):
+        # "THCudaCheck FAIL file=.../THCStorage.cu line=66 error=2 : out of memory", "cuda
+        # runtime error (2) : out of memory at ..." (the thirty-second's 2a62172fe216, densecap);
+        # other codes (35 driver, 59 device assert, 77 illegal access) are other rows'
+        r"\bTHCudaCheck FAIL file=\S+ line=\d+ error=2 : out of memory\b|"
+        r"\bcuda runtime error \(2\) : out of memory\b",
+        "out_of_memory",
+        75,
+        0.9,
+        "GPU memory exhausted (THC's allocator, CUDA error 2): deterministic for this configuration",
+    ),
+    (
+        "python_m_not_a_module",
+        # runpy refusing what `python -m` was given (CPython's Lib/runpy.py): a package with no
+        # __main__ ("No module named deepspeed.__main__; 'deepspeed' is a package and cannot be
+        # directly executed", the thirty-second's 179efaefa9de) or a script's file name given
+        # as a module ("Error while finding module specification for 'train.py'
+        # (ModuleNotFoundError: __path__ attribute not found on 'train' ...)"): the package is
+        # there, the launch command is wrong. A module truly missing ("No module named
+        # 'torch.distributed'") stays `missing_module`'s `dependency`
+        r"\bNo module named [\w.]+\.__main__; '[\w.]+' is a package and cannot be directly executed|"
+        r"\bError while finding module specification for '[\w.]+\.py' \(ModuleNotFoundError: "
+        r"__path__ attribute not found on\b",
+        "user_code_error",
+        62,
+        0.6,
+        "`python -m` was given a package with no __main__ or a script's file name: the launch "
+        "command, not the environment",
+    ),
+    (
+        "json_metric_nonfinite",
+        # a trainer's state or metrics written as JSON with a non-finite value: Python's json
+        # writes NaN, Infinity, -Infinity (docs.python.org, json: allow_nan); Hugging Face's
+        # trainer_state.json log_history ('"grad_norm": Infinity,', the thirty-second's
+        # 99211da1d4ba), a metrics.jsonl line ('{"loss": NaN, ...}'). Only the loss and the
+        # gradient norm's keys, quoted, so "max_grad_norm" is not taken
+        r"\"(?:grad_norm|(?:train_|eval_)?loss)\"\s*:\s*-?(?:NaN|Infinity)\b",
+        "numerical_nan",
+        45,
+        0.55,
+        "A trainer's JSON state records a NaN or infinite loss or gradient norm",
+    ),
+    (
+        "nccl_topology_detect",
+        # NCCL's topology detection failing on what the node's sysfs shows at init (graph/xml.cc,
+        # graph/xml.h): "Could not find real path of /sys/class/pci_bus/..." (the thirty-second's
+        # cd637ea1f5b6, Vertex AI's A100s) and "Attribute arch of node cpu not found" (the
+        # twenty-third's 0b92b3ab6d10, p5 nodes): a set-up failure at init, `dependency`
+        # (the corpus's rule, `software_bug` the alternative); above `nccl_internal`, which
+        # it explains
+        r"\bNCCL WARN Could not find real path of /sys/\S*|"
+        r"\bNCCL WARN Attribute \w+ of node \w+ not found\b",
+        "dependency",
+        45,
+        0.45,
+        "NCCL's topology detection could not read the node's PCI or CPU layout at init (the "
+        "VM's or container's sysfs, the NCCL version)",
+    ),
+    (
+        "hccl_link_establish_timeout",
+        # HCCL's socket manager waiting for its links at start ("[Wait][LinkEstablish]wait
+        # socket establish timeout, role[1] rank[1] timeout[120 s]", the HCCL user guide's
+        # example, the thirty-second's 750f72750380): connection set-up, `dependency` as
+        # `hccl_transport_init` (the twentieth's rule). EI0006's "Remote Rank did not send the
+        # data in time" mid-run is `hccl_timeout`'s
+        r"\bwait socket establish timeout\b",
+        "dependency",
+        25,
+        0.45,
+        "HCCL (Ascend NPUs) could not establish its socket links at start (a peer not up, "
+        "addresses or ports)",
+    ),
+    (
+        "azure_pre_maintenance_event",
+        # Azure Maintenance Configurations' Event Grid event raised before a scheduled maintenance
+        # job (learn.microsoft.com, event-schema-maintenance-configuration:
+        # Microsoft.Maintenance.PreMaintenanceEvent; the thirty-second's 0142782a3c6b): a planned
+        # stop announced. PostMaintenanceEvent (after it) is not taken
+        r"\bMicrosoft\.Maintenance\.PreMaintenanceEvent\b",
+        "planned_stop",
+        60,
+        0.55,
+        "Azure announced a scheduled maintenance job on the machine: a planned stop, no fault",
     ),
 )
 
@@ -5238,6 +5352,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "disk_quota": ("quota exceeded", "edquot"),
     "verbs_wc_retry_exceeded": ("bad completion with status", "failed status 12:"),
     "verbs_wc_local_error": (
+        "got completion",
         "ibv_wc_",
         " (local ",
         " (remote ",
@@ -5408,6 +5523,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "field_nan_check": ("fieldnancheck failed", "nan check for field"),
     "dstack_no_capacity_interrupt": ("interrupted_by_no_capacity",),
     "xla_op_kernel_unregistered": ("opkernel for xla_",),
+    # -- classes the thirty-second collection showed missing --
+    "bmc_processor_nonrecoverable": ("transition to non-recoverable",),
+    "thc_cuda_oom": ("error=2 : out of memory", "cuda runtime error (2) : out of memory"),
+    "python_m_not_a_module": ("cannot be directly executed", "__path__ attribute not found on"),
+    "json_metric_nonfinite": ("nan", "infinity"),
+    "nccl_topology_detect": ("could not find real path of", " of node "),
+    "hccl_link_establish_timeout": ("wait socket establish timeout",),
+    "azure_pre_maintenance_event": ("microsoft.maintenance.premaintenanceevent",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

@@ -61,7 +61,7 @@ import subprocess
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
@@ -1032,6 +1032,36 @@ def scan_unread(paths: Sequence[str | Path]) -> list[Scan] | None:
     return out
 
 
+# the rows that read only the filesystem's or the block layer's word that I/O failed on a disk
+# (not the disk's own: SMART, a media error, the link); the disk a line of theirs names, its
+# partition left off (sdf1 -> sdf, nvme0n1p2 -> nvme0n1); an md array is not a disk
+_FS_IO_ROWS: Final = frozenset({"local_fs_error", "local_block_io_error"})
+_DISK = re.compile(r"(?:\(\"?|\bdev(?:ice)? )(sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)")
+
+
+def _several_disks(hits: list[Hit], best: Hit) -> Hit:
+    """`best` (an `ssd` hit) read as shared storage when every `ssd` line of its host is the
+    filesystem's or block layer's I/O error and they name two or more disks: one failing disk
+    does not fail the others' I/O at once; what they share does (network block volumes seen as
+    sd disks: Longhorn, iSCSI, a SAN; the path to them), so restart rather than exclude the
+    node (the thirty-second's 982651df85b4, ext4 journals aborting on Longhorn volumes)."""
+    mine = [h for h in hits if h.category == "ssd" and h.host == best.host]
+    if any(h.signature not in _FS_IO_ROWS for h in mine):
+        return best
+    disks = {m.group(1) for h in mine for m in _DISK.finditer(h.text)}
+    if len(disks) < 2:
+        return best
+    return replace(
+        best,
+        category="storage",
+        confidence=min(best.confidence, 0.5),
+        meaning=(
+            f"I/O or filesystem errors on {len(disks)} disks at once ({', '.join(sorted(disks))}): "
+            "not one failing disk but what they share (network block volumes, their path)"
+        ),
+    )
+
+
 def decide(
     hits: list[Hit],
     *,
@@ -1048,6 +1078,8 @@ def decide(
             culprits=[default] if default and default.rank is not None else [],
         )
     best = max(hits, key=lambda h: (h.specificity, -h.line))
+    if best.category == "ssd":
+        best = _several_disks(hits, best)
     seer = None
     if best.signature in COLLECTIVE_FAILED and (dead := _dead_peer(hits, best)):
         seer, best = best, dead

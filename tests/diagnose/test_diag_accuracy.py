@@ -382,6 +382,16 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["thirtyfirst_category_accuracy"] >= 0.85, d["thirtyfirst_misses"]
     assert d["thirtyfirst_action_accuracy"] >= 0.925, d["thirtyfirst_misses"]
     assert set(d["thirtyfirst_wrong_exclude_node"]) <= {"667a6856940a"}, d
+    # the thirty-second after its rows and the tables retrained on it (issue-27rows32, in sample:
+    # tests/corpus/real/README.md, the thirty-second's "After its rows"; 75.0% / 90.0% at first
+    # sight): its one wrong exclusion at first sight (982651df85b4, ext4 on Longhorn volumes)
+    # went with the reading of several disks' I/O errors as shared storage, and none may
+    # appear
+    assert d["thirtysecond_rows_only_category_accuracy"] >= 0.7875, d["thirtysecond_misses"]
+    assert d["thirtysecond_rows_only_action_accuracy"] >= 0.95, d["thirtysecond_misses"]
+    assert d["thirtysecond_category_accuracy"] >= 0.9375, d["thirtysecond_misses"]
+    assert d["thirtysecond_action_accuracy"] >= 0.95, d["thirtysecond_misses"]
+    assert not d["thirtysecond_wrong_exclude_node"], d["thirtysecond_misses"]
     # the thirtieth collection: its first sight (also on the labels its collector was sure of),
     # and later work may only move it up; its one wrong exclude_node at first sight
     # (b1f60f568db1: tcpreplay's send failure read as the NIC, an unsure software_bug label) may
