@@ -50,6 +50,7 @@ LATER = (
     "thirtieth",
     "thirtyfirst",
     "thirtysecond",
+    "thirtythird",
 )
 """In the order collected: each may share no source with any split before it."""
 
