@@ -51,6 +51,7 @@ LATER = (
     "thirtyfirst",
     "thirtysecond",
     "thirtythird",
+    "thirtyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
