@@ -14,16 +14,16 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Thirty-two later collections by collectors who never read the signature table (fresh.jsonl,
+Thirty-three later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
 `twentyfourth_first_*`, `twentyfifth_first_*`, `twentysixth_first_*`, `twentyseventh_first_*`,
 `twentyeighth_first_*`, `twentyninth_first_*`, `thirtieth_first_*`, `thirtyfirst_first_*`,
-`thirtysecond_first_*` and `thirtythird_first_*`, also `first_sight_*`, for the latest,
-thirtythird.jsonl: the out-of-sample figure) beside their figures now; `first_sight_sure_*` pools
+`thirtysecond_first_*`, `thirtythird_first_*` and `thirtyfourth_first_*`, also `first_sight_*`,
+for the latest, thirtyfourth.jsonl: the out-of-sample figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
 (nonstop.diagnose.fallback) answering where no signature row matched, and the description
@@ -1530,6 +1530,90 @@ THIRTYTHIRD_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# thirtyfourth.jsonl's first score (2026-12-06 10:38, 80 excerpts by a thirty-fourth collector
+# blind to the signature table, the fallback, their tests and the other collections' excerpts; 68
+# GitHub sources of 59 repositories, 3 gists and 9 other pages: hardware and host operations, host
+# kernel logs (machine checks, RCU stalls, NVMe, ATA and SCSI medium errors, ext4, Btrfs and ZFS),
+# BMC and vendor logs (IPMI SEL, iDRAC, HP IML, OpenBIC), RAID and SMART tools, GPU driver lines, a
+# few training logs and installation failures; 36 of its 80 labels exclude a node; its slips are in
+# the README), taken once with benchmarks/score_first_sight.py on main c1ec185 (the collection
+# merged; the thirty-third had no rows yet): 54 of 80 categories and 60 of 80 actions; rows alone
+# 51 / 60; 11 guesses, 4 right; 10 with no answer at all; four wrong exclude_node, all on unsure
+# labels: b940ab1d7b59 (medium errors on a Longhorn iSCSI volume) and eba9dde53531 (DID_BAD_TARGET
+# on a Google PersistentDisk), both storage read as ssd; dc856aafddab (Btrfs errors on an emulated
+# zoned NVMe device, software_bug) read as ssd; e0ab62b33df0 (a machine check whose bank status is
+# all zeros, unknown) read as cpu. The collector marked 62 labels unsure (THIRTYFOURTH_UNSURE); on
+# the other 18: 17 categories and 17 actions right, the same with the rows alone.
+THIRTYFOURTH_FIRST: dict[str, float] = {"category": 0.675, "action": 0.75}
+THIRTYFOURTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.6375, "action": 0.75}
+THIRTYFOURTH_FIRST_SURE: dict[str, float] = {"category": 0.9444, "action": 0.9444}
+THIRTYFOURTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "05047254ad0f",
+        "08c674940817",
+        "0c4fe931a550",
+        "0d40e6f22958",
+        "0d75afa79251",
+        "0f0646faecca",
+        "150356a8b1f8",
+        "188249f27dfa",
+        "1de537ea9825",
+        "1dea159730db",
+        "23f53de946d5",
+        "303221e492b0",
+        "32272f2aa1fd",
+        "3a11bdee80fb",
+        "3d199dd1783f",
+        "41f2aa9cf9ab",
+        "465571cdf5bb",
+        "49ba19106e51",
+        "4bbb0d78e419",
+        "4f7f8d45ce03",
+        "569da157d2a9",
+        "574deb715f6b",
+        "58c06345d0ee",
+        "5be18a6c5c3d",
+        "61e6191edf87",
+        "663ad7c09532",
+        "686c42856e3b",
+        "68a771d38c82",
+        "6dd3d0c57fa6",
+        "7272c39d5b52",
+        "75114881f6c8",
+        "77746ccc7b7e",
+        "82b64c89dd3a",
+        "87c91ad77aa0",
+        "89bd7a3c9090",
+        "8a41bcadd6c5",
+        "8c3ba5bcabea",
+        "92913645b0b4",
+        "995f80b75ffb",
+        "9b6fb9779adf",
+        "9bd5d6036527",
+        "a685f8221108",
+        "a83a9c041756",
+        "a8b2f2eae377",
+        "aa1a16e39540",
+        "aa985e27579f",
+        "ad632e80c225",
+        "ae659b76afde",
+        "b8abbdf3694e",
+        "b940ab1d7b59",
+        "bb5dd7aa0943",
+        "bef17af0a66e",
+        "d0a1be274995",
+        "d33529bda6ce",
+        "d8bd73065b5f",
+        "d965e97d8479",
+        "dc856aafddab",
+        "e0ab62b33df0",
+        "e6700994ca1a",
+        "eba9dde53531",
+        "fd371e41287b",
+        "ff9a4f59b9b8",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -1557,6 +1641,7 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("thirtyfirst", THIRTYFIRST_FIRST_SURE, THIRTYFIRST_UNSURE),
     ("thirtysecond", THIRTYSECOND_FIRST_SURE, THIRTYSECOND_UNSURE),
     ("thirtythird", THIRTYTHIRD_FIRST_SURE, THIRTYTHIRD_UNSURE),
+    ("thirtyfourth", THIRTYFOURTH_FIRST_SURE, THIRTYFOURTH_UNSURE),
 )
 
 
@@ -1761,6 +1846,8 @@ def run(quick: bool) -> dict[str, Any]:
     t32_rows = evaluate("thirtysecond", fallback=False)
     t33 = evaluate("thirtythird")
     t33_rows = evaluate("thirtythird", fallback=False)
+    t34 = evaluate("thirtyfourth")
+    t34_rows = evaluate("thirtyfourth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -2162,11 +2249,8 @@ def run(quick: bool) -> dict[str, Any]:
                 THIRTYSECOND_FIRST_SURE,
                 _sure_scores("thirtysecond", THIRTYSECOND_UNSURE),
             ),
-            # a thirty-third collection, scored once at first sight (THIRTYTHIRD_FIRST): the
-            # latest out-of-sample figure; its current figures say how far later work moved it
+            # a thirty-third collection, scored once at first sight (THIRTYTHIRD_FIRST)
             "thirtythird_excerpts": t33["excerpts"],
-            "first_sight_category": THIRTYTHIRD_FIRST["category"],
-            "first_sight_action": THIRTYTHIRD_FIRST["action"],
             **_first_sight_fields(
                 "thirtythird",
                 t33,
@@ -2175,6 +2259,20 @@ def run(quick: bool) -> dict[str, Any]:
                 THIRTYTHIRD_FIRST_ROWS_ONLY,
                 THIRTYTHIRD_FIRST_SURE,
                 _sure_scores("thirtythird", THIRTYTHIRD_UNSURE),
+            ),
+            # a thirty-fourth collection, scored once at first sight (THIRTYFOURTH_FIRST): the
+            # latest out-of-sample figure; its current figures say how far later work moved it
+            "thirtyfourth_excerpts": t34["excerpts"],
+            "first_sight_category": THIRTYFOURTH_FIRST["category"],
+            "first_sight_action": THIRTYFOURTH_FIRST["action"],
+            **_first_sight_fields(
+                "thirtyfourth",
+                t34,
+                t34_rows,
+                THIRTYFOURTH_FIRST,
+                THIRTYFOURTH_FIRST_ROWS_ONLY,
+                THIRTYFOURTH_FIRST_SURE,
+                _sure_scores("thirtyfourth", THIRTYFOURTH_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
@@ -2233,6 +2331,7 @@ if __name__ == "__main__":
         "thirtyfirst",
         "thirtysecond",
         "thirtythird",
+        "thirtyfourth",
     )
     if split not in splits:
         print(

@@ -343,11 +343,28 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirty-third collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of), and later work may only move it up; no wrong
-    # exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.THIRTYTHIRD_FIRST["category"] == 0.8875
-    assert d["first_sight_action"] == bench.THIRTYTHIRD_FIRST["action"] == 0.9875
+    # the thirty-fourth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of), and later work may only move it up; its four wrong
+    # exclude_node at first sight, all on unsure labels, may only go: b940ab1d7b59 (medium errors
+    # and an ext4 journal abort on a Longhorn iSCSI volume) and eba9dde53531 (DID_BAD_TARGET on a
+    # Google PersistentDisk), network volumes read as a local disk; dc856aafddab (Btrfs errors on
+    # an emulated zoned NVMe device, software_bug) read as a local disk; e0ab62b33df0 (a machine
+    # check whose bank status is all zeros, unknown) read as the CPU
+    assert d["first_sight_category"] == bench.THIRTYFOURTH_FIRST["category"] == 0.675
+    assert d["first_sight_action"] == bench.THIRTYFOURTH_FIRST["action"] == 0.75
+    assert_first_sight(
+        d,
+        "thirtyfourth",
+        category=0.675,
+        action=0.75,
+        rows_only=0.6375,
+        sure=0.9444,
+        sure_n=18,
+        wrong={"b940ab1d7b59", "eba9dde53531", "dc856aafddab", "e0ab62b33df0"},
+    )
+    # the thirty-third collection: its first sight (also on the labels its collector was sure
+    # of), and later work may only move it up; no wrong exclude_node at first sight, and none may
+    # appear
     assert_first_sight(
         d,
         "thirtythird",
@@ -444,13 +461,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 24
-    assert d["first_sight_sure_excerpts"] == 1026
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7807, 0.9045)
-    assert d["first_sight_sure_latest6_excerpts"] == 162
+    assert d["first_sight_sure_collections"] == 25
+    assert d["first_sight_sure_excerpts"] == 1044
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7835, 0.9052)
+    assert d["first_sight_sure_latest6_excerpts"] == 159
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8333,
-        0.9012,
+        0.8491,
+        0.9245,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
