@@ -392,6 +392,17 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["thirtysecond_category_accuracy"] >= 0.9375, d["thirtysecond_misses"]
     assert d["thirtysecond_action_accuracy"] >= 0.95, d["thirtysecond_misses"]
     assert not d["thirtysecond_wrong_exclude_node"], d["thirtysecond_misses"]
+    # the thirty-third after its rows and the tables retrained on it (issue-27rows33, in sample:
+    # tests/corpus/real/README.md, the thirty-third's "After its rows"; 88.75% / 98.75% at first
+    # sight, rows alone 86.25% / 98.75%, no wrong exclude_node): none may appear. Read with
+    # bench.evaluate until the thirtythird_* fields are added (the first-sight scoring branch)
+    t33 = bench.evaluate("thirtythird")
+    t33_rows = bench.evaluate("thirtythird", fallback=False)
+    assert t33_rows["category_accuracy"] >= 0.8875, t33_rows["misses"]
+    assert t33_rows["action_accuracy"] >= 0.9875, t33_rows["misses"]
+    assert t33["category_accuracy"] >= 0.925, t33["misses"]
+    assert t33["action_accuracy"] >= 0.9875, t33["misses"]
+    assert not t33["wrong_exclude_node"] and not t33_rows["wrong_exclude_node"], t33["misses"]
     # the thirtieth collection: its first sight (also on the labels its collector was sure of),
     # and later work may only move it up; its one wrong exclude_node at first sight
     # (b1f60f568db1: tcpreplay's send failure read as the NIC, an unsure software_bug label) may

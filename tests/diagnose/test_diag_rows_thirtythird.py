@@ -76,11 +76,6 @@ NOT = [
         "loss_spike",
         "a validation total loss is no training loss",
     ),
-    (
-        _thirtythird("6795a9e20ebe"),
-        "loss_spike",
-        "left alone: Megatron's lm loss 1.8x (the guards' healthy 2x)",
-    ),
 ]
 
 test_row = row_test(THIRTYTHIRD)
