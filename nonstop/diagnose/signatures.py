@@ -859,7 +859,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE|cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|"
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
-        r"HIP error: invalid device function|Unable to initialize backend 'cuda'|No supported gpu backend found|CUDA-enabled jaxlib is not installed|"
+        # CUDA's word for it too (cudaErrorInvalidDeviceFunction, 98: no kernel in the build for this
+        # GPU; the thirty-third's 69db9c678f40, flash-attention's layer norm built for another CUDA)
+        r"(?:HIP|CUDA) error: invalid device function|cudaErrorInvalidDeviceFunction|Unable to initialize backend 'cuda'|No supported gpu backend found|CUDA-enabled jaxlib is not installed|"
         r"Distributed package doesn't have NCCL built in|ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
         r"NVML_ERROR_DRIVER_NOT_LOADED|Failed to initialize NVML: Driver Not Loaded|"
         r"only supports Ampere GPUs or newer|requires a GPU with compute capability|Address family not supported by protocol|"
@@ -4493,6 +4495,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "requires a gpu with compute capability",
         "address family not supported",
         "invalid device function",
+        "cudaerrorinvaliddevicefunction",
         "unable to initialize backend",
         "cuda-enabled jaxlib",
         "could not load",

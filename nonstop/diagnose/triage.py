@@ -1194,11 +1194,12 @@ _SERIES = {
     "grad": re.compile(rb"norm" + _SERIES_VALUE),
 }
 # before `loss`: not a word (`eval_loss`, `val loss`, `validation loss` are no training loss),
-# or `lm ` / `lm_`;
+# or `lm ` / `lm_`, or `total_` (detectron2's `total_loss`, the sum of its training losses, not
+# `val_total_loss`: the thirty-third's 8edaede50b93, 21944 at iteration 0, 319373 at 1);
 # before `norm`: `grad`/`gradient` and a space or underscore
 _SERIES_KEY = {
     "loss": re.compile(
-        rb"(?:(?:^|[^\w.])lm[ _]|(?:^|[^\w.])(?<!\bval )(?<!\beval )(?<!\btest )(?<!\bvalidation ))$"
+        rb"(?:(?:^|[^\w.])(?:lm[ _]|total_)|(?:^|[^\w.])(?<!\bval )(?<!\beval )(?<!\btest )(?<!\bvalidation ))$"
     ),
     "grad": re.compile(rb"(?:^|[^\w.])grad(?:ient)?[ _]$"),
 }
