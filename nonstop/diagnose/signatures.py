@@ -89,6 +89,14 @@ CAUSES_LISTED: Final = (
 # (the third collection's; the twenty-seventh's 51bf7c0fac2a "Bank 1: 98200000000b0151").
 # Used inside case-insensitive rows.
 _MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
+# A bank status with VAL (bit 63) clear, first hex digit 0 to 7: the bank holds no valid error
+# (Intel SDM vol. 3B 16.3.2.2, "VAL ... indicates that the information within the IA32_MCi_STATUS
+# register is valid"; rasdaemon and mcelog log nothing for it). The thirty-fourth's e0ab62b33df0
+# ("CPU 0: Machine Check: 0 Bank 9: 0000000000000000", rasdaemon issue 155) was read `cpu` and its
+# node excluded on no error at all. The `mce` row leaves it, as a corrected one, to
+# `corrected_errors_only`.
+_MCE_NO_ERROR: Final = r"[0-7][0-9a-f]{15}\b"
+_MCE_NOT_FAILED: Final = r"(?:" + _MCE_CORRECTED + r"|" + _MCE_NO_ERROR + r")"
 
 
 def _died_of(signal: int | str) -> str:
@@ -560,7 +568,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b|"
         # a machine-check bank whose status the kernel or mcelog prints as a corrected error
         # (_MCE_CORRECTED; the twenty-seventh's 51bf7c0fac2a): the `mce` row leaves it to this one
-        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r"|"
+        # or as no valid error at all (_MCE_NO_ERROR, VAL clear: the thirty-fourth's e0ab62b33df0)
+        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_NOT_FAILED + r"|"
         r"\bSTATUS " + _MCE_CORRECTED + r" MCGSTATUS\b",
         "unknown",
         12,
@@ -2238,13 +2247,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "mce",
         # the kernel's record of one bank ("CPU 0: Machine Check: 0 Bank 1: 98200000000b0151")
         # is not taken when its status is a corrected error (_MCE_CORRECTED: the twenty-seventh's
-        # 51bf7c0fac2a, read by `corrected_errors_only`)
-        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r")|"
+        # 51bf7c0fac2a) or no valid error (_MCE_NO_ERROR: the thirty-fourth's e0ab62b33df0), read
+        # by `corrected_errors_only`
+        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_NOT_FAILED + r")|"
         r"mce: \[Hardware Error\]: CPU \d+(?!\d|: Machine Check(?: Exception)?: [0-9a-f]+ Bank \d+: "
-        + _MCE_CORRECTED
+        + _MCE_NOT_FAILED
         + r")|"
         r"\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank(?! \d+: "
-        + _MCE_CORRECTED
+        + _MCE_NOT_FAILED
         + r")|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
@@ -2274,6 +2284,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "cpu_lockup",
         r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|"
         r"rcu_(?:sched|preempt) (?:self-)?detected stall|"
+        # kernels 2.6.3x to 3.2 named the flavour by its rcu_state ("INFO: rcu_sched_state detected
+        # stall on CPU 0 (t=15000 jiffies)", rcu_bh_state and rcu_preempt_state too: rcutree.c's
+        # print_cpu_stall, rsp->name; the thirty-fourth's 23f53de946d5)
+        r"\brcu_(?:sched|preempt|bh)_state detected stalls? on CPU|"
         # the panic the lockup detectors raise when softlockup_panic or hardlockup_panic is set
         # (the twenty-ninth's 283aa1e86d52 "Kernel panic - not syncing: softlockup: hung tasks"):
         # the soft-lockup rule, not a panic of unknown cause
@@ -3808,6 +3822,36 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         60,
         0.55,
         "Azure announced a scheduled maintenance job on the machine: a planned stop, no fault",
+    ),
+    # -- classes the thirty-fourth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyfourth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyfourth.py) --
+    (
+        "nvswitch_sxid_record",
+        # the nvswitch driver's record of an error its hardware detected, as it prints every one
+        # ("nvidia-nvswitch%d: SXid (PCI:%04x:%02x:%02x.%x): %05d, " then "Fatal", "Non-fatal",
+        # "Severity N ..." or "Data {...}": the driver's NVSWITCH_PRINT_SXID; the Fabric Manager
+        # user guide's SXid chapter). `hw_health_more` takes the fatal ones; the rest still put
+        # the switch tray (the GPU baseboard) at fault by the labels' NVSwitch rule (the
+        # thirty-fourth's a8b2f2eae377 "12028, Data {...}", the thirty-second's 32e522a0c436
+        # "24007, Severity 1 ..."). Not a bare "SXid" in prose, nor a count of them.
+        r"\bnvidia-nvswitch\d+: SXid \(PCI:[0-9a-fA-F:.]+\): \d{5}, ",
+        "faulty_gpu",
+        75,
+        0.6,
+        "The NVSwitch driver recorded an SXid (an error the switch hardware detected) on the GPU "
+        "baseboard's fabric",
+    ),
+    (
+        "openbmc_fan_nonfunctional",
+        # OpenBMC's fan monitor (phosphor-fan-presence, monitor/fan.cpp: log<level::ERR>("Setting
+        # a fan to nonfunctional", FAN=..., TACH_SENSOR=...), when too many of a fan's tach
+        # sensors stay off target): a failed chassis fan (the second collection's fan rule; the
+        # thirty-fourth's 9b6fb9779adf). Not a fan set back to functional.
+        r"\bphosphor-fan-monitor\b[^\n]*\bSetting a fan to nonfunctional\b",
+        "server_chassis",
+        75,
+        0.6,
+        "The BMC's fan monitor marked a chassis fan nonfunctional (its tach sensors off target)",
     ),
 )
 
@@ -5531,6 +5575,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nccl_topology_detect": ("could not find real path of", " of node "),
     "hccl_link_establish_timeout": ("wait socket establish timeout",),
     "azure_pre_maintenance_event": ("microsoft.maintenance.premaintenanceevent",),
+    # -- classes the thirty-fourth collection showed missing --
+    "nvswitch_sxid_record": ("sxid (pci:",),
+    "openbmc_fan_nonfunctional": ("setting a fan to nonfunctional",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
