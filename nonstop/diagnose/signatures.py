@@ -3853,6 +3853,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "The BMC's fan monitor marked a chassis fan nonfunctional (its tach sensors off target)",
     ),
+    (
+        "md_member_faulty",
+        # md's own mark on an array member it failed for errors, as `mdadm --detail` prints the
+        # member table ("   0   8   3   -   faulty   /dev/sda3", older mdadm "faulty spare",
+        # "faulty removed": mdadm's Detail.c) and /proc/mdstat marks it ("sdd[5](F)": md.c's
+        # md_seq_show). The `disk_array_failure` row reads the kernel's "Disk failure on" line;
+        # a log may hold only the status the operator printed (the thirty-fourth's d44525f31cc0,
+        # the thirtieth collection's mdadm rule). Not an active, spare, rebuilding or removed
+        # member.
+        r"^\s*(?:\d+|-)\s+\d+\s+\d+\s+(?:\d+|-)\s+faulty\b[^\n]*?/dev/\S+|"
+        r"^md\d+ : (?:active|inactive)\b[^\n]*\b\w+\[\d+\]\(F\)",
+        "ssd",
+        78,
+        0.6,
+        "md marked a member disk of a software RAID array faulty (mdadm --detail, /proc/mdstat)",
+    ),
 )
 
 
@@ -5578,6 +5594,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- classes the thirty-fourth collection showed missing --
     "nvswitch_sxid_record": ("sxid (pci:",),
     "openbmc_fan_nonfunctional": ("setting a fan to nonfunctional",),
+    "md_member_faulty": ("faulty", "](f)"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

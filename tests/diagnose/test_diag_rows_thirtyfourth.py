@@ -58,6 +58,19 @@ THIRTYFOURTH = [
         "server_chassis",
         "with the journal's fields",
     ),
+    # -- ssd: md's faulty mark on an array member (`md_member_faulty`; mdadm's Detail.c member
+    # table, the kernel's /proc/mdstat "(F)")
+    (_thirtyfourth("d44525f31cc0"), "ssd", "thirty-fourth d44525f31cc0 (mdadm --detail)"),
+    (
+        "       5       8       48        -      faulty spare   /dev/sdd",
+        "ssd",
+        "older mdadm's faulty spare",
+    ),
+    (
+        "md0 : active raid5 sdb[0] sde[4](S) sdd[5](F) sdc[1]",
+        "ssd",
+        "/proc/mdstat's (F)",
+    ),
 ]
 
 NOT = [
@@ -81,6 +94,11 @@ NOT = [
         "server_chassis",
         "the fan back to functional",
     ),
+    ("       1       8       19        1      active sync   /dev/sdb3", "ssd", "an active member"),
+    ("       4       8       64        -      spare   /dev/sde", "ssd", "a spare"),
+    ("       -       0        0        0      removed", "ssd", "a removed slot"),
+    ("md0 : active raid1 sdb1[1] sda1[0]", "ssd", "a healthy mdstat line"),
+    ("md0 : active raid1 sdb1[1] sda1[0](S)", "ssd", "a spare in mdstat"),
 ]
 
 test_row = row_test(THIRTYFOURTH)
@@ -94,11 +112,12 @@ test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(THIRTYFOURTH +
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     """The excerpts the rows now read get their labels' actions: the CPUs' stalls, the
-    NVSwitch's SXid and the failed fan exclude the node; the empty machine-check bank restarts."""
+    NVSwitch's SXid, the failed fan and md's faulty member exclude the node; the empty machine-check bank restarts."""
     for rid, action in (
         ("23f53de946d5", "exclude_node"),
         ("a8b2f2eae377", "exclude_node"),
         ("9b6fb9779adf", "exclude_node"),
+        ("d44525f31cc0", "exclude_node"),
         ("e0ab62b33df0", "restart"),
     ):
         v = rows_alone(tmp_path, _thirtyfourth(rid))
