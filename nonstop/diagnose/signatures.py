@@ -3826,22 +3826,6 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- classes the thirty-fourth collection showed missing (issue 27; tests/corpus/real/README.md,
     # thirtyfourth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyfourth.py) --
     (
-        "nvswitch_sxid_record",
-        # the nvswitch driver's record of an error its hardware detected, as it prints every one
-        # ("nvidia-nvswitch%d: SXid (PCI:%04x:%02x:%02x.%x): %05d, " then "Fatal", "Non-fatal",
-        # "Severity N ..." or "Data {...}": the driver's NVSWITCH_PRINT_SXID; the Fabric Manager
-        # user guide's SXid chapter). `hw_health_more` takes the fatal ones; the rest still put
-        # the switch tray (the GPU baseboard) at fault by the labels' NVSwitch rule (the
-        # thirty-fourth's a8b2f2eae377 "12028, Data {...}", the thirty-second's 32e522a0c436
-        # "24007, Severity 1 ..."). Not a bare "SXid" in prose, nor a count of them.
-        r"\bnvidia-nvswitch\d+: SXid \(PCI:[0-9a-fA-F:.]+\): \d{5}, ",
-        "faulty_gpu",
-        75,
-        0.6,
-        "The NVSwitch driver recorded an SXid (an error the switch hardware detected) on the GPU "
-        "baseboard's fabric",
-    ),
-    (
         "openbmc_fan_nonfunctional",
         # OpenBMC's fan monitor (phosphor-fan-presence, monitor/fan.cpp: log<level::ERR>("Setting
         # a fan to nonfunctional", FAN=..., TACH_SENSOR=...), when too many of a fan's tach
@@ -5592,7 +5576,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "hccl_link_establish_timeout": ("wait socket establish timeout",),
     "azure_pre_maintenance_event": ("microsoft.maintenance.premaintenanceevent",),
     # -- classes the thirty-fourth collection showed missing --
-    "nvswitch_sxid_record": ("sxid (pci:",),
     "openbmc_fan_nonfunctional": ("setting a fan to nonfunctional",),
     "md_member_faulty": ("faulty", "](f)"),
     "xid": ("nvrm: xid", "xid"),

@@ -33,22 +33,6 @@ THIRTYFOURTH = [
         "the preemptible flavour, several CPUs",
     ),
     ("INFO: rcu_bh_state detected stall on CPU 3 (t=60000 jiffies)", "cpu", "the bh flavour"),
-    # -- faulty_gpu: any SXid record of the nvswitch driver (`nvswitch_sxid_record`;
-    # NVSWITCH_PRINT_SXID, the Fabric Manager user guide's SXid chapter)
-    (_thirtyfourth("a8b2f2eae377"), "faulty_gpu", "thirty-fourth a8b2f2eae377 (12028, Data)"),
-    (excerpt("thirtysecond", "32e522a0c436"), "faulty_gpu", "thirty-second 32e522a0c436 (24007)"),
-    (
-        "[Mon Feb 2 22:52:45 2026] nvidia-nvswitch2: SXid (PCI:0000:07:00.0): 12028, Non-fatal, "
-        "Link 62 egress non-posted PRIV error (First)",
-        "faulty_gpu",
-        "a non-fatal record with its words",
-    ),
-    (
-        "kernel: [123.456789] nvidia-nvswitch0: SXid (PCI:0000:c3:00.0): 20009, Non-fatal, "
-        "Link 28 RX Short Error Rate",
-        "faulty_gpu",
-        "an NVLink receive error rate",
-    ),
     # -- server_chassis: OpenBMC's fan monitor failing a fan (`openbmc_fan_nonfunctional`;
     # phosphor-fan-presence monitor/fan.cpp)
     (_thirtyfourth("9b6fb9779adf"), "server_chassis", "thirty-fourth 9b6fb9779adf (Witherspoon)"),
@@ -88,7 +72,6 @@ NOT = [
         "other bits set but not VAL",
     ),
     ("rcu_sched_state is a struct in kernel/rcutree.c", "cpu", "the struct's name in prose"),
-    ("we saw SXid errors last week and replaced the tray", "faulty_gpu", "SXid in prose"),
     (
         "Apr 20 17:35:02 witherspoon phosphor-fan-monitor[1106]: Setting a fan to functional",
         "server_chassis",
@@ -112,10 +95,9 @@ test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(THIRTYFOURTH +
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     """The excerpts the rows now read get their labels' actions: the CPUs' stalls, the
-    NVSwitch's SXid, the failed fan and md's faulty member exclude the node; the empty machine-check bank restarts."""
+    failed fan and md's faulty member exclude the node; the empty machine-check bank restarts."""
     for rid, action in (
         ("23f53de946d5", "exclude_node"),
-        ("a8b2f2eae377", "exclude_node"),
         ("9b6fb9779adf", "exclude_node"),
         ("d44525f31cc0", "exclude_node"),
         ("e0ab62b33df0", "restart"),
