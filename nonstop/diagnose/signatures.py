@@ -89,6 +89,14 @@ CAUSES_LISTED: Final = (
 # (the third collection's; the twenty-seventh's 51bf7c0fac2a "Bank 1: 98200000000b0151").
 # Used inside case-insensitive rows.
 _MCE_CORRECTED: Final = r"[89cd][014589cd][0-9a-f]{14}\b"
+# A bank status with VAL (bit 63) clear, first hex digit 0 to 7: the bank holds no valid error
+# (Intel SDM vol. 3B 16.3.2.2, "VAL ... indicates that the information within the IA32_MCi_STATUS
+# register is valid"; rasdaemon and mcelog log nothing for it). The thirty-fourth's e0ab62b33df0
+# ("CPU 0: Machine Check: 0 Bank 9: 0000000000000000", rasdaemon issue 155) was read `cpu` and its
+# node excluded on no error at all. The `mce` row leaves it, as a corrected one, to
+# `corrected_errors_only`.
+_MCE_NO_ERROR: Final = r"[0-7][0-9a-f]{15}\b"
+_MCE_NOT_FAILED: Final = r"(?:" + _MCE_CORRECTED + r"|" + _MCE_NO_ERROR + r")"
 
 
 def _died_of(signal: int | str) -> str:
@@ -560,7 +568,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bAER: [Dd]evice recovery successful\b|\bzpci: \S+: The device is ready to resume operations\b|"
         # a machine-check bank whose status the kernel or mcelog prints as a corrected error
         # (_MCE_CORRECTED; the twenty-seventh's 51bf7c0fac2a): the `mce` row leaves it to this one
-        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r"|"
+        # or as no valid error at all (_MCE_NO_ERROR, VAL clear: the thirty-fourth's e0ab62b33df0)
+        r"\bMachine Check(?: Exception)?: [0-9a-f]+ Bank \d+: " + _MCE_NOT_FAILED + r"|"
         r"\bSTATUS " + _MCE_CORRECTED + r" MCGSTATUS\b",
         "unknown",
         12,
@@ -2240,13 +2249,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "mce",
         # the kernel's record of one bank ("CPU 0: Machine Check: 0 Bank 1: 98200000000b0151")
         # is not taken when its status is a corrected error (_MCE_CORRECTED: the twenty-seventh's
-        # 51bf7c0fac2a, read by `corrected_errors_only`)
-        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_CORRECTED + r")|"
+        # 51bf7c0fac2a) or no valid error (_MCE_NO_ERROR: the thirty-fourth's e0ab62b33df0), read
+        # by `corrected_errors_only`
+        r"(?i)Machine Check Exception(?!: [0-9a-f]+ Bank \d+: " + _MCE_NOT_FAILED + r")|"
         r"mce: \[Hardware Error\]: CPU \d+(?!\d|: Machine Check(?: Exception)?: [0-9a-f]+ Bank \d+: "
-        + _MCE_CORRECTED
+        + _MCE_NOT_FAILED
         + r")|"
         r"\[Hardware Error\]: Machine check(?::| exception)|Machine check: \d+ Bank(?! \d+: "
-        + _MCE_CORRECTED
+        + _MCE_NOT_FAILED
         + r")|Oops: Machine check|Fatal machine check",
         "cpu",
         90,
@@ -2276,6 +2286,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "cpu_lockup",
         r"soft lockup[.!]? ?- ?CPU#\d+ stuck for|Watchdog detected hard LOCKUP on cpu|"
         r"rcu_(?:sched|preempt) (?:self-)?detected stall|"
+        # kernels 2.6.3x to 3.2 named the flavour by its rcu_state ("INFO: rcu_sched_state detected
+        # stall on CPU 0 (t=15000 jiffies)", rcu_bh_state and rcu_preempt_state too: rcutree.c's
+        # print_cpu_stall, rsp->name; the thirty-fourth's 23f53de946d5)
+        r"\brcu_(?:sched|preempt|bh)_state detected stalls? on CPU|"
         # the panic the lockup detectors raise when softlockup_panic or hardlockup_panic is set
         # (the twenty-ninth's 283aa1e86d52 "Kernel panic - not syncing: softlockup: hung tasks"):
         # the soft-lockup rule, not a panic of unknown cause
@@ -3810,6 +3824,36 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         60,
         0.55,
         "Azure announced a scheduled maintenance job on the machine: a planned stop, no fault",
+    ),
+    # -- classes the thirty-fourth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyfourth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyfourth.py) --
+    (
+        "openbmc_fan_nonfunctional",
+        # OpenBMC's fan monitor (phosphor-fan-presence, monitor/fan.cpp: log<level::ERR>("Setting
+        # a fan to nonfunctional", FAN=..., TACH_SENSOR=...), when too many of a fan's tach
+        # sensors stay off target): a failed chassis fan (the second collection's fan rule; the
+        # thirty-fourth's 9b6fb9779adf). Not a fan set back to functional.
+        r"\bphosphor-fan-monitor\b[^\n]*\bSetting a fan to nonfunctional\b",
+        "server_chassis",
+        75,
+        0.6,
+        "The BMC's fan monitor marked a chassis fan nonfunctional (its tach sensors off target)",
+    ),
+    (
+        "md_member_faulty",
+        # md's own mark on an array member it failed for errors, as `mdadm --detail` prints the
+        # member table ("   0   8   3   -   faulty   /dev/sda3", older mdadm "faulty spare",
+        # "faulty removed": mdadm's Detail.c) and /proc/mdstat marks it ("sdd[5](F)": md.c's
+        # md_seq_show). The `disk_array_failure` row reads the kernel's "Disk failure on" line;
+        # a log may hold only the status the operator printed (the thirty-fourth's d44525f31cc0,
+        # the thirtieth collection's mdadm rule). Not an active, spare, rebuilding or removed
+        # member.
+        r"^\s*(?:\d+|-)\s+\d+\s+\d+\s+(?:\d+|-)\s+faulty\b[^\n]*?/dev/\S+|"
+        r"^md\d+ : (?:active|inactive)\b[^\n]*\b\w+\[\d+\]\(F\)",
+        "ssd",
+        78,
+        0.6,
+        "md marked a member disk of a software RAID array faulty (mdadm --detail, /proc/mdstat)",
     ),
 )
 
@@ -5534,6 +5578,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nccl_topology_detect": ("could not find real path of", " of node "),
     "hccl_link_establish_timeout": ("wait socket establish timeout",),
     "azure_pre_maintenance_event": ("microsoft.maintenance.premaintenanceevent",),
+    # -- classes the thirty-fourth collection showed missing --
+    "openbmc_fan_nonfunctional": ("setting a fan to nonfunctional",),
+    "md_member_faulty": ("faulty", "](f)"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

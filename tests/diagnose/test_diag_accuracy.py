@@ -428,6 +428,17 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["thirtythird_category_accuracy"] >= 0.925, d["thirtythird_misses"]
     assert d["thirtythird_action_accuracy"] >= 0.9875, d["thirtythird_misses"]
     assert not d["thirtythird_wrong_exclude_node"], d["thirtythird_misses"]
+    # the thirty-fourth after its rows (issue-27rows34, in sample: tests/corpus/real/README.md, the
+    # thirty-fourth's "After its rows"; 63.75% / 75.0% rows alone at first sight), the rows alone
+    # (the tables are retrained on it later): its wrong exclusion e0ab62b33df0 (a machine-check
+    # bank whose status holds no error) went with _MCE_NO_ERROR and may not come back; the other
+    # three (b940ab1d7b59 and eba9dde53531, network volumes the excerpts show only as local sd
+    # disks; dc856aafddab, btrfs's own error counts on an emulated NVMe device) were left alone
+    # there and may only go
+    t34 = bench.evaluate("thirtyfourth", fallback=False)
+    assert t34["category_accuracy"] >= 0.6875, t34
+    assert t34["action_accuracy"] >= 0.8, t34
+    assert set(t34["wrong_exclude_node"]) <= {"b940ab1d7b59", "eba9dde53531", "dc856aafddab"}, t34
     # the thirtieth collection: its first sight (also on the labels its collector was sure of),
     # and later work may only move it up; its one wrong exclude_node at first sight
     # (b1f60f568db1: tcpreplay's send failure read as the NIC, an unsure software_bug label) may
