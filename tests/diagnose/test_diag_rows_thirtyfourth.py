@@ -106,6 +106,23 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         assert v.action == action, (rid, v.verdict)
 
 
+def test_runc_s_oom_killed_container_init_is_out_of_memory(tmp_path: Path) -> None:
+    """Retraining the tables with the thirty-fourth moved a guess: the thirty-first's
+    9943b200fbbe (runc's "container init was OOM-killed (memory limit too low?)", as the kubelet
+    prints it) had been right by the fallback only. `oom_killed_status` now reads runc's wording
+    (libcontainer/process_linux.go), also as Docker prints it; not a process that was not."""
+    for text in (
+        excerpt("thirtyfirst", "9943b200fbbe"),
+        "docker: Error response from daemon: failed to create shim task: OCI runtime create "
+        "failed: runc create failed: unable to start container process: container init was "
+        "OOM-killed (memory limit too low?): unknown.",
+    ):
+        v = rows_alone(tmp_path, text)
+        assert (v.category, v.action) == ("out_of_memory", "stop_and_page"), v.verdict
+    v = rows_alone(tmp_path, "the job finished; no process was OOM killer's victim today\n")
+    assert v.category != "out_of_memory", v.verdict
+
+
 def test_a_machine_check_with_an_error_is_still_excluded(tmp_path: Path) -> None:
     """A bank whose status has VAL and UC set (an uncorrected error) still excludes the node; only
     the empty bank (VAL clear) stopped doing so."""
