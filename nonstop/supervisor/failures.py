@@ -749,7 +749,7 @@ class FailureHandler:
             if outage is None:
                 return False
             cap = cap_for(outage, self.cfg.network_hold_s)
-            self._hold = NetworkHold(outage, cap_s=cap, clock=self.clock)
+            self._hold = NetworkHold(outage, cap_s=cap, clock=self.clock, before_s=hang.stalled_s)
             self._hold_hang, self._probed = hang, (self.clock(), outage.down)
             wd = self.ctx.watchdog
             self._hold_mark = wd.last_progress if wd is not None else None

@@ -15,9 +15,12 @@ kill (FailureHandler.on_hang) and asks `NetworkHold.update` every tick:
   a peer host that lost its power looks the same, and must not cost the whole cap);
 - the link back (or it was already back when the hang was found: a carrier change counted
   during the attempt, the link up again): the ranks get a grace to make progress by
-  themselves, max(GRACE_FLOOR_S, the outage so far), at most `cap_s` in all. TCP doubles its
-  retransmission timeout while a link is down, so a connection that outlived an outage of T
-  seconds retries within about T seconds of the link's return;
+  themselves, the outage so far plus GRACE_FLOOR_S. TCP doubles its retransmission timeout
+  while a link is down, so a connection that outlived an outage of T seconds retries within
+  about T seconds of the link's return, and the ranks then need a step's time. The outage
+  counts from the job's last progress (`before_s`: the stall the watchdog saw before it called
+  the hang), not from the hold: counted from the hold, a 10 s switch outage got a 10 s grace
+  and TCP's next retry could come after it (tests/cluster's switch test restarted under load);
 - the ranks progressed (the watchdog saw a step or a collective complete): healed, the
   incident is recorded and nothing restarts;
 - the cap or the grace ran out: restart, as without the hold.
@@ -33,8 +36,8 @@ from dataclasses import dataclass, field
 
 HOLD, HEALED, RESTART = "hold", "healed", "restart"
 GRACE_FLOOR_S = 10.0
-"""The shortest wait for the ranks once the link is back: TCP's first retransmissions after a
-short outage, and a step on a loaded host."""
+"""The wait for the ranks beyond the outage's length once the link is back: TCP's first
+retransmissions after a short outage, and a step on a loaded host."""
 SILENT_PEER_CAP_S = 30.0
 """The longest hold while only peers are silent and this node's own link never changed. From
 here a cable pulled at the far end and a peer host that lost its power look the same (nothing
@@ -75,6 +78,9 @@ class NetworkHold:
     outage: Outage
     cap_s: float
     clock: Callable[[], float] = time.monotonic
+    before_s: float = 0.0
+    """Seconds the job had already stalled when the hold began (the hang's stall): the outage
+    began about then, and TCP's retries after it follow its whole length."""
     started: float = field(init=False)
     back_at: float | None = field(init=False, default=None)
     """When the link was first seen back (None while down)."""
@@ -96,7 +102,7 @@ class NetworkHold:
         return (self.ended if self.ended is not None else self.clock()) - self.started
 
     def grace_s(self) -> float:
-        return max(GRACE_FLOOR_S, self.outage_s())
+        return GRACE_FLOOR_S + self.before_s + self.outage_s()
 
     def update(self, *, down: bool, progressed: bool) -> str:
         """HOLD, HEALED or RESTART (then `why` says why)."""

@@ -52,19 +52,36 @@ def test_a_link_back_and_ranks_that_resume_heal_without_a_restart():
 
 
 def test_ranks_that_do_not_resume_within_the_grace_restart():
-    """The grace is max(GRACE_FLOOR_S, the outage): TCP's backoff retries within about the
-    outage's length once the link is back."""
+    """The grace is the outage plus GRACE_FLOOR_S: TCP's backoff retries within about the
+    outage's length once the link is back, and the ranks then need a step."""
     clock = Clock()
     hold = _hold(clock)
     clock.t += 30.0
     assert hold.update(down=True, progressed=False) == HOLD
     clock.t += 1.0
     assert hold.update(down=False, progressed=False) == HOLD
-    clock.t += 29.0  # 29 s after the link's return: within a 31 s outage's grace
+    clock.t += 40.0  # 40 s after the link's return: within a 31 s outage's grace of 41 s
     assert hold.update(down=False, progressed=False) == HOLD
     clock.t += 2.0
     assert hold.update(down=False, progressed=False) == RESTART
-    assert "no progress within 31 s" in hold.why
+    assert "no progress within 41 s" in hold.why
+
+
+def test_the_stall_before_the_hang_was_called_counts_in_the_outage():
+    """The switch went down with the job's last progress and the hang was called 5 s later:
+    the outage is 5 s longer than the hold saw, and TCP's retries follow the whole of it.
+    Counted from the hold only, a 10 s outage got 10 s and the job restarted under load."""
+    clock = Clock()
+    hold = NetworkHold(Outage("fabric", "no peer answers"), cap_s=30.0, clock=clock, before_s=5.0)
+    clock.t += 5.0
+    assert hold.update(down=True, progressed=False) == HOLD
+    clock.t += 0.5
+    assert hold.update(down=False, progressed=False) == HOLD  # back after 10.5 s in all
+    clock.t += 19.0  # the grace: 5 before + 5.5 held + the floor's 10
+    assert hold.update(down=False, progressed=False) == HOLD
+    clock.t += 2.0
+    assert hold.update(down=False, progressed=False) == RESTART
+    assert "no progress within 20 s" in hold.why
 
 
 def test_a_link_down_past_the_cap_restarts():
@@ -99,7 +116,7 @@ def test_a_link_that_goes_down_again_waits_again():
     assert hold.update(down=True, progressed=False) == HOLD
     clock.t += 1.0
     assert hold.update(down=False, progressed=False) == HOLD
-    clock.t += 33.0  # the grace now covers the whole outage, 34 s since the hold began
+    clock.t += 43.0  # the grace: the whole outage, 34 s since the hold began, and the floor
     assert hold.update(down=False, progressed=False) == HOLD
     clock.t += 1.0
     assert hold.update(down=False, progressed=False) == RESTART
