@@ -190,11 +190,9 @@ class _Ensure:
 
 def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner, ensure: _Ensure) -> bool:
     """Copy a whole plain tensor's bytes from `item` into its target; False if not plain."""
+    ensure(0, min(len(item), 1 << 16))  # the zip headers and the pickle, at the front
     try:
-        ensure(0, min(len(item), 1 << 16))  # the zip headers and the pickle, at the front
         saved, start = _data_range(item)
-    except OSError:
-        raise  # the disk could not read it
     except Exception:  # anything unexpected in the item: DCP's own way reads it, or says why
         return False
     target = planner.resolve_tensor(req).detach()
