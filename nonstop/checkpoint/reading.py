@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import mmap
+import os
 import pickle
 import struct
 import zipfile
@@ -178,14 +179,46 @@ PIECE = 64 << 20
 class _Ensure:
     """Reads an item's bytes [lo, hi) into memory before they are touched: a page the disk
     cannot read is then an OSError(EIO), where touching it in the mapping is SIGBUS
-    (digest.populate; tests/checkpoint/test_ckpt_bad_sector.py)."""
+    (digest.populate; tests/checkpoint/test_ckpt_bad_sector.py). On a kernel without
+    MADV_POPULATE_READ (before 5.14) the bytes are read with `pread` instead: into the target
+    itself for a tensor's data (`copy`), into a scratch buffer for the rest, which leaves
+    them in the page cache for the mapping to find."""
 
-    def __init__(self, mapped: mmap.mmap | None, base: int, path: str) -> None:
-        self.mapped, self.base, self.path = mapped, base, path
+    def __init__(self, mapped: mmap.mmap | None, base: int, path: str, fd: int = -1) -> None:
+        self.mapped, self.base, self.path, self.fd = mapped, base, path, fd
 
     def __call__(self, lo: int, hi: int) -> None:
-        if self.mapped is not None:
-            digest.populate(self.mapped, self.base + lo, hi - lo, self.path)
+        if self.mapped is not None and not digest.populate(
+            self.mapped, self.base + lo, hi - lo, self.path
+        ):
+            scratch = bytearray(min(hi - lo, 8 << 20))
+            for at in range(lo, hi, len(scratch) or 1):
+                self._pread(memoryview(scratch)[: min(len(scratch), hi - at)], at)
+
+    def copy(self, dst: np.ndarray, src: np.ndarray, lo: int, hi: int, start: int) -> None:
+        """dst[lo:hi] = the item's bytes at [start + lo, start + hi) (src is their mapping)."""
+        if self.mapped is None or digest.populate(
+            self.mapped, self.base + start + lo, hi - lo, self.path
+        ):
+            dst[lo:hi] = src[lo:hi]
+        else:
+            self._pread(memoryview(dst[lo:hi]), start + lo)
+
+    def _pread(self, into: memoryview, at: int) -> None:
+        done = 0
+        while done < len(into):
+            try:
+                n = os.preadv(self.fd, [into[done:]], self.base + at + done)
+            except OSError as e:
+                first = self.base + at + done
+                raise OSError(
+                    e.errno,
+                    f"{self.path}: bytes {first}-{first + len(into) - done} cannot be "
+                    f"read ({e.strerror})",
+                ) from e
+            if n <= 0:
+                raise OSError(f"{self.path}: shorter than its items")
+            done += n
 
 
 def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner, ensure: _Ensure) -> bool:
@@ -218,9 +251,7 @@ def _copy_direct(item: memoryview, req: Any, planner: LoadPlanner, ensure: _Ensu
         src = np.frombuffer(item, dtype=np.uint8, count=nbytes, offset=start)
         dst = target.reshape(-1).view(torch.uint8).numpy()
         for lo in range(0, nbytes, PIECE):  # each piece read in, then copied
-            hi = min(nbytes, lo + PIECE)
-            ensure(start + lo, start + hi)
-            dst[lo:hi] = src[lo:hi]
+            ensure.copy(dst, src, lo, min(nbytes, lo + PIECE), start)
     planner.commit_tensor(req, target)
     return True
 
@@ -259,7 +290,7 @@ def read_into(
                     with whole[info.offset : info.offset + info.length] as item:
                         if len(item) != info.length:
                             raise OSError(f"{rel}: shorter than its items")
-                        ensure = _Ensure(mapped, info.offset, rel)
+                        ensure = _Ensure(mapped, info.offset, rel, f.fileno())
                         if req.type == LoadItemType.BYTE_IO:
                             ensure(0, len(item))
                             planner.load_bytes(req, io.BytesIO(bytes(item)))

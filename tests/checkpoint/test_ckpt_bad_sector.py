@@ -72,6 +72,9 @@ CHILD = textwrap.dedent(
     from torch import nn
     from nonstop.checkpoint import Checkpointer, commit
     from nonstop.errors import UserError
+    if os.environ.get("OLDER_KERNEL"):  # no MADV_POPULATE_READ (Linux before 5.14)
+        from nonstop.checkpoint import digest
+        digest._can_populate = False
     if os.environ.get("BAD_AFTER_VERIFY"):  # the sector goes bad once the checksums passed
         real_verify = commit.verify
         def verify(*args, **kwargs):
@@ -94,6 +97,10 @@ CHILD = textwrap.dedent(
     print(json.dumps({"step": step, "skipped": skipped}))
     """
 )
+
+
+def _kernel_env(kernel: str) -> dict[str, str]:
+    return {"OLDER_KERNEL": "1"} if kernel == "older" else {}
 
 
 def load_in_child(
@@ -139,14 +146,16 @@ def test_a_mapped_hash_of_a_bad_sector_is_an_io_error_not_sigbus(mount: Path, ke
         assert "cannot be read (I/O error)" in r.stdout
 
 
+@pytest.mark.parametrize("kernel", ["populate", "older"])
 def test_a_newest_checkpoint_with_a_bad_sector_falls_back_in_one_pass(
-    mount: Path, tmp_path: Path
+    mount: Path, tmp_path: Path, kernel: str
 ) -> None:
     """Two checkpoints: the newest is hashed while it is read (one pass); its bad sector
-    fails the hash and the read, and the older one is loaded over whatever was copied."""
+    fails the hash and the read, and the older one is loaded over whatever was copied.
+    `older`: the kernel has no MADV_POPULATE_READ, and the copy reads with pread."""
     seen = save(mount, [2, 4])
     bad_sector_in(mount, 4)
-    rc, report, params = load_in_child(mount, tmp_path)
+    rc, report, params = load_in_child(mount, tmp_path, **_kernel_env(kernel))
     assert rc == 0, report
     assert report["step"] == 2
     (where, why), *_ = report["skipped"]
@@ -169,8 +178,9 @@ def test_a_lone_checkpoint_with_a_bad_sector_is_refused_before_it_touches_the_st
         assert torch.equal(v, fresh[k])  # the state is still the fresh model's
 
 
+@pytest.mark.parametrize("kernel", ["populate", "older"])
 def test_a_sector_that_goes_bad_after_the_checksums_passed_is_unreadable_not_a_misfit(
-    mount: Path, tmp_path: Path
+    mount: Path, tmp_path: Path, kernel: str
 ) -> None:
     """The checksums pass, then the read fails with EIO: that checkpoint cannot be read (not
     "does not fit this run's state"). Its tensors may be half copied and nothing older is
@@ -179,7 +189,7 @@ def test_a_sector_that_goes_bad_after_the_checksums_passed_is_unreadable_not_a_m
     rel = "checkpoints/step-3/__0_0.distcp"
     middle = (mount / rel).stat().st_size // 2 // 512 * 512
     rc, report, _ = load_in_child(
-        mount, tmp_path, BAD_AFTER_VERIFY=f"{rel} {middle} {middle + 512}"
+        mount, tmp_path, BAD_AFTER_VERIFY=f"{rel} {middle} {middle + 512}", **_kernel_env(kernel)
     )
     assert rc == 1, report
     assert "could not be read" in report["error"] and "does not fit" not in report["error"]

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import torch
 import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint import FileSystemWriter
 
-from nonstop.checkpoint import LocalStorage
+from nonstop.checkpoint import LocalStorage, digest
 from nonstop.checkpoint.storage import RecordingWriter, SafeReader
+
+
+@pytest.fixture(autouse=True, params=["populate", "older"])
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """`older`: a kernel without MADV_POPULATE_READ (before 5.14); the copy reads with pread."""
+    if request.param == "older":
+        monkeypatch.setattr(digest, "_can_populate", False)
+    return str(request.param)
 
 
 def _saved(tmp_path: Path, state: dict[str, torch.Tensor], *, ours: bool = True) -> SafeReader:
