@@ -202,7 +202,7 @@ class _Ensure:
         ):
             dst[lo:hi] = src[lo:hi]
         else:
-            self._pread(memoryview(dst[lo:hi]), start + lo)
+            self._pread(memoryview(cast("bytearray", dst[lo:hi])), start + lo)
 
     def _pread(self, into: memoryview, at: int) -> None:
         done = 0
