@@ -52,6 +52,7 @@ LATER = (
     "thirtysecond",
     "thirtythird",
     "thirtyfourth",
+    "thirtysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
