@@ -53,6 +53,7 @@ LATER = (
     "thirtythird",
     "thirtyfourth",
     "thirtyfifth",
+    "thirtysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
