@@ -313,6 +313,12 @@ def analyze(
     if not files:
         raise UserError(f"{folder}: no flight-recorder dumps (files named ...<rank>) found")
     p = load_partial(files, workers)
+    if not p.files and p.problems:  # "every group is idle" would be read into nothing
+        f, why = p.problems[0]
+        raise UserError(
+            f"{folder}: none of its {len(p.problems)} flight-recorder dump(s) could be read "
+            f"(first: {why if why.startswith(f) else f'{f}: {why}'}); there is nothing to analyze"
+        )
     return verdict_from(
         p, hosts=hosts or {}, world_size=world_size, source=str(folder), errored=errored
     )
@@ -475,6 +481,12 @@ def verdict_from(
             + ": the prime suspect died or hung there. Its own log and its host's kernel "
             "log say why."
         )
+    elif not p.files and p.problems:
+        category, conf = taxonomy.UNKNOWN, 0.1
+        text = (
+            f"No flight-recorder dump could be read ({len(p.problems)} unreadable, see the "
+            "evidence): they tell nothing of any group."
+        )
     elif never_dumped and set(never_dumped) <= _unreadable_ranks(p.problems):
         # they did dump: a dump that cannot be read says nothing of the rank that wrote it
         category, conf = taxonomy.UNKNOWN, 0.2
@@ -499,7 +511,7 @@ def verdict_from(
                 "state, retired or pg_status), so a collective every rank entered and none "
                 "finished cannot be told from an idle group."
             )
-    if not (mism or hung or stuck):
+    if p.files and not (mism or hung or stuck):
         text += _blind_spots(p, world, world_known=bool(world_size or hosts))
     if failed_rec and not (mism or hung):
         # an empty or idle dump is no evidence of health when NCCL's recorder did not dump

@@ -117,6 +117,14 @@ def kind(head: bytes) -> str:
         controls = len(rest.translate(None, _NOT_CONTROL))
         if controls > MAX_CONTROL_SHARE * len(rest):
             return "binary: mostly control bytes"
+        # random, encrypted or unknown compressed bytes: about 9% control bytes, and nearly
+        # every high byte outside a UTF-8 sequence; a Latin-1 log has no control bytes, a
+        # coloured UTF-8 one no bad sequences
+        bad = rest.decode("utf-8", "replace").count("\ufffd")
+        if controls > 0.02 * len(rest) and bad > 0.2 * len(rest):
+            return (
+                "binary: neither text nor a known format (random, encrypted or compressed bytes?)"
+            )
     return "text"
 
 

@@ -45,7 +45,12 @@ def test_malicious_pickle_is_refused_and_runs_nothing(tmp_path: Path) -> None:
     with pytest.raises(DumpError):
         load_dump(tmp_path / "rank-1")
     assert not marker.exists(), "the dump executed code"
-    v = analyze_flight(tmp_path)  # the folder as a whole is still analyzed
+    with pytest.raises(UserError, match="refused global"):  # no dump readable: an error
+        analyze_flight(tmp_path)
+    assert not marker.exists()
+    write_job(tmp_path, 2, 5)  # beside readable dumps, the folder as a whole is analyzed
+    (tmp_path / "rank-1").write_bytes(payload)
+    v = analyze_flight(tmp_path)
     assert any("refused global" in e for e in v.evidence)
     assert not marker.exists()
 
@@ -82,6 +87,23 @@ def test_unreadable_files_are_reported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(UserError, match="no flight-recorder dumps"):
         analyze_flight(tmp_path / "empty")
+
+
+def test_a_folder_whose_every_dump_is_unreadable_is_an_error_not_an_idle_job(
+    tmp_path: Path,
+) -> None:
+    """Random bytes and a pickle cut after its header: nothing could be read, which said "No
+    hang or mismatch ... every group is idle" with exit 0. Now a clear error, as for no dumps;
+    inside a run directory's joined diagnosis the flight part says it read nothing."""
+    (tmp_path / "nccl_trace_rank_0").write_bytes(os.urandom(3000))
+    (tmp_path / "nccl_trace_rank_1").write_bytes(b"\x80\x04\x95")
+    with pytest.raises(UserError, match="none of its 2 flight-recorder dump") as e:
+        analyze_flight(tmp_path)
+    assert "nccl_trace_rank_0" in str(e.value) and "nothing to analyze" in str(e.value)
+    p = flight.load_partial(flight.find_dumps(tmp_path), 1)
+    v = flight.verdict_from(p, hosts={}, world_size=None, source=str(tmp_path))
+    assert "could be read" in v.verdict and "idle" not in v.verdict, v.verdict
+    assert v.confidence <= 0.1
 
 
 def test_rank_from_file_names() -> None:
