@@ -624,7 +624,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bsd \d+:\d+:\d+:\d+: \[sd[a-z]+\][^\n]*FAILED Result: hostbyte=DID_(?:BAD_TARGET|NO_CONNECT|ABORT|ERROR)|"
         r"critical (?:target|medium|nexus|space allocation) error, dev (?:sd[a-z]+|nvme\d+n\d+)|"
         r"EXT4-fs warning \(device (?:sd[a-z]+|nvme\d+n\d+|hd[a-z]|mmcblk\d+)\w*\): [^\n]*I/O error|"
-        r"\[sd[a-z]+\] Medium access timeout failure\. Offlining disk|rejecting I/O to offline device|"
+        # ("rejecting I/O to offline device" is `scsi_offline_reject`'s since issue-27rows36: a
+        # transport that lost its remote target prints it too)
+        r"\[sd[a-z]+\] Medium access timeout failure\. Offlining disk|"
         # nvme's "frozen state error detected, reset controller" is printed at the start of every
         # PCIe error recovery, before its outcome (the twenty-fifth's b465b5e9236f recovered);
         # the failure is the driver giving the device up
@@ -1166,8 +1168,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "power_fault_words",
+        # "PSU" not inside a program's name: OpenBMC's "phosphor-psu-monitor[19217]: Failed calling
+        # ..." (a D-Bus call failing, the thirty-sixth's 944ed3b1d8e7) is no PSU failing
         r"(?i)\bover[- ]?current (?:fault|protection|detected|event|warning)|\bover[- ]?voltage (?:fault|detected)|"
-        r"\bunder[- ]?voltage (?:fault|detected)|\bPSU\d*\b[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
+        r"\bunder[- ]?voltage (?:fault|detected)|(?<![\w-])PSU\d*\b(?!-monitor)[^\n]{0,40}\b(?:failed|not functioning|no (?:AC|input|power))\b|"
         r"\bpower supply (?:unit )?\d* ?(?:is )?not (?:functioning|working|responding)\b|"
         # a circuit breaker tripped or open, but not a software one's state ("GPU circuit breaker
         # OPEN: cuda_error - ...", a training tool's own guard, the eleventh collection)
@@ -3858,6 +3862,255 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "md marked a member disk of a software RAID array faulty (mdadm --detail, /proc/mdstat)",
     ),
+    # -- classes the thirty-sixth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtysixth.py) --
+    (
+        "kubelet_runtime_unhealthy",
+        # the kubelet's own reason for a node it reports not ready or for skipping pod syncs: its
+        # pod lifecycle event generator stalled ("PLEG is not healthy: pleg was last seen active
+        # 3m7.6s ago; threshold is 3m0s": pkg/kubelet/pleg/generic.go Healthy() and
+        # runtime_state.go's "%s is not healthy: %v") or the container runtime down or not ready
+        # (runtime_state.go "container runtime is down", kubelet.go "container runtime not ready:
+        # RuntimeReady=false ..."). The node's own software stalls, named by the line: not a node
+        # lost (`node_lost_words` reads "NodeNotReady" with no reason; the thirty-sixth's
+        # 3ef33824fe67 had its node excluded so, and 9c2fb7db2827, 2f54b6289737, a7ae2e9d2e29
+        # went unread). Not "Kubelet stopped posting node status" (the node silent).
+        r"\bPLEG is not healthy: pleg was last seen active\b|\bcontainer runtime is down\b|"
+        r"\bcontainer runtime not ready: RuntimeReady=false\b",
+        "software_bug",
+        64,
+        0.55,
+        "The kubelet reports its container runtime stalled or down (PLEG not healthy): the node's "
+        "software, not the node lost",
+    ),
+    (
+        "dbus_unknown_member",
+        # a D-Bus call refused because the service has no such method, interface or property
+        # (org.freedesktop.DBus.Error.UnknownMethod, UnknownInterface, UnknownProperty: the
+        # D-Bus specification's standard error names, as sd-bus's sd_bus_call, libdbus and GDBus
+        # print them): two components at mismatched versions (the thirty-sixth's 944ed3b1d8e7,
+        # OpenBMC's PSU monitor calling a power sequencer without the method, which
+        # `power_fault_words` read as a failed PSU from the program's name). Not ServiceUnknown
+        # or NoReply (a service down or slow).
+        r"\borg\.freedesktop\.DBus\.Error\.Unknown(?:Method|Interface|Property)\b",
+        "dependency",
+        50,
+        0.5,
+        "A D-Bus call named a method, interface or property its service does not have: "
+        "components at mismatched versions",
+    ),
+    (
+        "openbmc_psu_pmbus_fault",
+        # OpenBMC's PSU monitor decoding a supply's own PMBus STATUS_WORD (phosphor-power,
+        # phosphor-power-supply/power_supply.cpp analyzeInputFault ... analyzeMFRFault:
+        # "[ps0 ]INPUT fault: STATUS_WORD = 0x2848, STATUS_MFR_SPECIFIC = 0x0, STATUS_INPUT = 0x18",
+        # "VIN_UV fault: ...", "PGOOD fault: ...", "VOUT_OV_FAULT fault: ...", "IOUT fault: ...",
+        # "MFR fault: ..."): the supply (or its feed) faulted, the fifth collection's PSU rule (the
+        # thirty-sixth's e818dd565e92). Not "... fault cleared:", not the fan/temperature
+        # warnings nor a CML (communication) fault.
+        r"(?<![\w-])(?:INPUT|VIN_UV|PGOOD|VOUT_OV_FAULT|VOUT_UV_FAULT|IOUT|MFR) fault: "
+        r"STATUS_WORD = 0x[0-9a-fA-F]+",
+        "power_supply",
+        74,
+        0.6,
+        "The BMC's PSU monitor read a fault in a power supply's own PMBus status (input, "
+        "power-good, output voltage or current)",
+    ),
+    (
+        "scsi_offline_reject",
+        # the SCSI midlayer refusing I/O to a device it holds offline (scsi_lib.c's
+        # scsi_device_state_check: "rejecting I/O to offline device", printed for SDEV_OFFLINE
+        # and SDEV_TRANSPORT_OFFLINE alike): an iSCSI, FC or SRP transport that lost its remote
+        # target prints it as a local disk offlined by its error handler does, so it alone does
+        # not show a local disk failing (the thirty-sixth's b1ef0e93a617, a Longhorn volume over
+        # iSCSI, had its node excluded; `disk_link_failed` read it so). A local disk's own
+        # evidence (a medium error, "Medium access timeout failure. Offlining disk", SMART, an
+        # ATA link) still reads `ssd`; triage._several_disks reads the filesystem's I/O errors
+        # beside it as the offline device's, not the disk's.
+        r"\brejecting I/O to offline device\b",
+        "storage",
+        58,
+        0.5,
+        "The kernel refuses I/O to a SCSI device set offline (by its error handler or by its "
+        "transport losing the remote target, iSCSI/FC): the storage path, not shown to be a "
+        "local disk",
+    ),
+    (
+        "ceph_health_degraded",
+        # Ceph's health checks as the monitor logs them and `ceph health (detail)` prints them
+        # (docs.ceph.com rados/operations/health-checks: SLOW_OPS "N slow ops, oldest one blocked
+        # for S sec", OSD_DOWN "N osds down" and "osd.N (root=...,host=...) is down",
+        # OSD_HOST_DOWN "N host (M osds) down" and "host X (root=...) (M osds) is down", MON_DOWN
+        # "1/3 mons down, quorum a,b", PG_AVAILABILITY "Reduced data availability: N pgs
+        # inactive"; the monitor's "osd.N failed (root=...) (2 reporters from different host after
+        # 23.0 >= grace 20.0)"): the shared storage degraded, restart once it serves again (the
+        # thirty-sixth's 4e063f343b81, 126a1d2c68a0, 0433a527d332, 45d87dd4f648). Not a check
+        # cleared ("Health check cleared: SLOW_OPS (was: 1 slow ops ...)"), nor zero of them.
+        r"(?<!was: )\b[1-9]\d* slow ops, oldest one blocked for \d+ sec\b|"
+        r"(?<!was: )\b[1-9]\d* osds down\b|\bosd\.\d+ \(root=[^)]*\) is down\b|"
+        r"(?<!was: )\b[1-9]\d* hosts? \(\d+ osds\) down\b|\bhost \S+ \(root=[^)]*\) \(\d+ osds\) is down\b|"
+        r"(?<!was: )\b[1-9]\d*/\d+ mons down, quorum\b|"
+        r"(?<!was: )\bReduced data availability: [1-9]\d* pgs? (?:inactive|down|stale|incomplete)\b|"
+        r"\bosd\.\d+ failed \([^)]*\) \(\d+ reporters? from different \w+ after [\d.]+ >= grace\b",
+        "storage",
+        58,
+        0.55,
+        "Ceph reports its storage degraded (operations blocked, OSDs, hosts or monitors down, "
+        "placement groups unavailable)",
+    ),
+    (
+        "ceph_health_cleared",
+        # the monitor clearing the same checks ("Health check cleared: OSD_DOWN (was: 1 osds
+        # down)", "Cluster is now healthy": Ceph's health-check log, mon/HealthMonitor.cc): the
+        # storage serves again, no failure left, as `psu_redundant_again` reads supplies restored
+        # (the thirty-sixth's c4ad4cd9513c, an OSD marked down and up again within seconds,
+        # labelled unknown). Over `ceph_health_degraded` (58): either way a restart.
+        r"\bHealth check cleared: (?:SLOW_OPS|OSD_DOWN|OSD_HOST_DOWN|MON_DOWN|PG_AVAILABILITY) \(was: |"
+        r"\bCluster is now healthy\b",
+        "unknown",
+        59,
+        0.3,
+        "Ceph cleared its health check (OSDs up again, operations unblocked): no failure left",
+    ),
+    (
+        "powernv_phb_fenced",
+        # a POWER host's PCIe host bridge fenced, frozen dead or giving its link up: the kernel's
+        # EEH ("EEH: Fenced PHB#2 detected, location: ...", "EEH: dead PHB#0 detected":
+        # arch/powerpc/platforms/powernv/eeh-powernv.c pnv_eeh_next_error) and the OPAL firmware
+        # (skiboot hw/phb3.c, phb4.c: "PHB Freeze/Fence detected !"; phb4.c's link retries given
+        # up: "Linked trained but was degraded or unstable", "Electrical link detected but won't
+        # train", "Presence detected but no electrical link"): the PCIe path of the host, as AER's
+        # fatal errors (`pcie_fatal_more`; the thirty-sixth's 78313f8720b5, 36faf83e1d91,
+        # 552832710da9). Not a frozen PE (one device's own recoverable freeze) nor "informative".
+        r"(?i:\bEEH: (?:Fenced|dead) PHB#[0-9a-f]+ detected\b)|\bPHB Freeze/Fence detected !|"
+        r"\bPHB#[0-9a-f]+\[[0-9a-f]+:[0-9a-f]+\]: (?:Linked trained but was degraded or unstable|"
+        r"Electrical link detected but won't train|Presence detected but no electrical link)\b",
+        "io_expansion_board",
+        74,
+        0.55,
+        "A POWER host's PCIe host bridge was fenced or its link would not train (EEH, OPAL)",
+    ),
+    (
+        "mcelog_status_uncorrected",
+        # mcelog's decode of a bank ("STATUS f66440000000438d MCGSTATUS 0": mcelog.c dump_mce)
+        # whose status has VAL and UC set (first hex digit a, b, e or f: Intel SDM vol. 3B
+        # 16.3.2.2, bit 63 VAL, bit 61 UC): an uncorrected machine check, as the kernel's own
+        # record reads `cpu` by the `mce` row (the thirty-sixth's 5fda9715f076, the sixth
+        # collection's MCE rule). A corrected status (_MCE_CORRECTED) stays `corrected_errors_only`.
+        r"\bSTATUS [abef][0-9a-f]{15} MCGSTATUS [0-9a-f]+\b",
+        "cpu",
+        80,
+        0.6,
+        "mcelog decoded an uncorrected machine check (status VAL and UC set)",
+    ),
+    (
+        "openbic_dimm_pmic_error",
+        # OpenBIC's SEL record of a DIMM's power-management IC error, as the BMC's log prints it
+        # ("Sensor: PMIC_ERR (0xB4), Event Data: (050600) DIMM A7 SWAout UV Assertion", "(020500)
+        # DIMM A3 Vin Mgmt OV Assertion": facebook/OpenBIC's PMIC error SEL, the BMC's fby3/fby35
+        # SEL decode): the named DIMM's own power, `system_memory` by the thirty-fourth
+        # collection's OpenBIC PMIC rule (its 3a11bdee80fb; the thirty-sixth's 0fa7ea5ab18f). Not
+        # its deassertion.
+        r"\bSensor: PMIC_ERR \(0x[0-9A-Fa-f]+\), Event Data: \([0-9A-Fa-f]+\) DIMM \w+\b[^\n]*\bAssertion\b",
+        "system_memory",
+        76,
+        0.6,
+        "The BMC recorded a DIMM's power-management IC error (a named DIMM's power rail)",
+    ),
+    (
+        "kernel_swap_exhausted",
+        # the kernel's memory report printing no swap left ("Free swap  = 0kB": mm/swap_state.c
+        # show_swap_cache_info, inside show_mem, which the OOM killer's dump_header and an
+        # allocation failure's warn_alloc print): the host out of memory (the thirty-sixth's
+        # 62ecbdbac09e, a job killed with 137). Weak alone (0.45); the OOM killer's own lines, read by
+        # their rows, come first. Not a report with swap free.
+        r"^(?:[^\n]*?(?:kernel: |\] ))?Free swap\s+= 0kB\s*$",
+        "out_of_memory",
+        30,
+        0.45,
+        "The kernel's memory report shows swap exhausted (printed when the host runs out of memory)",
+    ),
+    (
+        "netdev_rx_csum_fault",
+        # the kernel's report of a received packet whose checksum the device gave as complete but
+        # the stack found wrong ("eth0: hw csum failure", "(NULL net_device): hw csum failure",
+        # older "<unknown>: hw csum failure", then an skb dump: net/core/dev.c
+        # netdev_rx_csum_fault): a driver's or a packet-rewriting program's (eBPF, tunnels)
+        # checksum handling, almost never the adapter (the thirty-sixth's e9882e04e2f1, an eBPF
+        # proxy on mlx5). Not said in prose.
+        r"(?:^|[\]:] |\s)(?:\(NULL net_device\)|<unknown>|[\w.@-]+): hw csum failure\s*$",
+        "software_bug",
+        40,
+        0.5,
+        "The kernel found a packet's device-computed checksum wrong (a driver's or an eBPF "
+        "program's checksum handling)",
+    ),
+    (
+        "slurm_step_refused",
+        # srun refused a step inside an allocation for what it asked ("srun: error: Unable to
+        # create step for job 17627941: Requested node configuration is not available", "...: More
+        # processors requested than permitted": Slurm's srun, ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE
+        # and ESLURM_TOO_MANY_REQUESTED_CPUS' strings): the launch command's request (a
+        # --nodelist, a task count), as `slurm_submit_refused` reads the job's (the
+        # thirty-sixth's 30acfaca831b). Not "Requested nodes are busy" (a retry).
+        r"\bUnable to create step for job \d+: (?:Requested node configuration is not available|"
+        r"More processors requested than permitted)\b",
+        "user_code_error",
+        60,
+        0.6,
+        "Slurm refused a job step's request (node shape or task count) inside its allocation: "
+        "fix the launch command",
+    ),
+    (
+        "nic_reset_failed",
+        # the adapter not completing its own reset: i40e's PF reset (i40e_common.c i40e_pf_reset
+        # "PF reset polling failed to complete.", i40e_main.c probe "Initial pf_reset failed: %d",
+        # the driver's older misspelling "Intial") and ENA's reset on lost transmit completions
+        # (amzn-drivers ena_netdev.c check_missing_comp_in_tx_queue: "The number of lost tx
+        # completions is above the threshold (361 > 128). Reset the device"): the adapter stops
+        # answering, as `nic_tx_hang`'s transmit hangs (the thirty-sixth's ef9112545e18,
+        # 8653aeedebc2). Not ENA's single "Found a Tx that wasn't completed on time".
+        r"\bPF reset polling failed to complete\b|\bIn(?:i|)tial pf_reset failed: -?\d+|"
+        r"\bThe number of lost tx completions is above the threshold \(\d+ > \d+\)",
+        "nic",
+        70,
+        0.6,
+        "The network adapter did not complete its reset or lost transmit completions past the "
+        "driver's threshold (i40e PF reset, ENA)",
+    ),
+    (
+        "mlx5_cqe_local_error",
+        # an mlx5 completion with a local or request error as UCX and SPDK decode the CQE
+        # syndrome ("Error on QP 0x16d83 wqe[134]: Local QP operation (synd 0x2 vend 0x68)",
+        # "Local length", "Local protection", "Memory window bind", "Remote access", "Remote
+        # invalid request": UCX src/uct/ib/mlx5/ib_mlx5_log.c uct_ib_mlx5_completion_with_err,
+        # SPDK's mlx5 driver): `verbs_wc_local_error`'s statuses in this wording, the request
+        # itself wrong (the thirty-sixth's 5311cccda163). Not a flushed WR nor a retry count.
+        r"\bError on QP 0x[0-9a-fA-F]+ wqe\[\d+\]: (?:Local (?:length|QP operation|protection)|"
+        r"Memory window bind|Remote (?:access|invalid request)) \(synd 0x",
+        "software_bug",
+        45,
+        0.5,
+        "An RDMA completion failed on the request itself (local QP operation, length, "
+        "protection), as UCX decodes mlx5's syndrome",
+    ),
+    (
+        "ib_fabric_query_errors",
+        # the fabric tools finding a path or port at fault: libibmad's SMP query timing out on a
+        # directed route ("src/query_smp.c:199; umad (DR path slid 0; dlid 0; 0,1,10,19 Attr
+        # 0x11:0) bad status 110; Connection timed out", infiniband-diags' ibqueryerrors and
+        # ibnetdiscover) and ibqueryerrors' per-node report of error counters over threshold
+        # ('Errors for 0xb8599f0300383ec0 "ibswh2 ..."': ibqueryerrors.c print_errors): the
+        # fabric, restart (the thirty-sixth's 41f02d2cd2a6). Not its "Summary: N nodes checked,
+        # 0 bad nodes found".
+        r"\bumad \(DR path [^)]*\) bad status \d+; Connection timed out\b|"
+        r'^\s*Errors for 0x[0-9a-f]{16} "',
+        "network_switch_cable",
+        55,
+        0.5,
+        "The InfiniBand fabric tools found a path that does not answer or ports with error "
+        "counters over threshold",
+    ),
 )
 
 
@@ -5590,6 +5843,38 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- classes the thirty-fourth collection showed missing --
     "openbmc_fan_nonfunctional": ("setting a fan to nonfunctional",),
     "md_member_faulty": ("faulty", "](f)"),
+    # -- classes the thirty-sixth collection showed missing --
+    "kubelet_runtime_unhealthy": (
+        "pleg is not healthy",
+        "container runtime is down",
+        "container runtime not ready",
+    ),
+    "dbus_unknown_member": ("dbus.error.unknown",),
+    "openbmc_psu_pmbus_fault": (" fault: status_word = ",),
+    "scsi_offline_reject": ("rejecting i/o to offline device",),
+    "ceph_health_cleared": ("health check cleared: ", "cluster is now healthy"),
+    "ceph_health_degraded": (
+        " slow ops, oldest one blocked",
+        " osds down",
+        ") is down",
+        " osds) down",
+        " mons down, quorum",
+        "reduced data availability: ",
+        " >= grace",
+    ),
+    "powernv_phb_fenced": ("phb#", "phb freeze/fence"),
+    "mcelog_status_uncorrected": (" mcgstatus ",),
+    "openbic_dimm_pmic_error": ("sensor: pmic_err",),
+    "kernel_swap_exhausted": ("free swap",),
+    "netdev_rx_csum_fault": ("hw csum failure",),
+    "slurm_step_refused": ("unable to create step for job",),
+    "nic_reset_failed": (
+        "pf reset polling failed",
+        "tial pf_reset failed",
+        "lost tx completions is above",
+    ),
+    "mlx5_cqe_local_error": ("error on qp 0x",),
+    "ib_fabric_query_errors": ("bad status", "errors for 0x"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

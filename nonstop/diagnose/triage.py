@@ -1049,6 +1049,20 @@ def _several_disks(hits: list[Hit], best: Hit) -> Hit:
     if any(h.signature not in _FS_IO_ROWS for h in mine):
         return best
     disks = {m.group(1) for h in mine for m in _DISK.finditer(h.text)}
+    if any(h.signature == "scsi_offline_reject" and h.host == best.host for h in hits):
+        # the SCSI layer refusing I/O to a device it holds offline, and nothing of the disk's
+        # own: the I/O errors are what the offline device returns, and a transport that lost its
+        # remote target (iSCSI, FC) offlines it as an error handler does (issue-27rows36: the
+        # thirty-sixth's b1ef0e93a617, a Longhorn volume over iSCSI)
+        return replace(
+            best,
+            category="storage",
+            confidence=min(best.confidence, 0.5),
+            meaning=(
+                "I/O errors on a SCSI device set offline, with no error of the disk's own: the "
+                "storage path (a transport that lost its target), not shown to be a local disk"
+            ),
+        )
     if len(disks) < 2:
         return best
     return replace(
