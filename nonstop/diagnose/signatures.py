@@ -4111,6 +4111,107 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The InfiniBand fabric tools found a path that does not answer or ports with error "
         "counters over threshold",
     ),
+    # -- classes the thirty-fifth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyfifth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyfifth.py) --
+    (
+        "nccl_invalid_argument",
+        # NCCL's ncclInvalidArgument, as torch quotes it ("NCCL error in: ...NCCLUtils.hpp:82,
+        # invalid argument, NCCL version 2.4.8", ncclGetErrorString's words) and explains it
+        # (NCCLUtils' getNcclErrorDetailStr: "ncclInvalidArgument: Invalid value for an argument."):
+        # a value the program or its launch passed NCCL (a device count, a rank, an ip:host pair),
+        # the sibling of `nccl_invalid_usage` (the thirty-fifth's e24e7c602095). Case-sensitive:
+        # not errno's "Invalid argument" (EINVAL) that a failed system call reports inside an NCCL
+        # warning or an ncclSystemError.
+        r"\bncclInvalidArgument\b|\bNCCL (?:error|Error \d+)(?: in: [^\n]*?,|:) invalid argument\b",
+        "user_code_error",
+        58,
+        0.6,
+        "NCCL was passed an invalid argument (a device count, rank or address): a launch or "
+        "program bug",
+    ),
+    (
+        "tf_runtime_configured_late",
+        # TensorFlow's eager context refusing a setting that must come before the runtime starts
+        # (tensorflow/python/eager/context.py: "Collective ops must be configured at program
+        # startup", "Physical devices cannot be modified after being initialized", "Virtual
+        # devices ...", "Intra op parallelism cannot be modified after initialization."; the
+        # MultiWorkerMirroredStrategy tutorial's note): the script's set-up order (the
+        # thirty-fifth's 4eac39922d9e).
+        r"\bCollective ops must be configured at program startup\b|"
+        r"\b(?:Physical|Virtual|Logical|Visible) devices cannot be modified after being initialized\b|"
+        r"\b(?:Intra|Inter) op parallelism cannot be modified after initialization\b",
+        "user_code_error",
+        52,
+        0.6,
+        "TensorFlow was configured after its runtime had started (strategy, devices or threads set "
+        "too late in the script)",
+    ),
+    (
+        "cuda_gdb_address_exception",
+        # cuda-gdb's report of a kernel's memory fault ("received signal CUDA_EXCEPTION_14, Warp
+        # Illegal Address.", "CUDA_EXCEPTION_6, Warp Misaligned Address.": the CUDA-GDB manual's
+        # exception table, Lane/Warp/Device Illegal, Misaligned, Out-of-range or Invalid Address,
+        # Instruction or PC): an illegal access, as `cuda_illegal_access` and `cuda_launch` read
+        # the runtime's words (the thirty-fifth's 6086fdc14aa9). Not the list of signal names,
+        # nor a Warp Assert (the kernel's own assert).
+        r"\bCUDA_EXCEPTION_\d+, (?:Lane|Warp|Device|Cluster) (?:Illegal|Misaligned|Out-of-range|Invalid) "
+        r"(?:Address|Instruction|PC)\b",
+        "software_bug",
+        55,
+        0.55,
+        "cuda-gdb caught a kernel's illegal or misaligned memory access",
+    ),
+    (
+        "env_rendezvous_master_unset",
+        # torch.distributed's env:// rendezvous finding no rendezvous address
+        # (torch/distributed/rendezvous.py, _env_rendezvous_handler's _env_error: "Error
+        # initializing torch.distributed using env:// rendezvous: environment variable
+        # MASTER_ADDR expected, but not set", MASTER_PORT too): the launcher or scheduler did not
+        # provide the master's address, the set-up rule the labels keep for an empty
+        # --master_addr (the thirty-second's 8cc6664891da, the thirty-fifth's 416ded4827ad).
+        # Not RANK or WORLD_SIZE, which stay the script's exception.
+        r"\benv:// rendezvous: environment variable MASTER_(?:ADDR|PORT) expected, but not set\b",
+        "dependency",
+        50,
+        0.5,
+        "The rendezvous address (MASTER_ADDR/MASTER_PORT) was not set for the job at launch",
+    ),
+    (
+        "host_name_not_resolved",
+        # a host name that does not resolve, in the words musl and busybox print (musl's
+        # gai_strerror for EAI_NONAME "Name does not resolve", so Python on Alpine
+        # "socket.gaierror: [Errno -2] Name does not resolve"; busybox nslookup "nslookup: can't
+        # resolve 'NAME'"; bind and newer busybox nslookup "** server can't find NAME: NXDOMAIN"),
+        # the glibc wording `service_unreachable` reads (the thirty-fifth's 6a01d33b697b, a
+        # worker unable to resolve its master). Not torch's socket warnings ("gai error: -2 -").
+        r"(?<!gai error: -\d - )\bName does not resolve\b|\bnslookup: can't resolve '|"
+        r"\*\* server can't find \S+: NXDOMAIN\b",
+        "dependency",
+        46,
+        0.5,
+        "A host name the job needs does not resolve (DNS)",
+    ),
+    (
+        "jax_peer_task_died",
+        # JAX's coordination service terminating a task because another one failed
+        # (xla/pjrt/distributed/client.h: "Terminating process because the JAX distributed
+        # service detected fatal errors. This most likely indicates that another task died",
+        # "... the coordinator detected missing heartbeats. This most likely indicates that
+        # another task died"; coordination_service_agent.cc "Polled an error from coordination
+        # service (this can be an error from this or another task)"; coordination_service.cc
+        # "unexpectedly tried to connect with a different incarnation. It has likely restarted"):
+        # a peer's failure, no cause of its own (the thirty-fifth's bbd4faa1ffa3, the labels'
+        # peer rule). Low: any row naming the cause (a task's heartbeat timeout read as host
+        # maintenance, `coordinator_heartbeat_lost`) wins.
+        r"\bTerminating process because the (?:JAX distributed service detected fatal errors|"
+        r"coordinator detected missing heartbeats)\. This most likely indicates that another task died\b|"
+        r"\bPolled an error from coordination service \(this can be an error from this or another task\)|"
+        r"\bunexpectedly tried to connect with a different incarnation\. It has likely restarted\b",
+        "unknown",
+        12,
+        0.3,
+        "JAX stopped this task because another task failed (see that task's log)",
+    ),
 )
 
 
@@ -5875,6 +5976,21 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "mlx5_cqe_local_error": ("error on qp 0x",),
     "ib_fabric_query_errors": ("bad status", "errors for 0x"),
+    # -- classes the thirty-fifth collection showed missing --
+    "nccl_invalid_argument": ("ncclinvalidargument", "invalid argument"),
+    "tf_runtime_configured_late": (
+        "collective ops must be configured",
+        "cannot be modified after being initialized",
+        "parallelism cannot be modified after",
+    ),
+    "cuda_gdb_address_exception": ("cuda_exception_",),
+    "env_rendezvous_master_unset": ("env:// rendezvous: environment variable master_",),
+    "host_name_not_resolved": ("name does not resolve", "can't resolve '", "server can't find"),
+    "jax_peer_task_died": (
+        "another task died",
+        "polled an error from coordination service",
+        "different incarnation",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
