@@ -343,11 +343,29 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirty-fifth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of: all 24 right), and later work may only move it up; no
-    # wrong exclude_node at first sight (no label of it excludes a node), and none may appear
-    assert d["first_sight_category"] == bench.THIRTYFIFTH_FIRST["category"] == 0.7778
-    assert d["first_sight_action"] == bench.THIRTYFIFTH_FIRST["action"] == 0.9136
+    # the thirty-sixth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of: only 3, all right; 77 of its 80 are unsure), and later
+    # work may only move it up; its four wrong exclude_node at first sight, all on unsure labels,
+    # may only go: 3ef33824fe67 (a kubelet's NodeNotReady for "PLEG is not healthy", software_bug)
+    # read as a node lost; 18aa9e0c5d49 (an igb "Detected Tx Unit Hang" under the out-of-tree
+    # netmap driver, software_bug) read as the NIC; b1ef0e93a617 (buffer I/O errors on an offline
+    # Longhorn iSCSI volume, storage) read as a local disk; 944ed3b1d8e7 (the BMC's PSU monitor
+    # failing a D-Bus call, "UnknownMethod", dependency) read as a power supply
+    assert d["first_sight_category"] == bench.THIRTYSIXTH_FIRST["category"] == 0.45
+    assert d["first_sight_action"] == bench.THIRTYSIXTH_FIRST["action"] == 0.7
+    assert_first_sight(
+        d,
+        "thirtysixth",
+        category=0.45,
+        action=0.7,
+        rows_only=0.45,
+        sure=1.0,
+        sure_n=3,
+        wrong={"3ef33824fe67", "18aa9e0c5d49", "b1ef0e93a617", "944ed3b1d8e7"},
+    )
+    # the thirty-fifth collection: its first sight (also on the labels its collector was sure of:
+    # all 24 right), and later work may only move it up; no wrong exclude_node at first sight (no
+    # label of it excludes a node), and none may appear
     assert_first_sight(
         d,
         "thirtyfifth",
@@ -502,13 +520,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 26
-    assert d["first_sight_sure_excerpts"] == 1068
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7884, 0.9073)
-    assert d["first_sight_sure_latest6_excerpts"] == 156
+    assert d["first_sight_sure_collections"] == 27
+    assert d["first_sight_sure_excerpts"] == 1071
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.789, 0.9076)
+    assert d["first_sight_sure_latest6_excerpts"] == 138
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8718,
-        0.9359,
+        0.9348,
+        0.9638,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
