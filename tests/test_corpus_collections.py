@@ -54,6 +54,7 @@ LATER = (
     "thirtyfourth",
     "thirtyfifth",
     "thirtysixth",
+    "thirtyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
