@@ -55,6 +55,7 @@ LATER = (
     "thirtyfifth",
     "thirtysixth",
     "thirtyseventh",
+    "thirtyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
