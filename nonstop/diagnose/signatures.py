@@ -4018,19 +4018,6 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The BMC recorded a DIMM's power-management IC error (a named DIMM's power rail)",
     ),
     (
-        "kernel_swap_exhausted",
-        # the kernel's memory report printing no swap left ("Free swap  = 0kB": mm/swap_state.c
-        # show_swap_cache_info, inside show_mem, which the OOM killer's dump_header and an
-        # allocation failure's warn_alloc print): the host out of memory (the thirty-sixth's
-        # 62ecbdbac09e, a job killed with 137). Weak alone (0.45); the OOM killer's own lines, read by
-        # their rows, come first. Not a report with swap free.
-        r"^(?:[^\n]*?(?:kernel: |\] ))?Free swap\s+= 0kB\s*$",
-        "out_of_memory",
-        30,
-        0.45,
-        "The kernel's memory report shows swap exhausted (printed when the host runs out of memory)",
-    ),
-    (
         "netdev_rx_csum_fault",
         # the kernel's report of a received packet whose checksum the device gave as complete but
         # the stack found wrong ("eth0: hw csum failure", "(NULL net_device): hw csum failure",
@@ -5966,7 +5953,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "powernv_phb_fenced": ("phb#", "phb freeze/fence"),
     "mcelog_status_uncorrected": (" mcgstatus ",),
     "openbic_dimm_pmic_error": ("sensor: pmic_err",),
-    "kernel_swap_exhausted": ("free swap",),
     "netdev_rx_csum_fault": ("hw csum failure",),
     "slurm_step_refused": ("unable to create step for job",),
     "nic_reset_failed": (
