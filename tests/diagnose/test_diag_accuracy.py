@@ -343,16 +343,46 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirty-sixth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of: only 3, all right; 77 of its 80 are unsure), and later
-    # work may only move it up; its four wrong exclude_node at first sight, all on unsure labels,
-    # may only go: 3ef33824fe67 (a kubelet's NodeNotReady for "PLEG is not healthy", software_bug)
-    # read as a node lost; 18aa9e0c5d49 (an igb "Detected Tx Unit Hang" under the out-of-tree
-    # netmap driver, software_bug) read as the NIC; b1ef0e93a617 (buffer I/O errors on an offline
-    # Longhorn iSCSI volume, storage) read as a local disk; 944ed3b1d8e7 (the BMC's PSU monitor
-    # failing a D-Bus call, "UnknownMethod", dependency) read as a power supply
-    assert d["first_sight_category"] == bench.THIRTYSIXTH_FIRST["category"] == 0.45
-    assert d["first_sight_action"] == bench.THIRTYSIXTH_FIRST["action"] == 0.7
+    # the thirty-eighth collection: its first sight is the recorded out-of-sample figure (also on
+    # the labels its collector was sure of: 26 of 28 categories, all 28 actions), and later work
+    # may only move it up; its one wrong exclude_node at first sight, on an unsure label, may only
+    # go: dedd1aa75299 (a bare "Detected Critical Xid Error" with no Xid number before a Megatron
+    # traceback, unknown) read as the GPU
+    assert d["first_sight_category"] == bench.THIRTYEIGHTH_FIRST["category"] == 0.6875
+    assert d["first_sight_action"] == bench.THIRTYEIGHTH_FIRST["action"] == 0.95
+    assert_first_sight(
+        d,
+        "thirtyeighth",
+        category=0.6875,
+        action=0.95,
+        rows_only=0.575,
+        sure=0.9286,
+        sure_n=28,
+        wrong={"dedd1aa75299"},
+    )
+    # the thirty-seventh collection: its first sight (also on the labels its collector was sure
+    # of: 17 of 25 categories, 21 actions), and later work may only move it up; its two wrong
+    # exclude_node at first sight, both on sure labels, may only go: 3169b5f9707c and
+    # c09059b25b1a (ORTE "has lost communication with a remote daemon", unknown by the peer rule,
+    # the second after a bare exit code 137) read as a host lost
+    assert_first_sight(
+        d,
+        "thirtyseventh",
+        category=0.575,
+        action=0.9,
+        rows_only=0.425,
+        sure=0.68,
+        sure_n=25,
+        wrong={"3169b5f9707c", "c09059b25b1a"},
+    )
+    # the thirty-sixth collection: its first sight (also on the labels its collector was sure of:
+    # only 3, all right; 77 of its 80 are unsure), and later work may only move it up; its four
+    # wrong exclude_node at first sight, all on unsure labels, may only go: 3ef33824fe67 (a
+    # kubelet's NodeNotReady for "PLEG is not healthy", software_bug) read as a node lost;
+    # 18aa9e0c5d49 (an igb "Detected Tx Unit Hang" under the out-of-tree netmap driver,
+    # software_bug) read as the NIC; b1ef0e93a617 (buffer I/O errors on an offline Longhorn iSCSI
+    # volume, storage) read as a local disk; 944ed3b1d8e7 (the BMC's PSU monitor failing a D-Bus
+    # call, "UnknownMethod", dependency) read as a power supply
     assert_first_sight(
         d,
         "thirtysixth",
@@ -520,12 +550,12 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 27
-    assert d["first_sight_sure_excerpts"] == 1071
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.789, 0.9076)
+    assert d["first_sight_sure_collections"] == 29
+    assert d["first_sight_sure_excerpts"] == 1124
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.79, 0.9084)
     assert d["first_sight_sure_latest6_excerpts"] == 138
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.9348,
+        0.913,
         0.9638,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
