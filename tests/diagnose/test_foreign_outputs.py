@@ -473,7 +473,10 @@ def test_a_guess_from_a_ranks_traceback_names_that_rank(tmp_path: Path) -> None:
     )
     got = nonstop_cli("triage", str(log), "--json")
     f = json.loads(got.stdout)["files"][0]
-    assert f["category"] == "unknown" and f["culprit"]["rank"] == 1, f
+    # no row knows it: `unknown`, or the fallback's guess said as one (since the retrain on the
+    # thirty-fifth and thirty-sixth collections: dependency at p 0.37, a restart either way)
+    assert f["category"] == "unknown" or f.get("guessed"), f
+    assert f["action"] == "restart" and f["culprit"]["rank"] == 1, f
     # two ranks' lines: which one failed is not the prefix's to say
     log.write_text(log.read_text() + "[rank0]: waiting for the others\n")
     f = json.loads(nonstop_cli("triage", str(log), "--json").stdout)["files"][0]
