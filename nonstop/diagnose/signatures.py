@@ -4302,6 +4302,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The framework was installed without GPU support (a CPU-only build) and asked to use "
         "the GPU",
     ),
+    (
+        "fabric_manager_config_invalid",
+        # NVIDIA Fabric Manager refusing its configuration at start-up, one line per item it
+        # rejects ("fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid
+        # value", the thirty-seventh's e7316078c372; the same line for DATABASE_PATH,
+        # siderolabs/extensions#511, and for LOG_FILE_NAME on a root without /var/log,
+        # tinfoilsh/cvmimage#241): the service never starts, so the NVSwitch systems' GPUs stay
+        # unusable; its configuration, not the switches, a restart after it is fixed.
+        r"\bfabric manager config file item: \w+ has an invalid value\b",
+        "dependency",
+        55,
+        0.6,
+        "NVIDIA Fabric Manager rejected an item of its configuration file and did not start",
+    ),
 )
 
 
@@ -6090,6 +6104,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "vfio_group_not_viable": ("is not viable", "iommu_group are bound"),
     "mpi_ofi_addrinfo_failed": ("ofi addrinfo() failed",),
+    "fabric_manager_config_invalid": ("fabric manager config file item: ",),
     "getopt_invalid_option": ("option -- ", "argument -- ", "unrecognized option '"),
     "gpu_build_missing": (
         "compile with use_cuda=1",

@@ -102,6 +102,19 @@ THIRTYSEVENTH = [
         "dependency",
         "PaddlePaddle's CPU package",
     ),
+    # -- dependency: Fabric Manager rejecting an item of its configuration
+    # (`fabric_manager_config_invalid`; one line per item, as its users quote it)
+    (_thirtyseventh("e7316078c372"), "dependency", "thirty-seventh e7316078c372 (NODE_CONFIG)"),
+    (
+        "fabric manager config file item: DATABASE_PATH has an invalid value",
+        "dependency",
+        "a newer Fabric Manager's item (siderolabs/extensions#511)",
+    ),
+    (
+        "nv-fabricmanager[812]: fabric manager config file item: LOG_FILE_NAME has an invalid value",
+        "dependency",
+        "a log path on a root without /var/log (tinfoilsh/cvmimage#241)",
+    ),
 ]
 
 NOT = [
@@ -143,6 +156,13 @@ NOT = [
         "the words in prose",
     ),
     (
+        "Successfully configured all the available NVSwitches to route GPU NVLink traffic. "
+        "NVLink Peer-to-Peer support will be enabled once the GPUs are successfully registered "
+        "with the NVLink fabric.",
+        "dependency",
+        "Fabric Manager's start-up line (its user guide)",
+    ),
+    (
         "Torch was compiled with USE_CUDA=1 and found 8 GPUs",
         "dependency",
         "a GPU build's start-up",
@@ -172,6 +192,7 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("fe7223ca9f19", "restart"),
         ("58c0ed6fa65f", "stop_and_page"),
         ("41737e5e281e", "restart"),
+        ("e7316078c372", "restart"),
     ):
         v = rows_alone(tmp_path, _thirtyseventh(rid))
         assert v.action == action, (rid, v.verdict)
