@@ -4199,6 +4199,110 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.3,
         "JAX stopped this task because another task failed (see that task's log)",
     ),
+    # -- classes the thirty-seventh collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyseventh.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyseventh.py) --
+    (
+        "ray_memory_monitor_kill",
+        # Ray's memory monitor killing workers on a node low on host memory, in the wordings of
+        # the task's retry and the raylet's summary (Ray's docs, "How to avoid out-of-memory
+        # errors": "Task hungry_hippo failed due to oom. There are infinite oom retries remaining
+        # ... Error: 2 worker(s) were killed due to the node running low on memory", "OOM kill
+        # reason: user cgroup memory upper bound was met or exceeded"; "Out-Of-Memory
+        # Prevention": "(raylet) node_manager.cc: 1 Workers (tasks / actors) killed due to memory
+        # pressure (OOM), 0 Workers crashed due to other reasons"). `oom` takes the exception's
+        # "Task was killed due to the node running low on memory"; the thirty-seventh's
+        # adcc92641ee5. Not a count of 0 killed, nor the monitor's settings.
+        r"\bworker\(s\) were killed due to the node running low on memory\b|"
+        r"\bfailed due to oom\. There are (?:infinite|\d+) oom retries remaining\b|"
+        r"\bOOM kill reason: \w[^\n]*memory\b|"
+        r"\b[1-9]\d* Workers \(tasks / actors\) killed due to memory pressure \(OOM\)",
+        "out_of_memory",
+        70,
+        0.7,
+        "Ray's memory monitor killed workers because the node ran low on host memory",
+    ),
+    (
+        "vfio_group_not_viable",
+        # QEMU's vfio refusing a passthrough device whose IOMMU group holds a device not bound
+        # to vfio (hw/vfio: "vfio 0000:01:00.0: group 1 is not viable" with the hint "Please
+        # ensure all devices within the iommu_group are bound to their vfio bus driver.", older
+        # QEMU "vfio: error, group 1 is not viable, please ensure all devices within the
+        # iommu_group are bound to their vfio bus driver."): the host's passthrough
+        # configuration (the thirty-seventh's 365768f687f5, KubeVirt). A restart, no exclusion:
+        # the device is not at fault.
+        r"\bvfio[^\n]*\bgroup \d+ is not viable\b|"
+        r"(?i:\bensure all devices within the iommu_group are bound to their vfio bus driver\b)",
+        "dependency",
+        55,
+        0.6,
+        "vfio cannot pass the device through: its IOMMU group holds a device not bound to vfio "
+        "(the host's passthrough configuration)",
+    ),
+    (
+        "mpi_ofi_addrinfo_failed",
+        # MPICH's and Intel MPI's ch4 OFI netmod finding no libfabric provider at MPI_Init
+        # (MPICH's errnames "**ofid_addrinfo": "OFI addrinfo() failed (ofi_init.c:...:
+        # MPIDI_OFI_mpi_init_hook:No data available)", Intel MPI 2019's "OFI addrinfo() failed
+        # (ofi_init.h:698:MPIDI_NM_mpi_init_hook:No data available)"): the sibling of
+        # `fabric_provider_setup`'s "fi_getinfo() failed", the host's fabric set-up (the
+        # thirty-seventh's fe7223ca9f19). Not getaddrinfo (a name lookup).
+        r"\bOFI addrinfo\(\) failed\b",
+        "dependency",
+        60,
+        0.55,
+        "MPI's libfabric layer found no usable fabric provider at start-up (the host's fabric "
+        "set-up, FI_PROVIDER)",
+    ),
+    (
+        "getopt_invalid_option",
+        # a program rejecting its own command line in getopt's words (glibc posix/getopt.c:
+        # "%s: invalid option -- '%c'", "%s: unrecognized option '%s%s'", "%s: option requires
+        # an argument -- '%c'"; BSD's and older glibc's "illegal option -- %c" without quotes):
+        # the launch command is wrong, as `launch_typo` reads argparse's "unrecognized
+        # arguments" (the thirty-seventh's 58c0ed6fa65f, "./sw.o: invalid option -- '1'"). The
+        # program's name first, the message alone on its line: not a warning that ignores an
+        # option, not the words in prose.
+        r"^(?!(?i:warning|info|note)\b)[\w./+-]+: (?:(?:invalid|illegal) option -- '?[^\s']'?|"
+        r"option requires an argument -- '?[^\s']'?|unrecognized option '--?[^'\s]+')\s*$",
+        "user_code_error",
+        55,
+        0.6,
+        "The program rejected an option on its command line (getopt): the launch command is wrong",
+    ),
+    (
+        "gpu_build_missing",
+        # a framework installed without GPU support asked to use the GPU, in the words of its
+        # own check: MXNet's "Compile with USE_CUDA=1 to enable GPU usage" (src/storage/
+        # storage.cc, the thirty-seventh's 41737e5e281e), XGBoost's "XGBoost version not
+        # compiled with GPU support." (src/common/common.h), LightGBM's "GPU Tree Learner was
+        # not enabled in this build." (src/treelearner), PaddlePaddle's "Cannot use GPU because
+        # you have installed CPU version PaddlePaddle." (paddle.device.set_device). The
+        # installed package, as `gpu_stack_env` reads torch's "Torch not compiled with CUDA
+        # enabled".
+        r"\bCompile with USE_CUDA=1 to enable GPU usage\b|"
+        r"\bXGBoost version not compiled with GPU support\b|"
+        r"\bGPU Tree Learner was not enabled in this build\b|"
+        r"\bCannot use GPU because you have installed CPU version PaddlePaddle\b",
+        "dependency",
+        58,
+        0.6,
+        "The framework was installed without GPU support (a CPU-only build) and asked to use "
+        "the GPU",
+    ),
+    (
+        "fabric_manager_config_invalid",
+        # NVIDIA Fabric Manager refusing its configuration at start-up, one line per item it
+        # rejects ("fabric manager config file item: FABRIC_NODE_CONFIG_FILE has an invalid
+        # value", the thirty-seventh's e7316078c372; the same line for DATABASE_PATH,
+        # siderolabs/extensions#511, and for LOG_FILE_NAME on a root without /var/log,
+        # tinfoilsh/cvmimage#241): the service never starts, so the NVSwitch systems' GPUs stay
+        # unusable; its configuration, not the switches, a restart after it is fixed.
+        r"\bfabric manager config file item: \w+ has an invalid value\b",
+        "dependency",
+        55,
+        0.6,
+        "NVIDIA Fabric Manager rejected an item of its configuration file and did not start",
+    ),
 )
 
 
@@ -5976,6 +6080,23 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "another task died",
         "polled an error from coordination service",
         "different incarnation",
+    ),
+    # -- classes the thirty-seventh collection showed missing --
+    "ray_memory_monitor_kill": (
+        "running low on memory",
+        "oom retries remaining",
+        "oom kill reason: ",
+        "killed due to memory pressure (oom)",
+    ),
+    "vfio_group_not_viable": ("is not viable", "iommu_group are bound"),
+    "mpi_ofi_addrinfo_failed": ("ofi addrinfo() failed",),
+    "fabric_manager_config_invalid": ("fabric manager config file item: ",),
+    "getopt_invalid_option": ("option -- ", "argument -- ", "unrecognized option '"),
+    "gpu_build_missing": (
+        "compile with use_cuda=1",
+        "not compiled with gpu support",
+        "gpu tree learner was not enabled",
+        "installed cpu version paddlepaddle",
     ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
