@@ -180,7 +180,10 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["tenth_rows_only_category_accuracy"] >= 0.8736, d["tenth_misses"]
     assert d["tenth_category_accuracy"] >= 0.931, d["tenth_misses"]
     assert d["tenth_category_accuracy"] >= d["tenth_rows_only_category_accuracy"]
-    assert d["tenth_action_accuracy"] >= 0.9885, d["tenth_misses"]
+    # 0.9885 until mpi_daemon_lost became `unknown` (the thirty-seventh's two sure labels of the
+    # line; four of its five labels say restart): the tenth's c983ac5d9327 (host_maintenance,
+    # unsure) is missed on purpose (test_diag_rows_thirtyseventh.py)
+    assert d["tenth_action_accuracy"] >= 0.977, d["tenth_misses"]
     # the eleventh collection: its first sight, recorded once (also on the labels its collector
     # was sure of), and later work may only move it up; its one wrong exclude_node was a
     # script's "GPU circuit breaker OPEN" read as a supply (0cf59f2a871d)

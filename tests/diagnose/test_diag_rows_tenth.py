@@ -105,7 +105,8 @@ TENTH = [
         "unknown",
         "a flushed WR alone is a symptom (spdk/spdk#264)",
     ),
-    # -- Open MPI's launcher losing its daemon on a node: the node lost (host_maintenance)
+    # -- Open MPI's launcher losing its daemon on another node: a symptom, `unknown` (it was
+    # host_maintenance, the tenth's label, until the thirty-seventh's two sure `unknown` labels)
     (
         "ORTE has lost communication with a remote daemon.\n\n"
         "  HNP daemon   : [[27407,0],0] on node batch2\n"
@@ -114,19 +115,19 @@ TENTH = [
         "connection to the node, or possibly an internal failure of\n"
         "the daemon itself. We cannot recover from this failure, and\n"
         "therefore will terminate the job.",
-        "host_maintenance",
+        "unknown",
         "tenth c983ac5d9327 (radical-cybertools/radical.pilot#2164)",
     ),
     (
         "command terminated with exit code 137\nORTE has lost communication with a remote daemon.",
-        "host_maintenance",
+        "unknown",
         "https://github.com/open-mpi/ompi/issues/6618",
     ),
     (
         ' error: commlib error: got read error (closing "ip-10-15-20-17.ec2.internal/'
         'shepherd_ijs/1")\n ORTE has lost communication with its daemon located on node:\n\n'
         "   hostname:  ip-10-15-20-17.ec2.internal",
-        "host_maintenance",
+        "unknown",
         "older wording, https://github.com/aws/aws-parallelcluster/issues/301",
     ),
     # -- CUDA error 46: devices taken (exclusive-process mode): the environment
