@@ -6083,10 +6083,23 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     # -- classes the thirty-eighth collection showed missing --
     "nvml_critical_xid_unnumbered": ("detected critical xid error",),
-    "fabric_named_provider_missing": (" as provider", " as a provider", " as the provider", "ret=-61 (no data available)"),
-    "cuda_os_call_unsupported": ("os call failed", "erroroperatingsystem", "error_operating_system"),
+    "fabric_named_provider_missing": (
+        " as provider",
+        " as a provider",
+        " as the provider",
+        "ret=-61 (no data available)",
+    ),
+    "cuda_os_call_unsupported": (
+        "os call failed",
+        "erroroperatingsystem",
+        "error_operating_system",
+    ),
     "tfrecord_record_corrupt": ("record at",),
-    "k8s_gpu_resource_unadvertised": ("outofnvidia.com/gpu", "outofamd.com/gpu", "didn't have enough resource"),
+    "k8s_gpu_resource_unadvertised": (
+        "outofnvidia.com/gpu",
+        "outofamd.com/gpu",
+        "didn't have enough resource",
+    ),
     "lightning_slurm_requeue": ("handling auto-requeue signal", "requeued slurm job: "),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
