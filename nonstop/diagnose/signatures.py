@@ -1265,7 +1265,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "hw_health_more",
-        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b|Detected Critical Xid Error",
+        # not nvidia-smi's bare "Detected Critical Xid Error" (no Xid number): NVML raises that
+        # event for application Xids too (`nvml_critical_xid_unnumbered`, the thirty-eighth's
+        # dedd1aa75299)
+        r"(?i)\bGPU ?\d+: FAULTY\b|\bSXid \([^)]*\): \d+, Fatal\b",
         "faulty_gpu",
         80,
         0.65,
@@ -4308,6 +4311,107 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.6,
         "NVIDIA Fabric Manager rejected an item of its configuration file and did not start",
     ),
+    # -- classes the thirty-eighth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyeighth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyeighth.py) --
+    (
+        "nvml_critical_xid_unnumbered",
+        # nvidia-smi's notice "GPU 00000000:04:00.0: Detected Critical Xid Error" names no Xid:
+        # NVML's nvmlEventTypeXidCriticalError ("Event that Xid critical error occurred", its
+        # eventData the Xid) fires for application Xids too (13 graphics exception, 31 memory page
+        # fault, 43, 45, 68: NVIDIA's k8s-device-plugin skips them as "Application errors: the GPU
+        # should still be healthy"), e.g. after a kernel's illegal memory access. No evidence of
+        # the GPU's hardware by itself (the thirty-eighth's dedd1aa75299 was read `faulty_gpu` and
+        # excluded a node): the numbered Xid, where the log has it, decides (`xid_*` rows).
+        r"\bDetected Critical Xid Error\b",
+        "unknown",
+        12,
+        0.3,
+        "nvidia-smi reported a critical Xid without its number (NVML raises it for application "
+        "errors too): see the kernel's NVRM: Xid line for which one",
+    ),
+    (
+        "fabric_named_provider_missing",
+        # a program asking libfabric for one provider and not getting it: ps-lite's fabric van
+        # (byteps, "Check failed: strcmp(ofi_provider_->fabric_attr->prov_name, "efa") == 0
+        # couldn't get EFA as provider", the thirty-eighth's 19f9a6c6ed79) and fabtests' and
+        # fi_info's FT_PRINTERR of fi_getinfo returning -FI_ENODATA ("fi_getinfo(): util/info.c:
+        # 330, ret=-61 (No data available)", no provider matches the hints, e.g. `fi_info -p efa`
+        # on a host without the EFA driver): the host's fabric stack, not the program (the check
+        # failure had been read `software_bug` by `framework_internal_words`).
+        r"\bcouldn't get \w+ as (?:a |the )?provider\b|"
+        r"\bfi_getinfo\(\): \S+:\s?\d+, ret=-61 \(No data available\)",
+        "dependency",
+        60,
+        0.55,
+        "libfabric offers no provider the program asked for (EFA or another): the host's fabric "
+        "driver or library is not set up",
+    ),
+    (
+        "cuda_os_call_unsupported",
+        # CUDA error 304 (cudaErrorOperatingSystem, CUDA_ERROR_OPERATING_SYSTEM: "This indicates
+        # that an OS call failed"), whose string is "OS call failed or operation not supported on
+        # this OS": the host or container refuses what CUDA asked of it (IPC or shared memory in a
+        # container, host-memory registration, a container image built for another GPU and driver),
+        # as NCCL's "CUDA failure 304 '...'" (the thirty-eighth's 9217e83375d4), torch's "CUDA
+        # initialization: ... Error 304: ...", MXNet's "Check failed: e == cudaSuccess (304 vs.
+        # 0) : ..." and cupy's "cudaErrorOperatingSystem: ..." print it: the job's environment,
+        # not a library's bug (`nccl_internal` and `framework_internal_words` had read it so).
+        r"\bOS call failed or operation not supported on this OS\b|\bcudaErrorOperatingSystem\b|"
+        r"\bCUDA_ERROR_OPERATING_SYSTEM\b",
+        "dependency",
+        60,
+        0.5,
+        "CUDA failed an OS call (error 304): the container or host does not allow what CUDA "
+        "needs (IPC, shared memory, host-memory registration) or the image does not fit the node",
+    ),
+    (
+        "tfrecord_record_corrupt",
+        # TensorFlow's record reader failing a record's length or data checksum (record_reader.cc:
+        # errors::DataLoss("corrupted record at ", offset) and "truncated record at "), as the
+        # Python exception ("DataLossError: corrupted record at 0", the thirty-eighth's
+        # 1eb54b8abb5e), the C++ status ("Data loss: truncated record at 4096") or the newer
+        # status code ("DATA_LOSS: corrupted record at 123"): the input file on storage is
+        # damaged or short. Not a checkpoint's own DataLoss (a table or checksum), not a reader
+        # that skips bad records.
+        r"(?i)\b(?:DataLossError|Data loss|DATA_LOSS):\s+(?:corrupted|truncated) record at \d+",
+        "storage",
+        60,
+        0.5,
+        "TensorFlow read a corrupt or truncated record from an input file (TFRecord): the data "
+        "on storage is damaged or was not fully written",
+    ),
+    (
+        "k8s_gpu_resource_unadvertised",
+        # the kubelet refusing a pod at admission because the node advertises no GPUs of that
+        # resource (lifecycle/predicate.go: reason "OutOf" + the resource name, kubectl's STATUS
+        # "OutOfnvidia.com/gpu"; message "Node didn't have enough resource: nvidia.com/gpu,
+        # requested: 1, used: 0, capacity: 0"): the device plugin has not registered the GPUs,
+        # e.g. after the node restarted (the thirty-eighth's 7ca0afc237e0, as `environment_words`
+        # reads the scheduler's "Insufficient nvidia.com/gpu"). Not the node's capacity lines.
+        r"\bOutOf(?:nvidia|amd)\.com/gpu\b|"
+        r"\bNode didn't have enough resource: (?:nvidia|amd)\.com/gpu, requested: \d+, used: \d+, capacity: 0\b",
+        "dependency",
+        56,
+        0.5,
+        "The kubelet refused the pod: the node advertises no GPUs (the device plugin has not "
+        "registered them)",
+    ),
+    (
+        "lightning_slurm_requeue",
+        # Lightning's SLURM auto-requeue handler (trainer/connectors/signal_connector.py:
+        # rank_zero_info(f"Handling auto-requeue signal: {signum}"), older "handling auto-requeue
+        # signal", then log.info(f"Requeued SLURM job: {job_id}")) on the signal Slurm sends
+        # ahead of the stop (--signal=SIGUSR1@90): the scheduler taking the job back, to requeue
+        # (the thirty-eighth's 725b308dd7d0, as submitit's "this job is preempted ... Requeued
+        # job" is `planned_stop`). Not the handler being set up ("SLURM auto-requeueing enabled").
+        # (no word boundary before it: a progress bar's "100%" may run into it, as posted there)
+        r"(?i)(?<![a-z])Handling auto-requeue signal\b|\bRequeued SLURM job: \d+",
+        "planned_stop",
+        55,
+        0.5,
+        "Slurm signalled the job ahead of stopping it and Lightning saved a checkpoint and "
+        "requeued it: a planned stop, no failure",
+    ),
 )
 
 
@@ -5266,7 +5370,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "overflow! rank",
         *_DIED_OF_NEEDLES,
     ),
-    "hw_health_more": ("faulty", "sxid", "critical xid"),
+    "hw_health_more": ("faulty", "sxid"),
     "gpu_thermal_more": (
         "temperature range",
         "sw ctf",
@@ -6103,6 +6207,26 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "gpu tree learner was not enabled",
         "installed cpu version paddlepaddle",
     ),
+    # -- classes the thirty-eighth collection showed missing --
+    "nvml_critical_xid_unnumbered": ("detected critical xid error",),
+    "fabric_named_provider_missing": (
+        " as provider",
+        " as a provider",
+        " as the provider",
+        "ret=-61 (no data available)",
+    ),
+    "cuda_os_call_unsupported": (
+        "os call failed",
+        "erroroperatingsystem",
+        "error_operating_system",
+    ),
+    "tfrecord_record_corrupt": ("record at",),
+    "k8s_gpu_resource_unadvertised": (
+        "outofnvidia.com/gpu",
+        "outofamd.com/gpu",
+        "didn't have enough resource",
+    ),
+    "lightning_slurm_requeue": ("handling auto-requeue signal", "requeued slurm job: "),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
