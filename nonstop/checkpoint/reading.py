@@ -184,7 +184,7 @@ class _Ensure:
     itself for a tensor's data (`copy`), into a scratch buffer for the rest, which leaves
     them in the page cache for the mapping to find."""
 
-    def __init__(self, mapped: mmap.mmap | None, base: int, path: str, fd: int = -1) -> None:
+    def __init__(self, mapped: mmap.mmap | None, base: int, path: str, fd: int) -> None:
         self.mapped, self.base, self.path, self.fd = mapped, base, path, fd
 
     def __call__(self, lo: int, hi: int) -> None:

@@ -71,6 +71,11 @@ _PICKLE = tuple(bytes([0x80, p]) for p in (2, 3, 4, 5))
 # `bytes.translate` deletes to count the control bytes at C speed
 _NOT_CONTROL = bytes(range(0x20, 0x7F)) + bytes(range(0x80, 0x100)) + b"\t\n\r\f\v\b\x1b"
 MAX_CONTROL_SHARE = 0.1  # a text has almost no control bytes but whitespace and ESC
+# random, encrypted or unknown compressed bytes: about 9% control bytes, and nearly every high
+# byte outside a UTF-8 sequence; a Latin-1 log has no control bytes, a coloured UTF-8 one no bad
+# sequences (tests/diagnose/test_foreign_inputs.py)
+RANDOM_CONTROL_SHARE = 0.02
+RANDOM_BAD_UTF8_SHARE = 0.2
 # printable ASCII and line whitespace: a head of these alone can begin with no magic but
 # bzip2's (the others hold a control, NUL or high byte), has no NUL and no control byte
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
@@ -117,11 +122,8 @@ def kind(head: bytes) -> str:
         controls = len(rest.translate(None, _NOT_CONTROL))
         if controls > MAX_CONTROL_SHARE * len(rest):
             return "binary: mostly control bytes"
-        # random, encrypted or unknown compressed bytes: about 9% control bytes, and nearly
-        # every high byte outside a UTF-8 sequence; a Latin-1 log has no control bytes, a
-        # coloured UTF-8 one no bad sequences
         bad = rest.decode("utf-8", "replace").count("\ufffd")
-        if controls > 0.02 * len(rest) and bad > 0.2 * len(rest):
+        if controls > RANDOM_CONTROL_SHARE * len(rest) and bad > RANDOM_BAD_UTF8_SHARE * len(rest):
             return (
                 "binary: neither text nor a known format (random, encrypted or compressed bytes?)"
             )

@@ -1044,11 +1044,12 @@ def _several_disks(hits: list[Hit], best: Hit) -> Hit:
     filesystem's or block layer's I/O error and they name two or more disks: one failing disk
     does not fail the others' I/O at once; what they share does (network block volumes seen as
     sd disks: Longhorn, iSCSI, a SAN; the path to them), so restart rather than exclude the
-    node (the thirty-second's 982651df85b4, ext4 journals aborting on Longhorn volumes)."""
+    node (the thirty-second's 982651df85b4, ext4 journals aborting on Longhorn volumes). The
+    same holds for one disk whose I/O the SCSI layer refuses as offline (`scsi_offline_reject`):
+    a transport that lost its remote target offlines it too (the thirty-sixth's b1ef0e93a617)."""
     mine = [h for h in hits if h.category == "ssd" and h.host == best.host]
     if any(h.signature not in _FS_IO_ROWS for h in mine):
         return best
-    disks = {m.group(1) for h in mine for m in _DISK.finditer(h.text)}
     if any(h.signature == "scsi_offline_reject" and h.host == best.host for h in hits):
         # the SCSI layer refusing I/O to a device it holds offline, and nothing of the disk's
         # own: the I/O errors are what the offline device returns, and a transport that lost its
@@ -1063,6 +1064,7 @@ def _several_disks(hits: list[Hit], best: Hit) -> Hit:
                 "storage path (a transport that lost its target), not shown to be a local disk"
             ),
         )
+    disks = {m.group(1) for h in mine for m in _DISK.finditer(h.text)}
     if len(disks) < 2:
         return best
     return replace(
