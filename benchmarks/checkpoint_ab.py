@@ -5,6 +5,7 @@
     VARIANTS=wb,wb+big TRAIN=1 ... write 4096 3   # WRITE_PIECE write calls against 16 MiB ones
     TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
+    VERIFY=0 .venv/bin/python benchmarks/checkpoint_ab.py loadahead 4096 8   # read-ahead on/off
     .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # WRITE_PIECE writes vs 16 MiB
     ARMS=zlib/1m,isal/1m,isal/256k .venv/bin/python benchmarks/checkpoint_ab.py arms 4096 3
     ARMS=isal/1m/cache,isal/1m/direct .venv/bin/python benchmarks/checkpoint_ab.py arms 1024 5
@@ -14,7 +15,9 @@ beside the write (`ov`) on or off, `t2` two files per rank (thread_count=2), `bi
 in one write call as torch.save hands it (16 MiB) instead of WRITE_PIECE pieces, and `dcp.save`,
 order rotated each rep; per save the time to durable, the process's CPU time and the wall
 time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
-before the save writes (`drop`, the default) or kept (`keep`), alternated. `pieces`: one
+before the save writes (`drop`, the default) or kept (`keep`), alternated. `loadahead`: a cold
+load (pages dropped first) of the newer of two checkpoints with the read pass's read-ahead
+(`reading._Ahead`) on or off, alternated; `VERIFY=0` without the checksums. `pieces`: one
 Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
 (`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
@@ -41,6 +44,7 @@ import sys
 import tempfile
 import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -179,6 +183,35 @@ def loaddrop(total: int, reps: int, root: str) -> dict[str, list[Any]]:
             c.close()
             res[v].append((*row, round(os.getloadavg()[0], 1)))
             print(v, res[v][-1], flush=True)
+    return res
+
+
+def loadahead(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    """A cold load with the read pass's read-ahead (reading._Ahead) on and off, alternated."""
+    from benchmarks.bench_checkpoint import _drop_cached
+    from nonstop.checkpoint import reading
+
+    model, opt = make_state(total)
+    sd = {"model": model, "optimizer": opt}
+    with Checkpointer(root, config=CheckpointConfig(keep_last=2)) as c:
+        for step in (1, 2):  # two: the verified load is the one pass, as in training
+            c.save(step, sd, wait=True)
+    verify = os.environ.get("VERIFY", "1") == "1"
+    asks = reading._Ahead.__call__
+    res: dict[str, list[Any]] = {"ahead": [], "none": []}
+    for r in range(reps):
+        for v in ["ahead", "none"] if r % 2 == 0 else ["none", "ahead"]:
+            reading._Ahead.__call__ = asks if v == "ahead" else lambda self, end: None  # type: ignore[method-assign]
+            os.sync()
+            _drop_cached(Path(root))
+            c = Checkpointer(root, config=CheckpointConfig(keep_last=2, verify_on_load=verify))
+            t0, c0 = time.perf_counter(), _cpu()
+            assert c.load_latest(sd) == 2
+            row = (round(time.perf_counter() - t0, 3), round(_cpu() - c0, 3))
+            c.close()
+            res[v].append((*row, round(os.getloadavg()[0], 1)))
+            print(v, res[v][-1], flush=True)
+    reading._Ahead.__call__ = asks  # type: ignore[method-assign]
     return res
 
 
@@ -347,7 +380,13 @@ def main() -> None:
     torch.set_num_threads(int(os.environ.get("THREADS", "1")))  # 2: training takes both cores
     root = tempfile.mkdtemp(prefix="ckpt-ab-", dir=os.environ.get("ROOT", "/tmp"))
     try:
-        run = {"write": write, "loaddrop": loaddrop, "pieces": pieces, "arms": arms}[mode]
+        run = {
+            "write": write,
+            "loaddrop": loaddrop,
+            "loadahead": loadahead,
+            "pieces": pieces,
+            "arms": arms,
+        }[mode]
         res = run(total, reps, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -355,6 +394,7 @@ def main() -> None:
         "pieces": "write+hash CPU s, hash CPU s",
         "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s, "
         "pwrite CPU s, share written from the staged memory",
+        "loadahead": "load CPU s",
     }.get(mode, "CPU s, fsync wall s")
     print(f"arm: durable s, {what} (medians); durable samples")
     for v, rows in res.items():

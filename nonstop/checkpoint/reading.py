@@ -176,18 +176,55 @@ PIECE = 64 << 20
 """Bytes of a tensor copied at a time, each piece's pages read in first (`_Ensure`)."""
 
 
+AHEAD_PIECES = 4
+"""Pieces of a file asked of the disk ahead of the one read in (`_Ahead`)."""
+
+
+class _Ahead:
+    """How far into one mapped file the disk was asked to read (`MADV_WILLNEED`), shared by
+    its items: each read-in first asks for the file's next `AHEAD_PIECES` pieces, so the disk
+    has reads queued while this piece is copied, as the checksums' read-ahead does
+    (digest.AHEAD). It matters where nothing else reads ahead: a load without verification
+    (measured on a 4 GB cold load, 8 alternated pairs: 3.07 s against 3.20 s, 0.96x; one
+    piece ahead 0.98x); a verified load, whose hashing threads read the file ahead of the copy,
+    is unchanged (2.49 s against 2.53 s). docs/checkpoint.md, "A disk that cannot read"."""
+
+    def __init__(self, mapped: mmap.mmap | None) -> None:
+        self.mapped, self.upto = mapped, 0
+
+    def __call__(self, end: int) -> None:
+        """Ask for the file's bytes from `end` on, those not asked before."""
+        if self.mapped is None or not hasattr(mmap, "MADV_WILLNEED"):
+            return
+        page = mmap.PAGESIZE  # madvise wants a page boundary; the asked end stays on one
+        lo = max(end, self.upto) // page * page
+        hi = min(len(self.mapped), -(-(end + AHEAD_PIECES * PIECE) // page) * page)
+        if hi <= self.upto or (hi - lo < PIECE // 4 and hi < len(self.mapped)):
+            return  # asked already, or all but a sliver: not worth a call per small item
+        try:
+            self.mapped.madvise(mmap.MADV_WILLNEED, lo, hi - lo)
+        except OSError:
+            pass  # a hint: the read-in reads the pages all the same
+        self.upto = hi
+
+
 class _Ensure:
     """Reads an item's bytes [lo, hi) into memory before they are touched: a page the disk
     cannot read is then an OSError(EIO), where touching it in the mapping is SIGBUS
     (digest.populate; tests/checkpoint/test_ckpt_bad_sector.py). On a kernel without
     MADV_POPULATE_READ (before 5.14) the bytes are read with `pread` instead: into the target
     itself for a tensor's data (`copy`), into a scratch buffer for the rest, which leaves
-    them in the page cache for the mapping to find."""
+    them in the page cache for the mapping to find. Before each read-in the file's next pieces
+    are asked of the disk (`_Ahead`)."""
 
-    def __init__(self, mapped: mmap.mmap | None, base: int, path: str, fd: int) -> None:
+    def __init__(
+        self, mapped: mmap.mmap | None, base: int, path: str, fd: int, ahead: _Ahead | None = None
+    ) -> None:
         self.mapped, self.base, self.path, self.fd = mapped, base, path, fd
+        self.ahead = ahead or _Ahead(mapped)
 
     def __call__(self, lo: int, hi: int) -> None:
+        self.ahead(self.base + hi)
         if self.mapped is not None and not digest.populate(
             self.mapped, self.base + lo, hi - lo, self.path
         ):
@@ -197,6 +234,7 @@ class _Ensure:
 
     def copy(self, dst: np.ndarray, src: np.ndarray, lo: int, hi: int, start: int) -> None:
         """dst[lo:hi] = the item's bytes at [start + lo, start + hi) (src is their mapping)."""
+        self.ahead(self.base + start + hi)
         if self.mapped is None or digest.populate(
             self.mapped, self.base + start + lo, hi - lo, self.path
         ):
@@ -284,13 +322,14 @@ def read_into(
             size = f.seek(0, io.SEEK_END)
             mapped = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ) if size else None
             whole = memoryview(mapped) if mapped is not None else memoryview(b"")
+            ahead = _Ahead(mapped)
             try:
                 for req in sorted(reqs, key=lambda r: storage_data[r.storage_index].offset):
                     info = storage_data[req.storage_index]
                     with whole[info.offset : info.offset + info.length] as item:
                         if len(item) != info.length:
                             raise OSError(f"{rel}: shorter than its items")
-                        ensure = _Ensure(mapped, info.offset, rel, f.fileno())
+                        ensure = _Ensure(mapped, info.offset, rel, f.fileno(), ahead)
                         if req.type == LoadItemType.BYTE_IO:
                             ensure(0, len(item))
                             planner.load_bytes(req, io.BytesIO(bytes(item)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import torch
 import torch.distributed.checkpoint as dcp
 from torch.distributed.checkpoint import FileSystemWriter
 
-from nonstop.checkpoint import LocalStorage, digest
+from nonstop.checkpoint import LocalStorage, digest, reading
 from nonstop.checkpoint.storage import RecordingWriter, SafeReader
 
 
@@ -71,3 +72,41 @@ def test_a_target_that_is_not_a_plain_contiguous_tensor_loads_the_way_dcp_does(
     dcp.load(got, storage_reader=reader, no_dist=True)
     assert reader.direct == 1
     assert torch.equal(got["m"], want["m"]) and torch.equal(got["v"], want["v"])
+
+
+class _Recorded(mmap.mmap):
+    """A real mapping that records the read-ahead it is asked for."""
+
+    calls: list[tuple[int, int]]
+
+    def madvise(self, option: int, start: int = 0, length: int = 0) -> None:
+        assert option == mmap.MADV_WILLNEED
+        self.calls.append((start, length))
+        super().madvise(option, start, length)
+
+
+def test_the_read_pass_asks_the_disk_for_the_pieces_ahead_once_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    piece = 16 * mmap.PAGESIZE
+    monkeypatch.setattr(reading, "PIECE", piece)
+    size = 40 * piece + 123
+    path = tmp_path / "f"
+    path.write_bytes(b"\1" * size)
+    with path.open("rb") as f:
+        mapped = _Recorded(f.fileno(), size, access=mmap.ACCESS_READ)
+        mapped.calls = []
+        ahead = reading._Ahead(mapped)
+        for end in range(100, 4000, 100):  # small items at the front: one call for them all
+            ahead(end)
+        assert len(mapped.calls) == 1
+        for end in range(piece, size + piece, piece):  # then piece after piece
+            ahead(min(end, size))
+            want = min(size, end + reading.AHEAD_PIECES * piece - piece // 4)
+            assert sum(n for _, n in mapped.calls) + mapped.calls[0][0] >= want - mmap.PAGESIZE
+        mapped.close()
+    starts = [s for s, _ in mapped.calls]
+    assert all(s % mmap.PAGESIZE == 0 for s in starts)
+    assert all(a + n <= b for (a, n), b in zip(mapped.calls, starts[1:]))  # asked once each
+    assert mapped.calls[-1][0] + mapped.calls[-1][1] == size  # up to the end, not past it
+    assert len(mapped.calls) < 40  # in runs of pieces, not a call per piece
