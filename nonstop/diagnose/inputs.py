@@ -76,6 +76,8 @@ MAX_CONTROL_SHARE = 0.1  # a text has almost no control bytes but whitespace and
 # sequences (tests/diagnose/test_foreign_inputs.py)
 RANDOM_CONTROL_SHARE = 0.02
 RANDOM_BAD_UTF8_SHARE = 0.2
+# what follows a UTF-16 byte-order mark must be this printable (or whitespace) to be read so
+UTF16_PRINTABLE_SHARE = 0.9
 # printable ASCII and line whitespace: a head of these alone can begin with no magic but
 # bzip2's (the others hold a control, NUL or high byte), has no NUL and no control byte
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
@@ -101,8 +103,10 @@ def kind(head: bytes) -> str:
     for magic, (name, _) in _REFUSED_COMPRESSED.items():
         if head.startswith(magic):
             return name
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and not head.startswith(
-        codecs.BOM_UTF32_LE
+    if (
+        head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+        and not head.startswith(codecs.BOM_UTF32_LE)
+        and _reads_as_utf16(head)
     ):
         return "utf-16"
     for magic, what in _BINARY.items():
@@ -128,6 +132,20 @@ def kind(head: bytes) -> str:
                 "binary: neither text nor a known format (random, encrypted or compressed bytes?)"
             )
     return "text"
+
+
+def _reads_as_utf16(head: bytes) -> bool:
+    """Whether what follows a UTF-16 byte-order mark reads as UTF-16 text: nearly all of it
+    printable or whitespace, and its lines broken where the bytes' are. An ASCII log behind
+    a stray FF FE reads as CJK characters with no line break, a binary as unassigned ones."""
+    body = head[2 : 2 + (len(head) - 2) // 2 * 2]
+    text = body.decode("utf-16-le" if head[0] == 0xFF else "utf-16-be", "replace")
+    if not text:
+        return True  # the mark alone: an empty UTF-16 file
+    good = sum(c.isprintable() and c != "\ufffd" or c in "\t\n\r\f\v\x1b" for c in text)
+    if good < UTF16_PRINTABLE_SHARE * len(text):
+        return False
+    return "\n" in text or "\r" in text or b"\n" not in body
 
 
 def _head(path: str) -> bytes:

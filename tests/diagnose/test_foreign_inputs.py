@@ -113,6 +113,23 @@ def test_windows_utf16_text_is_read(tmp_path: Path, encoding: str) -> None:
     assert verdicts(got) == {str(log): "out_of_memory"}
 
 
+@pytest.mark.parametrize("mark", [b"\xff\xfe", b"\xfe\xff"])
+def test_a_stray_byte_order_mark_before_a_plain_log_or_a_binary_is_not_utf16(
+    tmp_path: Path, mark: bytes
+) -> None:
+    """A file that began with FF FE was converted from UTF-16 whatever followed: an ASCII log
+    behind the two bytes came out as CJK characters and read "unknown"; random bytes were
+    read as a log."""
+    log = tmp_path / "rank-0.log"
+    log.write_bytes(mark + OOM)
+    got = nonstop("triage", str(log), "--json")
+    assert verdicts(got) == {str(log): "out_of_memory"}
+    garbage = tmp_path / "garbage.log"
+    garbage.write_bytes(mark + os.urandom(100_000))
+    got = nonstop("triage", str(garbage), "--json")
+    assert got.returncode == 2 and "not a log" in got.stderr, got.stdout
+
+
 def test_a_binary_file_is_refused_in_one_line_and_left_out_of_a_folder(tmp_path: Path) -> None:
     """/bin/ls was read as a log and guessed a chassis fault (p 0.3)."""
     got = nonstop("triage", sys.executable, "--json")
