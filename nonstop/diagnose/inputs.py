@@ -142,7 +142,7 @@ def _reads_as_utf16(head: bytes) -> bool:
     text = body.decode("utf-16-le" if head[0] == 0xFF else "utf-16-be", "replace")
     if not text:
         return True  # the mark alone: an empty UTF-16 file
-    good = sum(c.isprintable() and c != "\ufffd" or c in "\t\n\r\f\v\x1b" for c in text)
+    good = sum((c.isprintable() and c != "\ufffd") or c in "\t\n\r\f\v\x1b" for c in text)
     if good < UTF16_PRINTABLE_SHARE * len(text):
         return False
     return "\n" in text or "\r" in text or b"\n" not in body
