@@ -56,6 +56,7 @@ LATER = (
     "thirtysixth",
     "thirtyseventh",
     "thirtyeighth",
+    "fortieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
