@@ -57,6 +57,7 @@ LATER = (
     "thirtyseventh",
     "thirtyeighth",
     "thirtyninth",
+    "fortieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
