@@ -346,13 +346,40 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the thirty-eighth collection: its first sight is the recorded out-of-sample figure (also on
-    # the labels its collector was sure of: 26 of 28 categories, all 28 actions), and later work
-    # may only move it up; its one wrong exclude_node at first sight, on an unsure label, may only
-    # go: dedd1aa75299 (a bare "Detected Critical Xid Error" with no Xid number before a Megatron
-    # traceback, unknown) read as the GPU
-    assert d["first_sight_category"] == bench.THIRTYEIGHTH_FIRST["category"] == 0.6875
-    assert d["first_sight_action"] == bench.THIRTYEIGHTH_FIRST["action"] == 0.95
+    # the fortieth collection: its first sight is the recorded out-of-sample figure (also on the
+    # labels its collector was sure of: 28 of 31 categories, 28 actions), and later work may only
+    # move it up; no wrong exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.FORTIETH_FIRST["category"] == 0.825
+    assert d["first_sight_action"] == bench.FORTIETH_FIRST["action"] == 0.9125
+    assert_first_sight(
+        d,
+        "fortieth",
+        category=0.825,
+        action=0.9125,
+        rows_only=0.775,
+        sure=0.9032,
+        sure_n=31,
+    )
+    # the thirty-ninth collection: its first sight (also on the labels its collector was sure of:
+    # 18 of 22 categories, 21 actions), and later work may only move it up; its one wrong
+    # exclude_node at first sight, on an unsure label, may only go: c9868f6140c6 (an amdgpu job
+    # timeout in a browser process, then a GPU reset whose KIQ ring tests fail, software_bug)
+    # read as the GPU
+    assert_first_sight(
+        d,
+        "thirtyninth",
+        category=0.5814,
+        action=0.907,
+        rows_only=0.3953,
+        sure=0.8182,
+        sure_n=22,
+        wrong={"c9868f6140c6"},
+    )
+    # the thirty-eighth collection: its first sight (also on the labels its collector was sure
+    # of: 26 of 28 categories, all 28 actions), and later work may only move it up; its one wrong
+    # exclude_node at first sight, on an unsure label, may only go: dedd1aa75299 (a bare
+    # "Detected Critical Xid Error" with no Xid number before a Megatron traceback, unknown) read
+    # as the GPU
     assert_first_sight(
         d,
         "thirtyeighth",
@@ -553,13 +580,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 29
-    assert d["first_sight_sure_excerpts"] == 1124
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.79, 0.9084)
-    assert d["first_sight_sure_latest6_excerpts"] == 138
+    assert d["first_sight_sure_collections"] == 31
+    assert d["first_sight_sure_excerpts"] == 1177
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7935, 0.9091)
+    assert d["first_sight_sure_latest6_excerpts"] == 133
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.913,
-        0.9638,
+        0.8722,
+        0.9398,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
