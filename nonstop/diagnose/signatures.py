@@ -2386,7 +2386,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "shm_exhausted",
-        r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit|"
+        # (the space before "(shm)" may be lost where the message was retyped: the fortieth's
+        # 8e0e0d533959 "insufficient shared memory(shm)")
+        r"(?i)out of shared memory|insufficient shared memory ?\(shm\)|raise your shared memory limit|"
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
         r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
@@ -4472,6 +4474,42 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "torch could not open a shared-memory object for a tensor passed between processes: the "
         "open-file limit (file_descriptor sharing strategy), not memory",
     ),
+    (
+        "thc_check_kernel_fault",
+        # torch's and Lua torch's THC-era check macro on a failed CUDA call ("THCudaCheck FAIL
+        # file=<source> line=N error=N : <cudaGetErrorString>", THCGeneral's __THCudaCheck): the
+        # kernel-fault strings `gpu_kernel_fault_names` reads after a "CUDA" or "HIP" word, which
+        # "THCudaCheck" is not (the fortieth's b02453d5ed3e and the twenty-first's b1ff9ef20ac1
+        # "error=4 : unspecified launch failure", cudaErrorLaunchFailure before CUDA 10.1
+        # renumbered it 719). Its out-of-memory, illegal-access, device-assert and driver strings
+        # are read by their own rows.
+        r"\bTHCudaCheck FAIL file=\S+ line=\d+ error=\d+ : (?:unspecified launch failure|"
+        r"misaligned address|the launch timed out and was terminated|an illegal instruction was "
+        r"encountered|hardware stack error|invalid program counter)",
+        "software_bug",
+        52,
+        0.5,
+        "A CUDA kernel faulted (launch failure, misaligned address), as torch's THC check macro "
+        "reports it",
+    ),
+    (
+        "paddle_dynamic_library_missing",
+        # PaddlePaddle's dynamic loader failing to dlopen a library it depends on
+        # (paddle/phi/backends/dynload/dynamic_loader.cc, GetDsoHandleFromSearchPath: "Failed to
+        # find dynamic library: libnccl.so ( ... )", "The third-party dynamic library (libcudnn.so)
+        # that Paddle depends on is not configured correctly.", and for NCCL the hint "You may
+        # need to install 'nccl2' from NVIDIA official website" ('rccl' from ROCM on ROCm
+        # builds), the fortieth's 133ef180e934 at init_parallel_env): the environment lacks the
+        # library. Low: older releases printed the hint before trying the default path.
+        r"\bYou may need to install '(?:nccl2|rccl)' from (?:NVIDIA|ROCM) official website\b|"
+        r"\bFailed to find dynamic library: \S+ \(|"
+        r"\bThe third-party dynamic library \(\S+\) that Paddle depends on is not configured correctly\b",
+        "dependency",
+        30,
+        0.45,
+        "PaddlePaddle could not load a library it depends on (NCCL, cuDNN, cuBLAS): the "
+        "environment's install or library path",
+    ),
 )
 
 
@@ -6297,6 +6335,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "error compiling objects for extension",
     ),
     "torch_shm_open_failed": ("unable to open shared memory object",),
+    "thc_check_kernel_fault": ("thcudacheck fail",),
+    "paddle_dynamic_library_missing": (
+        "official website",
+        "failed to find dynamic library",
+        "that paddle depends on",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

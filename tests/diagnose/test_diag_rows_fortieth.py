@@ -76,6 +76,58 @@ FORTIETH = [
         "dependency",
         "TH's wording with its source line (torch 0.4 to 1.0)",
     ),
+    # -- software_bug: torch's THC check macro on a kernel fault (`thc_check_kernel_fault`;
+    # THCGeneral's __THCudaCheck, the strings of cudaGetErrorString)
+    (
+        _fortieth("b02453d5ed3e"),
+        "software_bug",
+        "fortieth b02453d5ed3e (error=4, a terminal border)",
+    ),
+    (excerpt("twentyfirst", "b1ff9ef20ac1"), "software_bug", "twenty-first b1ff9ef20ac1 (error=4)"),
+    (
+        "THCudaCheck FAIL file=/tmp/luarocks_cutorch-scm-1-3026/cutorch/lib/THC/generic/THCStorage.c "
+        "line=32 error=4 : unspecified launch failure",
+        "software_bug",
+        "Lua torch's cutorch, the same macro",
+    ),
+    (
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCCachingAllocator.cpp line=510 error=74 : "
+        "misaligned address",
+        "software_bug",
+        "a misaligned address (cudaErrorMisalignedAddress before CUDA 10.1, 74)",
+    ),
+    # -- dependency: PaddlePaddle's dynamic loader missing a library
+    # (`paddle_dynamic_library_missing`; paddle/phi/backends/dynload/dynamic_loader.cc)
+    (_fortieth("133ef180e934"), "dependency", "fortieth 133ef180e934 (nccl2, init_parallel_env)"),
+    (
+        "You may need to install 'rccl' from ROCM official website: "
+        "https://rocmdocs.amd.com/en/latest/Installation_Guide/Installation-Guide.html before "
+        "install PaddlePaddle.",
+        "dependency",
+        "the ROCm build's hint",
+    ),
+    (
+        "ExternalError: The third-party dynamic library (libcudnn.so) that Paddle depends on is not "
+        "configured correctly. (error code is libcudnn.so: cannot open shared object file: No such "
+        "file or directory)",
+        "dependency",
+        "the newer loader's error for cuDNN",
+    ),
+    (
+        "Failed to find dynamic library: libnccl.so ( libnccl.so: cannot open shared object file: "
+        "No such file or directory )",
+        "dependency",
+        "the older loader's error",
+    ),
+    # -- out_of_memory: torch's DataLoader bus-error message with the space before "(shm)" lost
+    # where it was retyped (`shm_exhausted`)
+    (_fortieth("8e0e0d533959"), "out_of_memory", "fortieth 8e0e0d533959 (retyped, no space)"),
+    (
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+        "shared memory (shm).",
+        "out_of_memory",
+        "torch's own wording (torch/csrc/DataLoader.cpp's SIGBUS handler)",
+    ),
 ]
 
 NOT = [
@@ -116,6 +168,18 @@ NOT = [
         "RuntimeError: unable to mmap 65536 bytes from file </torch_6_7>: Cannot allocate memory (12)",
         "dependency",
         "a map that fails for memory",
+    ),
+    (
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=70 error=38 : no CUDA-capable "
+        "device is detected",
+        "software_bug",
+        "the macro on a missing device (an environment, read by its own row)",
+    ),
+    (
+        "I0308 12:18:59.455384  7161 nccl_context.cc:189] init nccl context nranks: 4 local rank: 0 "
+        "gpu id: 0 ring id: 0",
+        "dependency",
+        "Paddle's NCCL context set up (its library loaded)",
     ),
 ]
 
