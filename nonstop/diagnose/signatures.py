@@ -2386,7 +2386,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "shm_exhausted",
-        r"(?i)out of shared memory|insufficient shared memory \(shm\)|raise your shared memory limit|"
+        # (the space before "(shm)" may be lost where the message was retyped: the fortieth's
+        # 8e0e0d533959 "insufficient shared memory(shm)")
+        r"(?i)out of shared memory|insufficient shared memory ?\(shm\)|raise your shared memory limit|"
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
         r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
@@ -2395,7 +2397,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"No space left on device (?:while|when) creating (?:a )?shared memory segment|"
         r"creating (?:a )?shared memory segment[^\n]*No space left on device|"
         # torch's tensors shared between processes (DataLoader workers) live in /dev/shm too
-        r"unable to (?:write to|mmap \d+ bytes from|open shared memory object <?/?) ?(?:file )?</?torch_\w+",
+        # (an open that fails is the open-file limit, `torch_shm_open_failed`, unless it says
+        # the device is full: the fortieth's 72e1ed9571a0)
+        r"unable to (?:write to|mmap \d+ bytes from) ?(?:file )?</?torch_\w+|"
+        r"unable to open shared memory object <?/?torch_\w+>? in read-write mode: No space left on device",
         "out_of_memory",
         70,
         0.75,
@@ -4412,6 +4417,99 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "Slurm signalled the job ahead of stopping it and Lightning saved a checkpoint and "
         "requeued it: a planned stop, no failure",
     ),
+    # -- classes the fortieth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortieth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortieth.py) --
+    (
+        "notebook_host_ram_exhausted",
+        # a hosted notebook service's own notice that the runtime died for want of host RAM:
+        # Google Colab's "Your session crashed after using all available RAM." (then "If you are
+        # interested in access to high-RAM runtimes ..." or "As a Colab Pro user ...": the
+        # fortieth's 96b5420bbc32, b3b588d2d973, b9b2a2ba8922; googlecolab/colabtools#1811,
+        # #2538) and Kaggle's "Your notebook tried to allocate more memory than is available. It
+        # has restarted." (pycaret/pycaret#295): the host's memory, a restart repeats it. Not a
+        # notice that names no cause (Colab's "Your session crashed for an unknown reason.",
+        # "Your session crashed. Automatically restarting.", Jupyter's "The kernel appears to have
+        # died. It will restart automatically.").
+        r"\bYour session crashed after using all available RAM\b|"
+        r"\bYour notebook tried to allocate more memory than is available\b",
+        "out_of_memory",
+        72,
+        0.7,
+        "The notebook service (Colab, Kaggle) ended the session: it used all the host RAM it had",
+    ),
+    (
+        "torch_extension_build_failed",
+        # torch.utils.cpp_extension's ninja build of a C++/CUDA extension failing
+        # (_run_ninja_build's RuntimeError: "Error building extension '<name>'" from load()/
+        # load_inline() and every just-in-time op builder on it, DeepSpeed's cpu_adam and
+        # fused_adam; "Error compiling objects for extension" from BuildExtension in setup.py),
+        # the compiler's output after a colon when not verbose. A missing or mismatched compiler,
+        # CUDA toolkit or header: the environment. Above `user_exception`: the op's destructor
+        # then fails on the attribute the build never set ("AttributeError: 'DeepSpeedCPUAdam'
+        # object has no attribute 'ds_opt_adam'", the fortieth's c7ff0ab1d058, read
+        # `user_code_error`); `launch_env_more` had the first wording at 27.
+        r"\bError building extension '[\w.\-]+'|\bError compiling objects for extension\b",
+        "dependency",
+        50,
+        0.6,
+        "A C++/CUDA extension failed to build (torch.utils.cpp_extension's ninja build): the "
+        "compiler, CUDA toolkit or headers of the environment",
+    ),
+    (
+        "torch_shm_open_failed",
+        # torch's shm_open of a tensor's shared-memory object failing (ATen's MapAllocator, older
+        # TH's THAllocator: "unable to open shared memory object </torch_N_M> in read-write
+        # mode", since 1.x followed by ": <strerror> (<errno>)" or " at <file>:<line>"), as a
+        # DataLoader's workers pass tensors under the file_descriptor sharing strategy: shm_open
+        # only creates the file, it fails for the open-file limit (EMFILE, "Too many open
+        # files (24)"; the fortieth's 72e1ed9571a0), not for a full /dev/shm, whose writes and
+        # maps fail instead (`shm_exhausted`: "unable to write to file", "unable to mmap"; it
+        # keeps an open that says "No space left on device"). PyTorch's multiprocessing notes:
+        # raise the limit or set_sharing_strategy('file_system'). Below `shm_exhausted`.
+        r"\bunable to open shared memory object <?/?torch_\w+>? in read-write mode"
+        r"(?!: No space left on device)",
+        "dependency",
+        69,
+        0.55,
+        "torch could not open a shared-memory object for a tensor passed between processes: the "
+        "open-file limit (file_descriptor sharing strategy), not memory",
+    ),
+    (
+        "thc_check_kernel_fault",
+        # torch's and Lua torch's THC-era check macro on a failed CUDA call ("THCudaCheck FAIL
+        # file=<source> line=N error=N : <cudaGetErrorString>", THCGeneral's __THCudaCheck): the
+        # kernel-fault strings `gpu_kernel_fault_names` reads after a "CUDA" or "HIP" word, which
+        # "THCudaCheck" is not (the fortieth's b02453d5ed3e and the twenty-first's b1ff9ef20ac1
+        # "error=4 : unspecified launch failure", cudaErrorLaunchFailure before CUDA 10.1
+        # renumbered it 719). Its out-of-memory, illegal-access, device-assert and driver strings
+        # are read by their own rows.
+        r"\bTHCudaCheck FAIL file=\S+ line=\d+ error=\d+ : (?:unspecified launch failure|"
+        r"misaligned address|the launch timed out and was terminated|an illegal instruction was "
+        r"encountered|hardware stack error|invalid program counter)",
+        "software_bug",
+        52,
+        0.5,
+        "A CUDA kernel faulted (launch failure, misaligned address), as torch's THC check macro "
+        "reports it",
+    ),
+    (
+        "paddle_dynamic_library_missing",
+        # PaddlePaddle's dynamic loader failing to dlopen a library it depends on
+        # (paddle/phi/backends/dynload/dynamic_loader.cc, GetDsoHandleFromSearchPath: "Failed to
+        # find dynamic library: libnccl.so ( ... )", "The third-party dynamic library (libcudnn.so)
+        # that Paddle depends on is not configured correctly.", and for NCCL the hint "You may
+        # need to install 'nccl2' from NVIDIA official website" ('rccl' from ROCM on ROCm
+        # builds), the fortieth's 133ef180e934 at init_parallel_env): the environment lacks the
+        # library. Low: older releases printed the hint before trying the default path.
+        r"\bYou may need to install '(?:nccl2|rccl)' from (?:NVIDIA|ROCM) official website\b|"
+        r"\bFailed to find dynamic library: \S+ \(|"
+        r"\bThe third-party dynamic library \(\S+\) that Paddle depends on is not configured correctly\b",
+        "dependency",
+        30,
+        0.45,
+        "PaddlePaddle could not load a library it depends on (NCCL, cuDNN, cuBLAS): the "
+        "environment's install or library path",
+    ),
 )
 
 
@@ -6227,6 +6325,22 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "didn't have enough resource",
     ),
     "lightning_slurm_requeue": ("handling auto-requeue signal", "requeued slurm job: "),
+    # -- classes the fortieth collection showed missing --
+    "notebook_host_ram_exhausted": (
+        "crashed after using all available ram",
+        "tried to allocate more memory than is available",
+    ),
+    "torch_extension_build_failed": (
+        "error building extension '",
+        "error compiling objects for extension",
+    ),
+    "torch_shm_open_failed": ("unable to open shared memory object",),
+    "thc_check_kernel_fault": ("thcudacheck fail",),
+    "paddle_dynamic_library_missing": (
+        "official website",
+        "failed to find dynamic library",
+        "that paddle depends on",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
