@@ -4487,7 +4487,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bTPU is already in use by process with pid \d+|"
         r"\bProcess \d+ is opening a node held by \d+|"
         r"\bNeuronCore\(s\) not available - Requested:|"
-        r"\bFailed to acquire \d+ IPU\(s\)",
+        r"\bFailed to acquire \d+ IPU\(s\)|"
+        # torch-neuronx's device count when the runtime finds no core it may use (its docstring:
+        # "no Neuron devices available or ... visible to the process"; the thirty-ninth's
+        # 7e118e88e5a5, cores still held by earlier notebook processes)
+        r"\bNeuron runtime cannot be initialized; cannot determine the number of available "
+        r"NeuronCores\b",
         "dependency",
         58,
         0.55,
@@ -4631,6 +4636,24 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         50,
         0.55,
         "The Neuron compiler crashed with an internal error compiling the model: a compiler bug",
+    ),
+    (
+        "kernel_bug_assertion",
+        # the kernel's own assertion failing, BUG() or BUG_ON(): "kernel BUG at fs/btrfs/ctree.h:
+        # 3664!" (lib/bug.c report_bug), then the Oops it raises, x86's "Oops: invalid opcode: 0000
+        # [#1] SMP" (older kernels "invalid opcode: 0000 [#1]": BUG() is the ud2 instruction) and
+        # arm64's or arm's "Internal error: Oops - BUG: 00000000f2000800 [#1]": a kernel or module
+        # bug (the thirty-ninth's 59843a89c0e0, a BUG_ON in the BeeGFS client module, which the
+        # fallback had guessed `cpu`). Low: a machine check or a device's own error wins. Not a
+        # NULL-pointer Oops or a panic, which the collections label both ways, nor a user
+        # process's "trap invalid opcode" (`illegal_instruction`'s).
+        r"\bkernel BUG at [^\s:]+:\d+!|(?<!trap )\binvalid opcode: [0-9a-f]{4} \[#\d+\]|"
+        r"\bInternal error: Oops - BUG: [0-9a-f]+ \[#\d+\]",
+        "software_bug",
+        32,
+        0.45,
+        "The kernel's own assertion failed (BUG/BUG_ON) in the kernel or a module: a kernel or "
+        "driver bug",
     ),
 )
 
@@ -6464,6 +6487,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "is opening a node held by",
         "neuroncore(s) not available",
         "failed to acquire",
+        "neuron runtime cannot be initialized",
     ),
     "hsa_out_of_resources": ("hsa_status_error_out_of_resources",),
     "level_zero_device_lost": ("ur_result_error_device_lost", "ze_result_error_device_lost"),
@@ -6485,6 +6509,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "hccl_task_exec_timeout": ("[taskexecstage][timeout]",),
     "tpu_backend_init_stalled": ("tpu backend initialization is taking more than",),
     "neuron_compiler_internal_error": ("an internal compiler error has occurred",),
+    "kernel_bug_assertion": ("kernel bug at", "invalid opcode: ", "internal error: oops - bug"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

@@ -93,6 +93,14 @@ THIRTYNINTH = [
         "dependency",
         "libtpu, another pid",
     ),
+    (_thirtyninth("7e118e88e5a5"), "dependency", "thirty-ninth 7e118e88e5a5 (torch-neuronx)"),
+    (
+        '  File "/opt/venv/lib/python3.10/site-packages/torch_neuronx/xla_impl/data_parallel.py", '
+        "line 120, in _get_all_neuroncore_indices\nRuntimeError: Neuron runtime cannot be "
+        "initialized; cannot determine the number of available NeuronCores",
+        "dependency",
+        "torch-neuronx's device count from DataParallel (its _get_all_neuroncore_indices)",
+    ),
     # -- dependency: the ROCm runtime's HSA_STATUS_ERROR_OUT_OF_RESOURCES (`hsa_out_of_resources`)
     (_thirtyninth("2699433f1cdf"), "dependency", "thirty-ninth 2699433f1cdf (rocminfo)"),
     (
@@ -197,6 +205,26 @@ THIRTYNINTH = [
         "hang",
         "the warning on its own line",
     ),
+    # -- software_bug: the kernel's own BUG()/BUG_ON() (`kernel_bug_assertion`; lib/bug.c
+    # report_bug, x86's ud2 Oops, arm64's "Oops - BUG")
+    (_thirtyninth("59843a89c0e0"), "software_bug", "thirty-ninth 59843a89c0e0 (BeeGFS client)"),
+    (
+        "[  457.763336] kernel BUG at include/linux/mm.h:1444!\n"
+        "[  457.763336] Internal error: Oops - BUG: 0 [#1] PREEMPT ARM",
+        "software_bug",
+        "arm's BUG Oops (an LKML report)",
+    ),
+    (
+        "kernel BUG at fs/btrfs/ctree.h:3664!\n"
+        "Internal error: Oops - BUG: 00000000f2000800 [#1] PREEMPT SMP",
+        "software_bug",
+        "arm64's BUG Oops (a syzbot report)",
+    ),
+    (
+        "[ 8817.291520] invalid opcode: 0000 [#1] SMP PTI",
+        "software_bug",
+        "x86's Oops line in older kernels, alone",
+    ),
     # -- software_bug: the Neuron compiler's internal error (`neuron_compiler_internal_error`)
     (_thirtyninth("b0dbf17d5290"), "software_bug", "thirty-ninth b0dbf17d5290 (neuronx-cc)"),
     (
@@ -266,6 +294,22 @@ NOT = [
         "HCCL's communicator creation",
     ),
     ("TPU backend initialization took 12.3 seconds", "hang", "a start that finished"),
+    (
+        "traps: python3[4242] trap invalid opcode ip:7f12a3b4c5d6 sp:7ffd1234 error:0 in "
+        "libtorch_cpu.so[7f12a0000000+1a000000]",
+        "software_bug",
+        "a user process's invalid opcode (a CPU without the instructions)",
+    ),
+    (
+        "BUG: kernel NULL pointer dereference, address: 0000000000000008",
+        "software_bug",
+        "a NULL-pointer Oops, not this row's (the collections label it both ways)",
+    ),
+    (
+        "Please report: the kernel BUG at line 12 is fixed upstream",
+        "software_bug",
+        "'kernel BUG' in prose, no file",
+    ),
     (
         "gcc: internal compiler error: Killed (program cc1plus)",
         "software_bug",
