@@ -4510,6 +4510,249 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "PaddlePaddle could not load a library it depends on (NCCL, cuDNN, cuBLAS): the "
         "environment's install or library path",
     ),
+    # -- classes the thirty-ninth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # thirtyninth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_thirtyninth.py): accelerators
+    # other than NVIDIA's (ROCm, Gaudi, Neuron, TPU, Intel XPU, Ascend) and parallel filesystems.
+    # None excludes a node: each reads a set-up, software, storage or memory condition --
+    (
+        "hdf5_lock_unsupported",
+        # HDF5's POSIX drivers failing flock() on the file (H5FDsec2.c/H5FDcore.c
+        # H5FD_sec2_lock: HSYS_GOTO_ERROR(..., "unable to lock file"), printed "unable to lock
+        # file, errno = 37, error message = 'No locks available'"): ENOLCK (37), ENOSYS (38),
+        # EOPNOTSUPP (95) and the kernel's ENOTSUPP (524) say the filesystem under the file (NFS
+        # without lockd, Lustre without flock, a Cray scratch) gives no locks: shared storage, the
+        # twenty-third's c8a1b0700b1b rule (the thirty-ninth's d8fc7820c774, fc91a97af496,
+        # 9288af8745b6). Not EAGAIN (11): the lock held by another handle (the twenty-third's
+        # 28ef84d90840, user_code_error).
+        r"\bunable to lock file, errno = (?:37|38|95|524)\b",
+        "storage",
+        60,
+        0.55,
+        "HDF5 could not lock its file: the filesystem under it gives no locks (NFS without lockd, "
+        "a parallel filesystem mounted without flock)",
+    ),
+    (
+        "nfs_silly_rename_busy",
+        # a .nfsXXXX file (the NFS client's silly rename of a file still open, fs/nfs/dir.c
+        # nfs_sillyrename) that cannot be removed, as git clean ("warning: failed to remove
+        # out/.nfs0000000001442c2e00002e12: Device or resource busy", the thirty-ninth's
+        # 203e3468ff5a) and rm ("rm: cannot remove 'x/.nfs000...': Device or resource busy") put
+        # it: `stale_nfs` reads Python's wording (the fifteenth's 0354bf2babd6)
+        r"\b(?:failed to remove|cannot remove) '?[^'\s]*/?\.nfs[0-9a-f]{8,}'?: Device or resource busy\b",
+        "storage",
+        60,
+        0.6,
+        "A file still open on NFS (its .nfsXXXX silly-rename) cannot be removed: the shared "
+        "filesystem holds it",
+    ),
+    (
+        "rocm_device_alloc_oom",
+        # TensorFlow's ROCm stream executor (rocm_driver.cc GpuDriver::DeviceAllocate: "failed to
+        # allocate 7.35G (7889485824 bytes) from device: hipError_t(1002)", newer
+        # "HIP_ERROR_OutOfMemory"), as `cuda_oom` reads CUDA_ERROR_OUT_OF_MEMORY (the
+        # thirty-ninth's fe5a8a755cd4). Not a size of TiB or more: beyond any device's memory,
+        # a misread size (the thirty-ninth's d3991d780f71, 127.99TiB, software_bug).
+        r"\bfailed to allocate [\d.]+\s?(?:[KMG](?:i?B)?|B|bytes)? \(\d+ bytes\) from device: "
+        r"(?:hipError_t\(1002\)|HIP_ERROR_OutOfMemory)",
+        "out_of_memory",
+        74,
+        0.85,
+        "The AMD GPU's memory is exhausted (HIP out of memory at allocation)",
+    ),
+    (
+        "neuron_device_alloc_failed",
+        # the Neuron runtime's device-memory allocator (TDRV dmem_alloc_internal "Failed to alloc
+        # DEVICE memory: 180355072", log_dev_mem "Failed to allocate 172.000MB (usage: tensors) on
+        # ND 0:NC 0", tensor_allocate "Failed to allocate 180355072 bytes on DEVICE for tensor";
+        # the Neuron runtime troubleshooting guide's out-of-device-memory case; the
+        # thirty-ninth's 62b7c1d2c8ae). Not a host allocation.
+        r"\bFailed to alloc DEVICE memory: \d+|\bFailed to allocate \d+ bytes on DEVICE for tensor\b|"
+        r"\bFailed to allocate [\d.]+\s?[KMG]B \(usage: [\w ]+\) on ND \d+:NC \d+",
+        "out_of_memory",
+        74,
+        0.85,
+        "A NeuronCore's device memory is exhausted (the Neuron runtime could not allocate)",
+    ),
+    (
+        "accelerator_held_elsewhere",
+        # an accelerator another process already holds, refused to this one at start: libtpu
+        # ("The TPU is already in use by process with pid 2718466. Not attempting to load
+        # libtpu.so in this process."; the thirty-ninth's d988cf3b753c), the Edge TPU's gasket
+        # driver (gasket_core.c gasket_open: "Process 4906 is opening a node held by 4844."; its
+        # 6b3c779a6c8a), the Neuron runtime ("NeuronCore(s) not available - Requested:nc0-nc0
+        # Available:0", nrt troubleshooting) and PopTorch/PopART failing to acquire IPUs ("Failed
+        # to acquire 1 IPU(s)"; its 9600b823be93): the job's set-up, not the device
+        r"\bTPU is already in use by process with pid \d+|"
+        r"\bProcess \d+ is opening a node held by \d+|"
+        r"\bNeuronCore\(s\) not available - Requested:|"
+        r"\bFailed to acquire \d+ IPU\(s\)|"
+        # torch-neuronx's device count when the runtime finds no core it may use (its docstring:
+        # "no Neuron devices available or ... visible to the process"; the thirty-ninth's
+        # 7e118e88e5a5, cores still held by earlier notebook processes)
+        r"\bNeuron runtime cannot be initialized; cannot determine the number of available "
+        r"NeuronCores\b",
+        "dependency",
+        58,
+        0.55,
+        "The accelerator is held by another process (or none could be acquired): the job's "
+        "set-up, the device is not at fault",
+    ),
+    (
+        "hsa_out_of_resources",
+        # the ROCm runtime's status HSA_STATUS_ERROR_OUT_OF_RESOURCES ("The runtime failed to
+        # allocate the necessary resources", hsa_status_string) as rocminfo ("Call returned
+        # HSA_STATUS_ERROR_OUT_OF_RESOURCES: ...") and other HSA callers print it: /dev/kfd not
+        # opened, the host's runtime or driver state (the thirty-sixth's 9f3c662cf5cc rule, the
+        # thirty-ninth's 2699433f1cdf). Not the name in a list of status codes.
+        r"\bCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES\b|"
+        r"\bHSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate\b|"
+        r"\bhsa_init\w*\(\)? failed\W+HSA_STATUS_ERROR_OUT_OF_RESOURCES\b",
+        "dependency",
+        55,
+        0.5,
+        "The ROCm runtime (HSA) could not set up its resources on the host (/dev/kfd, driver "
+        "state): the host's set-up",
+    ),
+    (
+        "level_zero_device_lost",
+        # Intel's Level Zero and its unified runtime reporting the device lost
+        # (ZE_RESULT_ERROR_DEVICE_LOST, UR_RESULT_ERROR_DEVICE_LOST = 20: "level_zero backend
+        # failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)", "Native API returns: 20
+        # (UR_RESULT_ERROR_DEVICE_LOST)"): after a GPU hang the i915/xe driver reset, which the
+        # collections label a driver or library fault (the seventeenth's a1a489ce9df6, the
+        # thirty-ninth's 91fcbe5542bd and 385f6c7fc6fe). Low: a specific row wins; restarts.
+        r"\b(?:UR|ZE)_RESULT_ERROR_DEVICE_LOST\b",
+        "software_bug",
+        30,
+        0.45,
+        "Intel's GPU runtime (Level Zero) lost the device after a hang and reset: a driver or "
+        "runtime fault",
+    ),
+    (
+        "parallel_fs_client_module_missing",
+        # a parallel filesystem's client mount failing because its kernel module is not loaded
+        # for the running kernel: mount.lustre's own hint (lustre/utils/mount_lustre.c: "Are
+        # the lustre modules loaded?\n Check /etc/modprobe.conf and /proc/filesystems"; the
+        # thirty-ninth's c6dc2d1bc5a1) and util-linux mount's "unknown filesystem type 'lustre'"
+        # (or beegfs, gpfs, ceph): the host's installation, not the filesystem
+        r"\bAre the lustre modules loaded\?|"
+        r"\bunknown filesystem type '(?:lustre|beegfs|gpfs|ceph|orangefs|pvfs2)'",
+        "dependency",
+        58,
+        0.55,
+        "The parallel filesystem's client kernel module is not loaded: the host's installation",
+    ),
+    (
+        "dkms_kernel_headers_missing",
+        # DKMS not building a driver's module (Neuron's aws-neuronx-dkms, amdgpu-dkms,
+        # habanalabs-dkms, nvidia) for the running kernel for want of its headers: dkms's "Module
+        # build for kernel X was skipped since the kernel headers for this kernel does not seem
+        # to be installed." (the thirty-ninth's c6bc33d5cedf) and older dkms's "Your kernel
+        # headers for kernel X cannot be found at /lib/modules/X/build": the host's installation.
+        # The first, wrapped at 80 columns as dkms prints it, is read on its first line too.
+        r"\bModule build for kernel \S+ was skipped since the\b|"
+        r"\bwas skipped since the kernel headers for this kernel do(?:es)? not seem to be installed\b|"
+        r"\bYour kernel headers for kernel \S+ cannot be found at\b",
+        "dependency",
+        58,
+        0.55,
+        "DKMS did not build the driver's kernel module: the running kernel's headers are not "
+        "installed",
+    ),
+    (
+        "tpu_metadata_unavailable",
+        # the TPU runtime not learning its accelerator from the VM's metadata at start (JAX's
+        # "could not determine TPU accelerator type. Set env var TPU_ACCELERATOR_TYPE to set
+        # manually", the thirty-ninth's 3450e0676a1a; libtpu's "Failed to get TPU metadata
+        # (tpu-env) from instance metadata for variable ..."): the host's environment
+        r"\bcould not determine TPU accelerator type\b|"
+        r"\bFailed to get TPU metadata \(tpu-env\) from instance metadata\b",
+        "dependency",
+        56,
+        0.5,
+        "The TPU runtime could not read the VM's metadata to learn its accelerator: the host's "
+        "environment",
+    ),
+    (
+        "gpu_offload_flag_host_compiler",
+        # the host C++ compiler handed a GPU compiler's offload-architecture flag (CXX not set to
+        # hipcc or clang: "c++: error: unrecognized command-line option '--offload-arch=gfx900'",
+        # older hipcc's "--amdgpu-target=gfx906"; the thirty-ninth's ed5837f60be9): the build
+        # environment
+        # (\W{1,5}: a quote may be a typographic one, three bytes)
+        r"\berror: unrecognized command[- ]line option\W{1,5}--(?:offload-arch|amdgpu-target)=",
+        "dependency",
+        56,
+        0.55,
+        "A GPU build handed the host C++ compiler an offload-architecture flag: the build "
+        "environment's compiler is not the GPU one",
+    ),
+    (
+        "xpu_no_device",
+        # Intel's extension finding no XPU at start (intel_extension_for_pytorch's lazy init:
+        # "UserWarning: XPU Device count is zero!"; the thirty-ninth's 16a7a20c2d19, whose
+        # abort `sigabrt` read as a bug) and torch's own "No XPU devices are available": no
+        # device visible, the host's driver or configuration, as CUDA finding none
+        r"\bXPU Device count is zero\b|\bNo XPU devices are available\b",
+        "dependency",
+        56,
+        0.5,
+        "No Intel GPU (XPU) is visible to the process: the host's driver or configuration",
+    ),
+    (
+        "hccl_task_exec_timeout",
+        # HCCL's multi-level keywords for a task timing out while a collective runs (the HCCL user
+        # guide's fault locating: "[TaskExecStage][Timeout][Host]Task run failed, base
+        # information is streamID:[2] ..."; the thirty-ninth's 1108625e59f3): the collective
+        # timeout as HCCL reports it, as `hccl_timeout`. Not [InitChannelStage][Timeout]
+        # (links at start, `hccl_link_establish_timeout`'s class).
+        r"\[TaskExecStage\]\[Timeout\](?:\[\w+\])?\s*Task run failed\b",
+        "nccl_watchdog_timeout",
+        22,
+        0.5,
+        "An HCCL collective task (Ascend NPUs) timed out while running: a peer never arrived",
+    ),
+    (
+        "tpu_backend_init_stalled",
+        # JAX waiting for the other TPU hosts at backend start (xla_bridge.py: "TPU backend
+        # initialization is taking more than 60.0 seconds. Did you run your code on all TPU
+        # hosts?"; the thirty-ninth's 74712dcd1bd1): no progress, no fault named, the stall rule
+        r"\bTPU backend initialization is taking more than [\d.]+ seconds\b",
+        "hang",
+        24,
+        0.45,
+        "JAX's TPU backend start is stalled waiting for the other hosts: a hang at start",
+    ),
+    (
+        "neuron_compiler_internal_error",
+        # the Neuron compiler's own crash (neuronx-cc's CommandDriver: "An Internal Compiler Error
+        # has occurred", then its NLA/BIR error; the thirty-ninth's b0dbf17d5290): a bug in the
+        # accelerator's compiler, not gcc's "internal compiler error: Killed" (memory). Older
+        # releases name the tool alone ("ERROR 103915 [neuronx-cc]: ...", the Neuron docs' FAQ).
+        r"\[neuronx?-?cc(?:\.driver\.CommandDriver)?\]:\s+An Internal Compiler Error has occurred\b",
+        "software_bug",
+        50,
+        0.55,
+        "The Neuron compiler crashed with an internal error compiling the model: a compiler bug",
+    ),
+    (
+        "kernel_bug_assertion",
+        # the kernel's own assertion failing, BUG() or BUG_ON(): "kernel BUG at fs/btrfs/ctree.h:
+        # 3664!" (lib/bug.c report_bug), then the Oops it raises, x86's "Oops: invalid opcode: 0000
+        # [#1] SMP" (older kernels "invalid opcode: 0000 [#1]": BUG() is the ud2 instruction) and
+        # arm64's or arm's "Internal error: Oops - BUG: 00000000f2000800 [#1]": a kernel or module
+        # bug (the thirty-ninth's 59843a89c0e0, a BUG_ON in the BeeGFS client module, which the
+        # fallback had guessed `cpu`). Low: a machine check or a device's own error wins. Not a
+        # NULL-pointer Oops or a panic, which the collections label both ways, nor a user
+        # process's "trap invalid opcode" (`illegal_instruction`'s).
+        r"\bkernel BUG at [^\s:]+:\d+!|(?<!trap )\binvalid opcode: [0-9a-f]{4} \[#\d+\]|"
+        r"\bInternal error: Oops - BUG: [0-9a-f]+ \[#\d+\]",
+        "software_bug",
+        32,
+        0.45,
+        "The kernel's own assertion failed (BUG/BUG_ON) in the kernel or a module: a kernel or "
+        "driver bug",
+    ),
 )
 
 
@@ -6341,6 +6584,46 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "failed to find dynamic library",
         "that paddle depends on",
     ),
+    # -- classes the thirty-ninth collection showed missing --
+    "hdf5_lock_unsupported": ("unable to lock file, errno",),
+    "nfs_silly_rename_busy": ("device or resource busy",),
+    "rocm_device_alloc_oom": (
+        "from device: hiperror_t(1002)",
+        "from device: hip_error_outofmemory",
+    ),
+    "neuron_device_alloc_failed": (
+        "failed to alloc device memory",
+        "bytes on device for tensor",
+        ") on nd ",
+    ),
+    "accelerator_held_elsewhere": (
+        "tpu is already in use by process",
+        "is opening a node held by",
+        "neuroncore(s) not available",
+        "failed to acquire",
+        "neuron runtime cannot be initialized",
+    ),
+    "hsa_out_of_resources": ("hsa_status_error_out_of_resources",),
+    "level_zero_device_lost": ("ur_result_error_device_lost", "ze_result_error_device_lost"),
+    "parallel_fs_client_module_missing": (
+        "are the lustre modules loaded",
+        "unknown filesystem type",
+    ),
+    "dkms_kernel_headers_missing": (
+        "module build for kernel",
+        "kernel headers for this kernel",
+        "your kernel headers for kernel",
+    ),
+    "tpu_metadata_unavailable": (
+        "could not determine tpu accelerator type",
+        "failed to get tpu metadata",
+    ),
+    "gpu_offload_flag_host_compiler": ("unrecognized command",),
+    "xpu_no_device": ("xpu device count is zero", "no xpu devices are available"),
+    "hccl_task_exec_timeout": ("[taskexecstage][timeout]",),
+    "tpu_backend_init_stalled": ("tpu backend initialization is taking more than",),
+    "neuron_compiler_internal_error": ("an internal compiler error has occurred",),
+    "kernel_bug_assertion": ("kernel bug at", "invalid opcode: ", "internal error: oops - bug"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
