@@ -218,10 +218,9 @@ class _Ensure:
     are asked of the disk (`_Ahead`)."""
 
     def __init__(
-        self, mapped: mmap.mmap | None, base: int, path: str, fd: int, ahead: _Ahead | None = None
+        self, mapped: mmap.mmap | None, base: int, path: str, fd: int, ahead: _Ahead
     ) -> None:
-        self.mapped, self.base, self.path, self.fd = mapped, base, path, fd
-        self.ahead = ahead or _Ahead(mapped)
+        self.mapped, self.base, self.path, self.fd, self.ahead = mapped, base, path, fd, ahead
 
     def __call__(self, lo: int, hi: int) -> None:
         self.ahead(self.base + hi)
