@@ -75,6 +75,9 @@ LOST_NODE = "host_maintenance"
 # how often a running attempt's agent looks whether its peers filed its link as the attempt's
 # root cause (a ledger read: cheap, but not every monitor tick)
 PEER_FILING_CHECK_S = 1.0
+OUTAGE_WATCH_S = 2.0
+"""How often a node that waits for the culprit's node to act on a hang probes its peers
+(FailureHandler._watch_outage): a probe of silent peers costs PROBE_TIMEOUT_S."""
 
 # Categories after which the collective self-test is worth its seconds (1.5-3.5 s on CPU):
 # hardware, hangs and network. Not after an unexplained exit: a bad node shows up again at the
@@ -132,6 +135,10 @@ class FailureHandler:
         self._hold_mark: float | None = None
         self._hold_hang: Hang | None = None
         self._probed: tuple[float, bool] = (0.0, True)
+        # an outage probed while the ranks were stalled: (the watchdog's progress mark then,
+        # the outage, when it was seen), and when the last such probe ran
+        self._seen: tuple[float | None, Outage, float] | None = None
+        self._watched = -OUTAGE_WATCH_S
         self.clock = time.monotonic  # the hold's clock (tests pass a fake)
 
     def new_attempt(self) -> None:
@@ -142,6 +149,7 @@ class FailureHandler:
         self._stopped_running = set()
         self._filing = None
         self._hold = self._hold_hang = None
+        self._seen = None
 
     def holding(self, worker_group: WorkerGroup) -> bool:
         """Whether to hold torch's reaction to a failed rank this tick (either reason below)."""
@@ -671,6 +679,7 @@ class FailureHandler:
         local = {w.global_rank: w for w in worker_group.workers}
         mine = [r for r in hang.culprits if r in local]
         if not mine and hang.stalled_s < 2 * hang.timeout_s:
+            self._watch_outage()  # found after the network is back, it is still held
             return None  # the culprit's own node acts first
         if self._finished_by_peers(hang):
             return self._exit_hang(worker_group, hang, mine)
@@ -745,7 +754,7 @@ class FailureHandler:
         if self._hold is None:
             if self.cfg.network_hold_s <= 0 or self._hold_hang is not None:
                 return False  # off, or this attempt's hold ran out already
-            outage = self._outage_now()
+            outage = self._outage_now() or self._seen_this_stall()
             if outage is None:
                 return False
             cap = cap_for(outage, self.cfg.network_hold_s)
@@ -783,6 +792,36 @@ class FailureHandler:
         if len(unreachable) == total >= 2:  # as policy.peers_unreachable says it
             words = f"the fabric: this node's link is up but it reached none of its {total} peers"
         return Outage(kind, words, unreachable=tuple(unreachable), total=total)
+
+    def _watch_outage(self) -> None:
+        """Probe for an outage while the ranks are stalled but this node does not act yet (the
+        culprit's node acts first, for up to a second timeout), and remember it for this
+        stall. A switch down for 10 s under a 5 s hang timeout is back before this node calls
+        the hang at 10 s; a probe then sees every peer answer, and without this memory the
+        node restarted the job while the collective's TCP retransmission was about to bring
+        it back (tests/cluster's switch test, under load). This node's own carrier needs no
+        watch: the kernel counts its changes (_outage_now)."""
+        wd = self.ctx.watchdog
+        if wd is None or self.cfg.network_hold_s <= 0 or self._link_before is None:
+            return
+        now = self.clock()
+        if self._hold is not None or now - self._watched < OUTAGE_WATCH_S:
+            return
+        self._watched = now
+        outage = self._outage_now()
+        if outage is not None:
+            self._seen = (wd.last_progress, outage, now)
+
+    def _seen_this_stall(self) -> Outage | None:
+        """The outage _watch_outage saw during this stall (the watchdog's progress mark
+        unchanged since), as back already; None when none was seen."""
+        wd, seen = self.ctx.watchdog, self._seen
+        if wd is None or seen is None or seen[0] != wd.last_progress:
+            return None
+        _, outage, at = seen
+        ago = self.clock() - at
+        words = f"{outage.words}, seen {ago:.0f} s before the hang was called (answering now)"
+        return replace(outage, words=words, down=False)
 
     def _still_down(self) -> bool:
         """The held outage still on: this node's link down, or a peer that did not answer

@@ -14,7 +14,8 @@ kill (FailureHandler.on_hang) and asks `NetworkHold.update` every tick:
   most SILENT_PEER_CAP_S when only peers are silent and this node's own link never changed:
   a peer host that lost its power looks the same, and must not cost the whole cap);
 - the link back (or it was already back when the hang was found: a carrier change counted
-  during the attempt, the link up again): the ranks get a grace to make progress by
+  during the attempt, the link up again, or peers that did not answer a probe made while this
+  node waited for the culprit's node to act, FailureHandler._watch_outage): the ranks get a grace to make progress by
   themselves, the outage so far plus GRACE_FLOOR_S. TCP doubles its retransmission timeout
   while a link is down, so a connection that outlived an outage of T seconds retries within
   about T seconds of the link's return, and the ranks then need a step's time. The outage

@@ -214,6 +214,69 @@ def test_peers_that_ride_out_a_pulled_cable_record_one_healed_incident_on_its_ho
     assert "node1's link, the job stalled 25.0 s" in v.verdict, v.verdict
 
 
+def _their_hang(stalled_s: float) -> Hang:
+    """A hang whose culprit is rank 2 (node2's): node0 and node1 wait for node2 to act."""
+    return Hang(
+        culprits=[2], reason="never entered the collective that ranks [0, 1] wait in",
+        stalled_s=stalled_s, timeout_s=5.0, basis="collectives",
+        last_progress_time=time.time() - stalled_s, ranks={},
+    )  # fmt: skip
+
+
+def test_a_switch_outage_seen_while_waiting_for_the_culprits_node_is_held_after_it_is_back(
+    run, monkeypatch
+):
+    """The switch down 10 s under a 5 s hang timeout. node0 holds no culprit: it waits a
+    second timeout for node2's agent to act, and calls the hang itself at 10 s, when the
+    switch is back and every peer answers. It probed while it waited and saw none answer: the
+    kill is held (the outage back already), the collective completes, and the incident is the
+    network's, healed; without the memory node0 restarted the job (the failure under load in
+    tests/cluster/test_network_faults.py's switch test)."""
+    down = {"node1", "node2"}
+    _unreachable(monkeypatch, down)
+    clock = Clock()
+    with Ledger.open(run.ledger) as ledger:
+        h = _handler(run, ledger, "node0", clock)
+        for s in range(5, 10):  # node2's hang to call: node0 waits, probing
+            assert h.on_hang(_group(0), _their_hang(s + 0.5)) is None
+            clock.t += 1.0
+        assert h._hold is None, "nothing held while the culprit's node may act"
+        down.clear()  # the switch is back
+        clock.t += 0.5
+        assert h._holding(_their_hang(10.1)), "the outage seen during this stall holds the kill"
+        held = h._hold
+        assert held is not None and held.outage.kind == "fabric" and not held.outage.down
+        assert "reached none of its 2 peers" in held.outage.words, held.outage.words
+        assert held.grace_s() == pytest.approx(netwait.GRACE_FLOOR_S + 10.1)
+        clock.t += 8.0
+        h.ctx.watchdog.last_progress = 990.0  # the collective completed by itself
+        h.hang_cleared(_group(0))
+        roots = ledger.rows("SELECT category, action, message FROM failures WHERE root_cause = 1")
+        assert [r[:2] for r in roots] == [("network_switch_cable", "none")], roots
+        assert "healed without a restart" in roots[0][2], roots
+        actions = [tuple(r) for r in ledger.rows("SELECT host, action FROM actions")]
+        assert actions == [("node0", "continue")]
+
+
+def test_an_outage_seen_in_an_earlier_stall_does_not_hold_a_later_hang(run, monkeypatch):
+    """What the probe saw belongs to that stall: once the ranks progressed, a later hang with
+    every peer answering is a hang (no hold); and with --network-hold 0 nothing is probed."""
+    down = {"node1", "node2"}
+    _unreachable(monkeypatch, down)
+    clock = Clock()
+    with Ledger.open(run.ledger) as ledger:
+        h = _handler(run, ledger, "node0", clock)
+        assert h.on_hang(_group(0), _their_hang(6.0)) is None
+        assert h._seen is not None
+        down.clear()
+        h.ctx.watchdog.last_progress = 950.0  # the ranks went on; a new stall later
+        assert not h._holding(_their_hang(10.1))
+        off = _handler(run, ledger, "node0", clock, hold_s=0.0)
+        down.update({"node1", "node2"})
+        assert off.on_hang(_group(0), _their_hang(6.0)) is None
+        assert off._seen is None
+
+
 def test_a_hold_that_runs_out_restarts_and_keeps_what_was_unreachable(run, monkeypatch):
     """The link stays down past --network-hold: the hang is handled as before (a restart),
     and the peer that did not answer during the hold is the decision's evidence even if it
