@@ -58,6 +58,7 @@ LATER = (
     "thirtyeighth",
     "thirtyninth",
     "fortieth",
+    "fortysecond",
 )
 """In the order collected: each may share no source with any split before it."""
 
