@@ -59,6 +59,7 @@ LATER = (
     "thirtyninth",
     "fortieth",
     "fortyfirst",
+    "fortysecond",
 )
 """In the order collected: each may share no source with any split before it."""
 
