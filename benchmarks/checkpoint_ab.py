@@ -6,6 +6,7 @@
     TRAIN=1 ... write 1024 3       # with the benchmark's one-thread step loop running
     .venv/bin/python benchmarks/checkpoint_ab.py loaddrop 1024 3
     VERIFY=0 .venv/bin/python benchmarks/checkpoint_ab.py loadahead 4096 8   # read-ahead on/off
+    PRESSURE_GB=10 .venv/bin/python benchmarks/checkpoint_ab.py loadpace 4096 3  # paced hash
     .venv/bin/python benchmarks/checkpoint_ab.py pieces 4096 3    # WRITE_PIECE writes vs 16 MiB
     ARMS=zlib/1m,isal/1m,isal/256k .venv/bin/python benchmarks/checkpoint_ab.py arms 4096 3
     ARMS=isal/1m/cache,isal/1m/direct .venv/bin/python benchmarks/checkpoint_ab.py arms 1024 5
@@ -17,7 +18,12 @@ order rotated each rep; per save the time to durable, the process's CPU time and
 time in fsync. `loaddrop`: load_latest then a save, with the loaded checkpoint's pages dropped
 before the save writes (`drop`, the default) or kept (`keep`), alternated. `loadahead`: a cold
 load (pages dropped first) of the newer of two checkpoints with the read pass's read-ahead
-(`reading._Ahead`) on or off, alternated; `VERIFY=0` without the checksums. `pieces`: one
+(`reading._Ahead`) on or off, alternated; `VERIFY=0` without the checksums. `loadpace`: the same cold verified load with
+its checksums paced to the copy (`digest.Pace`, `paced`) or free (`free`, as before
+2026-12-06), and `dcp.load` of a `dcp.save` of the same state (`dcp`), rotated, while
+`PRESSURE_GB` of anonymous memory is held (the training state's staging buffers on a full host:
+the page cache then holds less than the file); per load the wall time and the MB the process
+read from the disk (/proc/self/io). `pieces`: one
 Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
 (`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
@@ -215,6 +221,52 @@ def loadahead(total: int, reps: int, root: str) -> dict[str, list[Any]]:
     return res
 
 
+def loadpace(total: int, reps: int, root: str) -> dict[str, list[Any]]:
+    """A cold verified load with its checksums paced to the copy and free, and dcp.load of the
+    same state, rotated, with PRESSURE_GB of memory held."""
+    from benchmarks.bench_checkpoint import _drop_cached
+    from nonstop.checkpoint import digest
+
+    model, opt = make_state(total)
+    sd = {"model": model, "optimizer": opt}
+    ours, theirs = Path(root) / "ours", Path(root) / "dcp"
+    with Checkpointer(ours, config=CheckpointConfig(keep_last=2)) as c:
+        for step in (1, 2):  # two: the verified load is the one pass, as in training
+            c.save(step, sd, wait=True)
+    msd, osd = get_state_dict(model, opt)
+    dcp.save({"model": msd, "optimizer": osd}, checkpoint_id=theirs)
+    held = torch.ones(int(float(os.environ.get("PRESSURE_GB", "0")) * (1 << 30)) // 4)
+    wait = digest.Pace.wait
+    res: dict[str, list[Any]] = {"paced": [], "free": [], "dcp": []}
+    arms = list(res)
+    for r in range(reps):
+        for v in arms[r % 3 :] + arms[: r % 3]:
+            digest.Pace.wait = wait if v == "paced" else lambda self, ident, start: None  # type: ignore[method-assign]
+            os.sync()
+            _drop_cached(Path(root))
+            read0, t0 = _read_mb(), time.perf_counter()
+            if v == "dcp":
+                dcp.load({"model": msd, "optimizer": osd}, checkpoint_id=theirs)
+            else:
+                with Checkpointer(ours, config=CheckpointConfig(keep_last=2)) as c:
+                    assert c.load_latest(sd) == 2
+            row = (round(time.perf_counter() - t0, 3), _read_mb() - read0)
+            res[v].append((*row, round(os.getloadavg()[0], 1)))
+            print(v, res[v][-1], flush=True)
+    digest.Pace.wait = wait  # type: ignore[method-assign]
+    del held
+    return res
+
+
+def _read_mb() -> int:
+    """MB this process has read from the disk so far (/proc/self/io read_bytes)."""
+    with open("/proc/self/io") as f:
+        for line in f:
+            if line.startswith("read_bytes:"):
+                return int(line.split()[1]) >> 20
+    return 0
+
+
 def _timed_phases() -> dict[str, list[float]]:
     """Patch the write path so each call's thread CPU lands in the returned dict, per phase:
     `write+hash` (a write call of the checkpoint writer, its hash included), `hash`, `stage`
@@ -384,6 +436,7 @@ def main() -> None:
             "write": write,
             "loaddrop": loaddrop,
             "loadahead": loadahead,
+            "loadpace": loadpace,
             "pieces": pieces,
             "arms": arms,
         }[mode]
@@ -395,8 +448,10 @@ def main() -> None:
         "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s, "
         "pwrite CPU s, share written from the staged memory",
         "loadahead": "load CPU s",
+        "loadpace": "read MB",
     }.get(mode, "CPU s, fsync wall s")
-    print(f"arm: durable s, {what} (medians); durable samples")
+    first = "load s" if mode in ("loadahead", "loadpace") else "durable s"
+    print(f"arm: {first}, {what} (medians); {first.split()[0]} samples")
     for v, rows in res.items():
         med = [statistics.median(x[i] for x in rows) for i in range(len(rows[0]) - 1)]
         print(f"{v:10s} {' '.join(f'{m:.3f}' for m in med)}  {[x[0] for x in rows]}")

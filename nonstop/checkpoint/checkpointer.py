@@ -47,6 +47,7 @@ from torch.distributed.checkpoint.api import CheckpointException
 
 from nonstop.anomalies import read_anomalies
 from nonstop.checkpoint import commit as cm
+from nonstop.checkpoint import digest
 from nonstop.checkpoint import state as st
 from nonstop.checkpoint.cadence import Cadence
 from nonstop.checkpoint.config import CheckpointConfig
@@ -592,7 +593,8 @@ class Checkpointer:
         overwritten. `dirty`: an earlier step's (step, entries, why) so overwritten, which
         this one must cover."""
         marker = cm.read_marker(storage, step)
-        reader = SafeReader(storage, cm.step_key(step))
+        pace = digest.Pace() if verify_during else None
+        reader = SafeReader(storage, cm.step_key(step), pace=pace)
         md = reader.read_metadata()
         flat, sections, restored = st.targets(
             entries, md, rank=self.rank, saved_world=marker.world_size, world_size=self.world_size
@@ -605,14 +607,20 @@ class Checkpointer:
             hashing = None
             if verify_during:
                 shard = (self.rank, self.world_size)
-                hashing = pool.submit(cm.verify, storage, step, shard=shard, forward=True)
-            try:
-                dcp.load(
-                    flat,
-                    storage_reader=reader,
-                    process_group=self.coord.main,
-                    no_dist=not self.distributed,
+                hashing = pool.submit(
+                    cm.verify, storage, step, shard=shard, forward=True, pace=pace
                 )
+            try:
+                try:
+                    dcp.load(
+                        flat,
+                        storage_reader=reader,
+                        process_group=self.coord.main,
+                        no_dist=not self.distributed,
+                    )
+                finally:
+                    if pace is not None:
+                        pace.close()  # the copy is over: the rest of the hash runs free
             except (RuntimeError, KeyError, ValueError, OSError, CheckpointException) as e:
                 corrupt = None if hashing is None else self.coord.first_reason(_reason(hashing))
                 if corrupt is not None:  # what could not be read is what fails its checksum

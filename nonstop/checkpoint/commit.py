@@ -201,10 +201,12 @@ def verify(
     hashes: bool = True,
     shard: tuple[int, int] = (0, 1),
     forward: bool = False,
+    pace: digest.Pace | None = None,
 ) -> str | None:
     """None when `step-N/` is intact, else why not. `shard=(i, n)`: hash only every n-th file
     starting at i, so that n ranks verify a checkpoint together; sizes are always checked.
-    `forward`: hash each file from its start (ahead of a load reading it at the same time)."""
+    `forward`: hash each file from its start (ahead of a load reading it at the same time,
+    by no more than `pace`'s lead)."""
     key = step_key(step)
     try:
         marker = read_marker(storage, step)
@@ -226,7 +228,7 @@ def verify(
             return f"{path} is {size} bytes, the marker says {f['bytes']} (truncated or rewritten)"
         if hashes and i % shard[1] == shard[0]:
             try:
-                found = digest_of(storage, path, marker.hash, forward=forward)
+                found = digest_of(storage, path, marker.hash, forward=forward, pace=pace)
             except OSError as e:  # a bad sector: EIO, from a read or a mapped page (digest.py)
                 return f"{path} cannot be read: {e}"
             if found != f["digest"]:
@@ -237,11 +239,20 @@ def verify(
     return None
 
 
-def digest_of(storage: Storage, key: str, algorithm: str, *, forward: bool = False) -> str:
+def digest_of(
+    storage: Storage,
+    key: str,
+    algorithm: str,
+    *,
+    forward: bool = False,
+    pace: digest.Pace | None = None,
+) -> str:
     """The checksum of `key`: on a local filesystem chunks on every core (digest.of_file; from
     the file's end unless `forward`), elsewhere read in order."""
     if isinstance(storage, LocalStorage):
-        return digest.of_file(storage.path(key), algorithm, backward=False if forward else None)
+        return digest.of_file(
+            storage.path(key), algorithm, backward=False if forward else None, pace=pace
+        )
     with storage.open_read(key) as f:
         return digest.of_stream(iter(lambda: f.read(CHUNK), b""), algorithm)
 

@@ -167,8 +167,10 @@ class SafeReader(FileSystemReader):
     On a local filesystem the tensors are copied from the files' pages straight into the live
     state (reading.py: one copy, no fresh tensor per item); elsewhere DCP reads them."""
 
-    def __init__(self, storage: Storage, key: str) -> None:
+    def __init__(self, storage: Storage, key: str, *, pace: digest.Pace | None = None) -> None:
         super().__init__(key)
+        self.pace = pace
+        """Checksums computed while this reader copies (digest.Pace), told how far it is."""
         self._sfs = _StorageFS(storage)
         self.fs = self._sfs
         self.path = Path(key)
@@ -183,7 +185,7 @@ class SafeReader(FileSystemReader):
             getattr(i, "transform_descriptors", None) for i in infos
         ):
             return super().read_data(plan, planner)
-        self.direct = read_into(self.storage_data, plan, planner, self._open_data)
+        self.direct = read_into(self.storage_data, plan, planner, self._open_data, pace=self.pace)
         done: Future[None] = Future()
         done.set_result(None)
         return done

@@ -17,6 +17,7 @@ and never calls anything. Whatever is not exactly a whole, contiguous, same-dtyp
 
 from __future__ import annotations
 
+import functools
 import io
 import mmap
 import os
@@ -189,11 +190,16 @@ class _Ahead:
     piece ahead 0.98x); a verified load, whose hashing threads read the file ahead of the copy,
     is unchanged (2.49 s against 2.53 s). docs/checkpoint.md, "A disk that cannot read"."""
 
-    def __init__(self, mapped: mmap.mmap | None) -> None:
-        self.mapped, self.upto = mapped, 0
+    def __init__(
+        self, mapped: mmap.mmap | None, copied: Callable[[int], None] | None = None
+    ) -> None:
+        self.mapped, self.upto, self.copied = mapped, 0, copied
 
     def __call__(self, end: int) -> None:
-        """Ask for the file's bytes from `end` on, those not asked before."""
+        """Ask for the file's bytes from `end` on, those not asked before (and tell the
+        checksums computed at the same time, `copied`, that the copy is at `end`)."""
+        if self.copied is not None:
+            self.copied(end)
         if self.mapped is None or not hasattr(mmap, "MADV_WILLNEED"):
             return
         page = mmap.PAGESIZE  # madvise wants a page boundary; the asked end stays on one
@@ -309,9 +315,12 @@ def read_into(
     plan: LoadPlan,
     planner: LoadPlanner,
     open_file: Callable[[str], AbstractContextManager[IO[bytes]]],
+    *,
+    pace: digest.Pace | None = None,
 ) -> int:
     """Load `plan`'s items from their files (opened by relative path); the number of tensors
-    copied directly. Every file must be mappable (a local file)."""
+    copied directly. Every file must be mappable (a local file). `pace`: checksums computed
+    at the same time, told how far each file's copy is (digest.Pace)."""
     by_file: dict[str, list[Any]] = {}
     for req in plan.items:
         by_file.setdefault(storage_data[req.storage_index].relative_path, []).append(req)
@@ -321,7 +330,10 @@ def read_into(
             size = f.seek(0, io.SEEK_END)
             mapped = mmap.mmap(f.fileno(), size, access=mmap.ACCESS_READ) if size else None
             whole = memoryview(mapped) if mapped is not None else memoryview(b"")
-            ahead = _Ahead(mapped)
+            copied = None
+            if pace is not None:
+                copied = functools.partial(pace.copying, digest.Pace.ident(f.fileno()))
+            ahead = _Ahead(mapped, copied)
             try:
                 for req in sorted(reqs, key=lambda r: storage_data[r.storage_index].offset):
                     info = storage_data[req.storage_index]
@@ -338,6 +350,8 @@ def read_into(
                             ensure(0, len(item))
                             _copy_like_dcp(item, req, planner)
             finally:
+                if copied is not None:
+                    copied(size)  # done with the file (or failed): its hash runs free
                 whole.release()
                 if mapped is not None:
                     try:
