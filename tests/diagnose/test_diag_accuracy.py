@@ -346,11 +346,39 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fortieth collection: its first sight is the recorded out-of-sample figure (also on the
-    # labels its collector was sure of: 28 of 31 categories, 28 actions), and later work may only
-    # move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FORTIETH_FIRST["category"] == 0.825
-    assert d["first_sight_action"] == bench.FORTIETH_FIRST["action"] == 0.9125
+    # the forty-second collection: its first sight is the recorded out-of-sample figure (also on
+    # the 23 labels its collector was sure of, 57 of 80 unsure: 21 categories, all 23 actions), and
+    # later work may only move it up; its one wrong exclude_node at first sight, on an unsure
+    # label, may only go: 24bd33886111 (sglang's prefill/decode run finding the device busy or
+    # unavailable when setting a stream, then an unspecified launch failure, software_bug) read
+    # as the GPU
+    assert d["first_sight_category"] == bench.FORTYSECOND_FIRST["category"] == 0.7375
+    assert d["first_sight_action"] == bench.FORTYSECOND_FIRST["action"] == 0.925
+    assert_first_sight(
+        d,
+        "fortysecond",
+        category=0.7375,
+        action=0.925,
+        rows_only=0.7125,
+        sure=0.913,
+        sure_n=23,
+        wrong={"24bd33886111"},
+    )
+    # the forty-first collection: its first sight (also on the 17 labels its collector was sure
+    # of, 65 of 82 unsure: 16 categories, 16 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "fortyfirst",
+        category=0.7073,
+        action=0.878,
+        rows_only=0.5488,
+        sure=0.9412,
+        sure_n=17,
+    )
+    # the fortieth collection: its first sight (also on the labels its collector was sure of: 28
+    # of 31 categories, 28 actions), and later work may only move it up; no wrong exclude_node at
+    # first sight, and none may appear
     assert_first_sight(
         d,
         "fortieth",
@@ -580,13 +608,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 31
-    assert d["first_sight_sure_excerpts"] == 1177
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7935, 0.9091)
-    assert d["first_sight_sure_latest6_excerpts"] == 133
+    assert d["first_sight_sure_collections"] == 33
+    assert d["first_sight_sure_excerpts"] == 1217
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7979, 0.9113)
+    assert d["first_sight_sure_latest6_excerpts"] == 146
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8722,
-        0.9398,
+        0.863,
+        0.9383,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
