@@ -22,8 +22,10 @@ load (pages dropped first) of the newer of two checkpoints with the read pass's 
 its checksums paced to the copy (`digest.Pace`, `paced`) or free (`free`, as before
 2026-12-06), and `dcp.load` of a `dcp.save` of the same state (`dcp`), rotated, while
 `PRESSURE_GB` of anonymous memory is held (the training state's staging buffers on a full host:
-the page cache then holds less than the file); per load the wall time and the MB the process
-read from the disk (/proc/self/io). `pieces`: one
+the page cache then holds less than the file), or as much as leaves `AVAIL_GB` available
+(MemAvailable; `dcp.load` needs a second copy of the state and is OOM-killed below about 5 GB:
+`ARMS=paced,free` then); per load the wall time, the MB the process read from the disk
+(/proc/self/io) and the MB available after it. `pieces`: one
 Checkpointer saving while the step loop trains, alternating write calls of `WRITE_PIECE`
 (`small`, the default: 1 MiB) and of whole tensors (`big`), with the writer thread's CPU in the write
 calls (hash included), in the hash and in the staging copy. `arms`: the same loop over
@@ -235,12 +237,16 @@ def loadpace(total: int, reps: int, root: str) -> dict[str, list[Any]]:
             c.save(step, sd, wait=True)
     msd, osd = get_state_dict(model, opt)
     dcp.save({"model": msd, "optimizer": osd}, checkpoint_id=theirs)
-    held = torch.ones(int(float(os.environ.get("PRESSURE_GB", "0")) * (1 << 30)) // 4)
+    gb = float(os.environ.get("PRESSURE_GB", "0"))
+    if "AVAIL_GB" in os.environ:  # hold what leaves AVAIL_GB available
+        gb = max(0.0, digest._available() / (1 << 30) - float(os.environ["AVAIL_GB"]))
+    held = torch.ones(int(gb * (1 << 30)) // 4)
+    print(f"holding {gb:.1f} GB: {digest._available() >> 20} MB available", flush=True)
     wait = digest.Pace.wait
-    res: dict[str, list[Any]] = {"paced": [], "free": [], "dcp": []}
-    arms = list(res)
+    arms = os.environ.get("ARMS", "paced,free,dcp").split(",")
+    res: dict[str, list[Any]] = {v: [] for v in arms}
     for r in range(reps):
-        for v in arms[r % 3 :] + arms[: r % 3]:
+        for v in arms[r % len(arms) :] + arms[: r % len(arms)]:
             digest.Pace.wait = wait if v == "paced" else lambda self, ident, start: None  # type: ignore[method-assign]
             os.sync()
             _drop_cached(Path(root))
@@ -251,7 +257,7 @@ def loadpace(total: int, reps: int, root: str) -> dict[str, list[Any]]:
                 with Checkpointer(ours, config=CheckpointConfig(keep_last=2)) as c:
                     assert c.load_latest(sd) == 2
             row = (round(time.perf_counter() - t0, 3), _read_mb() - read0)
-            res[v].append((*row, round(os.getloadavg()[0], 1)))
+            res[v].append((*row, digest._available() >> 20, round(os.getloadavg()[0], 1)))
             print(v, res[v][-1], flush=True)
     digest.Pace.wait = wait  # type: ignore[method-assign]
     del held
@@ -448,7 +454,7 @@ def main() -> None:
         "arms": "lost progress s, write+hash CPU s, hash CPU s, stage CPU s, blocking s, "
         "pwrite CPU s, share written from the staged memory",
         "loadahead": "load CPU s",
-        "loadpace": "read MB",
+        "loadpace": "read MB, available MB",
     }.get(mode, "CPU s, fsync wall s")
     first = "load s" if mode in ("loadahead", "loadpace") else "durable s"
     print(f"arm: {first}, {what} (medians); {first.split()[0]} samples")

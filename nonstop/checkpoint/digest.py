@@ -150,11 +150,16 @@ class Pace:
     memory the training state and its staging buffers fill) the pages were reclaimed before
     the copy came to them and the file was read from the disk twice: 8.8-9.9 GB read for a
     4 GB verified load, 6.3-7.3 s against dcp.load's 3.8-4.2 s (docs/checkpoint.md). Paced,
-    each page is read once. Only a file the copy said it reads (`copying`) is paced; the
-    copy never waits; `close` (the load returned or failed) lets every hash run free."""
+    each page is read once. The lead is half the memory the kernel says is available
+    (MemAvailable), at least LEAD_FLOOR: with memory to spare the hash runs ahead as before
+    (its read-ahead keeps the disk busy while the one copying thread works). Only a file the
+    copy said it reads (`copying`) is paced; the copy never waits; `close` (the load returned
+    or failed) lets every hash run free."""
 
-    def __init__(self, lead: int = 4 * CHUNK) -> None:
-        self.lead = lead
+    LEAD_FLOOR = 4 * CHUNK
+
+    def __init__(self, lead: int | None = None) -> None:
+        self.lead = lead if lead is not None else max(self.LEAD_FLOOR, _available() // 2)
         self._cond = threading.Condition()
         self._copied: dict[tuple[int, int], int] = {}  # (st_dev, st_ino): bytes copied
         self._closed = False
@@ -189,6 +194,19 @@ class Pace:
                 self._cond.wait(1.0)
             if t0 is not None:
                 self.waited_s += time.monotonic() - t0
+
+
+def _available() -> int:
+    """Bytes of memory the kernel says are available (/proc/meminfo MemAvailable); 0 where
+    it does not say."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) << 10
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def of_file(

@@ -326,3 +326,19 @@ def test_a_one_pass_load_tells_the_checksums_where_its_copy_is(
         assert c.load_latest(make(1)) == 4
     data = tmp_path / "checkpoints" / "step-4" / "__0_0.distcp"
     assert reported and reported[-1] == data.stat().st_size, reported
+
+
+def test_the_lead_is_half_the_available_memory_and_never_under_its_floor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With memory to spare the hash runs ahead as far as the page cache can hold (half of
+    MemAvailable); on a full host no further than LEAD_FLOOR; where /proc does not say, the
+    floor."""
+    monkeypatch.setattr(digest, "_available", lambda: 10 << 30)
+    assert digest.Pace().lead == 5 << 30
+    monkeypatch.setattr(digest, "_available", lambda: 100 << 20)
+    assert digest.Pace().lead == digest.Pace.LEAD_FLOOR
+    monkeypatch.setattr(digest, "_available", lambda: 0)
+    assert digest.Pace().lead == digest.Pace.LEAD_FLOOR
+    monkeypatch.undo()
+    assert digest._available() > 0  # Linux: /proc/meminfo says
