@@ -116,6 +116,19 @@ FORTYFIRST = [
         "dependency",
         "older gcsfuse's wording",
     ),
+    # -- unknown: the hung-task warning for the NFS server's own nfsd threads alone
+    # (`nfsd_hung_task`; kernel/hung_task.c check_hung_task), which `hung_task` read as storage
+    (
+        _fortyfirst("bb0089b75506"),
+        "unknown",
+        "forty-first bb0089b75506 (after the server's reboot)",
+    ),
+    (excerpt("twentyfifth", "bbbb5c760fdc"), "unknown", "twenty-fifth bbbb5c760fdc (heavy I/O)"),
+    (
+        "Feb 11 03:12:44 nfs01 kernel: INFO: task nfsd:4312 blocked for more than 122 seconds.",
+        "unknown",
+        "a newer kernel's elapsed time, in syslog",
+    ),
     # -- storage: Cloud Storage's per-object rate limit (`gcs_object_rate_limit`; GCS's 429
     # rateLimitExceeded, the request-rate guidelines)
     (_fortyfirst("698369640c9f"), "storage", "forty-first 698369640c9f (Dataproc connector)"),
@@ -151,6 +164,18 @@ NOT = [
     ("SecureBoot enabled", "dependency", "mokutil's state"),
     ('Unknown bucket "my-bucket": no such file or directory', "dependency", "no such bucket"),
     ("GCS rate limits: about 1 write per second to the same object", "storage", "the limit"),
+    (
+        "INFO: task jbd2/sda1-8:400 blocked for more than 120 seconds.",
+        "unknown",
+        "another task's hang stays `hung_task`'s",
+    ),
+    (
+        "INFO: task nfsd:2252 blocked for more than 120 seconds.\n"
+        "EXT4-fs error (device sdb1): ext4_find_entry:1455: inode #2: comm nfsd: reading "
+        "directory lblock 0",
+        "unknown",
+        "a local disk's error beside it outranks the warning",
+    ),
 ]
 
 test_row = row_test(FORTYFIRST)
