@@ -4524,6 +4524,37 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "failure named",
     ),
     (
+        "safetensors_header_unreadable",
+        # safetensors cannot read a file's header (bindings/python: "SafetensorError: Error while
+        # deserializing header: " and the SafeTensorError variant, HeaderTooLarge, HeaderTooSmall,
+        # InvalidHeaderDeserialization, InvalidHeaderStart, InvalidHeaderLength; newer releases
+        # word them "header too large" ...): a file cut short, a Git LFS pointer in place of the
+        # weights, damaged bytes, as `checkpoint_archive_corrupt` reads MetadataIncompleteBuffer
+        # (the forty-first's 1a69c007d038, 8d2e883b0da0, 1edea72110e3, the thirty-seventh's
+        # 0a519e7ea8b8, a4d969ddd3c2). Not a tensor missing from a sound file.
+        r"\bError while deserializing header: (?i:HeaderTooLarge|header too large|HeaderTooSmall|"
+        r"header too small|InvalidHeader(?:Deserialization|Start|Length)\b|invalid header "
+        r"(?:deserialization|start|length)\b)",
+        "storage",
+        58,
+        0.55,
+        "A safetensors file's header cannot be read (cut short, a Git LFS pointer, damaged): the "
+        "checkpoint file, not the code",
+    ),
+    (
+        "enospc_lowercase",
+        # ENOSPC as Go prints it (syscall.Errno's table, "no space left on device", lower case):
+        # Docker's and containerd's layer stores, BuildKit, Loki, the kubelet (the forty-first's
+        # c865fa71dd0f, af3a93239891, 4ea26a54f7c3, the thirtieth's 46c9a7bfe2c5, the
+        # thirty-third's 7e7ed1f7c323): `no_space` read only C's and Python's "No space left on
+        # device". Same reading and weight; /dev/shm stays `shm_exhausted`'s (higher).
+        r"\bno space left on device\b",
+        "storage",
+        66,
+        0.85,
+        "A filesystem is full (no space left on device, as Go programs print it)",
+    ),
+    (
         "gcs_object_rate_limit",
         # Cloud Storage throttling writes to one object (429 rateLimitExceeded: "The total number
         # of changes to the object X exceeds the rate limit. Please reduce the rate of create,
@@ -6706,6 +6737,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "gcsfuse_bucket_credentials": ("bad credentials for bucket",),
     "nfsd_hung_task": ("blocked for more than",),
+    "safetensors_header_unreadable": ("error while deserializing header: ",),
+    "enospc_lowercase": ("no space left on device",),
     "gcs_object_rate_limit": ("exceeds the rate limit", "reduce the rate of create, update"),
     # -- classes the fortieth collection showed missing --
     "notebook_host_ram_exhausted": (

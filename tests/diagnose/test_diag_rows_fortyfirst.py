@@ -129,6 +129,42 @@ FORTYFIRST = [
         "unknown",
         "a newer kernel's elapsed time, in syslog",
     ),
+    # -- storage: a safetensors header that cannot be read (`safetensors_header_unreadable`;
+    # safetensors' SafeTensorError variants behind "Error while deserializing header: ")
+    (_fortyfirst("1a69c007d038"), "storage", "forty-first 1a69c007d038 (HeaderTooLarge)"),
+    (
+        _fortyfirst("1edea72110e3"),
+        "storage",
+        "forty-first 1edea72110e3 (InvalidHeaderDeserialization)",
+    ),
+    (
+        excerpt("thirtyseventh", "a4d969ddd3c2"),
+        "storage",
+        "thirty-seventh a4d969ddd3c2 (newer wording)",
+    ),
+    (
+        "safetensors_rust.SafetensorError: Error while deserializing header: HeaderTooSmall",
+        "storage",
+        "a file shorter than its 8-byte length prefix (an empty download)",
+    ),
+    (
+        "safetensors_rust.SafetensorError: Error while deserializing header: InvalidHeaderLength",
+        "storage",
+        "a length prefix past the file's end",
+    ),
+    # -- storage: ENOSPC as Go programs print it (`enospc_lowercase`; syscall.Errno's table)
+    (_fortyfirst("c865fa71dd0f"), "storage", "forty-first c865fa71dd0f (docker layer)"),
+    (_fortyfirst("4ea26a54f7c3"), "storage", "forty-first 4ea26a54f7c3 (devicemapper)"),
+    (excerpt("thirtieth", "46c9a7bfe2c5"), "storage", "thirtieth 46c9a7bfe2c5 (Loki's WAL)"),
+    (excerpt("thirtythird", "7e7ed1f7c323"), "storage", "thirty-third 7e7ed1f7c323 (BuildKit)"),
+    (
+        'Warning  Failed  kubelet  Failed to pull image "nvcr.io/nvidia/pytorch:24.05-py3": '
+        "failed to extract layer sha256:4b7c01ed0534: write /var/lib/containerd/io.containerd."
+        "snapshotter.v1.overlayfs/snapshots/412/fs/usr/lib/libcudnn.so.9: no space left on "
+        "device: unknown",
+        "storage",
+        "containerd's snapshotter through the kubelet",
+    ),
     # -- storage: Cloud Storage's per-object rate limit (`gcs_object_rate_limit`; GCS's 429
     # rateLimitExceeded, the request-rate guidelines)
     (_fortyfirst("698369640c9f"), "storage", "forty-first 698369640c9f (Dataproc connector)"),
@@ -164,6 +200,17 @@ NOT = [
     ("SecureBoot enabled", "dependency", "mokutil's state"),
     ('Unknown bucket "my-bucket": no such file or directory', "dependency", "no such bucket"),
     ("GCS rate limits: about 1 write per second to the same object", "storage", "the limit"),
+    (
+        "safetensors_rust.SafetensorError: File does not contain tensor lm_head.weight",
+        "storage",
+        "a tensor missing from a sound file",
+    ),
+    (
+        "NCCL WARN Error: failed to extend /dev/shm/nccl-Kq1fXz to 9637892 bytes: no space left "
+        "on device",
+        "storage",
+        "/dev/shm full stays shared memory's",
+    ),
     (
         "INFO: task jbd2/sda1-8:400 blocked for more than 120 seconds.",
         "unknown",
