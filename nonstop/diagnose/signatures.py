@@ -1383,7 +1383,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # and runc's own wording, "container init was OOM-killed (memory limit too low?)"
         # (libcontainer/process_linux.go), which the kubelet and Docker print as the create
         # error (the thirty-first's 9943b200fbbe, right before by a fallback guess only)
-        r"\bOOM ?Killed\b|\bOOMKilling\b|System OOM encountered|\bOOM-killed\b",
+        # Not Docker's inspect field when false ('"OOMKilled": false', with "ExitCode": 137: a
+        # kill that was not the OOM killer's, docker/cli#2665, the forty-first's b93485d7680c)
+        r"\bOOM ?Killed\b(?!\"?\s*[:=]\s*false\b)|\bOOMKilling\b|System OOM encountered|\bOOM-killed\b",
         "out_of_memory",
         66,
         0.7,
@@ -2408,7 +2410,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "hung_task",
-        r"task \S+ blocked for more than \d+ seconds",
+        # not the NFS server's own nfsd threads (`nfsd_hung_task`, the forty-first's rows)
+        r"task (?!nfsd:)\S+ blocked for more than \d+ seconds",
         "storage",
         26,
         0.3,
@@ -4416,6 +4419,154 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "Slurm signalled the job ahead of stopping it and Lightning saved a checkpoint and "
         "requeued it: a planned stop, no failure",
+    ),
+    # -- classes the forty-first collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortyfirst.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortyfirst.py) --
+    (
+        "host_oom_kill_process_older",
+        # the kernel's OOM killer in the wording of 2.6.3x to 4.x (mm/oom_kill.c oom_kill_process:
+        # pr_err("%s: Kill process %d (%s) score %u or sacrifice child\n", message, ...), message
+        # "Out of memory", "Memory cgroup out of memory" or "Out of memory
+        # (oom_kill_allocating_task)"; older 2.6 "kill process ... or a child"), and its next line
+        # "Killed process %d (%s) total-vm:%lukB, anon-rss:..." (__oom_kill_process; RHEL 7 adds
+        # ", UID %u"): `host_oom` read only the 5.x "Out of memory: Killed process". The
+        # forty-first's 087dc12d79c9 and ee20e91bcecc. Not a process killed by a person or a
+        # signal, nor the sysctl's name.
+        r"\bOut of [Mm]emory(?: \(oom_kill_allocating_task\))?: [Kk]ill process \d+\b|"
+        r"(?:^|\]\s|kernel:\s)Killed process \d+ \([^)\n]+\),? (?:UID \d+, )?total-vm:\d+kB",
+        "out_of_memory",
+        74,
+        0.85,
+        "The host OOM killer killed a process (older kernels' wording)",
+    ),
+    (
+        "singularity_image_mount_failed",
+        # Singularity/Apptainer starting a container cannot mount its image or overlay on the
+        # host ("FATAL:   container creation failed: mount error: can't mount overlay filesystem
+        # to ...: invalid argument", "... can't mount image /proc/self/fd/9: failed to mount
+        # squashfs filesystem: invalid argument", "... while mounting image /proc/self/fd/3:
+        # failed to find loop device: could not attach image file to loop device: no loop devices
+        # available": the runtime's starter, sylog.Fatalf("container creation failed: %s")): the
+        # host's kernel (overlay, squashfs, loop devices) or the runtime's set-up, as the labels
+        # read it (the forty-first's d6165635f182, d3354b08fd44, 1fa76632c1e5). Not a bind path
+        # that does not exist ("can't mount /workspace/x: no such file or directory", "mount
+        # hook function failure: ... doesn't exist in container"): the job's own options.
+        r"\bcontainer creation failed: [^\n]*?(?:\bcan't mount (?:overlay filesystem|image)\b|"
+        r"\bfailed to mount squashfs filesystem\b|\bfailed to find loop device\b|"
+        r"\bno loop devices available\b)",
+        "dependency",
+        52,
+        0.55,
+        "Singularity/Apptainer could not mount the container's image or overlay on the host "
+        "(overlay, squashfs or loop devices): the host's runtime set-up",
+    ),
+    (
+        "torch_checkpoint_format_too_new",
+        # a checkpoint in a format newer than the installed torch reads: torch 1.4/1.5's
+        # serialization.py on the zip format torch 1.6 writes by default ("<file> is a zip archive
+        # (did you mean to use torch.jit.load()?)"; the forty-first's 993a8714fc9a, fixed by
+        # installing torch 1.6), and the reader's own check in caffe2/serialize/
+        # inline_container.cc ("Attempted to read a PyTorch file with version 3, but the maximum
+        # supported version for reading is 2. Your PyTorch installation may be too old."): the
+        # environment's torch, not the job. Above `lib_internal` (its INTERNAL ASSERT FAILED).
+        r"\bis a zip archive \(did you mean to use torch\.jit\.load\(\)\?\)|"
+        r"\bAttempted to read a PyTorch file with version \d+,? but the maximum supported "
+        r"version for reading is \d+",
+        "dependency",
+        52,
+        0.55,
+        "The checkpoint was written in a format newer than the installed PyTorch reads: the "
+        "environment's torch is too old",
+    ),
+    (
+        "kernel_module_key_rejected",
+        # a kernel module refused for its signature under Secure Boot or lockdown (kmod's modprobe
+        # "ERROR: could not insert 'lustre': Required key not available", insmod's "could not
+        # insert module hello.ko: ...", ENOKEY or EKEYREJECTED "Key was rejected by service";
+        # the kernel's own "Lockdown: insmod: unsigned module loading is restricted"): the host's
+        # boot configuration keeps a driver (a filesystem client, a GPU driver) from loading
+        # (the forty-first's 7997fc21449a, Managed Lustre's troubleshooting page). Not another
+        # errno ("Operation not permitted": not root) nor a module not found.
+        r"\bcould not insert (?:module )?'?[\w.\-/]+'?: (?:Required key not available|"
+        r"Key was rejected by service)\b|\bLockdown: [\w.\-]+: unsigned module loading is restricted\b",
+        "dependency",
+        52,
+        0.55,
+        "The kernel refused to load an unsigned module (Secure Boot or lockdown): the host's "
+        "driver set-up",
+    ),
+    (
+        "gcsfuse_bucket_credentials",
+        # Cloud Storage FUSE mounting a bucket its credentials may not read (gcsfuse's
+        # OpenBucket: "Bad credentials for bucket %q. Check the bucket name and your
+        # credentials.", newer "Bad credentials for bucket %q: permission denied", wrapping
+        # EACCES; the gcsfuse troubleshooting page; the forty-first's 8919a4472c70): credentials,
+        # as `credentials_env`. Not "Unknown bucket" (a name that does not exist).
+        r"\bBad credentials for bucket \S+?(?:\. Check the bucket name|: permission denied)",
+        "dependency",
+        54,
+        0.55,
+        "Cloud Storage FUSE could not mount the bucket with the credentials it has",
+    ),
+    (
+        "nfsd_hung_task",
+        # the hung-task detector's warning (kernel/hung_task.c check_hung_task: "INFO: task
+        # %s:%d blocked for more than %ld seconds.") for the NFS server's own nfsd threads alone:
+        # the server is slow to serve, which the collections read as the warning it is, no
+        # failure of the host that logs it (the twenty-fifth's bbbb5c760fdc, the forty-first's
+        # bb0089b75506, both `unknown`, unsure with `storage`). `hung_task` (storage) leaves
+        # it; any real storage error beside it outranks it.
+        r"\btask nfsd:\d+ blocked for more than \d+ seconds",
+        "unknown",
+        26,
+        0.3,
+        "An NFS server thread (nfsd) was blocked for over the hung-task timeout: a warning, no "
+        "failure named",
+    ),
+    (
+        "safetensors_header_unreadable",
+        # safetensors cannot read a file's header (bindings/python: "SafetensorError: Error while
+        # deserializing header: " and the SafeTensorError variant, HeaderTooLarge, HeaderTooSmall,
+        # InvalidHeaderDeserialization, InvalidHeaderStart, InvalidHeaderLength; newer releases
+        # word them "header too large" ...): a file cut short, a Git LFS pointer in place of the
+        # weights, damaged bytes, as `checkpoint_archive_corrupt` reads MetadataIncompleteBuffer
+        # (the forty-first's 1a69c007d038, 8d2e883b0da0, 1edea72110e3, the thirty-seventh's
+        # 0a519e7ea8b8, a4d969ddd3c2). Not a tensor missing from a sound file.
+        r"\bError while deserializing header: (?i:HeaderTooLarge|header too large|HeaderTooSmall|"
+        r"header too small|InvalidHeader(?:Deserialization|Start|Length)\b|invalid header "
+        r"(?:deserialization|start|length)\b)",
+        "storage",
+        58,
+        0.55,
+        "A safetensors file's header cannot be read (cut short, a Git LFS pointer, damaged): the "
+        "checkpoint file, not the code",
+    ),
+    (
+        "enospc_lowercase",
+        # ENOSPC as Go prints it (syscall.Errno's table, "no space left on device", lower case):
+        # Docker's and containerd's layer stores, BuildKit, Loki, the kubelet (the forty-first's
+        # c865fa71dd0f, af3a93239891, 4ea26a54f7c3, the thirtieth's 46c9a7bfe2c5, the
+        # thirty-third's 7e7ed1f7c323): `no_space` read only C's and Python's "No space left on
+        # device". Same reading and weight; /dev/shm stays `shm_exhausted`'s (higher).
+        r"\bno space left on device\b",
+        "storage",
+        66,
+        0.85,
+        "A filesystem is full (no space left on device, as Go programs print it)",
+    ),
+    (
+        "gcs_object_rate_limit",
+        # Cloud Storage throttling writes to one object (429 rateLimitExceeded: "The total number
+        # of changes to the object X exceeds the rate limit. Please reduce the rate of create,
+        # update, and delete requests.", "The rate of change requests to the object X exceeds the
+        # rate limit. ..."; GCS's request-rate guidelines and 429 troubleshooting; the
+        # forty-first's 698369640c9f): object-store throttling, as S3's SlowDown (`object_store`).
+        r"\bThe (?:total number of changes|rate of change requests) to the object \S+ exceeds "
+        r"the rate limit\b|\bPlease reduce the rate of create, update,? and delete requests\b",
+        "storage",
+        58,
+        0.6,
+        "Cloud Storage throttled changes to an object (429 rate limit): object-store throttling",
     ),
     # -- classes the fortieth collection showed missing (issue 27; tests/corpus/real/README.md,
     # fortieth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortieth.py) --
@@ -6568,6 +6719,27 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "didn't have enough resource",
     ),
     "lightning_slurm_requeue": ("handling auto-requeue signal", "requeued slurm job: "),
+    # -- classes the forty-first collection showed missing --
+    "host_oom_kill_process_older": (
+        "out of memory: kill process",
+        "out of memory (oom_kill_allocating_task): kill process",
+        "total-vm:",
+    ),
+    "singularity_image_mount_failed": ("container creation failed: ",),
+    "torch_checkpoint_format_too_new": (
+        "is a zip archive (did you mean to use torch.jit.load()?)",
+        "attempted to read a pytorch file with version",
+    ),
+    "kernel_module_key_rejected": (
+        "required key not available",
+        "key was rejected by service",
+        "unsigned module loading is restricted",
+    ),
+    "gcsfuse_bucket_credentials": ("bad credentials for bucket",),
+    "nfsd_hung_task": ("blocked for more than",),
+    "safetensors_header_unreadable": ("error while deserializing header: ",),
+    "enospc_lowercase": ("no space left on device",),
+    "gcs_object_rate_limit": ("exceeds the rate limit", "reduce the rate of create, update"),
     # -- classes the fortieth collection showed missing --
     "notebook_host_ram_exhausted": (
         "crashed after using all available ram",
