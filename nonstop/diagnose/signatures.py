@@ -4825,9 +4825,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # groups ("cannot find name for user ID 1202", "cannot find name for group ID 1202"),
         # Python's pwd module ("KeyError: 'getpwuid(): uid not found: 1000'", what getpass.
         # getuser() raises). The node's or image's set-up (the forty-second's 6166b25c67f3).
+        # Above `user_exception` (40), which reads the KeyError pwd raises as the script's own.
         r"\bcannot find name for (?:user|group) ID \d+|\bgetpwuid\(\): uid not found: \d+",
         "dependency",
-        40,
+        42,
         0.5,
         "The node cannot resolve the job's user or group id (no passwd or group entry): the "
         "node's or image's set-up",

@@ -1080,7 +1080,9 @@ def _several_disks(hits: list[Hit], best: Hit) -> Hit:
 
 # the rows that read a GPU kernel's own fault as CUDA names it (launch failure, illegal address,
 # misaligned address): software_bug
-_KERNEL_FAULT_ROWS: Final = frozenset({"gpu_kernel_fault_names", "cuda_launch", "cuda_illegal_access"})
+_KERNEL_FAULT_ROWS: Final = frozenset(
+    {"gpu_kernel_fault_names", "cuda_launch", "cuda_illegal_access"}
+)
 
 
 def _busy_beside_kernel_fault(hits: list[Hit], best: Hit) -> Hit:
