@@ -4868,6 +4868,24 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The script used the accelerator before forking its worker processes (use the 'spawn' "
         "start method)",
     ),
+    (
+        "openpower_hardware_guarded",
+        # OpenPOWER firmware guarding (deconfiguring) a part it found failed: Hostboot's error
+        # log callout ("GARD Error Type          : GARD_Unrecoverable", beside "Callout type :
+        # Hardware Callout"; the forty-second's 611ed2b60671, the X-bus between the processors)
+        # and a PEL's callout as peltool prints it ("GuardType": "GARD_Fatal"). The types are
+        # hostboot's hwasCallout.H GARD_ErrorType; openpower-pel maps Unrecoverable and Fatal
+        # to a critical entry. The part is the server's own, named on the callout's Target line
+        # (a processor, a bus, a DIMM): the chassis by the labels' board-level rule. Not
+        # GARD_NULL, GARD_User_Manual (a person's guard) nor GARD_Predictive (not yet failed).
+        r"\bGARD Error Type\s*: GARD_(?:Unrecoverable|Fatal)\b|"
+        r"\"GuardType\": \"GARD_(?:Unrecoverable|Fatal)\"",
+        "server_chassis",
+        72,
+        0.6,
+        "The server's firmware guarded (deconfigured) a part it found failed: the server's own "
+        "hardware",
+    ),
 )
 
 
@@ -6751,6 +6769,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "user_name_unresolved": ("cannot find name for ", "uid not found: "),
     "openbmc_psu_fault_logged": (".fault.error.powersupply", ".power.powersupply.error."),
     "accelerator_init_before_fork": ("before the forked thread starts", "in forked subprocess"),
+    "openpower_hardware_guarded": ("gard_unrecoverable", "gard_fatal"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

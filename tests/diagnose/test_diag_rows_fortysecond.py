@@ -129,6 +129,23 @@ FORTYSECOND = [
         "user_code_error",
         "torch_npu's",
     ),
+    # -- server_chassis: OpenPOWER firmware guarding a failed part (`openpower_hardware_guarded`;
+    # hostboot's hwasCallout.H GARD types, its errl callout text; openpower-pel's peltool JSON)
+    (_fortysecond("611ed2b60671"), "server_chassis", "forty-second 611ed2b60671 (X-bus)"),
+    (
+        "  Callout type             : Hardware Callout\n"
+        "  Target                   : Physical:/Sys0/Node0/Proc1\n"
+        "  Deconfig State           : DELAYED_DECONFIG\n"
+        "  GARD Error Type          : GARD_Fatal\n",
+        "server_chassis",
+        "a processor guarded fatal",
+    ),
+    (
+        '        "Deconfigured": false,\n        "EntityPath": [],\n'
+        '        "GuardType": "GARD_Unrecoverable",\n        "Guarded": true,',
+        "server_chassis",
+        "a PEL callout as peltool prints it",
+    ),
 ]
 
 NOT = [
@@ -161,6 +178,9 @@ NOT = [
         "NCCL's wording, left to the NCCL rows",
     ),
     ("id: 'bob': no such user", "dependency", "a user name mistyped, not an unresolvable uid"),
+    ("  GARD Error Type          : GARD_NULL", "server_chassis", "no guard"),
+    ('        "GuardType": "GARD_Predictive",', "server_chassis", "a predicted failure"),
+    ("  GARD Error Type          : GARD_User_Manual", "server_chassis", "a person's guard"),
     (
         '"Message": "xyz.openbmc_project.Power.PowerSupply.Error.NotSupported",',
         "power_supply",
@@ -190,11 +210,13 @@ test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(FORTYSECOND + 
 
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
-    """The excerpts the rows now read get their labels' actions: the reset-required GPU and
-    the BMC's supply fault exclude the node; the others restart or page."""
+    """The excerpts the rows now read get their labels' actions: the reset-required GPU, the
+    BMC's supply fault and the firmware's guarded part exclude the node; the others restart or
+    page."""
     for rid, action in (
         ("f389fe436852", "exclude_node"),
         ("65f8384fb5f1", "exclude_node"),
+        ("611ed2b60671", "exclude_node"),
         ("d7ab2e7f7894", "stop_and_page"),
         ("6166b25c67f3", "restart"),
         ("415dc08e518c", "restart"),
