@@ -4886,6 +4886,64 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The server's firmware guarded (deconfigured) a part it found failed: the server's own "
         "hardware",
     ),
+    (
+        "kernel_warning_any",
+        # the kernel's own WARN()/WARN_ON() report anywhere in its code ("WARNING: CPU: 2 PID: 1842
+        # at arch/x86/mm/ioremap.c:217 __ioremap_caller+0x2cd/0x340", lib/bug.c's report_bug and
+        # kernel/panic.c's __warn; older kernels "WARNING: at fs/xfs/xfs_aops.c:1041
+        # xfs_vm_writepage+0x..()"): a broken assumption in the kernel or a module, the class of
+        # `gpu_driver_warning` (the forty-second's 0eaa7314c96f, the NVIDIA module mapping RAM
+        # as I/O memory). Lowest of the kernel's rows: the lockup, NETDEV WATCHDOG, machine-check
+        # or device rows a warning comes with decide.
+        r"\bWARNING: (?:CPU: \d+ PID: \d+ )?at (?:[\w./-]+\.[chS]:\d+|\w+\+0x[0-9a-f]+/0x[0-9a-f]+)",
+        "software_bug",
+        14,
+        0.35,
+        "The kernel warned of a broken assumption in its code or a module's (WARN_ON)",
+    ),
+    (
+        "ipmi_sensor_state_ok",
+        # FreeIPMI ipmi-sensors' event column holding only a healthy state ("| 'OK'", "|
+        # 'transition to OK'", "| 'State Deasserted'", "| 'Presence detected'"; ipmi-sensors(8),
+        # the sensor-event strings of libfreeipmi): no failure (the forty-second's 95be44922999,
+        # every PSU sensor healthy, which the fallback had guessed `power_supply`). Lowest: a
+        # failed sensor beside it decides; a cell with a failure event after the healthy one is
+        # not taken.
+        r"\|\s*'(?:OK|transition to OK|State Deasserted|Presence detected|Device Present)'\s*$",
+        "unknown",
+        12,
+        0.3,
+        "IPMI sensors in a healthy state (OK, deasserted, present): no failure",
+    ),
+    (
+        "kubeflow_pod_exit_code",
+        # the Kubeflow training operator's events for a worker pod that exited ("Pod: %v.%v
+        # exited with code %v", "Error pod %s container %s exitCode: %d terminated message: %s",
+        # pkg/controller.v1/common/pod.go): an exit code and nothing more, the collections'
+        # bare-exit rule (the forty-second's 5c9891b563c1, which the fallback had guessed
+        # `planned_stop`). Lowest: the worker's own error decides.
+        r"\bPod: [\w.-]+ exited with code -?\d+\b|"
+        r"\bError pod \S+ container \S+ exitCode: -?\d+ terminated message:",
+        "unknown",
+        12,
+        0.2,
+        "The training operator saw a worker pod exit with a code: no cause named",
+    ),
+    (
+        "tf_status_check_cancelled",
+        # a CHECK on a TensorFlow status that came back Cancelled (XRT's and TF_CHECK_OK's
+        # "Check failed: ... == ::tensorflow::Status::OK() (Cancelled: ... vs. OK)", "Check
+        # failed: ::tensorflow::Status::OK() == (s) (OK vs. Cancelled: ...)", absl's
+        # "CANCELLED: "): the work was cancelled because something else failed first (the
+        # forty-second's dfe4bcce4602, "Cancelled by TearDown" on one TPU core), the peer rule.
+        # Above `framework_internal_words`, which reads the CHECK itself.
+        r"Check failed: [^\n]*Status::OK\(\)[^\n]*\((?:OK vs\. )?(?:Cancelled|CANCELLED): ",
+        "unknown",
+        42,
+        0.3,
+        "A TensorFlow/XLA status check failed on a cancellation: the work was cancelled after "
+        "another failure",
+    ),
 )
 
 
@@ -6770,6 +6828,16 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "openbmc_psu_fault_logged": (".fault.error.powersupply", ".power.powersupply.error."),
     "accelerator_init_before_fork": ("before the forked thread starts", "in forked subprocess"),
     "openpower_hardware_guarded": ("gard_unrecoverable", "gard_fatal"),
+    "kernel_warning_any": ("warning: cpu: ", "warning: at "),
+    "ipmi_sensor_state_ok": (
+        "'ok'",
+        "'transition to ok'",
+        "'state deasserted'",
+        "'presence detected'",
+        "'device present'",
+    ),
+    "kubeflow_pod_exit_code": (" exited with code ", " exitcode: "),
+    "tf_status_check_cancelled": ("cancelled: ",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

@@ -146,6 +146,62 @@ FORTYSECOND = [
         "server_chassis",
         "a PEL callout as peltool prints it",
     ),
+    # -- software_bug: the kernel's WARN()/WARN_ON() anywhere (`kernel_warning_any`; lib/bug.c
+    # report_bug, kernel/panic.c __warn; older kernels' "WARNING: at FILE:LINE FUNC()")
+    (_fortysecond("0eaa7314c96f"), "software_bug", "forty-second 0eaa7314c96f (ioremap on RAM)"),
+    (
+        "[ 1723.104471] ------------[ cut here ]------------\n"
+        "[ 1723.104475] WARNING: CPU: 5 PID: 2231 at kernel/workqueue.c:1449 "
+        "__queue_work+0x3c0/0x460",
+        "software_bug",
+        "a workqueue warning",
+    ),
+    (
+        "kernel: WARNING: at fs/xfs/xfs_aops.c:1041 xfs_vm_writepage+0x5ab/0x5c0 [xfs]()",
+        "software_bug",
+        "2.6/3.x kernels' wording, in a module",
+    ),
+    # -- unknown: ipmi-sensors' healthy states (`ipmi_sensor_state_ok`; FreeIPMI ipmi-sensors(8))
+    (_fortysecond("95be44922999"), "unknown", "forty-second 95be44922999 (PSU sensors healthy)"),
+    (
+        "12  | PS1 Status       | Power Supply      | N/A        | N/A   | 'Presence detected'\n"
+        "13  | PS2 Status       | Power Supply      | N/A        | N/A   | 'Presence detected'",
+        "unknown",
+        "two supplies present",
+    ),
+    (
+        "45 | CPU1 Status      | Processor         | N/A        | N/A   | 'OK'",
+        "unknown",
+        "a processor sensor OK",
+    ),
+    # -- unknown: the Kubeflow training operator's bare exit events (`kubeflow_pod_exit_code`;
+    # training-operator pkg/controller.v1/common/pod.go)
+    (_fortysecond("5c9891b563c1"), "unknown", "forty-second 5c9891b563c1 (PyTorchJob)"),
+    (
+        "Pod: kubeflow.mnist-tfjob-worker-1 exited with code 2",
+        "unknown",
+        "a TFJob worker, another code",
+    ),
+    (
+        "Error pod dist-mnist-worker-0 container tensorflow exitCode: 137 terminated message: ",
+        "unknown",
+        "a killed container, no reason named",
+    ),
+    # -- unknown: a TensorFlow status CHECK failing on a cancellation (`tf_status_check_cancelled`;
+    # TF_CHECK_OK's "(OK vs. ...)" and XRT's "(... vs. OK)")
+    (_fortysecond("dfe4bcce4602"), "unknown", "forty-second dfe4bcce4602 (XRT TearDown)"),
+    (
+        "F0915 10:02:11.123456 1234 xrt_util.cc:61] Check failed: ::tensorflow::Status::OK() == "
+        "(status) (OK vs. Cancelled: Operation was cancelled)",
+        "unknown",
+        "TF_CHECK_OK's order",
+    ),
+    (
+        "Check failed: session->Run(feed, fetch, &out) == ::tensorflow::Status::OK() "
+        "(CANCELLED: RPC cancelled vs. OK)",
+        "unknown",
+        "absl's upper-case code",
+    ),
 ]
 
 NOT = [
@@ -179,6 +235,27 @@ NOT = [
     ),
     ("id: 'bob': no such user", "dependency", "a user name mistyped, not an unresolvable uid"),
     ("  GARD Error Type          : GARD_NULL", "server_chassis", "no guard"),
+    (
+        "WARNING: at least one GPU is in persistence mode off",
+        "software_bug",
+        "a tool's own WARNING line",
+    ),
+    (
+        "12  | PS1 Status       | Power Supply      | N/A        | N/A   | 'Presence detected' "
+        "'Power Supply Failure detected'",
+        "unknown",
+        "a failure event after the healthy one in the same cell",
+    ),
+    (
+        "Pod: kubeflow.pytorch-simple-worker-0 exited with code 0",
+        "out_of_memory",
+        "an exit code is no memory fault",
+    ),
+    (
+        "Check failed: s.ok() (INTERNAL: Failed to launch kernel vs. OK)",
+        "unknown",
+        "a CHECK on an internal error is no cancellation",
+    ),
     ('        "GuardType": "GARD_Predictive",', "server_chassis", "a predicted failure"),
     ("  GARD Error Type          : GARD_User_Manual", "server_chassis", "a person's guard"),
     (
@@ -255,3 +332,26 @@ def test_busy_alone_or_with_the_driver_s_reset_still_excludes(tmp_path: Path) ->
     ):
         v = rows_alone(tmp_path, text)
         assert (v.category, v.action) == ("faulty_gpu", "exclude_node"), v.verdict
+
+
+def test_healthy_sensors_and_bare_pod_exits_are_read_not_guessed(tmp_path: Path) -> None:
+    """ipmi-sensors' healthy states and the training operator's bare exit events had no row: the
+    rows alone said unknown for want of any, and the fallback guessed (`power_supply` for the
+    forty-second's 95be44922999, `planned_stop` for 5c9891b563c1). Now a row reads them, so
+    `nonstop triage` answers unknown from the line, with no guess."""
+    from nonstop.diagnose import triage_file
+
+    for text, row in (
+        (_fortysecond("95be44922999"), "ipmi_sensor_state_ok"),
+        (
+            "45 | CPU1 Status      | Processor         | N/A        | N/A   | 'OK'",
+            "ipmi_sensor_state_ok",
+        ),
+        (_fortysecond("5c9891b563c1"), "kubeflow_pod_exit_code"),
+        ("Pod: kubeflow.mnist-tfjob-worker-1 exited with code 2", "kubeflow_pod_exit_code"),
+    ):
+        log = tmp_path / "rank.log"
+        log.write_text(text + "\n")
+        v = triage_file(log, descriptions=True)
+        assert (v.category, v.guessed) == ("unknown", False), v.verdict
+        assert any(f"[{row}]" in e for e in v.evidence), v.evidence
