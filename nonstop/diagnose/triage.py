@@ -1095,9 +1095,11 @@ def _busy_beside_kernel_fault(hits: list[Hit], best: Hit) -> Hit:
     forty-second's 24bd33886111, an SGLang rank finding the device busy, then an unspecified
     launch failure, read faulty_gpu and its node excluded). An Xid, a reset-required state or
     any other row above `cuda_busy` still decides as before."""
-    fault = next(
-        (h for h in hits if h.signature in _KERNEL_FAULT_ROWS and h.host == best.host), None
-    )
+
+    def same_node(h: Hit) -> bool:  # the host where lines name one, else the same file
+        return h.host == best.host if best.host else (h.file == best.file and not h.host)
+
+    fault = next((h for h in hits if h.signature in _KERNEL_FAULT_ROWS and same_node(h)), None)
     return best if fault is None else fault
 
 

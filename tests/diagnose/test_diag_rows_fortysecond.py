@@ -355,3 +355,18 @@ def test_healthy_sensors_and_bare_pod_exits_are_read_not_guessed(tmp_path: Path)
         v = triage_file(log, descriptions=True)
         assert (v.category, v.guessed) == ("unknown", False), v.verdict
         assert any(f"[{row}]" in e for e in v.evidence), v.evidence
+
+
+def test_busy_and_a_kernel_fault_in_other_files_are_not_joined(tmp_path: Path) -> None:
+    """The kernel fault must be the same node's: the host its lines name, else the same file. A
+    rank's busy GPU in one log and another rank's kernel fault in another stay what each is."""
+    from nonstop.diagnose import triage
+
+    busy, fault = tmp_path / "rank0.log", tmp_path / "rank1.log"
+    busy.write_text("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n")
+    fault.write_text("RuntimeError: CUDA error: unspecified launch failure\n")
+    v = triage.decide(triage.scan(busy).hits + triage.scan(fault).hits)
+    assert (v.category, v.action) == ("faulty_gpu", "exclude_node"), v.verdict
+    fault.write_text(busy.read_text() + fault.read_text())
+    v = triage.decide(triage.scan(fault).hits)
+    assert (v.category, v.action) == ("software_bug", "restart"), v.verdict
