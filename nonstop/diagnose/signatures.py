@@ -4894,8 +4894,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # xfs_vm_writepage+0x..()"): a broken assumption in the kernel or a module, the class of
         # `gpu_driver_warning` (the forty-second's 0eaa7314c96f, the NVIDIA module mapping RAM
         # as I/O memory). Lowest of the kernel's rows: the lockup, NETDEV WATCHDOG, machine-check
-        # or device rows a warning comes with decide.
-        r"\bWARNING: (?:CPU: \d+ PID: \d+ )?at (?:[\w./-]+\.[chS]:\d+|\w+\+0x[0-9a-f]+/0x[0-9a-f]+)",
+        # or device rows a warning comes with decide. Not a watchdog's own warning (NETDEV
+        # WATCHDOG's dev_watchdog in net/sched/sch_generic.c, a device's transmit timeout;
+        # kernel/watchdog.c's lockup report): the symptom of a device or a CPU, which their
+        # rows read from the lines beside it.
+        r"\bWARNING: (?:CPU: \d+ PID: \d+ )?at (?![^\n]*watchdog)(?:[\w./-]+\.[chS]:\d+|\w+\+0x[0-9a-f]+/0x[0-9a-f]+)",
         "software_bug",
         14,
         0.35,

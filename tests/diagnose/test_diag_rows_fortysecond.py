@@ -236,6 +236,17 @@ NOT = [
     ("id: 'bob': no such user", "dependency", "a user name mistyped, not an unresolvable uid"),
     ("  GARD Error Type          : GARD_NULL", "server_chassis", "no guard"),
     (
+        "WARNING: CPU: 12 PID: 0 at net/sched/sch_generic.c:447 dev_watchdog+0x24c/0x250",
+        "software_bug",
+        "NETDEV WATCHDOG's own warning: a device's transmit timeout",
+    ),
+    (
+        "WARNING: CPU: 0 PID: 0 at /build/linux-SKpZC9/linux-3.19.0/kernel/watchdog.c:290 "
+        "watchdog_overflow_callback+0x9a/0xc0()",
+        "software_bug",
+        "the lockup detector's warning",
+    ),
+    (
         "WARNING: at least one GPU is in persistence mode off",
         "software_bug",
         "a tool's own WARNING line",
