@@ -918,7 +918,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"torch\._inductor\.exc\.\w+|\bInductorError\b|triton\.(?:compiler|runtime)\.errors\.\w+|"
         r"XlaRuntimeError: INTERNAL|INTERNAL: Failed to execute XLA|"
         r"double free or corruption|free\(\): invalid (?:pointer|size)|malloc\(\): (?:corrupted|memory corruption)|"
-        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: (?:Aborted|Bus error)|"
+        # Python's "Fatal Python error: Aborted" is `python_abort_report`'s (issue-27rows42)
+        r"corrupted size vs\. prev_size|\*\*\* stack smashing detected|Fatal Python error: Bus error|"
         r"INTERNAL ASSERT FAILED|Triton Error \[CUDA\]|CUDNN_STATUS_(?:BAD_PARAM|NOT_SUPPORTED|ARCH_MISMATCH)|"
         r"CUBLAS_STATUS_INVALID_VALUE|unable to find an engine to execute this computation|"
         r"CUDA error: operation not supported|Floating point exception \(core dumped\)|\bSIGFPE\b",
@@ -4904,6 +4905,199 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The kernel's own assertion failed (BUG/BUG_ON) in the kernel or a module: a kernel or "
         "driver bug",
     ),
+    # -- classes the forty-second collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortysecond.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortysecond.py). Its
+    # wrong exclude_node (24bd33886111, CUDA's busy-or-unavailable beside a kernel fault) is
+    # triage's `_busy_beside_kernel_fault`, not a row. --
+    (
+        "nvrm_reset_required_status",
+        # the driver's own status for a GPU that must be reset before it is used again, as its
+        # assertion and check macros print a failed call's NV_STATUS ("NVRM: nvAssertOkFailedNoLog:
+        # Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from
+        # status @ kernel_channel.c:2827", nvCheckOkFailedNoLog's "Check failed: ..."; the status
+        # and its text in open-gpu-kernel-modules' nvstatuscodes.h): the GPU left unusable, the
+        # class of `gpu_reset_required` (the third's 5c967aae158a, the forty-second's
+        # f389fe436852). NVRM's bracketed status name only: not the name in prose or a table.
+        r"NVRM: [^\n]*\[NV_ERR_RESET_REQUIRED\]",
+        "faulty_gpu",
+        84,
+        0.8,
+        "The GPU driver says the GPU needs a reset (NV_ERR_RESET_REQUIRED): the GPU is unusable "
+        "until it is reset",
+    ),
+    (
+        "python_abort_report",
+        # Python's faulthandler on SIGABRT ("Fatal Python error: Aborted", Modules/faulthandler.c's
+        # handler table): the process aborted, whatever aborted it, the class of `sigabrt`, and
+        # as low. It had been read with the native libraries' internal failures
+        # (`gpu_library_internal`), which outranked the reason printed before it: the
+        # forty-second's dbdfcbf25353, PyTorch's watchdog taking the process down after a
+        # collective timeout.
+        r"\bFatal Python error: Aborted\b",
+        "software_bug",
+        15,
+        0.4,
+        "The process aborted (SIGABRT), as Python's fault handler reports it",
+    ),
+    (
+        "python_refcount_fatal",
+        # CPython killing the interpreter on a reference-count error, always a native
+        # extension's bug: a singleton freed ("Fatal Python error: none_dealloc: deallocating
+        # None: bug likely caused by a refcount error in a C extension", 3.12's Objects/object.c
+        # and boolobject.c through _Py_FatalRefcountError; "Fatal Python error: deallocating
+        # None" before 3.9), or a negative count in a debug build ("_Py_NegativeRefcount: ...
+        # object has negative ref count"). The forty-second's 2552afa0c067.
+        r"\bFatal Python error: (?:\w+: )?deallocating (?:None|True or False|Ellipsis|NotImplemented)\b|"
+        r"\bbug likely caused by a refcount error in a C extension\b|"
+        r"\b_Py_NegativeRefcount: [^\n]*\bobject has negative ref count\b",
+        "software_bug",
+        46,
+        0.5,
+        "The Python interpreter aborted on a reference-count error (a native extension's bug)",
+    ),
+    (
+        "cuda_unknown_error",
+        # the CUDA runtime's cudaErrorUnknown ("unknown error": "an unknown internal error has
+        # occurred", the runtime API's error list) as PyTorch raises it ("CUDA error: unknown
+        # error"): no cause named. The collections label it unknown (the twenty-first's
+        # 6e806de7db53, ab87ef6936d5; the forty-second's 415dc08e518c); it had been read with the
+        # libraries' internal failures (`gpu_library_internal`). Not cuInit's
+        # CUDA_ERROR_UNKNOWN nor NCCL's "Cuda failure 999", which other rows read.
+        r"\bCUDA error: unknown error\b",
+        "unknown",
+        48,
+        0.3,
+        "CUDA reported an unknown error: no cause named",
+    ),
+    (
+        "user_name_unresolved",
+        # the node cannot name the job's uid or gid (no passwd/group entry: NSS, LDAP or sssd
+        # not set up on it, a container run under an arbitrary uid): coreutils' id, whoami and
+        # groups ("cannot find name for user ID 1202", "cannot find name for group ID 1202"),
+        # Python's pwd module ("KeyError: 'getpwuid(): uid not found: 1000'", what getpass.
+        # getuser() raises). The node's or image's set-up (the forty-second's 6166b25c67f3).
+        # Above `user_exception` (40), which reads the KeyError pwd raises as the script's own.
+        r"\bcannot find name for (?:user|group) ID \d+|\bgetpwuid\(\): uid not found: \d+",
+        "dependency",
+        42,
+        0.5,
+        "The node cannot resolve the job's user or group id (no passwd or group entry): the "
+        "node's or image's set-up",
+    ),
+    (
+        "openbmc_psu_fault_logged",
+        # OpenBMC's error log naming a power-supply fault (phosphor-power's psu-monitor reporting
+        # xyz.openbmc_project.Power.Fault.Error.PowerSupplyInputFault, ...ShouldBeOn and the
+        # other PowerSupply* errors of phosphor-dbus-interfaces' Power/Fault.errors.yaml, and the
+        # org.open_power.Witherspoon.Fault.Error names before them; the newer
+        # xyz.openbmc_project.Power.PowerSupply.Error.* ones, Fault, InputFault, IoutOCFault,
+        # Missing ...): the BMC saw this server's supply fail (the forty-second's 65f8384fb5f1).
+        # Not NotSupported (a configuration the BMC does not know), nor the inventory's
+        # PowerSupply item.
+        r"\b(?:xyz\.openbmc_project\.Power|org\.open_power\.Witherspoon)\.Fault\.Error\.PowerSupply\w+|"
+        r"\bxyz\.openbmc_project\.Power\.PowerSupply\.Error\.(?!NotSupported\b)\w+",
+        "power_supply",
+        75,
+        0.6,
+        "The BMC logged a power-supply fault (an input fault, a supply that should be on, an "
+        "output fault)",
+    ),
+    (
+        "accelerator_init_before_fork",
+        # the accelerator used before the data-loader or worker processes were forked, in the
+        # wordings `user_misuse_more` does not carry: MegEngine's launcher ("The cuda env is set
+        # before the forked thread starts. Please do not use any cuda function or variable
+        # before forking", megengine/distributed/launcher.py; the forty-second's d7ab2e7f7894)
+        # and PyTorch's other devices ("Cannot re-initialize XPU in forked subprocess. To use XPU
+        # with multiprocessing, you must use the 'spawn' start method", torch/xpu/__init__.py;
+        # torch_npu's NPU one): the script's start method
+        r"\bThe cuda env is set before the forked thread starts\b|"
+        r"\bCannot re-initialize (?:XPU|NPU|MTIA|HPU) in forked subprocess\b",
+        "user_code_error",
+        57,
+        0.55,
+        "The script used the accelerator before forking its worker processes (use the 'spawn' "
+        "start method)",
+    ),
+    (
+        "openpower_hardware_guarded",
+        # OpenPOWER firmware guarding (deconfiguring) a part it found failed: Hostboot's error
+        # log callout ("GARD Error Type          : GARD_Unrecoverable", beside "Callout type :
+        # Hardware Callout"; the forty-second's 611ed2b60671, the X-bus between the processors)
+        # and a PEL's callout as peltool prints it ("GuardType": "GARD_Fatal"). The types are
+        # hostboot's hwasCallout.H GARD_ErrorType; openpower-pel maps Unrecoverable and Fatal
+        # to a critical entry. The part is the server's own, named on the callout's Target line
+        # (a processor, a bus, a DIMM): the chassis by the labels' board-level rule. Not
+        # GARD_NULL, GARD_User_Manual (a person's guard) nor GARD_Predictive (not yet failed).
+        r"\bGARD Error Type\s*: GARD_(?:Unrecoverable|Fatal)\b|"
+        r"\"GuardType\": \"GARD_(?:Unrecoverable|Fatal)\"",
+        "server_chassis",
+        72,
+        0.6,
+        "The server's firmware guarded (deconfigured) a part it found failed: the server's own "
+        "hardware",
+    ),
+    (
+        "kernel_warning_any",
+        # the kernel's own WARN()/WARN_ON() report anywhere in its code ("WARNING: CPU: 2 PID: 1842
+        # at arch/x86/mm/ioremap.c:217 __ioremap_caller+0x2cd/0x340", lib/bug.c's report_bug and
+        # kernel/panic.c's __warn; older kernels "WARNING: at fs/xfs/xfs_aops.c:1041
+        # xfs_vm_writepage+0x..()"): a broken assumption in the kernel or a module, the class of
+        # `gpu_driver_warning` (the forty-second's 0eaa7314c96f, the NVIDIA module mapping RAM
+        # as I/O memory). Lowest of the kernel's rows: the lockup, NETDEV WATCHDOG, machine-check
+        # or device rows a warning comes with decide. Not a watchdog's own warning (NETDEV
+        # WATCHDOG's dev_watchdog in net/sched/sch_generic.c, a device's transmit timeout;
+        # kernel/watchdog.c's lockup report): the symptom of a device or a CPU, which their
+        # rows read from the lines beside it.
+        r"\bWARNING: (?:CPU: \d+ PID: \d+ )?at (?![^\n]*watchdog)(?:[\w./-]+\.[chS]:\d+|\w+\+0x[0-9a-f]+/0x[0-9a-f]+)",
+        "software_bug",
+        14,
+        0.35,
+        "The kernel warned of a broken assumption in its code or a module's (WARN_ON)",
+    ),
+    (
+        "ipmi_sensor_state_ok",
+        # FreeIPMI ipmi-sensors' event column holding only a healthy state ("| 'OK'", "|
+        # 'transition to OK'", "| 'State Deasserted'", "| 'Presence detected'"; ipmi-sensors(8),
+        # the sensor-event strings of libfreeipmi): no failure (the forty-second's 95be44922999,
+        # every PSU sensor healthy, which the fallback had guessed `power_supply`). Lowest: a
+        # failed sensor beside it decides; a cell with a failure event after the healthy one is
+        # not taken.
+        r"\|\s*'(?:OK|transition to OK|State Deasserted|Presence detected|Device Present)'\s*$",
+        "unknown",
+        12,
+        0.3,
+        "IPMI sensors in a healthy state (OK, deasserted, present): no failure",
+    ),
+    (
+        "kubeflow_pod_exit_code",
+        # the Kubeflow training operator's events for a worker pod that exited ("Pod: %v.%v
+        # exited with code %v", "Error pod %s container %s exitCode: %d terminated message: %s",
+        # pkg/controller.v1/common/pod.go): an exit code and nothing more, the collections'
+        # bare-exit rule (the forty-second's 5c9891b563c1, which the fallback had guessed
+        # `planned_stop`). Lowest: the worker's own error decides.
+        r"\bPod: [\w.-]+ exited with code -?\d+\b|"
+        r"\bError pod \S+ container \S+ exitCode: -?\d+ terminated message:",
+        "unknown",
+        12,
+        0.2,
+        "The training operator saw a worker pod exit with a code: no cause named",
+    ),
+    (
+        "tf_status_check_cancelled",
+        # a CHECK on a TensorFlow status that came back Cancelled (XRT's and TF_CHECK_OK's
+        # "Check failed: ... == ::tensorflow::Status::OK() (Cancelled: ... vs. OK)", "Check
+        # failed: ::tensorflow::Status::OK() == (s) (OK vs. Cancelled: ...)", absl's
+        # "CANCELLED: "): the work was cancelled because something else failed first (the
+        # forty-second's dfe4bcce4602, "Cancelled by TearDown" on one TPU core), the peer rule.
+        # Above `framework_internal_words`, which reads the CHECK itself.
+        r"Check failed: [^\n]*Status::OK\(\)[^\n]*\((?:OK vs\. )?(?:Cancelled|CANCELLED): ",
+        "unknown",
+        42,
+        0.3,
+        "A TensorFlow/XLA status check failed on a cancellation: the work was cancelled after "
+        "another failure",
+    ),
 )
 
 
@@ -6796,6 +6990,29 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "tpu_backend_init_stalled": ("tpu backend initialization is taking more than",),
     "neuron_compiler_internal_error": ("an internal compiler error has occurred",),
     "kernel_bug_assertion": ("kernel bug at", "invalid opcode: ", "internal error: oops - bug"),
+    # -- classes the forty-second collection showed missing --
+    "nvrm_reset_required_status": ("[nv_err_reset_required]",),
+    "python_abort_report": ("fatal python error: aborted",),
+    "python_refcount_fatal": (
+        "deallocating ",
+        "refcount error in a c extension",
+        "negative ref count",
+    ),
+    "cuda_unknown_error": ("cuda error: unknown error",),
+    "user_name_unresolved": ("cannot find name for ", "uid not found: "),
+    "openbmc_psu_fault_logged": (".fault.error.powersupply", ".power.powersupply.error."),
+    "accelerator_init_before_fork": ("before the forked thread starts", "in forked subprocess"),
+    "openpower_hardware_guarded": ("gard_unrecoverable", "gard_fatal"),
+    "kernel_warning_any": ("warning: cpu: ", "warning: at "),
+    "ipmi_sensor_state_ok": (
+        "'ok'",
+        "'transition to ok'",
+        "'state deasserted'",
+        "'presence detected'",
+        "'device present'",
+    ),
+    "kubeflow_pod_exit_code": (" exited with code ", " exitcode: "),
+    "tf_status_check_cancelled": ("cancelled: ",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

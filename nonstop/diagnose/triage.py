@@ -1078,6 +1078,31 @@ def _several_disks(hits: list[Hit], best: Hit) -> Hit:
     )
 
 
+# the rows that read a GPU kernel's own fault as CUDA names it (launch failure, illegal address,
+# misaligned address): software_bug
+_KERNEL_FAULT_ROWS: Final = frozenset(
+    {"gpu_kernel_fault_names", "cuda_launch", "cuda_illegal_access"}
+)
+
+
+def _busy_beside_kernel_fault(hits: list[Hit], best: Hit) -> Hit:
+    """`best` (a `cuda_busy` hit: CUDA found the device busy or unavailable) read as the kernel
+    fault the same host's log also shows, if it shows one. cudaErrorDevicesUnavailable names
+    no fault of the GPU (the CUDA runtime API: an exclusive compute mode, long-running kernels,
+    memory held by other work), and a kernel fault (cudaErrorLaunchFailure and its kin) leaves
+    the process's context unusable, so that its later calls fail too: two readings, one of them
+    a software fault, are not evidence enough to take the node out (issue-27rows42: the
+    forty-second's 24bd33886111, an SGLang rank finding the device busy, then an unspecified
+    launch failure, read faulty_gpu and its node excluded). An Xid, a reset-required state or
+    any other row above `cuda_busy` still decides as before."""
+
+    def same_node(h: Hit) -> bool:  # the host where lines name one, else the same file
+        return h.host == best.host if best.host else (h.file == best.file and not h.host)
+
+    fault = next((h for h in hits if h.signature in _KERNEL_FAULT_ROWS and same_node(h)), None)
+    return best if fault is None else fault
+
+
 def decide(
     hits: list[Hit],
     *,
@@ -1096,6 +1121,8 @@ def decide(
     best = max(hits, key=lambda h: (h.specificity, -h.line))
     if best.category == "ssd":
         best = _several_disks(hits, best)
+    if best.signature == "cuda_busy":
+        best = _busy_beside_kernel_fault(hits, best)
     seer = None
     if best.signature in COLLECTIVE_FAILED and (dead := _dead_peer(hits, best)):
         seer, best = best, dead
