@@ -60,6 +60,7 @@ LATER = (
     "fortieth",
     "fortyfirst",
     "fortysecond",
+    "fortyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
