@@ -61,6 +61,7 @@ LATER = (
     "fortyfirst",
     "fortysecond",
     "fortythird",
+    "fortyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
