@@ -346,14 +346,39 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the forty-second collection: its first sight is the recorded out-of-sample figure (also on
-    # the 23 labels its collector was sure of, 57 of 80 unsure: 21 categories, all 23 actions), and
-    # later work may only move it up; its one wrong exclude_node at first sight, on an unsure
-    # label, may only go: 24bd33886111 (sglang's prefill/decode run finding the device busy or
-    # unavailable when setting a stream, then an unspecified launch failure, software_bug) read
-    # as the GPU
-    assert d["first_sight_category"] == bench.FORTYSECOND_FIRST["category"] == 0.7375
-    assert d["first_sight_action"] == bench.FORTYSECOND_FIRST["action"] == 0.925
+    # the forty-fourth collection: its first sight is the recorded out-of-sample figure (also on
+    # the 28 labels its collector was sure of, 54 of 82 unsure: 24 categories, 26 actions), and
+    # later work may only move it up; no wrong exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.FORTYFOURTH_FIRST["category"] == 0.6341
+    assert d["first_sight_action"] == bench.FORTYFOURTH_FIRST["action"] == 0.8902
+    assert_first_sight(
+        d,
+        "fortyfourth",
+        category=0.6341,
+        action=0.8902,
+        rows_only=0.5366,
+        sure=0.8571,
+        sure_n=28,
+    )
+    # the forty-third collection: its first sight (also on the 23 labels its collector was sure
+    # of, 62 of 85 unsure: 19 categories, 20 actions), and later work may only move it up; its one
+    # wrong exclude_node at first sight, on an unsure label, may only go: 3b421e8b245e
+    # (`dependency`) read as host maintenance
+    assert_first_sight(
+        d,
+        "fortythird",
+        category=0.5765,
+        action=0.8706,
+        rows_only=0.5412,
+        sure=0.8261,
+        sure_n=23,
+        wrong={"3b421e8b245e"},
+    )
+    # the forty-second collection: its first sight (also on the 23 labels its collector was sure
+    # of, 57 of 80 unsure: 21 categories, all 23 actions), and later work may only move it up; its
+    # one wrong exclude_node at first sight, on an unsure label, may only go: 24bd33886111
+    # (sglang's prefill/decode run finding the device busy or unavailable when setting a stream,
+    # then an unspecified launch failure, software_bug) read as the GPU
     assert_first_sight(
         d,
         "fortysecond",
@@ -608,13 +633,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 33
-    assert d["first_sight_sure_excerpts"] == 1217
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7979, 0.9113)
-    assert d["first_sight_sure_latest6_excerpts"] == 146
+    assert d["first_sight_sure_collections"] == 35
+    assert d["first_sight_sure_excerpts"] == 1268
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.7997, 0.9109)
+    assert d["first_sight_sure_latest6_excerpts"] == 144
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.863,
-        0.9383,
+        0.875,
+        0.9306,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
