@@ -4,7 +4,7 @@ measured leaving one collection out.
     python benchmarks/triage_prose.py          # counts, today's scores, leave-one-collection-out
     python benchmarks/triage_prose.py --json
 
-For each later collection k (fresh ... fortysecond), as benchmarks/triage_first_sight.py does: the
+For each later collection k (fresh ... fortyfourth), as benchmarks/triage_first_sight.py does: the
 rows' verdicts of k's first sight (first_sight.json), the fallback trained without k where no
 row matched and a line has a failure marker (`before`), and then the description reader trained
 without k where no row matched and the excerpt is a description (`after`). Only descriptions
