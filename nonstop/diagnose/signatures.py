@@ -3131,10 +3131,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # a node health check failing and the scheduler taking the node out: slurmctld's reason
         # (ParallelCluster's clustermgtd), LBNL NHC's failure and its node-mark-offline helper
         r"\bupdate_node: node \S+ reason set to: [^\n]*\bhealth check failed\b|"
-        # NHC's failure line names the check: where it is the Xid check or the GPU-count check,
-        # the check's own line says the class (the Xid's; the configuration), not a node lost
-        # (the forty-third's 3bdded106d78, 3b421e8b245e)
-        r"\bnhc:\s+Health check failed:(?![^\n]*\bcheck_\w*(?:xid|gpu_count))|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
+        # NHC's failure line names the check: where it is the GPU-count check, that check's
+        # line says the class (the configuration, `slurm_node_config`), not a node lost (the
+        # forty-third's 3b421e8b245e). Its Xid check stays a node taken out (the tenth's test
+        # of mej/nhc#147); an Xid printed beside it outranks it where the Xid is stronger
+        r"\bnhc:\s+Health check failed:(?![^\n]*\bcheck_\w*gpu_count)|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
         "host_maintenance",
         55,
         0.5,
@@ -5146,8 +5147,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # too, with their tests there: `slurm_node_config` (Slurm's Low RealMemory drains, NHC's GPU
     # count), `cluster_node_lost` (Flux's lost brokers, Slurm's stamped reason, KubeNodeNotReady),
     # `job_memory_limit` (PBS's mem and vmem kills), `redundancy_lost` (iDRAC's wording),
-    # `node_health_check_failed` (leaves NHC's Xid and GPU-count checks to their own lines) and
-    # XID_LOOSE (NHC's "Found XID errors: 63"). --
+    # `node_health_check_failed` (leaves NHC's GPU-count check to its own line) and XID_LOOSE
+    # (NHC's "Found XID errors: 63"). --
     (
         "node_filesystem_alert_full",
         # the Prometheus node-mixin's filesystem alerts as Alertmanager sends them

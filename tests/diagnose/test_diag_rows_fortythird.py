@@ -242,20 +242,23 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         assert v.action == action, (rid, v.verdict)
 
 
-def test_nhc_s_failure_line_defers_to_the_check_s_own_line(tmp_path: Path) -> None:
+def test_nhc_s_failure_line_and_the_lines_of_its_checks(tmp_path: Path) -> None:
     """NHC's "Health check failed" still takes a node out (host_maintenance) for a check that
-    names no class; for its Xid check the Xid's own reading decides (xids.py: Xid 63 alone is
-    weak, unknown and restart, as the driver's own Xid 63 line; Xid 79 a GPU off the bus), and
-    for its GPU-count check the configuration (the forty-third's wrong exclude_node,
-    3b421e8b245e, is gone)."""
+    names no class and for its Xid check (the tenth's test of mej/nhc#147); an Xid its check
+    prints beside it ("Found XID errors: N", now read) outranks it where the Xid is stronger
+    (79, a GPU off the bus; 48, a double-bit ECC error), not Xid 63, which xids.py makes weak
+    (alone, as the driver's own Xid 63 line, unknown and restart). For its GPU-count check the
+    configuration decides (the forty-third's wrong exclude_node, 3b421e8b245e, is gone)."""
     nhc = "ERROR:  nhc:  Health check failed:  Check check_xid_errors returned 1"
     for text, want in (
-        (_fortythird("3bdded106d78"), ("unknown", "restart")),
+        (_fortythird("3bdded106d78"), ("host_maintenance", "exclude_node")),
+        ("Found XID errors: 63", ("unknown", "restart")),
         (
             "NVRM: Xid (PCI:0000:3b:00): 63, ECC page retirement recording event",
             ("unknown", "restart"),
         ),
         ("Found XID errors: 79\n" + nhc, ("faulty_gpu", "exclude_node")),
+        ("Found XID errors: 48\n" + nhc, ("gpu_hbm3_memory", "exclude_node")),
         (_fortythird("3b421e8b245e"), ("dependency", "restart")),
         (
             "ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port is ACTIVE",
