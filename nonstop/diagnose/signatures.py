@@ -53,7 +53,8 @@ XID_PATTERN: Final = (
 # operators "Xid 62, ..."): read with less weight than the driver's own line.
 # `Xid=79` as Kubernetes' device plugin writes it, but not after `,` or `@`: nonstop's own fault
 # spec `crash@step=40,rank=1,xid=79` in a rank's log is no Xid (the kernel log has the real one).
-XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:error[ :]+)?(?P<xid>\d{1,3})\b"
+# LBNL NHC's Xid check ("Found XID errors: 63", the forty-third's 3bdded106d78) says "errors".
+XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:errors?[ :]+)?(?P<xid>\d{1,3})\b"
 XID_LOOSE_DISCOUNT: Final = 15
 # A line that says the process carried on after the error ("checkpoint of step 120 failed,
 # training goes on: [Errno 28] No space left on device", "..., retrying in 5 s") did not end
@@ -724,6 +725,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "job_memory_limit",
         r"(?i)Exceeded (?:job|step) memory limit|\bTERM_MEMLIMIT\b|\bmem \d+\w* exceeded limit|"
+        # TORQUE's and PBS's mom in their other wordings: "=>> PBS: job killed: mem job total
+        # 115343360 kb exceeded limit 115343360 kb", "... vmem 3372163072 exceeded limit
+        # 2147483648", "... vmem job total 1 kb exceeded limit 10 kb", "... pvmem ..." (the
+        # lines aiida-crystal17's parser tests map to ERROR_OUT_OF_MEMORY / _VMEMORY; the
+        # forty-third's 6c276aae5227, 801284ebe9c8). Not walltime or ncpus, other limits
+        r"\bjob killed: p?v?mem (?:job total )?\d+ ?\w* exceeded limit\b|"
         # PBS's and Torque's own words when they abort a job over its memory limit (the
         # thirteenth collection); Moab's "soft limit" is a warning and is not taken
         r"\bJob exceeded a memory resource limit\b|\bexceeded MEM usage hard limit\b|"
@@ -1372,7 +1379,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
         r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b|"
         # Moab's checkjob on a node of the job's allocation (the twenty-sixth's dc6d806adf5a)
-        r"^WARNING:\s+allocated node\s+\S+\s+is in state Down\b",
+        r"^WARNING:\s+allocated node\s+\S+\s+is in state Down\b|"
+        # Slurm's reason as scontrol and sinfo -N -l print it, with its user and time stamp
+        # ("Reason=Not responding [slurm@2022-07-10T02:00:55]", the forty-third's 467f96bbbd75)
+        r"\bNot responding \[slurm@|"
+        # Flux's broker losing a node's broker (flux-core src/broker/overlay.c: "%s (rank %d)
+        # has disconnected unexpectedly. Marking it LOST."; the heartbeat timeout's
+        # "disconnecting: no heartbeat for 5.1m", the forty-third's 280054c8a804), and
+        # `flux overlay status` showing a rank lost (overlay.c's subtree states "full",
+        # "partial", "degraded", "lost", "offline"; the forty-third's 3830fb33b1d8). Not
+        # "heartbeat overdue" alone, a warning that "heartbeat received" can follow
+        r"\(rank \d+\) has disconnected unexpectedly\. Marking it LOST\b|"
+        r"\bdisconnecting: no heartbeat for \d|^[^\w\n]*\d+ [\w.-]+: lost lost connection\b|"
+        # kube-prometheus's KubeNodeNotReady alert ("{{ $labels.node }} has been unready for more
+        # than 15 minutes.", kubernetes-mixin's alerts; older mixins "... for more than an
+        # hour."; the forty-third's 930e3de17da1)
+        r"\bhas been unready for more than (?:\d+ minutes|an hour)\b",
         "host_maintenance",
         60,
         0.6,
@@ -2359,7 +2381,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "redundancy_lost",
-        r"(?i)\bredundancy lost\b",
+        # and Dell iDRAC's RDU0012 "Power supply redundancy is lost." (the iDRAC message
+        # registry; the forty-third's 322e0f318591); `psu_redundant_again` (58) still reads a
+        # lost redundancy regained (the twenty-ninth's 52205585e8ba)
+        r"(?i)\bredundancy lost\b|\b(?:Power supply|PSU) redundancy (?:is|has been) lost\b",
         "power_supply",
         55,
         0.55,
@@ -3106,7 +3131,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # a node health check failing and the scheduler taking the node out: slurmctld's reason
         # (ParallelCluster's clustermgtd), LBNL NHC's failure and its node-mark-offline helper
         r"\bupdate_node: node \S+ reason set to: [^\n]*\bhealth check failed\b|"
-        r"\bnhc:\s+Health check failed:|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
+        # NHC's failure line names the check: where it is the GPU-count check, that check's
+        # line says the class (the configuration, `slurm_node_config`), not a node lost (the
+        # forty-third's 3b421e8b245e). Its Xid check stays a node taken out (the tenth's test
+        # of mej/nhc#147); an Xid printed beside it outranks it where the Xid is stronger
+        r"\bnhc:\s+Health check failed:(?![^\n]*\bcheck_\w*gpu_count)|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b",
         "host_maintenance",
         55,
         0.5,
@@ -3310,11 +3339,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # slurmd's check of the node's declared shape against its hardware (the nineteenth's
         # 66e68ee3b5d2 "error: Node configuration differs from hardware: Procs=2:4(hw) ..."):
         # the cluster's configuration, which Slurm drains the node for, not the job
-        r"\bNode configuration differs from hardware\b",
+        r"\bNode configuration differs from hardware\b|"
+        # and slurmctld's own check at registration (src/slurmctld/node_mgr.c,
+        # validate_node_specs: "Node %s has low real_memory size (%lu / %lu) < %.2f%%", "... has
+        # low cpu count (%u < %u)", "... has low socket*core*thread count ...", "... has low
+        # tmp_disk size (%u < %u)"; the drain reasons "Low RealMemory (reported:...)", "Low
+        # CPUs", "Low TmpDisk", "Low socket*core*thread count"): a node configured above what it
+        # reports, drained for it (the forty-third's c761d9b4aaf3, 73dac16ef6e6, d6a38f6bd7f3;
+        # the gres-count rule: a count lower than configured is `dependency`). And NHC's GPU
+        # count check, the same class (DeepOps' `check_nv_gpu_count N`, the forty-third's
+        # 3b421e8b245e; the Azure HPC images' NHC check "check_gpu_count: Expected to see 8 but
+        # found 7", azhpc-images' customized NHC tests), which `node_health_check_failed` leaves
+        r"\bhas low (?:real_memory size|cpu count|socket\*core\*thread count|tmp_disk size)\b|"
+        r"\bLow (?:RealMemory|CPUs|TmpDisk|socket\*core\*thread count)\b|"
+        r"\bCheck check_\w*gpu_count\b[^\n]*\breturned [1-9]|"
+        r"\bcheck_\w*gpu_count: Expected to see \d+ but found \d+",
         "dependency",
         40,
         0.5,
-        "slurm.conf's node shape differs from the hardware slurmd finds: the configuration",
+        "The node reports less than the scheduler's configuration says it has (Slurm's node "
+        "shape or memory, a health check's GPU count): the configuration",
     ),
     (
         "slurm_submit_refused",
@@ -5098,6 +5142,67 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A TensorFlow/XLA status check failed on a cancellation: the work was cancelled after "
         "another failure",
     ),
+    # -- classes the forty-third collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortythird.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortythird.py). Widened
+    # too, with their tests there: `slurm_node_config` (Slurm's Low RealMemory drains, NHC's GPU
+    # count), `cluster_node_lost` (Flux's lost brokers, Slurm's stamped reason, KubeNodeNotReady),
+    # `job_memory_limit` (PBS's mem and vmem kills), `redundancy_lost` (iDRAC's wording),
+    # `node_health_check_failed` (leaves NHC's GPU-count check to its own line) and XID_LOOSE
+    # (NHC's "Found XID errors: 63"). --
+    (
+        "node_filesystem_alert_full",
+        # the Prometheus node-mixin's filesystem alerts as Alertmanager sends them
+        # (NodeFilesystemAlmostOutOfSpace: "Filesystem on {{ $labels.device }}, mounted on
+        # {{ $labels.mountpoint }}, at {{ $labels.instance }} has only {{ printf "%.2f" $value
+        # }}% available space left."; NodeFilesystemAlmostOutOfFiles: "... has only ...%
+        # available inodes left."; older mixins "Filesystem on %s at %s has only ..."): taken
+        # only under 1% left, a full filesystem (the forty-third's 8abb7494bbfd). Not 4.50% left
+        # nor the "predicted to run out of space within the next 24 hours" alert: not full yet.
+        r"\bhas only 0(?:\.\d+)?% available (?:space|inodes) left\b",
+        "storage",
+        50,
+        0.55,
+        "A monitoring alert says a node's filesystem is full (under 1% of its space or inodes "
+        "left)",
+    ),
+    (
+        "slurm_config_invalid",
+        # slurmctld refusing its own configuration or a request it cannot parse: duplicated node
+        # entries (src/common/node_conf.c and read_config.c: "Duplicated NodeHostName %s in the
+        # config file", "Duplicated NodeHostname %s in config file", fatal or error by version;
+        # the forty-third's a346e6f8e825) and ESLURM_INVALID_GRES's "Invalid generic resource
+        # (gres) specification" (src/common/slurm_errno.c; the forty-third's 2a953a9b1953 and
+        # ea0b5146b289, both `dependency`: a launch inheriting another allocation's gres, a
+        # launcher's Slurm version), and ESLURM_INVALID_TRES's "Invalid Trackable RESource (TRES)
+        # specification". The scheduler's set-up, an external service the job depends on.
+        r"\bDuplicated Node(?:HostName|Hostname|Name) \S+ in (?:the )?config file\b|"
+        r"\bInvalid generic resource \(gres\) specification\b|"
+        r"\bInvalid Trackable RESource \(TRES\) specification\b",
+        "dependency",
+        42,
+        0.5,
+        "Slurm refuses its configuration or the job's generic resources (duplicated nodes, an "
+        "invalid gres or TRES specification): the scheduler's set-up",
+    ),
+    (
+        "rdma_device_open_failed",
+        # an RDMA device listed but not openable: NCCL's verbs wrapper ("NCCL WARN Call to
+        # ibv_open_device failed", src/misc/ibvwrap.cc) and its IB transport ("NET/IB : Unable to
+        # open device mlx5_59", src/transport/net_ib.cc), rdma-core's examples and perftest
+        # ("Couldn't get context for mlx5_0", libibverbs/examples/rc_pingpong.c; "Couldn't get
+        # context for the device", perftest): in the collections a container not given the
+        # devices it lists (the forty-third's 832dab16a158, `dependency`, the rule "a pod unable
+        # to open RDMA devices not passed into it"). Above `nccl_ibverbs_call` (45), which reads
+        # NCCL's other failed verbs calls. Not NCCL's "NET/IB : No device found." (no HCA at all;
+        # the eleventh and the forty-third label it differently: left alone).
+        r"\bCall to ibv_open_device failed\b|\bNET/IB ?: Unable to open device\b|"
+        r"\bCouldn't get context for\b",
+        "dependency",
+        50,
+        0.5,
+        "An RDMA device is listed but cannot be opened (not passed into the container, no "
+        "permission on /dev/infiniband): the host's or the pod's set-up",
+    ),
 )
 
 
@@ -6112,6 +6217,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "notready",
         "nodelost",
         "is in state down",
+        "has disconnected unexpectedly",
+        "disconnecting: no heartbeat for ",
+        "lost lost connection",
+        "has been unready for more than",
     ),
     "oom_killed_status": (
         "oomkilled",
@@ -6518,7 +6627,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fatal error from",
     ),
     "psu": ("power supply", "power suppl", "psu", "status", "ac lost", "ac power lost"),
-    "redundancy_lost": ("redundancy lost",),
+    "redundancy_lost": ("redundancy lost", "redundancy is lost", "redundancy has been lost"),
     "power_brake": ("power brake",),
     "host_oom": (
         "systemd-oomd",
@@ -6714,7 +6823,15 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
     "hccl_transport_init": ("transport init error",),
     "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),
-    "slurm_node_config": ("configuration differs from hardware",),
+    "slurm_node_config": (
+        "configuration differs from hardware",
+        "has low ",
+        "low realmemory",
+        "low cpus",
+        "low tmpdisk",
+        "low socket*core*thread count",
+        "gpu_count",
+    ),
     "slurm_submit_refused": (
         "requested time limit is invalid",
         "invalid qos specification",
@@ -7013,6 +7130,19 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "kubeflow_pod_exit_code": (" exited with code ", " exitcode: "),
     "tf_status_check_cancelled": ("cancelled: ",),
+    # -- classes the forty-third collection showed missing --
+    "node_filesystem_alert_full": ("available space left", "available inodes left"),
+    "slurm_config_invalid": (
+        "duplicated nodehostname",
+        "duplicated nodename",
+        "(gres) specification",
+        "(tres) specification",
+    ),
+    "rdma_device_open_failed": (
+        "call to ibv_open_device failed",
+        "unable to open device",
+        "couldn't get context for",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
