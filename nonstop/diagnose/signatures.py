@@ -5170,6 +5170,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "change): no failure",
     ),
     (
+        "jax_barrier_tasks_missing",
+        # the JAX (XLA/TSL) coordination service's barrier timing out with tasks that never
+        # arrived (xla/tsl coordination_service.cc: "Barrier timed out. Barrier_id: <id>" in
+        # newer releases, "Barrier timed out. Id: <id>" in older ones, then "Timed out task
+        # names:" and the tasks), as jax.distributed.initialize's PjRT_Client_Connect and
+        # multihost_utils' sync barriers raise it (DEADLINE_EXCEEDED): the collections label the
+        # barrier without a registration failure `hang` (the thirty-eighth's 49a5cdc3d285, the
+        # forty-fourth's 1d5ae05998c8). Above `collective_timeout_words` (18), which read it as
+        # a collective timeout; below `jax_coordination_register` (30), which reads the
+        # registration barrier at start as set-up (the nineteenth's c3134dc35c41). Not the
+        # shutdown barrier, which another task's failure times out (a symptom).
+        r"\bDEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
+        r"(?!Shutdown\b|\[Init\]Wait_for_all_tasks_to_register\b)",
+        "hang",
+        24,
+        0.4,
+        "A JAX coordination-service barrier timed out with tasks that never arrived: they hang "
+        "or never started",
+    ),
+    (
         "inductor_size_stride_assert",
         # the stride and size guard Inductor's generated code calls on its inputs
         # (torch/csrc/dynamo/guards.cpp assert_size_stride, "expected size 2==5, stride 12==9 at
@@ -7100,6 +7120,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- classes the forty-fourth collection showed missing --
     "nccl_no_socket_interface": ("no socket interface found", "net/socket : no interface found"),
     "ib_async_event_notice": ("got async event",),
+    "jax_barrier_tasks_missing": ("deadline_exceeded: barrier timed out",),
     "inductor_size_stride_assert": (" at dim=",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
