@@ -5190,6 +5190,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "or never started",
     ),
     (
+        "dtensor_dispatch_gap",
+        # DTensor's dispatcher refusing an op: a plain tensor among DTensors
+        # (torch/distributed/tensor/_dispatch.py, "{op}: got mixed torch.Tensor and DTensor, need
+        # to convert all torch.Tensor to DTensor before calling distributed operators!", as
+        # torch/distributed/_tensor/dispatch.py before 2.5), or an op with no sharding rule
+        # (_sharding_prop.py, "Operator {op} does not have a sharding strategy registered.",
+        # "Generating sharding strategy via decomposition failed because {op} does not have a
+        # sharding strategy registered."): a framework's FSDP2/TP wrapping leaving a parameter
+        # unsharded, or DTensor lacking the op, `software_bug` (the forty-fourth collection's
+        # DTensor rule; its 72f4d8ffc719, F.grid_sample on a vision embedding under FSDP2). Above
+        # `user_exception` (40), which reads the NotImplementedError as the script's own.
+        r"\bgot mixed torch\.Tensor and DTensor\b|"
+        r"\b(?:aten|prims|c10d|_c10d_functional)\.[\w.]+ does not have a sharding strategy registered\b",
+        "software_bug",
+        46,
+        0.45,
+        "DTensor could not run an op (a plain tensor among DTensors, or no sharding rule for it): "
+        "a framework or DTensor bug",
+    ),
+    (
         "inductor_size_stride_assert",
         # the stride and size guard Inductor's generated code calls on its inputs
         # (torch/csrc/dynamo/guards.cpp assert_size_stride, "expected size 2==5, stride 12==9 at
@@ -7121,6 +7141,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nccl_no_socket_interface": ("no socket interface found", "net/socket : no interface found"),
     "ib_async_event_notice": ("got async event",),
     "jax_barrier_tasks_missing": ("deadline_exceeded: barrier timed out",),
+    "dtensor_dispatch_gap": ("got mixed torch.tensor and dtensor", "sharding strategy registered"),
     "inductor_size_stride_assert": (" at dim=",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains

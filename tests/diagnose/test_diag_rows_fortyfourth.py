@@ -5,7 +5,8 @@ documentation or source cited beside each, with the near misses it must not take
 in place for it: `sigbus` (a bare bus error is unknown), `ib_link_down` (InfiniBand's
 informational async events are no link failure), `checkpoint_tmp_exists` (the Trainer's staging
 rename, OCDBT inside Orbax's temporary folder); new: `nccl_no_socket_interface`,
-`ib_async_event_notice`, `jax_barrier_tasks_missing`, `inductor_size_stride_assert`."""
+`ib_async_event_notice`, `jax_barrier_tasks_missing`, `dtensor_dispatch_gap`,
+`inductor_size_stride_assert`."""
 
 from __future__ import annotations
 
@@ -119,6 +120,27 @@ FORTYFOURTH = [
         "software_bug",
         "a read inside the same temporary folder",
     ),
+    # -- software_bug: DTensor's dispatcher refusing an op (`dtensor_dispatch_gap`;
+    # torch/distributed/tensor/_dispatch.py, _sharding_prop.py)
+    (_fortyfourth("72f4d8ffc719"), "software_bug", "forty-fourth 72f4d8ffc719 (FSDP2 grid_sample)"),
+    (
+        "RuntimeError: aten.mm.default: got mixed torch.Tensor and DTensor, need to convert all "
+        "torch.Tensor to DTensor before calling distributed operators!",
+        "software_bug",
+        "the dispatcher's wording with the op first",
+    ),
+    (
+        "NotImplementedError: Operator aten.is_pinned.default does not have a sharding strategy "
+        "registered.",
+        "software_bug",
+        "no sharding rule for the op (_sharding_prop.py)",
+    ),
+    (
+        "NotImplementedError: Generating sharding strategy via decomposition failed because "
+        "aten.roll.default does not have a sharding strategy registered.",
+        "software_bug",
+        "the decomposition path's wording",
+    ),
     # -- software_bug: Inductor's size/stride guard (`inductor_size_stride_assert`;
     # torch/csrc/dynamo/guards.cpp, pytorch test/dynamo/test_misc.py test_assert_size_stride)
     (
@@ -176,6 +198,11 @@ NOT = [
         "a missing checkpoint folder is not the staging rename",
     ),
     (
+        "Converting the torch.Tensor to DTensor with Replicate() placements",
+        "software_bug",
+        "DTensor named in an informational line",
+    ),
+    (
         "    assert_size_stride(primals_1, (256, 256), (256, 1))",
         "software_bug",
         "Inductor's generated code as TORCH_LOGS=output_code prints it",
@@ -201,6 +228,7 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("1d5ae05998c8", "hang"),
         ("a9093b395c34", "software_bug"),
         ("64cceee5c026", "software_bug"),
+        ("72f4d8ffc719", "software_bug"),
     ):
         v = rows_alone(tmp_path, _fortyfourth(rid))
         assert (v.category, v.action) == (category, "restart"), (rid, v.verdict)
