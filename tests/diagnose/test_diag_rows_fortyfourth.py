@@ -27,8 +27,11 @@ FORTYFOURTH = [
     (_fortyfourth("b661386a0784"), "unknown", "forty-fourth b661386a0784 (torchrun root cause)"),
     (excerpt("tenth", "1f40b53f3294"), "unknown", "tenth 1f40b53f3294"),
     (excerpt("thirtyfirst", "f17973122bc5"), "unknown", "thirty-first f17973122bc5 (UCX)"),
-    ("/var/spool/slurmd/job123/slurm_script: line 9: 4242 Bus error (core dumped) python train.py",
-     "unknown", "bash's report of a child's bus error"),
+    (
+        "/var/spool/slurmd/job123/slurm_script: line 9: 4242 Bus error (core dumped) python train.py",
+        "unknown",
+        "bash's report of a child's bus error",
+    ),
     (
         "[node1:1387 :0:1656] Caught signal 7 (Bus error: nonexistent physical address)",
         "unknown",
