@@ -18,7 +18,8 @@ CASES = [
         "software_bug",
         "torchrun's summary of a segfault",
     ),
-    ("failed (exitcode: -7) local_rank: 0 (pid: 812) of binary: python", "software_bug", "SIGBUS"),
+    # a bare SIGBUS names no cause: unknown (the bare-kill rule; the forty-fourth's rows)
+    ("failed (exitcode: -7) local_rank: 0 (pid: 812) of binary: python", "unknown", "SIGBUS"),
     ("failed (exitcode: -6) local_rank: 1 (pid: 99) of binary: python", "software_bug", "abort"),
     ("failed (exitcode: 1) local_rank: 1 (pid: 99) of binary: python", "unknown", "a plain exit"),
     (
@@ -1227,7 +1228,9 @@ GENERAL = [
         "nccl_watchdog_timeout",
         "gloo's collective timeout",
     ),
-    ("DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect", "nccl_watchdog_timeout", ""),
+    # JAX's coordination barrier with tasks missing is hang, as the thirty-eighth and forty-fourth
+    # collections label it (`jax_barrier_tasks_missing`; it was read as a collective timeout)
+    ("DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect", "hang", "JAX's barrier"),
     ("WARNING: training appears to be hung: no progress in 900 s", "hang", "a hang detector"),
     ("Rank 1 failed to pass monitoredBarrier in 1800000 ms", "hang", "a rank never arrives"),
     # numerical_nan, loss_spike, silent_data_corruption
