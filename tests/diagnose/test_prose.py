@@ -276,3 +276,12 @@ def test_a_log_excerpt_with_a_failure_marker_is_unchanged(tmp_path: Path) -> Non
     old, new = triage.triage_file(log), triage.triage_file(log, descriptions=True)
     assert new.to_dict() == old.to_dict()
     assert new.details.get("guess", {}).get("from") != "description"
+
+
+def test_the_shipped_threshold_is_above_every_complaint_that_names_nothing() -> None:
+    """The reader's build puts its threshold above what prose.NULL_COMPLAINTS reach under the
+    parameters it chose, so the shipped table says `unknown` to each of them."""
+    m = prose.model()
+    readings = [m.guess(text)[1] for text in prose.NULL_COMPLAINTS]
+    assert max(readings) < m.threshold
+    assert m.threshold >= prose.THRESHOLD_FLOOR
