@@ -132,6 +132,22 @@ _HOST_PATTERNS = (
     re.compile(rb"^(?:\[rank\d+\]:\s*)?(?P<host>[A-Za-z][\w.-]*):\d+:\d+ \[(?P<gpu>\d+)\] "),
     re.compile(rb"(?:on host|hostname[=:]|host[=:] ?)\s*(?P<host>[A-Za-z][\w.-]+)"),
 )
+# A scheduler's or cluster manager's line about a node names that node as its subject: the
+# failing host is the node named, not the host whose log header carries the line (slurmctld on
+# the controller: "ctl slurmctld[812]: error: Nodes gpu-[17-18] not responding, setting DOWN"
+# is about gpu-17 and gpu-18). A Slurm hostlist ("gpu-[17-18]") is kept as written: Slurm's
+# own --exclude and scontrol take it as it is.
+_NODE = rb"(?P<host>[A-Za-z][\w.-]*(?:\[[\d,-]+\][\w.-]*)?)"
+_SUBJECT_PATTERNS = (
+    re.compile(rb"\bNodes? " + _NODE + rb" not responding\b"),
+    re.compile(rb"\b(?:update_node|drain_nodes): node " + _NODE + rb" (?:reason|state) set to\b"),
+    re.compile(rb"\bnode " + _NODE + rb" (?:has been|was) marked (?:as )?dead\b"),
+    re.compile(rb"\bkilled: node " + _NODE + rb" (?:is )?down\b"),
+    re.compile(rb"\bnode " + _NODE + rb" (?:went|has gone) down\b"),
+    re.compile(rb"\bhost <(?P<host>[^>\s]+)> became unavailable\b"),
+    re.compile(rb"\bNode failure on " + _NODE),
+    re.compile(rb"\bNode " + _NODE + rb" status is now: NodeNotReady\b"),
+)
 # "[rank1]:" (torch), "[Rank 1]", "[rank: 1]" (Lightning's rank_prefixed_message), "[RANK 1]"
 # (accelerate's logger with main_process_only=False), "rank=1"
 # a launcher's sentence about a rank's process ("Rank 1 crashed with exit code -9.", Composer's
@@ -258,8 +274,9 @@ def _hit(sid: str, m: re.Match[bytes], line: bytes, file: str, lineno: int) -> H
 
 
 def _locate(h: Hit, line: bytes) -> None:
-    """The host, rank and GPU that `line` names, onto `h`."""
-    for hp in _HOST_PATTERNS:
+    """The host, rank and GPU that `line` names, onto `h`: a node the line is about
+    (_SUBJECT_PATTERNS) before the host that logged it."""
+    for hp in (*_SUBJECT_PATTERNS, *_HOST_PATTERNS):
         if hm := hp.search(line):
             h.host = hm.group("host").decode()
             if "gpu" in hm.groupdict():

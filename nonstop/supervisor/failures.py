@@ -317,9 +317,9 @@ class FailureHandler:
         dumps = self._collect_evidence(worker_group, dead={i.rank for i in infos})
         # torch's process context stops the rest of the group once one worker fails: those
         # ranks are collateral, not causes (policy.mark_collateral)
-        decisions = policy.mark_collateral(
-            infos, [self.policy.decide(i) for i in infos], stopped=self._stopped_running
-        )
+        decided = [self.policy.decide(i) for i in infos]
+        decisions = policy.mark_collateral(infos, decided, stopped=self._stopped_running)
+        decisions = self._own_slow_culprit(infos, decided, decisions)
         self._filing = None
         # ranks that failed while their hang was held for the network: what did not answer
         # during the hold is the evidence, even if it answers by now
@@ -603,6 +603,70 @@ class FailureHandler:
                 (cause, self.ctx.attempt, self.cfg.host, *kinds),
             )
 
+    def _own_slow_culprit(
+        self, infos: list[FailureInfo], decided: list[Decision], decisions: list[Decision]
+    ) -> list[Decision]:
+        """When every rank that failed by itself only echoes a peer on this very host (gloo's
+        "Connection closed by peer [127.0.0.1]"), the culprit is one of this node's ranks
+        that was still running when the agent stopped them: a rank whose connections closed
+        first but whose exit was slow (a killed DataLoader worker's teardown outlasting
+        CULPRIT_WAIT_S on a loaded host). mark_collateral made it secondary, so the attempt
+        had no root cause on record. It is that stopped rank whose own decision was a cause
+        (else the only stopped rank); nothing changes when several could be, when an echo
+        names another host (its node speaks for it), or when a cause is already known."""
+        from nonstop.diagnose import peers
+
+        stopped = self._stopped_running
+        if any(d.root_cause for d in decisions) or not stopped:
+            return decisions
+        echoes = [i for i in infos if i.rank not in stopped]
+        named = {
+            ip
+            for i in echoes
+            for ip in peers.failing_peers(evidence.last_words(i.log_path, i.message))
+        }
+        if not echoes or not named or not all(self._own_address(ip) for ip in named):
+            return decisions
+        held = [k for k, i in enumerate(infos) if i.rank in stopped]
+        causes = [k for k in held if decided[k].root_cause]
+        picks = causes if len(causes) == 1 else held if len(held) == 1 and not causes else []
+        if not picks:
+            return decisions
+        k = picks[0]
+        out = list(decisions)
+        out[k] = replace(
+            decided[k],
+            root_cause=True,
+            evidence=list(decided[k].evidence),
+            hosts=list(decided[k].hosts),
+            reason=(
+                f"the culprit on this node: its peers' failing connections name this host "
+                f"and rank {infos[k].rank} was still running when they failed (stopped by "
+                f"the agent): {decided[k].reason}"
+            ),
+        )
+        return out
+
+    def _own_address(self, ip: str) -> bool:
+        """Whether `ip` is this host's: loopback, the address its agent recorded, or held by
+        one of its interfaces."""
+        import ipaddress
+
+        from nonstop.diagnose import peers
+
+        try:
+            if ipaddress.ip_address(ip).is_loopback:
+                return True
+        except ValueError:
+            return False
+        recorded = peers.node_addresses(self.cfg.run_dir.root)
+        if recorded.get(ip) == self.cfg.host:
+            return True
+        try:
+            return peers.interface_of(ip) is not None
+        except OSError:
+            return False
+
     def _name_lost_peer(self, infos: list[FailureInfo]) -> Decision | None:
         """Only our ranks failed, each echoing a peer ("connection closed by peer [a.b.c.d]").
         When every failing connection names one host and that host's agent records nothing
@@ -618,7 +682,13 @@ class FailureHandler:
         own = {h: a for a, h in by_address.items()}
         reports = [(self.cfg.host, evidence.last_words(i.log_path, i.message)) for i in infos]
         link = peers.common_peer(reports, by_address, own=own)
+        # only a node of this job can be lost: one whose agent recorded its address. On one
+        # host no agent records one, and the echoes name the loopback address, which a
+        # reverse lookup calls "localhost": that is this host, whose own slow rank (a
+        # DataLoader's teardown) had not exited yet, not a peer gone whole
         if link is None or link.host is None or link.host == self.cfg.host:
+            return None
+        if link.host not in set(by_address.values()):
             return None
         lost_host, attempt = link.host, self.ctx.attempt
         deadline = time.monotonic() + LOST_PEER_WAIT_S

@@ -212,6 +212,33 @@ def test_two_survivors_record_a_lost_node_once(ctx, monkeypatch):
     assert lost == [("node-b", "host_maintenance", "exclude_node")], lost
 
 
+def test_an_echo_of_no_recorded_node_loses_no_node(ctx, monkeypatch):
+    """Echoes that name an address no agent of the job recorded lose no node. On one host no
+    agent records an address and gloo's echo names the loopback address, which a reverse
+    lookup calls "localhost": CI once recorded "localhost" lost, excluded, as the root cause
+    of a rank whose DataLoader worker was killed (its own rank was slow to exit). An address
+    of a machine outside the job is not a node of it either."""
+    from nonstop.diagnose import peers
+
+    monkeypatch.setattr(failures, "LOST_PEER_WAIT_S", 0.0)
+    monkeypatch.setattr(peers, "_resolve", lambda ip: {"127.0.0.1": "localhost"}.get(ip, "db-7"))
+    log = ctx.cfg.run_dir.log(0, 0)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    info = FailureInfo(rank=0, host=HOST, exit_code=1, log_path=log, attempt=0)
+    handler = FailureHandler(ctx, AgentOps({0: 1}, {0: 0}))
+    for address in ("127.0.0.1", "10.0.0.9"):
+        log.write_text(f"RuntimeError: [gloo] Connection closed by peer [{address}]:4242\n")
+        assert handler._name_lost_peer([info]) is None, address
+    # with the job's nodes recorded: still none for the outsider, the recorded peer is lost
+    for host, address in ((HOST, "10.0.0.1"), ("node-b", "10.0.0.2")):
+        peers.record_node(ctx.cfg.run_dir.root, host, address)
+    assert handler._name_lost_peer([info]) is None
+    log.write_text("RuntimeError: [gloo] Connection closed by peer [10.0.0.2]:4242\n")
+    lost = handler._name_lost_peer([info])
+    assert lost is not None and lost.hosts == ["node-b"], lost
+    assert _rows(ctx.ledger, "SELECT host FROM failures WHERE root_cause = 1") == [("node-b",)]
+
+
 def test_a_lost_node_is_one_decision_in_the_ledger_report_and_diagnose(ctx, monkeypatch):
     """node-b lost whole: its failure row says exclude_node, and so does the action recorded
     for it (it left the job); the survivor's own action is the restart without it, with the

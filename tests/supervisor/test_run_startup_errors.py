@@ -196,6 +196,48 @@ def test_a_ranks_killed_child_is_no_bug_of_the_script(tmp_path, how):
     assert roots == [(1, "unknown", "restart")], roots
 
 
+# rank 1 closes its connections, then is slow to exit (as a killed DataLoader worker's teardown
+# can be on a loaded host): rank 0 fails echoing this very host, rank 1 is still running when
+# the agent stops it
+SLOW_EXIT = """
+import os, sys, time
+import torch, torch.distributed as dist
+
+FIRST = int(os.environ["TORCHELASTIC_RESTART_COUNT"]) == 0
+dist.init_process_group("gloo")
+dist.all_reduce(torch.ones(2))
+if FIRST and dist.get_rank() == 1:
+    dist.destroy_process_group()
+    time.sleep(60)
+    sys.exit(3)
+dist.all_reduce(torch.ones(2))
+dist.barrier()
+dist.destroy_process_group()
+"""
+
+
+def test_a_rank_slow_to_exit_on_one_host_is_the_cause_not_a_lost_localhost(tmp_path):
+    """CI once recorded the killed DataLoader worker's failure as "node localhost lost",
+    host_maintenance, exclude_node: rank 1 outlived the culprit wait, rank 0's echo named
+    127.0.0.1, a reverse lookup called it "localhost", and no agent of that name spoke. On
+    one host the echo names this host: the culprit is the rank the agent had to stop."""
+    script = tmp_path / "train.py"
+    script.write_text(SLOW_EXIT)
+    run_dir = tmp_path / "run"
+    r = nonstop_run(
+        [
+            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
+            *("--health-checks", "none", "--max-restarts", "1"),
+            str(script),
+        ]
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    roots = rows(run_dir, "SELECT rank, host, category, action FROM failures WHERE root_cause = 1")
+    assert [(rank, c, a) for rank, _, c, a in roots] == [(1, "unknown", "restart")], roots
+    assert roots[0][1] != "localhost"
+    assert rows(run_dir, "SELECT COUNT(*) FROM actions WHERE action = 'exclude_node'") == [(0,)]
+
+
 INTERRUPTED = """
 import torch, torch.distributed as dist
 
