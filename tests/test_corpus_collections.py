@@ -62,6 +62,7 @@ LATER = (
     "fortysecond",
     "fortythird",
     "fortyfourth",
+    "fortysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
