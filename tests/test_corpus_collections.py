@@ -63,6 +63,7 @@ LATER = (
     "fortythird",
     "fortyfourth",
     "fortyfifth",
+    "fortysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
