@@ -611,9 +611,9 @@ class FailureHandler:
         that was still running when the agent stopped them: a rank whose connections closed
         first but whose exit was slow (a killed DataLoader worker's teardown outlasting
         CULPRIT_WAIT_S on a loaded host). mark_collateral made it secondary, so the attempt
-        had no root cause on record. It is that stopped rank whose own decision was a cause
-        (else the only stopped rank); nothing changes when several could be, when an echo
-        names another host (its node speaks for it), or when a cause is already known."""
+        had no root cause on record. It is the one stopped rank whose own decision was a
+        cause; nothing changes when several could be or none is, when an echo names another
+        host (its node speaks for it), or when a cause is already known."""
         from nonstop.diagnose import peers
 
         stopped = self._stopped_running
@@ -627,12 +627,11 @@ class FailureHandler:
         }
         if not echoes or not named or not all(self._own_address(ip) for ip in named):
             return decisions
-        held = [k for k, i in enumerate(infos) if i.rank in stopped]
-        causes = [k for k in held if decided[k].root_cause]
-        picks = causes if len(causes) == 1 else held if len(held) == 1 and not causes else []
-        if not picks:
+        # a stopped rank whose own words echo a peer is no cause (decided: not a root cause)
+        causes = [k for k, i in enumerate(infos) if i.rank in stopped and decided[k].root_cause]
+        if len(causes) != 1:
             return decisions
-        k = picks[0]
+        k = causes[0]
         out = list(decisions)
         out[k] = replace(
             decided[k],

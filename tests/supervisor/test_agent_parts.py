@@ -239,6 +239,40 @@ def test_an_echo_of_no_recorded_node_loses_no_node(ctx, monkeypatch):
     assert _rows(ctx.ledger, "SELECT host FROM failures WHERE root_cause = 1") == [("node-b",)]
 
 
+def test_the_stopped_rank_is_the_cause_only_when_the_echoes_name_this_host(ctx):
+    """Rank 0 failed echoing a peer, rank 1 was still running and the agent stopped it (its
+    decision made collateral). The echo naming this host (loopback) makes rank 1, whose own
+    words were its failure, the root cause; an echo naming another host, or a stopped rank
+    whose own words echo a peer too, changes nothing (the culprit's node speaks for it)."""
+    from nonstop.supervisor import policy
+
+    def infos(echo0: str, words1: str) -> list[FailureInfo]:
+        out = []
+        for rank, text, code in ((0, echo0, 1), (1, words1, -15)):
+            log = ctx.cfg.run_dir.log(0, rank)
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.write_text(text)
+            out.append(FailureInfo(rank=rank, host=HOST, exit_code=code, log_path=log, attempt=0))
+        return out
+
+    handler = FailureHandler(ctx, AgentOps({0: 1, 1: -15}, {0: 0, 1: 1}))
+    handler._stopped_running = {1}
+    own = "RuntimeError: [gloo] Connection closed by peer [127.0.0.1]:4242\n"
+    other = "RuntimeError: [gloo] Connection closed by peer [10.0.0.2]:4242\n"
+    killed = "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Killed.\n"
+    for echo0, words1, root in ((own, killed, 1), (other, killed, None), (own, other, None)):
+        fs = infos(echo0, words1)
+        decided = [handler.policy.decide(i) for i in fs]
+        marked = policy.mark_collateral(fs, decided, stopped={1})
+        assert not any(d.root_cause for d in marked)
+        out = handler._own_slow_culprit(fs, decided, marked)
+        roots = [i.rank for i, d in zip(fs, out, strict=True) if d.root_cause]
+        assert roots == ([root] if root is not None else []), (echo0, words1, out)
+        if root is not None:
+            assert out[1].reason.startswith("the culprit on this node"), out[1]
+            assert out[1].category == decided[1].category
+
+
 def test_a_lost_node_is_one_decision_in_the_ledger_report_and_diagnose(ctx, monkeypatch):
     """node-b lost whole: its failure row says exclude_node, and so does the action recorded
     for it (it left the job); the survivor's own action is the restart without it, with the
