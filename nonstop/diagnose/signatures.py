@@ -229,7 +229,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # maintenance mail, the kubelet's graceful node shutdown
         r"compute\.instances\.(?:terminateOnHostMaintenance|hostMaintenance)|"
         r"Instance terminated during Compute Engine maintenance|"
-        r"\b(?:termination|preemption|interruption) (?:is imminent|notice)\b|"
+        # not a notice that could not be fetched or is waited for (TSL's preemption sync
+        # manager: "Failed to retrieve preemption notice from coordination service", "Cancelled
+        # call to retrieve preemption notice"; the forty-fifth's f50405aefeb2, `unknown`)
+        r"(?<!retrieve )(?<!fetch )(?<!for )\b(?:termination|preemption|interruption) (?:is imminent|notice)\b|"
         r"degradation of the underlying hardware|will (?:stop|terminate|retire) your instance|"
         r"\b(?:planned|scheduled|node) maintenance (?:is being scheduled|may affect|will (?:impact|affect))|"
         r"imminent node shutdown|evicted by a node shutdown",
@@ -692,10 +695,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "preemption_words",
         r"(?i)\bspot (?:vm |instance |node )?(?:eviction|reclaim(?:ed)?)\b|rebalance recommendation|"
         r"EC2_INSTANCE_TERMINATING|Preempted in order to admit critical pod|Node shutdown (?:is )?in progress|Shutdown manager detected new shutdown event|\bPreempted by (?:pod |[\w-]+/)|"
-        r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b|"
+        # not "the leader task was preempted/died/restarted unexpectedly or ...": JAX's
+        # coordination client listing a peer's possible fates (the forty-fifth's f2c9a6168c50,
+        # the peer rule), no preemption announced
+        r"\b(?:tpu|worker|machine|vm instance|task|queued resource) (?:is|was|has been|will be|is being) preempted\b(?!/)|"
         # the same with get (the twentieth's 69fcbac14415 "the task would get preempted")
         r"\b(?:tpu|worker|machine|vm instance|task|queued resource)s? (?:would |will |often |always |kept |keeps |then )?"
-        r"(?:get|gets|got|getting) preempted\b|"
+        r"(?:get|gets|got|getting) preempted\b(?!/)|"
         r"\b(?:instance|node|vm) (?:[\w.-]*\d[\w.-]*|'[\w.-]+'|\"[\w.-]+\") (?:is|was|has been|will be|is being) (?:interrupted|reclaimed|preempted)\b(?![^\n]{0,40}\bnode fail)|"
         r"\bscheduled event: (?:instance-(?:retirement|stop|reboot)|system-(?:reboot|maintenance))\b|"
         r"(?-i:\b(?:State|JobState)=PREEMPTED\b|\bPREEMPTED\s+\d+:\d+\b|\bTERM_PREEMPT\b)|"
@@ -2111,7 +2117,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "cuda_library",
-        r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|NOT_SUPPORTED)|CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR|NOT_INITIALIZED)|cublas runtime error|cuDNN error",
+        r"CUBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|NOT_SUPPORTED)|CUDNN_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|MAPPING_ERROR|NOT_INITIALIZED)|cublas runtime error|cuDNN error|"
+        # hipBLAS on ROCm as cuBLAS (hipblas.h hipblasStatus_t; "Unexpected hipBLAS Error:
+        # Unknown <file> <line>", a HIP project's check macro: the forty-fifth's 1ad501657708)
+        r"HIPBLAS_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR|NOT_INITIALIZED|NOT_SUPPORTED|UNKNOWN)|"
+        r"\bhipBLAS [Ee]rror\b",
         "software_bug",
         50,
         0.5,
@@ -3299,7 +3309,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # OpenCL's own allocation statuses (the twenty-ninth's eaf01fc935e9, a Filecoin prover's
         # FFT kernel: "Status error code: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)");
         # CL_OUT_OF_RESOURCES is also a kernel's crash on NVIDIA's OpenCL and is not taken
-        r"\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bCL_OUT_OF_HOST_MEMORY\b",
+        r"\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bCL_OUT_OF_HOST_MEMORY\b|"
+        # SYCL's and Unified Runtime's out of resources on Intel GPUs ("level_zero backend failed
+        # with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", the forty-fifth's 120a77e640a9;
+        # "Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES)", which Intel
+        # Extension for PyTorch's known issues call "caused by out of GPU memory", and to which
+        # SYCL's PI layer maps UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+        r"\b(?:UR_RESULT|PI)_ERROR_OUT_OF_RESOURCES\b",
         "out_of_memory",
         75,
         0.85,
@@ -4284,7 +4300,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bTerminating process because the (?:JAX distributed service detected fatal errors|"
         r"coordinator detected missing heartbeats)\. This most likely indicates that another task died\b|"
         r"\bPolled an error from coordination service \(this can be an error from this or another task\)|"
-        r"\bunexpectedly tried to connect with a different incarnation\. It has likely restarted\b",
+        r"\bunexpectedly tried to connect with a different incarnation\. It has likely restarted\b|"
+        # TSL's preemption sync manager unable to fetch the preemption notice key
+        # (tsl/distributed_runtime/preemption/preemption_sync_manager.cc: "Failed to retrieve
+        # preemption notice from coordination service: ... This is only expected if one of the
+        # tasks is unhealthy", LOG(ERROR) in older releases; "Cancelled call to retrieve
+        # preemption notice. This is expected upon program shutdown."): the forty-fifth's
+        # f50405aefeb2, a leader whose socket closed (the peer and warning rules)
+        r"\b(?:Failed to retrieve|Cancelled call to retrieve) preemption notice\b",
         "unknown",
         12,
         0.3,
@@ -4812,6 +4835,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bProcess \d+ is opening a node held by \d+|"
         r"\bNeuronCore\(s\) not available - Requested:|"
         r"\bFailed to acquire \d+ IPU\(s\)|"
+        # libtpu refused the TPU's device node because another (often a stale) process holds it
+        # ("PERMISSION_DENIED: open(/dev/accel0): Operation not permitted", the forty-fifth's
+        # 5c5cccc71d2a and TPU users' troubleshooting notes: `lsof -w /dev/accel0`, kill the
+        # holder; on v5e and later "TPU initialization failed: open(/dev/vfio/0): Device or
+        # resource busy; Couldn't open iommu group /dev/vfio/0")
+        r"\bPERMISSION_DENIED: open\(/dev/accel\d+\)|"
+        r"\bopen\(/dev/(?:vfio/|accel)\d+\): Device or resource busy\b|"
         # torch-neuronx's device count when the runtime finds no core it may use (its docstring:
         # "no Neuron devices available or ... visible to the process"; the thirty-ninth's
         # 7e118e88e5a5, cores still held by earlier notebook processes)
@@ -5328,6 +5358,132 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         45,
         0.45,
         "A torch.compile (Inductor) graph's size/stride guard failed: a compiler or framework bug",
+    ),
+    # -- classes the forty-fifth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortyfifth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortyfifth.py). Also
+    # changed for it, in place: `preemption_words` and `cloud_preemption` (a message listing
+    # preemption among a peer's possible fates, or failing to fetch a preemption notice, is no
+    # notice), `jax_peer_task_died` (the preemption sync manager's failed fetch),
+    # `accelerator_held_elsewhere` (a TPU device node busy or refused), `level_zero_oom` (Level
+    # Zero out of resources), `cuda_library` (hipBLAS's statuses). --
+    (
+        "amdgpu_ring_mes_timeout",
+        # amdgpu's job timeout on a ring (drivers/gpu/drm/amd/amdgpu/amdgpu_job.c
+        # amdgpu_job_timedout: "ring %s timeout, signaled seq=%u, emitted seq=%u", "ring %s
+        # timeout, but soft recovered"; ring names gfx_0.0.0, comp_1.1.1, sdma0, page1, gfx_low)
+        # and its MES firmware no longer answering (mes_v11_0.c "MES failed to response msg=%d",
+        # newer "MES failed to respond to msg=%s"; amdkfd kfd_device_queue_manager.c "failed to
+        # remove hardware queue from MES, doorbell=0x%x", "failed to add hardware queue to MES",
+        # "MES might be in unrecoverable state, issue a GPU reset"): the collections' ring and MES
+        # rules (the nineteenth, twenty-first, twenty-eighth, thirty-seventh, thirty-ninth,
+        # forty-second and forty-fifth: `software_bug`, `faulty_gpu` the alternative; the eleventh
+        # and twelfth labelled two such logs `faulty_gpu`, the minority). Below the rows that read
+        # a reset that fails (`amd_gpu_reset_hung`, `amd_gpu_fault_words`, 80 and over).
+        r"\bring (?:gfx|comp|sdma|page|kiq|mes|vcn|jpeg|uvd|vce)[\w.]* timeout\b|"
+        r"\bamdgpu_job_timedout on ring \w|"
+        r"\bMES failed to respon(?:se|d to) msg=|"
+        r"\bfailed to (?:remove|add) hardware queue (?:from|to) MES\b|"
+        r"\bMES might be in unrecoverable state\b",
+        "software_bug",
+        44,
+        0.5,
+        "An AMD GPU ring timed out or its MES firmware stopped answering (the driver resets the "
+        "GPU): a driver or firmware fault that a restart clears",
+    ),
+    (
+        "amdgpu_smu_not_up",
+        # amdgpu's SMU (power management firmware) not starting at init or resume
+        # (drivers/gpu/drm/amd/pm/swsmu/amdgpu_smu.c smu_hw_init/smu_resume "SMC engine is not
+        # correctly up!", older "SMU is not ready yet!"; smu_v11_0.c/smu_v13_0.c "SMC is not
+        # ready"; amdgpu_device.c "resume of IP block <smu> failed %d"): the forty-fifth's rule
+        # for an MI100 under runtime power management (`software_bug`, `faulty_gpu` the
+        # alternative), as amdgpu failing its IP init under a firmware port is. Below
+        # `amd_gpu_fault_words` (82), which reads an SMU that answers 0xFFFFFFFF (gone).
+        r"\bSMC engine is not correctly up\b|\bSMU is not ready yet\b|\bSMC is not ready\b|"
+        r"\bresume of IP block <smu> failed\b",
+        "software_bug",
+        36,
+        0.4,
+        "An AMD GPU's power-management firmware (SMU) did not start at init or resume: a driver "
+        "or firmware fault",
+    ),
+    (
+        "ascend_aicore_exception",
+        # an Ascend NPU's AI Core (or AI Vector core) raising an exception or timing out on a
+        # kernel, as CANN's runtime and the task scheduler print it (CANN troubleshooting and
+        # msaicerr's aicore_error_parser.py: "there is an aicore error exception", "there is an
+        # aivec error exception", "there is an exception of aicore error", "Aicore kernel execute
+        # failed, device_id=..."; the ACL "The aicore execution is abnormal."; TSCH
+        # ai_core_dispatcher.c "bs_done_exception_proc_timeout"): the collections' AI Core rule
+        # (the thirty-ninth's 0c43a872268e, the forty-fifth's 6dc105139a30, 979094e5e58e and
+        # 87930370e3d8: `software_bug`, `user_code_error` or `hang` the alternative). Not the
+        # generic EZ9999 "Inner Error" alone, which any CANN failure prints.
+        r"\bthere is an (?:aicore|aivec) error exception\b|"
+        r"\bthere is an exception of (?:aicore|aivec) error\b|"
+        r"\bAicore kernel execute failed\b|\bThe aicore execution is abnormal\b|"
+        r"\bbs_done_exception_proc_timeout\b",
+        "software_bug",
+        42,
+        0.45,
+        "An Ascend NPU's AI Core raised an exception or timed out on a kernel: a kernel or "
+        "runtime fault",
+    ),
+    (
+        "amd_mce_fatal_decoded",
+        # the kernel's AMD machine-check decoder (drivers/edac/mce_amd.c: decode_error_status
+        # "System Fatal error." for a bank status with UC and PCC set, then amd_decode_mce's
+        # "CPU:%d (%x:%x:%x) MC%d_STATUS[%s|%s|%s|%s|%s...]" with "UE" for UC and "PCC" for
+        # processor context corrupt), as the boot after the reset prints it from the saved
+        # record: the labels' machine-check rule (an uncorrected bank status is `cpu`; the sixth
+        # collection's bank-5 rule, the forty-fifth's a03a820b128c). Not its corrected or deferred
+        # statuses ("Corrected error, no action required." is `mce_corrected_no_action`'s), nor
+        # "Uncorrected, software restartable error." (a recoverable poison, the memory's).
+        r"\[Hardware Error\]: System Fatal error\.|"
+        r"\[Hardware Error\]: (?:CPU:\d+ \([0-9a-f]+:[0-9a-f]+:[0-9a-f]+\) )?"
+        r"MC\d+_STATUS\[[^\]\n]*\|UE\|[^\]\n]*\|PCC\|",
+        "cpu",
+        88,
+        0.75,
+        "A machine check the AMD decoder calls fatal (uncorrected, processor context corrupt): "
+        "the host's CPU or its fabric",
+    ),
+    (
+        "npu_device_log_memory_ue",
+        # an APEI/GHES uncorrected memory error (the kernel's cper.c "error_type: %d, %s" with
+        # "multi-bit ECC", "multi-symbol chipkill ECC" or "scrub uncorrected error") in an Ascend
+        # NPU's own black-box log (/hisi_logs/device-<n>/.../bbox/kbox.txt, the device-side
+        # kernel's log that Huawei's Ascend troubleshooting guides quote): the NPU's memory, as the
+        # forty-fifth's rule makes it (2fabd5b4bab9, `gpu_hbm3_memory`; `system_memory` the
+        # alternative). Above `host_memory_ue` (86), which reads the same record on a host.
+        r"/hisi_logs/device-?\d+/[^\n]*\[Hardware Error\]:?\s+error_type: \d+, "
+        r"(?:multi-bit ECC|multi-symbol chipkill ECC|scrub uncorrected error)\b",
+        "gpu_hbm3_memory",
+        87,
+        0.65,
+        "An uncorrected memory error in an Ascend NPU's own (device-side) log: the accelerator's "
+        "memory",
+    ),
+    (
+        "accelerator_gone_after_reset",
+        # a Tenstorrent card that does not come back from a reset: tt-umd's warm reset
+        # (device/warm_reset.cpp: "Timeout waiting for device at BDF {} to reappear.", in older
+        # releases "Failed to find all {} PCIe devices, found: {}" after a Galaxy (UBB) reset and
+        # "Reset failed for PCI id {} - ARC core init failed") and luwen's wait after a Galaxy
+        # tray reset (crates/luwen-if/src/chip/wh_ubb.rs "Driver not loaded after {} seconds...
+        # giving up"): the thirty-sixth's and forty-fifth's rule (a card that left the host or
+        # whose ARC core never initialises is `faulty_gpu`; the forty-fifth's 8bcbefd0c4a9,
+        # 935915d887b9), as amdgpu's failed GPU reset is. Not "Config space reset not completed"
+        # alone: the forty-fifth labels it both `faulty_gpu` (cda2806b96fb) and `dependency` on a
+        # card passed through to a VM (698dc671ba17).
+        r"\bTimeout waiting for device (?:at BDF )?[0-9a-fA-F:.]+ to reappear\b|"
+        r"\bFailed to find all \d+ PCIe devices, found: \d+|"
+        r"\bReset failed for PCI id \d+ - ARC core init failed\b|"
+        r"\bDriver not loaded after \d+ seconds\.*\s*giving up\b",
+        "faulty_gpu",
+        80,
+        0.6,
+        "An accelerator did not come back from its reset (it left the PCI bus, or its management "
+        "core never started): the device",
     ),
 )
 
@@ -6641,7 +6797,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cuda_error_illegal",
     ),
     "cuda_launch": ("cuda error", "cudaerrorlaunchfailure"),
-    "cuda_library": ("cublas_status", "cudnn_status", "cublas runtime error", "cudnn error"),
+    "cuda_library": (
+        "cublas_status",
+        "cudnn_status",
+        "cublas runtime error",
+        "cudnn error",
+        "hipblas_status_",
+        "hipblas error",
+    ),
     "nccl_system": ("ncclsystemerror", "unhandled system error"),
     "nccl_internal": (
         "ncclinternalerror",
@@ -6933,6 +7096,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "level_zero_oom": (
         "_result_error_out_of_device_memory",
+        "_error_out_of_resources",
         "cl_mem_object_allocation_failure",
         "cl_out_of_host_memory",
     ),
@@ -7113,6 +7277,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "env_rendezvous_master_unset": ("env:// rendezvous: environment variable master_",),
     "host_name_not_resolved": ("name does not resolve", "can't resolve '", "server can't find"),
     "jax_peer_task_died": (
+        "retrieve preemption notice",
         "another task died",
         "polled an error from coordination service",
         "different incarnation",
@@ -7209,6 +7374,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "neuroncore(s) not available",
         "failed to acquire",
         "neuron runtime cannot be initialized",
+        "permission_denied: open(/dev/accel",
+        "open(/dev/vfio/",
+        "open(/dev/accel",
     ),
     "hsa_out_of_resources": ("hsa_status_error_out_of_resources",),
     "level_zero_device_lost": ("ur_result_error_device_lost", "ze_result_error_device_lost"),
@@ -7273,6 +7441,47 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "jax_barrier_tasks_missing": ("deadline_exceeded: barrier timed out",),
     "dtensor_dispatch_gap": ("got mixed torch.tensor and dtensor", "sharding strategy registered"),
     "inductor_size_stride_assert": (" at dim=",),
+    # -- classes the forty-fifth collection showed missing --
+    "amdgpu_ring_mes_timeout": (
+        "ring gfx",
+        "ring comp",
+        "ring sdma",
+        "ring page",
+        "ring kiq",
+        "ring mes",
+        "ring vcn",
+        "ring jpeg",
+        "ring uvd",
+        "ring vce",
+        "amdgpu_job_timedout on ring",
+        "mes failed to respon",
+        "hardware queue from mes",
+        "hardware queue to mes",
+        "mes might be in unrecoverable state",
+    ),
+    "amdgpu_smu_not_up": (
+        "smc engine is not correctly up",
+        "smu is not ready yet",
+        "smc is not ready",
+        "resume of ip block <smu> failed",
+    ),
+    "ascend_aicore_exception": (
+        "aicore error exception",
+        "aivec error exception",
+        "exception of aicore error",
+        "exception of aivec error",
+        "aicore kernel execute failed",
+        "the aicore execution is abnormal",
+        "bs_done_exception_proc_timeout",
+    ),
+    "amd_mce_fatal_decoded": ("[hardware error]: system fatal error.", "_status["),
+    "npu_device_log_memory_ue": ("/hisi_logs/device",),
+    "accelerator_gone_after_reset": (
+        "to reappear",
+        "failed to find all ",
+        "- arc core init failed",
+        "driver not loaded after ",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
