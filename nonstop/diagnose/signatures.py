@@ -958,7 +958,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"stack expects each tensor to be equal size|Target -?\d+ is out of bounds|The expanded size of the tensor|"
         r"Boolean value of Tensor with more than one (?:value|element) is ambiguous|"
         r"Default process group has not been initialized|Detected mismatch between collectives on ranks|"
-        r"Collectives differ in the following aspects|Expected a '\w+' device type for generator|"
+        r"Collectives differ in the following aspects|"
+        # Ascend HCCL's EI0005 (CANN's HCCL user guide, hcclug "EI0005"): a collective's
+        # arguments (count, dataType, op) differ between ranks, the forty-sixth's ee14826e33b2
+        r"\barguments for collective communication are inconsistent between ranks\b|Expected a '\w+' device type for generator|"
         r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False|"
         r"(?:^|[\s'\"(])(?:json\.decoder\.JSONDecodeError|UnicodeDecodeError|UnicodeEncodeError|OverflowError|"
         r"omegaconf\.errors\.\w+|hydra\.errors\.\w+|yaml\.\w+\.\w+Error|pydantic[\w.]*ValidationError|"
@@ -2174,7 +2177,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "wrong_device",
-        r"Expected all tensors to be on the same device",
+        # widened for the forty-sixth's 0c86ba6ef3f2 (issue 27): older PyTorch's wordings of the
+        # same mix, ATen's checkSameGPU (aten/src/ATen/TensorUtils.cpp, "Expected tensor for
+        # argument #1 'input' to have the same device as tensor for argument #2 'weight'; but
+        # device 1 does not equal 0", "Expected tensor for 'out' ...") and torch 1.x's
+        # "Expected object of device type cuda but got device type cpu for argument #1 'self'"
+        r"Expected all tensors to be on the same device|"
+        r"\bto have the same device as tensor for argument #\d+|"
+        r"\bExpected object of device type \w+ but got device type \w+",
         "user_code_error",
         60,
         0.7,
@@ -2249,7 +2259,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # a NaN loss told in words (the fourteenth's 5efed419f116 "`NaN` losses", 775665303a88)
         r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b|"
         # the fifteenth's e7a5bc462d26 (mixed precision): "Inf loss", "Nan gradient"
-        r"\binf\W{0,2}\s*losse?s?\b(?! scal)|\b(?:nan|inf)\W{0,2}\s*grad(?:ient)?s?\b",
+        r"\binf\W{0,2}\s*losse?s?\b(?! scal)|\b(?:nan|inf)\W{0,2}\s*grad(?:ient)?s?\b|"
+        # DeepXDE's training display (deepxde/display.py TrainingDisplay under its "Step  Train
+        # loss  Test loss  Test metric" header; deepxde/utils/internal.py list_to_str, "[{:.2e},
+        # ...]"): the step, then the train losses with a nan among them (the forty-sixth's
+        # d0e061151a8a, issue 27); a nan only in the later test-metric column is not taken
+        r"^\s*\d+ {2,}\[(?:[-+]?[\d.]+e[-+]\d+, )*nan\b",
         "numerical_nan",
         50,
         0.5,
@@ -5329,6 +5344,62 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.45,
         "A torch.compile (Inductor) graph's size/stride guard failed: a compiler or framework bug",
     ),
+    # -- classes the forty-sixth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortysixth.py). Also
+    # widened for it, in place: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss`
+    # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch). --
+    (
+        "deepep_timeout",
+        # DeepEP's expert-parallel dispatch/combine giving up waiting on its peers: the kernels'
+        # printf (csrc/kernels/internode.cu, intranode.cu: "DeepEP dispatch forwarder timeout
+        # (RDMA meta), channel: ...", "DeepEP dispatch RDMA sender timeout", "DeepEP dispatch NVL
+        # receiver timeout", "DeepEP combine NVL sender timeout") and the host's
+        # (csrc/deep_ep.cpp: "DeepEP error: timeout (dispatch CPU)"): a collective timing out
+        # with nothing more specific (the forty-sixth's c0eb61a2ef59, ef3ef701ed70). Below
+        # `sigabrt` (15): where DeepEP then aborts on a CUDA launch failure of its own kernels,
+        # that reading stands (the forty-sixth's 85aa5ce2ab50, labelled software_bug).
+        # the kernels' "timeout, <fields>" or "timeout (<what>)", not a setting's "timeout set to"
+        r"\bDeepEP (?:dispatch|combine)\b[^\n]{0,40}?\btimeout(?:, | \()|\bDeepEP error: timeout\b",
+        "nccl_watchdog_timeout",
+        14,
+        0.35,
+        "DeepEP's expert-parallel dispatch or combine timed out waiting on its peers",
+    ),
+    (
+        "launcher_local_rank_flag",
+        # torch.distributed.launch of PyTorch 2.0 and later passing "--local-rank=N" (hyphen;
+        # torch/distributed/run.py, "--local-rank" since 2.0) to a script whose parser only knows
+        # the old "--local_rank": argparse's "error: unrecognized arguments: --local-rank=1",
+        # transformers' HfArgumentParser "Some specified arguments are not used by the
+        # HfArgumentParser: ['--local-rank=0']", absl's "Unknown command line flag
+        # 'local-rank'": the installed torch's launcher and the script do not match, set-up
+        # (the forty-sixth's fe8b8a05a908). Above `launch_typo` (55), which reads any other
+        # unrecognized argument as the launch command's mistake.
+        r"(?:\berror: unrecognized arguments: (?:[^\n]* )?|"
+        r"\bnot used by the HfArgumentParser: \[[^\]\n]*'|\bUnknown command line flag ')"
+        r"(?:--)?local-rank\b",
+        "dependency",
+        56,
+        0.55,
+        "The launcher (torch 2.x's --local-rank) and the script's argument parser do not match: "
+        "the installed versions' mismatch",
+    ),
+    (
+        "slurm_nodevfiles",
+        # Slurm's placeholder CUDA_VISIBLE_DEVICES=NoDevFiles (its gres plugin sets it when the
+        # allocation's GPUs have no device files in gres.conf) failing to parse as device
+        # indices: CPython's "invalid literal for int() with base 10: 'NoDevFiles'" (Ray's
+        # get_cuda_visible_devices, the forty-sixth's 445c93359263), "could not convert string
+        # to float: 'NoDevFiles'": the scheduler's configuration, set-up. Above `user_exception`
+        # (40). Not a script's notice that it unsets the value.
+        r"\b(?:invalid literal for int\(\) with base \d+|could not convert string to \w+): "
+        r"['\"]NoDevFiles\b",
+        "dependency",
+        48,
+        0.5,
+        "CUDA_VISIBLE_DEVICES holds Slurm's NoDevFiles placeholder (GPUs without device files in "
+        "gres.conf): the scheduler's set-up",
+    ),
 )
 
 
@@ -6094,6 +6165,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "default process group has not been initialized",
         "mismatch between collectives",
         "collectives differ",
+        "arguments for collective communication are inconsistent",
         "device type for generator",
         "attempting to deserialize object on a cuda device",
         "jsondecodeerror",
@@ -6670,7 +6742,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "weight of size",
         "to match target batch_size",
     ),
-    "wrong_device": ("to be on the same device",),
+    "wrong_device": (
+        "to be on the same device",
+        "to have the same device as tensor",
+        "expected object of device type",
+    ),
     "ddp_unused": ("finished reduction in the prior iteration", "not used in producing loss"),
     "built_against_words": (
         "compiled against",
@@ -7273,6 +7349,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "jax_barrier_tasks_missing": ("deadline_exceeded: barrier timed out",),
     "dtensor_dispatch_gap": ("got mixed torch.tensor and dtensor", "sharding strategy registered"),
     "inductor_size_stride_assert": (" at dim=",),
+    # -- classes the forty-sixth collection showed missing --
+    "deepep_timeout": ("deepep dispatch", "deepep combine", "deepep error: timeout"),
+    "launcher_local_rank_flag": ("local-rank",),
+    "slurm_nodevfiles": ("nodevfiles",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

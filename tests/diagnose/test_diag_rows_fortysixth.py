@@ -1,0 +1,202 @@
+"""Signature rows for the classes the forty-sixth collection showed missing
+(tests/corpus/real/README.md, fortysixth.jsonl, "After its rows", branch issue-27rows46). Each
+row is tested on the forty-sixth's excerpts and on other wordings of its class, from the
+documentation or source cited beside each, with the near misses it must not take. Rows widened
+in place for it: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss` (DeepXDE's
+training display), `tensor_misuse` (Ascend HCCL's EI0005 argument mismatch); new:
+`deepep_timeout`, `launcher_local_rank_flag`, `slurm_nodevfiles`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
+
+
+def _fortysixth(rid: str) -> str:
+    return excerpt("fortysixth", rid)
+
+
+FORTYSIXTH = [
+    # (log text, category, why)
+    # -- nccl_watchdog_timeout: DeepEP's dispatch/combine timing out (`deepep_timeout`; DeepEP
+    # csrc/kernels/internode.cu and intranode.cu's printf, csrc/deep_ep.cpp's runtime_error)
+    (_fortysixth("c0eb61a2ef59"), "nccl_watchdog_timeout", "forty-sixth c0eb61a2ef59 (forwarder)"),
+    (_fortysixth("ef3ef701ed70"), "nccl_watchdog_timeout", "forty-sixth ef3ef701ed70 (CPU side)"),
+    (
+        "DeepEP dispatch RDMA sender timeout, channel: 3, RDMA: 1, nvl: 2, dst RDMA lane: 0, "
+        "head: 12, tail: 40",
+        "nccl_watchdog_timeout",
+        "the RDMA sender's wording (internode.cu)",
+    ),
+    (
+        "DeepEP combine NVL sender timeout, channel: 4, RDMA: 0, nvl: 6, dst NVL: 1, RDMA lane: 0, "
+        "head: 8, tail: 8, start: 0, end: 128",
+        "nccl_watchdog_timeout",
+        "the combine kernel's wording",
+    ),
+    # a DeepEP timeout followed by the library's own CUDA launch failure stays software_bug
+    (_fortysixth("85aa5ce2ab50"), "software_bug", "forty-sixth 85aa5ce2ab50 (abort after it)"),
+    # -- numerical_nan: DeepXDE's training display (`nan_loss`; deepxde/display.py,
+    # deepxde/utils/internal.py list_to_str)
+    (_fortysixth("d0e061151a8a"), "numerical_nan", "forty-sixth d0e061151a8a (one loss term)"),
+    (
+        "Step      Train loss                        Test loss                         Test metric\n"
+        "5000      [nan, nan, nan]                   [nan, nan, nan]                   []",
+        "numerical_nan",
+        "several loss terms, no metric",
+    ),
+    (
+        "3000      [1.23e-02, nan, 4.50e-03]    [1.20e-02, nan, 4.40e-03]    []",
+        "numerical_nan",
+        "one term of several turned nan",
+    ),
+    # -- user_code_error: older PyTorch's device mix (`wrong_device`; aten/src/ATen/
+    # TensorUtils.cpp checkSameGPU, torch 1.x's checked_tensor_unwrap)
+    (_fortysixth("0c86ba6ef3f2"), "user_code_error", "forty-sixth 0c86ba6ef3f2 (addmm)"),
+    (
+        "RuntimeError: Expected tensor for argument #1 'input' to have the same device as tensor "
+        "for argument #2 'weight'; but device 1 does not equal 0 (while checking arguments for "
+        "cudnn_convolution)",
+        "user_code_error",
+        "checkSameGPU's numbered form",
+    ),
+    (
+        "RuntimeError: Expected object of device type cuda but got device type cpu for argument "
+        "#1 'self' in call to _thnn_conv2d_forward",
+        "user_code_error",
+        "torch 1.x's device-type wording",
+    ),
+    # -- user_code_error: HCCL's collective arguments differing between ranks (`tensor_misuse`;
+    # CANN HCCL user guide, EI0005)
+    (_fortysixth("ee14826e33b2"), "user_code_error", "forty-sixth ee14826e33b2 (count)"),
+    (
+        "[rank3]: EI0005: [PID: 4242] 2025-01-02-10:00:00.000.000 The arguments for collective "
+        "communication are inconsistent between ranks:tag[HcomBroadcast_1_0], parameter[dataType], "
+        "local[float16], remote [float32]",
+        "user_code_error",
+        "the dataType parameter, with torch_npu's rank prefix",
+    ),
+    (
+        "RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running "
+        "collective: CollectiveFingerPrint(OpType=ALLREDUCE), but Rank 1 is running collective: "
+        "CollectiveFingerPrint(OpType=BROADCAST)",
+        "user_code_error",
+        "torch's own wording of the class (TORCH_DISTRIBUTED_DEBUG=DETAIL)",
+    ),
+    # -- dependency: torch 2.x's launcher flag against an old script (`launcher_local_rank_flag`;
+    # torch/distributed/run.py, argparse, transformers' HfArgumentParser, absl flags)
+    (_fortysixth("fe8b8a05a908"), "dependency", "forty-sixth fe8b8a05a908 (argparse)"),
+    (
+        "ValueError: Some specified arguments are not used by the HfArgumentParser: "
+        "['--local-rank=0']",
+        "dependency",
+        "transformers' parser",
+    ),
+    (
+        "FATAL Flags parsing error: Unknown command line flag 'local-rank'",
+        "dependency",
+        "absl's flags",
+    ),
+    (
+        "main.py: error: unrecognized arguments: --cfg configs/a.yaml --local-rank=3",
+        "dependency",
+        "the flag after another unknown one",
+    ),
+    # -- dependency: Slurm's NoDevFiles placeholder parsed as GPU ids (`slurm_nodevfiles`; Slurm's
+    # gres plugin, CPython's int()/float() messages)
+    (_fortysixth("445c93359263"), "dependency", "forty-sixth 445c93359263 (Ray)"),
+    (
+        "ValueError: could not convert string to float: 'NoDevFiles'",
+        "dependency",
+        "float()'s wording",
+    ),
+    (
+        'ValueError: invalid literal for int() with base 10: "NoDevFiles"',
+        "dependency",
+        "double quotes",
+    ),
+]
+
+NOT = [
+    # (text, the category it must not be read as, why)
+    (
+        "DeepEP dispatch timeout set to 100 s (NUM_TIMEOUT_CYCLES)",
+        "nccl_watchdog_timeout",
+        "DeepEP's timeout setting, informational",
+    ),
+    (
+        "Using DeepEP for dispatch and combine; pass --moe-deepep-timeout to change the timeout",
+        "nccl_watchdog_timeout",
+        "DeepEP named in a set-up line",
+    ),
+    (
+        "1000      [5.47e+03]    [6.44e+03]    [1.00e+00]",
+        "numerical_nan",
+        "a healthy DeepXDE row",
+    ),
+    (
+        "2000      [1.20e-01]    [1.30e-01]    [nan]",
+        "numerical_nan",
+        "nan only in the test-metric column",
+    ),
+    (
+        "2000      [1.20e-01]    0 samples skipped as nan",
+        "numerical_nan",
+        "nan later on a step line, not in the train losses",
+    ),
+    (
+        "100      [nan_count: 0]",
+        "numerical_nan",
+        "a metric named nan_count",
+    ),
+    (
+        "model.to('cuda:1')  # same device as tensor for argument #2, see docs",
+        "user_code_error",
+        "the words without 'to have', a comment",
+    ),
+    (
+        "train.py: error: unrecognized arguments: --local_rank=1",
+        "dependency",
+        "the old underscore flag is the launch command's (launch_typo)",
+    ),
+    (
+        "Setting --local-rank=0 from the launcher",
+        "dependency",
+        "the flag in an informational line",
+    ),
+    (
+        "CUDA_VISIBLE_DEVICES set to NoDevFiles, unsetting it...",
+        "dependency",
+        "a script's notice that it handles the placeholder",
+    ),
+    (
+        "The arguments for collective communication are consistent between ranks",
+        "user_code_error",
+        "a check that passed",
+    ),
+]
+
+test_row = row_test(FORTYSIXTH)
+
+
+test_near_miss = near_miss_test(NOT)
+
+
+test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(FORTYSIXTH + NOT)
+
+
+def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
+    """The forty-sixth's excerpts the rows now read get their labels' actions: the two set-up
+    failures restart where the user's-code reading had paged."""
+    for rid, category, action in (
+        ("c0eb61a2ef59", "nccl_watchdog_timeout", "restart"),
+        ("ef3ef701ed70", "nccl_watchdog_timeout", "restart"),
+        ("d0e061151a8a", "numerical_nan", "restart"),
+        ("0c86ba6ef3f2", "user_code_error", "stop_and_page"),
+        ("ee14826e33b2", "user_code_error", "stop_and_page"),
+        ("fe8b8a05a908", "dependency", "restart"),
+        ("445c93359263", "dependency", "restart"),
+    ):
+        v = rows_alone(tmp_path, _fortysixth(rid))
+        assert (v.category, v.action) == (category, action), (rid, v.verdict)
