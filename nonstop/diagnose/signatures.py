@@ -1397,7 +1397,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # kube-prometheus's KubeNodeNotReady alert ("{{ $labels.node }} has been unready for more
         # than 15 minutes.", kubernetes-mixin's alerts; older mixins "... for more than an
         # hour."; the forty-third's 930e3de17da1)
-        r"\bhas been unready for more than (?:\d+ minutes|an hour)\b",
+        r"\bhas been unready for more than (?:\d+ minutes|an hour)\b|"
+        # Volcano's scheduler skipping a node whose Ready condition is not true
+        # (pkg/scheduler/api/node_info.go SetNode: "Failed to set node info, phase: %s, reason:
+        # %s", newer "Failed to set node info for %s, phase: ..."; setNodeState's reason
+        # "NotReady"; the forty-sixth's 762e10c21b57, issue 27). Not its "OutOfSync" reason (the
+        # scheduler's own accounting) nor "UnInitialized"
+        r"\bFailed to set node info(?: for \S+)?, phase: NotReady, reason: NotReady\b",
         "host_maintenance",
         60,
         0.6,
@@ -1534,7 +1540,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # occurs"), avoided and a setting ("the NCCL timeout is set to") are not taken
         r"(?i:(?<!\bif )(?<!\bif a )(?<!\bif an )(?<!\bwhen )(?<!\bwhen a )(?<!\bwhen an )(?<!\bavoid )(?<!\bavoid a )"
         r"(?<!\bavoid an )\bNCCL time ?out(?: error| exception)? (?:was raised|is raised|was thrown|occurred|occurs|happened|"
-        r"happens)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
+        # and "will appear", "appeared" (the forty-sixth's 2f16fa68b727 "an NCCL timeout error
+        # will appear after 10 minutes"; issue 27)
+        r"happens|appeared|will appear)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
         "nccl_watchdog_timeout",
         21,
         0.5,
@@ -5347,7 +5355,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- classes the forty-sixth collection showed missing (issue 27; tests/corpus/real/README.md,
     # fortysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortysixth.py). Also
     # widened for it, in place: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss`
-    # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch). --
+    # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch),
+    # `cluster_node_lost` (Volcano's node not Ready), `nccl_timeout_words` ("will appear"). --
     (
         "deepep_timeout",
         # DeepEP's expert-parallel dispatch/combine giving up waiting on its peers: the kernels'
@@ -5364,6 +5373,25 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         14,
         0.35,
         "DeepEP's expert-parallel dispatch or combine timed out waiting on its peers",
+    ),
+    (
+        "nccl_init_system_error",
+        # NCCL's communicator init returning ncclSystemError as the caller's check quotes the
+        # call: XLA's nccl_utils.cc / nccl_api.cc ("NCCL operation ncclCommInitRank(&comm, nranks,
+        # id, rank) failed: unhandled system error", newer "ncclCommInitRankConfig(...)"), OneFlow's
+        # eager_nccl_comm_manager.cpp CHECK ("Check failed: ncclCommInitRank(comm, ...) : unhandled
+        # system error (2)"): a system call failing while the ranks connect at start, set-up by
+        # the collections' rule (the thirteenth's 6dee4890e69d, the forty-sixth's 5cd5a3443bd4).
+        # Above `nccl_system` (45), which reads the bare error mid-run as software_bug, and
+        # `gpu_library_internal` (47), XLA's INTERNAL status around it; the
+        # collections label that bare error variously (dependency, unknown, software_bug) and it
+        # is left alone.
+        r"\bncclCommInit\w*\([^\n]*\)\s*(?:failed\s*)?:\s*unhandled system error\b",
+        "dependency",
+        48,
+        0.5,
+        "NCCL's communicator init failed on a system call (a socket, a device, shared memory): the "
+        "nodes' or job's set-up",
     ),
     (
         "launcher_local_rank_flag",
@@ -7351,6 +7379,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "inductor_size_stride_assert": (" at dim=",),
     # -- classes the forty-sixth collection showed missing --
     "deepep_timeout": ("deepep dispatch", "deepep combine", "deepep error: timeout"),
+    "nccl_init_system_error": ("ncclcomminit",),
     "launcher_local_rank_flag": ("local-rank",),
     "slurm_nodevfiles": ("nodevfiles",),
     "xid": ("nvrm: xid", "xid"),

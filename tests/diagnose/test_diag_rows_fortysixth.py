@@ -3,8 +3,9 @@
 row is tested on the forty-sixth's excerpts and on other wordings of its class, from the
 documentation or source cited beside each, with the near misses it must not take. Rows widened
 in place for it: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss` (DeepXDE's
-training display), `tensor_misuse` (Ascend HCCL's EI0005 argument mismatch); new:
-`deepep_timeout`, `launcher_local_rank_flag`, `slurm_nodevfiles`."""
+training display), `tensor_misuse` (Ascend HCCL's EI0005 argument mismatch), `cluster_node_lost`
+(Volcano's node not Ready), `nccl_timeout_words` ("will appear", "appeared"); new:
+`deepep_timeout`, `nccl_init_system_error`, `launcher_local_rank_flag`, `slurm_nodevfiles`."""
 
 from __future__ import annotations
 
@@ -37,6 +38,35 @@ FORTYSIXTH = [
     ),
     # a DeepEP timeout followed by the library's own CUDA launch failure stays software_bug
     (_fortysixth("85aa5ce2ab50"), "software_bug", "forty-sixth 85aa5ce2ab50 (abort after it)"),
+    # -- nccl_watchdog_timeout: an NCCL timeout told in words (`nccl_timeout_words`, widened)
+    (_fortysixth("2f16fa68b727"), "nccl_watchdog_timeout", "forty-sixth 2f16fa68b727 (will appear)"),
+    (
+        "After the first epoch an NCCL timeout appeared on rank 3 and the job was killed.",
+        "nccl_watchdog_timeout",
+        "the past tense",
+    ),
+    (excerpt("twentyfirst", "7dab9f0c966a"), "nccl_watchdog_timeout", "twenty-first 7dab9f0c966a"),
+    # -- dependency: NCCL's communicator init failing on a system call (`nccl_init_system_error`;
+    # XLA nccl_utils.cc / nccl_api.cc, OneFlow eager_nccl_comm_manager.cpp)
+    (_fortysixth("5cd5a3443bd4"), "dependency", "forty-sixth 5cd5a3443bd4 (OneFlow CHECK)"),
+    (excerpt("thirteenth", "6dee4890e69d"), "dependency", "thirteenth 6dee4890e69d (XLA)"),
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/"
+        "nccl_api.cc:501: NCCL operation ncclCommInitRankConfig(&comm, nranks, comm_id, rank, "
+        "&config) failed: unhandled system error (run with NCCL_DEBUG=INFO for details).",
+        "dependency",
+        "newer XLA's ncclCommInitRankConfig, under JAX's INTERNAL status",
+    ),
+    # -- host_maintenance: Volcano's scheduler finding a node not Ready (`cluster_node_lost`,
+    # widened; volcano pkg/scheduler/api/node_info.go SetNode)
+    (_fortysixth("762e10c21b57"), "host_maintenance", "forty-sixth 762e10c21b57 (old wording)"),
+    (
+        "W1207 10:00:00.000000       1 node_info.go:95] Failed to set node info for gpu-node-7, "
+        "phase: NotReady, reason: NotReady",
+        "host_maintenance",
+        "the newer wording naming the node",
+    ),
+    (excerpt("sixth", "73e43b633e4e"), "host_maintenance", "sixth 73e43b633e4e (kubectl)"),
     # -- numerical_nan: DeepXDE's training display (`nan_loss`; deepxde/display.py,
     # deepxde/utils/internal.py list_to_str)
     (_fortysixth("d0e061151a8a"), "numerical_nan", "forty-sixth d0e061151a8a (one loss term)"),
@@ -131,6 +161,27 @@ NOT = [
         "DeepEP named in a set-up line",
     ),
     (
+        "The NCCL timeout appears in the config as 1800 seconds",
+        "nccl_watchdog_timeout",
+        "a setting, not a timeout raised",
+    ),
+    (
+        "RuntimeError: NCCL error: unhandled system error, NCCL version 2.18.1",
+        "dependency",
+        "the bare system error, labelled variously, stays nccl_system's",
+    ),
+    (
+        "NCCL operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",
+        "dependency",
+        "a CUDA error at init is not the system error",
+    ),
+    (
+        "W1207 10:00:00.000000  1 node_info.go:95] Failed to set node info for gpu-node-7, "
+        "phase: NotReady, reason: OutOfSync",
+        "host_maintenance",
+        "Volcano's own accounting out of sync, the node is fine",
+    ),
+    (
         "1000      [5.47e+03]    [6.44e+03]    [1.00e+00]",
         "numerical_nan",
         "a healthy DeepXDE row",
@@ -188,7 +239,8 @@ test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(FORTYSIXTH + N
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     """The forty-sixth's excerpts the rows now read get their labels' actions: the two set-up
-    failures restart where the user's-code reading had paged."""
+    failures restart where the user's-code reading had paged, and the node Volcano found not
+    Ready is excluded."""
     for rid, category, action in (
         ("c0eb61a2ef59", "nccl_watchdog_timeout", "restart"),
         ("ef3ef701ed70", "nccl_watchdog_timeout", "restart"),
@@ -197,6 +249,9 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("ee14826e33b2", "user_code_error", "stop_and_page"),
         ("fe8b8a05a908", "dependency", "restart"),
         ("445c93359263", "dependency", "restart"),
+        ("5cd5a3443bd4", "dependency", "restart"),
+        ("2f16fa68b727", "nccl_watchdog_timeout", "restart"),
+        ("762e10c21b57", "host_maintenance", "exclude_node"),
     ):
         v = rows_alone(tmp_path, _fortysixth(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
