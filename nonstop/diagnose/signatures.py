@@ -1145,7 +1145,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # 变大"; also 损失突然飙升): none (没有) and avoiding it (避免, 防止) are not taken
         r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:突然|忽然|骤然)(?:出现|发生)?(?:了)?(?:损失函数|损失|loss)(?:值)?"
         r"(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)|"
-        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?(?:突然|忽然|骤然)(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)",
+        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?(?:突然|忽然|骤然)(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)|"
+        # and "sharply" (急剧): the forty-sixth's beee38682fb7 "多次出现loss急剧增加的现象" (issue 27);
+        # avoiding it (避免, 防止, 如何避免) is not taken
+        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?急剧(?:增加|增大|变大|上升|升高)|"
+        # the verb "spikes" after a named training loss (the forty-sixth's bc4809914418
+        # "Pretraining loss spikes after ~100k steps"; issue 27): when or where it spiked, not
+        # the plural noun ("training loss spikes are common", "loss spikes in large models")
+        r"\b(?:training|train|pretraining|pre-training|validation|val|eval) loss (?:suddenly )?spikes "
+        r"(?:after|at|around|every|during|when|whenever|once|right after)\b",
         "loss_spike",
         50,
         0.5,
@@ -5356,7 +5364,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # fortysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortysixth.py). Also
     # widened for it, in place: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss`
     # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch),
-    # `cluster_node_lost` (Volcano's node not Ready), `nccl_timeout_words` ("will appear"). --
+    # `cluster_node_lost` (Volcano's node not Ready), `nccl_timeout_words` ("will appear"),
+    # `loss_spike_words` ("<training> loss spikes after", 急剧). --
     (
         "deepep_timeout",
         # DeepEP's expert-parallel dispatch/combine giving up waiting on its peers: the kernels'
@@ -6286,6 +6295,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "突然",
         "忽然",
         "骤然",
+        "急剧",
     ),
     "datastore_bitflip": ("single bit flip in data block",),
     "sdc_words": (

@@ -4,7 +4,8 @@ row is tested on the forty-sixth's excerpts and on other wordings of its class, 
 documentation or source cited beside each, with the near misses it must not take. Rows widened
 in place for it: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss` (DeepXDE's
 training display), `tensor_misuse` (Ascend HCCL's EI0005 argument mismatch), `cluster_node_lost`
-(Volcano's node not Ready), `nccl_timeout_words` ("will appear", "appeared"); new:
+(Volcano's node not Ready), `nccl_timeout_words` ("will appear", "appeared"),
+`loss_spike_words` (the verb after a named training loss, 急剧); new:
 `deepep_timeout`, `nccl_init_system_error`, `launcher_local_rank_flag`, `slurm_nodevfiles`."""
 
 from __future__ import annotations
@@ -67,6 +68,17 @@ FORTYSIXTH = [
         "the newer wording naming the node",
     ),
     (excerpt("sixth", "73e43b633e4e"), "host_maintenance", "sixth 73e43b633e4e (kubectl)"),
+    # -- loss_spike: a spike told in words (`loss_spike_words`, widened: the verb after a named
+    # training loss, and 急剧 "sharply" in Chinese)
+    (_fortysixth("bc4809914418"), "loss_spike", "forty-sixth bc4809914418 (spikes after)"),
+    (_fortysixth("beee38682fb7"), "loss_spike", "forty-sixth beee38682fb7 (急剧增加)"),
+    (
+        "The training loss spikes every few hundred steps and then recovers.",
+        "loss_spike",
+        "every N steps",
+    ),
+    ("训练到第3个epoch时损失急剧上升", "loss_spike", "损失 rising sharply"),
+    (excerpt("twentysecond", "ee6831362517"), "loss_spike", "twenty-second ee6831362517 (突然)"),
     # -- numerical_nan: DeepXDE's training display (`nan_loss`; deepxde/display.py,
     # deepxde/utils/internal.py list_to_str)
     (_fortysixth("d0e061151a8a"), "numerical_nan", "forty-sixth d0e061151a8a (one loss term)"),
@@ -181,6 +193,12 @@ NOT = [
         "host_maintenance",
         "Volcano's own accounting out of sync, the node is fine",
     ),
+    (
+        "Training loss spikes are common in large models.",
+        "loss_spike",
+        "the plural noun in a general remark",
+    ),
+    ("如何防止loss急剧增加？", "loss_spike", "how to prevent it, no spike seen"),
     (
         "1000      [5.47e+03]    [6.44e+03]    [1.00e+00]",
         "numerical_nan",
