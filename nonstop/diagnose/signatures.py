@@ -906,7 +906,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"getaddrinfo (?:failed|ENOTFOUND)|CERTIFICATE_VERIFY_FAILED|certificate verify failed|ProxyError|"
         r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
         r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
-        r"Could not connect to the (?:Ray )?cluster|wandb\.errors\.(?:CommError|AuthenticationError)|"
+        r"Could not connect to the (?:Ray )?cluster|"
+        # Ray's worker reaching no raylet on its node (src/ray/raylet_client/raylet_client.cc,
+        # "Could not connect to socket <session>/sockets/raylet"; the forty-sixth's 0295f732b5fe,
+        # issue 27): as its GCS above, Ray's own service unreachable at start
+        r"Could not connect to socket [^\n]*\braylet\b|wandb\.errors\.(?:CommError|AuthenticationError)|"
         r"api_key not configured|wandb: ERROR (?:Run initialization has timed out|Error communicating with wandb)",
         "dependency",
         46,
@@ -1018,7 +1022,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # き、「MODEL EXECUTION FLOW ...」で止まる"), the GPU's utilisation fallen to 0% with its
         # memory held (137c280f9e4f "the gpu-util turns down to 0% , with a high gpu memory
         # usage"); a loss that stops falling is not taken
-        r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静)|"
+        r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静|不往下(?:运行|跑|走)了)|"
+        # the program itself stuck (the forty-sixth's e0b0de94de11 "程序总是卡住 ... 程序不往下运行
+        # 了，而且也不报错"; issue 27); avoiding it (避免, 防止) is not taken
+        r"(?<!避免)(?<!防止)程序(?:突然|会|就|总是|经常|又|都|直接|一直)?(?:卡死|卡住)|"
         r"学習[^\n]{0,90}?(?:で|が)(?:止まる|止まって|止まります|止まった|固まる|固まって|固まった)|"
         r"(?i:\bgpu[- ]?util\w*[^\n]{0,20}?\b(?:turns? down to|drops? to|dropped to|falls? to|fell to|goes down to|went down to|stays? at|stuck at) 0 ?%)|"
         # the twentieth's wordings: a stall told with the GPUs' utilisation pinned at 100%
@@ -2280,7 +2287,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # loss  Test loss  Test metric" header; deepxde/utils/internal.py list_to_str, "[{:.2e},
         # ...]"): the step, then the train losses with a nan among them (the forty-sixth's
         # d0e061151a8a, issue 27); a nan only in the later test-metric column is not taken
-        r"^\s*\d+ {2,}\[(?:[-+]?[\d.]+e[-+]\d+, )*nan\b",
+        r"^\s*\d+ {2,}\[(?:[-+]?[\d.]+e[-+]\d+, )*nan\b|"
+        # NaNs at a given step told in words (the forty-sixth's 07d89f36f2c5 "nan's on step 1
+        # during FSDP+TP training"; issue 27)
+        r"\bnan'?s\s+(?:on|at|from|after) (?:the )?(?:step|iteration|iter|epoch) \d+\b",
         "numerical_nan",
         50,
         0.5,
@@ -5365,7 +5375,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # widened for it, in place: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss`
     # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch),
     # `cluster_node_lost` (Volcano's node not Ready), `nccl_timeout_words` ("will appear"),
-    # `loss_spike_words` ("<training> loss spikes after", 急剧). --
+    # `loss_spike_words` ("<training> loss spikes after", 急剧), `hang_words` (程序卡住),
+    # `service_unreachable` (Ray's raylet socket), `nan_loss` (NaNs at a step). --
     (
         "deepep_timeout",
         # DeepEP's expert-parallel dispatch/combine giving up waiting on its peers: the kernels'
@@ -6151,6 +6162,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "failed to connect to all addresses",
         "statuscode.unavailable",
         "to connect to gcs",
+        "could not connect to socket",
         "to connect to the gcs",
         "could not connect to the",
         "wandb.errors.",
@@ -6251,6 +6263,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "卡在那里",
         "没有动静",
         "没动静",
+        "不往下",
         "止ま",
         "固ま",
         "gpu-util",
@@ -6835,7 +6848,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
             "permission",
         )
     ),
-    "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
+    "nan_loss": ("nan", "nans", "inf", "non-finite loss", "diverged"),
     "simulation_nonfinite": (
         "fields are nan or inf",
         "- simulation unstable",

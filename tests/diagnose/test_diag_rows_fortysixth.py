@@ -5,7 +5,8 @@ documentation or source cited beside each, with the near misses it must not take
 in place for it: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss` (DeepXDE's
 training display), `tensor_misuse` (Ascend HCCL's EI0005 argument mismatch), `cluster_node_lost`
 (Volcano's node not Ready), `nccl_timeout_words` ("will appear", "appeared"),
-`loss_spike_words` (the verb after a named training loss, 急剧); new:
+`loss_spike_words` (the verb after a named training loss, 急剧), `hang_words` (程序卡住, 不往下
+运行了), `service_unreachable` (Ray's raylet socket), `nan_loss` (NaNs at a step); new:
 `deepep_timeout`, `nccl_init_system_error`, `launcher_local_rank_flag`, `slurm_nodevfiles`."""
 
 from __future__ import annotations
@@ -79,6 +80,29 @@ FORTYSIXTH = [
     ),
     ("训练到第3个epoch时损失急剧上升", "loss_spike", "损失 rising sharply"),
     (excerpt("twentysecond", "ee6831362517"), "loss_spike", "twenty-second ee6831362517 (突然)"),
+    # -- numerical_nan: NaNs at a step told in words (`nan_loss`, widened)
+    (_fortysixth("07d89f36f2c5"), "numerical_nan", "forty-sixth 07d89f36f2c5 (nan's on step 1)"),
+    ("We get NaNs at step 1200 on 64 GPUs.", "numerical_nan", "NaNs at a later step"),
+    ("the model outputs nans from iteration 300 onwards", "numerical_nan", "from an iteration"),
+    # -- hang: the program stuck, said in Chinese (`hang_words`, widened)
+    (_fortysixth("e0b0de94de11"), "hang", "forty-sixth e0b0de94de11 (程序总是卡住)"),
+    ("程序卡死了，没有任何报错", "hang", "程序卡死"),
+    ("跑到第5个epoch以后程序不往下跑了", "hang", "不往下跑了"),
+    (excerpt("seventeenth", "32fa3689a4d2"), "hang", "seventeenth 32fa3689a4d2 (训练 卡死)"),
+    # -- dependency: Ray's raylet unreachable at start (`service_unreachable`, widened; ray
+    # src/ray/raylet_client/raylet_client.cc)
+    (_fortysixth("0295f732b5fe"), "dependency", "forty-sixth 0295f732b5fe (verl on Slurm)"),
+    (
+        "[2024-05-01 10:00:00,123 C 4242 4242] raylet_client.cc:61: Could not connect to socket "
+        "/tmp/ray/session_2024-05-01_09-59-58_000000_1/sockets/raylet",
+        "dependency",
+        "the default session folder",
+    ),
+    (
+        "ConnectionError: Could not connect to the Ray cluster at address 10.0.0.1:6379",
+        "dependency",
+        "Ray's other wording of the class, already read",
+    ),
     # -- numerical_nan: DeepXDE's training display (`nan_loss`; deepxde/display.py,
     # deepxde/utils/internal.py list_to_str)
     (_fortysixth("d0e061151a8a"), "numerical_nan", "forty-sixth d0e061151a8a (one loss term)"),
@@ -199,6 +223,19 @@ NOT = [
         "the plural noun in a general remark",
     ),
     ("如何防止loss急剧增加？", "loss_spike", "how to prevent it, no spike seen"),
+    ("nan_count at step 3: 0", "numerical_nan", "a counter named nan_count at a step"),
+    ("如何防止程序卡住？", "hang", "how to prevent a stall, none seen"),
+    (
+        "(raylet) client_connection.cc:100: Retrying to connect to socket for pathname "
+        "/tmp/ray/session_x/sockets/raylet (num_attempts = 1, num_retries = 10)",
+        "dependency",
+        "Ray's retry notice, not the failure",
+    ),
+    (
+        "Could not connect to socket /tmp/.X11-unix/X0",
+        "dependency",
+        "another program's socket, not Ray's raylet",
+    ),
     (
         "1000      [5.47e+03]    [6.44e+03]    [1.00e+00]",
         "numerical_nan",
