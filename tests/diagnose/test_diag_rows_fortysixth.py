@@ -41,7 +41,11 @@ FORTYSIXTH = [
     # a DeepEP timeout followed by the library's own CUDA launch failure stays software_bug
     (_fortysixth("85aa5ce2ab50"), "software_bug", "forty-sixth 85aa5ce2ab50 (abort after it)"),
     # -- nccl_watchdog_timeout: an NCCL timeout told in words (`nccl_timeout_words`, widened)
-    (_fortysixth("2f16fa68b727"), "nccl_watchdog_timeout", "forty-sixth 2f16fa68b727 (will appear)"),
+    (
+        _fortysixth("2f16fa68b727"),
+        "nccl_watchdog_timeout",
+        "forty-sixth 2f16fa68b727 (will appear)",
+    ),
     (
         "After the first epoch an NCCL timeout appeared on rank 3 and the job was killed.",
         "nccl_watchdog_timeout",
