@@ -5434,8 +5434,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "slurm_nodevfiles",
-        # Slurm's placeholder CUDA_VISIBLE_DEVICES=NoDevFiles (its gres plugin sets it when the
-        # allocation's GPUs have no device files in gres.conf) failing to parse as device
+        # Slurm's placeholder CUDA_VISIBLE_DEVICES=NoDevFiles (src/plugins/gres/common/
+        # gres_common.c common_gres_set_env sets it for a step allocated no GPU on a node with
+        # GPUs configured: the job asked for none there) failing to parse as device
         # indices: CPython's "invalid literal for int() with base 10: 'NoDevFiles'" (Ray's
         # get_cuda_visible_devices, the forty-sixth's 445c93359263), "could not convert string
         # to float: 'NoDevFiles'": the scheduler's configuration, set-up. Above `user_exception`
@@ -5445,8 +5446,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "dependency",
         48,
         0.5,
-        "CUDA_VISIBLE_DEVICES holds Slurm's NoDevFiles placeholder (GPUs without device files in "
-        "gres.conf): the scheduler's set-up",
+        "CUDA_VISIBLE_DEVICES holds Slurm's NoDevFiles placeholder (the step was allocated no "
+        "GPU on that node): the job's or scheduler's set-up",
     ),
 )
 
