@@ -912,7 +912,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"getaddrinfo (?:failed|ENOTFOUND)|CERTIFICATE_VERIFY_FAILED|certificate verify failed|ProxyError|"
         r"urllib\.error\.(?:URLError: <urlopen error|HTTPError: HTTP Error 5\d\d)|"
         r"failed to connect to all addresses|StatusCode\.UNAVAILABLE|(?:Failed|Unable) to connect to (?:the )?GCS|"
-        r"Could not connect to the (?:Ray )?cluster|wandb\.errors\.(?:CommError|AuthenticationError)|"
+        r"Could not connect to the (?:Ray )?cluster|"
+        # Ray's worker reaching no raylet on its node (src/ray/raylet_client/raylet_client.cc,
+        # "Could not connect to socket <session>/sockets/raylet"; the forty-sixth's 0295f732b5fe,
+        # issue 27): as its GCS above, Ray's own service unreachable at start
+        r"Could not connect to socket [^\n]*\braylet\b|wandb\.errors\.(?:CommError|AuthenticationError)|"
         r"api_key not configured|wandb: ERROR (?:Run initialization has timed out|Error communicating with wandb)",
         "dependency",
         46,
@@ -964,7 +968,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"stack expects each tensor to be equal size|Target -?\d+ is out of bounds|The expanded size of the tensor|"
         r"Boolean value of Tensor with more than one (?:value|element) is ambiguous|"
         r"Default process group has not been initialized|Detected mismatch between collectives on ranks|"
-        r"Collectives differ in the following aspects|Expected a '\w+' device type for generator|"
+        r"Collectives differ in the following aspects|"
+        # Ascend HCCL's EI0005 (CANN's HCCL user guide, hcclug "EI0005"): a collective's
+        # arguments (count, dataType, op) differ between ranks, the forty-sixth's ee14826e33b2
+        r"\barguments for collective communication are inconsistent between ranks\b|Expected a '\w+' device type for generator|"
         r"Attempting to deserialize object on a CUDA device but torch\.cuda\.is_available\(\) is False|"
         r"(?:^|[\s'\"(])(?:json\.decoder\.JSONDecodeError|UnicodeDecodeError|UnicodeEncodeError|OverflowError|"
         r"omegaconf\.errors\.\w+|hydra\.errors\.\w+|yaml\.\w+\.\w+Error|pydantic[\w.]*ValidationError|"
@@ -1021,7 +1028,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # き、「MODEL EXECUTION FLOW ...」で止まる"), the GPU's utilisation fallen to 0% with its
         # memory held (137c280f9e4f "the gpu-util turns down to 0% , with a high gpu memory
         # usage"); a loss that stops falling is not taken
-        r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静)|"
+        r"(?:训练|程序)[^\n]{0,45}?(?:不再继续|不跑了|死在那里|卡在那里|没有动静|没动静|不往下(?:运行|跑|走)了)|"
+        # the program itself stuck (the forty-sixth's e0b0de94de11 "程序总是卡住 ... 程序不往下运行
+        # 了，而且也不报错"; issue 27); avoiding it (避免, 防止) is not taken
+        r"(?<!避免)(?<!防止)程序(?:突然|会|就|总是|经常|又|都|直接|一直)?(?:卡死|卡住)|"
         r"学習[^\n]{0,90}?(?:で|が)(?:止まる|止まって|止まります|止まった|固まる|固まって|固まった)|"
         r"(?i:\bgpu[- ]?util\w*[^\n]{0,20}?\b(?:turns? down to|drops? to|dropped to|falls? to|fell to|goes down to|went down to|stays? at|stuck at) 0 ?%)|"
         # the twentieth's wordings: a stall told with the GPUs' utilisation pinned at 100%
@@ -1148,7 +1158,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # 变大"; also 损失突然飙升): none (没有) and avoiding it (避免, 防止) are not taken
         r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:突然|忽然|骤然)(?:出现|发生)?(?:了)?(?:损失函数|损失|loss)(?:值)?"
         r"(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)|"
-        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?(?:突然|忽然|骤然)(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)",
+        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?(?:突然|忽然|骤然)(?:变大|增大|暴涨|飙升|激增|剧增|上升|升高)|"
+        # and "sharply" (急剧): the forty-sixth's beee38682fb7 "多次出现loss急剧增加的现象" (issue 27);
+        # avoiding it (避免, 防止, 如何避免) is not taken
+        r"(?<!避免)(?<!防止)(?:损失函数|损失|loss)(?:值)?急剧(?:增加|增大|变大|上升|升高)|"
+        # the verb "spikes" after a named training loss (the forty-sixth's bc4809914418
+        # "Pretraining loss spikes after ~100k steps"; issue 27): when or where it spiked, not
+        # the plural noun ("training loss spikes are common", "loss spikes in large models")
+        r"\b(?:training|train|pretraining|pre-training|validation|val|eval) loss (?:suddenly )?spikes "
+        r"(?:after|at|around|every|during|when|whenever|once|right after)\b",
         "loss_spike",
         50,
         0.5,
@@ -1400,7 +1418,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # kube-prometheus's KubeNodeNotReady alert ("{{ $labels.node }} has been unready for more
         # than 15 minutes.", kubernetes-mixin's alerts; older mixins "... for more than an
         # hour."; the forty-third's 930e3de17da1)
-        r"\bhas been unready for more than (?:\d+ minutes|an hour)\b",
+        r"\bhas been unready for more than (?:\d+ minutes|an hour)\b|"
+        # Volcano's scheduler skipping a node whose Ready condition is not true
+        # (pkg/scheduler/api/node_info.go SetNode: "Failed to set node info, phase: %s, reason:
+        # %s", newer "Failed to set node info for %s, phase: ..."; setNodeState's reason
+        # "NotReady"; the forty-sixth's 762e10c21b57, issue 27). Not its "OutOfSync" reason (the
+        # scheduler's own accounting) nor "UnInitialized"
+        r"\bFailed to set node info(?: for \S+)?, phase: NotReady, reason: NotReady\b",
         "host_maintenance",
         60,
         0.6,
@@ -1537,7 +1561,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # occurs"), avoided and a setting ("the NCCL timeout is set to") are not taken
         r"(?i:(?<!\bif )(?<!\bif a )(?<!\bif an )(?<!\bwhen )(?<!\bwhen a )(?<!\bwhen an )(?<!\bavoid )(?<!\bavoid a )"
         r"(?<!\bavoid an )\bNCCL time ?out(?: error| exception)? (?:was raised|is raised|was thrown|occurred|occurs|happened|"
-        r"happens)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
+        # and "will appear", "appeared" (the forty-sixth's 2f16fa68b727 "an NCCL timeout error
+        # will appear after 10 minutes"; issue 27)
+        r"happens|appeared|will appear)\b|\b(?:got|gets|getting|hit|hits|raised|threw|throws) (?:an? |the )?NCCL time ?out\b)",
         "nccl_watchdog_timeout",
         21,
         0.5,
@@ -2184,7 +2210,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "wrong_device",
-        r"Expected all tensors to be on the same device",
+        # widened for the forty-sixth's 0c86ba6ef3f2 (issue 27): older PyTorch's wordings of the
+        # same mix, ATen's checkSameGPU (aten/src/ATen/TensorUtils.cpp, "Expected tensor for
+        # argument #1 'input' to have the same device as tensor for argument #2 'weight'; but
+        # device 1 does not equal 0", "Expected tensor for 'out' ...") and torch 1.x's
+        # "Expected object of device type cuda but got device type cpu for argument #1 'self'"
+        r"Expected all tensors to be on the same device|"
+        r"\bto have the same device as tensor for argument #\d+|"
+        r"\bExpected object of device type \w+ but got device type \w+",
         "user_code_error",
         60,
         0.7,
@@ -2259,7 +2292,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # a NaN loss told in words (the fourteenth's 5efed419f116 "`NaN` losses", 775665303a88)
         r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b|"
         # the fifteenth's e7a5bc462d26 (mixed precision): "Inf loss", "Nan gradient"
-        r"\binf\W{0,2}\s*losse?s?\b(?! scal)|\b(?:nan|inf)\W{0,2}\s*grad(?:ient)?s?\b",
+        r"\binf\W{0,2}\s*losse?s?\b(?! scal)|\b(?:nan|inf)\W{0,2}\s*grad(?:ient)?s?\b|"
+        # DeepXDE's training display (deepxde/display.py TrainingDisplay under its "Step  Train
+        # loss  Test loss  Test metric" header; deepxde/utils/internal.py list_to_str, "[{:.2e},
+        # ...]"): the step, then the train losses with a nan among them (the forty-sixth's
+        # d0e061151a8a, issue 27); a nan only in the later test-metric column is not taken
+        r"^\s*\d+ {2,}\[(?:[-+]?[\d.]+e[-+]\d+, )*nan\b|"
+        # NaNs at a given step told in words (the forty-sixth's 07d89f36f2c5 "nan's on step 1
+        # during FSDP+TP training"; issue 27)
+        r"\bnan'?s\s+(?:on|at|from|after) (?:the )?(?:step|iteration|iter|epoch) \d+\b",
         "numerical_nan",
         50,
         0.5,
@@ -5485,6 +5526,85 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "An accelerator did not come back from its reset (it left the PCI bus, or its management "
         "core never started): the device",
     ),
+    # -- classes the forty-sixth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortysixth.py). Also
+    # widened for it, in place: `wrong_device` (older PyTorch's device-mix wordings), `nan_loss`
+    # (DeepXDE's training display), `tensor_misuse` (HCCL's EI0005 argument mismatch),
+    # `cluster_node_lost` (Volcano's node not Ready), `nccl_timeout_words` ("will appear"),
+    # `loss_spike_words` ("<training> loss spikes after", 急剧), `hang_words` (程序卡住),
+    # `service_unreachable` (Ray's raylet socket), `nan_loss` (NaNs at a step). --
+    (
+        "deepep_timeout",
+        # DeepEP's expert-parallel dispatch/combine giving up waiting on its peers: the kernels'
+        # printf (csrc/kernels/internode.cu, intranode.cu: "DeepEP dispatch forwarder timeout
+        # (RDMA meta), channel: ...", "DeepEP dispatch RDMA sender timeout", "DeepEP dispatch NVL
+        # receiver timeout", "DeepEP combine NVL sender timeout") and the host's
+        # (csrc/deep_ep.cpp: "DeepEP error: timeout (dispatch CPU)"): a collective timing out
+        # with nothing more specific (the forty-sixth's c0eb61a2ef59, ef3ef701ed70). Below
+        # `sigabrt` (15): where DeepEP then aborts on a CUDA launch failure of its own kernels,
+        # that reading stands (the forty-sixth's 85aa5ce2ab50, labelled software_bug).
+        # the kernels' "timeout, <fields>" or "timeout (<what>)", not a setting's "timeout set to"
+        r"\bDeepEP (?:dispatch|combine)\b[^\n]{0,40}?\btimeout(?:, | \()|\bDeepEP error: timeout\b",
+        "nccl_watchdog_timeout",
+        14,
+        0.35,
+        "DeepEP's expert-parallel dispatch or combine timed out waiting on its peers",
+    ),
+    (
+        "nccl_init_system_error",
+        # NCCL's communicator init returning ncclSystemError as the caller's check quotes the
+        # call: XLA's nccl_utils.cc / nccl_api.cc ("NCCL operation ncclCommInitRank(&comm, nranks,
+        # id, rank) failed: unhandled system error", newer "ncclCommInitRankConfig(...)"), OneFlow's
+        # eager_nccl_comm_manager.cpp CHECK ("Check failed: ncclCommInitRank(comm, ...) : unhandled
+        # system error (2)"): a system call failing while the ranks connect at start, set-up by
+        # the collections' rule (the thirteenth's 6dee4890e69d, the forty-sixth's 5cd5a3443bd4).
+        # Above `nccl_system` (45), which reads the bare error mid-run as software_bug, and
+        # `gpu_library_internal` (47), XLA's INTERNAL status around it; the
+        # collections label that bare error variously (dependency, unknown, software_bug) and it
+        # is left alone.
+        r"\bncclCommInit\w*\([^\n]*\)\s*(?:failed\s*)?:\s*unhandled system error\b",
+        "dependency",
+        48,
+        0.5,
+        "NCCL's communicator init failed on a system call (a socket, a device, shared memory): the "
+        "nodes' or job's set-up",
+    ),
+    (
+        "launcher_local_rank_flag",
+        # torch.distributed.launch of PyTorch 2.0 and later passing "--local-rank=N" (hyphen;
+        # torch/distributed/run.py, "--local-rank" since 2.0) to a script whose parser only knows
+        # the old "--local_rank": argparse's "error: unrecognized arguments: --local-rank=1",
+        # transformers' HfArgumentParser "Some specified arguments are not used by the
+        # HfArgumentParser: ['--local-rank=0']", absl's "Unknown command line flag
+        # 'local-rank'": the installed torch's launcher and the script do not match, set-up
+        # (the forty-sixth's fe8b8a05a908). Above `launch_typo` (55), which reads any other
+        # unrecognized argument as the launch command's mistake.
+        r"(?:\berror: unrecognized arguments: (?:[^\n]* )?|"
+        r"\bnot used by the HfArgumentParser: \[[^\]\n]*'|\bUnknown command line flag ')"
+        r"(?:--)?local-rank\b",
+        "dependency",
+        56,
+        0.55,
+        "The launcher (torch 2.x's --local-rank) and the script's argument parser do not match: "
+        "the installed versions' mismatch",
+    ),
+    (
+        "slurm_nodevfiles",
+        # Slurm's placeholder CUDA_VISIBLE_DEVICES=NoDevFiles (src/plugins/gres/common/
+        # gres_common.c common_gres_set_env sets it for a step allocated no GPU on a node with
+        # GPUs configured: the job asked for none there) failing to parse as device
+        # indices: CPython's "invalid literal for int() with base 10: 'NoDevFiles'" (Ray's
+        # get_cuda_visible_devices, the forty-sixth's 445c93359263), "could not convert string
+        # to float: 'NoDevFiles'": the scheduler's configuration, set-up. Above `user_exception`
+        # (40). Not a script's notice that it unsets the value.
+        r"\b(?:invalid literal for int\(\) with base \d+|could not convert string to \w+): "
+        r"['\"]NoDevFiles\b",
+        "dependency",
+        48,
+        0.5,
+        "CUDA_VISIBLE_DEVICES holds Slurm's NoDevFiles placeholder (the step was allocated no "
+        "GPU on that node): the job's or scheduler's set-up",
+    ),
 )
 
 
@@ -6199,6 +6319,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "failed to connect to all addresses",
         "statuscode.unavailable",
         "to connect to gcs",
+        "could not connect to socket",
         "to connect to the gcs",
         "could not connect to the",
         "wandb.errors.",
@@ -6250,6 +6371,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "default process group has not been initialized",
         "mismatch between collectives",
         "collectives differ",
+        "arguments for collective communication are inconsistent",
         "device type for generator",
         "attempting to deserialize object on a cuda device",
         "jsondecodeerror",
@@ -6298,6 +6420,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "卡在那里",
         "没有动静",
         "没动静",
+        "不往下",
         "止ま",
         "固ま",
         "gpu-util",
@@ -6342,6 +6465,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "突然",
         "忽然",
         "骤然",
+        "急剧",
     ),
     "datastore_bitflip": ("single bit flip in data block",),
     "sdc_words": (
@@ -6833,7 +6957,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "weight of size",
         "to match target batch_size",
     ),
-    "wrong_device": ("to be on the same device",),
+    "wrong_device": (
+        "to be on the same device",
+        "to have the same device as tensor",
+        "expected object of device type",
+    ),
     "ddp_unused": ("finished reduction in the prior iteration", "not used in producing loss"),
     "built_against_words": (
         "compiled against",
@@ -6884,7 +7012,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
             "permission",
         )
     ),
-    "nan_loss": ("nan", "inf", "non-finite loss", "diverged"),
+    "nan_loss": ("nan", "nans", "inf", "non-finite loss", "diverged"),
     "simulation_nonfinite": (
         "fields are nan or inf",
         "- simulation unstable",
@@ -7482,6 +7610,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "- arc core init failed",
         "driver not loaded after ",
     ),
+    # -- classes the forty-sixth collection showed missing --
+    "deepep_timeout": ("deepep dispatch", "deepep combine", "deepep error: timeout"),
+    "nccl_init_system_error": ("ncclcomminit",),
+    "launcher_local_rank_flag": ("local-rank",),
+    "slurm_nodevfiles": ("nodevfiles",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
