@@ -116,11 +116,10 @@ _HOST_PATTERNS = (
     ),
     re.compile(rb"^(?:\d{9,}\.\d+|\[\s*\d+\.\d+\]) (?P<host>[\w.-]+) " + _PROGRAM),
     re.compile(rb'"_HOSTNAME"\s*:\s*"(?P<host>[\w.-]+)"'),  # journalctl -o json
-    # Slurm: "*** JOB 1234 ON node12 CANCELLED AT ...", "srun: error: node12: task 3: Killed",
-    # "srun: error: Node failure on node12"
+    # Slurm: "*** JOB 1234 ON node12 CANCELLED AT ...", "srun: error: node12: task 3: Killed"
+    # ("srun: error: Node failure on node12" is a subject line: _SUBJECT_PATTERNS)
     re.compile(rb"\*\*\* (?:JOB|STEP) [\w.+]+ ON (?P<host>[\w.-]+) CANCELLED"),
     re.compile(rb"\bsrun: error: (?P<host>[\w.-]+): tasks? [\d,-]+:"),
-    re.compile(rb"\bNode failure on (?P<host>[\w.-]+)"),
     # Open MPI: "mpirun noticed that process rank 1 with PID 4242 on node node02 exited on ..."
     re.compile(rb"\bprocess rank \d+ with PID \d+ on node (?P<host>[\w.-]+)"),
     # Ray: a worker's output prefix on another node ("(RayTrainWorker pid=1234, ip=10.0.0.5)")

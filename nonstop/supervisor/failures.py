@@ -685,9 +685,7 @@ class FailureHandler:
         # host no agent records one, and the echoes name the loopback address, which a
         # reverse lookup calls "localhost": that is this host, whose own slow rank (a
         # DataLoader's teardown) had not exited yet, not a peer gone whole
-        if link is None or link.host is None or link.host == self.cfg.host:
-            return None
-        if link.host not in set(by_address.values()):
+        if link is None or link.host == self.cfg.host or link.host not in own:
             return None
         lost_host, attempt = link.host, self.ctx.attempt
         deadline = time.monotonic() + LOST_PEER_WAIT_S

@@ -10,23 +10,20 @@ from support import nonstop_cli, nonstop_run, rows
 pytestmark = pytest.mark.slow
 
 
-def test_a_script_that_raises_at_import_is_not_retried(tmp_path):
-    script = tmp_path / "broken.py"
-    script.write_text("import os\nraise RuntimeError('boom at import')\n")
+def _run_two(tmp_path, text, *args, name="train.py", env=None, script_args=()):
+    """`nonstop run ARGS` on `text` as a plain script (given `script_args`), two ranks, no
+    health checks: (result, run directory)."""
+    script = tmp_path / name
+    script.write_text(text)
     run_dir = tmp_path / "run"
-    r = nonstop_run(
-        [
-            "--nproc-per-node",
-            "2",
-            "--run-dir",
-            str(run_dir),
-            "--health-checks",
-            "none",
-            "--max-restarts",
-            "3",
-            str(script),
-        ]
-    )
+    common = ("--nproc-per-node", "2", "--run-dir", str(run_dir), "--health-checks", "none")
+    r = nonstop_run([*common, *args, str(script), *script_args], env=env)
+    return r, run_dir
+
+
+def test_a_script_that_raises_at_import_is_not_retried(tmp_path):
+    text = "import os\nraise RuntimeError('boom at import')\n"
+    r, run_dir = _run_two(tmp_path, text, "--max-restarts", "3", name="broken.py")
     assert r.returncode == 3, r.stdout + r.stderr  # EXIT_PAGE: a human must look
     assert rows(run_dir, "SELECT COUNT(*) FROM attempts")[0][0] == 1, r.stdout
     actions = rows(run_dir, "SELECT action FROM actions WHERE attempt = 0")
@@ -73,21 +70,8 @@ def test_a_rank_dead_before_init_is_the_cause_and_its_stuck_peer_is_stopped_in_s
     torch gave it 30 s between SIGTERM and SIGKILL, and its SIGKILL was recorded as a second
     root cause (which named rank 0 as the failure). Now the agent knows it stopped rank 0 and
     that rank 0's SIGTERM is nonstop's: 5 s, and rank 0 is secondary."""
-    script = tmp_path / "dies.py"
-    script.write_text(DIES_BEFORE_INIT)
-    run_dir = tmp_path / "run"
-    r = nonstop_run(
-        [
-            "--nproc-per-node",
-            "2",
-            "--run-dir",
-            str(run_dir),
-            "--health-checks",
-            "none",
-            str(script),
-        ],
-        env={"READY_FILE": str(tmp_path / "ready")},
-    )
+    env = {"READY_FILE": str(tmp_path / "ready")}
+    r, run_dir = _run_two(tmp_path, DIES_BEFORE_INIT, name="dies.py", env=env)
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     got = rows(run_dir, "SELECT rank, exit_code, root_cause FROM failures WHERE attempt = 0")
@@ -120,16 +104,7 @@ def test_a_plain_script_that_trained_and_then_raised_is_retried(tmp_path):
     ticks. The watchdog saw no progress and the ValueError was read as raised "before the job
     made any progress (at import or in setup)", which stops and pages. The rank's last words
     now say how many collectives it completed: the failure is retried and the retry passes."""
-    script = tmp_path / "train.py"
-    script.write_text(TRAINS_THEN_RAISES)
-    run_dir = tmp_path / "run"
-    r = nonstop_run(
-        [
-            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
-            *("--health-checks", "none", "--max-restarts", "2"),
-            str(script),
-        ]
-    )
+    r, run_dir = _run_two(tmp_path, TRAINS_THEN_RAISES, "--max-restarts", "2")
     assert r.returncode == 0, r.stdout + r.stderr
     roots = rows(run_dir, "SELECT rank, action, message FROM failures WHERE root_cause = 1")
     assert len(roots) == 1 and roots[0][:2] == (1, "restart"), roots
@@ -180,17 +155,7 @@ def test_a_ranks_killed_child_is_no_bug_of_the_script(tmp_path, how):
     user_code_error, which stopped the job after one retry (the DataLoader) or at once, as
     "raised before any progress" (mp.spawn before a collective completed), where torchrun
     restarts. Now: unknown, restarted, and the retry trains to the end."""
-    script = tmp_path / "train.py"
-    script.write_text(KILLED_CHILD)
-    run_dir = tmp_path / "run"
-    r = nonstop_run(
-        [
-            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
-            *("--health-checks", "none", "--max-restarts", "1"),
-            str(script),
-            how,
-        ]
-    )
+    r, run_dir = _run_two(tmp_path, KILLED_CHILD, "--max-restarts", "1", script_args=(how,))
     assert r.returncode == 0, r.stdout + r.stderr
     roots = rows(run_dir, "SELECT rank, category, action FROM failures WHERE root_cause = 1")
     assert roots == [(1, "unknown", "restart")], roots
@@ -221,16 +186,7 @@ def test_a_rank_slow_to_exit_on_one_host_is_the_cause_not_a_lost_localhost(tmp_p
     host_maintenance, exclude_node: rank 1 outlived the culprit wait, rank 0's echo named
     127.0.0.1, a reverse lookup called it "localhost", and no agent of that name spoke. On
     one host the echo names this host: the culprit is the rank the agent had to stop."""
-    script = tmp_path / "train.py"
-    script.write_text(SLOW_EXIT)
-    run_dir = tmp_path / "run"
-    r = nonstop_run(
-        [
-            *("--nproc-per-node", "2", "--run-dir", str(run_dir)),
-            *("--health-checks", "none", "--max-restarts", "1"),
-            str(script),
-        ]
-    )
+    r, run_dir = _run_two(tmp_path, SLOW_EXIT, "--max-restarts", "1")
     assert r.returncode == 0, r.stdout + r.stderr
     roots = rows(run_dir, "SELECT rank, host, category, action FROM failures WHERE root_cause = 1")
     assert [(rank, c, a) for rank, _, c, a in roots] == [(1, "unknown", "restart")], roots
