@@ -64,6 +64,7 @@ LATER = (
     "fortyfourth",
     "fortyfifth",
     "fortysixth",
+    "fortyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
