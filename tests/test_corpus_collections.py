@@ -65,6 +65,7 @@ LATER = (
     "fortyfifth",
     "fortysixth",
     "fortyseventh",
+    "fortyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
