@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Forty-five later collections by collectors who never read the signature table (fresh.jsonl,
+Forty-seven later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -25,8 +25,8 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `thirtysecond_first_*`, `thirtythird_first_*`, `thirtyfourth_first_*`, `thirtyfifth_first_*`,
 `thirtysixth_first_*`, `thirtyseventh_first_*`, `thirtyeighth_first_*`, `thirtyninth_first_*`,
 `fortieth_first_*`, `fortyfirst_first_*`, `fortysecond_first_*`, `fortythird_first_*`,
-`fortyfourth_first_*`, `fortyfifth_first_*` and `fortysixth_first_*`, also `first_sight_*`, for the
-latest, fortysixth.jsonl: the out-of-sample
+`fortyfourth_first_*`, `fortyfifth_first_*`, `fortysixth_first_*`, `fortyseventh_first_*` and `fortyeighth_first_*`,
+also `first_sight_*`, for the latest, fortyeighth.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -2577,6 +2577,167 @@ FORTYSIXTH_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# fortyseventh.jsonl's first score (2026-12-07 03:01, 81 excerpts by a forty-seventh collector blind to the signature
+# table, the fallback, their tests and the other collections' excerpts; the hardware classes failing servers show outside the GPU's own driver lines (BMC/IPMI/Redfish
+# event logs and sensors, PCIe AER, machine checks and EDAC, NIC/HCA and NVMe/RAID faults, thermal and power
+# reports, GSP and row remaps): 68 from GitHub (55 repositories), 13 from other sites; 44 of its
+# 81 labels exclude a node; its slips are in
+# the README), taken once with benchmarks/score_first_sight.py on main 03232d6 (the forty-seventh and
+# forty-eighth collections merged at once): 57 of 81 categories and 59 of 81 actions;
+# rows alone 47 / 59; 19 guesses, 12 right; 11 with no answer at all; 3 wrong
+# exclude_node (5e80cb972dcf, af8326a16f35, 2276a1d163c7, all on unsure labels). The collector marked 66 of its 81 labels unsure (FORTYSEVENTH_UNSURE); on the other
+# 15: 14 categories and 13 actions right (12 / 15 with the rows alone).
+FORTYSEVENTH_FIRST: dict[str, float] = {"category": 0.7037, "action": 0.7284}
+FORTYSEVENTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5802, "action": 0.7284}
+FORTYSEVENTH_FIRST_SURE: dict[str, float] = {"category": 0.9333, "action": 0.8667}
+FORTYSEVENTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "09a56e9753b7",
+        "0d088be721cf",
+        "117ba688bfb0",
+        "11c3b5a383ef",
+        "14953b9557a4",
+        "1a57a2aad536",
+        "2276a1d163c7",
+        "34b4df4a624f",
+        "35944d9d55a8",
+        "36d0e876997b",
+        "37669d96ae0b",
+        "3efbefd86bd3",
+        "40f32bedf0ba",
+        "43b1a1695d6d",
+        "440c0573ef21",
+        "4892a5eb5a24",
+        "4feeacfeba33",
+        "517fd2351f36",
+        "569df0dff966",
+        "5e80cb972dcf",
+        "67e17dda6766",
+        "67e895c40f26",
+        "6cfeedbc6801",
+        "6e6a916c4090",
+        "6fa3d9b4baf5",
+        "71ca768ae3b6",
+        "738a17ae283f",
+        "74d5145b6f32",
+        "753631679979",
+        "7677f6aa2094",
+        "7dbab5d2654c",
+        "871913edd49b",
+        "879fc8d254ca",
+        "889920cc6339",
+        "8b0fc4d7b7fe",
+        "8b3330fa0fa3",
+        "9060852725c7",
+        "90ded140c772",
+        "93bdde0b71c5",
+        "95631e31f94e",
+        "9803921dc449",
+        "988ed5ccf2fa",
+        "a02011abed34",
+        "a15ae0e396c2",
+        "a3fa6a8c0e6f",
+        "aedb7060d172",
+        "af8326a16f35",
+        "b155612b347e",
+        "b38b7b33960b",
+        "b88daf2d3b94",
+        "c01777ce4149",
+        "c176b2de2eb6",
+        "c63b052218e8",
+        "c6fe9c8abd71",
+        "d40bc466967f",
+        "d93e0c927835",
+        "db4ab738ac2b",
+        "de279eb07733",
+        "dfd06b2bc7d7",
+        "dfef1dc28d4b",
+        "e09ad67f3eb7",
+        "eb157322d8bd",
+        "ee19528f42c2",
+        "f76b4ee6de91",
+        "f9633bfe2f2f",
+        "fe062124a624",
+    ]
+)
+
+# fortyeighth.jsonl's first score (2026-12-07 03:01, 83 excerpts by a forty-eighth collector blind to the signature
+# table, the fallback, their tests and the other collections' excerpts; the state and numbers of large training runs rather than their hardware (checkpoint save and
+# load, the storage under checkpoints and datasets, data pipelines, numerics, silent corruption): 77 from
+# GitHub (67 repositories), 6 from other sites; 2 of its 83 labels exclude a node; its slips are in
+# the README), taken once with benchmarks/score_first_sight.py on main 03232d6 (the forty-seventh and
+# forty-eighth collections merged at once): 59 of 83 categories and 78 of 83 actions;
+# rows alone 45 / 78; 20 guesses, 14 right; 13 with no answer at all; no wrong
+# exclude_node. The collector marked 60 of its 83 labels unsure (FORTYEIGHTH_UNSURE); on the other
+# 23: 20 categories and 23 actions right (19 / 23 with the rows alone).
+FORTYEIGHTH_FIRST: dict[str, float] = {"category": 0.7108, "action": 0.9398}
+FORTYEIGHTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5422, "action": 0.9398}
+FORTYEIGHTH_FIRST_SURE: dict[str, float] = {"category": 0.8696, "action": 1.0}
+FORTYEIGHTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "069057ff826f",
+        "080fe4d465f9",
+        "0a6d28c7bd75",
+        "10ce4588fae3",
+        "10f050ea5120",
+        "18c34ae70d8e",
+        "1cf70084e70f",
+        "206c9c836f90",
+        "224f7f44cb89",
+        "29558b3a9148",
+        "2a38a72c516c",
+        "2b7a889eb9de",
+        "316758dec005",
+        "32a6761240d5",
+        "34f655d14eeb",
+        "385bd856dc0d",
+        "38e241baf041",
+        "3aa5d0db5162",
+        "3d8f1a196cce",
+        "3ea207aec748",
+        "418158649eaf",
+        "4456ac83e724",
+        "44b26d87f634",
+        "46cf6faa35ab",
+        "4d0a449fa0ee",
+        "5841e938411d",
+        "588faafc86a1",
+        "5ac872ee7153",
+        "5ea05de1e70a",
+        "62719c5bf4c9",
+        "651648cb3b15",
+        "6924cad1edf9",
+        "6ae741bca6f4",
+        "6b542f36a3d8",
+        "716ebc10e245",
+        "7680f20a9a82",
+        "783ccf46ab13",
+        "85527e8b4bac",
+        "8b751697319c",
+        "8f4323b2380c",
+        "917d38ef1ff6",
+        "933768b0b4d3",
+        "998d1bfe844f",
+        "a35a1715af65",
+        "a45464bc4d2c",
+        "ab86565ffe9b",
+        "acb581a33474",
+        "b207abe25fa2",
+        "b2226cb8d63d",
+        "b25b578196e6",
+        "c0c227fdcc59",
+        "c21bf2d6812a",
+        "d43947092e46",
+        "d8c82bf9b339",
+        "dbc2598ed34a",
+        "dbd2d9061ffb",
+        "e8cc38ecabac",
+        "eaa1ef2b4525",
+        "ec37f4b23158",
+        "f8359c3705b7",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -2617,6 +2778,8 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("fortyfourth", FORTYFOURTH_FIRST_SURE, FORTYFOURTH_UNSURE),
     ("fortyfifth", FORTYFIFTH_FIRST_SURE, FORTYFIFTH_UNSURE),
     ("fortysixth", FORTYSIXTH_FIRST_SURE, FORTYSIXTH_UNSURE),
+    ("fortyseventh", FORTYSEVENTH_FIRST_SURE, FORTYSEVENTH_UNSURE),
+    ("fortyeighth", FORTYEIGHTH_FIRST_SURE, FORTYEIGHTH_UNSURE),
 )
 
 
@@ -2847,6 +3010,10 @@ def run(quick: bool) -> dict[str, Any]:
     t45_rows = evaluate("fortyfifth", fallback=False)
     t46 = evaluate("fortysixth")
     t46_rows = evaluate("fortysixth", fallback=False)
+    t47 = evaluate("fortyseventh")
+    t47_rows = evaluate("fortyseventh", fallback=False)
+    t48 = evaluate("fortyeighth")
+    t48_rows = evaluate("fortyeighth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -3391,11 +3558,8 @@ def run(quick: bool) -> dict[str, Any]:
                 FORTYFIFTH_FIRST_SURE,
                 _sure_scores("fortyfifth", FORTYFIFTH_UNSURE),
             ),
-            # a forty-sixth collection, scored once at first sight (FORTYSIXTH_FIRST): the
-            # latest out-of-sample figure; its current figures say how far later work moved it
+            # a forty-sixth collection, scored once at first sight (FORTYSIXTH_FIRST)
             "fortysixth_excerpts": t46["excerpts"],
-            "first_sight_category": FORTYSIXTH_FIRST["category"],
-            "first_sight_action": FORTYSIXTH_FIRST["action"],
             **_first_sight_fields(
                 "fortysixth",
                 t46,
@@ -3404,6 +3568,31 @@ def run(quick: bool) -> dict[str, Any]:
                 FORTYSIXTH_FIRST_ROWS_ONLY,
                 FORTYSIXTH_FIRST_SURE,
                 _sure_scores("fortysixth", FORTYSIXTH_UNSURE),
+            ),
+            # a forty-seventh collection, scored once at first sight (FORTYSEVENTH_FIRST)
+            "fortyseventh_excerpts": t47["excerpts"],
+            **_first_sight_fields(
+                "fortyseventh",
+                t47,
+                t47_rows,
+                FORTYSEVENTH_FIRST,
+                FORTYSEVENTH_FIRST_ROWS_ONLY,
+                FORTYSEVENTH_FIRST_SURE,
+                _sure_scores("fortyseventh", FORTYSEVENTH_UNSURE),
+            ),
+            # a forty-eighth collection, scored once at first sight (FORTYEIGHTH_FIRST): the
+            # latest out-of-sample figure; its current figures say how far later work moved it
+            "fortyeighth_excerpts": t48["excerpts"],
+            "first_sight_category": FORTYEIGHTH_FIRST["category"],
+            "first_sight_action": FORTYEIGHTH_FIRST["action"],
+            **_first_sight_fields(
+                "fortyeighth",
+                t48,
+                t48_rows,
+                FORTYEIGHTH_FIRST,
+                FORTYEIGHTH_FIRST_ROWS_ONLY,
+                FORTYEIGHTH_FIRST_SURE,
+                _sure_scores("fortyeighth", FORTYEIGHTH_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
@@ -3475,6 +3664,8 @@ if __name__ == "__main__":
         "fortyfourth",
         "fortyfifth",
         "fortysixth",
+        "fortyseventh",
+        "fortyeighth",
     )
     if split not in splits:
         print(

@@ -346,12 +346,38 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the forty-sixth collection: its first sight is the recorded out-of-sample figure (also on
+    # the forty-eighth collection: its first sight is the recorded out-of-sample figure (also on
     # the 23 labels its collector was sure of, 60 of 83 unsure: 20 categories, all 23 actions),
     # and later work may only move it up; no wrong exclude_node at first sight, and none may
     # appear
-    assert d["first_sight_category"] == bench.FORTYSIXTH_FIRST["category"] == 0.6386
-    assert d["first_sight_action"] == bench.FORTYSIXTH_FIRST["action"] == 0.9157
+    assert d["first_sight_category"] == bench.FORTYEIGHTH_FIRST["category"] == 0.7108
+    assert d["first_sight_action"] == bench.FORTYEIGHTH_FIRST["action"] == 0.9398
+    assert_first_sight(
+        d,
+        "fortyeighth",
+        category=0.7108,
+        action=0.9398,
+        rows_only=0.5422,
+        sure=0.8696,
+        sure_n=23,
+    )
+    # the forty-seventh collection: its first sight (also on the 15 labels its collector was sure
+    # of, 66 of 81 unsure: 14 categories, 13 actions), and later work may only move it up; its
+    # three wrong exclude_node at first sight, all on unsure `unknown` labels, may only go:
+    # 5e80cb972dcf read as a disk, af8326a16f35 as the GPU, 2276a1d163c7 as the CPU
+    assert_first_sight(
+        d,
+        "fortyseventh",
+        category=0.7037,
+        action=0.7284,
+        rows_only=0.5802,
+        sure=0.9333,
+        sure_n=15,
+        wrong={"5e80cb972dcf", "af8326a16f35", "2276a1d163c7"},
+    )
+    # the forty-sixth collection: its first sight (also on the 23 labels its collector was sure
+    # of, 60 of 83 unsure: 20 categories, all 23 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fortysixth",
@@ -658,13 +684,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 37
-    assert d["first_sight_sure_excerpts"] == 1313
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8005, 0.9139)
-    assert d["first_sight_sure_latest6_excerpts"] == 136
+    assert d["first_sight_sure_collections"] == 39
+    assert d["first_sight_sure_excerpts"] == 1351
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8031, 0.9149)
+    assert d["first_sight_sure_latest6_excerpts"] == 134
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8603,
-        0.9559,
+        0.8507,
+        0.9478,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
