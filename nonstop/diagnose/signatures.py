@@ -5721,6 +5721,24 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "Windows stopped on a fatal hardware error (bug check 0x124, WHEA uncorrectable): a "
         "machine check in the processor package",
     ),
+    (
+        "dcgm_unreachable",
+        # A GPU health monitor that cannot reach or start DCGM: go-dcgm's connect (dcgm/admin.go
+        # "error connecting to nv-hostengine: Host engine connection invalid/disconnected", under
+        # the EKS node monitoring agent's "failed to initialize DCGM", the forty-third's
+        # 826349b6150a and the forty-seventh's ee7894e545b8), dcgm-exporter's "Failed to connect
+        # to remote hostengine", NVSentinel's gpu-health-monitor ("DCGM monitoring initialization
+        # failed", "Error getting DCGM handle", the forty-seventh's 09a56e9753b7): the monitor's
+        # and DCGM's set-up, `dependency` (the forty-third collection's rule). Low, below any
+        # GPU fault in the same log. Not nv-hostengine starting, nor an attempt to connect.
+        r"(?i)\berror connecting to (?:remote )?nv-hostengine\b|\bFailed to connect to remote hostengine\b|"
+        r"\bDCGM monitoring initialization failed\b|\bError getting DCGM handle\b",
+        "dependency",
+        30,
+        0.45,
+        "The GPU health monitor cannot connect to or initialise DCGM (its host engine absent or "
+        "unreachable, versions that do not match): the node's set-up",
+    ),
 )
 
 
@@ -7761,6 +7779,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "stop code: whea_uncorrectable_error",
         "bugcheck 124, {",
         "the bugcheck was: 0x",
+    ),
+    "dcgm_unreachable": (
+        "error connecting to nv-hostengine",
+        "error connecting to remote nv-hostengine",
+        "failed to connect to remote hostengine",
+        "dcgm monitoring initialization failed",
+        "error getting dcgm handle",
     ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains

@@ -9,7 +9,7 @@ arrays and drives, controllers' unrecoverable media errors), `disk_link_failed` 
 command timeouts), `smart_log_failure` (Reported_Uncorrect); moved: a RAID/SAS controller's
 firmware fault, from `disk_controller_fault` (`ssd`) to `storage_controller_fault`
 (`io_expansion_board`, as the corpus labels it); new: `storage_controller_fault`,
-`bios_smart_status_bad`, `windows_whea_bugcheck`."""
+`bios_smart_status_bad`, `windows_whea_bugcheck`, `dcgm_unreachable`."""
 
 from __future__ import annotations
 
@@ -134,6 +134,25 @@ FORTYSEVENTH = [
         "ssd",
         "smartctl -x's brief flags",
     ),
+    # -- dependency: a GPU health monitor that cannot reach or start DCGM (`dcgm_unreachable`;
+    # go-dcgm dcgm/admin.go, dcgm-exporter, NVSentinel's gpu-health-monitor)
+    (_fortyseventh("ee7894e545b8"), "dependency", "forty-seventh ee7894e545b8 (EKS agent)"),
+    (_fortyseventh("09a56e9753b7"), "dependency", "forty-seventh 09a56e9753b7 (NVSentinel)"),
+    (excerpt("fortythird", "826349b6150a"), "dependency", "forty-third 826349b6150a"),
+    (
+        'level=ERROR msg="Failed to connect to remote hostengine" mode=standalone '
+        'address=nvidia-dcgm:5555 error="error connecting to nv-hostengine: Error: -21"',
+        "dependency",
+        "dcgm-exporter's standalone mode",
+    ),
+    (
+        "failed to initialize DCGM: error connecting to nv-hostengine: Host engine connection "
+        "invalid/disconnected\n"
+        "[Mon Dec  7 03:00:00 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off "
+        "the bus.",
+        "faulty_gpu",
+        "a GPU fault in the same log outranks the monitor's set-up",
+    ),
 ]
 
 NOT = [
@@ -213,6 +232,16 @@ NOT = [
         "ssd",
         "Reported_Uncorrect at zero",
     ),
+    (
+        "Started host engine version 3.3.7 using port number: 5555",
+        "dependency",
+        "nv-hostengine starting",
+    ),
+    (
+        'level=INFO msg="Attempting to connect to remote hostengine at nvidia-dcgm:5555"',
+        "dependency",
+        "an attempt to connect",
+    ),
 ]
 
 test_row = row_test(FORTYSEVENTH)
@@ -239,6 +268,8 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("35944d9d55a8", "ssd", "exclude_node"),
         ("b689f72e509f", "ssd", "exclude_node"),
         ("a3fa6a8c0e6f", "cpu", "exclude_node"),
+        ("ee7894e545b8", "dependency", "restart"),
+        ("09a56e9753b7", "dependency", "restart"),
         ("5e80cb972dcf", "unknown", "restart"),
         ("2276a1d163c7", "unknown", "restart"),
     ):
