@@ -1876,10 +1876,10 @@ FAMILIES = [
     ("Physical Disk 0:1:4 is online", "unknown", "online"),
     (
         "megaraid_sas 0000:5e:00.0: FW in FAULT state, Fault code:0x10000 subcode:0x0",
-        "ssd",
-        "MegaRAID firmware fault",
+        "io_expansion_board",
+        "MegaRAID firmware fault (the controller card, issue-27rows47)",
     ),
-    ("mpt3sas_cm0: fault_state(0x2622)!", "ssd", "SAS HBA fault"),
+    ("mpt3sas_cm0: fault_state(0x2622)!", "io_expansion_board", "SAS HBA fault"),
     (
         "status: One or more devices are faulted in response to persistent errors.",
         "ssd",
