@@ -2766,7 +2766,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # only lists a segfault among possible causes: Ray Train's segfaulted worker printed
         # both, and the verdict was Ray's (unknown)
         "segfault_own_report",
-        r"\bFatal Python error: Segmentation fault\b|\*\*\* SIGSEGV received at time=\d+",
+        r"\bFatal Python error: Segmentation fault\b|\*\*\* SIGSEGV received at time=\d+|"
+        # the "!!!!!!! Segfault encountered !!!!!!!" header a torch process's fatal-signal
+        # handler prints above its symbolized frames (the forty-eighth's 8b751697319c, in crc32
+        # under torch's zip writer; logged so by vLLM, TensorRT-LLM and SGLang workers: issue 27)
+        r"!{3,} Segfault encountered !{3,}",
         "software_bug",
         40,
         0.5,
@@ -5634,7 +5638,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # widened for it, in place: `tfrecord_record_corrupt` (TF1's Coordinator wording),
     # `hdf5_lock_unsupported` (HDF5 1.12's "file locking disabled", TensorStore's lock),
     # `download_failed` (the datasets library's streaming retries), `nan_loss` (BasicSR's loss
-    # names, a model's outputs printed all NaN). --
+    # names, a model's outputs printed all NaN), `segfault_own_report` ("Segfault encountered"). --
     (
         "data_file_corrupt",
         # a training data file or archive that does not read back whole, in its reader's words:
@@ -7363,7 +7367,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "exitcode",
         *_DIED_OF_NEEDLES,
     ),
-    "segfault_own_report": ("fatal python error: segmentation fault", "*** sigsegv received at"),
+    "segfault_own_report": (
+        "fatal python error: segmentation fault",
+        "*** sigsegv received at",
+        "segfault encountered !",
+    ),
     "gpu_driver_warning": ("at drivers/gpu/drm/",),
     "sigbus": ("sigbus", "bus error", "exitcode", *_DIED_OF_NEEDLES),
     "sigabrt": ("sigabrt", "aborted (core dumped)", "exitcode", "terminate called after throwing"),

@@ -5,7 +5,8 @@ documentation or source cited beside each, with the near misses it must not take
 in place for it: `tfrecord_record_corrupt` (TF1's Coordinator wording), `hdf5_lock_unsupported`
 (HDF5 1.12's "file locking disabled", TensorStore's lock refused), `download_failed` (the
 datasets library's streaming retries), `nan_loss` (BasicSR's loss names, a model's outputs
-printed all NaN); new: `data_file_corrupt`, `checkpoint_library_internal`."""
+printed all NaN), `segfault_own_report` (a torch process's "Segfault encountered" banner); new:
+`data_file_corrupt`, `checkpoint_library_internal`."""
 
 from __future__ import annotations
 
@@ -149,6 +150,21 @@ FORTYEIGHTH = [
         "software_bug",
         "older FTI's post-checkpoint failure",
     ),
+    # -- software_bug: a torch process's own fatal-signal report of a segfault
+    # (`segfault_own_report`, widened; the header as vLLM, TensorRT-LLM and SGLang workers log it)
+    (_fortyeighth("8b751697319c"), "software_bug", "forty-eighth 8b751697319c (crc32 in zip)"),
+    (
+        "!!!!!!! Segfault encountered !!!!!!!\n"
+        '  File "plugin/net.cc", line 216, in ncclNetPluginInit',
+        "software_bug",
+        "a vLLM worker crashing in NCCL's network plugin",
+    ),
+    (
+        "Model init total -- 12.69s\n!!!!!!! Segfault encountered !!!!!!!\n"
+        '  File "<unknown>", line 0, in nvmlSystemGetConfComputeSettings',
+        "software_bug",
+        "a TensorRT-LLM worker crashing in NVML",
+    ),
     # a storage error inside the same checkpoint library stands (tuning c23f3c36abf1)
     (excerpt("tuning", "c23f3c36abf1"), "storage", "tuning c23f3c36abf1 (dist_checkpointing EIO)"),
 ]
@@ -228,6 +244,11 @@ NOT = [
         "There are 6 values missing out of 18",
         "software_bug",
         "a data-cleaning notebook's count",
+    ),
+    (
+        "Segfault encountered while parsing the config; see the FAQ",
+        "software_bug",
+        "the words without the handler's banner",
     ),
     (
         "mv: cannot rename 'a' to 'b': Permission denied",
