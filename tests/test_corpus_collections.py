@@ -66,6 +66,7 @@ LATER = (
     "fortysixth",
     "fortyseventh",
     "fortyeighth",
+    "fiftieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
