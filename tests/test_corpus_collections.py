@@ -67,6 +67,7 @@ LATER = (
     "fortyseventh",
     "fortyeighth",
     "fortyninth",
+    "fiftieth",
 )
 """In the order collected: each may share no source with any split before it."""
 
