@@ -346,12 +346,35 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the forty-eighth collection: its first sight is the recorded out-of-sample figure (also on
-    # the 23 labels its collector was sure of, 60 of 83 unsure: 20 categories, all 23 actions),
-    # and later work may only move it up; no wrong exclude_node at first sight, and none may
-    # appear
-    assert d["first_sight_category"] == bench.FORTYEIGHTH_FIRST["category"] == 0.7108
-    assert d["first_sight_action"] == bench.FORTYEIGHTH_FIRST["action"] == 0.9398
+    # the fiftieth collection: its first sight is the recorded out-of-sample figure (also on the
+    # 37 labels its collector was sure of, 46 of 83 unsure: 30 categories, 34 actions), and later
+    # work may only move it up; no wrong exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.FIFTIETH_FIRST["category"] == 0.6145
+    assert d["first_sight_action"] == bench.FIFTIETH_FIRST["action"] == 0.8675
+    assert_first_sight(
+        d,
+        "fiftieth",
+        category=0.6145,
+        action=0.8675,
+        rows_only=0.5542,
+        sure=0.8108,
+        sure_n=37,
+    )
+    # the forty-ninth collection: its first sight (also on the 27 labels its collector was sure
+    # of, 57 of 84 unsure: 24 categories, 26 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "fortyninth",
+        category=0.6667,
+        action=0.8571,
+        rows_only=0.5476,
+        sure=0.8889,
+        sure_n=27,
+    )
+    # the forty-eighth collection: its first sight (also on the 23 labels its collector was sure
+    # of, 60 of 83 unsure: 20 categories, all 23 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fortyeighth",
@@ -684,13 +707,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 39
-    assert d["first_sight_sure_excerpts"] == 1351
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8031, 0.9149)
-    assert d["first_sight_sure_latest6_excerpts"] == 134
+    assert d["first_sight_sure_collections"] == 41
+    assert d["first_sight_sure_excerpts"] == 1415
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8049, 0.9159)
+    assert d["first_sight_sure_latest6_excerpts"] == 147
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8507,
-        0.9478,
+        0.8503,
+        0.9592,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
