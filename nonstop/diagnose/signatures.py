@@ -1420,6 +1420,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cluster_node_lost",
         r"has been marked dead because the (?:detector|monitor) has missed too many heartbeats|"
+        # the raylet's own exit when the GCS has marked its node dead (issue 27, the forty-ninth
+        # collection; the twenty-second's rule): Ray 1.x src/ray/raylet/node_manager.cc
+        # RAY_LOG(FATAL) "This node has beem marked as dead." (sic; the forty-ninth's
+        # 2d6c25269f1e, the thirty-first's 6d1980071a27), Ray 2.x's "[Timeout] Exiting because
+        # this node manager has mistakenly been marked as dead by the GCS: GCS failed to check
+        # the health of this node for 5 times." (the twenty-second's bd77828fe014, its
+        # RAYLET_MARKED_DEAD event). Not the raylet's warning "Last heartbeat was sent N ms ago.
+        # ... this node can be marked as dead mistakenly." (resource pressure, no death yet)
+        r"\bThis node has bee[mn] marked as dead\b|"
+        r"\bnode manager has mistakenly been marked (?:as )?dead by the GCS\b|"
         r"\bpreempted \(node failure\)|Reason=Not responding\b|\b(?:down|drain|drng|drained|idle|mix|alloc|comp|fail|maint)\*\s.*\bNot responding\b|"
         r"^Not responding\s+\S+\s+\d{4}-\d\d-\d\d|"
         r"^\S+\s+NotReady(?:,\S+)?\s+\S+\s+\S+\s+v\d|\bNodeLost\b|"
@@ -1459,7 +1469,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # error (the thirty-first's 9943b200fbbe, right before by a fallback guess only)
         # Not Docker's inspect field when false ('"OOMKilled": false', with "ExitCode": 137: a
         # kill that was not the OOM killer's, docker/cli#2665, the forty-first's b93485d7680c)
-        r"\bOOM ?Killed\b(?!\"?\s*[:=]\s*false\b)|\bOOMKilling\b|System OOM encountered|\bOOM-killed\b",
+        r"\bOOM ?Killed\b(?!\"?\s*[:=]\s*false\b)|\bOOMKilling\b|System OOM encountered|\bOOM-killed\b|"
+        # a restart or termination reason given as the bare noun (issue 27, the forty-ninth's
+        # 84b326f94d93, a Kubernetes diagnostic report "Restart Reason: OOMKill (memory exceeded
+        # limit, SIGKILL)"), beside the runtime's "Reason: OOMKilled" (Kubernetes docs, "Assign
+        # Memory Resources to Containers") this row already reads. Not "OOMKill" as a setting or
+        # a thing avoided ("oom_kill_disable", "to avoid an OOMKill")
+        r"(?i:\breason\W{0,6}OOM ?Kill\b(?!ed|ing|er))|\bOOMKill \((?:memory|mem|exceeded)\b",
         "out_of_memory",
         66,
         0.7,
@@ -2534,6 +2550,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)out of shared memory|insufficient shared memory ?\(shm\)|raise your shared memory limit|"
         # NCCL's own shared-memory segments (the sixth collection): /dev/shm is full
         r"posix_fallocate failed ?: No space left on device|failed to extend /dev/shm/|"
+        # NCCL's WARN when it cannot create one of its segments, whose cause it prints only as
+        # errno, if at all: NCCL 2.7-2.11 src/include/shm.h ("Error while creating shared memory
+        # segment nccl-shm-recv-... (size 9637888)"), 2.12+ src/misc/shmutils.cc ("... /dev/shm/
+        # nccl-XXXX (size 9637888), error: No space left on device (28)"), RCCL the same; every
+        # corpus label of it is out_of_memory (the sixth's 1277b638203d, the forty-first's, the
+        # thirty-first's 06dc6b16c9cb, the forty-fourth's 440378e113f1, the forty-ninth's
+        # 7920d0cd291b). Not "attaching to" a segment (ENOENT: a peer's segment not shared
+        # between containers, NVIDIA/nccl#2190), nor a creation failing on another errno
+        r"\bNCCL WARN Error while creating shared memory segment \S+ \(size \d+\)"
+        r"(?!, error: (?!No space left on device))|"
         r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
         # NCCL's detail without the path (the eighteenth's 8b995988cf48: "No space left on
         # device while creating shared memory segment")
@@ -2602,7 +2628,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # the allocator's or the OOM killer's own line names the memory; not negated or avoided
         r"(?i)(?<!n't )(?<!\bnot )(?<!\bnever )(?<!\bno longer )(?<!\bavoid )(?<!\bwithout )(?<!\bprevent )"
         r"(?<!\bstop )(?<!\bkeep from )"
-        r"\b(?:goes|went|gone|going|go|ran|runs|run|running) (?:OOM|out of (?:GPU |host |CPU |system |device )?memory)\b",
+        r"\b(?:(?:goes|went|gone|going|go|ran|runs|run|running) (?:OOM|out of (?:GPU |host |CPU |system |device )?memory)|"
+        # the verb and the cause told in words (issue 27, the forty-ninth's 7c19cb482bac "It will
+        # oom (memory not cuda memory) and killed by system", 3b311a7c9082 "the node3 failed with
+        # cuda oom"): "OOMed"/"OOM'd" and "will OOM" (as "the job OOMed at step 5"), "failed,
+        # crashed, died or was killed with, by or due to (a) (CUDA) OOM" (as "Worker crashed due
+        # to OOM"); not "would" or "may" OOM (a guess), nor "no OOM", "without OOM"
+        r"will OOM|OOM(?:ed|'d)|(?:fail(?:s|ed)?|crash(?:es|ed)?|died|dies|killed|stopped) "
+        r"(?:with|by|due to|because of) (?:an? |the )?(?:CUDA |GPU |host |CPU |system )?OOM)\b",
         "out_of_memory",
         20,
         0.4,
@@ -5835,6 +5868,59 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "A checkpoint library failed one of its own steps (a layout it no longer supports, state "
         "it did not fill on load, renaming its own temporary directory)",
     ),
+    # -- classes the forty-ninth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fortyninth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fortyninth.py). Also
+    # widened for it, in place: `cluster_node_lost` (the raylet's own exit when the GCS marked
+    # its node dead), `oom_killed_status` (a restart reason "OOMKill"), `oom_words` ("will OOM",
+    # "OOMed", "failed with CUDA OOM"), `shm_exhausted` (NCCL's WARN that it could not create a
+    # shared-memory segment). --
+    (
+        "nccl_init_frame",
+        # a Python traceback through the call that creates an NCCL communicator, whatever NCCL
+        # error ends it: vLLM's and SGLang's ctypes binding (vllm/distributed/device_communicators/
+        # pynccl_wrapper.py and sglang/srt/distributed/device_communicators/pynccl_wrapper.py,
+        # `def ncclCommInitRank`, called from PyNcclCommunicator.__init__; the forty-ninth's
+        # a4f8adb9f2cc, "unhandled system error"), CuPy's (cupy_backends/cuda/libs/nccl.pyx
+        # "in cupy_backends.cuda.libs.nccl.NcclCommunicator.__init__", under Ray's
+        # experimental/channel/nccl_group.py): a communicator that cannot be set up is the
+        # collections' set-up rule for NCCL errors at init (`nccl_init_system_error`, the
+        # thirteenth's and forty-sixth's), `dependency`. At 46: above the bare `nccl_system` (45)
+        # and `nccl_internal` (42), which read the same words mid-run as software_bug; below
+        # `gpu_library_internal` (47) and `nccl_remote` (48, a peer that exited during init),
+        # and any row naming the cause. Not a frame of the other calls (ncclAllReduce,
+        # NcclCommunicator.recv), nor faulthandler's "line N in ncclCommInitRank" of a dump
+        r"\bline \d+, in (?:ncclCommInitRank\w*|cupy_backends\.cuda\.libs\.nccl\.NcclCommunicator\.__init__)\s*$",
+        "dependency",
+        46,
+        0.45,
+        "NCCL failed while the job created its communicator (the ranks' first connection): the "
+        "nodes' or job's set-up",
+    ),
+    (
+        "rollout_weight_update_failed",
+        # the rollout engine failing the trainer's weight update with its own internal error:
+        # an HTTP 500 from the engine's weight-update endpoint, as requests' raise_for_status
+        # words it ("500 Server Error: Internal Server Error for url: http://host:port/
+        # update_weights": slime's slime/backends/vllm_utils/vllm_engine.py, the forty-ninth's
+        # a5f65015e9cb; SGLang's /update_weights_from_tensor, /update_weights_from_distributed,
+        # /update_weights_from_disk and /init_weights_update_group as slime's and AReaL's
+        # clients post to them) and aiohttp's ClientResponseError ("500, message='Internal
+        # Server Error', url='http://.../update_weights_from_disk'"), and the engine's own
+        # check in vime's colocated sync ("start_weight_update must be called before
+        # update_weights", the forty-ninth's 090b124f09c6): the collector's rule for rollout-
+        # engine faults at weight sync, `software_bug`. At 52, above `download_failed` (50),
+        # which reads any other 5xx as a download. Not a 4xx (the caller's request), nor a
+        # 503 (the engine not up yet)
+        r"\b500 Server Error: [^\n]*? for url: \S+/(?:update_weights\w*|init_weights_update_group|"
+        r"(?:start|finish)_weight_update)\b|"
+        r"\b500, message='[^'\n]*', url=(?:URL\()?'\S+/(?:update_weights\w*|init_weights_update_group)\b|"
+        r"\bstart_weight_update must be called before update_weights\b",
+        "software_bug",
+        52,
+        0.5,
+        "The rollout engine failed the trainer's weight update with an internal error: a bug in "
+        "the engine's or the framework's weight-sync path",
+    ),
 )
 
 
@@ -6847,6 +6933,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- the sixth collection's classes --
     "cluster_node_lost": (
         "marked dead because",
+        "has beem marked as dead",
+        "has been marked as dead",
+        "been marked dead by the gcs",
+        "been marked as dead by the gcs",
         "(node failure)",
         "not responding",
         "notready",
@@ -6858,6 +6948,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "has been unready for more than",
     ),
     "oom_killed_status": (
+        "oomkill",
+        "oom kill",
         "oomkilled",
         "oom killed",
         "oomkilling",
@@ -7911,6 +8003,13 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fti failed to postprocess",
         "error postprocessing checkpoint",
         "cannot rename",
+    ),
+    # -- classes the forty-ninth collection showed missing --
+    "nccl_init_frame": ("in ncclcomminit", "ncclcommunicator.__init__"),
+    "rollout_weight_update_failed": (
+        "/update_weights",
+        "/init_weights_update_group",
+        "_weight_update",
     ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
