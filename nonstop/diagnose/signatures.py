@@ -5921,6 +5921,25 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The rollout engine failed the trainer's weight update with an internal error: a bug in "
         "the engine's or the framework's weight-sync path",
     ),
+    (
+        "sglang_dispatch_invalid_object",
+        # SGLang's own processes handed a request type they have no handler for: its
+        # TypeBasedDispatcher (python/sglang/srt/utils.py, `raise ValueError(f"Invalid object:
+        # {obj}")`), and the tokenizer manager's and detokenizer's result loops (python/sglang/
+        # srt/managers/tokenizer_manager.py, detokenizer_manager.py, the same words) print the
+        # io_struct object (GenerateReqInput, UpdateWeightReqInput, FlushCacheReq,
+        # BatchTokenIDOut, BatchEmbeddingOut): the data-parallel controller forwarding a weight
+        # update it cannot route (the forty-ninth's 12dbbfaeff89, DP=2) is the engine's own
+        # path, `software_bug` (the collector's rule for rollout-engine faults at weight sync).
+        # At 45, above `user_exception` (40), which reads the bare ValueError as the script's.
+        # Not other programs' "Invalid object: <text>" (a name without SGLang's class shape)
+        r"\bInvalid object: (?:\w+Req(?:Input|Output)?|Batch\w*Out(?:put)?)\(",
+        "software_bug",
+        45,
+        0.45,
+        "SGLang's dispatcher got a request type it has no handler for: the engine's own path "
+        "(an unsupported combination of features, such as a weight update under DP)",
+    ),
 )
 
 
@@ -8011,6 +8030,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "/init_weights_update_group",
         "_weight_update",
     ),
+    "sglang_dispatch_invalid_object": ("invalid object: ",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

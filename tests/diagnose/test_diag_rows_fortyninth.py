@@ -5,7 +5,8 @@ documentation or source cited beside each, with the near misses it must not take
 in place for it: `cluster_node_lost` (Ray's raylet exiting because the GCS marked its node dead),
 `oom_killed_status` (a restart reason "OOMKill"), `oom_words` ("will OOM", "OOMed", "failed
 with CUDA OOM"), `shm_exhausted` (NCCL's WARN that it could not create a shared-memory
-segment); new: `nccl_init_frame`, `rollout_weight_update_failed`."""
+segment); new: `nccl_init_frame`, `rollout_weight_update_failed`,
+`sglang_dispatch_invalid_object`."""
 
 from __future__ import annotations
 
@@ -138,6 +139,21 @@ FORTYNINTH = [
         "software_bug",
         "the weight-update group's set-up endpoint",
     ),
+    # -- software_bug: SGLang's dispatcher handed a request type it has no handler for
+    # (`sglang_dispatch_invalid_object`; python/sglang/srt/utils.py TypeBasedDispatcher,
+    # managers/tokenizer_manager.py and detokenizer_manager.py: "Invalid object: {obj}")
+    (_fortyninth("12dbbfaeff89"), "software_bug", "forty-ninth 12dbbfaeff89 (DP controller)"),
+    (
+        "ValueError: Invalid object: FlushCacheReq()",
+        "software_bug",
+        "the TypeBasedDispatcher's ValueError",
+    ),
+    (
+        "ValueError: Invalid object: BatchEmbeddingOut(rids=['a1'], finished_reasons=[None], "
+        "embeddings=[[0.1]], prompt_tokens=[3])",
+        "software_bug",
+        "the tokenizer manager's result loop",
+    ),
 ]
 
 NOT = [
@@ -205,6 +221,16 @@ NOT = [
         '  File ".../pynccl.py", line 137 in __init__',
         "dependency",
         "faulthandler's dump of a stack, not a traceback",
+    ),
+    (
+        "ValueError: Invalid object: 'chat.completion' is not a chunk",
+        "software_bug",
+        "another program's 'Invalid object:' without SGLang's class shape",
+    ),
+    (
+        "jsonschema validation failed. Invalid object: {'name': 'x'}",
+        "software_bug",
+        "a schema validator's wording",
     ),
     (
         "requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: "
