@@ -5891,6 +5891,27 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "The vGPU interposer (HAMi-core) refused an allocation past the container's device-memory "
         "limit",
     ),
+    (
+        "mpi_ib_partition_setup",
+        # HP-MPI's (later Platform MPI's, which Abaqus and ADF ship) MPI_Init refusing the
+        # InfiniBand ports it was given: several full-membership partition keys in the port's
+        # table and none chosen with MPI_IB_PKEY (HP-MPI User's Guide, 11th edition, "MPI_IB_PKEY":
+        # "If multiple pkeys are found, all such pkeys are printed and an error message is
+        # issued"; "dmpCT_rsh: Rank 0:0: MPI_Init: multiple full-membership pkey found in partition
+        # key table, please choose one via MPI_IB_PKEY", the fiftieth's 7d5e904625c4; ADF's
+        # install notes quote it bare), or ports on different subnets (HP-MPI 2.2.7 Release Note:
+        # "Rank 0:1: MPI_Init: The IB ports choosen for IB connection setup do not have the same
+        # subnet_prefix"): the job's or cluster's set-up at start, `dependency` (the fiftieth
+        # collection's rule). Not the guide's own sentences, nor its hint "You can get port GID
+        # using 'ibv_devinfo -v'".
+        r"\bmultiple full-membership pkey found in partition key table\b|"
+        r"\bMPI_Init: The IB ports cho+sen for IB connection setup do not have the same subnet_prefix\b",
+        "dependency",
+        45,
+        0.5,
+        "MPI (HP/Platform MPI) cannot pick the InfiniBand partition key or ports at start: the "
+        "job's or fabric's set-up",
+    ),
 )
 
 
@@ -7974,6 +7995,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     # -- classes the fiftieth collection showed missing --
     "vgpu_limit_oom": (" oom ",),
+    "mpi_ib_partition_setup": ("full-membership pkey found", "for ib connection setup"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

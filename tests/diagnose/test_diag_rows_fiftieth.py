@@ -6,7 +6,8 @@ it: `job_memory_limit` (CANN's EL0004 and "driver error:out of memory", "rtMallo
 failed", MindSpore's Ascend memory manager and actors, srun's line without node and task),
 `cuda_oom` (CNTK's and ONNX Runtime's "CUDA failure 2: out of memory"), `nan_loss`
 (SwissArmyTransformer's step skipped for a nan or inf loss), `transport_errno` (Open MPI's UCX
-components failing with EIO); new: `vgpu_limit_oom` (HAMi-core's device-memory limit)."""
+components failing with EIO); new: `vgpu_limit_oom` (HAMi-core's device-memory limit),
+`mpi_ib_partition_setup` (HP/Platform MPI refusing the InfiniBand partition key or ports)."""
 
 from __future__ import annotations
 
@@ -130,6 +131,21 @@ FIFTIETH = [
         "software_bug",
         "OpenSHMEM's UCX SPML",
     ),
+    # -- dependency: HP/Platform MPI's MPI_Init refusing the InfiniBand partition key or ports
+    # (`mpi_ib_partition_setup`; HP-MPI User's Guide 11th edition "MPI_IB_PKEY", HP-MPI 2.2.7
+    # for Linux Release Note, ADF's install notes)
+    (_fiftieth("7d5e904625c4"), "dependency", "fiftieth 7d5e904625c4 (Abaqus, pkey)"),
+    (
+        "会报错：multiple full-membership pkey found in partition key table",
+        "dependency",
+        "ADF's notes quoting it bare",
+    ),
+    (
+        "pp.x: Rank 0:1: MPI_Init: The IB ports choosen for IB connection setup do not have the "
+        "same subnet_prefix.",
+        "dependency",
+        "ports on different subnets (the release note)",
+    ),
 ]
 
 NOT = [
@@ -188,6 +204,16 @@ NOT = [
         "software_bug",
         "a filesystem's EIO stays storage",
     ),
+    (
+        "pp.x: Rank 0:1: MPI_Init: You can get port GID using 'ibv_devinfo -v'",
+        "dependency",
+        "HP-MPI's hint line alone",
+    ),
+    (
+        "If multiple pkeys are found, all such pkeys are printed and an error message is issued.",
+        "dependency",
+        "the guide's sentence",
+    ),
 ]
 
 test_row = row_test(FIFTIETH)
@@ -211,6 +237,7 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("bb1b12c4c533", "out_of_memory", "stop_and_page"),
         ("d20166bfda60", "numerical_nan", "restart"),
         ("e32e2cbdd5ca", "software_bug", "restart"),
+        ("7d5e904625c4", "dependency", "restart"),
     ):
         v = rows_alone(tmp_path, _fiftieth(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
