@@ -793,7 +793,21 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bAllocation error : not enough memory\b|"
         # an Ascend NPU's runtime failing to allocate device memory (the twenty-second's
         # 2bdafc4dc6b3 "Memory_Allocation_Failure(EL0004)", "Call rtMalloc fail ... size:3221291008")
-        r"\bMemory_Allocation_Failure\(EL0004\)|\bCall rtMalloc fail\b|\brtMalloc failed\b|"
+        r"\bMemory_Allocation_Failure\(EL0004\)|\bCall rtMalloc fail\b|\brtMalloc (?:execute )?failed\b|"
+        # and as CANN's error report and runtime word it (issue 27, the fiftieth's 0b163ae0baa6,
+        # 1c2147937168): the error code "EL0004: <time> Failed to allocate memory." (CANN's error
+        # code reference, "EL0004 Failed to allocate memory. Possible Cause: Available memory is
+        # insufficient."), the runtime's error map (RT_ERROR_DRV_OUT_MEMORY -> "driver error:out
+        # of memory") after any call ("rtMalloc execute failed, reason=[driver error:out of
+        # memory]", "rtFftsPlusTaskLaunch execute failed, reason=...", "halMemCreate failed
+        # drvRetCode=6, ... desc=[driver error:out of memory]", "rtsMallocHost execution failed,
+        # reason=driver error:out of memory"); MindSpore's Ascend memory manager
+        # (ccsrc/runtime/device/ascend/ascend_memory_manager.cc MallocDeviceMemory: "Malloc device
+        # memory failed, size[N], ret[207001], Device 6 may be other processes occupying this
+        # card", 57af26a7c8e6; "Device 0 is occupied, malloc device memory failed, size[N]") and
+        # its actors ("Device(id:0) memory isn't enough and alloc failed, kernel name: ...")
+        r"\bEL0004: [^\n]{0,80}?\bFailed to allocate memory\b|\b(?:reason|desc)=\[?driver error:out of memory\b|"
+        r"(?i:\bmalloc device memory failed, size\[\d+\]|\bmemory isn't enough and alloc failed\b)|"
         # the twenty-third's: XLA's allocator "Out of memory while trying to allocate N bytes",
         # read from "of memory" so that a line wrapped after "Out" is still read (cfaa081d42af),
         # XLA's GPU executable unable to allocate its constants (a2fa869d4fb2 "INTERNAL: Failed
@@ -811,7 +825,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # without a rank prefix (the emitter checklist)
         r"\bCuda failure (?:\d+ )?'out of memory'|"
         # Slurm's own words for a task the cgroup killed (srun_job.c, slurmstepd_job.c)
-        r"\btask \d+(?:-\d+)?: Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed|"
+        # (and srun's line with the node and task left out: the fiftieth's 2243ef66b91f
+        # "srun: error: Out Of Memory")
+        r"\b(?:task \d+(?:-\d+)?|srun: error): Out Of Memory\b|exceeded memory limit \(\d+ > \d+\), being killed|"
         # out of memory said in Chinese (the sixteenth's f7990272e2ab 超出内存, 超出显存): host
         # memory (内存) or GPU memory (显存) short, overflowing or exhausted; its use (占用) and
         # a leak (泄漏) are not taken; a quantifier takes a group (了 is three bytes: the
@@ -1263,7 +1279,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "transport_errno",
-        r"(?i)(?:UCX\s+ERROR|libfabric|\bfi_\w+|NET/OFI|\bOFI\b|\befa\b)[^\n]*Input/output error",
+        # (Open MPI's UCX components too, "pml_ucx.c:296 Error: ucp_ep_create(proc=1204) failed:
+        # Input/output error", the fiftieth's e32e2cbdd5ca: ompi/mca/pml/ucx/pml_ucx.c and
+        # oshmem/mca/spml/ucx/spml_ucx.c print ucs_status_string(UCS_ERR_IO_ERROR))
+        r"(?i)(?:UCX\s+ERROR|libfabric|\bfi_\w+|NET/OFI|\bOFI\b|\befa\b|\b(?:pml|spml|osc)_ucx\w*\.c:\d+)"
+        r"[^\n]*Input/output error",
         "software_bug",
         63,
         0.5,
@@ -2361,7 +2381,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # a model's outputs printed all NaN, as numpy ("pred_src_src = [[[[nan nan nan]]]...]",
         # DeepFaceLab's debug prints, the forty-eighth's 9ef18e0d155f) or torch ("logits =
         # tensor([[nan, nan, nan], ...") prints them; an input array with NaN is not taken
-        r"\b(?:pred|output|logit|y_hat|y_pred)\w*\s*=\s*(?:tensor\()?\[+\s*nan(?:,?\s+nan){2,}\b",
+        r"\b(?:pred|output|logit|y_hat|y_pred)\w*\s*=\s*(?:tensor\()?\[+\s*nan(?:,?\s+nan){2,}\b|"
+        # a trainer skipping the step because the loss it computed is nan or inf:
+        # SwissArmyTransformer's (sat/training/deepspeed_training.py "Skipping backward and
+        # optimizer step for nan or inf in forwarding metrics/loss!", the fiftieth's
+        # d20166bfda60), CogView's "... in forwarding!" and its fine-tuning trainers' "... in
+        # forwarding loss at rank N!"
+        r"\bSkipping backward and optimizer step for nan or inf in forwarding\b",
         "numerical_nan",
         50,
         0.5,
@@ -2614,7 +2640,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # "Error initializing FFT: 2" (cufftPlan's CUFFT_ALLOC_FAILED, the twenty-ninth's
         # dd5827a6417d) and ffmpeg's "Failed creating CUDA context for NVENC: 0x2"
         # (CUDA_ERROR_OUT_OF_MEMORY, the twenty-ninth's 0bae1b6b2edf); other codes are not taken
-        r"\bError initializing FFT: 2\b|\bFailed creating CUDA context for NVENC: 0x0*2\b",
+        r"\bError initializing FFT: 2\b|\bFailed creating CUDA context for NVENC: 0x0*2\b|"
+        # CNTK's and ONNX Runtime's CudaCall ("%s failure %d: %s ; GPU=%d ; hostname=%s ; expr=%s":
+        # CNTK Source/Math/CommonMatrix.h, onnxruntime core/providers/cuda/cuda_call.cc) with
+        # cudaErrorMemoryAllocation (the fiftieth's 5dea0fec3a26 "CUDA failure 2: out of memory ;
+        # GPU=0 ; ... expr=cudaMalloc(...)"); other codes there (700, an illegal access) are not
+        r"\bCUDA failure 2: out of memory\b",
         "out_of_memory",
         75,
         0.9,
@@ -5940,6 +5971,52 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "SGLang's dispatcher got a request type it has no handler for: the engine's own path "
         "(an unsupported combination of features, such as a weight update under DP)",
     ),
+    # -- classes the fiftieth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fiftieth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftieth.py). Also widened
+    # for it, in place: `job_memory_limit` (CANN's EL0004 and "driver error:out of memory",
+    # "rtMalloc execute failed", MindSpore's Ascend memory manager, srun's bare "Out Of Memory"),
+    # `cuda_oom` (CNTK's and ONNX Runtime's "CUDA failure 2: out of memory"), `nan_loss`
+    # (SwissArmyTransformer's step skipped for a nan or inf loss), `transport_errno` (Open MPI's
+    # UCX components failing with EIO, not a filesystem). --
+    (
+        "vgpu_limit_oom",
+        # HAMi-core, the vGPU interposer of HAMi (Project-HAMi/HAMi-core src/allocator/
+        # allocator.c oom_check: LOG_ERROR("Device %d OOM %lu / %lu", d, new_allocated, limit),
+        # under its "[HAMI-core ERROR (pid:N thread=N allocator.c:53)]: " prefix), refusing an
+        # allocation past the container's device-memory limit: an allocator's own out-of-memory
+        # (the fiftieth's bb1b12c4c533, its rule). A usage of 16 digits or more (1e15 bytes) is
+        # no real request but the interposer's counter underflowed (the fiftieth's bdbe317847b0
+        # "OOM 18446744073707737660 / 24146608128", labelled software_bug): not taken; nor a
+        # fork's "Device 0 approaching OOM N / M, requesting resize" warning, nor its debug
+        # "Device 0 current memory N / M".
+        r"\bDevice \d+ OOM \d{1,15} / \d+\b",
+        "out_of_memory",
+        70,
+        0.7,
+        "The vGPU interposer (HAMi-core) refused an allocation past the container's device-memory "
+        "limit",
+    ),
+    (
+        "mpi_ib_partition_setup",
+        # HP-MPI's (later Platform MPI's, which Abaqus and ADF ship) MPI_Init refusing the
+        # InfiniBand ports it was given: several full-membership partition keys in the port's
+        # table and none chosen with MPI_IB_PKEY (HP-MPI User's Guide, 11th edition, "MPI_IB_PKEY":
+        # "If multiple pkeys are found, all such pkeys are printed and an error message is
+        # issued"; "dmpCT_rsh: Rank 0:0: MPI_Init: multiple full-membership pkey found in partition
+        # key table, please choose one via MPI_IB_PKEY", the fiftieth's 7d5e904625c4; ADF's
+        # install notes quote it bare), or ports on different subnets (HP-MPI 2.2.7 Release Note:
+        # "Rank 0:1: MPI_Init: The IB ports choosen for IB connection setup do not have the same
+        # subnet_prefix"): the job's or cluster's set-up at start, `dependency` (the fiftieth
+        # collection's rule). Not the guide's own sentences, nor its hint "You can get port GID
+        # using 'ibv_devinfo -v'".
+        r"\bmultiple full-membership pkey found in partition key table\b|"
+        r"\bMPI_Init: The IB ports cho+sen for IB connection setup do not have the same subnet_prefix\b",
+        "dependency",
+        45,
+        0.5,
+        "MPI (HP/Platform MPI) cannot pick the InfiniBand partition key or ports at start: the "
+        "job's or fabric's set-up",
+    ),
 )
 
 
@@ -6487,6 +6564,10 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "memory allocation failed",
         "memory_allocation_failure(el0004)",
         "rtmalloc fail",
+        "rtmalloc execute failed",
+        "el0004: ",
+        "malloc device memory failed, size[",
+        "memory isn't enough and alloc failed",
         "gone over memory limit",
         "% memory budget",
         "system_periodic_hold due to memory",
@@ -8031,6 +8112,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "_weight_update",
     ),
     "sglang_dispatch_invalid_object": ("invalid object: ",),
+    # -- classes the fiftieth collection showed missing --
+    "vgpu_limit_oom": (" oom ",),
+    "mpi_ib_partition_setup": ("full-membership pkey found", "for ib connection setup"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
