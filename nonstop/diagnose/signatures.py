@@ -2662,10 +2662,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\b(?:(?:goes|went|gone|going|go|ran|runs|run|running) (?:OOM|out of (?:GPU |host |CPU |system |device )?memory)|"
         # the verb and the cause told in words (issue 27, the forty-ninth's 7c19cb482bac "It will
         # oom (memory not cuda memory) and killed by system", 3b311a7c9082 "the node3 failed with
-        # cuda oom"): "OOMed"/"OOM'd" and "will OOM" (as "the job OOMed at step 5"), "failed,
-        # crashed, died or was killed with, by or due to (a) (CUDA) OOM" (as "Worker crashed due
-        # to OOM"); not "would" or "may" OOM (a guess), nor "no OOM", "without OOM"
-        r"will OOM|OOM(?:ed|'d)|(?:fail(?:s|ed)?|crash(?:es|ed)?|died|dies|killed|stopped) "
+        # cuda oom"): "OOMed"/"OOM'd" (as "the job OOMed at step 5"), "will OOM" only with the
+        # kill told after it (a bare "this model will OOM on a 16 GB GPU" is a warning that a
+        # script prints at start-up, and it made a rank's later SIGKILL read as out of memory),
+        # "failed, crashed, died or was killed with, by or due to (a) (CUDA) OOM" (as "Worker
+        # crashed due to OOM"); not "would" or "may" OOM (a guess), nor "no OOM", "without OOM"
+        r"will OOM\b[^\n]{0,60}?\band (?:is |was |gets |got |be )?killed|OOM(?:ed|'d)|"
+        r"(?:fail(?:s|ed)?|crash(?:es|ed)?|died|dies|killed|stopped) "
         r"(?:with|by|due to|because of) (?:an? |the )?(?:CUDA |GPU |host |CPU |system )?OOM)\b",
         "out_of_memory",
         20,

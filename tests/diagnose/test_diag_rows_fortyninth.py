@@ -3,8 +3,8 @@
 row is tested on the forty-ninth's excerpts and on other wordings of its class, from the
 documentation or source cited beside each, with the near misses it must not take. Rows widened
 in place for it: `cluster_node_lost` (Ray's raylet exiting because the GCS marked its node dead),
-`oom_killed_status` (a restart reason "OOMKill"), `oom_words` ("will OOM", "OOMed", "failed
-with CUDA OOM"), `shm_exhausted` (NCCL's WARN that it could not create a shared-memory
+`oom_killed_status` (a restart reason "OOMKill"), `oom_words` ("will OOM ... and killed", "OOMed",
+"failed with CUDA OOM"), `shm_exhausted` (NCCL's WARN that it could not create a shared-memory
 segment); new: `nccl_init_frame`, `rollout_weight_update_failed`,
 `sglang_dispatch_invalid_object`."""
 
@@ -196,6 +196,12 @@ NOT = [
         "a batch of 64 would OOM, so we use 32",
         "out_of_memory",
         "would OOM: a guess",
+    ),
+    (
+        "[rank1] note: with batch 4096 this model will OOM on a 16 GB GPU; using 8",
+        "out_of_memory",
+        "will OOM as a start-up warning, no kill told: a plain DDP script's later SIGKILL "
+        "read as out of memory under `nonstop run` before",
     ),
     (
         "node1:2101:2190 [0] misc/shmutils.cc:132 NCCL WARN Error while attaching to shared "
