@@ -68,6 +68,7 @@ LATER = (
     "fortyeighth",
     "fortyninth",
     "fiftieth",
+    "fiftyfirst",
     "fiftysecond",
 )
 """In the order collected: each may share no source with any split before it."""
