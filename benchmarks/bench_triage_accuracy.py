@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Forty-nine later collections by collectors who never read the signature table (fresh.jsonl,
+Fifty-one later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -26,7 +26,8 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `thirtysixth_first_*`, `thirtyseventh_first_*`, `thirtyeighth_first_*`, `thirtyninth_first_*`,
 `fortieth_first_*`, `fortyfirst_first_*`, `fortysecond_first_*`, `fortythird_first_*`,
 `fortyfourth_first_*`, `fortyfifth_first_*`, `fortysixth_first_*`, `fortyseventh_first_*`, `fortyeighth_first_*`,
-`fortyninth_first_*` and `fiftieth_first_*`, also `first_sight_*`, for the latest, fiftieth.jsonl: the out-of-sample
+`fortyninth_first_*`, `fiftieth_first_*`, `fiftyfirst_first_*` and `fiftysecond_first_*`, also
+`first_sight_*`, for the latest, fiftysecond.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -2877,6 +2878,163 @@ FIFTIETH_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# fiftyfirst.jsonl's first score (2026-12-07 06:12, 83 excerpts by a fifty-first collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; the
+# network and interconnect between GPUs and hosts (InfiniBand and RoCE kernel lines and tools, EFA
+# and aws-ofi-nccl, GPUDirect RDMA, NVLink, bonded Ethernet, NCCL/UCX/libfabric transport errors):
+# 76 from GitHub (63 repositories), 7 from other sites; 16 of its 83 labels exclude a node; its
+# slips are in the README), taken once with benchmarks/score_first_sight.py on main 7957f3d (the
+# fifty-second collection merged and scored first, no rows for either): 61 of 83 categories and 81
+# of 83 actions; rows alone 50 / 81; 21 guesses, 13 right; 11 with no answer at all; no wrong
+# exclude_node. The collector marked 68 of its 83 labels unsure (FIFTYFIRST_UNSURE); on the other
+# 15: 12 categories and 15 actions right (9 / 15 with the rows alone).
+FIFTYFIRST_FIRST: dict[str, float] = {"category": 0.7349, "action": 0.9759}
+FIFTYFIRST_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.6024, "action": 0.9759}
+FIFTYFIRST_FIRST_SURE: dict[str, float] = {"category": 0.8, "action": 1.0}
+FIFTYFIRST_UNSURE: frozenset[str] = frozenset(
+    [
+        "009a6725ebdc",
+        "0d5dcc7d9227",
+        "1460b09aeecc",
+        "16efd7c38514",
+        "1ae9e2d8b39c",
+        "1b3af65e482d",
+        "1e4b8b9bd16d",
+        "21753fbbd743",
+        "246bb1290967",
+        "25cb77eac50f",
+        "2609f233eded",
+        "292efdd8a89e",
+        "2b5bb2f819e3",
+        "31a338d6fc5d",
+        "3241252446b6",
+        "357ac0e0cf97",
+        "36c01c47c94d",
+        "3e5e2b065909",
+        "3fbd215b46e2",
+        "44f12c2a9223",
+        "46716069ba84",
+        "4e1c79bb55c1",
+        "5004489728ab",
+        "53eeb004214b",
+        "59be8057a476",
+        "5b80365efc5a",
+        "5d37717df3bf",
+        "64139e0d59c4",
+        "68a523d99ec2",
+        "6e9eb5e55e3e",
+        "714306dc5d1f",
+        "7151bc0f9f6c",
+        "7589d8cbf0d2",
+        "763f65e75fcc",
+        "7795a21e27af",
+        "78410ed60989",
+        "7f3fb4552281",
+        "7f5d115630c3",
+        "800ef56471b9",
+        "816ada45f583",
+        "83932881d946",
+        "86b833a72e29",
+        "88fe7cae737b",
+        "89ee66e5a4ce",
+        "8b66a8304e4b",
+        "8dd26eefad3d",
+        "9013495e90db",
+        "94a7c24b7f00",
+        "973e5e09086e",
+        "9ef219c0ae44",
+        "a222aa7be42a",
+        "a954649681e6",
+        "abc5bc645694",
+        "b03d2ac3c0a7",
+        "b21597217b29",
+        "b8661e7aeff9",
+        "bc557bb807a0",
+        "c25a715bab66",
+        "c3d6f7ab3a64",
+        "d0e41bca4fac",
+        "d4d38e4437fe",
+        "dbebd75c4f99",
+        "e5245caccee2",
+        "e54e31de7102",
+        "e810b2669b5f",
+        "e9b78d82ac5a",
+        "eeb7e8268bfc",
+        "f5f94d318671",
+    ]
+)
+
+# fiftysecond.jsonl's first score (2026-12-07 06:11, 84 excerpts by a fifty-second collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; training
+# on shared HPC systems (centre docs and tickets, mpirun/srun/Flux/PBS/LSF launches, Horovod,
+# containers through Apptainer/enroot/pyxis/Shifter, module and MPI library mismatches, job
+# limits): 79 from GitHub (72 repositories), 5 from other sites; 1 of its 84 labels excludes a
+# node; its slips are in the README), taken once with benchmarks/score_first_sight.py on main
+# 0f5fe75 (after the forty-seventh's to fiftieth's rows and the retrain on fifty splits; the
+# fifty-first merged right after): 46 of 84 categories and 71 of 84 actions; rows alone 36 / 71;
+# 24 guesses, 13 right; 20 with no answer at all; no wrong exclude_node. The collector marked 52
+# of its 84 labels unsure (FIFTYSECOND_UNSURE); on the other 32: 26 categories and 29 actions
+# right (17 / 32 with the rows alone).
+FIFTYSECOND_FIRST: dict[str, float] = {"category": 0.5476, "action": 0.8452}
+FIFTYSECOND_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.4286, "action": 0.8452}
+FIFTYSECOND_FIRST_SURE: dict[str, float] = {"category": 0.8125, "action": 0.9062}
+FIFTYSECOND_UNSURE: frozenset[str] = frozenset(
+    [
+        "0172a38bd1eb",
+        "07c73279fd1f",
+        "08f05d24c408",
+        "0bc5fefd2428",
+        "1baa806e964f",
+        "24494aa68a65",
+        "26327b948c23",
+        "2b04f14d2e6b",
+        "2b2193becff4",
+        "2c447dd527eb",
+        "2d4036bcec03",
+        "2e74dd2699eb",
+        "2fdb327e60d6",
+        "3413db7f29f9",
+        "3b8cf47db5bc",
+        "3e569fd73091",
+        "3fd9025375bf",
+        "46d7f6bdf2a6",
+        "492e4126f40d",
+        "4ad2dccc328e",
+        "4c98e0840ed3",
+        "52932324e2f4",
+        "53860d61cb64",
+        "5c956de88dd5",
+        "632efdd03d6a",
+        "6b5a0a96ba97",
+        "72ce89a05f63",
+        "7780e342a3bb",
+        "8abeb61e5e97",
+        "a22ec6cebd36",
+        "a958db7f7b3f",
+        "bc1425ed693b",
+        "bc5b80143ca0",
+        "c254194c83d3",
+        "c335a0de765a",
+        "c43247bfed3e",
+        "c577c666e3c3",
+        "cbfb1e032267",
+        "d300c9923bf1",
+        "d8f96497c9f4",
+        "dfd1bb336971",
+        "e24120922284",
+        "e747cefb2db1",
+        "efb62772f39d",
+        "f0547b1c6ba5",
+        "f2af7347a704",
+        "f4f7c12f8505",
+        "f7277a3780cf",
+        "f9a3230e6ea6",
+        "fbaf3dc9b076",
+        "fe0591878f92",
+        "fe7ebc5af3fa",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -2921,6 +3079,8 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("fortyeighth", FORTYEIGHTH_FIRST_SURE, FORTYEIGHTH_UNSURE),
     ("fortyninth", FORTYNINTH_FIRST_SURE, FORTYNINTH_UNSURE),
     ("fiftieth", FIFTIETH_FIRST_SURE, FIFTIETH_UNSURE),
+    ("fiftyfirst", FIFTYFIRST_FIRST_SURE, FIFTYFIRST_UNSURE),
+    ("fiftysecond", FIFTYSECOND_FIRST_SURE, FIFTYSECOND_UNSURE),
 )
 
 
@@ -3159,6 +3319,10 @@ def run(quick: bool) -> dict[str, Any]:
     t49_rows = evaluate("fortyninth", fallback=False)
     t50 = evaluate("fiftieth")
     t50_rows = evaluate("fiftieth", fallback=False)
+    t51 = evaluate("fiftyfirst")
+    t51_rows = evaluate("fiftyfirst", fallback=False)
+    t52 = evaluate("fiftysecond")
+    t52_rows = evaluate("fiftysecond", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -3747,11 +3911,8 @@ def run(quick: bool) -> dict[str, Any]:
                 FORTYNINTH_FIRST_SURE,
                 _sure_scores("fortyninth", FORTYNINTH_UNSURE),
             ),
-            # a fiftieth collection, scored once at first sight (FIFTIETH_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a fiftieth collection, scored once at first sight (FIFTIETH_FIRST)
             "fiftieth_excerpts": t50["excerpts"],
-            "first_sight_category": FIFTIETH_FIRST["category"],
-            "first_sight_action": FIFTIETH_FIRST["action"],
             **_first_sight_fields(
                 "fiftieth",
                 t50,
@@ -3760,6 +3921,31 @@ def run(quick: bool) -> dict[str, Any]:
                 FIFTIETH_FIRST_ROWS_ONLY,
                 FIFTIETH_FIRST_SURE,
                 _sure_scores("fiftieth", FIFTIETH_UNSURE),
+            ),
+            # a fifty-first collection, scored once at first sight (FIFTYFIRST_FIRST)
+            "fiftyfirst_excerpts": t51["excerpts"],
+            **_first_sight_fields(
+                "fiftyfirst",
+                t51,
+                t51_rows,
+                FIFTYFIRST_FIRST,
+                FIFTYFIRST_FIRST_ROWS_ONLY,
+                FIFTYFIRST_FIRST_SURE,
+                _sure_scores("fiftyfirst", FIFTYFIRST_UNSURE),
+            ),
+            # a fifty-second collection, scored once at first sight (FIFTYSECOND_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "fiftysecond_excerpts": t52["excerpts"],
+            "first_sight_category": FIFTYSECOND_FIRST["category"],
+            "first_sight_action": FIFTYSECOND_FIRST["action"],
+            **_first_sight_fields(
+                "fiftysecond",
+                t52,
+                t52_rows,
+                FIFTYSECOND_FIRST,
+                FIFTYSECOND_FIRST_ROWS_ONLY,
+                FIFTYSECOND_FIRST_SURE,
+                _sure_scores("fiftysecond", FIFTYSECOND_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
@@ -3835,6 +4021,8 @@ if __name__ == "__main__":
         "fortyeighth",
         "fortyninth",
         "fiftieth",
+        "fiftyfirst",
+        "fiftysecond",
     )
     if split not in splits:
         print(

@@ -346,11 +346,35 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fiftieth collection: its first sight is the recorded out-of-sample figure (also on the
-    # 37 labels its collector was sure of, 46 of 83 unsure: 30 categories, 34 actions), and later
-    # work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FIFTIETH_FIRST["category"] == 0.6145
-    assert d["first_sight_action"] == bench.FIFTIETH_FIRST["action"] == 0.8675
+    # the fifty-second collection: its first sight is the recorded out-of-sample figure (also on
+    # the 32 labels its collector was sure of, 52 of 84 unsure: 26 categories, 29 actions), and
+    # later work may only move it up; no wrong exclude_node at first sight, and none may appear
+    assert d["first_sight_category"] == bench.FIFTYSECOND_FIRST["category"] == 0.5476
+    assert d["first_sight_action"] == bench.FIFTYSECOND_FIRST["action"] == 0.8452
+    assert_first_sight(
+        d,
+        "fiftysecond",
+        category=0.5476,
+        action=0.8452,
+        rows_only=0.4286,
+        sure=0.8125,
+        sure_n=32,
+    )
+    # the fifty-first collection: its first sight (also on the 15 labels its collector was sure
+    # of, 68 of 83 unsure: 12 categories, all 15 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "fiftyfirst",
+        category=0.7349,
+        action=0.9759,
+        rows_only=0.6024,
+        sure=0.8,
+        sure_n=15,
+    )
+    # the fiftieth collection: its first sight (also on the 37 labels its collector was sure
+    # of, 46 of 83 unsure: 30 categories, 34 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fiftieth",
@@ -707,13 +731,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 41
-    assert d["first_sight_sure_excerpts"] == 1415
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8049, 0.9159)
-    assert d["first_sight_sure_latest6_excerpts"] == 147
+    assert d["first_sight_sure_collections"] == 43
+    assert d["first_sight_sure_excerpts"] == 1462
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8051, 0.9166)
+    assert d["first_sight_sure_latest6_excerpts"] == 149
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8503,
-        0.9592,
+        0.8456,
+        0.9396,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
