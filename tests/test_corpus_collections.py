@@ -70,6 +70,7 @@ LATER = (
     "fiftieth",
     "fiftyfirst",
     "fiftysecond",
+    "fiftythird",
 )
 """In the order collected: each may share no source with any split before it."""
 
