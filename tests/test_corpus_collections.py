@@ -70,6 +70,7 @@ LATER = (
     "fiftieth",
     "fiftyfirst",
     "fiftysecond",
+    "fiftyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
