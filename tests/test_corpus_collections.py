@@ -71,6 +71,7 @@ LATER = (
     "fiftyfirst",
     "fiftysecond",
     "fiftythird",
+    "fiftyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
