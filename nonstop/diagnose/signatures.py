@@ -684,6 +684,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bLink went down\b|(?i:\b(?:mlx5_core|mlx4_core|bnxt_en|ena|gve|qede) [0-9a-f]{4}:[0-9a-f]{2}:[^\n]*\blink (?:is )?down\b)|"
         r"(?i:\bib\w*: lost carrier\b)|retry count between two MPI processes has been exceeded|"
         r"Got completion (?:from peer \S+ )?with (?:status=|error )?13\b|\bstate:\s+PORT_DOWN\b|"
+        # an IB port the subnet manager never activated, physical link up but no LID (the rule
+        # with a `Down` port, tests/corpus/real/README.md): ibv_devinfo's "state: PORT_INIT (2)"
+        # (rdma-core libibverbs/examples/devinfo.c port_state_str; the fiftyfirst's
+        # 292efdd8a89e) and ibstat's "State: Initializing" (infiniband-diags ibstat.c)
+        r"\bstate:\s+PORT_INIT\b|^\s*State: Initializing\s*$|"
         r"Port module event\[error\]|SNMP_TRAP_LINK_DOWN|\bInterface \S+[^\n]*changed state to down\b|"
         # a switch's SAI event thread (SONiC; the twenty-sixth's 9f820c73ae76)
         r"\bSAI_SWITCH: [^\n]*\bPort \d+ changed state to down\b",
@@ -1532,7 +1537,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nic_tx_hang",
-        r"NETDEV WATCHDOG: .*transmit queue \d+ timed out|Detected (?:Tx|Hardware) Unit Hang|"
+        # (also the 2.6 kernels' dev_watchdog wording, net/sched/sch_generic.c: "NETDEV WATCHDOG:
+        # %s: transmit timed out", the fiftyfirst's e5245caccee2 and 25cb77eac50f)
+        r"NETDEV WATCHDOG: .*transmit queue \d+ timed out|NETDEV WATCHDOG: [\w.:-]+: transmit timed out\b|"
+        r"Detected (?:Tx|Hardware) Unit Hang|"
         r"mlx5_core [\w:.]+: .*(?:No done completion|Will cause a leak of a command resource)",
         "nic",
         70,
@@ -2835,7 +2843,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nic_failure",
-        r"(?i)mlx5_core .*(?:firmware fatal|health compromised|device's health|mlx5_load_one failed|probe of \S+ failed|handle_hca_cap failed)",
+        # Also mlx5's health poll and report with the device prefix on another line (as a page
+        # wraps them; the fiftyfirst's 1b3af65e482d): "device's health compromised - reached miss
+        # count" and "Health issue observed, firmware internal error, severity(2) CRITICAL:"
+        # (Linux drivers/net/ethernet/mellanox/mlx5/core/health.c poll_health, print_health_info).
+        r"(?i)mlx5_core .*(?:firmware fatal|health compromised|device's health|mlx5_load_one failed|probe of \S+ failed|handle_hca_cap failed)|"
+        r"\bdevice's health compromised - reached miss count\b|\bHealth issue observed, firmware internal error\b",
         "nic",
         80,
         0.75,
@@ -4354,7 +4367,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # SPDK's mlx5 driver): `verbs_wc_local_error`'s statuses in this wording, the request
         # itself wrong (the thirty-sixth's 5311cccda163). Not a flushed WR nor a retry count.
         r"\bError on QP 0x[0-9a-fA-F]+ wqe\[\d+\]: (?:Local (?:length|QP operation|protection)|"
-        r"Memory window bind|Remote (?:access|invalid request)) \(synd 0x",
+        r"Memory window bind|Remote (?:access|invalid request)) \(synd 0x|"
+        # the same statuses in newer UCX's wording, "<status> on <device>:<port>/<transport>
+        # (synd ...)" ("Remote access on mlx5_0:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)", the
+        # fiftyfirst's 7151bc0f9f6c and the thirty-seventh's e696791f223a; "Local protection on
+        # mlx5_0:1/IB (synd 0x4 ...)"), and the illumos ConnectX drivers' FMA strings for the
+        # statuses (usr/src/uts/common/sys/ib/adapters/hermon/hermon_fm.h, HERMON_FMANOTE's
+        # "hermon0: Device Error: CQE remote access error", "... CQE remote invalid request
+        # error"; mcxnex's copy, the fiftyfirst's dbebd75c4f99 "mcxnex0: CQE remote access
+        # error"): the
+        # rules' remote-access rule. Not "Transport retry count exceeded on ..." nor "CQE
+        # transport retry counter exceeded" (the link, not the request).
+        r"\b(?:Local (?:length|QP operation|protection)|Memory window bind|"
+        r"Remote (?:access|invalid request)) on \w+:\d+/\w+ \(synd 0x|"
+        r"\bCQE remote (?:access|invalid request) error\b",
         "software_bug",
         45,
         0.5,
@@ -4618,7 +4644,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # on a host without the EFA driver): the host's fabric stack, not the program (the check
         # failure had been read `software_bug` by `framework_internal_words`).
         r"\bcouldn't get \w+ as (?:a |the )?provider\b|"
-        r"\bfi_getinfo\(\): \S+:\s?\d+, ret=-61 \(No data available\)",
+        r"\bfi_getinfo\(\): \S+:\s?\d+, ret=-61 \(No data available\)|"
+        # and fi_info's own report of the same return, "fi_getinfo: -61 (No data available)"
+        # (`fi_info -p efa` in a container not given the EFA devices, the fiftyfirst's
+        # adc1843027a2; libfabric util/info.c prints the call, the return and fi_strerror)
+        r"\bfi_getinfo: -61 \(No data available\)",
         "dependency",
         60,
         0.55,
@@ -6020,6 +6050,83 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "MPI (HP/Platform MPI) cannot pick the InfiniBand partition key or ports at start: the "
         "job's or fabric's set-up",
     ),
+    # -- classes the fiftyfirst collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fiftyfirst.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftyfirst.py). Also
+    # widened for it, in place: `net_link_events` (an IB port stuck in PORT_INIT, ibstat's
+    # "State: Initializing"), `nic_failure` (mlx5's health poll and report without the
+    # mlx5_core prefix on the line), `nic_tx_hang` (the 2.6 kernels' "NETDEV WATCHDOG: eth0:
+    # transmit timed out"), `mlx5_cqe_local_error` (newer UCX's "Remote access on mlx5_0:1/IB
+    # (synd 0x13 ...)" and illumos' "CQE remote access error"), `fabric_named_provider_missing`
+    # (fi_info's "fi_getinfo: -61 (No data available)"). --
+    (
+        "rdma_qp_connect_setup",
+        # An RDMA queue pair that cannot be brought to RTR or RTS when the connection is set up,
+        # because the remote address cannot be reached (RoCE resolves the peer's GID to a route
+        # and a neighbour at INIT->RTR: ETIMEDOUT 110, ENETUNREACH, EHOSTUNREACH): the fabric
+        # path's or the NICs' configuration at start (GID index, a second NIC on another subnet,
+        # NCCL_CROSS_NIC on a rail fabric), `dependency` (the fiftyfirst collection's set-up rule;
+        # not proof of a bad cable, so no node is excluded). NCCL's final WARN (NVIDIA/nccl
+        # src/misc/ibvwrap.cc wrap_ibv_modify_qp: "Call to ibv_modify_qp failed with %d %s, on
+        # dev %s:%d, curr state %s, next state %s, ...", the fiftyfirst's 1e4b8b9bd16d; older
+        # "Call to ibv_modify_qp failed with error %s", its 53eeb004214b); perftest's
+        # (linux-rdma/perftest src/perftest_resources.c ctx_connect "Failed to modify QP %d to
+        # RTR" / "Failed to modify QP to RTS", then write_bw.c, read_bw.c, send_lat.c " Unable to
+        # Connect the HCA's through the link", its 36c01c47c94d); Mooncake's transfer engine
+        # (rdma_endpoint.cpp "[Handshake] Failed to modify QP to RTR, check mtu, gid, peer lid,
+        # peer qp num: Connection timed out [110]", its 16efd7c38514) and UCCL's (its
+        # 009a6725ebdc). Earlier collections read NCCL's ibv_modify_qp failures with EINVAL and
+        # ENODEV `software_bug` (the fourth's, eleventh's, fifteenth's and eighteenth's, four
+        # records; `nccl_ibverbs_call`): those errnos are not taken here. Nor NCCL's INFO
+        # "... retrying 1/N after M msec of sleep" (a retry, not yet a failure).
+        r"NCCL WARN Call to ibv_modify_qp failed with (?:error )?"
+        r"(?:110\b|(?:\d+ )?(?:Connection timed out|Network is unreachable|No route to host))"
+        r"(?![^\n]*retrying)|"
+        r"^\s*Call to ibv_modify_qp failed with (?:error )?"
+        r"(?:110\b|(?:\d+ )?(?:Connection timed out|Network is unreachable|No route to host))"
+        r"(?![^\n]*retrying)|"
+        r"\bFailed to modify QP(?: \d+)? to RT[RS]\b|\bUnable to Connect the HCA's through the link\b",
+        "dependency",
+        50,
+        0.5,
+        "An RDMA queue pair could not be connected at set-up (the peer's address unreachable "
+        "from this NIC): the fabric's or NICs' configuration (GID, routing, cross-NIC)",
+    ),
+    (
+        "kernel_module_symbol_mismatch",
+        # A kernel module built against other kernel or driver symbols than those loaded: the
+        # module loader's "%s: disagrees about version of symbol %s" and "%s: Unknown symbol %s
+        # (err %d)" (Linux kernel/module/version.c check_version, kernel/module/main.c
+        # resolve_symbol_wait; "nvidia_peermem: disagrees about version of symbol
+        # ib_register_peer_memory_client", the fiftyfirst's 5869a3b54f68; nv_peer_mem's and
+        # NVIDIA's driver's "nvidia: disagrees about version of symbol module_layout" after a
+        # kernel update): an installation mismatch, `dependency` (the rules' driver/library
+        # mismatch). Not a symbol a program or parser calls unknown without the loader's "(err
+        # N)".
+        r"\b[\w-]+: (?:disagrees about version of symbol \w+|"
+        r"Unknown symbol \w+ \(err -?\d+\))",
+        "dependency",
+        50,
+        0.55,
+        "A kernel module does not match the kernel or driver it is loaded into (built against "
+        "other symbols): reinstall or rebuild it",
+    ),
+    (
+        "nvlink_error_counters_zero",
+        # `nvidia-smi nvlink -e` (--errorcounters) output with a counter at zero: a healthy
+        # reading posted in passing (the fiftyfirst's 8ea6ca84a787, a GB300 snapshot), `unknown`
+        # (the rules' informational lines; the fallback had guessed faulty_gpu from the words).
+        # Wordings: "Link 0: Replay Errors: 0", "Link 0: Recovery Errors: 0", "Link 0: CRC
+        # Errors: 0" (Hopper and later; stas00/ml-engineering, "How to check error counters of
+        # NVLink links", its nvidia-smi nvlink -e example), and
+        # "Link 0: CRC Flit Errors: 0", "Link 0: CRC Data Errors: 0" (the older drivers' split
+        # CRC counters). A counter above zero is not taken (no verdict from this row); a real
+        # fault on another line has a row above 12 and decides.
+        r"^\s*Link \d+: (?:Replay|Recovery|CRC(?: Flit| Data)?) Errors: 0\s*$",
+        "unknown",
+        12,
+        0.3,
+        "An NVLink error-counter reading with the counter at zero: informational, no failure",
+    ),
 )
 
 
@@ -6481,6 +6588,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "retry count between two mpi processes",
         "got completion",
         "port_down",
+        "port_init",
+        "state: initializing",
         "port module event[error]",
         "snmp_trap_link_down",
         "changed state to down",
@@ -7593,6 +7702,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "mlx5_load_one failed",
         "probe of",
         "handle_hca_cap failed",
+        "health issue observed, firmware internal error",
     ),
     # -- classes the tenth collection showed missing --
     "slurm_oom_events": ("event(s)",),
@@ -7832,7 +7942,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "tial pf_reset failed",
         "lost tx completions is above",
     ),
-    "mlx5_cqe_local_error": ("error on qp 0x",),
+    "mlx5_cqe_local_error": (
+        "error on qp 0x",
+        " (synd 0x",
+        "cqe remote access error",
+        "cqe remote invalid request error",
+    ),
     "ib_fabric_query_errors": ("bad status", "errors for 0x"),
     # -- classes the thirty-fifth collection showed missing --
     "nccl_invalid_argument": ("ncclinvalidargument", "invalid argument"),
@@ -7874,6 +7989,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         " as a provider",
         " as the provider",
         "ret=-61 (no data available)",
+        "fi_getinfo: -61 (no data available)",
     ),
     "cuda_os_call_unsupported": (
         "os call failed",
@@ -8118,6 +8234,20 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- classes the fiftieth collection showed missing --
     "vgpu_limit_oom": (" oom ",),
     "mpi_ib_partition_setup": ("full-membership pkey found", "for ib connection setup"),
+    # -- classes the fiftyfirst collection showed missing --
+    "rdma_qp_connect_setup": (
+        "call to ibv_modify_qp failed with",
+        "failed to modify qp",
+        "unable to connect the hca's through the link",
+    ),
+    "kernel_module_symbol_mismatch": ("disagrees about version of symbol", "unknown symbol "),
+    "nvlink_error_counters_zero": (
+        "replay errors: 0",
+        "recovery errors: 0",
+        "crc errors: 0",
+        "crc flit errors: 0",
+        "crc data errors: 0",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
