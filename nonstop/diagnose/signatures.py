@@ -6069,24 +6069,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # 33ef1791349e; a proxy's "unrecognized argument pmi_args" is two MPICH installs mixed,
         # not taken), Hydra's proxy unable to exec the program the command names (utils/launch/
         # launch.c HYDU_create_process, "execvp error on file %s (%s)": the fiftysecond's
-        # fbaf3dc9b076, a program named `0`), Open MPI's mpirun not finding that program
-        # (help-orterun.txt, "mpirun was unable to launch the specified application as it could
-        # not find an executable") and refusing to be called from inside another mpirun ("Open
-        # MPI does not support recursive calls of mpirun", the fiftysecond's fe23d587429a with
-        # mpiexec; PRRTE's "mpirun does not support recursive calls"): the collectors' rule for
-        # launch-command mistakes, `user_code_error`. Not mpiexec's own bootstrap (ssh) failing
-        # to exec, printed by "[mpiexec@...]"
+        # fbaf3dc9b076, a program named `0`), and Open MPI refusing to be called from inside
+        # another mpirun ("Open MPI does not support recursive calls of mpirun", the
+        # fiftysecond's fe23d587429a with mpiexec; PRRTE's "mpirun does not support recursive
+        # calls"): the collectors' rule for launch-command mistakes, `user_code_error`. Not
+        # mpiexec's own bootstrap (ssh) failing to exec, printed by "[mpiexec@...]"; Open MPI's
+        # "mpirun was unable to launch the specified application as it could not find an
+        # executable" stays `framework_env_words`' (dependency)
         r"\[mpiexec@[^\]\s]+\] match_arg \([^)\n]*\): unrecognized argument (?!pmi_args\b)\S+|"
         r"\[proxy:[^\]\s]+\] \w+ \([^)\n]*\): execvp error on file \S+ \((?:No such file or directory|"
         r"Permission denied)\)|"
-        r"\b(?:mpirun|mpiexec|orterun) was unable to launch the specified application as it could not "
-        r"find an executable\b|"
         r"\b(?:Open MPI|mpirun|mpiexec|prterun) does not support recursive calls\b",
         "user_code_error",
         55,
         0.55,
-        "The MPI launcher refused the launch command (an unknown option, a program it cannot "
-        "find or run, mpirun called from inside mpirun): fix the command",
+        "The MPI launcher refused the launch command (an unknown option, a program its proxy "
+        "cannot exec, mpirun called from inside mpirun): fix the command",
     ),
     (
         "mpi_init_failed",
@@ -8289,7 +8287,6 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "mpi_launch_command_refused": (
         "unrecognized argument ",
         "execvp error on file ",
-        "unable to launch the specified application",
         "does not support recursive calls",
     ),
     "mpi_init_failed": ("failed for some reason",),
