@@ -3305,12 +3305,23 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"\bQuota '[\w.-]+' (?:exhausted|exceeded)\b|\bQuota limit '[\w.-]+' has been exceeded\b|"
         # SageMaker unable to provision the instances a job asked for (the twenty-second's
         # 76e57b44662c "CapacityError: Unable to provision requested ML compute capacity")
-        r"\bCapacityError: Unable to provision requested ML compute capacity\b",
+        r"\bCapacityError: Unable to provision requested ML compute capacity\b|"
+        # a zone with no VM of the kind asked for, at creation (no instance ever got, the capacity
+        # rule's `dependency`, not a spot reclaim's planned stop): Compute Engine's
+        # ZONE_RESOURCE_POOL_EXHAUSTED and ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS, "The zone
+        # 'projects/p/zones/us-central1-a' does not have enough resources available to fulfill
+        # the request" (its "Troubleshooting resource availability errors" page; the
+        # fiftysecond's bc5b80143ca0, a Hail Batch GPU job), EC2's InsufficientInstanceCapacity
+        # (the EC2 API's error codes: "We currently do not have sufficient p4d.24xlarge capacity
+        # in the Availability Zone you requested")
+        r"\bZONE_RESOURCE_POOL_EXHAUSTED(?:_WITH_DETAILS)?\b|"
+        r"\bdoes not have enough resources available to fulfill the request\b|"
+        r"\bInsufficientInstanceCapacity\b",
         "dependency",
         50,
         0.55,
-        "A cloud provider's quota is exhausted (TPUs, GPUs, CPUs in a region): no capacity "
-        "granted, the environment",
+        "A cloud provider's quota or a zone's capacity is exhausted (TPUs, GPUs, CPUs in a "
+        "region or zone): no capacity granted, the environment",
     ),
     (
         "amdgpu_page_fault",
@@ -6057,7 +6068,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- classes the fiftysecond collection showed missing (issue 27; tests/corpus/real/README.md,
     # fiftysecond.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftysecond.py). Also
     # widened for it, in place: `slurm_submit_refused` (an invalid feature or GRES, a site's
-    # job_submit filter, LSF's bsub refusing a resource requirement), `mpi_daemon_lost` (Hydra's
+    # job_submit filter, LSF's bsub refusing a resource requirement), `cloud_quota_exhausted` (a
+    # zone without the VMs asked for: GCE, EC2), `mpi_daemon_lost` (Hydra's
     # closed proxy connection, ORCM's failed daemon), `gpu_library_internal` (glibc's other heap
     # checks), `hang_words` (a multi-GPU run that keeps freezing, in Chinese); narrowed:
     # `undefined_symbol` (not a component Open MPI skipped). --
@@ -7776,7 +7788,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "cuda_devices_unavailable": ("busy or unavailable",),
     "nic_tx_timeout_recovery": ("tx_timeout",),
-    "cloud_quota_exhausted": ("quota '", "quota limit '", "capacityerror"),
+    "cloud_quota_exhausted": (
+        "quota '",
+        "quota limit '",
+        "capacityerror",
+        "zone_resource_pool_exhausted",
+        "enough resources available to fulfill the request",
+        "insufficientinstancecapacity",
+    ),
     "amdgpu_page_fault": ("page fault", "_protection_fault_status:0x"),
     "mce_corrected_no_action": ("corrected error, no action required.",),
     "coordinator_heartbeat_lost": ("heartbeat timeout. this indicates", "heartbeat of taskmanager"),

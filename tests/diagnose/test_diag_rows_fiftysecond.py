@@ -3,11 +3,12 @@
 row is tested on the fiftysecond's excerpts and on other wordings of its class, from the source
 or documentation cited beside each, with the near misses it must not take. Rows widened in place
 for it: `slurm_submit_refused` (an invalid feature or GRES, a site's job_submit filter, LSF's bsub
-refusing a resource requirement), `mpi_daemon_lost` (Hydra's closed proxy connection, ORCM's
-failed daemon), `gpu_library_internal` (glibc's other heap checks), `hang_words` (a multi-GPU run
-that keeps freezing, in Chinese); narrowed: `undefined_symbol` (not a component Open MPI skipped);
-new: `mpi_launch_command_refused`, `mpi_init_failed`, `cray_mpich_gtl_missing`,
-`rdma_memlock_limit`, `mpi_component_skipped`, `test_harness_timeout`."""
+refusing a resource requirement), `cloud_quota_exhausted` (a zone without the VMs asked for),
+`mpi_daemon_lost` (Hydra's closed proxy connection, ORCM's failed daemon), `gpu_library_internal`
+(glibc's other heap checks), `hang_words` (a multi-GPU run that keeps freezing, in Chinese);
+narrowed: `undefined_symbol` (not a component Open MPI skipped); new: `mpi_launch_command_refused`,
+`mpi_init_failed`, `cray_mpich_gtl_missing`, `rdma_memlock_limit`, `mpi_component_skipped`,
+`test_harness_timeout`."""
 
 from __future__ import annotations
 
@@ -144,6 +145,28 @@ FIFTYSECOND = [
         "user_code_error",
         "bsub refusing the select string",
     ),
+    # -- dependency: a zone without the VMs asked for (`cloud_quota_exhausted`, widened; Compute
+    # Engine's "Troubleshooting resource availability errors", the EC2 API's error codes)
+    (_fiftysecond("bc5b80143ca0"), "dependency", "fiftysecond bc5b80143ca0 (GCE, Hail Batch)"),
+    (
+        "ERROR: (gcloud.compute.instances.create) Could not fetch resource: - The zone "
+        "'projects/proj/zones/us-central1-a' does not have enough resources available to fulfill "
+        "the request.  Try a different zone, or try again later.",
+        "dependency",
+        "gcloud's wording",
+    ),
+    (
+        "code: ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS",
+        "dependency",
+        "the code with details",
+    ),
+    (
+        "An error occurred (InsufficientInstanceCapacity) when calling the RunInstances operation "
+        "(reached max retries: 4): We currently do not have sufficient p4d.24xlarge capacity in "
+        "the Availability Zone you requested (us-east-1a).",
+        "dependency",
+        "EC2's RunInstances",
+    ),
     # -- software_bug: glibc's heap checks (`gpu_library_internal`, widened; glibc
     # malloc/malloc.c malloc_printerr)
     (_fiftysecond("4c98e0840ed3"), "software_bug", "fiftysecond 4c98e0840ed3 (jsrun)"),
@@ -261,6 +284,11 @@ NOT = [
         "a step from an inherited allocation (the forty-third's ea0b5146b289, dependency)",
     ),
     (
+        "Instance was preempted: INTERRUPTED_BY_NO_CAPACITY",
+        "dependency",
+        "a spot reclaim stays a planned stop (the capacity rule)",
+    ),
+    (
         "[mpiexec@IT-0089] HYD_pmci_wait_for_completion (./pm/pmiserv/pmiserv_pmci.c:206): error "
         "waiting for event",
         "software_bug",
@@ -294,6 +322,7 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("83b440c6c60c", "user_code_error", "stop_and_page"),
         ("c254194c83d3", "user_code_error", "stop_and_page"),
         ("3fd9025375bf", "user_code_error", "stop_and_page"),
+        ("bc5b80143ca0", "dependency", "restart"),
         ("4c98e0840ed3", "software_bug", "restart"),
         ("d8f96497c9f4", "hang", "restart"),
         ("07c73279fd1f", "hang", "restart"),
