@@ -23,7 +23,8 @@ def _fiftysecond(rid: str) -> str:
 
 FIFTYSECOND = [
     # (log text, category, why)
-    # -- user_code_error: the MPI launcher refusing the launch command (`mpi_launch_command_refused`;
+    # -- user_code_error: the MPI launcher refusing the launch command
+    # (`mpi_launch_command_refused`;
     # MPICH src/pm/hydra utils/args/args.c match_arg and utils/launch/launch.c
     # HYDU_create_process, Open MPI's orterun, PRRTE's prterun)
     (_fiftysecond("33ef1791349e"), "user_code_error", "fiftysecond 33ef1791349e (Hydra option)"),
