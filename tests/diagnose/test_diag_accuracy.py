@@ -346,11 +346,37 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fifty-second collection: its first sight is the recorded out-of-sample figure (also on
-    # the 32 labels its collector was sure of, 52 of 84 unsure: 26 categories, 29 actions), and
+    # the fifty-fourth collection: its first sight is the recorded out-of-sample figure (also on
+    # the 37 labels its collector was sure of, 46 of 83 unsure: 33 categories, 35 actions), and
     # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FIFTYSECOND_FIRST["category"] == 0.5476
-    assert d["first_sight_action"] == bench.FIFTYSECOND_FIRST["action"] == 0.8452
+    assert d["first_sight_category"] == bench.FIFTYFOURTH_FIRST["category"] == 0.8193
+    assert d["first_sight_action"] == bench.FIFTYFOURTH_FIRST["action"] == 0.9518
+    assert_first_sight(
+        d,
+        "fiftyfourth",
+        category=0.8193,
+        action=0.9518,
+        rows_only=0.7831,
+        sure=0.8919,
+        sure_n=37,
+    )
+    # the fifty-third collection: its first sight (also on the 34 labels its collector was sure
+    # of, 50 of 84 unsure: 27 categories, 33 actions), and later work may only move it up; its
+    # one wrong exclude_node at first sight (7c41a84331b7: libibverbs' warning that a driver does
+    # not support the kernel's ABI read as the NIC, an unsure `dependency` label) may only go
+    assert_first_sight(
+        d,
+        "fiftythird",
+        category=0.5952,
+        action=0.9167,
+        rows_only=0.5357,
+        sure=0.7941,
+        sure_n=34,
+        wrong={"7c41a84331b7"},
+    )
+    # the fifty-second collection: its first sight (also on the 32 labels its collector was sure
+    # of, 52 of 84 unsure: 26 categories, 29 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fiftysecond",
@@ -731,13 +757,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 43
-    assert d["first_sight_sure_excerpts"] == 1462
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8051, 0.9166)
-    assert d["first_sight_sure_latest6_excerpts"] == 149
+    assert d["first_sight_sure_collections"] == 45
+    assert d["first_sight_sure_excerpts"] == 1533
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8069, 0.9185)
+    assert d["first_sight_sure_latest6_excerpts"] == 182
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8456,
-        0.9396,
+        0.8352,
+        0.945,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
