@@ -2337,7 +2337,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "undefined_symbol",
         # not where Open MPI says it skipped the component that needs the library ("...
         # mca_btl_usnic: libfabric.so.1: cannot open shared object file: ... (ignored)", the
-        # fiftysecond's 08f05d24c408: `mpi_component_skipped`)
+        # fiftysecond's 08f05d24c408: `mpi_component_skipped`), nor where NCCL says at INFO level
+        # that no network (or tuner) plugin was found and it uses its internal one (NCCL
+        # src/net.cc: "NET/Plugin : Plugin load (%s) returned %d : %s" then "NET/Plugin : No
+        # plugin found, using internal implementation", the fiftythird's ff0dff26ee0f; older
+        # "NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: ... No plugin
+        # found (libnccl-net.so), using internal implementation", which the guides call
+        # harmless): the rules' informational lines
+        r"^(?![^\n]*\b(?:NET|TUNER|PROFILER)/Plugin ?: ?(?:dlerror=|Plugin load \())[^\n]*?"
         r"(?:undefined symbol: |version `GLIBC\w*_[\d.]+' not found|cannot open shared object file)"
         r"(?![^\n]*\(ignored\)\s*$)",
         "dependency",
@@ -6310,7 +6317,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # fiftythird.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftythird.py). Also
     # widened for it, in place: `env_install` (the scheduler's "Insufficient" for other vendors'
     # GPU resources, the container runtime without the NVIDIA runtime, an NVIDIA container
-    # started without the driver). --
+    # started without the driver); narrowed: `undefined_symbol` (not NCCL's INFO that it found
+    # no net plugin and uses its internal one). --
     (
         "verbs_provider_abi_mismatch",
         # libibverbs' user-space provider (the driver library in the container or image) not
@@ -6372,6 +6380,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.4,
         "The kubelet could not allocate the device the scheduler gave the pod (the device plugin "
         "failed or its bookkeeping went stale): restart the plugin or the kubelet",
+    ),
+    (
+        "gpu_driver_container_kernel_prep",
+        # the GPU operator's driver container unable to prepare the node's kernel packages
+        # before it builds the driver (NVIDIA gpu-driver-container, nvidia-driver scripts:
+        # _resolve_kernel_version "Could not resolve Linux kernel version", the fiftythird's
+        # 9b0871bea0b9, then the container unloads and crash-loops; _install_prerequisites
+        # "Could not locate Linux kernel version string", "FATAL: failed to install elfutils
+        # packages. RHEL entitlement may be improperly deployed.", "FATAL: failed to update the
+        # dnf metadata cache after multiple attempts"; the GPU operator's troubleshooting page:
+        # kernel headers for the running kernel missing from the repositories): the node's
+        # kernel against the driver's packages, `dependency`
+        r"^\W*Could not (?:resolve Linux kernel version|locate Linux kernel version string)\s*$|"
+        r"\bFATAL: failed to (?:install elfutils packages\. RHEL entitlement|update the dnf "
+        r"metadata cache after multiple attempts)",
+        "dependency",
+        55,
+        0.55,
+        "The GPU operator's driver container cannot find the packages for the node's kernel (the "
+        "kernel headers, the repositories or entitlement): the node's kernel against the driver",
     ),
     (
         "dcgm_xid_metric_zero",
@@ -8553,6 +8581,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "tf_kernel_launch_oom": ("launchkernel",),
     "k8s_device_allocate_failed": ("allocate failed due to ",),
+    "gpu_driver_container_kernel_prep": (
+        "could not resolve linux kernel version",
+        "could not locate linux kernel version string",
+        "fatal: failed to install elfutils packages",
+        "fatal: failed to update the dnf metadata cache",
+    ),
     "dcgm_xid_metric_zero": ("dcgm_fi_dev_xid_errors{",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains

@@ -4,8 +4,9 @@ row is tested on the fiftythird's excerpts and on other wordings of its class, f
 or documentation cited beside each, with the near misses it must not take. Rows widened in place
 for it: `env_install` (the scheduler's "Insufficient" for other vendors' GPU resources, the
 container runtime without the NVIDIA runtime, an NVIDIA container started without the driver);
-new: `verbs_provider_abi_mismatch`, `tf_kernel_launch_oom`, `k8s_device_allocate_failed`,
-`dcgm_xid_metric_zero`."""
+narrowed: `undefined_symbol` (not NCCL's INFO that no net plugin was found); new:
+`verbs_provider_abi_mismatch`, `gpu_driver_container_kernel_prep`, `tf_kernel_launch_oom`,
+`k8s_device_allocate_failed`, `dcgm_xid_metric_zero`."""
 
 from __future__ import annotations
 
@@ -98,6 +99,38 @@ FIFTYTHIRD = [
         "unknown",
         "a sample with a timestamp",
     ),
+    # -- dependency: the GPU operator's driver container without the kernel's packages
+    # (`gpu_driver_container_kernel_prep`; NVIDIA gpu-driver-container's nvidia-driver scripts)
+    (_fiftythird("9b0871bea0b9"), "dependency", "fiftythird 9b0871bea0b9 (kernel version)"),
+    (
+        "Could not locate Linux kernel version string",
+        "dependency",
+        "the prerequisites' version string",
+    ),
+    (
+        "FATAL: failed to install elfutils packages. RHEL entitlement may be improperly deployed.",
+        "dependency",
+        "the RHEL driver container's packages",
+    ),
+    (
+        "FATAL: failed to update the dnf metadata cache after multiple attempts with releasevers "
+        "9.4, 9",
+        "dependency",
+        "the RHEL driver container's repositories",
+    ),
+    # -- `undefined_symbol` still takes a library that cannot be opened outside NCCL's plugin
+    # search (narrowed for the fiftythird's ff0dff26ee0f)
+    (
+        "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+        "dependency",
+        "a library the program needs",
+    ),
+    (
+        "node1:305:305 [0] NCCL WARN NET/Plugin : Plugin load returned 2 : libnccl-net.so: "
+        "cannot open shared object file: No such file or directory",
+        "dependency",
+        "at WARN with no fallback named (not the INFO form)",
+    ),
     # -- dependency: `env_install` widened (Kubernetes' scheduler, containerd, Docker, NGC images)
     (_fiftythird("7acf8a5de716"), "dependency", "fiftythird 7acf8a5de716 (aliyun gpu-mem)"),
     (_fiftythird("46e0fcb041dc"), "dependency", "fiftythird 46e0fcb041dc (containerd)"),
@@ -134,6 +167,23 @@ FIFTYTHIRD = [
 
 NOT = [
     # (text, category it must not get, why)
+    (
+        _fiftythird("ff0dff26ee0f"),
+        "dependency",
+        "fiftythird ff0dff26ee0f: NCCL INFO, no net plugin, internal one used",
+    ),
+    (
+        "node:87930:87930 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared "
+        "object file: No such file or directory No plugin found (libnccl-net.so), using internal "
+        "implementation",
+        "dependency",
+        "NCCL 2.7-2.11's INFO wording (NCCL src/net.cc; guides call it harmless)",
+    ),
+    (
+        "Resolving Linux kernel version...",
+        "dependency",
+        "the driver container's progress line",
+    ),
     (
         "libibverbs: Warning: couldn't open config directory '/etc/libibverbs.d'.",
         "nic",
@@ -203,6 +253,8 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("7acf8a5de716", "dependency", "restart"),
         ("46e0fcb041dc", "dependency", "restart"),
         ("ae28e6eab450", "dependency", "restart"),
+        ("9b0871bea0b9", "dependency", "restart"),
+        ("ff0dff26ee0f", "unknown", "restart"),
     ):
         v = rows_alone(tmp_path, _fiftythird(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
