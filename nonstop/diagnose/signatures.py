@@ -156,7 +156,11 @@ def _count_compare(more: bool) -> str:
     long, the first digit that differs after a shared prefix decides."""
     key = r", (?:worker_count|num_workers_joined)="
     longer = "|".join(
-        (rf"\d{{1,{n - 1}}}{key}[1-9]\d{{{n - 1}}}" if more else rf"[1-9]\d{{{n - 1}}}{key}\d{{1,{n - 1}}}")
+        (
+            rf"\d{{1,{n - 1}}}{key}[1-9]\d{{{n - 1}}}"
+            if more
+            else rf"[1-9]\d{{{n - 1}}}{key}\d{{1,{n - 1}}}"
+        )
         + r"(?!\d)"
         for n in range(2, 7)
     )
