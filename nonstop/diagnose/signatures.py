@@ -150,6 +150,32 @@ _DIED_OF_NEEDLES: Final = ("with code", "with return code", "with exit code", "r
 
 
 # id, pattern, category, specificity, confidence, meaning. Order does not matter.
+def _count_compare(more: bool) -> str:
+    """A regex for `X, worker_count=Y` (or `num_workers_joined=Y`) where Y < X (more=False) or
+    Y > X (more=True), for numbers of up to six digits: a shorter number is smaller; of two as
+    long, the first digit that differs after a shared prefix decides."""
+    key = r", (?:worker_count|num_workers_joined)="
+    longer = "|".join(
+        (
+            rf"\d{{1,{n - 1}}}{key}[1-9]\d{{{n - 1}}}"
+            if more
+            else rf"[1-9]\d{{{n - 1}}}{key}\d{{1,{n - 1}}}"
+        )
+        + r"(?!\d)"
+        for n in range(2, 7)
+    )
+    same = "|".join(rf"\d{{{n}}}{key}\d{{{n}}}(?!\d)" for n in range(1, 7))
+    digit = "|".join(
+        (rf"{d}\d*{key}(?P=pre)[{d + 1}-9]" if more else rf"{d}\d*{key}(?P=pre)[0-{d - 1}]")
+        for d in ((range(0, 9)) if more else range(1, 10))
+    )
+    return rf"(?:{longer}|(?=(?:{same}))(?P<pre>\d*)(?:{digit})\d*)"
+
+
+_BARRIER_FEWER: Final = _count_compare(more=False)
+_BARRIER_MORE: Final = _count_compare(more=True)
+
+
 _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- the emitters' own messages (issue 27, branch issue-27src): classes found by listing what
     # the CUDA runtime and driver API, HIP and PyTorch's serializer print (cudaGetErrorString,
@@ -1994,7 +2020,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "loss_nan_spelled",
         # and "is" (the seventeenth's 75ca6a8bc0e8 "training_loss is 'nan'"), "is not" not taken
-        r"(?i)\b\w*loss\w*\s*(?:[:=]|\s(?:is|was|became|becomes|turned into)\s)\s*['\"`]?-?nan\b(?!-)",
+        # (zero-padded, the fiftyfourth's a6ca4f086598 "loss = 0000nan": a %07.5f of NaN)
+        r"(?i)\b\w*loss\w*\s*(?:[:=]|\s(?:is|was|became|becomes|turned into)\s)\s*['\"`]?-?0*nan\b(?!-)|"
+        # a framework's own guard on a non-finite loss stopping the run (issue 27, the
+        # fiftyfourth's 108d9c49c7da): SpeechBrain (speechbrain/core.py check_gradients /
+        # check_loss_isfinite, "ValueError: Loss is not finite and patience is exhausted."),
+        # Lightning's EarlyStopping (pytorch_lightning/callbacks/early_stopping.py, "Monitored
+        # metric val_loss = nan is not finite. Previous best value was ..."), Keras' TerminateOnNaN
+        # (keras/callbacks.py, "Batch 12: Invalid loss, terminating training"). Not SpeechBrain's
+        # "Patience not yet exhausted, ignoring this batch." alone
+        r"\bLoss is not finite and patience is exhausted\b|"
+        r"\bMonitored metric \S+ = (?:nan|-?inf) is not finite\. Previous best value\b|"
+        r"\bInvalid loss, terminating training\b",
         "numerical_nan",
         50,
         0.6,
@@ -2319,11 +2356,22 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # "Expected object of device type cuda but got device type cpu for argument #1 'self'"
         r"Expected all tensors to be on the same device|"
         r"\bto have the same device as tensor for argument #\d+|"
-        r"\bExpected object of device type \w+ but got device type \w+",
+        r"\bExpected object of device type \w+ but got device type \w+|"
+        # widened for the fiftyfourth's 7ea58c87d450 (issue 27): the parallel wrappers finding the
+        # module on another device than the one they were given (torch/nn/parallel/
+        # data_parallel.py, "module must have its parameters and buffers on device {} (device_ids
+        # [0]) but found one of them on device: {}"; torch/nn/parallel/distributed.py,
+        # "DistributedDataParallel's input module must be on the same type of devices" and
+        # "DistributedDataParallel device_ids and output_device arguments only work with
+        # single-device/multiple-device GPU modules or CPU modules")
+        r"\bmodule must have its parameters and buffers on device \S+ \(device_ids\[0\]\) but found|"
+        r"\bDistributedDataParallel's input module must be on the same type of devices\b|"
+        r"\bDistributedDataParallel device_ids and output_device arguments only work with\b",
         "user_code_error",
         60,
         0.7,
-        "The script mixes tensors on different devices",
+        "The script mixes tensors on different devices (or gives a parallel wrapper a module on "
+        "another device)",
     ),
     (
         "ddp_unused",
@@ -3274,7 +3322,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # libfabric's prov_err, UCX, SPDK); 5 (flushed) and 12/13 (retries) are not here
         r"\bIBV_WC_(?:LOC_LEN|LOC_QP_OP|LOC_PROT|LOC_ACCESS|REM_INV_REQ|REM_ACCESS|MW_BIND)_ERR\b|"
         r"\bFailed status (?:[12468]|9|10):|(?i:\bbad completion with status:? 0x[124689a]\b)|"
-        r"(?:prov_err: |error info: |\(\d+\): |completion with error[^\n]{0,60}?: )"
+        # (gloo's ibverbs transport, gloo/transport/ibverbs/pair.cc: GLOO_ENFORCE_EQ(wc->status,
+        # IBV_WC_SUCCESS, "Memory region send for slot ", slot, ": ", ibv_wc_status_str(...)),
+        # "... 8 vs 0. Memory region send for slot 0: local access error", the fiftyfourth's
+        # 4e81b0c6351c; "Memory region recv for slot", "Send for slot", "Recv for slot" the same)
+        r"(?:prov_err: |error info: |\(\d+\): |completion with error[^\n]{0,60}?: |"
+        r"\b(?:[Ss]end|[Rr]ecv) for slot \d+: )"
         r"(?:local (?:length|QP operation|protection|access)|remote (?:invalid request|access)|"
         r"memory management operation) error\b|"
         r"\bstatus=(?:[12468]|9|10) \((?:local (?:length|QP operation|protection|access)|"
@@ -6415,6 +6468,62 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.3,
         "dcgm-exporter's Xid metric at 0: no Xid error, informational",
     ),
+    # -- classes the fiftyfourth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fiftyfourth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftyfourth.py). Also
+    # widened for it, in place: `wrong_device` (the parallel wrappers' module on another device),
+    # `loss_nan_spelled` (a zero-padded nan; SpeechBrain's, Lightning's and Keras' own guards on
+    # a non-finite loss), `verbs_wc_local_error` (gloo's ibverbs transport). --
+    (
+        "store_barrier_workers_missing",
+        # PyTorch's store-based barrier at process-group init waiting for, or timing out on, fewer
+        # workers than the world (torch/distributed/distributed_c10d.py _store_based_barrier:
+        # "Waiting in store based barrier to initialize process group for rank: {}, key: {}
+        # (world_size={}, worker_count={}, timeout={})" and "Timed out initializing process group
+        # in store based barrier on rank: {}, for key: {} (world_size=..., worker_count=...)";
+        # torch 2.x says "on rank {}" and "num_workers_joined={}"): ranks that never arrived, a
+        # stall, `hang` (the twenty-eighth's ec284eb8ddc7 7 of 8, the forty-fourth's 4d4e159d3414
+        # and 660a9cd76fe6, the fiftyfourth's 49d485fd604e). More workers than the world is the
+        # next row's
+        r"\bstore based barrier\b[^\n]*\(world_size=" + _BARRIER_FEWER + r",",
+        "hang",
+        45,
+        0.45,
+        "Fewer ranks than the world joined the process group's store-based barrier at init: "
+        "ranks that never arrived (a stall at start)",
+    ),
+    (
+        "store_barrier_workers_extra",
+        # the same barrier counting more workers than the world (the thirty-third's 17e8bde3c223
+        # 4 for 2, a leftover file rendezvous; the fiftyfourth's 282952844576 9 for 8 and
+        # 239e495ab958 8 for 4): two launches share one store or rendezvous, a set-up mistake,
+        # `dependency` (the collections' worker_count-above-world_size rule)
+        r"\bstore based barrier\b[^\n]*\(world_size=" + _BARRIER_MORE + r",",
+        "dependency",
+        45,
+        0.5,
+        "More workers than the world size reached the process group's store-based barrier: two "
+        "launches share one store or rendezvous (the launch set-up)",
+    ),
+    (
+        "physx_gpu_cuda_error",
+        # NVIDIA PhysX's GPU pipeline failing a CUDA step inside the library (the fiftyfourth's
+        # d080c82ca933, IsaacLab: "PhysX error: Synchronizing GPU Narrowphase failed! 700";
+        # NVIDIA-Omniverse/PhysX issue 246 and IsaacLab issue 4668: "PhysX Internal CUDA error.
+        # Simulation can not continue! Error code 700!" / "cannot continue! Error code 719!";
+        # OmniIsaacGymEnvs issue 11 and IsaacGymEnvs issue 79: "GPU solveSelfConstraints fail to
+        # launch kernel!!"): an illegal address or failed launch in the simulator's kernels,
+        # `software_bug` (the illegal-access rule). Not PhysX asking for a larger buffer
+        # ("the application need to increase the PxgDynamicsMemoryConfig::... parameter") nor its
+        # allocator failing ("fail to allocate memory")
+        r"\bPhysX error: [^\n]*\bfailed! 7\d\d\b|"
+        r"\bPhysX Internal CUDA error\. Simulation can ?not continue!|"
+        r"\bGPU \w+ fail to launch kernel!!",
+        "software_bug",
+        55,
+        0.55,
+        "NVIDIA PhysX's GPU simulation failed a CUDA step (an illegal address or a failed kernel "
+        "launch inside the library)",
+    ),
 )
 
 
@@ -7693,7 +7802,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "unavailable event queue",
     ),
     "xla_memory_exhausted": ("resource_exhausted", "ran out of memory in memory space"),
-    "loss_nan_spelled": ("nan",),
+    "loss_nan_spelled": (
+        "nan",
+        "loss is not finite and patience is exhausted",
+        "invalid loss, terminating training",
+        "is not finite. previous best value",
+    ),
     "pyspy_main_idle": ('(idle): "mainthread"',),
     "interleaved_user_error": (
         "errorkeyerror",
@@ -7793,6 +7907,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "to be on the same device",
         "to have the same device as tensor",
         "expected object of device type",
+        "must have its parameters and buffers on device",
+        "input module must be on the same type of devices",
+        "device_ids and output_device arguments only work",
     ),
     "ddp_unused": ("finished reduction in the prior iteration", "not used in producing loss"),
     "built_against_words": (
@@ -8018,6 +8135,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "): remote ",
         "): memory management",
         "completion with error",
+        "send for slot ",
+        "recv for slot ",
     ),
     "mpi_daemon_lost": (
         "has lost communication with",
@@ -8588,6 +8707,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "fatal: failed to update the dnf metadata cache",
     ),
     "dcgm_xid_metric_zero": ("dcgm_fi_dev_xid_errors{",),
+    # -- classes the fiftyfourth collection showed missing --
+    "store_barrier_workers_missing": ("store based barrier",),
+    "store_barrier_workers_extra": ("store based barrier",),
+    "physx_gpu_cuda_error": (
+        "physx error: ",
+        "physx internal cuda error",
+        "fail to launch kernel!!",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

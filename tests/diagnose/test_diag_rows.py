@@ -1282,11 +1282,20 @@ GENERAL = [
         "the cancel after a timeout does not hide it",
     ),
     # launches that cannot start or reach their ranks, model files not fetched
+    # (4 of 8 workers was `dependency` here; since the fiftyfourth's rows, fewer workers than the
+    # world is `hang`, as the corpus labels it (test_diag_rows_fiftyfourth.py), and more is
+    # `dependency`)
     (
         "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, "
         "for key: store_based_barrier_key:1 (world_size=8, worker_count=4, timeout=0:30:00)",
+        "hang",
+        "the store's barrier at init, ranks missing",
+    ),
+    (
+        "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, "
+        "for key: store_based_barrier_key:1 (world_size=8, worker_count=12, timeout=0:30:00)",
         "dependency",
-        "the store's barrier at init",
+        "the store's barrier at init, workers of another launch",
     ),
     (
         "[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-0]:29500 "
