@@ -9,9 +9,12 @@ device), `verbs_wc_local_error` (gloo's ibverbs transport); new: `store_barrier_
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
+
+from nonstop.diagnose import signatures
 
 
 def _fiftyfourth(rid: str) -> str:
@@ -213,3 +216,20 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     ):
         v = rows_alone(tmp_path, _fiftyfourth(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
+
+
+def test_the_barrier_rows_compare_the_counts_as_numbers() -> None:
+    """The two barrier rows compare world_size and the workers counted with a regex built by
+    `signatures._count_compare` (a row is a regex): checked against Python's `<` and `>` on
+    every pair up to 300 and on the edges of each number length up to six digits, both
+    spellings (torch 1.x `worker_count`, 2.x `num_workers_joined`)."""
+    fewer = re.compile(r"\(world_size=" + signatures._BARRIER_FEWER + ",")
+    more = re.compile(r"\(world_size=" + signatures._BARRIER_MORE + ",")
+    edges = [10**n + d for n in range(1, 6) for d in (-1, 0, 1)] + [999_999, 123_456, 654_321]
+    values = [*range(300), *edges]
+    for key in ("worker_count", "num_workers_joined"):
+        for world in values:
+            for joined in values if key == "worker_count" else edges:
+                line = f"(world_size={world}, {key}={joined}, timeout=0:30:00)"
+                assert bool(fewer.search(line)) == (joined < world), line
+                assert bool(more.search(line)) == (joined > world), line
