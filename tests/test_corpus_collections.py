@@ -72,6 +72,7 @@ LATER = (
     "fiftysecond",
     "fiftythird",
     "fiftyfourth",
+    "fiftyfifth",
 )
 """In the order collected: each may share no source with any split before it."""
 
