@@ -73,6 +73,7 @@ LATER = (
     "fiftythird",
     "fiftyfourth",
     "fiftyfifth",
+    "fiftysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
