@@ -72,6 +72,7 @@ LATER = (
     "fiftysecond",
     "fiftythird",
     "fiftyfourth",
+    "fiftyseventh",
 )
 """In the order collected: each may share no source with any split before it."""
 
