@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Fifty-three later collections by collectors who never read the signature table (fresh.jsonl,
+Fifty-six later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -27,7 +27,8 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `fortieth_first_*`, `fortyfirst_first_*`, `fortysecond_first_*`, `fortythird_first_*`,
 `fortyfourth_first_*`, `fortyfifth_first_*`, `fortysixth_first_*`, `fortyseventh_first_*`, `fortyeighth_first_*`,
 `fortyninth_first_*`, `fiftieth_first_*`, `fiftyfirst_first_*`, `fiftysecond_first_*`, `fiftythird_first_*` and
-`fiftyfourth_first_*`, also `first_sight_*`, for the latest, fiftyfourth.jsonl: the out-of-sample
+`fiftyfourth_first_*`, `fiftyfifth_first_*`, `fiftysixth_first_*`, `fiftyseventh_first_*`,
+also `first_sight_*`, for the latest, fiftyseventh.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -3169,6 +3170,214 @@ FIFTYFOURTH_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# fiftyfifth.jsonl's first score (2026-12-07 08:53, 84 excerpts by a fifty-fifth collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; storage and
+# the data path of training runs (parallel and network filesystems, object stores through
+# s3fs/gcsfs/fsspec, DALI, WebDataset, streaming datasets, checkpoints on full or failing storage,
+# filesystem and disk kernel lines): 80 from GitHub (65 repositories), 4 from other sites; 6 of its
+# 84 labels exclude a node; its slips are in the README), taken once with
+# benchmarks/score_first_sight.py on main d87a462 (since the fifty-fourth's first sight, main got
+# the fifty-third's and fifty-fourth's rows and the tables retrained on fifty-four splits; no rows
+# for it): 51 of 84 categories and 73 of 84 actions; rows alone 43 / 73; 22 guesses, 11 right; 19
+# with no answer at all; 1 wrong exclude_node (49c5adb59cbe). The collector marked 58 of its 84
+# labels unsure (FIFTYFIFTH_UNSURE); on the other 26: 22 categories and 26 actions right (20 / 26
+# with the rows alone).
+FIFTYFIFTH_FIRST: dict[str, float] = {"category": 0.6071, "action": 0.869}
+FIFTYFIFTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5119, "action": 0.869}
+FIFTYFIFTH_FIRST_SURE: dict[str, float] = {"category": 0.8462, "action": 1.0}
+FIFTYFIFTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "09537815cf9e",
+        "1d030d7a525a",
+        "1ddd5f522f11",
+        "1e486464840f",
+        "1e5c811e6dda",
+        "1ebec208c423",
+        "1f3dd422bb9d",
+        "25dd1a6f04d1",
+        "279414c5c8fd",
+        "2aea7799e450",
+        "2df835b06f88",
+        "315e7c4af889",
+        "37f65f5941b9",
+        "381e59229b36",
+        "3f4e5949909c",
+        "49c5adb59cbe",
+        "53108e6eb00d",
+        "5a6b5da835a4",
+        "5e213293fc1c",
+        "6396bd882558",
+        "70ee5eab12af",
+        "72c2ba23267c",
+        "741f0ae36eb0",
+        "76088692123b",
+        "776636f53c90",
+        "78377f112c95",
+        "7a3ec1ad4aa2",
+        "8225087fe485",
+        "829e29dfdf38",
+        "831f14f1c7b3",
+        "85b9e67fb6ca",
+        "88476984dd68",
+        "8e126eed86c7",
+        "95650bc21d0d",
+        "95f85a7d8328",
+        "9a5c8e6d4561",
+        "9e009c3b8036",
+        "a23fb0db3086",
+        "a7b3f8669c0e",
+        "aa5deef2e078",
+        "aef9073ae1fe",
+        "b2d6dd27b17b",
+        "bbec0698e021",
+        "c4347297d3d4",
+        "c6d6c4d34ae3",
+        "c984cecfd455",
+        "cc56dbc016ec",
+        "d265a6ba2a18",
+        "d6b33081e4bf",
+        "dcc5bb753038",
+        "de953ff1cefe",
+        "e7b2814e7a1d",
+        "f1dd93a23800",
+        "f9b91d020e25",
+        "fbff510d1c48",
+        "fc632cb5744b",
+        "fd89163ae629",
+        "ff602e7af2d8",
+    ]
+)
+
+# fiftysixth.jsonl's first score (2026-12-07 08:54, 83 excerpts by a fifty-sixth collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; the compiler,
+# kernel and library stack under training (torch.compile/Inductor/Triton, CUDA graphs,
+# FlashAttention/xFormers/Transformer Engine/bitsandbytes and custom extensions,
+# cuDNN/cuBLAS/cuSOLVER, FP8/bf16 on older GPUs, JIT builds): 82 from GitHub (72 repositories), 1
+# from another site; 1 of its 83 labels excludes a node; its slips are in the README), taken once
+# with benchmarks/score_first_sight.py on main 33a320c (the fifty-fifth merged and scored just
+# before; no rows for either): 56 of 83 categories and 79 of 83 actions; rows alone 48 / 79; 21
+# guesses, 12 right; 9 with no answer at all; no wrong exclude_node. The collector marked 42 of its
+# 83 labels unsure (FIFTYSIXTH_UNSURE); on the other 41: 33 categories and 40 actions right (27 / 41
+# with the rows alone).
+FIFTYSIXTH_FIRST: dict[str, float] = {"category": 0.6747, "action": 0.9518}
+FIFTYSIXTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5783, "action": 0.9518}
+FIFTYSIXTH_FIRST_SURE: dict[str, float] = {"category": 0.8049, "action": 0.9756}
+FIFTYSIXTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "04235b3e9d48",
+        "125f6defce7f",
+        "12672b1fe012",
+        "15c74077f6ff",
+        "1680686cda9d",
+        "29ed81595092",
+        "33698af07207",
+        "434151dcf798",
+        "4eb8cd0c41ce",
+        "4fe3621384fb",
+        "53828bb33a3c",
+        "57e178d99eab",
+        "598533a9dfd9",
+        "5aa9a54457a7",
+        "6bdff4327c60",
+        "6e68a802498a",
+        "737b48e29109",
+        "74bcf85446d4",
+        "821bb7de3169",
+        "83c617c1e376",
+        "86442e4b7cd7",
+        "8fc7a98a0e9b",
+        "916881c3a25b",
+        "928c0c4fc872",
+        "9625991b2d98",
+        "9bfcb9dfc922",
+        "a08f8508a946",
+        "a230ce528fda",
+        "a29456872e05",
+        "a64c0e533ef7",
+        "a778b70f4d3b",
+        "b6850ae9214c",
+        "bd73a70712a9",
+        "cfc1bd1ec651",
+        "d16073f17bd9",
+        "d49c1cdbb056",
+        "d92c864b9c49",
+        "e00ff25e35d9",
+        "e0630d6de96f",
+        "e446b66ba381",
+        "f7e4c46c2aff",
+        "f9b402f40c5a",
+    ]
+)
+
+# fiftyseventh.jsonl's first score (2026-12-07 08:56, 83 excerpts by a fifty-seventh collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; the
+# launchers and fault-tolerance layers themselves (torchrun's rendezvous and stores, Ray Train and
+# Ray clusters, SkyPilot, dstack, Determined, Horovod, accelerate, DeepSpeed's pdsh launcher,
+# submitit, torchft): 80 from GitHub (55 repositories), 3 from other sites; 4 of its 83 labels
+# exclude a node; its slips are in the README), taken once with benchmarks/score_first_sight.py on
+# main abe93a2 (after the fifty-fifth and fifty-sixth were scored; no rows for any of the three): 56
+# of 83 categories and 76 of 83 actions; rows alone 48 / 76; 21 guesses, 11 right; 13 with no answer
+# at all; no wrong exclude_node. The collector marked 50 of its 83 labels unsure
+# (FIFTYSEVENTH_UNSURE); on the other 33: 29 categories and 31 actions right (27 / 33 with the rows
+# alone).
+FIFTYSEVENTH_FIRST: dict[str, float] = {"category": 0.6747, "action": 0.9157}
+FIFTYSEVENTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5783, "action": 0.9157}
+FIFTYSEVENTH_FIRST_SURE: dict[str, float] = {"category": 0.8788, "action": 0.9394}
+FIFTYSEVENTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "159af3cc592f",
+        "1af2cbd6e2f0",
+        "23f7ebcc46e6",
+        "2a029070f62f",
+        "32ca2d341935",
+        "3ade94c3d0a7",
+        "4015d37c4a45",
+        "41dc791ac5c2",
+        "466ba90dce16",
+        "46bcba9a33f9",
+        "50ae951c6f61",
+        "5f895b7f1c85",
+        "600eeb9c3385",
+        "638071ffd434",
+        "68cc93885007",
+        "6a6b8088513e",
+        "6b042629ec46",
+        "6b5c48f1fe84",
+        "6c3978c7408a",
+        "7753d08bbd28",
+        "7799be2b2382",
+        "7f38b82a3f4e",
+        "8189b40e735e",
+        "8a6ea1a96bea",
+        "8a9b97a43515",
+        "8b1a80a43de1",
+        "8cbc89043bf7",
+        "8d2203287b83",
+        "8fccd9ce6494",
+        "94bc6d0442ed",
+        "96b8bdad1c2b",
+        "985a8727474e",
+        "a20c57217588",
+        "b936ab058749",
+        "c2a0b8d0c834",
+        "c30f23cd7cc5",
+        "c37c680cca9e",
+        "c4b4bdff5e54",
+        "c6c521d515d8",
+        "c7814dc3a56c",
+        "d3fbf61399b3",
+        "d41a1cfec702",
+        "d5f3e38f8161",
+        "d7549072f320",
+        "deae96ac692c",
+        "e3f7bfed29e3",
+        "edac78e69ab5",
+        "f0b6232495de",
+        "f2e94ab3221e",
+        "f89af51a0824",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -3217,6 +3426,9 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("fiftysecond", FIFTYSECOND_FIRST_SURE, FIFTYSECOND_UNSURE),
     ("fiftythird", FIFTYTHIRD_FIRST_SURE, FIFTYTHIRD_UNSURE),
     ("fiftyfourth", FIFTYFOURTH_FIRST_SURE, FIFTYFOURTH_UNSURE),
+    ("fiftyfifth", FIFTYFIFTH_FIRST_SURE, FIFTYFIFTH_UNSURE),
+    ("fiftysixth", FIFTYSIXTH_FIRST_SURE, FIFTYSIXTH_UNSURE),
+    ("fiftyseventh", FIFTYSEVENTH_FIRST_SURE, FIFTYSEVENTH_UNSURE),
 )
 
 
@@ -3463,6 +3675,12 @@ def run(quick: bool) -> dict[str, Any]:
     t53_rows = evaluate("fiftythird", fallback=False)
     t54 = evaluate("fiftyfourth")
     t54_rows = evaluate("fiftyfourth", fallback=False)
+    t55 = evaluate("fiftyfifth")
+    t55_rows = evaluate("fiftyfifth", fallback=False)
+    t56 = evaluate("fiftysixth")
+    t56_rows = evaluate("fiftysixth", fallback=False)
+    t57 = evaluate("fiftyseventh")
+    t57_rows = evaluate("fiftyseventh", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -4095,11 +4313,8 @@ def run(quick: bool) -> dict[str, Any]:
                 FIFTYTHIRD_FIRST_SURE,
                 _sure_scores("fiftythird", FIFTYTHIRD_UNSURE),
             ),
-            # a fifty-fourth collection, scored once at first sight (FIFTYFOURTH_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a fifty-fourth collection, scored once at first sight (FIFTYFOURTH_FIRST)
             "fiftyfourth_excerpts": t54["excerpts"],
-            "first_sight_category": FIFTYFOURTH_FIRST["category"],
-            "first_sight_action": FIFTYFOURTH_FIRST["action"],
             **_first_sight_fields(
                 "fiftyfourth",
                 t54,
@@ -4108,6 +4323,42 @@ def run(quick: bool) -> dict[str, Any]:
                 FIFTYFOURTH_FIRST_ROWS_ONLY,
                 FIFTYFOURTH_FIRST_SURE,
                 _sure_scores("fiftyfourth", FIFTYFOURTH_UNSURE),
+            ),
+            # a fifty-fifth collection, scored once at first sight (FIFTYFIFTH_FIRST)
+            "fiftyfifth_excerpts": t55["excerpts"],
+            **_first_sight_fields(
+                "fiftyfifth",
+                t55,
+                t55_rows,
+                FIFTYFIFTH_FIRST,
+                FIFTYFIFTH_FIRST_ROWS_ONLY,
+                FIFTYFIFTH_FIRST_SURE,
+                _sure_scores("fiftyfifth", FIFTYFIFTH_UNSURE),
+            ),
+            # a fifty-sixth collection, scored once at first sight (FIFTYSIXTH_FIRST)
+            "fiftysixth_excerpts": t56["excerpts"],
+            **_first_sight_fields(
+                "fiftysixth",
+                t56,
+                t56_rows,
+                FIFTYSIXTH_FIRST,
+                FIFTYSIXTH_FIRST_ROWS_ONLY,
+                FIFTYSIXTH_FIRST_SURE,
+                _sure_scores("fiftysixth", FIFTYSIXTH_UNSURE),
+            ),
+            # a fifty-seventh collection, scored once at first sight (FIFTYSEVENTH_FIRST): the
+            # latest out-of-sample figure; its current figures say how far later work moved it
+            "fiftyseventh_excerpts": t57["excerpts"],
+            "first_sight_category": FIFTYSEVENTH_FIRST["category"],
+            "first_sight_action": FIFTYSEVENTH_FIRST["action"],
+            **_first_sight_fields(
+                "fiftyseventh",
+                t57,
+                t57_rows,
+                FIFTYSEVENTH_FIRST,
+                FIFTYSEVENTH_FIRST_ROWS_ONLY,
+                FIFTYSEVENTH_FIRST_SURE,
+                _sure_scores("fiftyseventh", FIFTYSEVENTH_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
@@ -4187,6 +4438,9 @@ if __name__ == "__main__":
         "fiftysecond",
         "fiftythird",
         "fiftyfourth",
+        "fiftyfifth",
+        "fiftysixth",
+        "fiftyseventh",
     )
     if split not in splits:
         print(

@@ -346,11 +346,49 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fifty-fourth collection: its first sight is the recorded out-of-sample figure (also on
-    # the 37 labels its collector was sure of, 46 of 83 unsure: 33 categories, 35 actions), and
+    # the fifty-seventh collection: its first sight is the recorded out-of-sample figure (also on
+    # the 33 labels its collector was sure of, 50 of 83 unsure: 29 categories, 31 actions), and
     # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FIFTYFOURTH_FIRST["category"] == 0.8193
-    assert d["first_sight_action"] == bench.FIFTYFOURTH_FIRST["action"] == 0.9518
+    assert d["first_sight_category"] == bench.FIFTYSEVENTH_FIRST["category"] == 0.6747
+    assert d["first_sight_action"] == bench.FIFTYSEVENTH_FIRST["action"] == 0.9157
+    assert_first_sight(
+        d,
+        "fiftyseventh",
+        category=0.6747,
+        action=0.9157,
+        rows_only=0.5783,
+        sure=0.8788,
+        sure_n=33,
+    )
+    # the fifty-sixth collection: its first sight (also on the 41 labels its collector was sure
+    # of, 42 of 83 unsure: 33 categories, 40 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "fiftysixth",
+        category=0.6747,
+        action=0.9518,
+        rows_only=0.5783,
+        sure=0.8049,
+        sure_n=41,
+    )
+    # the fifty-fifth collection: its first sight (also on the 26 labels its collector was sure
+    # of, 58 of 84 unsure: 22 categories, 26 actions), and later work may only move it up; its
+    # one wrong exclude_node at first sight (49c5adb59cbe: EXT4's "Inode table ... marked as
+    # needing zeroing" at mount read as a failing SSD, an unsure `software_bug` label) may only go
+    assert_first_sight(
+        d,
+        "fiftyfifth",
+        category=0.6071,
+        action=0.869,
+        rows_only=0.5119,
+        sure=0.8462,
+        sure_n=26,
+        wrong={"49c5adb59cbe"},
+    )
+    # the fifty-fourth collection: its first sight (also on the 37 labels its collector was sure
+    # of, 46 of 83 unsure: 33 categories, 35 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fiftyfourth",
@@ -757,13 +795,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 45
-    assert d["first_sight_sure_excerpts"] == 1533
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8069, 0.9185)
-    assert d["first_sight_sure_latest6_excerpts"] == 182
+    assert d["first_sight_sure_collections"] == 48
+    assert d["first_sight_sure_excerpts"] == 1633
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8089, 0.9216)
+    assert d["first_sight_sure_latest6_excerpts"] == 203
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8352,
-        0.945,
+        0.8374,
+        0.9556,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
