@@ -74,6 +74,7 @@ LATER = (
     "fiftyfourth",
     "fiftyfifth",
     "fiftysixth",
+    "fiftyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
