@@ -75,6 +75,7 @@ LATER = (
     "fiftyfifth",
     "fiftysixth",
     "fiftyseventh",
+    "fiftyeighth",
 )
 """In the order collected: each may share no source with any split before it."""
 
