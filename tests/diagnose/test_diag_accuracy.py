@@ -346,11 +346,23 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fifty-seventh collection: its first sight is the recorded out-of-sample figure (also on
-    # the 33 labels its collector was sure of, 50 of 83 unsure: 29 categories, 31 actions), and
+    # the fifty-eighth collection: its first sight is the recorded out-of-sample figure (also on
+    # the 38 labels its collector was sure of, 44 of 82 unsure: 30 categories, 34 actions), and
     # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FIFTYSEVENTH_FIRST["category"] == 0.6747
-    assert d["first_sight_action"] == bench.FIFTYSEVENTH_FIRST["action"] == 0.9157
+    assert d["first_sight_category"] == bench.FIFTYEIGHTH_FIRST["category"] == 0.6585
+    assert d["first_sight_action"] == bench.FIFTYEIGHTH_FIRST["action"] == 0.8902
+    assert_first_sight(
+        d,
+        "fiftyeighth",
+        category=0.6585,
+        action=0.8902,
+        rows_only=0.5732,
+        sure=0.7895,
+        sure_n=38,
+    )
+    # the fifty-seventh collection: its first sight (also on the 33 labels its collector was sure
+    # of, 50 of 83 unsure: 29 categories, 31 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fiftyseventh",
@@ -795,13 +807,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 48
-    assert d["first_sight_sure_excerpts"] == 1633
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8089, 0.9216)
-    assert d["first_sight_sure_latest6_excerpts"] == 203
+    assert d["first_sight_sure_collections"] == 49
+    assert d["first_sight_sure_excerpts"] == 1671
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8085, 0.921)
+    assert d["first_sight_sure_latest6_excerpts"] == 209
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8374,
-        0.9556,
+        0.8326,
+        0.9521,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
