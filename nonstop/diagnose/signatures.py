@@ -6636,6 +6636,26 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "Inductor's autotuning found no kernel configuration it could compile or run: the "
         "compiler stack",
     ),
+    (
+        "cudnn_plan_failed_warning",
+        # PyTorch's cuDNN v8 convolution trying its execution plans one by one: a plan cuDNN
+        # cannot finalise is warned about and the next is tried (aten/src/ATen/native/cudnn/
+        # Conv_v8.cpp, TORCH_WARN("Plan failed with a cudnnException: ", e.what()), through
+        # Python's warnings as ".../torch/nn/modules/conv.py:306: UserWarning: Plan failed with a
+        # cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor
+        # Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED", the fiftysixth's a778b70f4d3b; the
+        # OPERATIONGRAPH descriptor and CUDNN_STATUS_BAD_PARAM in other reports; training scripts
+        # filter it with warnings.filterwarnings as noise): no failure, `unknown` (the
+        # collection's rule), so the cuDNN status in it is not read as `gpu_library_internal`'s
+        # failure. The "UserWarning: " it needs discounts it as it does every row on the line
+        # (SURVIVED), to 2: just above that row's 1, below any failure elsewhere in the log
+        r"\bUserWarning: Plan failed with a cudnnException: ",
+        "unknown",
+        52,
+        0.3,
+        "PyTorch warns that one cuDNN execution plan could not be finalised and tries the next: "
+        "informational",
+    ),
 )
 
 
@@ -8864,6 +8884,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "notritonconfigserror",
         "novalidchoiceserror",
     ),
+    "cudnn_plan_failed_warning": ("userwarning: plan failed with a cudnnexception",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

@@ -8,7 +8,7 @@ Engine's FP8, vLLM, Inductor's Triton check, NVRTC's -arch, "invalid device func
 bitsandbytes built for another torch/CUDA, an extension's operator not registered, no C/C++
 compiler for Inductor or Triton), `cuda_library` (Paddle's cuBLAS/cuSOLVER status wordings;
 cuSOLVER above its NaN hint), `gpu_library_internal` (CUDA graph capture in other wordings);
-new: `ptxas_resource_exceeded`, `inductor_no_valid_config`."""
+new: `ptxas_resource_exceeded`, `inductor_no_valid_config`, `cudnn_plan_failed_warning`."""
 
 from __future__ import annotations
 
@@ -200,6 +200,33 @@ FIFTYSIXTH = [
         "software_bug",
         "select_algorithm's error, undotted",
     ),
+    # -- unknown: PyTorch's cuDNN plan warning, the next plan tried (`cudnn_plan_failed_warning`;
+    # aten/src/ATen/native/cudnn/Conv_v8.cpp TORCH_WARN through Python's warnings)
+    (_fiftysixth("a778b70f4d3b"), "unknown", "fiftysixth a778b70f4d3b (a plan's warning)"),
+    (
+        "/opt/venv/lib/python3.11/site-packages/torch/nn/modules/conv.py:456: UserWarning: Plan "
+        "failed with a cudnnException: CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: cudnnFinalize "
+        "Descriptor Failed cudnn_status: CUDNN_STATUS_BAD_PARAM (Triggered internally at "
+        "../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)",
+        "unknown",
+        "the operation graph, another status",
+    ),
+    (
+        "/x/conv.py:306: UserWarning: Plan failed with a cudnnException: "
+        "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: "
+        "CUDNN_STATUS_NOT_SUPPORTED\nRuntimeError: CUDA error: an illegal memory access was "
+        "encountered",
+        "software_bug",
+        "the warning does not hide a failure after it",
+    ),
+    (
+        "/x/conv.py:306: UserWarning: Plan failed with a cudnnException: "
+        "CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: "
+        "CUDNN_STATUS_NOT_SUPPORTED\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
+        "allocate 2.00 GiB",
+        "out_of_memory",
+        "nor an OOM after it",
+    ),
 ]
 
 NOT = [
@@ -266,6 +293,12 @@ NOT = [
         "Running warmup of function 0",
         "software_bug",
         "a cudagraph log",
+    ),
+    (
+        "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you "
+        "passed in a non-contiguous input.",
+        "unknown",
+        "cuDNN's error raised is no plan's warning",
     ),
 ]
 
