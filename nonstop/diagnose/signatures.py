@@ -1005,7 +1005,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # Container Toolkit" after it)
         r"Insufficient (?:amd\.com/gpu|aliyun\.com/gpu-(?:mem|count)|gpu\.intel\.com/i915)\b|"
         r"\bno runtime for \"nvidia[\w-]*\" is configured|\bunknown or invalid runtime name: nvidia|"
-        r"\bThe NVIDIA Driver was not detected\.\s+GPU functionality will not be available)",
+        r"\bThe NVIDIA Driver was not detected\.\s+GPU functionality will not be available)|"
+        # the fiftyeighth's (issue 27): TensorFlow's and XLA's cuDNN check at the first DNN call,
+        # the runtime library against the one the build was compiled with
+        # (tensorflow/stream_executor/cuda/cuda_dnn.cc, later xla/stream_executor/cuda/cuda_dnn.cc:
+        # TF 1.x "Loaded runtime CuDNN library: 5005 (compatibility version 5000) but source was
+        # compiled with 5103 (compatibility version 5100)", 10655cac2e55; TF 2.x and jaxlib
+        # "Loaded runtime CuDNN library: 8.3.2 but source was compiled with: 8.6.0.", 6e2c3cfbd6c4):
+        # a library version mismatch, `dependency` (the sibling of PyTorch's "cuDNN version
+        # incompatibility" above). Above the CHECK on GetConvolveAlgorithms that follows it
+        r"\bLoaded runtime CuDNN library: \S+ (?:\(compatibility version \d+\) )?but source was "
+        r"compiled with:? \d",
         "dependency",
         56,
         0.55,
@@ -2365,7 +2375,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # is not read as NaN seen (`nan_words`): the collections label them software_bug
         r"\bCUBLAS error\((?!3\))\d+\)|\bCUSOLVER error\((?!2\))\d+\)|"
         r"\bCUBLAS: (?:execution failed|internal error|not supported|not initialized|mapping error)\b|"
-        r"CUSOLVER_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR)",
+        r"CUSOLVER_STATUS_(?:EXECUTION_FAILED|INTERNAL_ERROR)|"
+        # TensorFlow's kernels when a cuDNN call returns an error status (issue 27, the
+        # fiftyeighth's cb33ae4eef5c): tensorflow/core/kernels conv_ops_3d.cc, conv_ops_fused
+        # "cuDNN launch failure : input shape(" ... ") filter shape(" ... ")", fused_batch_norm_op.cc
+        # "cuDNN launch failure : input shape (" ... ")": a library-internal cuDNN failure (the
+        # rules' cuDNN rule), not memory (no allocation is named)
+        r"\bcuDNN launch failure : input shape ?\(",
         "software_bug",
         50,
         0.5,
@@ -2848,7 +2864,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # CNTK Source/Math/CommonMatrix.h, onnxruntime core/providers/cuda/cuda_call.cc) with
         # cudaErrorMemoryAllocation (the fiftieth's 5dea0fec3a26 "CUDA failure 2: out of memory ;
         # GPU=0 ; ... expr=cudaMalloc(...)"); other codes there (700, an illegal access) are not
-        r"\bCUDA failure 2: out of memory\b",
+        r"\bCUDA failure 2: out of memory\b|"
+        # the fiftyeighth's (issue 27), other frameworks' device allocators: Deeplearning4j's
+        # (nd4j-cuda org/nd4j/jita/memory/CudaMemoryManager.java allocate(): "Failed to allocate "
+        # + bytes + " bytes from DEVICE [" + device + "] memory", a2c373487b09); MindSpore's
+        # CUDA driver wrapper with cudaErrorMemoryAllocation (mindspore/ccsrc/.../gpu
+        # cuda_driver.cc: "cudaMalloc failed, ret[" << ret << "], " << cudaGetErrorString(ret),
+        # as cudaStreamCreateWithFlags and cudaMemcpy; 2df9cfe7dd5a "The cudaStreamCreateWithFlags
+        # failed, ret[2], out of memory"; its pinned cudaHostAlloc is `pinned_host_oom`'s) and its
+        # runtime finding no room for a kernel's output (mindspore/ccsrc/runtime/pynative
+        # run_op_helper.cc: "Malloc for kernel output failed, Memory isn't enough, node:" <<
+        # node, 5eb1755a6932). Other ret codes (an invalid device, 101) are not taken
+        r"\bFailed to allocate \d+ bytes from DEVICE \[\d+\] memory\b|"
+        r"\bcuda(?!HostAlloc)\w+ failed, ret\[2\], out of memory\b|"
+        r"\bMalloc for kernel output failed, Memory isn't enough\b",
         "out_of_memory",
         75,
         0.9,
@@ -3766,7 +3795,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "pinned_host_oom",
         r"\bcudaHostAlloc failed\b[^\n]{0,40}\bout of memory\b|"
-        r"\bcudaHostAlloc Cannot allocate \d+ bytes in CUDAPinnedPlace\b",
+        r"\bcudaHostAlloc Cannot allocate \d+ bytes in CUDAPinnedPlace\b|"
+        # Deeplearning4j's pinned host allocation (nd4j-cuda CudaMemoryManager.java allocate(),
+        # MemoryKind.HOST: "Failed to allocate " + bytes + " bytes from HOST memory"; issue 27,
+        # the fiftyeighth's, beside its DEVICE twin in `cuda_oom`)
+        r"\bFailed to allocate \d+ bytes from HOST memory\b",
         "out_of_memory",
         70,
         0.7,
@@ -6733,6 +6766,137 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "PyTorch warns that one cuDNN execution plan could not be finalised and tries the next: "
         "informational",
     ),
+    # -- classes the fiftyeighth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fiftyeighth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftyeighth.py). Also
+    # widened for it, in place: `cuda_oom` (Deeplearning4j's and MindSpore's device allocators),
+    # `pinned_host_oom` (Deeplearning4j's host allocation), `cuda_library` (TensorFlow's "cuDNN
+    # launch failure"), `env_install` (TensorFlow's and XLA's cuDNN runtime/compile mismatch). --
+    (
+        "tf_bfc_not_a_failure",
+        # TensorFlow's BFC allocator missing an allocation its caller may go without (cuDNN's
+        # autotuning scratch, a workspace): tensorflow/core/common_runtime/bfc_allocator.cc (later
+        # tsl/framework/bfc_allocator.cc) "Allocator (GPU_0_bfc) ran out of memory trying to
+        # allocate 2.02GiB. The caller indicates that this is not a failure, but may mean that
+        # there could be performance gains if more memory were available." (TF 2.x: "... with
+        # freed_by_count=0. The caller indicates ...", "but this may mean"), also as XLA's recent
+        # warnings repeat it: a warning that the allocator itself says is no failure, `unknown`
+        # (the fiftyeighth's 9db10169f15d, the thirty-first's 39231b3c9d9a; the rules' informational
+        # lines), above `oom_words` (20) that read its "ran out of memory". Where the job did run
+        # out, the driver's CUDA_ERROR_OUT_OF_MEMORY or "OOM when allocating" (`cuda_oom`, 75)
+        # outranks it (the fiftyeighth's a1c0b5056e03)
+        r"\bran out of memory trying to allocate [^\n]*\bThe caller indicates that this is not a "
+        r"failure\b",
+        "unknown",
+        25,
+        0.3,
+        "TensorFlow's allocator missed an allocation that its caller can do without (it says this "
+        "is not a failure): informational",
+    ),
+    (
+        "paddle_nan_inf_check",
+        # PaddlePaddle's FLAGS_check_nan_inf finding a NaN or Inf in an operator's output
+        # (paddle/fluid/framework/details/nan_inf_utils_detail.cu and .cc: the GPU kernel's
+        # printf "In block %d, there has %u,%u,%u nan,inf,num" and PADDLE_ENFORCE "===ERROR: in
+        # [op=%s] [tensor=%s] find nan or inf===" (older "===ERROR: in %s find nan or inf==="),
+        # the CPU check's "There are `nan` or `inf` in tensor", as Paddle's own test
+        # test_nan_inf.py looks for them): the training's numerics, `numerical_nan` (the
+        # fiftyeighth's 834f16223098). Above the device-side assert's launch failure that follows
+        # it on a GPU (`gpu_kernel_fault_names`, 52). A block count of no nan and no inf is not
+        # taken
+        r"\bfind nan or inf===|\bThere are `nan` or `inf` in tensor\b|"
+        r"\bIn block \d+, there has (?:[1-9]\d*,\d+|\d+,[1-9]\d*),\d+ nan,inf,num\b",
+        "numerical_nan",
+        60,
+        0.6,
+        "PaddlePaddle's NaN/Inf check found a NaN or Inf in an operator's output",
+    ),
+    (
+        "mujoco_bad_ctrl",
+        # MuJoCo refusing a control input that is NaN, Inf or beyond mjMAXVAL (the engine's
+        # mjWARN_BADCTRL, src/engine/engine_util_errmem.c mju_warningText: "Nan, Inf or huge
+        # value in CTRL at ACTUATOR %d. The simulation is unstable.", printed "WARNING: ... Time =
+        # 0.6000."; dm_control's "PhysicsError: Physics state is invalid. Warning(s) raised:
+        # mjWARN_BADCTRL"): the controls are the policy's outputs, gone non-finite, `numerical_nan`
+        # (the fiftyeighth's 4d073673f733, a Brax policy rolled out). Not the simulator's own
+        # state (QACC, QPOS, QVEL: a model that is unstable, which no label read yet)
+        r"\bNan, Inf or huge value in CTRL at ACTUATOR \d+|"
+        r"\bWarning\(s\) raised: (?:mjWARN_\w+, )*mjWARN_BADCTRL\b",
+        "numerical_nan",
+        45,
+        0.45,
+        "MuJoCo was given a NaN, Inf or huge control value: the policy's outputs went non-finite",
+    ),
+    (
+        "blas_illegal_argument",
+        # a BLAS refusing an argument of its caller (the xerbla convention): cuBLAS and the
+        # reference BLAS/OpenBLAS (interface/xerbla.c) " ** On entry to GEMM_EX  parameter number
+        # 12 had an illegal value" (the fiftyeighth's 0bf9216c90ad, XLA:GPU's calls; "On entry to
+        # SGEMM  parameter number 8", cublasSgemm's), Intel MKL's "Intel MKL ERROR: Parameter 6
+        # was incorrect on entry to DGEMM." (oneMKL: "Intel oneMKL ERROR"): a library passing
+        # another library an invalid value, `software_bug` (the rules' library-internal cuBLAS
+        # failures). Not LAPACK's documentation of INFO ("if INFO = -i, the i-th argument had an
+        # illegal value")
+        r"\bOn entry to \w+ +parameter number +\d+ had an illegal value\b|"
+        r"\bIntel (?:one)?MKL ERROR: Parameter \d+ was incorrect on entry to \w+",
+        "software_bug",
+        45,
+        0.45,
+        "A BLAS library (cuBLAS, OpenBLAS, MKL) refused an argument its caller passed: a bug "
+        "in the calling library",
+    ),
+    (
+        "pslite_van_setup",
+        # ps-lite's van (MXNet's dist kvstore, BytePS) unable to set up its node at start
+        # (dmlc/ps-lite src/van.cc Van::Start: CHECK(!interface.empty()) << "failed to get the
+        # interface", CHECK(!ip.empty()) << "failed to get ip", CHECK(port) << "failed to get a
+        # port", CHECK_NE(my_node_.port, -1) << "bind failed"; the fiftyeighth's 6a65252fe0ee
+        # "src/van.cc:63: Check failed: !ip.empty() failed to get ip" and 40d405811529 "Check
+        # failed: (my_node_.port) != (-1) bind failed"): the host's network interface, address or
+        # port for the launch, `dependency` (the rules' port already in use), above the bare
+        # CHECK (`framework_internal_words`, 40)
+        r"\bvan\.cc:\d+\]?:? Check failed: [^\n]*?(?:\bbind failed|\bfailed to get "
+        r"(?:ip|a port|the interface))\b",
+        "dependency",
+        50,
+        0.5,
+        "ps-lite (MXNet's kvstore, BytePS) could not find an interface, address or port for its "
+        "node, or bind it: the launch's network set-up",
+    ),
+    (
+        "tf_restore_not_a_prefix",
+        # TensorFlow's restore given one of a checkpoint's files instead of its prefix: the
+        # "checkpoint" state file, a ".data-00000-of-00001" shard or the ".meta" graph, none of
+        # them an sstable (tensorflow/core/util/tensor_slice_reader.cc, table.cc: "Unable to open
+        # table file %s: Data loss: not an sstable (bad magic number): perhaps your file is in a
+        # different file format and you need to use a different restore operator?"; TF 2.x
+        # "DATA_LOSS"): the path the script or its command line passed, `user_code_error` (the
+        # fiftyeighth's b4e8909f46bc ".../checkpoint", aa9357276ef1 "mars.ckpt.data-00000-of-
+        # 00001"). A prefix that does not open (the forty-eighth's 224f7f44cb89, "ptb.ckpt:
+        # Invalid argument", storage) and a bad magic number on another path are not taken
+        r"\bUnable to open table file (?:\S*/)?(?:checkpoint|\S+\.data-\d{5}-of-\d{5}|\S+\.meta): "
+        r"(?:Data loss|DATA_LOSS): not an sstable\b",
+        "user_code_error",
+        50,
+        0.5,
+        "TensorFlow was asked to restore from a checkpoint's state, data or graph file instead of "
+        "its prefix: the path the script was given",
+    ),
+    (
+        "nccl_invalid_data_type",
+        # NCCL refusing a collective's data type (ncclGetErrorString of NCCL 1.x's ncclInvalidType,
+        # "invalid data type"), as Horovod quotes it (horovod/common/ops NCCL_CHECK:
+        # Status::UnknownError(op_name + " failed: " + ncclGetErrorString(...)), the
+        # fiftyeighth's d7cb1f6ba1e9 "ncclAllReduce failed: invalid data type") and PaddlePaddle
+        # (platform/enforce.h build_nccl_error_msg "Nccl error, " + ncclGetErrorString, the
+        # fiftieth's a9d7c206d7ff): the framework passing NCCL a type it was built without,
+        # `software_bug` as both collections labelled it
+        r"\bnccl\w+ failed: invalid data type\b|\bNccl error, invalid data type\b|\bncclInvalidType\b",
+        "software_bug",
+        45,
+        0.45,
+        "NCCL refused a collective's data type (a framework or build passing NCCL a type it does "
+        "not support)",
+    ),
 )
 
 
@@ -7399,6 +7563,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "because of the following error",
         "dll load failed",
         "cudnn version incompatibility",
+        "loaded runtime cudnn library: ",
         "couldn't load custom c++ ops",
         "does not exist",
         "errimagepull",
@@ -8098,6 +8263,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "cuda_launch": ("cuda error", "cudaerrorlaunchfailure"),
     "cuda_library": (
+        "cudnn launch failure : input shape",
         "cublas_status",
         "cudnn_status",
         "nvjpeg_status_internal_error",
@@ -8276,6 +8442,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hung_task": ("blocked for more than",),
     "cuda_oom": (
+        "bytes from device [",
+        "malloc for kernel output failed, memory isn't enough",
         "error initializing fft: 2",
         "cuda context for nvenc: 0x",
         "out of memory",
@@ -8451,7 +8619,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "hccl_timeout": ("hccl fftsplus task timeout", "remote rank did not send the data in time"),
     "hccl_transport_init": ("transport init error",),
-    "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace"),
+    "pinned_host_oom": ("cudahostalloc failed", "in cudapinnedplace", "bytes from host memory"),
     "slurm_node_config": (
         "configuration differs from hardware",
         "has low ",
@@ -8979,6 +9147,23 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "novalidchoiceserror",
     ),
     "cudnn_plan_failed_warning": ("userwarning: plan failed with a cudnnexception",),
+    # -- classes the fiftyeighth collection showed missing --
+    "tf_bfc_not_a_failure": ("the caller indicates that this is not a failure",),
+    "paddle_nan_inf_check": (
+        "find nan or inf===",
+        "there are `nan` or `inf` in tensor",
+        " nan,inf,num",
+    ),
+    "mujoco_bad_ctrl": ("nan, inf or huge value in ctrl at actuator", "mjwarn_badctrl"),
+    "blas_illegal_argument": ("had an illegal value", "was incorrect on entry to"),
+    "pslite_van_setup": (
+        "bind failed",
+        "failed to get ip",
+        "failed to get a port",
+        "failed to get the interface",
+    ),
+    "tf_restore_not_a_prefix": ("not an sstable",),
+    "nccl_invalid_data_type": ("invalid data type", "ncclinvalidtype"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
