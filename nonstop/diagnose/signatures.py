@@ -3788,6 +3788,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "slurm_launch_credential",
         r"(?i)\bTask launch for \S+ failed on node \S+: "
         r"(?:Job credential (?:expired|revoked)|Invalid job credential)|"
+        # srun's launch messages to slurmd timing out (src/srun launch.c "Task launch for %ps
+        # failed on node %s: %s" and "Application launch failed: %s" with slurm_strerror's
+        # "Socket timed out on send/recv operation"; the fiftyseventh's 46bcba9a33f9 and
+        # a20c57217588, its rule: a scheduler set-up failure, MUNGE keys in the second): the
+        # same launch refused, `dependency`
+        r"\bTask launch for \S+ failed on node \S+: Socket timed out on send/recv operation|"
+        r"\bApplication launch failed: Socket timed out on send/recv operation|"
         r"\bslurmd?\S*:? error: [^\n]*\bcredential (?:for job \d+ )?(?:expired|revoked)|"
         r"\bCredential signature check: Credential data size mismatch|\bInvalid job credential\b|"
         # munge_strerror's words as slurmd and slurmstepd log them (the emitter checklist)
@@ -3795,8 +3802,9 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "dependency",
         60,
         0.55,
-        "Slurm cannot launch the step because the job credential is expired or invalid (clocks "
-        "out of sync, munge keys, a restarted controller): the scheduler's setup, not the job",
+        "Slurm cannot launch the step because the job credential is expired or invalid, or "
+        "slurmd does not answer the launch (clocks out of sync, munge keys, a restarted "
+        "controller): the scheduler's setup, not the job",
     ),
     (
         "tpu_master_unreachable",
@@ -6682,6 +6690,34 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "registered or cannot reach the control plane (certificates, API server)",
     ),
     (
+        "launcher_ssh_unreachable",
+        # a multi-node launcher unable to ssh to a worker before it starts anything: DeepSpeed's
+        # runner (deepspeed/launcher/runner.py: subprocess.CalledProcessError "Command '['ssh HOST
+        # hostname -I']' returned non-zero exit status 255." when it asks the first host for its
+        # address, the fiftyseventh's c4b4bdff5e54, the fiftyfirst's e810b2669b5f; its ssh check
+        # "Command 'ssh -o PasswordAuthentication=no HOST hostname' returned non-zero exit status
+        # 255." and "Using hostfile at PATH but host=HOST was not reachable via ssh", the tenth's
+        # 333a000ec5dd, the sixteenth's cc27716f6888, the forty-third's 2e44ec8f05e9), ColossalAI's
+        # `colossalai run` (colossalai/cli/launcher/run.py "Error: failed to run {cmd} on {host},
+        # is localhost: {bool}, exception: {msg}" with paramiko's "No authentication methods
+        # available", "not a valid RSA private key file" or "Authentication failed.", the
+        # fiftyseventh's 85899ce3e2a7 and c867bdcc626d): the rules' "MPI or DeepSpeed launchers
+        # unable to resolve or ssh to the worker pods", `dependency` (ssh's 255 is its own
+        # failure, not the remote command's). Not ColossalAI's bare line with no exception nor its
+        # "Encountered a bad command exit code!" (the remote command failed: the fiftyseventh's
+        # 81875a4b30ea, unknown)
+        r"\bCommand '\[?'?ssh [^'\n]*'?\]?' returned non-zero exit status 255\b|"
+        r"\bUsing hostfile at \S+ but host=\S+ was not reachable via ssh\b|"
+        r"\bError: failed to run [^\n]* on \S+, is localhost: (?:True|False), exception: "
+        r"(?:No authentication methods available|not a valid \w+ private key file|"
+        r"Authentication failed)",
+        "dependency",
+        50,
+        0.55,
+        "The launcher could not ssh to a worker host (keys, authentication, the host unreachable "
+        "on ssh): the multi-node launch set-up",
+    ),
+    (
         "hivemind_no_group",
         # hivemind's decentralized averager finding no peers to average with in its matchmaking
         # window (hivemind/averaging/averager.py: AllreduceException("Averaging step failed: could
@@ -6815,7 +6851,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "preemptionscheduled",
         "preemption scheduled",
     ),
-    "slurm_launch_credential": ("credential",),
+    "slurm_launch_credential": (
+        "credential",
+        "failed on node ",
+        "application launch failed: socket timed out",
+    ),
     "tpu_master_unreachable": (
         "tensorflow master",
         "tpu worker may not be ready",
@@ -8935,6 +8975,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "ray_terminate_unhandled_exception": ("unhandled exception: ", "unhandled unknown exception."),
     "torchft_quorum_waiting": ("no quorum, only have",),
     "kubelet_node_not_found": ('" not found',),
+    "launcher_ssh_unreachable": (
+        "returned non-zero exit status 255",
+        "was not reachable via ssh",
+        ", is localhost: ",
+    ),
     "hivemind_no_group": ("averaging step failed: could not find a group",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains

@@ -6,7 +6,7 @@ for it: `port_in_use` (accelerate launch's own port check), `store_timeout` (caf
 handlers), `cloud_quota_exhausted` (dstack's provisioning timeout); new:
 `launcher_program_missing`, `launcher_master_addr_undetected`, `ray_placement_group_timeout`,
 `skypilot_no_launchable_resource`, `ray_terminate_unhandled_exception`, `torchft_quorum_waiting`,
-`kubelet_node_not_found`, `hivemind_no_group`."""
+`kubelet_node_not_found`, `launcher_ssh_unreachable`, `hivemind_no_group`; widened too: `slurm_launch_credential` (srun's task launch timing out)."""
 
 from __future__ import annotations
 
@@ -207,6 +207,41 @@ FIFTYSEVENTH = [
         "dependency",
         "the same without the journal's prefix",
     ),
+    # -- dependency: srun's task launch to slurmd timing out (`slurm_launch_credential`,
+    # widened; Slurm src/srun launch.c, slurm_strerror)
+    (_fiftyseventh("46bcba9a33f9"), "dependency", "fiftyseventh 46bcba9a33f9 (p4d nodes)"),
+    (_fiftyseventh("a20c57217588"), "dependency", "fiftyseventh a20c57217588 (MUNGE keys)"),
+    (
+        "srun: error: Task launch for 812.0 failed on node gpu-17: Socket timed out on send/recv "
+        "operation",
+        "dependency",
+        "an older step id",
+    ),
+    (
+        "srun: error: Application launch failed: Socket timed out on send/recv operation",
+        "dependency",
+        "the launch's summary line alone",
+    ),
+    # -- dependency: the launcher cannot ssh to a worker (`launcher_ssh_unreachable`;
+    # deepspeed/launcher/runner.py, colossalai/cli/launcher/run.py with paramiko's messages)
+    (_fiftyseventh("c4b4bdff5e54"), "dependency", "fiftyseventh c4b4bdff5e54 (DeepSpeed, 255)"),
+    (_fiftyseventh("85899ce3e2a7"), "dependency", "fiftyseventh 85899ce3e2a7 (ColossalAI)"),
+    (_fiftyseventh("c867bdcc626d"), "dependency", "fiftyseventh c867bdcc626d (RSA key)"),
+    (excerpt("sixteenth", "cc27716f6888"), "dependency", "sixteenth cc27716f6888 (ssh check)"),
+    (excerpt("tenth", "333a000ec5dd"), "dependency", "tenth 333a000ec5dd (ssh check)"),
+    (
+        "RuntimeError: Using hostfile at /job/hostfile but host=worker-3 was not reachable via "
+        "ssh. If you are running with a single node please remove /job/hostfile or setup "
+        "passwordless ssh.",
+        "dependency",
+        "DeepSpeed's ssh check, its own error",
+    ),
+    (
+        "Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 train.py on "
+        "node-2, is localhost: False, exception: Authentication failed.",
+        "dependency",
+        "ColossalAI, paramiko's authentication failure",
+    ),
     # -- unknown: hivemind's averager finding no peers (`hivemind_no_group`;
     # hivemind/averaging/averager.py, hivemind/optim)
     (_fiftyseventh("50ae951c6f61"), "unknown", "fiftyseventh 50ae951c6f61 (hivemind)"),
@@ -312,6 +347,29 @@ NOT = [
         "enough replicas, waiting for stragglers",
     ),
     (
+        "srun: launch/slurm: _task_start: Node gpu-33, 8 tasks started",
+        "dependency",
+        "srun's tasks started",
+    ),
+    (
+        "subprocess.CalledProcessError: Command '['ssh worker-0 hostname -I']' returned non-zero "
+        "exit status 1.",
+        "dependency",
+        "ssh connected; the remote command failed",
+    ),
+    (
+        "subprocess.CalledProcessError: Command 'python train.py' returned non-zero exit status "
+        "255.",
+        "dependency",
+        "no ssh",
+    ),
+    (
+        "Error: failed to run torchrun --nproc_per_node=2 --nnodes=2 --node_rank=0 train.py on "
+        "10.0.0.1, is localhost: True, exception: Encountered a bad command exit code!",
+        "dependency",
+        "ColossalAI: the remote command failed, no ssh fault",
+    ),
+    (
         'Error from server (NotFound): nodes "gpu-17" not found',
         "dependency",
         "kubectl given a wrong node name",
@@ -346,6 +404,11 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("8a9b97a43515", "hang", "restart"),
         ("f89af51a0824", "dependency", "restart"),
         ("50ae951c6f61", "unknown", "restart"),
+        ("46bcba9a33f9", "dependency", "restart"),
+        ("a20c57217588", "dependency", "restart"),
+        ("c4b4bdff5e54", "dependency", "restart"),
+        ("85899ce3e2a7", "dependency", "restart"),
+        ("c867bdcc626d", "dependency", "restart"),
     ):
         v = rows_alone(tmp_path, _fiftyseventh(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
