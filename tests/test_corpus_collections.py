@@ -76,6 +76,7 @@ LATER = (
     "fiftysixth",
     "fiftyseventh",
     "fiftyeighth",
+    "sixtieth",
     "sixtyfirst",
 )
 """In the order collected: each may share no source with any split before it."""
