@@ -76,6 +76,7 @@ LATER = (
     "fiftysixth",
     "fiftyseventh",
     "fiftyeighth",
+    "fiftyninth",
 )
 """In the order collected: each may share no source with any split before it."""
 
