@@ -76,6 +76,7 @@ LATER = (
     "fiftysixth",
     "fiftyseventh",
     "fiftyeighth",
+    "fiftyninth",
     "sixtieth",
     "sixtyfirst",
 )
