@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Fifty-seven later collections by collectors who never read the signature table (fresh.jsonl,
+Sixty later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl, fiftyninth.jsonl, sixtieth.jsonl, sixtyfirst.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -28,7 +28,8 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `fortyfourth_first_*`, `fortyfifth_first_*`, `fortysixth_first_*`, `fortyseventh_first_*`, `fortyeighth_first_*`,
 `fortyninth_first_*`, `fiftieth_first_*`, `fiftyfirst_first_*`, `fiftysecond_first_*`, `fiftythird_first_*` and
 `fiftyfourth_first_*`, `fiftyfifth_first_*`, `fiftysixth_first_*`, `fiftyseventh_first_*`,
-`fiftyeighth_first_*`, also `first_sight_*`, for the latest, fiftyeighth.jsonl: the out-of-sample
+`fiftyeighth_first_*`, `fiftyninth_first_*`, `sixtieth_first_*`, `sixtyfirst_first_*`, also
+`first_sight_*`, for the latest, sixtyfirst.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -3440,6 +3441,208 @@ FIFTYEIGHTH_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# fiftyninth.jsonl's first score (2026-12-07 09:45, 82 excerpts by a fifty-ninth collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; the system
+# software of large GPU servers (Fabric Manager and NVSwitch, nvidia-persistenced, MIG, row
+# remapping, DCGM, driver installs and DKMS, vGPU licensing, nvidia-smi during incidents): 77 from
+# GitHub (47 repositories), 5 from other sites; 7 of its 82 labels exclude a node; its slips are in
+# the README), taken once with benchmarks/score_first_sight.py on main 633c19e (since the
+# fifty-eighth's first sight, main got the fifty-fifth's to fifty-eighth's rows and the tables
+# retrained on fifty-eight splits; the sixty-first and sixtieth were scored just before it; no rows
+# for any of the three): 56 of 82 categories and 77 of 82 actions; rows alone 43 / 77; 28 guesses,
+# 17 right; 12 with no answer at all; 1 wrong exclude_node (0164891c5ba7). The collector marked 40
+# of its 82 labels unsure (FIFTYNINTH_UNSURE); on the other 42: 35 categories and 42 actions right
+# (26 / 42 with the rows alone).
+FIFTYNINTH_FIRST: dict[str, float] = {"category": 0.6829, "action": 0.939}
+FIFTYNINTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5244, "action": 0.939}
+FIFTYNINTH_FIRST_SURE: dict[str, float] = {"category": 0.8333, "action": 1.0}
+FIFTYNINTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "0164891c5ba7",
+        "1470c17a1764",
+        "1619c4535d5c",
+        "16441158269a",
+        "1b2f5691b068",
+        "1e85303a23f1",
+        "239c5243d010",
+        "29211467b89a",
+        "32a3bb328327",
+        "334f57d38612",
+        "35277ba0edc1",
+        "35fd66e0ab51",
+        "43986f318164",
+        "4592d8e24015",
+        "536e95e7c608",
+        "579fee217ca4",
+        "64ee1a100d75",
+        "6674ad00187d",
+        "6a38ec7ca43c",
+        "71e0ef84f997",
+        "7303e8ae4586",
+        "7cc56b38b575",
+        "7e8c4141e5ac",
+        "8605e161bca8",
+        "90cc26dc0558",
+        "a00d831d1d23",
+        "a473e86410da",
+        "a67d86563f63",
+        "af40705402d3",
+        "afac865c7e00",
+        "b04b2df7100d",
+        "b793da94baf1",
+        "d201c2d44fc1",
+        "de2f522d2f49",
+        "e82c2e633fe8",
+        "e956114d59af",
+        "edf7ee6ccd08",
+        "f15efa995b1c",
+        "f445e82296a1",
+        "ff44ecd93238",
+    ]
+)
+
+# sixtieth.jsonl's first score (2026-12-07 09:43, 82 excerpts by a sixtieth collector blind to the
+# signature table, the fallback, their tests and the other collections' excerpts; multi-GPU training
+# on workstations and consumer rigs (peer-to-peer and IOMMU, PCIe, power supplies, thermal
+# throttling, Windows and WSL2 TDRs, desktop drivers; 14 of its excerpts an owner's prose): 75 from
+# GitHub (62 repositories), 7 from other sites; 8 of its 82 labels exclude a node; its slips are in
+# the README), taken once with benchmarks/score_first_sight.py on main b755fac (as the
+# fifty-ninth's, two minutes before it, after the sixty-first): 51 of 82 categories and 71 of 82
+# actions; rows alone 46 / 71; 11 guesses, 6 right; 20 with no answer at all; 1 wrong exclude_node
+# (d950d7ca40cb). The collector marked 53 of its 82 labels unsure (SIXTIETH_UNSURE); on the other
+# 29: 27 categories and 28 actions right (25 / 29 with the rows alone).
+SIXTIETH_FIRST: dict[str, float] = {"category": 0.622, "action": 0.8659}
+SIXTIETH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.561, "action": 0.8659}
+SIXTIETH_FIRST_SURE: dict[str, float] = {"category": 0.931, "action": 0.9655}
+SIXTIETH_UNSURE: frozenset[str] = frozenset(
+    [
+        "002bff35f568",
+        "03e9056f49f6",
+        "10f38a4da4e9",
+        "138505fb2930",
+        "188ae918b67d",
+        "1a20c09cc9e4",
+        "1a2eeb4ef1b1",
+        "1b509d1bb491",
+        "26b5033e50d2",
+        "2d593c7a4506",
+        "2fead00d0fe5",
+        "306b89f87482",
+        "370602b4f56a",
+        "39b6b0f44284",
+        "3dd006a4fd37",
+        "3e007db6b6b5",
+        "42736d3700fa",
+        "42f14d0ac439",
+        "44e12a583ec7",
+        "570a91b97bdc",
+        "6377b21abba4",
+        "63fbdf5835bc",
+        "692b582c7ee3",
+        "6ef056b9767e",
+        "789a1f31d6a4",
+        "7c17a95de455",
+        "7db1704a13f8",
+        "7febe6ba746e",
+        "81e478b03e1b",
+        "879c22615a89",
+        "9338ffe689aa",
+        "9a9428704ed1",
+        "9ab029ceeee3",
+        "9fdc296d4f51",
+        "b597106f84dd",
+        "b64b3975c568",
+        "bdf86af2296e",
+        "c38bbeb9b73d",
+        "c4c6b93e2258",
+        "c740d08f2e03",
+        "cb0a93277c6c",
+        "cc2c0dc5365e",
+        "cd2ef9fc80e2",
+        "ce136b36c6a1",
+        "cef65347d039",
+        "d950d7ca40cb",
+        "da676eb55124",
+        "ee3fb8bef82c",
+        "f0665b101008",
+        "f35cc887bb93",
+        "f4babcf4e3be",
+        "f74282cc02f9",
+        "fedb48948dbf",
+    ]
+)
+
+# sixtyfirst.jsonl's first score (2026-12-07 09:41, 83 excerpts by a sixty-first collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; how a long
+# run's numbers go wrong (loss spikes and divergence, gradient norms, NaN/Inf in mixed precision and
+# the fp16 loss scaler, eval metrics collapsing; many of its excerpts a user's description): 73 from
+# GitHub (67 repositories), 10 from other sites; none of its 83 labels excludes a node; its slips
+# are in the README), taken once with benchmarks/score_first_sight.py on main debb177 (the first of
+# the three scored: the fifty-fifth's to fifty-eighth's rows and the tables on fifty-eight splits;
+# no rows for it): 56 of 83 categories and 83 of 83 actions; rows alone 53 / 83; 8 guesses, 5 right;
+# 16 with no answer at all; no wrong exclude_node. The collector marked 52 of its 83 labels unsure
+# (SIXTYFIRST_UNSURE); on the other 31: 27 categories and 31 actions right (26 / 31 with the rows
+# alone).
+SIXTYFIRST_FIRST: dict[str, float] = {"category": 0.6747, "action": 1.0}
+SIXTYFIRST_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.6386, "action": 1.0}
+SIXTYFIRST_FIRST_SURE: dict[str, float] = {"category": 0.871, "action": 1.0}
+SIXTYFIRST_UNSURE: frozenset[str] = frozenset(
+    [
+        "0561a8432c6d",
+        "0d0f95445646",
+        "12df476ca0c7",
+        "16959255aede",
+        "179deaefecd2",
+        "1ae6de830a4c",
+        "1c631245a78c",
+        "1ebaa3eb9fd8",
+        "27fdffad6e78",
+        "29b4578d5b5a",
+        "29f9ef763cd0",
+        "2f0d7b273113",
+        "37385297ba6a",
+        "44661c9d9ab5",
+        "47a431908864",
+        "4bb3d0341b07",
+        "4c67d84da276",
+        "4d2a575795be",
+        "4e88d39738cc",
+        "596f2b5c7996",
+        "5e3ac4781f8a",
+        "5e56071850e6",
+        "64cf895d7fe1",
+        "67bf4b18d1c1",
+        "6b370e409105",
+        "6e9f80fb090a",
+        "7187583b3e6a",
+        "7b2d0113e812",
+        "7e13a8b9ccc8",
+        "7e76f5178ad9",
+        "8543705443c6",
+        "9a7c108a87c0",
+        "9c59f7c2a4bc",
+        "9e973e8b3280",
+        "a6e1f0f3f88c",
+        "ae9cfad0c49e",
+        "bd3bd6f48a4d",
+        "bec9e81709ee",
+        "c1eff088eebb",
+        "c49bd65b6bf2",
+        "c825815f34e8",
+        "c87be5d23296",
+        "d95bd9c10179",
+        "de6a7d054f52",
+        "dee247c2ef97",
+        "e1551c00967d",
+        "e377f258ec02",
+        "e9dbcb97f668",
+        "ed98d5918e02",
+        "f21bb3094ec5",
+        "f67074f3bce3",
+        "fd7453df43b7",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -3492,6 +3695,9 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("fiftysixth", FIFTYSIXTH_FIRST_SURE, FIFTYSIXTH_UNSURE),
     ("fiftyseventh", FIFTYSEVENTH_FIRST_SURE, FIFTYSEVENTH_UNSURE),
     ("fiftyeighth", FIFTYEIGHTH_FIRST_SURE, FIFTYEIGHTH_UNSURE),
+    ("fiftyninth", FIFTYNINTH_FIRST_SURE, FIFTYNINTH_UNSURE),
+    ("sixtieth", SIXTIETH_FIRST_SURE, SIXTIETH_UNSURE),
+    ("sixtyfirst", SIXTYFIRST_FIRST_SURE, SIXTYFIRST_UNSURE),
 )
 
 
@@ -3746,6 +3952,12 @@ def run(quick: bool) -> dict[str, Any]:
     t57_rows = evaluate("fiftyseventh", fallback=False)
     t58 = evaluate("fiftyeighth")
     t58_rows = evaluate("fiftyeighth", fallback=False)
+    t59 = evaluate("fiftyninth")
+    t59_rows = evaluate("fiftyninth", fallback=False)
+    t60 = evaluate("sixtieth")
+    t60_rows = evaluate("sixtieth", fallback=False)
+    t61 = evaluate("sixtyfirst")
+    t61_rows = evaluate("sixtyfirst", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -4422,11 +4634,8 @@ def run(quick: bool) -> dict[str, Any]:
                 FIFTYSEVENTH_FIRST_SURE,
                 _sure_scores("fiftyseventh", FIFTYSEVENTH_UNSURE),
             ),
-            # a fifty-eighth collection, scored once at first sight (FIFTYEIGHTH_FIRST): the
-            # latest out-of-sample figure; its current figures say how far later work moved it
+            # a fifty-eighth collection, scored once at first sight (FIFTYEIGHTH_FIRST)
             "fiftyeighth_excerpts": t58["excerpts"],
-            "first_sight_category": FIFTYEIGHTH_FIRST["category"],
-            "first_sight_action": FIFTYEIGHTH_FIRST["action"],
             **_first_sight_fields(
                 "fiftyeighth",
                 t58,
@@ -4435,6 +4644,42 @@ def run(quick: bool) -> dict[str, Any]:
                 FIFTYEIGHTH_FIRST_ROWS_ONLY,
                 FIFTYEIGHTH_FIRST_SURE,
                 _sure_scores("fiftyeighth", FIFTYEIGHTH_UNSURE),
+            ),
+            # a fifty-ninth collection, scored once at first sight (FIFTYNINTH_FIRST)
+            "fiftyninth_excerpts": t59["excerpts"],
+            **_first_sight_fields(
+                "fiftyninth",
+                t59,
+                t59_rows,
+                FIFTYNINTH_FIRST,
+                FIFTYNINTH_FIRST_ROWS_ONLY,
+                FIFTYNINTH_FIRST_SURE,
+                _sure_scores("fiftyninth", FIFTYNINTH_UNSURE),
+            ),
+            # a sixtieth collection, scored once at first sight (SIXTIETH_FIRST)
+            "sixtieth_excerpts": t60["excerpts"],
+            **_first_sight_fields(
+                "sixtieth",
+                t60,
+                t60_rows,
+                SIXTIETH_FIRST,
+                SIXTIETH_FIRST_ROWS_ONLY,
+                SIXTIETH_FIRST_SURE,
+                _sure_scores("sixtieth", SIXTIETH_UNSURE),
+            ),
+            # a sixty-first collection, scored once at first sight (SIXTYFIRST_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "sixtyfirst_excerpts": t61["excerpts"],
+            "first_sight_category": SIXTYFIRST_FIRST["category"],
+            "first_sight_action": SIXTYFIRST_FIRST["action"],
+            **_first_sight_fields(
+                "sixtyfirst",
+                t61,
+                t61_rows,
+                SIXTYFIRST_FIRST,
+                SIXTYFIRST_FIRST_ROWS_ONLY,
+                SIXTYFIRST_FIRST_SURE,
+                _sure_scores("sixtyfirst", SIXTYFIRST_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)
@@ -4518,6 +4763,9 @@ if __name__ == "__main__":
         "fiftysixth",
         "fiftyseventh",
         "fiftyeighth",
+        "fiftyninth",
+        "sixtieth",
+        "sixtyfirst",
     )
     if split not in splits:
         print(

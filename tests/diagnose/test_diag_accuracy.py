@@ -346,11 +346,51 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the fifty-eighth collection: its first sight is the recorded out-of-sample figure (also on
-    # the 38 labels its collector was sure of, 44 of 82 unsure: 30 categories, 34 actions), and
+    # the sixty-first collection: its first sight is the recorded out-of-sample figure (also on
+    # the 31 labels its collector was sure of, 52 of 83 unsure: 27 categories, 31 actions), and
     # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.FIFTYEIGHTH_FIRST["category"] == 0.6585
-    assert d["first_sight_action"] == bench.FIFTYEIGHTH_FIRST["action"] == 0.8902
+    assert d["first_sight_category"] == bench.SIXTYFIRST_FIRST["category"] == 0.6747
+    assert d["first_sight_action"] == bench.SIXTYFIRST_FIRST["action"] == 1.0
+    assert_first_sight(
+        d,
+        "sixtyfirst",
+        category=0.6747,
+        action=1.0,
+        rows_only=0.6386,
+        sure=0.871,
+        sure_n=31,
+    )
+    # the sixtieth collection: its first sight (also on the 29 labels its collector was sure of,
+    # 53 of 82 unsure: 27 categories, 28 actions), and later work may only move it up; its
+    # one wrong exclude_node at first sight (d950d7ca40cb: Xid 109 "CTX SWITCH TIMEOUT" read as a
+    # faulty GPU, an unsure `software_bug` label) may only go
+    assert_first_sight(
+        d,
+        "sixtieth",
+        category=0.622,
+        action=0.8659,
+        rows_only=0.561,
+        sure=0.931,
+        sure_n=29,
+        wrong={"d950d7ca40cb"},
+    )
+    # the fifty-ninth collection: its first sight (also on the 42 labels its collector was sure
+    # of, 40 of 82 unsure: 35 categories, 42 actions), and later work may only move it up; its
+    # one wrong exclude_node at first sight (0164891c5ba7: "CUDA-capable device(s) is/are busy or
+    # unavailable" read as a faulty GPU, an unsure `dependency` label) may only go
+    assert_first_sight(
+        d,
+        "fiftyninth",
+        category=0.6829,
+        action=0.939,
+        rows_only=0.5244,
+        sure=0.8333,
+        sure_n=42,
+        wrong={"0164891c5ba7"},
+    )
+    # the fifty-eighth collection: its first sight (also on the 38 labels its collector was sure
+    # of, 44 of 82 unsure: 30 categories, 34 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "fiftyeighth",
@@ -807,13 +847,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 49
-    assert d["first_sight_sure_excerpts"] == 1671
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8085, 0.921)
-    assert d["first_sight_sure_latest6_excerpts"] == 209
+    assert d["first_sight_sure_collections"] == 52
+    assert d["first_sight_sure_excerpts"] == 1773
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8122, 0.925)
+    assert d["first_sight_sure_latest6_excerpts"] == 214
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8326,
-        0.9521,
+        0.8458,
+        0.9626,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
