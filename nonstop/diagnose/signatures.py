@@ -1261,7 +1261,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nan_words",
-        r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b|\bdetected (?:a )?(?:nan|inf)\b|"
+        # (not tensorboardX's "NaN or Inf found in input tensor": `tensorboard_nonfinite_scalar`)
+        r"(?i)(?<!\bno )(?<!\bnot )(?<!\bany )\b(?:nan|inf)s? (?:values? )?(?:detected|found|encountered)\b(?! in input tensor\b)|\bdetected (?:a )?(?:nan|inf)\b|"
         r"\bcontains? (?:nan|inf)s?\b|probability tensor contains either|\bFloatingPointError\b|\bfound (?:a )?(?:nan|inf) in\b|\bnumber of nan iterations:\s*[1-9]|"
         r"\b(?:ppl|perplexity|logits?|reward|kl)\b[^\n]{0,20}?[=:]\s*-?(?:nan|inf)\b|non-finite (?:values?|gradients?|parameters?|weights?)|"
         # darknet's progress line with the loss and the average loss NaN (the twenty-first's
@@ -1272,7 +1273,14 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # nan) are not taken. A quantifier takes a group (了 is three bytes: `了?` made only its
         # last byte optional, so "变为nan" with no 了, the twenty-third's e2166af00998 "会突然变为
         # nan", was never read)
-        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:出现|变成|变为|全是|都是)(?:了)?(?:大量(?:的)?|很多|好多|一些)?\s*(?:nan|inf)(?![a-z])",
+        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)(?:出现|变成|变为|全是|都是)(?:了)?(?:大量(?:的)?|很多|好多|一些)?\s*(?:nan|inf)(?![a-z])|"
+        # and NaN that occurred (发生) or a loss or gradient that is NaN (损失为nan, 梯度为nan), the
+        # sixtyfirst's 73a02273a27f "训练过程中发生nan情况" and 1ebaa3eb9fd8 "就损失为nan了" (issue 27;
+        # as Chinese training scripts print it: 'print(f"Batch {i}: 损失为NaN/Inf，跳过此批次")',
+        # 'raise RuntimeError("损失为Nan")'). Not none (没有发生), avoided (避免发生), supposed (如果损失为
+        # nan) nor asked (损失是否为nan)
+        r"(?<!没有)(?<!没)(?<!避免)(?<!防止)(?<!不会)发生(?:了)?\s*(?:nan|inf)(?![a-z])|"
+        r"(?<!如果)(?<!若)(?<!假如)(?:损失|损失值|损失函数|梯度)(?:为|是|变为|变成)(?:了)?\s*(?:nan|inf)(?![a-z])",
         "numerical_nan",
         48,
         0.5,
@@ -2095,7 +2103,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "loss_nan_spelled",
         # and "is" (the seventeenth's 75ca6a8bc0e8 "training_loss is 'nan'"), "is not" not taken
         # (zero-padded, the fiftyfourth's a6ca4f086598 "loss = 0000nan": a %07.5f of NaN)
-        r"(?i)\b\w*loss\w*\s*(?:[:=]|\s(?:is|was|became|becomes|turned into)\s)\s*['\"`]?-?0*nan\b(?!-)|"
+        # and a quoted key, as a trainer prints its metrics dict (the sixtyfirst's 932b3705a75d,
+        # transformers' Trainer.log: "{'eval_loss': nan, 'eval_runtime': 143.8, ...}"; its
+        # train() summary "{'train_loss': nan, ...}"; Lightning's "{'val_loss': nan}")
+        r"(?i)\b\w*loss\w*['\"]?\s*(?:[:=]|\s(?:is|was|became|becomes|turned into)\s)\s*['\"`]?-?0*nan\b(?!-)|"
         # a framework's own guard on a non-finite loss stopping the run (issue 27, the
         # fiftyfourth's 108d9c49c7da): SpeechBrain (speechbrain/core.py check_gradients /
         # check_loss_isfinite, "ValueError: Loss is not finite and patience is exhausted."),
@@ -2105,7 +2116,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # "Patience not yet exhausted, ignoring this batch." alone
         r"\bLoss is not finite and patience is exhausted\b|"
         r"\bMonitored metric \S+ = (?:nan|-?inf) is not finite\. Previous best value\b|"
-        r"\bInvalid loss, terminating training\b",
+        r"\bInvalid loss, terminating training\b|"
+        # 3DETR's trainer (facebookresearch/3detr engine.py: "Loss in not finite. Training will be
+        # stopped." then sys.exit(1)) and those built on it (Vote2Cap-DETR, LL3DA, 3D-R1: "Loss in
+        # not finite. Skip this training step." up to max_tolerant_nan times, then "Loss in not
+        # finite. Terminate training.", the sixtyfirst's 7381c3d094f1; issue 27)
+        r"\bLoss i[ns] not finite\. (?:Training will be stopped|Skip this training step|"
+        r"Terminate training)\b",
         "numerical_nan",
         50,
         0.6,
@@ -2576,7 +2593,7 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nan_loss",
-        r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found|diverged with loss|training diverged|\bis always nan\b|"
+        r"(?i)\bloss\b[^\n]{0,40}?\b(?:nan|-?inf)\b|non-finite loss|NaN or Inf found(?! in input tensor)|diverged with loss|training diverged|\bis always nan\b|"
         # a NaN loss told in words (the fourteenth's 5efed419f116 "`NaN` losses", 775665303a88)
         r"\bnan\W{0,2}\s*losse?s?\b|\bnan (?:appears|appeared|shows up|showed up)\b|"
         # the fifteenth's e7a5bc462d26 (mixed precision): "Inf loss", "Nan gradient"
@@ -7106,6 +7123,32 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "NCCL refused a collective's data type (a framework or build passing NCCL a type it does "
         "not support)",
     ),
+    # -- classes the sixtyfirst collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtyfirst.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyfirst.py). Also
+    # widened for it, in place: `loss_nan_spelled` (a quoted key in a trainer's metrics dict,
+    # "{'eval_loss': nan, ...}"; 3DETR's non-finite loss guard), `nan_words` (NaN said in Chinese
+    # with 发生 and 损失为); narrowed: `nan_words` and `nan_loss` leave tensorboardX's warning to
+    # the row below. --
+    (
+        "tensorboard_nonfinite_scalar",
+        # tensorboardX's check on a value handed to its writer (tensorboardX/x2num.py check_nan:
+        # "NaN or Inf found in input tensor.", printed "Warning: NaN or Inf found in input
+        # tensor." by 1.x, logged "WARNING:root:..." by 2.0 to 2.4 and
+        # "WARNING:tensorboardX.x2num:..." since; the training goes on): a logged scalar or
+        # histogram is non-finite, which may be a grad norm's running value, a one-element
+        # histogram's deviation or the loss itself. The labelling rule (the sixtyfirst's, as the
+        # fourth's ddd3d876558a and the sixtyfirst's 7b2d0113e812, 9e973e8b3280, f21bb3094ec5,
+        # 9c59f7c2a4bc, five of six): the loss beside it decides, `numerical_nan` where it is nan
+        # (the NaN rows, higher, read that line), `unknown` where the warning is all there is. Low,
+        # so that any failure line outranks it; matched so that the fallback does not guess NaN
+        # from its words
+        r"(?i)\bNaN or Inf found in input tensor\b",
+        "unknown",
+        12,
+        0.25,
+        "tensorboardX was handed a NaN or Inf value to log (a logged statistic, not necessarily "
+        "the loss); training goes on: see the loss beside it",
+    ),
 )
 
 
@@ -8415,6 +8458,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "loss is not finite and patience is exhausted",
         "invalid loss, terminating training",
         "is not finite. previous best value",
+        "in not finite. ",
+        "is not finite. ",
     ),
     "pyspy_main_idle": ('(idle): "mainthread"',),
     "interleaved_user_error": (
@@ -9430,6 +9475,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "tf_restore_not_a_prefix": ("not an sstable",),
     "nccl_invalid_data_type": ("invalid data type", "ncclinvalidtype"),
+    # -- classes the sixtyfirst collection showed missing --
+    "tensorboard_nonfinite_scalar": ("nan or inf found in input tensor",),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
