@@ -2561,7 +2561,15 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"^(?![^\n]*\bwarning\b)[^\n]*\bwhich is too old to be supported by the triton GPU compiler\b|"
         r"\bnvrtc: error: invalid value for --gpu-architecture\b|\binvalid device function\b|"
         r"\bdevice kernel image is invalid\b|\bCUDA_ERROR_INVALID_IMAGE\b|"
-        r"\bcudaErrorInvalidKernelImage\b|\bhipErrorInvalidImage\b",
+        r"\bcudaErrorInvalidKernelImage\b|\bhipErrorInvalidImage\b|"
+        # the fiftyninth's (issue 27; tests/diagnose/test_diag_rows_fiftyninth.py): the NVSwitch
+        # and NVLink kernel drivers refusing a user-space client (Fabric Manager, NSCQ, DCGM) of
+        # another driver release, "nvidia-nvswitch: Version mismatch, kernel version 450.80.02
+        # user version 450.51.06" (eb09aedca783, a DCGM container's bundled libnvidia-nscq), the
+        # NVLink core's "nvlink_lib_ctrl_check_version: version mismatch, kernel version %s user
+        # version %s" (NVIDIA/open-gpu-kernel-modules src/common/nvlink/kernel/nvlink/
+        # nvlink_ioctl_entry/core): the rules' driver/library mismatch, as NVRM's API mismatch
+        r"\b[Vv]ersion mismatch, kernel version \S+ user version \S+",
         "dependency",
         60,
         0.6,
@@ -3587,7 +3595,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # expired" / "The proivisioning timeout expired" to PROVISIONING_TIMEOUT; the
         # fiftyseventh's f0b6232495de): no instance ever got, the capacity rule's `dependency`
         r"\b[Ii]nstance has not become running in time\b|"
-        r"\b(?:[Tt]he )?[Pp]ro(?:vi|ivi)sioning timeout expired\b",
+        r"\b(?:[Tt]he )?[Pp]ro(?:vi|ivi)sioning timeout expired\b|"
+        # the fiftyninth's: SageMaker refusing a notebook or training instance for capacity
+        # ("Insufficient notebook instance capacity. Retry later or with a different instance
+        # type.", e5ca3ec1c1dd), EC2's InsufficientInstanceCapacity message ("We currently do not
+        # have sufficient p4d.24xlarge capacity in the Availability Zone you requested", the EC2
+        # API's error codes page) and Azure's AllocationFailed ("Allocation failed. We do not have
+        # sufficient capacity for the requested VM size in this region.", Azure's "Troubleshoot
+        # allocation failures" page): no instance granted, the capacity rule's `dependency`
+        r"\bInsufficient (?:[\w-]+ ){0,3}instance capacity\b|"
+        r"\b[Dd]o not have sufficient (?:[\w.-]+ )?capacity (?:for|in)\b",
         "dependency",
         50,
         0.55,
@@ -7123,6 +7140,155 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "NCCL refused a collective's data type (a framework or build passing NCCL a type it does "
         "not support)",
     ),
+    # -- classes the fiftyninth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # fiftyninth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_fiftyninth.py). Also
+    # widened for it, in place: `driver_mismatch` (the NVSwitch and NVLink drivers' user/kernel
+    # version mismatch), `cloud_quota_exhausted` (SageMaker's, EC2's and Azure's capacity
+    # refusals). --
+    (
+        "vgpu_unlicensed",
+        # a vGPU (or licensed data-centre GPU) whose client licence the node never got, NVIDIA's
+        # Virtual GPU Client Licensing User Guide: `nvidia-smi -q` reporting "License Status :
+        # Unlicensed (Restricted)" once the unlicensed grace ends (the fiftyninth's cebc9472f89e),
+        # the licensing daemon's "nvidia-gridd: Failed to acquire license from <server>" and
+        # "Failed to register client (N)" (0991956492e2), "Valid GRID license not found. GPU
+        # features and performance will be restricted.", and the daemon started without its
+        # server ("nvidia-gridd: Configuration parameter ( ServerAddress FeatureType) not set",
+        # 9c5349d19a62): the node's licensing set-up, `dependency` (the fiftyninth's rule). Above
+        # `cuda_busy` (60): the fourteenth's and fiftyninth's A10 pools found every GPU "busy or
+        # unavailable" because the vGPU driver was unlicensed, and where the licence line is in
+        # the log it names the cause. Not "Licensed (Expiry: ...)", "Unlicensed (Unrestricted)"
+        # (the grace period) nor "License acquired successfully"
+        r"\bLicense Status\s*:\s*Unlicensed \(Restricted\)|"
+        r"\bnvidia-gridd(?:\[\d+\])?: (?:Failed to acquire license from\b|"
+        r"Failed to register client\b|Configuration parameter \([^)\n]*\) not set\b)|"
+        r"\bValid GRID license not found\b",
+        "dependency",
+        65,
+        0.55,
+        "The GPU has no vGPU/GRID client licence (the licensing daemon could not get one, or is "
+        "not configured): the node runs restricted; configure or reach the licence server",
+    ),
+    (
+        "gpu_reset_in_use",
+        # a GPU reset or MIG mode change refused because another client holds the GPU (a
+        # persistence daemon, nvidia_drm, a monitor): nvidia-smi's "Warning: MIG mode is in pending
+        # disable state for GPU ...:In use by another client" with "... is currently being used by
+        # one or more other processes (e.g. CUDA application or a monitoring application such as
+        # another instance of nvidia-smi)" (NVIDIA's MIG User Guide, "Enable MIG Mode"; the
+        # fiftyninth's 8605e161bca8) and its --gpu-reset's "GPU ... is currently in use by another
+        # process." and "Unable to reset this GPU because it's being used by some other process"
+        # (nvidia-smi's documentation of -r), mig-parted's "The following GPUs could not be reset:
+        # GPU ...: In use by another client" (NVML_ERROR_IN_USE's string; the fiftythird's
+        # 01736dfe8b20): the node's driver set-up blocks the change, `dependency` (both
+        # collections' labels). Not "MIG mode is in pending enable state ...: Not Supported" with
+        # only a reboot asked for (a pending change, the fiftyninth's mig-manager rule)
+        r"\bIn use by another client\b|\bGPU [0-9A-Fa-f:.]+ is currently in use by another "
+        r"process\b|\bcurrently being used by one or more other processes\b|"
+        r"\bUnable to reset this GPU because it's being used by some other process\b",
+        "dependency",
+        45,
+        0.5,
+        "A GPU reset or MIG mode change was refused because another process or client holds the "
+        "GPU (a persistence daemon, nvidia_drm, a monitor): stop it first",
+    ),
+    (
+        "nvidia_module_in_use",
+        # a driver install or upgrade that cannot unload the NVIDIA kernel modules in use: the GPU
+        # Operator's driver container (NVIDIA/gpu-driver-container nvidia-driver _unload_driver:
+        # "Could not unload NVIDIA driver kernel modules, driver is in use", the fiftyninth's
+        # 297691de1506), kmod's rmmod and modprobe -r ("rmmod: ERROR: Module nvidia_drm is in
+        # use", "... is in use by: nvidia_modeset", 1b2f5691b068; "modprobe: FATAL: Module nvidia
+        # is in use."), nvidia-installer's "An NVIDIA kernel module 'nvidia-drm' appears to already
+        # be loaded in your kernel. This may be because it is in use (for example, by an X server,
+        # a CUDA program, or the NVIDIA Persistence Daemon) ...": the rules' installation
+        # problems, `dependency`. Only NVIDIA's modules and nv_peer_mem
+        r"\bCould not unload NVIDIA driver kernel modules, driver is in use\b|"
+        r"\b(?:rmmod: ERROR|modprobe: FATAL): Module (?:nvidia\w*|nv_peer_mem) is in use\b|"
+        r"\bAn NVIDIA kernel module '[\w-]+' appears to already be loaded in your kernel\b",
+        "dependency",
+        45,
+        0.5,
+        "The NVIDIA kernel modules could not be unloaded for a driver install or upgrade: "
+        "something still uses them (a persistence daemon, the desktop, a CUDA program)",
+    ),
+    (
+        "package_unmet_dependencies",
+        # the package manager refusing an install for unmet dependencies, as driver and DKMS set-ups
+        # on GPU nodes hit it (kernel headers against another kbuild): apt's ShowBroken ("The
+        # following packages have unmet dependencies:", the fiftyninth's 16441158269a), "E: Unmet
+        # dependencies. Try 'apt --fix-broken install' with no packages (or specify a solution).",
+        # "E: Unable to correct problems, you have held broken packages." (apt-private), dnf's
+        # solver ("Problem: package nvidia-driver-... requires nvidia-kmod-common = ..., but none
+        # of the providers can be installed", libsolv's problem strings): the rules' installation
+        # problems, `dependency`
+        r"\bThe following packages have unmet dependencies\b|\bE: Unmet dependencies\. Try\b|"
+        r"\bE: Unable to correct problems, you have held broken packages\b|"
+        r"\brequires [^\n]*, but none of the providers can be installed\b",
+        "dependency",
+        40,
+        0.5,
+        "The package manager could not install a package (a driver, kernel headers) for unmet "
+        "dependencies: the node's package set-up",
+    ),
+    (
+        "gpu_burn_load_module",
+        # gpu-burn unable to load its compare kernel (wilicc/gpu-burn gpu_burn-drv.cpp: checkError(
+        # cuModuleLoad(...), "load module") throws "Error in \"load module\": " + the CUDA error,
+        # printed as "Couldn't init a GPU test: Error in \"load module\": ..."; the fiftyninth's
+        # 32a3bb328327 on K80s, with CUDA_ERROR_NO_BINARY_FOR_GPU, CUDA_ERROR_INVALID_PTX or
+        # CUDA_ERROR_FILE_NOT_FOUND in the tool's issues: compare.ptx built for another
+        # architecture or toolkit, or not found from the working directory): the test's set-up,
+        # `dependency` (as "no kernel image is available"). Not its bare "Error:
+        # CUDA_ERROR_UNKNOWN" at initialisation (35277ba0edc1, `unknown`)
+        r"\bCouldn't init a GPU test: Error in \"load module\"",
+        "dependency",
+        50,
+        0.5,
+        "gpu-burn could not load its compiled kernel (compare.ptx built for another GPU "
+        "architecture or toolkit, or not found): the test's set-up, not the GPU",
+    ),
+    (
+        "gpu_copy_pattern_mismatch",
+        # a GPU copy test reading back data that differs from what it wrote, with no CUDA error:
+        # NVIDIA/nvbandwidth memcpy.cpp memcmpPatternHelper ("Invalid value when checking the
+        # pattern at 0x70a640000000", "Current offset : 11136", the fiftyninth's af40705402d3, a
+        # copy-engine device-to-device read between A100s; older releases and the cuda-samples
+        # test it grew from: "Invalid value when checking the pattern at <0x7f3a00200000>",
+        # "Current offset [ 2097152/67108864]"), NVIDIA/cuda-samples simpleP2P.cu ("Verification
+        # error @ element 1: val = 0.000000, ref = 4.000000", "val = nan", after a peer-to-peer
+        # copy and kernel): the corrupted peer-copy rule (the thirty-fourth's "peer-to-peer
+        # copies returning corrupted buffers with every call succeeding is
+        # `silent_data_corruption`"; d8bd73065b5f, the eighteenth's 1f81f6021c79), which excludes
+        # the node. Not the tool's own CUDA errors (a CUDA_CHECK failing names its error)
+        r"\bInvalid value when checking the pattern at <?(?:0x)?[0-9a-fA-F]+\b|"
+        r"\bVerification error @ element \d+: val = \S+, ref = \S+",
+        "silent_data_corruption",
+        70,
+        0.5,
+        "A GPU copy test read back data different from what it wrote, with no CUDA error: a copy "
+        "engine, peer path or memory returning wrong data",
+    ),
+    (
+        "dcgm_nvswitch_undefined_state",
+        # DCGM's NvSwitch module polling its switches from an uninitialised state: the host
+        # engine's warnings (NVIDIA/DCGM modules/nvswitch DcgmModuleNvSwitch.cpp RunOnce and
+        # RescanDevicesState, DcgmNvSwitchManager.cpp: "ReadNvSwitchStatusAllSwitches() returned "
+        # << errorString(ret), 3.x's "ReadNvSwitchStatusAllSwitches() returned: [...].",
+        # "ReadLinkStatesAllSwitches() returned ...", "ReadNvSwitchFatalErrorsAllSwitches()
+        # returned ...") with DCGM_ST_UNINITIALIZED's "Object is in an undefined state", every
+        # 30 s (the fiftyninth's f445e82296a1): the monitoring library's own error, no switch
+        # fault named, `software_bug` (the fiftyninth's rule). Only that status: "Not attached to
+        # NvSwitches" or NSCQ failing to load (the fiftyninth's 7e8c4141e5ac and 70d316a21c49) are
+        # its set-up, `dependency`, and other statuses are left. Low: any fault outranks it
+        r"\bRead(?:NvSwitchStatus|LinkStates|NvSwitchFatalErrors)AllSwitches\(\) returned:? "
+        r"\[?Object is in an undefined state\b",
+        "software_bug",
+        30,
+        0.4,
+        "DCGM's NvSwitch module read its switches from an uninitialised state (a DCGM error, no "
+        "switch fault named)",
+    ),
     # -- classes the sixtyfirst collection showed missing (issue 27; tests/corpus/real/README.md,
     # sixtyfirst.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyfirst.py). Also
     # widened for it, in place: `loss_nan_spelled` (a quoted key in a trainer's metrics dict,
@@ -8609,6 +8775,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cuda_error_invalid_image",
         "cudaerrorinvalidkernelimage",
         "hiperrorinvalidimage",
+        "version mismatch, kernel version",
     ),
     "port_in_use": (
         "address already in use",
@@ -8836,6 +9003,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "has not become running in time",
         "provisioning timeout expired",
         "proivisioning timeout expired",
+        "instance capacity",
+        "not have sufficient ",
     ),
     "amdgpu_page_fault": ("page fault", "_protection_fault_status:0x"),
     "mce_corrected_no_action": ("corrected error, no action required.",),
@@ -9475,6 +9644,38 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "tf_restore_not_a_prefix": ("not an sstable",),
     "nccl_invalid_data_type": ("invalid data type", "ncclinvalidtype"),
+    # -- classes the fiftyninth collection showed missing --
+    "vgpu_unlicensed": (
+        "unlicensed (restricted)",
+        "failed to acquire license from",
+        "failed to register client",
+        ") not set",
+        "valid grid license not found",
+    ),
+    "gpu_reset_in_use": (
+        "in use by another client",
+        "is currently in use by another process",
+        "currently being used by one or more other processes",
+        "because it's being used by some other process",
+    ),
+    "nvidia_module_in_use": (
+        "could not unload nvidia driver kernel modules, driver is in use",
+        "rmmod: error: module n",
+        "modprobe: fatal: module n",
+        "appears to already be loaded in your kernel",
+    ),
+    "package_unmet_dependencies": (
+        "the following packages have unmet dependencies",
+        "e: unmet dependencies. try",
+        "you have held broken packages",
+        "but none of the providers can be installed",
+    ),
+    "gpu_burn_load_module": ('couldn\'t init a gpu test: error in "load module"',),
+    "gpu_copy_pattern_mismatch": (
+        "invalid value when checking the pattern at",
+        "verification error @ element",
+    ),
+    "dcgm_nvswitch_undefined_state": ("allswitches() returned",),
     # -- classes the sixtyfirst collection showed missing --
     "tensorboard_nonfinite_scalar": ("nan or inf found in input tensor",),
     "xid": ("nvrm: xid", "xid"),
