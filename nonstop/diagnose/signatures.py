@@ -7130,11 +7130,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "cuda_peer_access_unsupported",
         # CUDA refusing peer-to-peer access between two GPUs that cannot do it (consumer cards,
-        # GPUs under different root complexes): error 217, the runtime's cudaErrorPeerAccessUnsupported
-        # (cudaGetErrorString: "peer access is not supported between these two devices"), the
-        # driver API's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, HIP's hipErrorPeerAccessUnsupported
-        # (CUDA Runtime API reference, "Data types used by CUDA Runtime", enum cudaError: "This
-        # error indicates that P2P access is not supported across the given devices"; hip_runtime_api.h),
+        # GPUs under different root complexes): error 217, the runtime's
+        # cudaErrorPeerAccessUnsupported (cudaGetErrorString: "peer access is not supported
+        # between these two devices"), the driver API's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, HIP's
+        # hipErrorPeerAccessUnsupported (CUDA Runtime API reference, "Data types used by CUDA
+        # Runtime", enum cudaError: "This error indicates that P2P access is not supported across
+        # the given devices"; HIP's hip_runtime_api.h),
         # as NCCL's CUDACHECK prints it (NVIDIA/nccl src/include/checks.h: WARN("Cuda failure %d
         # '%s'", ...), "Cuda failure 217 'peer access is not supported between these two devices'",
         # the sixtieth's 9a9428704ed1 and 9ab029ceeee3, retyped "not support"), compute-sanitizer
@@ -7144,7 +7145,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # alternative). Above NCCL's "unhandled cuda error" it explains (`nccl_internal`, 42).
         # Not NCCL INFO "P2P is disabled" or a CUDA sample's "Peer access ... : No" (a topology
         # reading, `unknown`), nor advice ("if peer access is not supported between ...")
-        r"(?i)(?<!\bif )(?<!\bwhen )\bpeer access is not support(?:ed)? between these two devices?\b|"
+        r"(?i)(?<!\bif )(?<!\bwhen )"
+        r"\bpeer access is not support(?:ed)? between these two devices?\b|"
         r"\b(?:cuda|hip)ErrorPeerAccessUnsupported\b|\bCUDA_ERROR_PEER_ACCESS_UNSUPPORTED\b|"
         r"\bCuda failure 217\b",
         "dependency",
