@@ -54,7 +54,14 @@ XID_PATTERN: Final = (
 # `Xid=79` as Kubernetes' device plugin writes it, but not after `,` or `@`: nonstop's own fault
 # spec `crash@step=40,rank=1,xid=79` in a rank's log is no Xid (the kernel log has the real one).
 # LBNL NHC's Xid check ("Found XID errors: 63", the forty-third's 3bdded106d78) says "errors".
-XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:errors?[ :]+)?(?P<xid>\d{1,3})\b"
+# The driver's own line retyped, its colons moved ("NVRM Xid (PCI:0000:0b:00) : 32, Channel ID
+# 00000009 intr 00008000", the sixtieth's bdf86af2296e from a miner's issue; the driver prints
+# "NVRM: Xid (PCI:0000:0b:00): 32, ...", XID_PATTERN's) is read as a quote too (issue 27).
+XID_LOOSE: Final = (
+    rb"(?i)(?:(?<![\w(,@])xid[ :=]+(?:errors?[ :]+)?|"
+    rb"\bNVRM:? Xid \((?:PCI:)?[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.\d)?\) +: +)"
+    rb"(?P<xid>\d{1,3})\b"
+)
 XID_LOOSE_DISCOUNT: Final = 15
 # A line that says the process carried on after the error ("checkpoint of step 120 failed,
 # training goes on: [Errno 28] No space left on device", "..., retrying in 5 s") did not end

@@ -6,7 +6,8 @@ it must not take. Rows widened in place for it: `nccl_invalid_usage` (NCCL's dup
 without their head), `cuda_oom` (a CUDA_CHECK macro's "CUDA error 2 at FILE:LINE: out of
 memory", ggml's), `shm_exhausted` (NCCL's segment failure as its last error); new:
 `cuda_peer_access_unsupported`, `cuda_symbol_not_found`, `windows_tdr_app_closed`,
-`nvrm_graphics_exception_bare`."""
+`nvrm_graphics_exception_bare`; and XID_LOOSE reads the driver's Xid line retyped with its
+colons moved ("NVRM Xid (PCI:...) : 32")."""
 
 from __future__ import annotations
 
@@ -141,6 +142,15 @@ SIXTIETH = [
         "out_of_memory",
         "NCCL 2.7-2.11's segment name",
     ),
+    # -- software_bug: Xid 32 retyped with its colons moved, read as a quoted Xid (XID_LOOSE,
+    # widened; NVIDIA's Xid catalog: 32 ROBUST_CHANNEL_PBDMA_ERROR, RESTART_APP, as two held-out
+    # labels of Xid 32 read it)
+    (_sixtieth("bdf86af2296e"), "software_bug", "sixtieth bdf86af2296e (retyped Xid 32)"),
+    (
+        "NVRM Xid (0000:01:00) : 13, Graphics Exception: ESR 0x405840=0x80000000",
+        "software_bug",
+        "an older driver's bus id, retyped",
+    ),
 ]
 
 NOT = [
@@ -250,3 +260,22 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     ):
         v = rows_alone(tmp_path, _sixtieth(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
+
+
+def test_a_retyped_xid_line_is_a_quote_and_the_drivers_own_line_is_read_once(
+    tmp_path: Path,
+) -> None:
+    """The retyped form ("NVRM Xid (PCI:...) : 32") is read with XID_LOOSE's discount; the
+    driver's own line ("NVRM: Xid (PCI:...): 32, ...") by XID_PATTERN alone, once."""
+    log = tmp_path / "rank.log"
+    log.write_text(
+        "[12146.826127] NVRM Xid (PCI:0000:0b:00) : 32, Channel ID 00000009 intr 00008000\n"
+    )
+    (hit,) = triage.scan(log).hits
+    assert hit.signature == "xid_32"
+    log.write_text(
+        "[24128.828315] NVRM: Xid (PCI:0000:01:00): 32, Channel ID 00000000 intr 00004000\n"
+    )
+    hits = triage.scan(log).hits
+    assert [h.signature for h in hits] == ["xid_32"]
+    assert hits[0].specificity > hit.specificity  # the quote's discount
