@@ -54,7 +54,14 @@ XID_PATTERN: Final = (
 # `Xid=79` as Kubernetes' device plugin writes it, but not after `,` or `@`: nonstop's own fault
 # spec `crash@step=40,rank=1,xid=79` in a rank's log is no Xid (the kernel log has the real one).
 # LBNL NHC's Xid check ("Found XID errors: 63", the forty-third's 3bdded106d78) says "errors".
-XID_LOOSE: Final = rb"(?i)(?<![\w(,@])xid[ :=]+(?:errors?[ :]+)?(?P<xid>\d{1,3})\b"
+# The driver's own line retyped, its colons moved ("NVRM Xid (PCI:0000:0b:00) : 32, Channel ID
+# 00000009 intr 00008000", the sixtieth's bdf86af2296e from a miner's issue; the driver prints
+# "NVRM: Xid (PCI:0000:0b:00): 32, ...", XID_PATTERN's) is read as a quote too (issue 27).
+XID_LOOSE: Final = (
+    rb"(?i)(?:(?<![\w(,@])xid[ :=]+(?:errors?[ :]+)?|"
+    rb"\bNVRM:? Xid \((?:PCI:)?[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.\d)?\) +: +)"
+    rb"(?P<xid>\d{1,3})\b"
+)
 XID_LOOSE_DISCOUNT: Final = 15
 # A line that says the process carried on after the error ("checkpoint of step 120 failed,
 # training goes on: [Errno 28] No space left on device", "..., retrying in 5 s") did not end
@@ -2424,7 +2431,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "nccl_invalid_usage",
-        r"ncclInvalidUsage|Duplicate GPU detected|NCCL error in: [^\n]*, invalid usage\b",
+        r"ncclInvalidUsage|Duplicate GPU detected|NCCL error in: [^\n]*, invalid usage\b|"
+        # the duplicate-GPU check's words without their head (NVIDIA/nccl src/init.cc: WARN(
+        # "Duplicate GPU detected : rank %d and rank %d both on CUDA device %lx", ...), as a blog
+        # retyped them, "Error: rank 27 and rank 19 both on CUDA device 53000 (PCI 53:00.0)", the
+        # sixtieth's 42f14d0ac439; every label of the wording is user_code_error)
+        r"\brank \d+ and rank \d+ both on CUDA device [0-9a-fA-F]+\b",
         "user_code_error",
         58,
         0.6,
@@ -2826,6 +2838,11 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # between containers, NVIDIA/nccl#2190), nor a creation failing on another errno
         r"\bNCCL WARN Error while creating shared memory segment \S+ \(size \d+\)"
         r"(?!, error: (?!No space left on device))|"
+        # the same WARN as NCCL's last error (ncclGetLastError, which torch and vLLM print after
+        # "Last error:" without the "NCCL WARN" head; the sixtieth's cc2c0dc5365e): NCCL's own
+        # segment names only (nccl-shm-recv-..., /dev/shm/nccl-XXXXXX)
+        r"\bError while creating shared memory segment (?:/dev/shm/)?nccl-\S+ \(size \d+\)"
+        r"(?!, error: (?!No space left on device))|"
         r"No space left on device[^\n]*/dev/shm/|/dev/shm/[^\n]*No space left on device|"
         # NCCL's detail without the path (the eighteenth's 8b995988cf48: "No space left on
         # device while creating shared memory segment")
@@ -2909,7 +2926,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # node, 5eb1755a6932). Other ret codes (an invalid device, 101) are not taken
         r"\bFailed to allocate \d+ bytes from DEVICE \[\d+\] memory\b|"
         r"\bcuda(?!HostAlloc)\w+ failed, ret\[2\], out of memory\b|"
-        r"\bMalloc for kernel output failed, Memory isn't enough\b",
+        r"\bMalloc for kernel output failed, Memory isn't enough\b|"
+        # the sixtieth's (issue 27): a CUDA_CHECK macro printing the code, the place and
+        # cudaGetErrorString (ggml's older ggml-cuda.cu: fprintf(stderr, "CUDA error %d at %s:%d:
+        # %s\n", err_, __FILE__, __LINE__, cudaGetErrorString(err_)), in llama.cpp, whisper.cpp
+        # and llama-cpp-python's vendored copy; 174b1b256439 "CUDA error 2 at ggml-cuda.cu:3844: out
+        # of memory") with cudaErrorMemoryAllocation; other codes are not taken
+        r"\bCUDA error 2 at \S+:\d+: out of memory\b",
         "out_of_memory",
         75,
         0.9,
@@ -7289,6 +7312,98 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "DCGM's NvSwitch module read its switches from an uninitialised state (a DCGM error, no "
         "switch fault named)",
     ),
+    # -- classes the sixtieth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtieth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtieth.py). Also widened
+    # for it, in place: `nccl_invalid_usage` (NCCL's duplicate-GPU words without their head),
+    # `cuda_oom` (a CUDA_CHECK macro's "CUDA error 2 at FILE:LINE: out of memory", ggml's),
+    # `shm_exhausted` (NCCL's segment failure as its last error, without "NCCL WARN"). --
+    (
+        "cuda_peer_access_unsupported",
+        # CUDA refusing peer-to-peer access between two GPUs that cannot do it (consumer cards,
+        # GPUs under different root complexes): error 217, the runtime's
+        # cudaErrorPeerAccessUnsupported (cudaGetErrorString: "peer access is not supported
+        # between these two devices"), the driver API's CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, HIP's
+        # hipErrorPeerAccessUnsupported (CUDA Runtime API reference, "Data types used by CUDA
+        # Runtime", enum cudaError: "This error indicates that P2P access is not supported across
+        # the given devices"; HIP's hip_runtime_api.h),
+        # as NCCL's CUDACHECK prints it (NVIDIA/nccl src/include/checks.h: WARN("Cuda failure %d
+        # '%s'", ...), "Cuda failure 217 'peer access is not supported between these two devices'",
+        # the sixtieth's 9a9428704ed1 and 9ab029ceeee3, retyped "not support"), compute-sanitizer
+        # ("Program hit cudaErrorPeerAccessUnsupported (error 217) due to ...", c38bbeb9b73d) and
+        # an engine's bare message (42736d3700fa, cut to "device"): the platform lacks a feature
+        # the program asks for, `dependency` (the sixtieth's peer-access rule; `software_bug` the
+        # alternative). Above NCCL's "unhandled cuda error" it explains (`nccl_internal`, 42).
+        # Not NCCL INFO "P2P is disabled" or a CUDA sample's "Peer access ... : No" (a topology
+        # reading, `unknown`), nor advice ("if peer access is not supported between ...")
+        r"(?i)(?<!\bif )(?<!\bwhen )"
+        r"\bpeer access is not support(?:ed)? between these two devices?\b|"
+        r"\b(?:cuda|hip)ErrorPeerAccessUnsupported\b|\bCUDA_ERROR_PEER_ACCESS_UNSUPPORTED\b|"
+        r"\bCuda failure 217\b",
+        "dependency",
+        60,
+        0.6,
+        "CUDA refused peer-to-peer access between two GPUs that do not support it (consumer or "
+        "non-P2P cards): the platform lacks what the program asks for",
+    ),
+    (
+        "cuda_symbol_not_found",
+        # CUDA not finding a kernel or symbol in the loaded module: the runtime's
+        # cudaErrorSymbolNotFound (500, "named symbol not found"), the driver API's
+        # CUDA_ERROR_NOT_FOUND (cuGetErrorString: "named symbol not found") (CUDA Runtime and
+        # Driver API references, enum cudaError / CUresult), as NCCL's CUDACHECK prints it
+        # (checks.h: "Cuda failure 'named symbol not found'", the sixtieth's d9ca59b32e21: NCCL
+        # 2.14 built for CUDA 11.8 on an sm_120 card), XLA's stream executor ("failed to get PTX
+        # kernel \"concatenate\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found", the
+        # fiftyeighth's ccfd1f667460) and PyTorch's "CUDA error: named symbol not found": a binary
+        # built without the kernels this driver or card needs, `dependency` (the rules'
+        # undefined symbols and builds without kernels for the card), as both labels say.
+        # CUDA_ERROR_NOT_FOUND with other words (cuGetProcAddress's) is not taken
+        r"\bCuda failure (?:500 )?'named symbol not found'|\bcudaErrorSymbolNotFound\b|"
+        r"\bCUDA_ERROR_NOT_FOUND: named symbol not found\b|\bCUDA error: named symbol not found\b",
+        "dependency",
+        55,
+        0.55,
+        "CUDA found no such kernel or symbol in the loaded module: a build without the kernels "
+        "this driver or GPU needs",
+    ),
+    (
+        "windows_tdr_app_closed",
+        # Windows' display watchdog (TDR) resetting the GPU under a long-running kernel, in the
+        # words of NVIDIA's Windows OpenGL/Vulkan driver event (the Application event log's
+        # <Data>, the sixtieth's 6377b21abba4: "A TDR has been detected. The application must
+        # close. Error code: 7 (pid=...)"; and its dialog "The NVIDIA OpenGL driver lost connection
+        # with the display driver due to exceeding the Windows Time-Out limit and is unable to
+        # continue. The application must close. Error code: 3", NVIDIA's knowledge base on the
+        # OpenGL error codes): the kernel outran the watchdog, `software_bug` as CUDA's
+        # cudaErrorLaunchTimeout (`gpu_kernel_fault_names`) and the watchdog rule (twenty-seventh,
+        # thirty-first, sixtieth). Not the Display event "stopped responding and has successfully
+        # recovered" (no label yet), nor VIDEO_TDR_FAILURE's bugcheck
+        r"\bA TDR has been detected\. The application must close\b|"
+        r"\bdue to exceeding the Windows Time-Out limit and is unable to continue\b",
+        "software_bug",
+        45,
+        0.45,
+        "Windows' display watchdog (TDR) reset the GPU under a long-running kernel and the driver "
+        "closed the application",
+    ),
+    (
+        "nvrm_graphics_exception_bare",
+        # The resource manager's words for a graphics-engine exception (Xid 13, ROBUST_CHANNEL_
+        # GR_EXCEPTION, RESTART_APP in NVIDIA's catalog) where no Xid number heads them: Windows'
+        # nvlddmkm event 13 body ("\Device\Video3 ... NVRM: Graphics TEX Exception on (GPC 0, TPC
+        # 0): TEX NACK / Page Fault", the sixtieth's cef65347d039), and the SM forms the Linux
+        # kernel log prints after "NVRM: Xid (...): 13," ("Graphics SM Warp Exception on (GPC 1,
+        # TPC 0, SM 0): Illegal Instruction Encoding", "Graphics SM Global Exception on (GPC ...):
+        # Multiple Warp Errors"): read as the bare Xid 13 rule reads them, `software_bug` (the
+        # sixtieth's Event 13 rule). "NVRM: " must head the words directly: a line with the Xid
+        # is the Xid parser's
+        r"\bNVRM: Graphics (?:SM (?:Warp|Global) |TEX |GPC )?Exception on \(GPC \d+",
+        "software_bug",
+        40,
+        0.4,
+        "A graphics-engine exception (Xid 13's words, here without the Xid): usually the "
+        "application's kernel",
+    ),
     # -- classes the sixtyfirst collection showed missing (issue 27; tests/corpus/real/README.md,
     # sixtyfirst.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyfirst.py). Also
     # widened for it, in place: `loss_nan_spelled` (a quoted key in a trainer's metrics dict,
@@ -8709,7 +8824,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "call to cuda function failed",
         "please report this issue to the nccl developers",
     ),
-    "nccl_invalid_usage": ("ncclinvalidusage", "duplicate gpu detected", "invalid usage"),
+    "nccl_invalid_usage": (
+        "ncclinvalidusage",
+        "duplicate gpu detected",
+        "invalid usage",
+        "both on cuda device ",
+    ),
     "device_assert": ("device-side assert", "assertion"),
     "state_dict_mismatch": (
         "loading state_dict",
@@ -9676,6 +9796,24 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "verification error @ element",
     ),
     "dcgm_nvswitch_undefined_state": ("allswitches() returned",),
+    # -- classes the sixtieth collection showed missing --
+    "cuda_peer_access_unsupported": (
+        "peer access is not support",
+        "peeraccessunsupported",
+        "cuda_error_peer_access_unsupported",
+        "cuda failure 217",
+    ),
+    "cuda_symbol_not_found": (
+        "'named symbol not found'",
+        "cudaerrorsymbolnotfound",
+        "cuda_error_not_found: named symbol not found",
+        "cuda error: named symbol not found",
+    ),
+    "windows_tdr_app_closed": (
+        "a tdr has been detected",
+        "exceeding the windows time-out limit",
+    ),
+    "nvrm_graphics_exception_bare": ("nvrm: graphics ",),
     # -- classes the sixtyfirst collection showed missing --
     "tensorboard_nonfinite_scalar": ("nan or inf found in input tensor",),
     "xid": ("nvrm: xid", "xid"),
