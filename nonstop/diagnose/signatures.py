@@ -9740,7 +9740,8 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "ray_terminate_unhandled_exception": ("unhandled exception: ", "unhandled unknown exception."),
     "torchft_quorum_waiting": ("no quorum, only have",),
-    "kubelet_node_not_found": ('" not found',),
+    # the row's anchor, rarer in a job's own logs than its '" not found'
+    "kubelet_node_not_found": ("kubelet",),
     "launcher_ssh_unreachable": (
         "returned non-zero exit status 255",
         "was not reachable via ssh",
