@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
+from support.prefilter import (
+    assert_both_ways,
+    excerpt,
+    near_miss_test,
+    prefilter_test,
+    row_test,
+    rows_alone,
+)
 
 from nonstop.diagnose import triage
 
@@ -302,9 +309,7 @@ def test_the_allocators_not_a_failure_is_read_as_informational(tmp_path: Path) -
         log = tmp_path / "rank.log"
         log.write_text(text + "\n")
         assert {h.signature for h in triage.scan(log).hits} >= {"tf_bfc_not_a_failure"}, text
-        for fallback in (False, True):
-            v = triage.triage_file(log, fallback=fallback, descriptions=fallback)
-            assert (v.category, v.action) == ("unknown", "restart"), (text, v.verdict)
+        assert_both_ways(log, "unknown", "restart")
 
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:

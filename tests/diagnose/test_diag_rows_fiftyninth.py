@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
-
-from nonstop.diagnose import triage
+from support.prefilter import (
+    assert_both_ways,
+    excerpt,
+    near_miss_test,
+    prefilter_test,
+    row_test,
+    rows_alone,
+)
 
 
 def _fiftyninth(rid: str) -> str:
@@ -258,9 +263,7 @@ def test_the_licence_outranks_the_busy_gpu_it_causes(tmp_path: Path) -> None:
     busy = _fiftyninth("0164891c5ba7")
     log = tmp_path / "rank.log"
     log.write_text(_fiftyninth("cebc9472f89e") + "\n" + busy + "\n")
-    for fallback in (False, True):
-        v = triage.triage_file(log, fallback=fallback, descriptions=fallback)
-        assert (v.category, v.action) == ("dependency", "restart"), v.verdict
+    assert_both_ways(log, "dependency", "restart")
     assert rows_alone(tmp_path, busy).category == "faulty_gpu"
 
 

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.prefilter import excerpt, near_miss_test, prefilter_test, row_test, rows_alone
+from support.prefilter import (
+    assert_both_ways,
+    excerpt,
+    near_miss_test,
+    prefilter_test,
+    row_test,
+    rows_alone,
+)
 
 from nonstop.diagnose import triage
 
@@ -238,9 +245,7 @@ def test_the_peer_access_row_outranks_nccls_unhandled_cuda_error(tmp_path: Path)
         "nccl_internal",
         "cuda_peer_access_unsupported",
     }
-    for fallback in (False, True):
-        v = triage.triage_file(log, fallback=fallback, descriptions=fallback)
-        assert (v.category, v.action) == ("dependency", "restart"), v.verdict
+    assert_both_ways(log, "dependency", "restart")
 
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:

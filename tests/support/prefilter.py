@@ -50,6 +50,16 @@ def rows_alone(tmp_path: Path, text: str) -> Any:
     return triage_file(log, fallback=False)
 
 
+def assert_both_ways(log: Path, category: str, action: str) -> None:
+    """triage's verdict on `log` is (category, action) from the rows alone and as shipped (the
+    fallback and the description reader on): a row's answer that no guess may change."""
+    from nonstop.diagnose import triage_file
+
+    for fallback in (False, True):
+        v = triage_file(log, fallback=fallback, descriptions=fallback)
+        assert (v.category, v.action) == (category, action), (log.read_text()[:200], v.verdict)
+
+
 def assert_prefilter_hides_nothing(tmp_path: Path, cases: Iterable[tuple[str, str, str]]) -> None:
     """Every row whose full regex matches one of the cases' texts is found through the
     needles (`rows_found`); cases are (text, category, why)."""
