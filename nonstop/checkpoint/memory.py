@@ -2,7 +2,7 @@
 
 A snapshot is the flat dict of tensors a durable save writes (`state.collect`: model, optimizers,
 per-rank state, RNG, step), packed into a reused buffer: where this node's ReplicaServer has a
-shared folder (/dev/shm), one of three files there that this rank writes in turn, else private
+shared folder (/dev/shm), one of four files there that this rank writes in turn, else private
 memory. The training thread copies only what forward may change (buffers, per-rank state, RNG);
 the parameters and optimizer states are copied by a background thread behind the next step's
 forward and backward, and the next `optimizer.step()` waits for that copy. The background thread
@@ -10,8 +10,8 @@ forward and backward, and the next `optimizer.step()` waits for that copy. The b
 the digest (digest.py: CRC-32, several GB/s) and hands the snapshot over: the file to
 this node's server by name (`adopt`, on a connection kept open: no socket copy, no second
 digest), the bytes to the next `replicas` nodes of the job in sorted ring order of node names,
-which check their copy against the digest. Three files: the server keeps the two newest snapshots, the third is the one being
-written.
+which check their copy against the digest. Four files: the server keeps the three newest
+snapshots (replica.py's `_Store` says why three), the fourth is the one being written.
 On load, every rank lists what the published servers hold for it, the ranks agree on a step
 (`choose`), each fetches and verifies its copy, and `restore` puts it into the live state
 through the same code the durable path uses.
@@ -381,8 +381,8 @@ def candidates(held: list[list[Held]], floor: int) -> tuple[list[Held], str]:
     return sorted((c for c in common if c[0] >= floor), reverse=True), ""
 
 
-SLOTS: Final = 3
-"""Files per rank in the shared folder: the server's two newest and the one being written."""
+SLOTS: Final = 4
+"""Files per rank in the shared folder: the server's three newest and the one being written."""
 
 
 def _reserve(fd: int, size: int) -> None:

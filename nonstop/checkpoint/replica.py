@@ -28,7 +28,7 @@ closed.
     list  -> {op, token}                                   <- {ok, entries: [{...}, ...]}
 
 Digests are digest.py's default (CRC-32 per 64 MiB: corruption, not an adversary, is the
-threat; the token keeps other clients out). The server keeps the two newest snapshots per
+threat; the token keeps other clients out). The server keeps the three newest snapshots per
 rank: a new one replaces the oldest only once it has arrived complete with a matching digest,
 and a snapshot from another world size evicts the old world's. Standard library only.
 """
@@ -162,10 +162,18 @@ def new_token() -> str:
 
 class _Store:
     """The snapshots, the newest KEEP per rank, and the bytes reserved for transfers in
-    progress. Two, not one: a node that dies while its ranks replicate step S leaves some ranks
-    with S and others with S-1 only; every rank still holds S-1, and the job resumes there."""
+    progress. Three, because that is how far apart the ranks' newest snapshots can be when a
+    node dies. A rank sends step S in the background and waits for that send only when it
+    takes S+1; the ranks meet in every step's collectives. So a rank whose own server already
+    holds its step M (its hand-over to its own node is fast) has been through step M's
+    collectives; every other rank was there too, so it had at least begun to take M-1,
+    which first waited for its M-2 to arrive: its M-1 may still be on the wire to the
+    surviving server, its M-2 is there. Every rank holds M-2 among its
+    three newest, and the job resumes there. With two kept, the first rank held [M-1, M]
+    and the other [M-3, M-2]: nothing in common, and the job started over from storage
+    (seen on the namespace cluster under load, with a snapshot every step)."""
 
-    KEEP = 2
+    KEEP = 3
 
     def __init__(self, capacity_bytes: int) -> None:
         self.capacity_bytes = capacity_bytes

@@ -101,7 +101,9 @@ def test_put_get_list_and_replacement(server: ReplicaServer) -> None:
     put_bytes(p, Key(rank=0, world_size=2, step=8, lineage="abc"), b"z")
     assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 7), (1, 8), (0, 8)}
     put_bytes(p, Key(rank=1, world_size=2, step=9, lineage="abc"), b"v")
-    assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 8), (1, 9), (0, 8)}
+    assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 7), (1, 8), (1, 9), (0, 8)}
+    put_bytes(p, Key(rank=1, world_size=2, step=10, lineage="abc"), b"u")  # the three newest
+    assert {(e.key.rank, e.key.step) for e in list_entries(p)} == {(1, 8), (1, 9), (1, 10), (0, 8)}
     with pytest.raises(ReplicaError, match="no such snapshot"):
         get(p, KEY)
     put_bytes(p, Key(rank=0, world_size=3, step=9, lineage="abc"), b"w")  # a new world size
@@ -169,8 +171,28 @@ def test_capacity_is_enforced(server: ReplicaServer) -> None:
     with pytest.raises(ReplicaError, match="full"):
         put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 600)
     put_bytes(p, Key(rank=1, world_size=2, step=8, lineage="abc"), b"y" * 400)
-    assert server.store.held_bytes() == 1000  # the two newest snapshots of the rank stay
+    assert server.store.held_bytes() == 1000  # both snapshots of the rank stay
     assert [e.key.step for e in server.entries()] == [KEY.step, 8]
+
+
+def test_ranks_two_snapshots_apart_still_have_one_in_common(server: ReplicaServer) -> None:
+    """The farthest apart a node's death can leave the ranks: rank 0's own server has its
+    step 6 (its hand-over to its own node is fast), so rank 1 had begun to take step 5, which
+    waited only for its step 4 to arrive; 5 is lost on the wire with the node. The survivor
+    keeps three per rank, and the job resumes at 4. With two kept (until 2026-12-07: rank 0
+    [5, 6], rank 1 [3, 4]) nothing was in common and the job restarted from storage."""
+    from nonstop.checkpoint.memory import candidates
+
+    p = peer(server)
+    for step in range(1, 7):
+        put_bytes(p, Key(rank=0, world_size=2, step=step, lineage="abc"), b"a" * 10)
+    for step in range(1, 5):
+        put_bytes(p, Key(rank=1, world_size=2, step=step, lineage="abc"), b"b" * 10)
+    held = [
+        [(e.key.step, e.key.lineage) for e in server.entries() if e.key.rank == r] for r in (0, 1)
+    ]
+    assert [sorted(s for s, _ in h) for h in held] == [[4, 5, 6], [2, 3, 4]]
+    assert candidates(held, floor=0) == ([(4, "abc")], "")
 
 
 def test_corrupt_snapshot_is_detected_by_the_client(server: ReplicaServer) -> None:
@@ -221,14 +243,14 @@ def test_a_later_lineage_frees_the_files_of_the_one_before(server: ReplicaServer
     assert server.shared_dir is not None
     p = Peer(*server.address, server.token, str(server.shared_dir))
     files = []
-    for step, lineage in ((1, "old"), (2, "old"), (3, "new"), (4, "new")):
-        name = f"r1-{lineage}-{step % 3}.snap"
+    for step, lineage in ((1, "old"), (2, "old"), (3, "new"), (4, "new"), (5, "new")):
+        name = f"r1-{lineage}-{step % 4}.snap"
         (server.shared_dir / name).write_bytes(b"s" * 10)
         key = Key(rank=1, world_size=2, step=step, lineage=lineage)
         adopt(p, key, name, 10, digest.of(b"s" * 10), timeout_s=5)
         files.append(server.shared_dir / name)
-    assert [e.key.step for e in server.entries()] == [3, 4]
-    assert [f.exists() for f in files] == [False, False, True, True]
+    assert [e.key.step for e in server.entries()] == [3, 4, 5]  # the three newest
+    assert [f.exists() for f in files] == [False, False, True, True, True]
 
 
 def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_closed_it() -> None:
@@ -242,7 +264,7 @@ def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_close
     try:
 
         def hand_over(step: int, content: bytes = b"s" * 10) -> None:
-            name = f"r1-abc-{step % 3}.snap"
+            name = f"r1-abc-{step % 4}.snap"
             (shared / name).write_bytes(content)
             key = Key(rank=1, world_size=2, step=step, lineage="abc")
             ch.adopt(key, name, len(content), digest.of(content))
@@ -257,7 +279,7 @@ def test_a_channel_keeps_one_connection_and_opens_it_again_when_the_server_close
         assert not srv._open
         hand_over(4, b"t" * 10)
         assert ch._sock is not first
-        assert [e.key.step for e in srv.entries()] == [3, 4]
+        assert [e.key.step for e in srv.entries()] == [2, 3, 4]
         with pytest.raises(ReplicaError, match="cannot adopt"):
             ch.adopt(Key(rank=1, world_size=2, step=5, lineage="abc"), "gone.snap", 1, "0" * 8)
         hand_over(5)
@@ -625,11 +647,13 @@ def test_memory_load_equals_durable_load(tmp_path: Path) -> None:
         train(run, out, ["node-a", "node-b"], steps=6, every=3)  # durable 3 and 6, memory 1..6
         for srv in servers.values():  # each node holds its rank and its peer's
             assert sorted((e.key.rank, e.key.step) for e in srv.entries()) == [
+                (0, 4),
                 (0, 5),
                 (0, 6),
+                (1, 4),
                 (1, 5),
                 (1, 6),
-            ]  # the two newest of each rank
+            ]  # the three newest of each rank
         got = load(run, out, ["node-a", "node-b"])
     finally:
         for srv in servers.values():

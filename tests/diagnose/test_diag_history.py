@@ -81,8 +81,10 @@ def test_diagnose_the_report_and_the_ledger_name_the_same_culprit(recovered: Pat
     ).fetchall()
     con.close()
     assert roots == [(1, "SIGKILL")], roots
-    rank0 = (recovered / "logs" / "attempt-0" / "rank-0.log").read_text(errors="replace")
-    assert "by peer" in rank0 or "Connection" in rank0  # the peer's echo is there to mislead
+    # the peer's echo ("Connection reset by peer") is usually in rank 0's log to mislead; on a
+    # loaded machine rank 0 may still be computing step 6 when the agent stops it, and then
+    # it says nothing: both must name rank 1, so neither is required here (the echo alone is
+    # tested deterministically in test_peers.py and test_diag_verdict.py)
     assert main(["report", str(recovered), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [(f["attempt"], f["rank"]) for f in report["failures"]] == [(0, 1)]
