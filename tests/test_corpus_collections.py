@@ -80,6 +80,7 @@ LATER = (
     "sixtieth",
     "sixtyfirst",
     "sixtysecond",
+    "sixtythird",
 )
 """In the order collected: each may share no source with any split before it."""
 
