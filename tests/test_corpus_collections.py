@@ -79,6 +79,7 @@ LATER = (
     "fiftyninth",
     "sixtieth",
     "sixtyfirst",
+    "sixtyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
