@@ -81,6 +81,7 @@ LATER = (
     "sixtyfirst",
     "sixtysecond",
     "sixtythird",
+    "sixtyfourth",
 )
 """In the order collected: each may share no source with any split before it."""
 
