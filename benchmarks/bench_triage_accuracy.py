@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Sixty later collections by collectors who never read the signature table (fresh.jsonl,
+Sixty-three later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl, fiftyninth.jsonl, sixtieth.jsonl, sixtyfirst.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl, fiftyninth.jsonl, sixtieth.jsonl, sixtyfirst.jsonl, sixtysecond.jsonl, sixtythird.jsonl, sixtyfourth.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -28,8 +28,9 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `fortyfourth_first_*`, `fortyfifth_first_*`, `fortysixth_first_*`, `fortyseventh_first_*`, `fortyeighth_first_*`,
 `fortyninth_first_*`, `fiftieth_first_*`, `fiftyfirst_first_*`, `fiftysecond_first_*`, `fiftythird_first_*` and
 `fiftyfourth_first_*`, `fiftyfifth_first_*`, `fiftysixth_first_*`, `fiftyseventh_first_*`,
-`fiftyeighth_first_*`, `fiftyninth_first_*`, `sixtieth_first_*`, `sixtyfirst_first_*`, also
-`first_sight_*`, for the latest, sixtyfirst.jsonl: the out-of-sample
+`fiftyeighth_first_*`, `fiftyninth_first_*`, `sixtieth_first_*`, `sixtyfirst_first_*`,
+`sixtysecond_first_*`, `sixtythird_first_*`, `sixtyfourth_first_*`, also
+`first_sight_*`, for the latest, sixtyfourth.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -3643,6 +3644,187 @@ SIXTYFIRST_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# sixtysecond.jsonl's first score (2026-12-07 12:34, 83 excerpts by a sixty-second collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; RL
+# post-training with generation inside the training job (veRL, OpenRLHF, TRL's GRPO with vLLM,
+# NeMo-RL, AReaL, slime: weight sync between trainer and rollout engines, Ray actors dying,
+# vLLM/SGLang engines out of memory or hanging): 79 from GitHub (50 repositories), 4 from other
+# sites; none of its 83 labels excludes a node; its slips are in the README), taken once with
+# benchmarks/score_first_sight.py on main d59f165 (session 34's rows and the tables on fifty-eight
+# splits, the replica fix bfbf015; the three collections scored one after another with no rows
+# between): 57 of 83 categories and 77 of 83 actions; rows alone 52 / 77; 15 guesses, 11 right; 11
+# with no answer at all; no wrong exclude_node. The collector marked 42 of its 83 labels unsure
+# (SIXTYSECOND_UNSURE); on the other 41: 34 categories and 38 actions right (30 / 41 with the rows
+# alone).
+SIXTYSECOND_FIRST: dict[str, float] = {"category": 0.6867, "action": 0.9277}
+SIXTYSECOND_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.6265, "action": 0.9277}
+SIXTYSECOND_FIRST_SURE: dict[str, float] = {"category": 0.8293, "action": 0.9268}
+SIXTYSECOND_UNSURE: frozenset[str] = frozenset(
+    [
+        "055e1e37da55",
+        "09f774d1f05b",
+        "105b2655681a",
+        "129bfc826b19",
+        "16f8c9a15772",
+        "1f896ec50790",
+        "2df452fb4e81",
+        "404da3ede749",
+        "5d68c405a884",
+        "5ec9d94d5d94",
+        "662dbea5237b",
+        "696ba4c862ef",
+        "69764e6c607f",
+        "69b7cc9dc722",
+        "6d01dfd763e9",
+        "70227dbcebb8",
+        "70feec513860",
+        "76c15d67118c",
+        "78ddec16bbeb",
+        "7975fd75c65b",
+        "812fe18d862e",
+        "96801322ee1d",
+        "a03a472ec72e",
+        "a30c056c0e70",
+        "a9265f389611",
+        "ad5e9d2bfdd2",
+        "b04b7bba7856",
+        "b0a9dc6f8db3",
+        "b739ff613c5f",
+        "bc91b13b5919",
+        "bea2951548d5",
+        "d1ba86b6063a",
+        "dd87aacee0cb",
+        "e0dd8aa1643d",
+        "e2de4237e2dd",
+        "e723ae7c29b1",
+        "f0f76d2ffddd",
+        "f1cfeac32245",
+        "f443aa50cfb5",
+        "f45dd9ba9423",
+        "f9632681e0a2",
+        "fa4c80b4a16a",
+    ]
+)
+
+# sixtythird.jsonl's first score (2026-12-07 12:34, 83 excerpts by a sixty-third collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; fine-tuning
+# toolkits run on 1-8 GPUs (Axolotl, LLaMA-Factory, Unsloth, torchtune, TRL's SFTTrainer, PEFT/QLoRA
+# with bitsandbytes, DeepSpeed ZeRO through accelerate, ms-swift): 81 from GitHub (57 repositories),
+# 2 from other sites; 1 of its 83 labels excludes a node; its slips are in the README), taken once
+# with benchmarks/score_first_sight.py on main d59f165 (as the sixty-second's, the same minute): 60
+# of 83 categories and 72 of 83 actions; rows alone 59 / 71; 8 guesses, 2 right; 10 with no answer
+# at all; no wrong exclude_node. The collector marked 44 of its 83 labels unsure
+# (SIXTYTHIRD_UNSURE); on the other 39: 34 categories and 39 actions right (33 / 39 with the rows
+# alone).
+SIXTYTHIRD_FIRST: dict[str, float] = {"category": 0.7229, "action": 0.8675}
+SIXTYTHIRD_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.7108, "action": 0.8554}
+SIXTYTHIRD_FIRST_SURE: dict[str, float] = {"category": 0.8718, "action": 1.0}
+SIXTYTHIRD_UNSURE: frozenset[str] = frozenset(
+    [
+        "00697e0d5a90",
+        "059a26bd1580",
+        "0a1ffeb8b533",
+        "0a30c22617eb",
+        "0f2b6c71e4f5",
+        "14feb371861f",
+        "15134b86ee1c",
+        "214c578d7067",
+        "2b31c4fa4527",
+        "2be299844a09",
+        "31404f82a028",
+        "321c1dfdfbc7",
+        "34a852663fae",
+        "359f723fada6",
+        "409350e341f2",
+        "4a413a26e5f3",
+        "4ec0e11f3ee3",
+        "579b0a3dcdf8",
+        "5c3da0c4881d",
+        "5e97ff29e9c9",
+        "74628b0816cf",
+        "78a8592e7004",
+        "9269e623decf",
+        "941d6b2c8863",
+        "9cd2fb8a1551",
+        "afb4dde46818",
+        "b0fc49984e45",
+        "b1c792e88155",
+        "b9355eca9db3",
+        "bafa7d6db53c",
+        "bb297f10098c",
+        "c8b0925ef407",
+        "cc64273e1367",
+        "d28753ebc43f",
+        "d9987c96cd63",
+        "dc5a7869314b",
+        "e10eb37b6383",
+        "e3f16e28b35e",
+        "e6c686aaae06",
+        "eb015cbaaa2d",
+        "ee45e15b1a34",
+        "ef6d18c82586",
+        "f3810a736dfe",
+        "f7f29384b8d0",
+    ]
+)
+
+# sixtyfourth.jsonl's first score (2026-12-07 12:34, 83 excerpts by a sixty-fourth collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; containers
+# and managed training services around GPU jobs (nvidia-container-toolkit, CDI, Docker's shm and
+# memlock under NCCL, Enroot/Pyxis, Apptainer, SageMaker, Vertex AI, Azure ML, Ray's autoscaler,
+# Modal): 81 from GitHub (66 repositories), 2 from other sites; 1 of its 83 labels excludes a node;
+# its slips are in the README), taken once with benchmarks/score_first_sight.py on main d59f165 (as
+# the sixty-second's, the same minute): 60 of 83 categories and 78 of 83 actions; rows alone 48 /
+# 78; 20 guesses, 13 right; 10 with no answer at all; no wrong exclude_node. The collector marked 39
+# of its 83 labels unsure (SIXTYFOURTH_UNSURE); on the other 44: 38 categories and 43 actions right
+# (30 / 44 with the rows alone).
+SIXTYFOURTH_FIRST: dict[str, float] = {"category": 0.7229, "action": 0.9398}
+SIXTYFOURTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5783, "action": 0.9398}
+SIXTYFOURTH_FIRST_SURE: dict[str, float] = {"category": 0.8636, "action": 0.9773}
+SIXTYFOURTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "0188b438569a",
+        "070bc488ee5b",
+        "08d3ebb4e84a",
+        "0e3736729831",
+        "150250b4a7e5",
+        "17f1655dede2",
+        "1da69cebbeb7",
+        "21eb26abea84",
+        "2e1f82434e54",
+        "3c74cf531d1b",
+        "454a4e88cd34",
+        "460989bcda00",
+        "4e9e7b79a0f9",
+        "6bc1c35b6997",
+        "6fa5b1e90d87",
+        "75b80a416a01",
+        "799a958a0cc3",
+        "86dc38d4f2c7",
+        "8b8e4ada5138",
+        "8fbf7b254426",
+        "906ab4fdc4de",
+        "972e6bd94f40",
+        "9bf4cda0d8ac",
+        "9dedc6e64fec",
+        "a277e0fdb00c",
+        "a44e08bc9d6a",
+        "b59eac63ac57",
+        "bca3f6692ff8",
+        "c7016cc018dc",
+        "d125dfc593b8",
+        "d4b8096066bd",
+        "d80ec4bcea2e",
+        "d94ad89fb9db",
+        "df18cac76fde",
+        "e3a5d00599a7",
+        "e53584080deb",
+        "e977459b27c4",
+        "f07169c606fe",
+        "f2812b55606b",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -3698,6 +3880,9 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("fiftyninth", FIFTYNINTH_FIRST_SURE, FIFTYNINTH_UNSURE),
     ("sixtieth", SIXTIETH_FIRST_SURE, SIXTIETH_UNSURE),
     ("sixtyfirst", SIXTYFIRST_FIRST_SURE, SIXTYFIRST_UNSURE),
+    ("sixtysecond", SIXTYSECOND_FIRST_SURE, SIXTYSECOND_UNSURE),
+    ("sixtythird", SIXTYTHIRD_FIRST_SURE, SIXTYTHIRD_UNSURE),
+    ("sixtyfourth", SIXTYFOURTH_FIRST_SURE, SIXTYFOURTH_UNSURE),
 )
 
 
@@ -3958,6 +4143,12 @@ def run(quick: bool) -> dict[str, Any]:
     t60_rows = evaluate("sixtieth", fallback=False)
     t61 = evaluate("sixtyfirst")
     t61_rows = evaluate("sixtyfirst", fallback=False)
+    t62 = evaluate("sixtysecond")
+    t62_rows = evaluate("sixtysecond", fallback=False)
+    t63 = evaluate("sixtythird")
+    t63_rows = evaluate("sixtythird", fallback=False)
+    t64 = evaluate("sixtyfourth")
+    t64_rows = evaluate("sixtyfourth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     loco = triage_first_sight.estimate()
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
@@ -4667,11 +4858,8 @@ def run(quick: bool) -> dict[str, Any]:
                 SIXTIETH_FIRST_SURE,
                 _sure_scores("sixtieth", SIXTIETH_UNSURE),
             ),
-            # a sixty-first collection, scored once at first sight (SIXTYFIRST_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a sixty-first collection, scored once at first sight (SIXTYFIRST_FIRST)
             "sixtyfirst_excerpts": t61["excerpts"],
-            "first_sight_category": SIXTYFIRST_FIRST["category"],
-            "first_sight_action": SIXTYFIRST_FIRST["action"],
             **_first_sight_fields(
                 "sixtyfirst",
                 t61,
@@ -4680,6 +4868,42 @@ def run(quick: bool) -> dict[str, Any]:
                 SIXTYFIRST_FIRST_ROWS_ONLY,
                 SIXTYFIRST_FIRST_SURE,
                 _sure_scores("sixtyfirst", SIXTYFIRST_UNSURE),
+            ),
+            # a sixty-second collection, scored once at first sight (SIXTYSECOND_FIRST)
+            "sixtysecond_excerpts": t62["excerpts"],
+            **_first_sight_fields(
+                "sixtysecond",
+                t62,
+                t62_rows,
+                SIXTYSECOND_FIRST,
+                SIXTYSECOND_FIRST_ROWS_ONLY,
+                SIXTYSECOND_FIRST_SURE,
+                _sure_scores("sixtysecond", SIXTYSECOND_UNSURE),
+            ),
+            # a sixty-third collection, scored once at first sight (SIXTYTHIRD_FIRST)
+            "sixtythird_excerpts": t63["excerpts"],
+            **_first_sight_fields(
+                "sixtythird",
+                t63,
+                t63_rows,
+                SIXTYTHIRD_FIRST,
+                SIXTYTHIRD_FIRST_ROWS_ONLY,
+                SIXTYTHIRD_FIRST_SURE,
+                _sure_scores("sixtythird", SIXTYTHIRD_UNSURE),
+            ),
+            # a sixty-fourth collection, scored once at first sight (SIXTYFOURTH_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "sixtyfourth_excerpts": t64["excerpts"],
+            "first_sight_category": SIXTYFOURTH_FIRST["category"],
+            "first_sight_action": SIXTYFOURTH_FIRST["action"],
+            **_first_sight_fields(
+                "sixtyfourth",
+                t64,
+                t64_rows,
+                SIXTYFOURTH_FIRST,
+                SIXTYFOURTH_FIRST_ROWS_ONLY,
+                SIXTYFOURTH_FIRST_SURE,
+                _sure_scores("sixtyfourth", SIXTYFOURTH_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)

@@ -346,11 +346,47 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the sixty-first collection: its first sight is the recorded out-of-sample figure (also on
-    # the 31 labels its collector was sure of, 52 of 83 unsure: 27 categories, 31 actions), and
+    # the sixty-fourth collection: its first sight is the recorded out-of-sample figure (also on
+    # the 44 labels its collector was sure of, 39 of 83 unsure: 38 categories, 43 actions), and
     # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.SIXTYFIRST_FIRST["category"] == 0.6747
-    assert d["first_sight_action"] == bench.SIXTYFIRST_FIRST["action"] == 1.0
+    assert d["first_sight_category"] == bench.SIXTYFOURTH_FIRST["category"] == 0.7229
+    assert d["first_sight_action"] == bench.SIXTYFOURTH_FIRST["action"] == 0.9398
+    assert_first_sight(
+        d,
+        "sixtyfourth",
+        category=0.7229,
+        action=0.9398,
+        rows_only=0.5783,
+        sure=0.8636,
+        sure_n=44,
+    )
+    # the sixty-third collection: its first sight (also on the 39 labels its collector was sure
+    # of, 44 of 83 unsure: 34 categories, 39 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "sixtythird",
+        category=0.7229,
+        action=0.8675,
+        rows_only=0.7108,
+        sure=0.8718,
+        sure_n=39,
+    )
+    # the sixty-second collection: its first sight (also on the 41 labels its collector was sure
+    # of, 42 of 83 unsure: 34 categories, 38 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "sixtysecond",
+        category=0.6867,
+        action=0.9277,
+        rows_only=0.6265,
+        sure=0.8293,
+        sure_n=41,
+    )
+    # the sixty-first collection: its first sight (also on the 31 labels its collector was sure
+    # of, 52 of 83 unsure: 27 categories, 31 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "sixtyfirst",
@@ -847,13 +883,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 52
-    assert d["first_sight_sure_excerpts"] == 1773
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8122, 0.925)
-    assert d["first_sight_sure_latest6_excerpts"] == 214
+    assert d["first_sight_sure_collections"] == 55
+    assert d["first_sight_sure_excerpts"] == 1897
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.815, 0.9278)
+    assert d["first_sight_sure_latest6_excerpts"] == 226
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8458,
-        0.9626,
+        0.8628,
+        0.9779,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
