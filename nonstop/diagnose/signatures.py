@@ -7338,7 +7338,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i)(?<!\bif )(?<!\bwhen )"
         r"\bpeer access is not support(?:ed)? between these two devices?\b|"
         r"\b(?:cuda|hip)ErrorPeerAccessUnsupported\b|\bCUDA_ERROR_PEER_ACCESS_UNSUPPORTED\b|"
-        r"\bCuda failure 217\b",
+        r"\bCuda failure 217\b|"
+        # ... and accelerate refusing a consumer card's missing P2P before NCCL is asked
+        # (accelerate/state.py, PartialState.__init__ where check_cuda_p2p_ib_support() is False
+        # and NCCL_P2P_DISABLE/NCCL_IB_DISABLE are unset: "Using RTX 4000 series doesn't support
+        # faster communication broadband via P2P or IB. Please set ...", "Using RTX 3090 or 4000
+        # series ..." in its 0.2x releases; the sixtythird's bb297f10098c): the same platform
+        # lack, `dependency`. Not `accelerate launch`'s warning as it sets them ("Using RTX 4000
+        # series which doesn't support faster communication speedups. Ensuring P2P and IB
+        # communications are disabled.", accelerate/commands/launch.py): no failure
+        r"\bUsing RTX (?:3090 or )?4000 series doesn't support faster communication broadband "
+        r"via P2P or IB\b",
         "dependency",
         60,
         0.6,
@@ -7429,6 +7439,103 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.25,
         "tensorboardX was handed a NaN or Inf value to log (a logged statistic, not necessarily "
         "the loss); training goes on: see the loss beside it",
+    ),
+    # -- classes the sixtythird collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtythird.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtythird.py). Also
+    # widened for it, in place: `cuda_peer_access_unsupported` (accelerate's refusal of RTX
+    # 3090/4000 cards without P2P or IB). --
+    (
+        "zero3_param_coordinator",
+        # DeepSpeed ZeRO-3's parameter coordinator failing in its own bookkeeping: a Python
+        # traceback's frame in deepspeed/runtime/zero/partitioned_param_coordinator.py (reset_step,
+        # record_parameters, fetch_sub_module, release_and_reset_all; the sixtythird's
+        # 5a82921ea6fb, the sixty-second's 69c4920c819e, "IndexError: pop from an empty deque")
+        # and its own RuntimeErrors (the same file, deepspeedai/DeepSpeed: "still have inflight
+        # params [...]" in reset_step before 0.14, "tracing error at step N:" in
+        # fetch_sub_module, "attempted to record trace when status = ..." in record_module and
+        # record_parameters, "attempted to invalidate already invalid trace"): the library's
+        # internal state broken mid-step, `software_bug` (the rules' library-internal failures;
+        # both labels). At 42: above `user_exception` (40), whose IndexError or AssertionError it
+        # explains, below any row that names a cause raised through it (CUDA OOM, NCCL). Not a
+        # py-spy dump's "(deepspeed/runtime/zero/partitioned_param_coordinator.py:NNN)" of a
+        # stuck rank (a hang's stack, twelfth 5e08277100f5), nor its "Invalidate trace cache @
+        # step N" notice (print_rank_0, informational)
+        r"\bpartitioned_param_coordinator\.py\", line \d+, in \w|"
+        r"\bstill have inflight params\b|\btracing error at step \d+: ?$|"
+        r"\battempted to (?:record trace when status = |invalidate already invalid trace\b)",
+        "software_bug",
+        42,
+        0.45,
+        "DeepSpeed ZeRO-3's parameter coordinator failed in its own fetch/release bookkeeping "
+        "(a library-internal error)",
+    ),
+    (
+        "autograd_custom_function_view_inplace",
+        # autograd refusing an in-place change to a view a custom autograd.Function returned
+        # (PyTorch torch/csrc/autograd/variable.cpp, handle_view_on_rebase with CreationMeta::
+        # IN_CUSTOM_FUNCTION: "Output N of <Fn>Backward is a view and is being modified inplace.
+        # This view was created inside a custom Function (or because an input was returned
+        # as-is) and the autograd logic to handle view+inplace would override the custom backward
+        # associated with the custom Function, leading to incorrect gradients. This behavior is
+        # forbidden. You can fix this by cloning the output of the custom Function."; "... is a
+        # view and its base or another view of its base has been modified inplace. This view was
+        # created inside a custom Function ..." where the base was changed): the Function's own
+        # wrapper (Unsloth's UnslothFusedLossBackward, the sixtythird's 733f9d4b8c20; a fused
+        # kernel's) hands out a view the library then changes, `software_bug`. Only the custom
+        # Function's form: a view of a multi-output op (SplitBackward0's "This view is the output
+        # of a function that returns multiple views"), one made in no_grad mode, or "one of the
+        # variables needed for gradient computation has been modified by an inplace operation"
+        # are the training code's in-place ops (the fifty-fourth's dfbb3c0760cb,
+        # `user_code_error`) and are not taken
+        r"\bis a view and (?:is being|its base or another view of its base has been) modified "
+        r"inplace\. This view was created inside a custom Function\b",
+        "software_bug",
+        44,
+        0.45,
+        "Autograd refused an in-place change to a view returned by a library's custom autograd "
+        "Function (the Function's wrapper, not the training code)",
+    ),
+    (
+        "python_gil_fatal",
+        # CPython aborting because the GIL's own lock or condition variable failed
+        # (Python/ceval_gil.h, later ceval_gil.c: MUTEX_LOCK/COND_WAIT/COND_SIGNAL wrap
+        # Py_FatalError("PyCOND_WAIT(" #cond ") failed"), so "Fatal Python error:
+        # PyCOND_WAIT(gil_cond) failed" before 3.7, "PyMUTEX_LOCK(gil->mutex) failed", and from
+        # 3.9 with the function's name first, "Fatal Python error: take_gil: PyCOND_WAIT(gil->cond)
+        # failed"; drop_gil's "GIL is not locked"; 3.4-3.8's "take_gil: NULL tstate", bpo-20891):
+        # the runtime's or a native extension's threading broken (the sixtythird's 4cb465ad0629,
+        # inside datasets' multiprocessing map), `software_bug` as `python_refcount_fatal`. Not
+        # faulthandler's "Fatal Python error: Aborted" or "Segmentation fault" (their rows)
+        r"\bFatal Python error: (?:\w+: )?(?:Py(?:COND|MUTEX)_(?:WAIT|TIMEDWAIT|SIGNAL|INIT|FINI|"
+        r"LOCK|UNLOCK)\([^()\n]{1,60}\) failed|drop_gil: GIL is not locked|take_gil: NULL tstate)",
+        "software_bug",
+        46,
+        0.5,
+        "The Python interpreter aborted because its GIL's lock failed (a runtime or native "
+        "extension threading bug)",
+    ),
+    (
+        "mixed_precision_needs_gpu",
+        # a trainer refusing fp16 (or bf16) mixed precision because the process sees no GPU of
+        # a kind that supports it: transformers' TrainingArguments.__post_init__ ("FP16 Mixed
+        # precision training with AMP or APEX (`--fp16`) and FP16 half precision evaluation
+        # (`--fp16_full_eval`) can only be used on CUDA devices." in 4.x, "... on CUDA or NPU
+        # devices or certain XPU devices (with IPEX)." later; "BF16 Mixed precision training
+        # with AMP (`--bf16`) ... can only be used on CUDA ..."; the sixtythird's b1c792e88155)
+        # and accelerate's Accelerator ("fp16 mixed precision requires a GPU (not 'mps')."):
+        # CUDA not usable where the run was set to use it, `dependency` (the rules' CUDA finding
+        # no device because of configuration; the label's alternative user_code_error, where
+        # the flag was the mistake). At 45: above `user_exception` (40) that reads its
+        # ValueError. Not advice quoting it in a README ("avoids 'fp16 mixed precision requires a
+        # GPU'"), which carries no ValueError head
+        r"(?:Error: |^)(?:FP16 |BF16 )?Mixed precision training with AMP (?:or APEX )?"
+        r"\(`--(?:fp|bf)16`\)[^\n]{0,100}? can only be used on CUDA\b|"
+        r"(?:Error: |^)fp16 mixed precision requires a GPU\b",
+        "dependency",
+        45,
+        0.5,
+        "The trainer refused fp16/bf16 mixed precision: the process sees no GPU (CUDA not "
+        "usable where the run asked for it)",
     ),
 )
 
@@ -9803,6 +9910,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "peeraccessunsupported",
         "cuda_error_peer_access_unsupported",
         "cuda failure 217",
+        "faster communication broadband via p2p or ib",
     ),
     "cuda_symbol_not_found": (
         "'named symbol not found'",
@@ -9817,6 +9925,20 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nvrm_graphics_exception_bare": ("nvrm: graphics ",),
     # -- classes the sixtyfirst collection showed missing --
     "tensorboard_nonfinite_scalar": ("nan or inf found in input tensor",),
+    # -- classes the sixtythird collection showed missing --
+    "zero3_param_coordinator": (
+        'partitioned_param_coordinator.py", line ',
+        "still have inflight params",
+        "tracing error at step ",
+        "attempted to record trace when status = ",
+        "attempted to invalidate already invalid trace",
+    ),
+    "autograd_custom_function_view_inplace": ("this view was created inside a custom function",),
+    "python_gil_fatal": ("fatal python error: ",),
+    "mixed_precision_needs_gpu": (
+        "mixed precision training with amp ",
+        "fp16 mixed precision requires a gpu",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

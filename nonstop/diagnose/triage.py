@@ -1248,8 +1248,14 @@ SPIKE_CONFIDENCE = 0.4
 # 3.4`: a literal first (the regex engine then skips to each `loss`/`norm`); what precedes the
 # word is checked on the match (`_SERIES_KEY`)
 _SERIES_VALUE = rb"['\"]?[ \t]*[:=][ \t]*['\"]?([0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)(?![\w.])"
+# ... and, for the loss only, `loss 1.7019,` with one space and no sign, ended by a comma, a
+# bar, a semicolon, a blank or the line's end (LitGPT's pretrain and finetune scripts: "iter
+# 1152 step 144: loss 11.4630, iter time: 1260.82ms", the sixtythird's 391d9f61986c; fairseq's
+# "| epoch 001 | loss 9.412 | ppl 681.3"): the second group. Not "loss scale 1024" nor "loss
+# scaler 0" (a word between), nor "loss 5x", "loss 2.5%" or "loss 2 times" (not ended so)
+_SERIES_SPACED = rb"|[ ]([0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)(?=[,;|]|[ \t]+\||[ \t]*(?:\r?\n|$))"
 _SERIES = {
-    "loss": re.compile(rb"loss" + _SERIES_VALUE),
+    "loss": re.compile(rb"loss(?:" + _SERIES_VALUE + _SERIES_SPACED + rb")"),
     "grad": re.compile(rb"norm" + _SERIES_VALUE),
 }
 # before `loss`: not a word (`eval_loss`, `val loss`, `validation loss` are no training loss),
@@ -1278,7 +1284,7 @@ def spike(text: bytes, *, default: Culprit | None = None) -> Verdict | None:
         for m in pattern.finditer(tail):
             at = m.start()
             if keyed.search(tail, max(0, at - 10), at):
-                vals.append((float(m[1]), at))
+                vals.append((float(m[1] or m[2]), at))
         ratio_needed, history, jump = (
             (SPIKE_LOSS_RATIO, 1, SPIKE_LOSS_MIN_JUMP)
             if key == "loss"
