@@ -1038,14 +1038,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"unsupported display driver ?/ ?cuda driver combination|PTX was compiled with an unsupported toolchain|"
         r"cudaErrorUnsupportedPtxVersion|CUDA error: invalid device ordinal|No HIP GPUs are available|hipErrorNoBinaryForGpu|"
         # CUDA's error 101 (cudaErrorInvalidDevice, CUDA_ERROR_INVALID_DEVICE: "invalid device
-        # ordinal") by its enum name, as nccl-tests' CUDACHECK prints it ("Cuda failure
-        # common.cu:891 'invalid device ordinal'", nccl-tests src/common.h) and as the common
+        # ordinal") by its enum name, as nccl-tests' CUDACHECK prints it with its file and line
+        # ("Cuda failure common.cu:891 'invalid device ordinal'", newer "Test CUDA failure ...",
+        # nccl-tests src/common.h; not NCCL's own "NCCL WARN Cuda failure 'invalid device
+        # ordinal'", a CUDA call failing inside NCCL, software_bug) and as the common
         # gpuErrchk macro does ("GPUassert: invalid device ordinal <file> <line>"): a device index
         # the job's view of the node lacks (issue 27: the sixty-fourth's 8fbf7b254426 under
         # Modal's gVisor, the forty-third's 4e2709d1fbea, the twenty-fourth's 8a01d4151582). Not
         # MindSpore's "SetDevice for id:7 failed, ret[101], invalid device ordinal" (the
         # fiftieth's 547779f21dfb: the script's device_id, user_code_error)
-        r"\bcudaErrorInvalidDevice\b|\bCUDA_ERROR_INVALID_DEVICE\b|\bCuda failure [^\n]*'invalid device ordinal'|"
+        r"\bcudaErrorInvalidDevice\b|\bCUDA_ERROR_INVALID_DEVICE\b|\b(?:Test )?(?:CUDA|Cuda) failure \S+\.cu:\d+ 'invalid device ordinal'|"
         r"\bGPUassert: invalid device ordinal\b|"
         # CUDA's word for it too (cudaErrorInvalidDeviceFunction, 98: no kernel in the build for this
         # GPU; the thirty-third's 69db9c678f40, flash-attention's layer norm built for another CUDA)

@@ -190,6 +190,11 @@ SIXTYFOURTH = [
         "twentyfourth 8a01d4151582 (GPUassert)",
     ),
     (
+        "host1: Test CUDA failure common.cu:1036 'invalid device ordinal'",
+        "dependency",
+        "newer nccl-tests' CUDACHECK",
+    ),
+    (
         "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CUDA_ERROR_INVALID_DEVICE: invalid device "
         "ordinal",
         "dependency",
@@ -262,6 +267,11 @@ NOT = [
         "SetDevice for id:7 failed, ret[101], invalid device ordinal.",
         "dependency",
         "MindSpore's device_id (fiftieth 547779f21dfb)",
+    ),
+    (
+        "host9:100:200 [2] include/alloc.h:125 NCCL WARN Cuda failure 'invalid device ordinal'",
+        "dependency",
+        "NCCL's own CUDA call failing (software_bug, tests/diagnose/test_diag_rows.py)",
     ),
 ]
 
