@@ -4455,11 +4455,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # cd637ea1f5b6, Vertex AI's A100s) and "Attribute arch of node cpu not found" (the
         # twenty-third's 0b92b3ab6d10, p5 nodes): a set-up failure at init, `dependency`
         # (the corpus's rule, `software_bug` the alternative); above `nccl_internal`, which
-        # it explains
+        # it explains. The attribute warning is also read without "NCCL WARN " for the nodes of
+        # NCCL's topology XML (graph/xml.h: WARN("Attribute %s of node %s not found", ...);
+        # nodes system, cpu, pci, gpu, nic, net, nvlink, pcilink) as a relay prints it: vLLM's
+        # Ray workers ("(RayWorkerVllm pid=N) ERROR ... ray_utils.py:45] Attribute busid of node
+        # nic not found", the sixtysecond's 105b2655681a) and XLA's "Last NCCL warning(error) log
+        # entry (may be unrelated) 'Attribute busid of node nic not found'" (the fiftyeighth's
+        # b188f2ae1600): every label of these words is `dependency`. 48, above
+        # `gpu_library_internal` (47), which XLA's relay of the same init failure also matches
         r"\bNCCL WARN Could not find real path of /sys/\S*|"
-        r"\bNCCL WARN Attribute \w+ of node \w+ not found\b",
+        r"\bNCCL WARN Attribute \w+ of node \w+ not found\b|"
+        r"\bAttribute \w+ of node (?:system|cpu|pci|gpu|nic|net|nvlink|pcilink) not found\b",
         "dependency",
-        45,
+        48,
         0.45,
         "NCCL's topology detection could not read the node's PCI or CPU layout at init (the "
         "VM's or container's sysfs, the NCCL version)",
