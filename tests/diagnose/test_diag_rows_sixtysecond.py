@@ -37,7 +37,11 @@ SIXTYSECOND = [
     (_sixtysecond("404da3ede749"), "dependency", "sixtysecond 404da3ede749 (SGLang's PyNccl)"),
     (_sixtysecond("69b7cc9dc722"), "dependency", "sixtysecond 69b7cc9dc722 (vLLM's TP workers)"),
     (excerpt("fortyninth", "17c24752f912"), "dependency", "fortyninth 17c24752f912 (Ray actor)"),
-    (excerpt("thirtyfifth", "848996bcc904"), "dependency", "thirtyfifth 848996bcc904 (init_device)"),
+    (
+        excerpt("thirtyfifth", "848996bcc904"),
+        "dependency",
+        "thirtyfifth 848996bcc904 (init_device)",
+    ),
     (
         "(RayWorkerWrapper pid=4242) ERROR 05-02 10:11:12 worker_base.py:467] RuntimeError: NCCL "
         "error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
@@ -46,7 +50,7 @@ SIXTYSECOND = [
     ),
     (
         "[2025-03-01 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
-        "    raise RuntimeError(f\"NCCL error: {error_str}\")\n"
+        '    raise RuntimeError(f"NCCL error: {error_str}")\n'
         "RuntimeError: NCCL error: unhandled system error",
         "dependency",
         "SGLang's scheduler, without NCCL_DEBUG's hint",
@@ -158,7 +162,11 @@ SIXTYSECOND = [
     # -- dependency: NCCL's topology XML missing an attribute at init, relayed without "NCCL
     # WARN" (`nccl_topology_detect`, widened; NVIDIA/nccl src/graph/xml.h)
     (_sixtysecond("105b2655681a"), "dependency", "sixtysecond 105b2655681a (vLLM's Ray workers)"),
-    (excerpt("fiftyeighth", "b188f2ae1600"), "dependency", "fiftyeighth b188f2ae1600 (XLA's relay)"),
+    (
+        excerpt("fiftyeighth", "b188f2ae1600"),
+        "dependency",
+        "fiftyeighth b188f2ae1600 (XLA's relay)",
+    ),
     (excerpt("twentythird", "0b92b3ab6d10"), "dependency", "twentythird 0b92b3ab6d10 (NCCL WARN)"),
     (
         "ncclInternalError: Internal check failed.\nLast error:\nAttribute class of node pci not "
@@ -216,7 +224,11 @@ NOT = [
     ),
     ("==12==ERROR: LeakSanitizer: detected memory leaks", "software_bug", "a sanitizer's"),
     ("no memory leak detected in the pool", "software_bug", "a check passed"),
-    ("[TensorRT-LLM][INFO] Refitting engine with new weights", "software_bug", "refit informational"),
+    (
+        "[TensorRT-LLM][INFO] Refitting engine with new weights",
+        "software_bug",
+        "refit informational",
+    ),
     (
         "ray.exceptions.RayTaskError(RuntimeError): ray::_Inner.train() (pid=1641548)",
         "dependency",
