@@ -7464,8 +7464,10 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # 69b7cc9dc722: the set-up rule, a host that cannot give NCCL its sockets, shm or
         # memlock). Only this form: torch's "NCCL error in: ..., unhandled system error" and
         # an async collective's "raised the following async exception: NCCL error: ..." keep
-        # `nccl_system` (labels split there); a cause shown beside it (shm, peer closed) outranks
-        r"\bRuntimeError: NCCL error: unhandled system error\b|"
+        # `nccl_system` (labels split there), and so do the bare line without NCCL_DEBUG's hint
+        # and with a version (", NCCL version 2.18.1": torch's older C10D check, the forty-
+        # sixth's near miss); a cause shown beside it (shm, peer closed) outranks
+        r"\bRuntimeError: NCCL error: unhandled system error \(run with NCCL_DEBUG=INFO for details\)|"
         r"\bwhile processing method init_device: NCCL error: unhandled system error\b",
         "dependency",
         46,

@@ -51,9 +51,9 @@ SIXTYSECOND = [
     (
         "[2025-03-01 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
         '    raise RuntimeError(f"NCCL error: {error_str}")\n'
-        "RuntimeError: NCCL error: unhandled system error",
+        "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
         "dependency",
-        "SGLang's scheduler, without NCCL_DEBUG's hint",
+        "SGLang's scheduler relaying it",
     ),
     # -- out_of_memory: vLLM's KV cache cannot hold the configured max model length
     # (`vllm_kv_cache_too_small`; vLLM worker/worker.py raise_if_cache_size_invalid and
@@ -207,6 +207,16 @@ SIXTYSECOND = [
 
 NOT = [
     # (log text, category it must not get, why)
+    (
+        "RuntimeError: NCCL error: unhandled system error",
+        "dependency",
+        "the bare line without NCCL_DEBUG's hint (labels split: nccl_system's)",
+    ),
+    (
+        "RuntimeError: NCCL error: unhandled system error, NCCL version 2.18.1",
+        "dependency",
+        "torch's older check, with a version (the forty-sixth's near miss)",
+    ),
     # torch's own and an async collective's wording keep `nccl_system` (labels split there)
     (excerpt("tuning", "8cc1363720d9"), "dependency", "tuning 8cc1363720d9 (async exception)"),
     (excerpt("tuning", "50bdf8226266"), "dependency", "tuning 50bdf8226266 (torch's NCCL error)"),
