@@ -2991,7 +2991,17 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         r"(?i:\bfailed: ?Insufficient disk ?space\b|"
         r"(?<!\bif )(?<!\bif you )(?<!\bavoid )(?<!\bprevent )\b(?:facing|faced|got|get|getting|hit|hitting|seeing|saw|receiv(?:e|ed|ing)|"
         r"encounter(?:ed|ing)?|throws?|threw|raised?) (?:an? |the )?insufficient dis[ck] ?space (?:errors?|issues?|exceptions?)\b|"
-        r"(?<!\bwhen )(?<!\bif )(?<!\bonce )\bdisc?k (?:utili[sz]ation|usage|space usage) (?:reached|hit|went to|was at|got to) 100 ?%)",
+        r"(?<!\bwhen )(?<!\bif )(?<!\bonce )\bdisc?k (?:utili[sz]ation|usage|space usage) (?:reached|hit|went to|was at|got to) 100 ?%)|"
+        # Hadoop's local-directory allocator finding no local directory with room (hadoop-common
+        # fs/LocalDirAllocator.java: DiskErrorException("No space available in any of the local
+        # directories.") and "Could not find any valid local directory for <path>"), as YARN's
+        # diagnostics and MapReduce/Spark tasks print them (the sixtysecond's e975ffec71d0), and
+        # YARN's NodeManager marking its local dirs full (LocalDirsHandlerService / DirectoryCollection:
+        # "1/1 local-dirs usable space is below configured utilization percentage/no more usable
+        # space"): the node's disks are full (the sixtysecond's label, `storage`)
+        r"\bNo space available in any of the local directories\b|"
+        r"\bCould not find any valid local directory for \S|"
+        r"\blocal-dirs usable space is below configured utilization percentage\b",
         "storage",
         66,
         0.85,
@@ -4472,11 +4482,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # cd637ea1f5b6, Vertex AI's A100s) and "Attribute arch of node cpu not found" (the
         # twenty-third's 0b92b3ab6d10, p5 nodes): a set-up failure at init, `dependency`
         # (the corpus's rule, `software_bug` the alternative); above `nccl_internal`, which
-        # it explains
+        # it explains. The attribute warning is also read without "NCCL WARN " for the nodes of
+        # NCCL's topology XML (graph/xml.h: WARN("Attribute %s of node %s not found", ...);
+        # nodes system, cpu, pci, gpu, nic, net, nvlink, pcilink) as a relay prints it: vLLM's
+        # Ray workers ("(RayWorkerVllm pid=N) ERROR ... ray_utils.py:45] Attribute busid of node
+        # nic not found", the sixtysecond's 105b2655681a) and XLA's "Last NCCL warning(error) log
+        # entry (may be unrelated) 'Attribute busid of node nic not found'" (the fiftyeighth's
+        # b188f2ae1600): every label of these words is `dependency`. 48, above
+        # `gpu_library_internal` (47), which XLA's relay of the same init failure also matches
         r"\bNCCL WARN Could not find real path of /sys/\S*|"
-        r"\bNCCL WARN Attribute \w+ of node \w+ not found\b",
+        r"\bNCCL WARN Attribute \w+ of node \w+ not found\b|"
+        r"\bAttribute \w+ of node (?:system|cpu|pci|gpu|nic|net|nvlink|pcilink) not found\b",
         "dependency",
-        45,
+        48,
         0.45,
         "NCCL's topology detection could not read the node's PCI or CPU layout at init (the "
         "VM's or container's sysfs, the NCCL version)",
@@ -7473,6 +7491,147 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         "tensorboardX was handed a NaN or Inf value to log (a logged statistic, not necessarily "
         "the loss); training goes on: see the loss beside it",
     ),
+    # -- classes the sixtysecond collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtysecond.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtysecond.py) --
+    (
+        "pynccl_system_error",
+        # The PyNccl wrapper of the rollout engines failing with NCCL's ncclSystemError: vLLM's
+        # and SGLang's device_communicators/pynccl_wrapper.py NCCL_CHECK (`raise
+        # RuntimeError(f"NCCL error: {error_str}")`, error_str from ncclGetErrorString), called
+        # by PyNcclCommunicator.__init__ (ncclCommInitRank and a warm-up all-reduce) when the
+        # engine builds its tensor-parallel group at start, and vLLM's multiproc worker relaying
+        # it ("Exception in worker VllmWorkerProcess while processing method init_device: NCCL
+        # error: ...", multiproc_worker_utils.py). The corpus labels these words `dependency`
+        # every time (the thirty-first's b69db991b323, the thirty-fifth's 848996bcc904, the
+        # forty-ninth's a4f8adb9f2cc and 17c24752f912, the sixtysecond's 404da3ede749 and
+        # 69b7cc9dc722: the set-up rule, a host that cannot give NCCL its sockets, shm or
+        # memlock). Only this form: torch's "NCCL error in: ..., unhandled system error" and
+        # an async collective's "raised the following async exception: NCCL error: ..." keep
+        # `nccl_system` (labels split there), and so do the bare line without NCCL_DEBUG's hint
+        # and with a version (", NCCL version 2.18.1": torch's older C10D check, the forty-
+        # sixth's near miss); a cause shown beside it (shm, peer closed) outranks
+        r"\bRuntimeError: NCCL error: unhandled system error \(run with NCCL_DEBUG=INFO for details\)|"
+        r"\bwhile processing method init_device: NCCL error: unhandled system error\b",
+        "dependency",
+        46,
+        0.5,
+        "A rollout engine's PyNccl communicator (vLLM, SGLang) failed NCCL's set-up with a system "
+        "error: the host's sockets, shared memory or memlock limits",
+    ),
+    (
+        "vllm_kv_cache_too_small",
+        # vLLM refusing at start a max model length the KV cache cannot hold in the device
+        # memory left after the weights: v0's worker raise_if_cache_size_invalid ("The model's
+        # max seq len (N) is larger than the maximum number of tokens that can be stored in KV
+        # cache (M). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when
+        # initializing the engine."), v1's kv_cache_utils check_enough_kv_cache_memory ("To serve
+        # at least one request with the model's max seq len (N), (X GiB KV cache is needed, which
+        # is larger than the available KV cache memory (Y GiB). Based on the available memory,
+        # the estimated maximum model length is M. ..."), and the vllm-ascend / vllm-gaudi copies
+        # of the same checks (the sixtysecond's f9632681e0a2 and a9265f389611, the second cut
+        # mid-word, so either line is read). `out_of_memory` as the collector's rule and as
+        # vLLM's "No available memory for the cache blocks" (`job_memory_limit`): device memory
+        # too small for what was asked (`user_code_error` the alternative). Not the INFO lines
+        # "Maximum concurrency for N tokens per request" or "GPU KV cache size: N tokens"
+        r"\bmax seq len \(\d+\) is larger than the maximum number of tokens that can be stored in "
+        r"KV cache\b|\bTo serve at least one request with the model's max seq len\b|"
+        r"\bis needed, which is larger than the available KV cache memory\b",
+        "out_of_memory",
+        60,
+        0.6,
+        "vLLM's KV cache does not fit the configured max model length in the GPU memory left "
+        "after the weights",
+    ),
+    (
+        "sglang_pool_leak_check",
+        # SGLang's scheduler checking its own memory pools when idle and finding tokens neither
+        # free nor cached (python/sglang/srt/managers/scheduler.py check_memory /
+        # scheduler_runtime_checker_mixin: "token_to_kv_pool_allocator memory leak detected!
+        # available_size=..., evictable_size=..., self.max_total_num_tokens=...", "req_to_token_pool
+        # memory leak detected!available_size=...", newer "pool memory leak detected! [full]
+        # total=..., available=..., evictable=..." as the sixtysecond's 942244ba3dd4), raised as a
+        # ValueError that takes the scheduler down: an engine-internal accounting bug,
+        # `software_bug` (the label; above the ValueError `user_exception` reads). Not a
+        # sanitizer's "LeakSanitizer: detected memory leaks" (another row's)
+        r"(?:pool|allocator) memory leak detected!",
+        "software_bug",
+        50,
+        0.5,
+        "SGLang's scheduler found its KV-cache pool accounting leaked (an engine bug)",
+    ),
+    (
+        "trtllm_refit_failed",
+        # TensorRT-LLM's runtime failing to refit an engine with new weights
+        # (cpp/tensorrt_llm/runtime/tllmRuntime.cpp: TLLM_CHECK_WITH_INFO(mRefitter->
+        # setNamedWeights(...), "Failed to refit %s", name) and its refitter's "Failed to refit
+        # engine", printed as "[TensorRT-LLM][ERROR] Assertion failed: Failed to refit ..."),
+        # as NeMo-Aligner's PPO actor refits its generation engine after each step (the
+        # sixtysecond's 2ec37801233f): the library's weight sync failed, `software_bug` (the
+        # collector's rule for rollout engines failing to apply the trainer's weights)
+        r"\[TensorRT-LLM\]\[ERROR\] Assertion failed: Failed to refit\b",
+        "software_bug",
+        50,
+        0.5,
+        "TensorRT-LLM failed to refit its generation engine with the trainer's new weights",
+    ),
+    (
+        "ray_task_import_error",
+        # Ray re-raising in the driver an ImportError or ModuleNotFoundError a task or actor hit
+        # on its worker (ray/exceptions.py RayTaskError.as_instanceof_cause: the class is named
+        # "RayTaskError(<cause>)", printed "ray.exceptions.RayTaskError(ModuleNotFoundError):
+        # ray::f() (pid=..., ip=...)"; Ray's docs, "Debugging Failures" / runtime environments:
+        # a package missing on the worker's environment), the cause's own line often cut off
+        # (the sixtysecond's 26cc4b7788e1): the worker's environment lacks a package or has the
+        # wrong version, `dependency` (the rules' missing modules). Other causes wrapped
+        # (RuntimeError, TimeoutError, OutOfMemoryError) are left to their own lines
+        r"\bRay(?:Task|Actor)Error\((?:ImportError|ModuleNotFoundError)\)",
+        "dependency",
+        50,
+        0.5,
+        "A Ray task or actor failed to import a module on its worker: its environment lacks a "
+        "package or has the wrong version",
+    ),
+    (
+        "model_server_client_timeout",
+        # A client giving up on the model server a job calls (a reward, judge or critic server):
+        # the OpenAI Python client's timeout (openai-python src/openai/_base_client.py: `raise
+        # APITimeoutError(request=request) from err`, printed "openai.APITimeoutError: Request
+        # timed out."; LiteLLM's "litellm.Timeout: APITimeoutError - Request timed out"), and
+        # PyTriton's client waiting for its server (pytriton/client/utils.py
+        # wait_for_server_ready / wait_for_model_ready: PyTritonClientTimeoutError("Waiting for
+        # server to be ready timed out.") and "Waiting for model ... to be ready timed out.") (the
+        # sixtysecond's f2d625933f7c and b04b7bba7856): an external service the run needs did
+        # not answer, `dependency` (the collector's rule). Not a client's retry note ("Retrying
+        # request to /chat/completions in 0.8 seconds") nor a configured timeout's echo
+        r"\bAPITimeoutError(?:\(request=request\)|: Request timed out| - Request timed out)|"
+        r"\bPyTritonClientTimeoutError: Waiting for (?:server|model\b[^\n]*) to be ready timed out\b",
+        "dependency",
+        45,
+        0.45,
+        "A client timed out on the model server the job calls (reward, judge or critic): an "
+        "external service the run needs did not answer",
+    ),
+    (
+        "engine_core_device_assert",
+        # A device-side assert raised inside an inference engine's own process, on the same line
+        # as the process's prefix: vLLM v1's engine core ("(EngineCore pid=N) ERROR ... [core.py:N]
+        # torch.AcceleratorError: CUDA error: device-side assert triggered", EngineCore_DP<N> with
+        # data parallel; vllm/v1/engine/core.py logging the engine's traceback), its workers
+        # ("(VllmWorker rank=N pid=N)", "(VllmWorker TP<N> pid=N)", "(Worker_TP<N> pid=N)", v0's
+        # "(VllmWorkerProcess pid=N)", vllm/executor/multiproc_worker_utils.py and
+        # v1/executor/multiproc_executor.py):
+        # the engine's kernels (sampling, multimodal merging) tripped it, not the training
+        # script's data, `software_bug` (the library-internal rule; every label of these lines:
+        # the twenty-fourth's 901b5e859424, the sixtysecond's 696ba4c862ef). Above
+        # `device_assert` (62); a bare device-side assert keeps `user_code_error`
+        r"\((?:EngineCore(?:_DP\d+)?|VllmWorker(?:Process)?(?: rank=\d+| TP\d+)?|Worker_TP\d+) "
+        r"pid=\d+\)[^\n]*\bdevice-side assert(?:ion)? triggered",
+        "software_bug",
+        63,
+        0.55,
+        "A device-side assert inside an inference engine's process (vLLM): the engine's own "
+        "kernels, not the training script",
+    ),
     # -- classes the sixtythird collection showed missing (issue 27; tests/corpus/real/README.md,
     # sixtythird.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtythird.py). Also
     # widened for it, in place: `cuda_peer_access_unsupported` (accelerate's refusal of RTX
@@ -9254,6 +9413,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "disk usage",
         "disk space usage",
         "disck utili",
+        "no space available in any of the local",
+        "could not find any valid local directory for",
+        "local-dirs usable space is below",
     ),
     "nfs_hang_words": ("nfs",),
     "ceph_slow_requests": ("blocked >", "slow requests"),
@@ -10064,6 +10226,21 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nvrm_graphics_exception_bare": ("nvrm: graphics ",),
     # -- classes the sixtyfirst collection showed missing --
     "tensorboard_nonfinite_scalar": ("nan or inf found in input tensor",),
+    # -- classes the sixtysecond collection showed missing --
+    "pynccl_system_error": (
+        "runtimeerror: nccl error: unhandled system error",
+        "init_device: nccl error: unhandled system error",
+    ),
+    "vllm_kv_cache_too_small": (
+        "that can be stored in kv cache",
+        "to serve at least one request with the model's max seq len",
+        "larger than the available kv cache memory",
+    ),
+    "sglang_pool_leak_check": ("memory leak detected!",),
+    "trtllm_refit_failed": ("[tensorrt-llm][error] assertion failed: failed to refit",),
+    "ray_task_import_error": ("error(importerror)", "error(modulenotfounderror)"),
+    "model_server_client_timeout": ("apitimeouterror", "pytritonclienttimeouterror"),
+    "engine_core_device_assert": ("device-side assert",),
     # -- classes the sixtythird collection showed missing --
     "zero3_param_coordinator": (
         'partitioned_param_coordinator.py", line ',
