@@ -4150,7 +4150,10 @@ def run(quick: bool) -> dict[str, Any]:
     t64 = evaluate("sixtyfourth")
     t64_rows = evaluate("sixtyfourth", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
-    loco = triage_first_sight.estimate()
+    # leaving each collection out trains the fallback once per collection (~4 s each, minutes
+    # in all): the quick run leaves out three, named in `loco_collections`
+    left_out = triage_first_sight.QUICK if quick else triage_first_sight.COLLECTIONS
+    loco = triage_first_sight.estimate(collections=left_out)
     ours_ok = np.asarray(h.pop("correct"), dtype=float)
     peer_ok = np.asarray([r["category"] == base for r in held], dtype=float)
     t.pop("correct")
@@ -4910,7 +4913,9 @@ def run(quick: bool) -> dict[str, Any]:
             **_pooled_sure_first_sight(),
             # an estimate of first sight from the collections already seen: each collection
             # with the rows of its own first sight and a fallback trained without it
-            # (benchmarks/triage_first_sight.py; pooled over the 1,025 excerpts of twelve collections)
+            # (benchmarks/triage_first_sight.py; pooled over the collections left out)
+            "loco_collections": len(left_out),
+            "loco_excerpts": loco["pooled"]["n"],
             "loco_first_sight_category": loco["pooled"]["category"],
             "loco_first_sight_action": loco["pooled"]["action"],
             "loco_first_sight_rows_only_category": loco["pooled"]["rows_category"],

@@ -41,6 +41,9 @@ CORPUS = build_triage_fallback.CORPUS
 # every collection the fallback trains on (each was scored once at first sight before it became
 # tuning data): leaving one out only means something for those
 COLLECTIONS = tuple(s for s in build_triage_fallback.TRAINING if s != "tuning")
+# the quick run's sample: the first, one from the middle and the latest collection (the whole
+# estimate takes one training per collection, minutes; the saved figures are the whole one)
+QUICK = (COLLECTIONS[0], COLLECTIONS[len(COLLECTIONS) // 2], COLLECTIONS[-1])
 
 
 def first_sight() -> dict[str, dict[str, list[Any]]]:
@@ -63,18 +66,20 @@ def marked(records: list[dict[str, str]]) -> dict[str, bool]:
     return out
 
 
-def estimate(build: Any = None) -> dict[str, Any]:
+def estimate(build: Any = None, collections: tuple[str, ...] = COLLECTIONS) -> dict[str, Any]:
     """Per collection and pooled: first sight with the rows of the day alone, and with a
     fallback trained without the collection by `build(records, groups, asked)` (default: the
-    shipped method, build_triage_fallback.table)."""
+    shipped method, build_triage_fallback.table). Each collection left out costs one training
+    (~4 s); `collections` picks which are left out (all of them by default; the quick run of
+    benchmarks/run.py triage-accuracy takes a few, QUICK)."""
     build = build or build_triage_fallback.table
     seen = first_sight()
-    splits = {s: load(s) for s in COLLECTIONS}
+    splits = {s: load(s) for s in collections}
     out: dict[str, Any] = {"collections": {}}
     pooled = {"n": 0, "rows_cat": 0, "rows_act": 0, "cat": 0, "act": 0, "guesses": 0, "right": 0}
     pooled |= {"series_cat": 0, "series_act": 0, "spikes": 0}
     wrong_exclude = 0
-    for k in COLLECTIONS:
+    for k in collections:
         train = [s for s in build_triage_fallback.TRAINING if s != k]
         records, groups, asked = build_triage_fallback.training(train)
         m = fallback.Model(build(records, groups, asked))
@@ -120,8 +125,8 @@ def estimate(build: Any = None) -> dict[str, Any]:
         "with_series_action": round(pooled["series_act"] / n, 4),
     }
     cols = out["collections"].values()
-    out["mean_category"] = round(sum(c["cat"] / c["n"] for c in cols) / len(COLLECTIONS), 4)
-    out["mean_action"] = round(sum(c["act"] / c["n"] for c in cols) / len(COLLECTIONS), 4)
+    out["mean_category"] = round(sum(c["cat"] / c["n"] for c in cols) / len(collections), 4)
+    out["mean_action"] = round(sum(c["act"] / c["n"] for c in cols) / len(collections), 4)
     return out
 
 

@@ -96,9 +96,21 @@ def _resume(ledger: Ledger, run_dir: rundir.RunDir, *, multi_node: bool = False)
 
 STORE_SILENT_S = 60.0
 """A rendezvous store that has not answered a poll for this long is lost (the store client's
-own timeout; torch_compat.bounded_polls): on a connection whose packets are dropped the read
-itself would wait for the kernel's retransmissions, 16 minutes."""
+own timeout, torch's default `read_timeout`; torch_compat.bounded_polls): on a connection whose
+packets are dropped the read itself would wait for the kernel's retransmissions, 16 minutes.
+`--rdzv-conf read_timeout=S` sets both (store_silent_s)."""
 SHUTDOWN_WAIT_S = 10.0
+
+
+def store_silent_s(params: Any) -> float:
+    """How long a membership poll may go unanswered before the store is lost: the store
+    client's own timeout, `--rdzv-conf read_timeout` (torch's c10d backend reads the same key
+    for its TCPStore), STORE_SILENT_S when unset or not a positive number."""
+    try:
+        s = params.get_as_int("read_timeout", None)
+    except ValueError:  # torch's own backend refuses it with its message, at the rendezvous
+        return STORE_SILENT_S
+    return float(s) if s is not None and s > 0 else STORE_SILENT_S
 
 
 def _bounded(fn: Callable[[], object], what: str) -> None:
@@ -364,7 +376,7 @@ def launch(cfg: SupervisorConfig, torchrun: tuple[Any, Any, list[str]]) -> int:
                 "or --standalone on one node"
             ) from None
         handler = rdzv_registry.get_rendezvous_handler(params)
-        torch_compat.bounded_polls(handler, STORE_SILENT_S)
+        torch_compat.bounded_polls(handler, store_silent_s(params))
         if cfg.store_per_attempt:
             torch_compat.store_per_attempt(handler)
         return WorkerSpec(

@@ -25,8 +25,11 @@ def test_partition_one_side_goes_on_nothing_written_twice(cluster, tmp_path):
     run_dir = tmp_path / "run"
     steps = 80
     # a partition that stays: each side holds its hang while the other does not answer
-    # (--network-hold), then restarts; 15 s keeps the test short (silent peers: 30 s by default)
-    rdzv = ("--rdzv-conf", "last_call_timeout=3", "--max-restarts", "2", "--network-hold", "15")
+    # (--network-hold), then restarts; 15 s keeps the test short (silent peers: 30 s by default),
+    # as does the store client's 30 s timeout (torch's 60 s by default), which also bounds how
+    # long node2's agent waits for a store that does not answer (launch.store_silent_s)
+    conf = "last_call_timeout=3,read_timeout=30"
+    rdzv = ("--rdzv-conf", conf, "--max-restarts", "2", "--network-hold", "15")
     cmd = train_cmd(run_dir, cluster, "2:3", *rdzv, steps=steps, ckpt_every=10)
     agents = [start_agent(cluster[i], cmd, tmp_path) for i in (0, 1, 2)]
     wait_for_step(run_dir, 25, timeout=300, agents=agents)
@@ -35,7 +38,7 @@ def test_partition_one_side_goes_on_nothing_written_twice(cluster, tmp_path):
     (c0, o0), (c1, o1) = agents[0].finish(400), agents[1].finish(400)
     assert (c0, c1) == (0, 0), o0 + "\n----\n" + o1
     # the cut-off side never finishes the job, and gives up by itself: its store polls are
-    # bounded (60 s), then two reconnects that time out (--max-restarts 2)
+    # bounded (read_timeout, 30 s), then two reconnects that time out (--max-restarts 2)
     c2, o2 = agents[2].finish(300)
     assert c2 not in (0, -9, None), o2
     assert "the rendezvous store stayed unreachable" in o2, o2[-3000:]

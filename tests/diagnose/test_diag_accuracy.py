@@ -91,6 +91,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         if key.endswith("_excerpts") and (CORPUS / f"{split}.jsonl").exists():
             assert n == len(bench.load(split)), (key, n)
     assert d["heldout_excerpts"] >= 90
+    # the quick run leaves three collections out (the saved, full run every one of them); the
+    # estimate pools their excerpts and its fallback guessed somewhere
+    quick = bench.triage_first_sight.QUICK
+    assert d["loco_collections"] == len(quick) == 3
+    assert d["loco_excerpts"] == sum(len(bench.load(k)) for k in quick)
+    assert d["loco_first_sight_guesses"] > 0
+    assert 0 < d["loco_first_sight_rows_only_category"] < 1 and 0 < d["loco_first_sight_category"] < 1
     # the third collection after its rows (0.59 / 0.73 at first sight, before them)
     assert d["third_category_accuracy"] >= 0.95, d["third_misses"]
     assert d["third_action_accuracy"] >= 0.95, d["third_misses"]

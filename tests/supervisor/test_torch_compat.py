@@ -286,6 +286,19 @@ def test_a_silent_store_poll_lets_the_monitor_loop_go_on_then_counts_as_lost():
     torch_compat.settle_poll(object())  # nothing to settle there
 
 
+def test_a_silent_store_is_lost_after_the_store_clients_own_read_timeout():
+    from nonstop.supervisor.launch import STORE_SILENT_S, store_silent_s
+
+    def params(**conf: object) -> RendezvousParameters:
+        return RendezvousParameters("c10d", "node0:29400", "job", 2, 3, **conf)
+
+    assert store_silent_s(params()) == STORE_SILENT_S == 60.0  # torch's default read_timeout
+    assert store_silent_s(params(read_timeout="20")) == 20.0  # --rdzv-conf read_timeout=20
+    # nonsense is torch's backend's to refuse, with its own message; the poll keeps the default
+    assert store_silent_s(params(read_timeout="0")) == STORE_SILENT_S
+    assert store_silent_s(params(read_timeout="soon")) == STORE_SILENT_S
+
+
 def test_a_rendezvous_drops_a_poll_answer_about_the_old_round():
     h = _SilentStore()
     torch_compat.bounded_polls(h, give_up_s=60)
