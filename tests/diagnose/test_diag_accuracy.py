@@ -97,7 +97,9 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["loco_collections"] == len(quick) == 3
     assert d["loco_excerpts"] == sum(len(bench.load(k)) for k in quick)
     assert d["loco_first_sight_guesses"] > 0
-    assert 0 < d["loco_first_sight_rows_only_category"] < 1 and 0 < d["loco_first_sight_category"] < 1
+    assert (
+        0 < d["loco_first_sight_rows_only_category"] < 1 and 0 < d["loco_first_sight_category"] < 1
+    )
     # the third collection after its rows (0.59 / 0.73 at first sight, before them)
     assert d["third_category_accuracy"] >= 0.95, d["third_misses"]
     assert d["third_action_accuracy"] >= 0.95, d["third_misses"]
