@@ -82,6 +82,7 @@ LATER = (
     "sixtysecond",
     "sixtythird",
     "sixtyfourth",
+    "sixtysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
