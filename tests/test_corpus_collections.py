@@ -83,6 +83,7 @@ LATER = (
     "sixtythird",
     "sixtyfourth",
     "sixtyfifth",
+    "sixtysixth",
 )
 """In the order collected: each may share no source with any split before it."""
 
