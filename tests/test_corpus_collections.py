@@ -82,6 +82,7 @@ LATER = (
     "sixtysecond",
     "sixtythird",
     "sixtyfourth",
+    "sixtyseventh",
 )
 """In the order collected: each may share no source with any split before it."""
 
