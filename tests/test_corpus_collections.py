@@ -84,6 +84,7 @@ LATER = (
     "sixtyfourth",
     "sixtyfifth",
     "sixtysixth",
+    "sixtyseventh",
 )
 """In the order collected: each may share no source with any split before it."""
 
