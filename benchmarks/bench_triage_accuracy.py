@@ -14,9 +14,9 @@ the tuning set's most common category (what a lookup of base rates gets). Also r
 accuracy, the confusion matrix (`heldout_matrix`: true category -> {predicted: count}, diagonal
 included; `heldout_confusion`: its off-diagonal cells; `heldout_action_matrix` likewise for
 actions), wrong `exclude_node` verdicts (a healthy node lost) and the tuning-set figures.
-Sixty-three later collections by collectors who never read the signature table (fresh.jsonl,
+Sixty-six later collections by collectors who never read the signature table (fresh.jsonl,
 third.jsonl, fourth.jsonl, fifth.jsonl, sixth.jsonl, seventh.jsonl, eighth.jsonl, ninth.jsonl,
-tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl, fiftyninth.jsonl, sixtieth.jsonl, sixtyfirst.jsonl, sixtysecond.jsonl, sixtythird.jsonl, sixtyfourth.jsonl) are reported with their first-sight
+tenth.jsonl, eleventh.jsonl, twelfth.jsonl, thirteenth.jsonl, fourteenth.jsonl, fifteenth.jsonl, sixteenth.jsonl, seventeenth.jsonl, eighteenth.jsonl, nineteenth.jsonl, twentieth.jsonl, twentyfirst.jsonl, twentysecond.jsonl, twentythird.jsonl, twentyfourth.jsonl, twentyfifth.jsonl, twentysixth.jsonl, twentyseventh.jsonl, twentyeighth.jsonl, twentyninth.jsonl, thirtieth.jsonl, thirtyfirst.jsonl, thirtysecond.jsonl, thirtythird.jsonl, thirtyfourth.jsonl, thirtyfifth.jsonl, thirtysixth.jsonl, thirtyseventh.jsonl, thirtyeighth.jsonl, thirtyninth.jsonl, fortieth.jsonl, fortyfirst.jsonl, fortysecond.jsonl, fortythird.jsonl, fortyfourth.jsonl, fortyfifth.jsonl, fortysixth.jsonl, fortyseventh.jsonl, fortyeighth.jsonl, fortyninth.jsonl, fiftieth.jsonl, fiftyfirst.jsonl, fiftysecond.jsonl, fiftythird.jsonl, fiftyfourth.jsonl, fiftyfifth.jsonl, fiftysixth.jsonl, fiftyseventh.jsonl, fiftyeighth.jsonl, fiftyninth.jsonl, sixtieth.jsonl, sixtyfirst.jsonl, sixtysecond.jsonl, sixtythird.jsonl, sixtyfourth.jsonl, sixtyfifth.jsonl, sixtysixth.jsonl, sixtyseventh.jsonl) are reported with their first-sight
 scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `sixth_first_*`,
 `seventh_first_*`, `eighth_first_*`, `ninth_first_*`, `tenth_first_*`, `eleventh_first_*`,
 `twelfth_first_*`, `thirteenth_first_*`, `fourteenth_first_*`, `fifteenth_first_*`, `sixteenth_first_*`, `seventeenth_first_*`, `eighteenth_first_*`, `nineteenth_first_*`, `twentieth_first_*`, `twentyfirst_first_*`, `twentysecond_first_*`, `twentythird_first_*`,
@@ -29,8 +29,9 @@ scores (`fresh_first_*`, `third_first_*`, `fourth_first_*`, `fifth_first_*`, `si
 `fortyninth_first_*`, `fiftieth_first_*`, `fiftyfirst_first_*`, `fiftysecond_first_*`, `fiftythird_first_*` and
 `fiftyfourth_first_*`, `fiftyfifth_first_*`, `fiftysixth_first_*`, `fiftyseventh_first_*`,
 `fiftyeighth_first_*`, `fiftyninth_first_*`, `sixtieth_first_*`, `sixtyfirst_first_*`,
-`sixtysecond_first_*`, `sixtythird_first_*`, `sixtyfourth_first_*`, also
-`first_sight_*`, for the latest, sixtyfourth.jsonl: the out-of-sample
+`sixtysecond_first_*`, `sixtythird_first_*`, `sixtyfourth_first_*`, `sixtyfifth_first_*`,
+`sixtysixth_first_*`, `sixtyseventh_first_*`, also
+`first_sight_*`, for the latest, sixtyseventh.jsonl: the out-of-sample
 figure) beside their figures now; `first_sight_sure_*` pools
 every collection's first sight on the labels its collector was sure of.
 Every figure is of triage as it ships, the statistical fallback
@@ -3825,6 +3826,209 @@ SIXTYFOURTH_UNSURE: frozenset[str] = frozenset(
     ]
 )
 
+# sixtyfifth.jsonl's first score (2026-12-07 15:29, 83 excerpts by a sixty-fifth collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; large-model
+# pretraining stacks at scale (Megatron-LM/Megatron-Core and NeMo, TorchTitan and FSDP2,
+# DeepSpeed-MoE, pipeline and expert parallelism, distributed checkpoint conversion): 81 from GitHub
+# (53 repositories), 2 from other sites; none of its 83 labels excludes a node; its slips are in the
+# README), taken once with benchmarks/score_first_sight.py on main 98db20f (session 35's rows and
+# the tables on sixty-four splits; the three collections scored one after another with no rows
+# between): 50 of 83 categories and 62 of 83 actions; rows alone 47 / 62; 9 guesses, 3 right; 9 with
+# no answer at all; no wrong exclude_node. The collector marked 49 of its 83 labels unsure
+# (SIXTYFIFTH_UNSURE); on the other 34: 25 categories and 26 actions right (25 / 34 with the rows
+# alone).
+SIXTYFIFTH_FIRST: dict[str, float] = {"category": 0.6024, "action": 0.747}
+SIXTYFIFTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5663, "action": 0.747}
+SIXTYFIFTH_FIRST_SURE: dict[str, float] = {"category": 0.7353, "action": 0.7647}
+SIXTYFIFTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "04939af4f16f",
+        "0c8b4f64d9fd",
+        "15de56051138",
+        "190b7d8330fd",
+        "22bf43243f60",
+        "24e9f32b45ad",
+        "2508938fe5ae",
+        "2561653edc2b",
+        "2c6896b694c2",
+        "2fe0c60e2fa8",
+        "30a6d338acfd",
+        "31d7e10ec2a8",
+        "32a4899cc8e0",
+        "33f17aae1214",
+        "36a191bce6a1",
+        "3d8fe688d7ce",
+        "40b63e6c6c56",
+        "41315ab29a3e",
+        "489288f27b9d",
+        "4bca410910da",
+        "5222a5b9a6a3",
+        "545935b4684c",
+        "601184eec03b",
+        "611aaf7ecf09",
+        "693190f0ead4",
+        "6a51f5d84609",
+        "76c526cc67d3",
+        "7b521a2b3f89",
+        "7fd85d24c369",
+        "84e024875b12",
+        "87473f78da56",
+        "87f233c9eec2",
+        "8d347df2bad3",
+        "96ed65050940",
+        "98286642151b",
+        "9cb17003c171",
+        "9ceffdb59c71",
+        "a0c411e37765",
+        "a2a4c069964e",
+        "a54a64c2ef3a",
+        "b02cf9fb5532",
+        "c0ee727aa59c",
+        "c1a7b008e1df",
+        "cfebcb137871",
+        "d4f877176363",
+        "db92b1d36485",
+        "f10427b802a8",
+        "fc2af0c195af",
+        "fd3ea26fba79",
+    ]
+)
+
+# sixtysixth.jsonl's first score (2026-12-07 15:29, 84 excerpts by a sixty-sixth collector blind to
+# the signature table, the fallback, their tests and the other collections' excerpts; training on
+# accelerators other than NVIDIA's (AMD Instinct with ROCm and RCCL, Intel Gaudi, AWS
+# Trainium/Neuron, Google TPU with PyTorch/XLA and JAX, Ascend NPUs): 79 from GitHub (58
+# repositories), 5 from other sites; 2 of its 84 labels exclude a node; its slips are in the
+# README), taken once with benchmarks/score_first_sight.py on main 98db20f (as the sixty-fifth's,
+# the same minute): 45 of 84 categories and 77 of 84 actions; rows alone 39 / 75; 30 guesses, 11
+# right; 13 with no answer at all; no wrong exclude_node. The collector marked 51 of its 84 labels
+# unsure (SIXTYSIXTH_UNSURE); on the other 33: 22 categories and 30 actions right (18 / 33 with the
+# rows alone).
+SIXTYSIXTH_FIRST: dict[str, float] = {"category": 0.5357, "action": 0.9167}
+SIXTYSIXTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.4643, "action": 0.8929}
+SIXTYSIXTH_FIRST_SURE: dict[str, float] = {"category": 0.6667, "action": 0.9091}
+SIXTYSIXTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "00885d681438",
+        "01dde68c5c86",
+        "0926b29d5789",
+        "0ba0fbd41572",
+        "0cd18add1c45",
+        "1cbeb7991386",
+        "22eb27518a44",
+        "241b65a1f14c",
+        "251a684e9126",
+        "2ece0fa487b9",
+        "323665179c4a",
+        "32cc8a679d81",
+        "3a78d506c917",
+        "3afa9c078620",
+        "3b6d99b66d4f",
+        "3e4181298cd2",
+        "4d3b7bb8fc82",
+        "4e35fb29d318",
+        "509a5a337039",
+        "5105a96948a7",
+        "59668c90de15",
+        "5973ffa9724f",
+        "635c1e0ae417",
+        "69819b8bc46b",
+        "6e8a3af050f7",
+        "7041e81ec95e",
+        "8010581774c7",
+        "92478b03a6c8",
+        "934a8a0d12bd",
+        "96d115cb39b8",
+        "9d8ab02ba623",
+        "a68879b091ce",
+        "a6b0387c2b44",
+        "b12486b81a07",
+        "b14e880b395c",
+        "b209daf0f34b",
+        "b5dfc807acc7",
+        "b74584b26999",
+        "bf16052a7da7",
+        "c17550e76ac9",
+        "c447fc917c9e",
+        "ca6eec50af67",
+        "cee9f23a0262",
+        "d8ef9575d379",
+        "da2ae2705d3e",
+        "e84883dd6f1c",
+        "eca8774f6fd2",
+        "f2763d3e45e5",
+        "f4703b7cf2ea",
+        "f4acf805bd12",
+        "fef8ac2f15ce",
+    ]
+)
+
+# sixtyseventh.jsonl's first score (2026-12-07 15:29, 80 excerpts by a sixty-seventh collector blind
+# to the signature table, the fallback, their tests and the other collections' excerpts; how cluster
+# operators see failing GPU nodes (Kubernetes GPU Operator and device plugin, DCGM, Slurm's node
+# health checks, XID events, BMC/Redfish logs, InfiniBand tools): 75 from GitHub (51 repositories),
+# 5 from other sites; 9 of its 80 labels exclude a node; its slips are in the README), taken once
+# with benchmarks/score_first_sight.py on main 98db20f (as the sixty-fifth's, the same minute): 59
+# of 80 categories and 73 of 80 actions; rows alone 45 / 73; 27 guesses, 19 right; 10 with no answer
+# at all; 3 wrong exclude_node (776dd6ca012b, e875bb42f4cc, 83988252db7b). The collector marked 48
+# of its 80 labels unsure (SIXTYSEVENTH_UNSURE); on the other 32: 27 categories and 30 actions right
+# (20 / 32 with the rows alone).
+SIXTYSEVENTH_FIRST: dict[str, float] = {"category": 0.7375, "action": 0.9125}
+SIXTYSEVENTH_FIRST_ROWS_ONLY: dict[str, float] = {"category": 0.5625, "action": 0.9125}
+SIXTYSEVENTH_FIRST_SURE: dict[str, float] = {"category": 0.8438, "action": 0.9375}
+SIXTYSEVENTH_UNSURE: frozenset[str] = frozenset(
+    [
+        "00354af78226",
+        "09a29d0195b1",
+        "130f607943e8",
+        "14ad5e881677",
+        "216b6feb5795",
+        "2d5381933ab0",
+        "383ae0bd569a",
+        "41f208608404",
+        "46187bd770ee",
+        "4f879c822f81",
+        "50891daf3a6a",
+        "545584b4f447",
+        "55458e8b5e4f",
+        "5b0819898625",
+        "642bdd49188c",
+        "6906b31cf202",
+        "6ef7dac7fa39",
+        "72eed199ffa0",
+        "75ce887ba0dc",
+        "7659cfd559a2",
+        "79475f739076",
+        "7d4787aaa889",
+        "7f31cfeacf9d",
+        "83988252db7b",
+        "8455cb84bc49",
+        "87655f886d18",
+        "8fc87ef5a7ba",
+        "94085c0397c8",
+        "9a2cf38e8dc1",
+        "9d8161c4eae5",
+        "a62011006dbd",
+        "ac0f0dff0ddf",
+        "b28149d0ea86",
+        "b3df15c2c7e6",
+        "b5fe577268e9",
+        "bb193a744a3a",
+        "bb7cc316d88a",
+        "bc84d465527a",
+        "c87eeedd0bc0",
+        "c97519eb3c35",
+        "cc05d4994c38",
+        "d0c7e50d31b2",
+        "d4884b773654",
+        "dd12796639ca",
+        "e61dc2cbb07d",
+        "f53cb32c4167",
+        "fc2b4370acbe",
+        "ff28b4103da7",
+    ]
+)
+
 # every collection whose collector marked the labels it was unsure of (the tenth on): its first
 # sight on the others, pooled by `_pooled_sure_first_sight`
 FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
@@ -3883,6 +4087,9 @@ FIRST_SIGHT_SURE: tuple[tuple[str, dict[str, float], frozenset[str]], ...] = (
     ("sixtysecond", SIXTYSECOND_FIRST_SURE, SIXTYSECOND_UNSURE),
     ("sixtythird", SIXTYTHIRD_FIRST_SURE, SIXTYTHIRD_UNSURE),
     ("sixtyfourth", SIXTYFOURTH_FIRST_SURE, SIXTYFOURTH_UNSURE),
+    ("sixtyfifth", SIXTYFIFTH_FIRST_SURE, SIXTYFIFTH_UNSURE),
+    ("sixtysixth", SIXTYSIXTH_FIRST_SURE, SIXTYSIXTH_UNSURE),
+    ("sixtyseventh", SIXTYSEVENTH_FIRST_SURE, SIXTYSEVENTH_UNSURE),
 )
 
 
@@ -4149,6 +4356,12 @@ def run(quick: bool) -> dict[str, Any]:
     t63_rows = evaluate("sixtythird", fallback=False)
     t64 = evaluate("sixtyfourth")
     t64_rows = evaluate("sixtyfourth", fallback=False)
+    t65 = evaluate("sixtyfifth")
+    t65_rows = evaluate("sixtyfifth", fallback=False)
+    t66 = evaluate("sixtysixth")
+    t66_rows = evaluate("sixtysixth", fallback=False)
+    t67 = evaluate("sixtyseventh")
+    t67_rows = evaluate("sixtyseventh", fallback=False)
     h_rows = evaluate("heldout", fallback=False)
     # leaving each collection out trains the fallback once per collection (~4 s each, minutes
     # in all): the quick run leaves out three, named in `loco_collections`
@@ -4894,11 +5107,8 @@ def run(quick: bool) -> dict[str, Any]:
                 SIXTYTHIRD_FIRST_SURE,
                 _sure_scores("sixtythird", SIXTYTHIRD_UNSURE),
             ),
-            # a sixty-fourth collection, scored once at first sight (SIXTYFOURTH_FIRST): the latest
-            # out-of-sample figure; its current figures say how far later work moved it
+            # a sixty-fourth collection, scored once at first sight (SIXTYFOURTH_FIRST)
             "sixtyfourth_excerpts": t64["excerpts"],
-            "first_sight_category": SIXTYFOURTH_FIRST["category"],
-            "first_sight_action": SIXTYFOURTH_FIRST["action"],
             **_first_sight_fields(
                 "sixtyfourth",
                 t64,
@@ -4907,6 +5117,42 @@ def run(quick: bool) -> dict[str, Any]:
                 SIXTYFOURTH_FIRST_ROWS_ONLY,
                 SIXTYFOURTH_FIRST_SURE,
                 _sure_scores("sixtyfourth", SIXTYFOURTH_UNSURE),
+            ),
+            # a sixty-fifth collection, scored once at first sight (SIXTYFIFTH_FIRST)
+            "sixtyfifth_excerpts": t65["excerpts"],
+            **_first_sight_fields(
+                "sixtyfifth",
+                t65,
+                t65_rows,
+                SIXTYFIFTH_FIRST,
+                SIXTYFIFTH_FIRST_ROWS_ONLY,
+                SIXTYFIFTH_FIRST_SURE,
+                _sure_scores("sixtyfifth", SIXTYFIFTH_UNSURE),
+            ),
+            # a sixty-sixth collection, scored once at first sight (SIXTYSIXTH_FIRST)
+            "sixtysixth_excerpts": t66["excerpts"],
+            **_first_sight_fields(
+                "sixtysixth",
+                t66,
+                t66_rows,
+                SIXTYSIXTH_FIRST,
+                SIXTYSIXTH_FIRST_ROWS_ONLY,
+                SIXTYSIXTH_FIRST_SURE,
+                _sure_scores("sixtysixth", SIXTYSIXTH_UNSURE),
+            ),
+            # a sixty-seventh collection, scored once at first sight (SIXTYSEVENTH_FIRST): the latest
+            # out-of-sample figure; its current figures say how far later work moved it
+            "sixtyseventh_excerpts": t67["excerpts"],
+            "first_sight_category": SIXTYSEVENTH_FIRST["category"],
+            "first_sight_action": SIXTYSEVENTH_FIRST["action"],
+            **_first_sight_fields(
+                "sixtyseventh",
+                t67,
+                t67_rows,
+                SIXTYSEVENTH_FIRST,
+                SIXTYSEVENTH_FIRST_ROWS_ONLY,
+                SIXTYSEVENTH_FIRST_SURE,
+                _sure_scores("sixtyseventh", SIXTYSEVENTH_UNSURE),
             ),
             # every collection's first sight on the labels its collector was sure of, pooled
             # (FIRST_SIGHT_SURE; the issue's own measure of generalization)

@@ -355,11 +355,50 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure_n=46,
         wrong={"ccf26e5bb282"},
     )
-    # the sixty-fourth collection: its first sight is the recorded out-of-sample figure (also on
-    # the 44 labels its collector was sure of, 39 of 83 unsure: 38 categories, 43 actions), and
-    # later work may only move it up; no wrong exclude_node at first sight, and none may appear
-    assert d["first_sight_category"] == bench.SIXTYFOURTH_FIRST["category"] == 0.7229
-    assert d["first_sight_action"] == bench.SIXTYFOURTH_FIRST["action"] == 0.9398
+    # the sixty-seventh collection: its first sight is the recorded out-of-sample figure (also on
+    # the 32 labels its collector was sure of, 48 of 80 unsure: 27 categories, 30 actions), and
+    # later work may only move it up; its three wrong exclude_node at first sight (Node Health
+    # Check failing on itself or on the environment, 776dd6ca012b and e875bb42f4cc; "CUDA-capable
+    # device(s) is/are busy or unavailable", 83988252db7b, an unsure label) may only go
+    assert d["first_sight_category"] == bench.SIXTYSEVENTH_FIRST["category"] == 0.7375
+    assert d["first_sight_action"] == bench.SIXTYSEVENTH_FIRST["action"] == 0.9125
+    assert_first_sight(
+        d,
+        "sixtyseventh",
+        category=0.7375,
+        action=0.9125,
+        rows_only=0.5625,
+        sure=0.8438,
+        sure_n=32,
+        wrong={"776dd6ca012b", "e875bb42f4cc", "83988252db7b"},
+    )
+    # the sixty-sixth collection: its first sight (also on the 33 labels its collector was sure
+    # of, 51 of 84 unsure: 22 categories, 30 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "sixtysixth",
+        category=0.5357,
+        action=0.9167,
+        rows_only=0.4643,
+        sure=0.6667,
+        sure_n=33,
+    )
+    # the sixty-fifth collection: its first sight (also on the 34 labels its collector was sure
+    # of, 49 of 83 unsure: 25 categories, 26 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
+    assert_first_sight(
+        d,
+        "sixtyfifth",
+        category=0.6024,
+        action=0.747,
+        rows_only=0.5663,
+        sure=0.7353,
+        sure_n=34,
+    )
+    # the sixty-fourth collection: its first sight (also on the 44 labels its collector was sure
+    # of, 39 of 83 unsure: 38 categories, 43 actions), and later work may only move it up; no
+    # wrong exclude_node at first sight, and none may appear
     assert_first_sight(
         d,
         "sixtyfourth",
@@ -904,13 +943,13 @@ def test_heldout_accuracy_meets_the_targets() -> None:
     assert d["twentyninth_action_accuracy"] >= 0.8765, d["twentyninth_misses"]
     assert d["twentyninth_wrong_exclude_node"] == [], d
     # every collection's first sight on its sure labels, pooled: recorded figures, fixed
-    assert d["first_sight_sure_collections"] == 55
-    assert d["first_sight_sure_excerpts"] == 1897
-    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.815, 0.9278)
-    assert d["first_sight_sure_latest6_excerpts"] == 226
+    assert d["first_sight_sure_collections"] == 58
+    assert d["first_sight_sure_excerpts"] == 1996
+    assert (d["first_sight_sure_category"], d["first_sight_sure_action"]) == (0.8116, 0.9248)
+    assert d["first_sight_sure_latest6_excerpts"] == 223
     assert (d["first_sight_sure_latest6_category"], d["first_sight_sure_latest6_action"]) == (
-        0.8628,
-        0.9779,
+        0.8072,
+        0.9238,
     )
     # the twenty-eighth collection: its first sight (also on the labels its collector was sure
     # of), and later work may only move it up; no wrong exclude_node at first sight, and none
