@@ -1584,8 +1584,20 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "hang_stack",
+        # py-spy's frames "func (file.py:N)"; widened for the sixty-fifth (issue 27): the other
+        # c10d collectives and point-to-point calls a dump shows a rank parked in (gather,
+        # gather_object, scatter, scatter_object_list, send/recv/isend/irecv, monitored_barrier:
+        # torch/distributed/distributed_c10d.py; the sixty-fifth's c1a7b008e1df in gather_object
+        # during Megatron's async checkpoint save), and Python faulthandler's frames 'File "...",
+        # line N in func' (no comma: Python/traceback.c dump_frame, as faulthandler.dump_traceback
+        # and dump_traceback_later print a stuck process; the sixty-fifth's db92b1d36485 in
+        # scatter), which a Python traceback ('", line N, in func') never prints
         r"^\s*(?:barrier|all_?reduce\w*|all_?gather\w*|broadcast\w*|reduce_scatter\w*|all_to_all\w*|wait|"
-        r"synchronize)\s+\([^)]*(?:distributed_c10d|torch/distributed/|torch/cuda/)[^)]*\.py:\d+\)|"
+        r"synchronize|(?:gather|scatter)\w*|i?send|i?recv|monitored_barrier)"
+        r"\s+\([^)]*(?:distributed_c10d|torch/distributed/|torch/cuda/)[^)]*\.py:\d+\)|"
+        r"\bFile \"[^\"\n]*(?:distributed_c10d|torch/distributed/|torch/cuda/)[^\"\n]*\.py\", line \d+ in "
+        r"(?:barrier|all_?reduce\w*|all_?gather\w*|broadcast\w*|reduce_scatter\w*|all_to_all\w*|wait|"
+        r"synchronize|(?:gather|scatter)\w*|i?send|i?recv|monitored_barrier)\s*$|"
         r"#\d+\s+(?:0x[0-9a-f]+ in )?(?:ncclProgress\w*|ncclGroupEnd|cudaStreamSynchronize|cudaDeviceSynchronize|"
         r"cuStreamSynchronize|opal_progress|ompi_request_\w*wait\w*|MPIDI?_\w*Progress\w*|PMPI_(?:Allreduce|Barrier|Wait\w*|Bcast|Allgather\w*))\b",
         "hang",
@@ -2585,6 +2597,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # refuses (cudaErrorInvalidKernelImage / CUDA_ERROR_INVALID_IMAGE / hipErrorInvalidImage,
         # "device kernel image is invalid": the nineteenth's 20f4506b49f5, f7e4c46c2aff)
         r"\bcompute capability [\d.]+ or higher required for\b|"
+        # widened for the sixty-fifth (issue 27; test_diag_rows_sixtyfifth.py): the same file's
+        # check_fp8_block_scaling_support ("FP8 block scaled GEMM requires Hopper and CUDA >=
+        # 12.9.", the sixty-fifth's 26102e604e2f) and check_fp8_support's Ada checks ("CUDA
+        # version 12.1 or higher required for FP8 execution on Ada.", "cuBLASLt version 12.1.3.x
+        # or higher required for FP8 execution on Ada."): the GPU or CUDA below what FP8 needs
+        r"\bFP8 block scaled GEMM requires Hopper\b|"
+        r"\b(?:CUDA|cuBLASLt) version [\d.x]+ or higher required for FP8 execution\b|"
         r"\bis not supported on [\d.]+\+ architectures\b|"
         r"\bGPUs with compute capability below [\d.]+ are not supported\b|"
         r"^(?![^\n]*\bwarning\b)[^\n]*\bwhich is too old to be supported by the triton GPU compiler\b|"
@@ -5950,7 +5969,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # unsharded, or DTensor lacking the op, `software_bug` (the forty-fourth collection's
         # DTensor rule; its 72f4d8ffc719, F.grid_sample on a vision embedding under FSDP2). Above
         # `user_exception` (40), which reads the NotImplementedError as the script's own.
-        r"\bgot mixed torch\.Tensor and DTensor\b|"
+        # Widened for the sixty-fifth (issue 27; test_diag_rows_sixtyfifth.py): the same
+        # dispatcher finding no mesh among an op's arguments (unwrap_to_op_info: "found no
+        # DeviceMesh from dtensor args!" in 2.1, "... for c10d.broadcast_.default!" from 2.2,
+        # FSDP's sync_module_states broadcasting DTensor parameters, the sixty-fifth's
+        # 63d0e5ad30f5; "... for aten._fused_adagrad_.default!" with a fused optimizer).
+        r"\bgot mixed torch\.Tensor and DTensor\b|\bfound no DeviceMesh from dtensor args\b|"
         r"\b(?:aten|prims|c10d|_c10d_functional)\.[\w.]+ does not have a sharding strategy registered\b",
         "software_bug",
         46,
@@ -7820,6 +7844,73 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "enroot (under pyxis) could not pull the image: the registry refused its credentials",
     ),
+    # -- classes the sixtyfifth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtyfifth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyfifth.py). Also
+    # widened for it, in place: `hang_stack` (py-spy frames in gather/scatter/send/recv, Python
+    # faulthandler's frames in a collective). --
+    (
+        "parallel_layout_world_size",
+        # a framework refusing at start a parallel layout the world size cannot hold, in its own
+        # words: DeepSpeed's PipelineModule (deepspeed/runtime/pipe/module.py, "num_stages (2) must
+        # divide distributed world size (1)", the sixty-fifth's 7668795d1e9a under GPT-NeoX),
+        # Megatron-LM's validate_args (megatron/training/arguments.py, "world size (4) is not
+        # divisible by total_model_size (total_model_size=16)", the sixty-fifth's 0c8b4f64d9fd;
+        # NeMo's and Megatron-Bridge's copies) and initialize_model_parallel
+        # (megatron/core/parallel_state.py, "world_size (8) is not divisible by
+        # tensor_model_parallel_size (3) x pipeline_model_parallel_size (1) x
+        # context_parallel_size (1)"; Megatron-DeepSpeed's "`world_size` (8) is not divisible by"),
+        # ColossalAI's MoeHybridParallelPlugin ("World size 8 is not divisible by tp_size 1 *
+        # pp_size 3", the sixty-fifth's 9c96387c418f), TorchTitan's ParallelDims._validate
+        # (torchtitan/parallelisms/parallel_dims.py, "Invalid parallel dims: dp_replicate(1) *
+        # dp_shard(2) * cp(1) * tp(4) * pp(1) != WORLD_SIZE(4)"): the launch's layout,
+        # `user_code_error` (the sixty-fifth's rule; its AssertionError forms were already read so
+        # by `user_exception`, 40: at 45, this reads the message quoted bare). Not another size
+        # refused (a vocabulary padded to a multiple, a script's warning that the GPUs per node
+        # are not divisible by the TP size before it falls back)
+        r"\bnum_stages \(\d+\) must divide distributed world size\b|"
+        r"(?i:(?<![\w-])`?world[_ ]size`?(?: ?\(?\d+\)?)? is not divisible by\b)|"
+        r"\bInvalid parallel dims: [^\n]*!= WORLD_SIZE\(\d+\)",
+        "user_code_error",
+        45,
+        0.5,
+        "The framework refused the parallel layout at start: the world size does not divide into "
+        "the requested tensor/pipeline/context sizes (the launch's configuration)",
+    ),
+    (
+        "tt_allocator_oom",
+        # Tenstorrent's tt-metal allocator finding no room for a buffer in a device memory bank
+        # (tt_metal/impl/allocator/bank_manager.cpp: "Out of Memory: Not enough space to allocate
+        # {} B {} buffer across {} banks, where each bank needs to store {} B, but bank size is
+        # {} B (allocated: {} B, free: {} B, largest free block: {} B)"; older tt-metal "... but
+        # bank size is only {} B" without the statistics; DRAM, L1, L1_SMALL and TRACE buffers),
+        # under TT_FATAL/TT_THROW or as tt-xla's and tt-forge's RuntimeError quote it (the
+        # sixty-fifth's 1de2d01f778c): the accelerator out of memory, `out_of_memory` (the
+        # earlier allocator rules). Not a pytest skip's reason quoting it, nor a bare "Not enough
+        # space to allocate" of a disk or swap file
+        r"^(?![^\n]*(?:\bSKIPPED\b|\breason ?=))[^\n]*?"
+        r"\bOut of Memory: Not enough space to allocate \d+ B \w+ buffer across \d+ banks\b",
+        "out_of_memory",
+        74,
+        0.55,
+        "The Tenstorrent device allocator found no room in its memory banks for a buffer "
+        "(accelerator memory exhausted)",
+    ),
+    (
+        "pytest_timeout_fired",
+        # pytest-timeout failing a test that ran past its limit (pytest_timeout.py: the signal
+        # method's pytest.fail("Timeout >%ss" % timeout), "Failed: Timeout >300.0s" in the short
+        # summary, the sixty-fifth's 190b7d8330fd on a Megatron-DeepSpeed GPU test; 2.x's
+        # "Timeout (>300.0s) from pytest-timeout."; the thread method's "+++++ Timeout +++++"
+        # banner before it dumps every thread's stack): the test stopped progressing, `hang` (the
+        # sixty-fifth's stall rule). Not pytest's own or a test's other timeouts ("Failed:
+        # DID NOT RAISE", "TimeoutError: ...", a "--timeout=300" option)
+        r"\bFailed: Timeout \(?>\d+(?:\.\d+)?s\b|\bTimeout \(>\d+(?:\.\d+)?s\) from pytest-timeout\b|"
+        r"^\+{5,} Timeout \+{5,}\s*$",
+        "hang",
+        30,
+        0.45,
+        "pytest-timeout failed a test that ran past its time limit: the test stopped progressing",
+    ),
 )
 
 
@@ -9282,6 +9373,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "not compatible with the current pytorch installation",
         "unknown cuda arch",
         "or higher required for",
+        "fp8 block scaled gemm requires hopper",
         "+ architectures",
         "compute capability below",
         "too old to be supported by the triton",
@@ -9936,7 +10028,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "nccl_no_socket_interface": ("no socket interface found", "net/socket : no interface found"),
     "ib_async_event_notice": ("got async event",),
     "jax_barrier_tasks_missing": ("deadline_exceeded: barrier timed out",),
-    "dtensor_dispatch_gap": ("got mixed torch.tensor and dtensor", "sharding strategy registered"),
+    "dtensor_dispatch_gap": (
+        "got mixed torch.tensor and dtensor",
+        "sharding strategy registered",
+        "found no devicemesh from dtensor args",
+    ),
     "inductor_size_stride_assert": (" at dim=",),
     # -- classes the forty-fifth collection showed missing --
     "amdgpu_ring_mes_timeout": (
@@ -10272,6 +10368,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "cloud_accelerator_machine_type": ("is not supported for machine type",),
     "json_schema_additional_properties": ("additional properties are not allowed (",),
     "enroot_registry_auth_refused": ("returned error code: 40",),
+    # -- classes the sixtyfifth collection showed missing --
+    "parallel_layout_world_size": (
+        "must divide distributed world size",
+        "is not divisible by",
+        "!= world_size(",
+    ),
+    "tt_allocator_oom": ("out of memory: not enough space to allocate ",),
+    "pytest_timeout_fired": ("failed: timeout ", "from pytest-timeout", "+++++ timeout +++++"),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }
