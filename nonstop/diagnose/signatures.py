@@ -7920,6 +7920,23 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.5,
         "TensorFlow's numerics check found NaN or Inf values in a tensor",
     ),
+    (
+        "amd_smi_tool_traceback",
+        # AMD's management tools crashing in their own Python code: a traceback's frame in
+        # rocm-smi (ROCm/rocm_smi_lib python_smi_tools/rocm_smi.py, installed as /opt/rocm/bin/
+        # rocm-smi: 'File "/opt/rocm/bin/rocm-smi", line 1009, in <module>', "./rocm-smi",
+        # ".../libexec/rocm_smi/rocm_smi.py") or amd-smi (ROCm/amdsmi amdsmi_cli/amdsmi_cli.py,
+        # amdsmi_commands.py): the tool failing on a value it does not expect (a fan file that
+        # reads empty or EINVAL, the sixty-sixth's 2b9a22c55ecb and b0da5780d57a, fixed in the
+        # tool), `software_bug` (the sixty-sixth's rule). At 42: above `user_exception` (40),
+        # whose ValueError it explains. Not the training script's own frames, nor a file that
+        # only starts so ("rocm_smi_monitor.py")
+        r"\bFile \"(?:[^\"\n]*/)?(?:rocm[-_]smi(?:\.py)?|amdsmi_cli/amdsmi_\w+\.py)\", line \d+, in ",
+        "software_bug",
+        42,
+        0.45,
+        "AMD's GPU management tool (rocm-smi, amd-smi) crashed in its own code: a tool bug",
+    ),
 )
 
 
@@ -10394,6 +10411,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "nccl_net_not_found": ("nccl warn error: network ",),
     "tf_check_numerics_nan": ("tensor had nan", "tensor had inf"),
+    "amd_smi_tool_traceback": (
+        'rocm-smi", line ',
+        'rocm_smi", line ',
+        'rocm_smi.py", line ',
+        "amdsmi_cli/amdsmi_",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

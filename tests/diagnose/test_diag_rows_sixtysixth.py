@@ -7,8 +7,9 @@ recorded in a capturing stream, CUDA's and HIP's), `neuron_compiler_internal_err
 [F134], [TEN...] and [NLA...] messages), `xla_memory_exhausted` (the TPU's "Attempting to reserve
 ... That was not possible", "RESOURCE_EXHAUSTED: Error loading program"), `job_memory_limit`
 (Gaudi's PT_DEVMEM); new: `neuron_runtime_resource_exhausted`, `rocm_smi_init_failed`,
-`nccl_net_not_found`, `tf_check_numerics_nan`; and in `triage.decide`, a command not found that
-the run outlived (a collective timeout after it in the same file)."""
+`nccl_net_not_found`, `tf_check_numerics_nan`, `amd_smi_tool_traceback`; and in
+`triage.decide`, a command not found that the run outlived (a collective timeout after it in the
+same file)."""
 
 from __future__ import annotations
 
@@ -157,6 +158,27 @@ SIXTYSIXTH = [
         "CUDA's wording",
     ),
     ("hipErrorCapturedEvent", "software_bug", "HIP's enum name"),
+    # -- software_bug: AMD's management tools crashing in their own code
+    # (`amd_smi_tool_traceback`; ROCm/rocm_smi_lib python_smi_tools/rocm_smi.py, ROCm/amdsmi
+    # amdsmi_cli)
+    (_sixtysixth("2b9a22c55ecb"), "software_bug", "sixtysixth 2b9a22c55ecb (fan EINVAL)"),
+    (_sixtysixth("b0da5780d57a"), "software_bug", "sixtysixth b0da5780d57a (empty fan value)"),
+    (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/rocm-6.0.2/libexec/rocm_smi/rocm_smi.py", line 3904, in <module>\n'
+        "    showAllConcise(deviceList)\n"
+        "KeyError: 'card0'",
+        "software_bug",
+        "rocm_smi.py under libexec",
+    ),
+    (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/rocm/libexec/amdsmi_cli/amdsmi_commands.py", line 812, in metric\n'
+        "    gpu_metric = amdsmi_interface.amdsmi_get_gpu_metrics_info(args.gpu)\n"
+        "TypeError: 'NoneType' object is not subscriptable",
+        "software_bug",
+        "amd-smi's CLI",
+    ),
     # -- nccl_watchdog_timeout: a command not found that the run outlived (triage.decide,
     # `_outlived_missing_command`)
     (_sixtysixth("75b0acb971ba"), "nccl_watchdog_timeout", "sixtysixth 75b0acb971ba (gpustat)"),
@@ -183,6 +205,14 @@ SIXTYSIXTH = [
 
 NOT = [
     # (log text, category it must not get, why)
+    (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/rocm_smi_monitor.py", line 12, in <module>\n'
+        "    main()\n"
+        "ValueError: invalid literal for int() with base 10: ''",
+        "software_bug",
+        "a user's script whose name starts so",
+    ),
     (
         "[F137] neuronx-cc was forcibly killed - This most commonly occurs due to insufficient "
         "system memory.",
@@ -251,6 +281,8 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("1e5db685e7bf", "dependency", "restart"),
         ("7ab38aa087f2", "numerical_nan", "restart"),
         ("3e6baf556472", "software_bug", "restart"),
+        ("2b9a22c55ecb", "software_bug", "restart"),
+        ("b0da5780d57a", "software_bug", "restart"),
         ("75b0acb971ba", "nccl_watchdog_timeout", "restart"),
     ):
         v = rows_alone(tmp_path, _sixtysixth(rid))
