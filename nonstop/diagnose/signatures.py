@@ -825,6 +825,12 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # Habana's SynapseAI helper failing to allocate device memory (the nineteenth's
         # ea5babd2d8e6 "SYNHELPER workspace Allocation of size ::14493510400 failed!")
         r"\bAllocation of size :*\d+ failed\b|"
+        # and the Gaudi PyTorch bridge's device-memory module (the sixty-sixth's 938d9c2a4a63
+        # "[Rank:0] FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed for size::268435456 (256)MB";
+        # HabanaAI/vllm-fork's README_GAUDI "ensure you set a valid tensor parallelism value";
+        # Lightning's is_oom_error lists "FATAL ERROR :: MODULE:PT_DEVMEM Allocation failed" as
+        # the HPU's out of memory)
+        r"\bMODULE:PT_DEVMEM Allocation failed\b|"
         r"Task was killed due to the node running low on memory|Out of memory and no killable processes|"
         r"DefaultCPUAllocator: (?:can't|can not|not enough memory to) allocate|you tried to allocate \d+ bytes|"
         r"RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError|OOM when allocating tensor|"
@@ -1117,7 +1123,13 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # runtime's cudaErrorStreamCaptureUnsupported / cudaErrorStreamCaptureInvalidated)
         r"\boperation not permitted when stream is capturing\b|"
         r"\bCUDA_ERROR_STREAM_CAPTURE_(?:INVALIDATED|UNSUPPORTED)\b|"
-        r"\bcudaErrorStreamCapture(?:Invalidated|Unsupported)\b",
+        r"\bcudaErrorStreamCapture(?:Invalidated|Unsupported)\b|"
+        # and an event recorded in a capturing stream, waited on or queried outside it (the CUDA
+        # runtime's cudaErrorCapturedEvent, 907, and HIP's hipErrorCapturedEvent: "operation not
+        # permitted on an event last recorded in a capturing stream"; the sixty-sixth's
+        # 3e6baf556472, ProcessGroupNCCL's watchdog on MI35x, a HIP runtime bug)
+        r"\boperation not permitted on an event last recorded in a capturing stream\b|"
+        r"\b(?:cuda|hip)ErrorCapturedEvent\b|\bCUDA_ERROR_CAPTURED_EVENT\b",
         "software_bug",
         47,
         0.5,
@@ -2129,7 +2141,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "xla_memory_exhausted",
         r"RESOURCE_EXHAUSTED:[^\n]{0,120}?(?:Attempting to (?:reserve|allocate)|Ran out of memory|Out of memory|Failed to allocate|\bmemory\b)|"
-        r"Ran out of memory in memory space \w+",
+        r"Ran out of memory in memory space \w+|"
+        # the TPU runtime's reservation at the bottom of HBM as TensorFlow's status prints it
+        # ("Resource exhausted: Attempting to reserve 5.88G at the bottom of memory. That was not
+        # possible. There are 14.74G free, 0B reserved, and 4.62G reservable.", the sixty-sixth's
+        # 8dc0a7223686, the forty-fifth's ba9c26b2fa39, the tenth's bfed357216df without its
+        # head), and PJRT's load of a compiled program into HBM failing (the sixty-sixth's
+        # 96d115cb39b8 "RESOURCE_EXHAUSTED: Error loading program: Fatal error"; "Error loading
+        # program 'jit_step': Attempting to reserve ..." with its size)
+        r"\bAttempting to reserve [\d.]+\s?[KMGT]?i?B? at the bottom of memory\. That was not possible\b|"
+        r"\bRESOURCE_EXHAUSTED: Error loading program\b",
         "out_of_memory",
         70,
         0.7,
@@ -5618,7 +5639,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # has occurred", then its NLA/BIR error; the thirty-ninth's b0dbf17d5290): a bug in the
         # accelerator's compiler, not gcc's "internal compiler error: Killed" (memory). Older
         # releases name the tool alone ("ERROR 103915 [neuronx-cc]: ...", the Neuron docs' FAQ).
-        r"\[neuronx?-?cc(?:\.driver\.CommandDriver)?\]:\s+An Internal Compiler Error has occurred\b",
+        r"\[neuronx?-?cc(?:\.driver\.CommandDriver)?\]:\s+An Internal Compiler Error has occurred\b|"
+        # and neuronx-cc's coded messages for its own faults (issue 27, the sixty-sixth): "[F134]
+        # neuronx-cc terminated abnormally - Please open a support ticket" (the sixty-sixth's
+        # fcc709080794; aws-neuron/aws-neuron-sdk#1000), a tensorizer pass's "[TEN404] (op)
+        # Internal tensorizer error: ..." (its eb60273e1183) and the NLA driver's "[NLA001]
+        # Unhandled exception with message: === BIR error ===" (the thirty-ninth's b0dbf17d5290).
+        # Not "[F137] neuronx-cc was forcibly killed" (the host's memory, the Neuron FAQ), nor an
+        # unhandled boost::filesystem error, which names the filesystem under the compiler's
+        # files (the sixty-sixth's 5105a96948a7, ENODATA on /fsx, labelled storage)
+        r"\[F\d{3}\] neuronx?-cc terminated abnormally\b|"
+        r"\[TEN\d{3}\] [^\n]{0,200}?\bInternal tensorizer error\b|"
+        r"\[NLA\d{3}\]\s+Unhandled exception with message: (?!boost::filesystem::)",
         "software_bug",
         50,
         0.55,
@@ -7911,6 +7943,91 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.45,
         "pytest-timeout failed a test that ran past its time limit: the test stopped progressing",
     ),
+    # -- classes the sixtysixth collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtysixth.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtysixth.py):
+    # accelerators other than NVIDIA's. Also widened for it, in place: `gpu_library_internal`
+    # (an event recorded in a capturing stream, CUDA's and HIP's), `neuron_compiler_internal_error`
+    # (neuronx-cc's [F134], [TEN...] and [NLA...] messages), `xla_memory_exhausted` (the TPU's
+    # "Attempting to reserve ... That was not possible", "Error loading program"),
+    # `job_memory_limit` (Gaudi's PT_DEVMEM); and in triage.decide, a command not found that the
+    # run outlived (a later collective timeout). --
+    (
+        "neuron_runtime_resource_exhausted",
+        # the Neuron runtime's NRT_RESOURCE status, 4 ("failed to allocate a resource for requested
+        # operation", nrt_status.h): a call that could not get device memory for a tensor or a
+        # loaded model, as the runtime's info dump ("Failure: NRT_RESOURCE in nrt_load()", the
+        # sixty-sixth's 32cc8a679d81; "NRT_RESOURCE in nrt_tensor_allocate") and torch-neuronx's
+        # exception ('nrt_tensor_allocate status=4 message="Allocation Failure"', its
+        # c7a55cb18052; "what(): nrt_tensor_allocate status=4") word it: the NeuronCore's HBM
+        # exhausted, the class of `neuron_device_alloc_failed` (the sixty-sixth's rule). Not
+        # another status ("nrt_load status=1 ... Non specific failure", the eleventh's
+        # 990baeee7b7d, software_bug) nor NCCL's "with status=4 opcode" (an IB completion)
+        r"\bnrt_\w+:? status=4\b|\bNRT_RESOURCE in nrt_\w+",
+        "out_of_memory",
+        72,
+        0.7,
+        "The Neuron runtime could not allocate a NeuronCore's device memory (NRT_RESOURCE)",
+    ),
+    (
+        "rocm_smi_init_failed",
+        # rocm-smi unable to start its library (rocm_smi.py: "ROCm SMI returned %s (the expected
+        # value is 0)" when rsmi_init fails, after librocm_smi's own "rsmi_init() failed"; its
+        # "Driver not initialized (amdgpu not found in modules)" where amdgpu is not loaded; the
+        # sixty-sixth's 3afa9c078620 and 8010581774c7, status 8, RSMI_STATUS_INIT_ERROR, a KFD
+        # newer or older than the tool): the host's driver and tools do not match, `dependency`
+        # (the sixty-sixth's rule). Not another tool's "ROCm SMI returned an unexpected payload"
+        r"\bROCm SMI returned \d+ \(the expected value is 0\)|\brsmi_init\(\) failed\b|"
+        r"\bDriver not initialized \(amdgpu not found in modules\)",
+        "dependency",
+        55,
+        0.5,
+        "rocm-smi could not initialise its library (amdgpu or KFD missing or of another version): "
+        "the host's driver and tools",
+    ),
+    (
+        "nccl_net_not_found",
+        # NCCL asked for a network by name (NCCL_NET) that neither a loaded plugin nor its own
+        # transports provide (src/init.cc / net.cc: WARN("Error: network %s not found.", ...):
+        # the sixty-sixth's 1e5db685e7bf, "network AWS Libfabric not found." without the
+        # aws-ofi-nccl plugin; "network IB not found." on a host without verbs): the job's
+        # environment, `dependency`
+        r"\bNCCL WARN Error: network [\w ./-]{1,40} not found\b",
+        "dependency",
+        56,
+        0.55,
+        "NCCL could not find the network transport the job asked for (a plugin not loaded, no "
+        "such device): the environment",
+    ),
+    (
+        "tf_check_numerics_nan",
+        # TensorFlow's CheckNumerics op (tensorflow/core/kernels/check_numerics_op.cc: "<message>
+        # : Tensor had NaN values", "... Inf values", "... Inf and NaN values"), the guard
+        # tf.debugging.check_numerics and the TPU models' NaN checks raise (the sixty-sixth's
+        # 7ab38aa087f2, "Tensor had NaN values in the 30000 train step."): a non-finite tensor,
+        # `numerical_nan`. Not "no NaN values"
+        r"\bTensor had (?:NaN|Inf|Inf and NaN|NaN and Inf) values\b",
+        "numerical_nan",
+        50,
+        0.5,
+        "TensorFlow's numerics check found NaN or Inf values in a tensor",
+    ),
+    (
+        "amd_smi_tool_traceback",
+        # AMD's management tools crashing in their own Python code: a traceback's frame in
+        # rocm-smi (ROCm/rocm_smi_lib python_smi_tools/rocm_smi.py, installed as /opt/rocm/bin/
+        # rocm-smi: 'File "/opt/rocm/bin/rocm-smi", line 1009, in <module>', "./rocm-smi",
+        # ".../libexec/rocm_smi/rocm_smi.py") or amd-smi (ROCm/amdsmi amdsmi_cli/amdsmi_cli.py,
+        # amdsmi_commands.py): the tool failing on a value it does not expect (a fan file that
+        # reads empty or EINVAL, the sixty-sixth's 2b9a22c55ecb and b0da5780d57a, fixed in the
+        # tool), `software_bug` (the sixty-sixth's rule). At 42: above `user_exception` (40),
+        # whose ValueError it explains. Not the training script's own frames, nor a file that
+        # only starts so ("rocm_smi_monitor.py")
+        r"\bFile \"(?:[^\"\n]*/)?(?:rocm[-_]smi(?:\.py)?|amdsmi_cli/amdsmi_\w+\.py)\", line \d+, in ",
+        "software_bug",
+        42,
+        0.45,
+        "AMD's GPU management tool (rocm-smi, amd-smi) crashed in its own code: a tool bug",
+    ),
 )
 
 
@@ -8455,6 +8572,7 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "wall time",
     ),
     "job_memory_limit": (
+        "module:pt_devmem allocation failed",
         "killed by yarn for exceeding",
         "physical memory limit",
         "virtual memory limit",
@@ -8681,6 +8799,9 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "cusparse_status_",
         "cuda error: ",
         "hip error: ",
+        "operation not permitted on an event last recorded in a capturing",
+        "errorcapturedevent",
+        "cuda_error_captured_event",
         "torch._dynamo.exc.",
         "torch._inductor.exc.",
         "inductorerror",
@@ -9220,7 +9341,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "to read from the eq",
         "unavailable event queue",
     ),
-    "xla_memory_exhausted": ("resource_exhausted", "ran out of memory in memory space"),
+    "xla_memory_exhausted": (
+        "resource_exhausted",
+        "ran out of memory in memory space",
+        "at the bottom of memory. that was not possible",
+    ),
     "loss_nan_spelled": (
         "nan",
         "loss is not finite and patience is exhausted",
@@ -9986,7 +10111,12 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     "xpu_no_device": ("xpu device count is zero", "no xpu devices are available"),
     "hccl_task_exec_timeout": ("[taskexecstage][timeout]",),
     "tpu_backend_init_stalled": ("tpu backend initialization is taking more than",),
-    "neuron_compiler_internal_error": ("an internal compiler error has occurred",),
+    "neuron_compiler_internal_error": (
+        "an internal compiler error has occurred",
+        "-cc terminated abnormally",
+        "internal tensorizer error",
+        "unhandled exception with message: ",
+    ),
     "kernel_bug_assertion": ("kernel bug at", "invalid opcode: ", "internal error: oops - bug"),
     # -- classes the forty-second collection showed missing --
     "nvrm_reset_required_status": ("[nv_err_reset_required]",),
@@ -10376,6 +10506,21 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     ),
     "tt_allocator_oom": ("out of memory: not enough space to allocate ",),
     "pytest_timeout_fired": ("failed: timeout ", "from pytest-timeout", "+++++ timeout +++++"),
+    # -- classes the sixtysixth collection showed missing --
+    "neuron_runtime_resource_exhausted": (" status=4", "nrt_resource in nrt_"),
+    "rocm_smi_init_failed": (
+        "rocm smi returned ",
+        "rsmi_init() failed",
+        "driver not initialized (amdgpu not found in modules)",
+    ),
+    "nccl_net_not_found": ("nccl warn error: network ",),
+    "tf_check_numerics_nan": ("tensor had nan", "tensor had inf"),
+    "amd_smi_tool_traceback": (
+        'rocm-smi", line ',
+        'rocm_smi", line ',
+        'rocm_smi.py", line ',
+        "amdsmi_cli/amdsmi_",
+    ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains
 }

@@ -1119,6 +1119,22 @@ def _busy_beside_kernel_fault(hits: list[Hit], best: Hit) -> Hit:
     return best if fault is None else fault
 
 
+def _outlived_missing_command(hits: list[Hit], best: Hit) -> Hit:
+    """`best` (a `command_not_found` hit: a shell found no program by that name) read as the
+    collective timeout that the same file shows after it, if it shows one. A program missing at
+    launch ends the launch; a rank that goes on to run collectives until one times out was not
+    stopped by it (a monitoring call from inside the script, `os.system("gpustat")`: the
+    sixty-sixth's 75b0acb971ba, "/bin/sh: gpustat: command not found" and, epochs later,
+    ProcessGroupNCCL's watchdog, read dependency at first sight). A collective timeout before
+    the missing program, or in another file, changes nothing."""
+    later = [
+        h
+        for h in hits
+        if h.category == "nccl_watchdog_timeout" and h.file == best.file and h.line > best.line
+    ]
+    return max(later, key=lambda h: (h.specificity, -h.line)) if later else best
+
+
 def decide(
     hits: list[Hit],
     *,
@@ -1139,6 +1155,8 @@ def decide(
         best = _several_disks(hits, best)
     if best.signature == "cuda_busy":
         best = _busy_beside_kernel_fault(hits, best)
+    if best.signature == "command_not_found":
+        best = _outlived_missing_command(hits, best)
     seer = None
     if best.signature in COLLECTIVE_FAILED and (dead := _dead_peer(hits, best)):
         seer, best = best, dead
