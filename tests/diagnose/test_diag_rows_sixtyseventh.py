@@ -173,7 +173,11 @@ NOT = [
         "a passing check",
     ),
     ("IF-MIB::ifOperStatus.4 = INTEGER: up(1)", "network_switch_cable", "a port up"),
-    ("IF-MIB::ifAdminStatus.4 = INTEGER: down(2)", "network_switch_cable", "admin down: on purpose"),
+    (
+        "IF-MIB::ifAdminStatus.4 = INTEGER: down(2)",
+        "network_switch_cable",
+        "admin down: on purpose",
+    ),
     ("Port 08: Present, Status = 0x00000000 [ ]", "network_switch_cable", "no flag"),
     (
         "        Rx loss of signal                         : None",
