@@ -3372,7 +3372,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "bmc_psu_words",
         r"(?i)\bSensor (?:PSU|PS|Power ?Supply)[\w .#/-]* has transitioned to (?:critical|non-recoverable)\b|"
-        r"\bThe power input for power supply \d+ is lost\b|\bPower supply \d+ (?:failed|is not receiving input power)\b",
+        r"\bThe power input for power supply \d+ is lost\b|\bPower supply \d+ (?:failed|is not receiving input power)\b|"
+        # a supply's input lost or faulted in other BMCs' words (issue 27, the sixty-seventh's):
+        # Dell CMC's SEL "The input power for power supply <n> has been lost." (CMC user's guide,
+        # "SEL Events for Power Supply Changes"; its "... has been restored." is
+        # `psu_redundant_again`'s), the description of OpenBMC's error for a PMBus input fault
+        # (phosphor-power's org.open_power.Witherspoon.Fault.Error.PowerSupplyInputFault, whose
+        # name is `openbmc_psu_fault_logged`'s: "The power supply has indicated an input or under
+        # voltage condition"), and the same told as "a power supply input fault
+        # (Loss of A/C)" (14ad5e881677, on a SEL's entry): the supply's feed, `power_supply` by
+        # the fifth collection's rule (a supply's INPUT/VIN_UV fault). Not a supply present,
+        # its input restored, nor OpenBMC's PMBus register names in code (VIN_UV_FAULT_LIMIT)
+        r"\bThe input power for power supply \d+ has been lost\b|"
+        r"\bThe power supply has indicated an input or under voltage\b|\bpower supply input fault\b",
         "power_supply",
         80,
         0.7,
@@ -7849,7 +7861,8 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     # -- classes the sixtyseventh collection showed missing (issue 27; tests/corpus/real/README.md,
     # sixtyseventh.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyseventh.py). Also
     # narrowed for it, in place: `node_health_check_failed` (not NHC's own watchdog, timeout or
-    # signal, _NHC_SELF). --
+    # signal, _NHC_SELF); widened: `eth_link_down` (SNMP's ifOperStatus down(2), an optic's
+    # RX_LOS), `bmc_psu_words` (a supply's input lost: Dell CMC, OpenBMC's input fault). --
     (
         "nhc_check_cannot_run",
         # a node health check that fails because what it needs to run is missing, not because the
@@ -7953,7 +7966,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- the recurring families' rows (issue-27gen) --
     "cloud_eviction_words": ("evict", "instance.preemption", "preemptible", "preempted"),
     "bmc_sensor_critical": ("has transitioned to", "temperature", "asserted"),
-    "bmc_psu_words": ("has transitioned to", "power input for power supply", "power supply"),
+    "bmc_psu_words": (
+        "has transitioned to",
+        "power input for power supply",
+        "power supply",
+    ),
     "bmc_drive_fault": ("drive slot", "fault detected on drive", "disk drive bay", "physical disk"),
     "disk_controller_fault": (
         "one or more devices",

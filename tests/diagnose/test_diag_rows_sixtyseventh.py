@@ -4,7 +4,8 @@ cluster operators see GPU nodes (node health checks, switch ports and optics). E
 on the sixtyseventh's excerpts and on other wordings of its class, from the source or
 documentation cited beside each, with the near misses it must not take. Narrowed in place for it:
 `node_health_check_failed` (not NHC failing on itself: its watchdog, its timeout, a signal);
-widened in place: `eth_link_down` (SNMP's ifOperStatus down, an optic's RX_LOS); new:
+widened in place: `eth_link_down` (SNMP's ifOperStatus down, an optic's RX_LOS), `bmc_psu_words`
+(a supply's input lost or faulted: Dell CMC, OpenBMC's input fault); new:
 `nhc_check_cannot_run` (a health check whose command, tool or variable is missing, or a suite
 refusing the VM size)."""
 
@@ -114,6 +115,25 @@ SIXTYSEVENTH = [
         "dependency",
         "Azure's topology check refusing the SKU",
     ),
+    # -- power_supply: a supply's input lost or faulted in other BMCs' words (`bmc_psu_words`,
+    # widened; Dell CMC user's guide "SEL Events for Power Supply Changes", the description of
+    # openbmc/phosphor-power's PowerSupplyInputFault error)
+    (_sixtyseventh("14ad5e881677"), "power_supply", "sixtyseventh 14ad5e881677 (SEL, A/C lost)"),
+    (
+        "Power Supply | The input power for power supply 2 has been lost.",
+        "power_supply",
+        "Dell CMC's SEL",
+    ),
+    (
+        '"Message": "org.open_power.Witherspoon.Fault.Error.PowerSupplyInputFault",',
+        "power_supply",
+        "OpenBMC's error log entry (openbmc_psu_fault_logged's, as before)",
+    ),
+    (
+        "Description: The power supply has indicated an input or under voltage condition.",
+        "power_supply",
+        "the error's description",
+    ),
     # -- network_switch_cable: a switch port or an optic telling the link down (`eth_link_down`,
     # widened; RFC 2863 IF-MIB ifOperStatus as net-snmp prints it; ONLP's SFP status flags;
     # ethtool -m's SFF-8636 lane status)
@@ -145,6 +165,18 @@ SIXTYSEVENTH = [
 
 NOT = [
     # (log text, category it must not get, why)
+    (
+        "Power Supply | The input power for power supply 2 has been restored.",
+        "power_supply",
+        "CMC: input restored",
+    ),
+    ("Power Supply | Power supply 2 is present.", "power_supply", "CMC: a supply inserted"),
+    (
+        "  87 | 03/02/2024 | 10:11:12 | Power Supply #0x51 | Presence detected | Asserted",
+        "power_supply",
+        "ipmitool: a supply present",
+    ),
+    ("#define PMB_VIN_UV_FAULT_LIMIT              0x59", "power_supply", "a PMBus register name"),
     (
         "NHC watchdog timer 16264 (30 secs) has expired.  Signaling NHC:  kill -s ALRM -- -16263",
         "host_maintenance",
@@ -202,7 +234,8 @@ test_the_prefilter_hides_no_row_from_these_lines = prefilter_test(SIXTYSEVENTH +
 
 def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
     """The sixtyseventh's excerpts the rows now read get their labels' actions, rows alone and as
-    shipped: none excludes a node (the two NHC excerpts that did no longer do)."""
+    shipped: the two NHC excerpts that excluded a node no longer do; the one that does is a
+    supply's input fault on a BMC's SEL, labelled so (the fifth collection's PSU rule)."""
     for rid, category, action in (
         ("776dd6ca012b", "unknown", "restart"),
         ("e875bb42f4cc", "dependency", "restart"),
@@ -210,6 +243,7 @@ def test_the_new_rows_answer_their_labels_actions(tmp_path: Path) -> None:
         ("75ce887ba0dc", "dependency", "restart"),
         ("1026f953dcfa", "network_switch_cable", "restart"),
         ("8fc87ef5a7ba", "network_switch_cable", "restart"),
+        ("14ad5e881677", "power_supply", "exclude_node"),
     ):
         v = rows_alone(tmp_path, _sixtyseventh(rid))
         assert (v.category, v.action) == (category, action), (rid, v.verdict)
