@@ -63,6 +63,13 @@ XID_LOOSE: Final = (
     rb"(?P<xid>\d{1,3})\b"
 )
 XID_LOOSE_DISCOUNT: Final = 15
+# LBNL NHC's own failures, as its die() prints them after "Health check failed:" (mej/nhc's
+# nhc script: nhcmain_watchdog_timer and the signal traps): NHC timing out on itself, no fault
+# of the node (`node_health_check_failed` leaves them alone).
+_NHC_SELF: Final = (
+    r"(?:Watchdog timer unable to terminate hung NHC process\b|Script timed out\b|"
+    r"Terminated by signal SIG[A-Z]+\b)"
+)
 # A line that says the process carried on after the error ("checkpoint of step 120 failed,
 # training goes on: [Errno 28] No space left on device", "..., retrying in 5 s") did not end
 # it: read with this much less weight, so that what the process died of (a peer closing its
@@ -3189,7 +3196,18 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     ),
     (
         "eth_link_down",
-        r"(?i)(?:\b(?:eth|ens|enp|eno|em|igb|ixgbe|bond|bnxt|ice)\w*:? .*\b(?:NIC )?Link is Down|link state changed to DOWN|carrier lost\b)",
+        r"(?i)(?:\b(?:eth|ens|enp|eno|em|igb|ixgbe|bond|bnxt|ice)\w*:? .*\b(?:NIC )?Link is Down|link state changed to DOWN|carrier lost\b)|"
+        # the same link down as a switch's or an optic's readings tell it (issue 27, the
+        # sixty-seventh's): SNMP's IF-MIB ifOperStatus (RFC 2863: up(1), down(2), ...,
+        # lowerLayerDown(7)) down, as net-snmp's snmpget/snmpwalk and snmptrapd's linkDown trap
+        # print it ("IF-MIB::ifOperStatus.4 = INTEGER: down(2)", 1026f953dcfa; not up(1), nor
+        # ifAdminStatus, the port shut on purpose); a transceiver's receive loss of signal, no
+        # light from the far end (ONLP's SFP status flags "Status = 0x00000004 [ RX_LOS ]",
+        # 8fc87ef5a7ba on dentOS; ethtool -m's SFF-8636 lane status "Rx loss of signal : Yes" or
+        # "[ Yes, No, No, No ]", not "None"/"No")
+        r"(?-i:\bifOperStatus(?:\.\d+)* = INTEGER: (?:down\(2\)|lowerLayerDown\(7\)))|"
+        r"(?-i:\[ (?:[A-Z_]+ )*RX_LOS\b)|"
+        r"(?-i:\bRx loss of signal\s*: (?:Yes\b|All\b|\[[^\]\n]*\bYes\b))",
         "network_switch_cable",
         60,
         0.55,
@@ -3394,7 +3412,19 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
     (
         "bmc_psu_words",
         r"(?i)\bSensor (?:PSU|PS|Power ?Supply)[\w .#/-]* has transitioned to (?:critical|non-recoverable)\b|"
-        r"\bThe power input for power supply \d+ is lost\b|\bPower supply \d+ (?:failed|is not receiving input power)\b",
+        r"\bThe power input for power supply \d+ is lost\b|\bPower supply \d+ (?:failed|is not receiving input power)\b|"
+        # a supply's input lost or faulted in other BMCs' words (issue 27, the sixty-seventh's):
+        # Dell CMC's SEL "The input power for power supply <n> has been lost." (CMC user's guide,
+        # "SEL Events for Power Supply Changes"; its "... has been restored." is
+        # `psu_redundant_again`'s), the description of OpenBMC's error for a PMBus input fault
+        # (phosphor-power's org.open_power.Witherspoon.Fault.Error.PowerSupplyInputFault, whose
+        # name is `openbmc_psu_fault_logged`'s: "The power supply has indicated an input or under
+        # voltage condition"), and the same told as "a power supply input fault
+        # (Loss of A/C)" (14ad5e881677, on a SEL's entry): the supply's feed, `power_supply` by
+        # the fifth collection's rule (a supply's INPUT/VIN_UV fault). Not a supply present,
+        # its input restored, nor OpenBMC's PMBus register names in code (VIN_UV_FAULT_LIMIT)
+        r"\bThe input power for power supply \d+ has been lost\b|"
+        r"\bThe power supply has indicated an input or under voltage\b|\bpower supply input fault\b",
         "power_supply",
         80,
         0.7,
@@ -3746,8 +3776,16 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         # NHC's failure line names the check: where it is the GPU-count check, that check's
         # line says the class (the configuration, `slurm_node_config`), not a node lost (the
         # forty-third's 3b421e8b245e). Its Xid check stays a node taken out (the tenth's test
-        # of mej/nhc#147); an Xid printed beside it outranks it where the Xid is stronger
-        r"\bnhc:\s+Health check failed:(?![^\n]*\bcheck_\w*gpu_count)|\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b|"
+        # of mej/nhc#147); an Xid printed beside it outranks it where the Xid is stronger.
+        # Not NHC failing on itself (mej/nhc's nhc script: the watchdog's die 142 "Watchdog timer
+        # unable to terminate hung NHC process N.", the ALRM trap's "Script timed out[ while
+        # executing "check"].", the HUP/INT/TERM traps' "Terminated by signal SIGTERM."), nor
+        # node-mark-offline passing that note on ("Marking  node1 offline:  NHC: Watchdog timer
+        # ..."): NHC timing out on itself names no fault of the node, `unknown` (the rule of the
+        # collection with mej/nhc#134; the forty-third's bff24264d3e3, the sixty-seventh's
+        # 776dd6ca012b). A check that cannot run for want of a tool is `nhc_check_cannot_run`'s
+        r"\bnhc:\s+Health check failed:(?![^\n]*\bcheck_\w*gpu_count)(?!\s+" + _NHC_SELF + r")|"
+        r"\bnode-mark-offline:\s+Marking\s+\S+\s+offline\b(?!:\s+NHC:\s+" + _NHC_SELF + r")|"
         # SageMaker's training-job status while it reboots or replaces an instance that failed
         # its GPU health check after the job failed ("Repairing training cluster due to hardware
         # failure", the developer guide's "Cluster repairs for GPU errors"; issue 27, the
@@ -8028,6 +8066,52 @@ _ROWS: Final[tuple[tuple[str, str, str, int, float, str], ...]] = (
         0.45,
         "AMD's GPU management tool (rocm-smi, amd-smi) crashed in its own code: a tool bug",
     ),
+    # -- classes the sixtyseventh collection showed missing (issue 27; tests/corpus/real/README.md,
+    # sixtyseventh.jsonl, "After its rows"; tests/diagnose/test_diag_rows_sixtyseventh.py). Also
+    # narrowed for it, in place: `node_health_check_failed` (not NHC's own watchdog, timeout or
+    # signal, _NHC_SELF); widened: `eth_link_down` (SNMP's ifOperStatus down(2), an optic's
+    # RX_LOS), `bmc_psu_words` (a supply's input lost: Dell CMC, OpenBMC's input fault). --
+    (
+        "nhc_check_cannot_run",
+        # a node health check that fails because what it needs to run is missing, not because the
+        # node failed it: LBNL NHC's fallback for a check that exits without calling die() ("Check
+        # $CHECK returned $RET", mej/nhc's nhcmain_run_checks; bash's 127 is "command not found",
+        # 126 "not executable"), as NHC's log, its die() line ("ERROR:  nhc:  Health check failed:
+        # Check check_nvsmi_healthmon returned 127") and CycleCloud's wrapper ("ERROR : Node
+        # Health Checks failed - host - ... - Check ... returned 127", the sixty-seventh's
+        # 7659cfd559a2) print it; and Azure's HPC health checks' dependency checks
+        # (Azure/azurehpc-health-checks customTests/azure_nccl_allreduce.nhc and azure_common.nhc
+        # check_all_reduce_dependencies: "HPCX_DIR is not set. Ensure HPCX is installed and
+        # sourced correctly.", "mpirun not found. Ensure HPCX is installed ...", "all reduce
+        # executable path: ... not found. Ensure nccl/rccl-tests is installed and built in.";
+        # azure_gpu_bandwidth.nhc "rocm_bandwidth_test not found. Ensure ROCm is installed ...";
+        # "Missing one or more dependencies.", all with its set-up FaultCode NHCNA; the
+        # sixty-seventh's e875bb42f4cc): the check's tooling or environment, `dependency` (the
+        # sixty-seventh's rule: a GPU-node set-up tool that cannot run). At 60: above
+        # `node_health_check_failed` (55), which reads the same "Health check failed:" line as the
+        # node failing. Not a check returning 1 (its own verdict on the node: "Check
+        # check_xid_errors returned 1", the forty-third's 3bdded106d78), nor a check's finding
+        # that a device or mount is "not found" without the installer's hint
+        r"\bCheck (?:check_\w+|/[\w./-]+)(?: [^\n]{0,80}?)? returned 12[67]\b|"
+        # NHC's own check_nv_healthmon on the same 127 (scripts/lbnl_nv.nhc: "check_nv_healthmon:
+        # nvidia-healthmon not found or not runnable.")
+        r"\bcheck_\w+:\s+\S+ not found or not runnable\b|"
+        r"\b(?:is not set|not found)\. Ensure [\w/.+-]+ is installed\b|"
+        r"\bcheck_\w+: Missing one or more dependencies\b|"
+        # the same suite refusing to run at all on a VM size it has no configuration or test for
+        # (run-health-checks.sh and dockerfile/aznhc-entrypoint.sh: "The vm SKU 'standard_$SKU' is
+        # currently not supported by Azure health checks.", the sixty-seventh's 75ce887ba0dc;
+        # azure_hw_topology_check.nhc "SKU $SKU is not supported for this test.", and
+        # azure_gpu_bandwidth.nhc "SKU: $SKU check not currently implemented."): no verdict on
+        # the node, the suite's set-up (NHCNA), `dependency` by the same rule
+        r"\bThe vm SKU '[\w.-]+' is currently not supported by Azure health checks\b|"
+        r"\bSKU:? [\w.-]+ (?:is not supported for this test|check not currently implemented)\b",
+        "dependency",
+        60,
+        0.5,
+        "A node health check could not run: a command, tool or environment variable it needs is "
+        "missing (the check's set-up, not the node)",
+    ),
 )
 
 
@@ -8090,7 +8174,11 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
     # -- the recurring families' rows (issue-27gen) --
     "cloud_eviction_words": ("evict", "instance.preemption", "preemptible", "preempted"),
     "bmc_sensor_critical": ("has transitioned to", "temperature", "asserted"),
-    "bmc_psu_words": ("has transitioned to", "power input for power supply", "power supply"),
+    "bmc_psu_words": (
+        "has transitioned to",
+        "power input for power supply",
+        "power supply",
+    ),
     "bmc_drive_fault": ("drive slot", "fault detected on drive", "disk drive bay", "physical disk"),
     "disk_controller_fault": (
         "one or more devices",
@@ -9692,7 +9780,14 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         "polling",
         "cable unplugged",
     ),
-    "eth_link_down": ("link is down", "link state changed to down", "carrier lost"),
+    "eth_link_down": (
+        "link is down",
+        "link state changed to down",
+        "carrier lost",
+        "ifoperstatus",
+        "rx_los",
+        "rx loss of signal",
+    ),
     "nic_failure": (
         "firmware fatal",
         "health compromised",
@@ -10520,6 +10615,18 @@ NEEDLES: Final[dict[str, tuple[str, ...]]] = {
         'rocm_smi", line ',
         'rocm_smi.py", line ',
         "amdsmi_cli/amdsmi_",
+    ),
+    # -- classes the sixtyseventh collection showed missing --
+    "nhc_check_cannot_run": (
+        " returned 127",
+        " returned 126",
+        " not found or not runnable",
+        "is not set. ensure ",
+        "not found. ensure ",
+        ": missing one or more dependencies",
+        "is currently not supported by azure health checks",
+        "is not supported for this test",
+        "check not currently implemented",
     ),
     "xid": ("nvrm: xid", "xid"),
     "pci_map": ("00000000:",),  # nvidia-smi prints 8-digit PCI domains

@@ -287,8 +287,12 @@ TENTH = [
         "to terminate hung NHC process 16263.\n"
         "/usr/libexec/nhc/node-mark-offline:  Marking  wn-1-30 offline:  NHC: Watchdog timer "
         "unable to terminate hung NHC process 16263.",
-        "host_maintenance",
-        "LBNL NHC, https://github.com/mej/nhc/issues/134",
+        # NHC timing out on itself names no fault of the node: `unknown` by the corpus's rule
+        # (the sixty-seventh labels these lines, 776dd6ca012b, so; issue 27, its "After its
+        # rows": `node_health_check_failed` no longer takes NHC's own watchdog), not the
+        # host_maintenance this test asserted before
+        "unknown",
+        "LBNL NHC's own watchdog, https://github.com/mej/nhc/issues/134",
     ),
     (
         "Node Health Check failed.  Check check_xid_errors returned 1\n"
