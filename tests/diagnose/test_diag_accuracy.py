@@ -432,6 +432,19 @@ def test_heldout_accuracy_meets_the_targets() -> None:
         sure=0.8293,
         sure_n=41,
     )
+    # ... and the sixty-fifth to sixty-seventh after their rows and the tables retrained on them
+    # (issue-27rows65/66/67, in sample: tests/corpus/real/README.md, each one's "After its
+    # rows"); the one wrong exclude_node left is the sixty-seventh's "CUDA-capable device(s)
+    # is/are busy or unavailable" (83988252db7b: the corpus labels that wording faulty_gpu 4 to 3)
+    for name, rows_only, category, action in (
+        ("sixtyfifth", 0.6627, 0.747, 0.8072),
+        ("sixtysixth", 0.6429, 0.8929, 0.9762),
+        ("sixtyseventh", 0.65, 0.975, 0.95),
+    ):
+        assert d[f"{name}_rows_only_category_accuracy"] >= rows_only, d[f"{name}_misses"]
+        assert d[f"{name}_category_accuracy"] >= category, d[f"{name}_misses"]
+        assert d[f"{name}_action_accuracy"] >= action, d[f"{name}_misses"]
+        assert set(d[f"{name}_wrong_exclude_node"]) <= {"83988252db7b"}, d
     # ... and the sixty-second to sixty-fourth after their rows and the tables retrained on them
     # (issue-27rows62/63/64, in sample: tests/corpus/real/README.md, each one's "After its rows");
     # no wrong exclude_node then or since
