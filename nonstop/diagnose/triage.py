@@ -1121,16 +1121,19 @@ def _busy_beside_kernel_fault(hits: list[Hit], best: Hit) -> Hit:
 
 def _outlived_missing_command(hits: list[Hit], best: Hit) -> Hit:
     """`best` (a `command_not_found` hit: a shell found no program by that name) read as the
-    collective timeout that the same file shows after it, if it shows one. A program missing at
-    launch ends the launch; a rank that goes on to run collectives until one times out was not
-    stopped by it (a monitoring call from inside the script, `os.system("gpustat")`: the
-    sixty-sixth's 75b0acb971ba, "/bin/sh: gpustat: command not found" and, epochs later,
-    ProcessGroupNCCL's watchdog, read dependency at first sight). A collective timeout before
-    the missing program, or in another file, changes nothing."""
+    failure that the same file shows after it, if it shows one. A program missing at launch ends
+    the launch; a process that goes on until something else fails was not stopped by it (a
+    monitoring call from inside the script, `os.system("gpustat")`: the sixty-sixth's
+    75b0acb971ba, "/bin/sh: gpustat: command not found" and, epochs later, ProcessGroupNCCL's
+    watchdog, read dependency at first sight). What follows must be a failure of its own: set-up
+    words (`dependency`) or no class (`unknown`) do not count. A failure before the missing
+    program, or in another file, changes nothing."""
     later = [
         h
         for h in hits
-        if h.category == "nccl_watchdog_timeout" and h.file == best.file and h.line > best.line
+        if h.file == best.file
+        and h.line > best.line
+        and h.category not in ("dependency", "unknown")
     ]
     return max(later, key=lambda h: (h.specificity, -h.line)) if later else best
 

@@ -168,7 +168,7 @@ class NonstopAgent(LocalElasticAgent):
             # a membership poll that never came back means the store is not answering, and
             # torch's rendezvous would wait on it without a bound: this raises
             # RendezvousConnectionError (the lost-store path) once it has been silent
-            # launch.STORE_SILENT_S, and drops an answer about the old round no tick read
+            # launch.store_silent_s, and drops an answer about the old round no tick read
             torch_compat.settle_poll(worker_group.spec.rdzv_handler)
             self._in_rendezvous = True
             if self.stops.signal_received is not None:  # came while the last attempt ended

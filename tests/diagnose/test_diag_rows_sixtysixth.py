@@ -191,6 +191,28 @@ SIXTYSIXTH = [
         "nccl_watchdog_timeout",
         "a monitoring call's missing program, then torch 2.x's watchdog",
     ),
+    # ... any failure of its own after it, not only a collective timeout
+    # (each read dependency before: command_not_found outranks these rows on its own)
+    (
+        "/bin/sh: 1: gpustat: not found\n"
+        "epoch 2 step 800 loss 2.11\n"
+        "ValueError: Loss is NaN at step 812",
+        "numerical_nan",
+        "a monitoring call's missing program, then a NaN loss",
+    ),
+    (
+        "/bin/sh: 1: gpustat: not found\n"
+        "epoch 2 step 800 loss 2.11\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "software_bug",
+        "a monitoring call's missing program, then an illegal memory access",
+    ),
+    # ... but set-up words after it are the same kind of failure: still the environment's
+    (
+        "/bin/sh: 1: nvidia-smi: not found\nModuleNotFoundError: No module named 'apex'",
+        "dependency",
+        "a missing program, then a missing module: set-up either way",
+    ),
     # ... and a program missing at launch, with a timeout before it, stays the environment's
     (excerpt("third", "fd19308197ee"), "dependency", "third fd19308197ee (torchrun not found)"),
     (
